@@ -1,0 +1,127 @@
+# kpath — one plain Makefile.  `make run` and `make test` are all a fresh
+# Debian machine needs: both install missing packages first (see `deps`).
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   ?= $(PREFIX)/bin
+DATADIR  ?= $(PREFIX)/share/kpath
+VERSION  := 0.1.0
+
+CC       ?= cc
+PKG_CONFIG ?= pkg-config
+O        ?= build
+SANITIZE ?=
+
+CURSES_PKG := $(shell $(PKG_CONFIG) --exists ncursesw 2>/dev/null && echo ncursesw || echo ncurses)
+CURSES_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(CURSES_PKG) 2>/dev/null)
+CURSES_LIBS   = $(shell $(PKG_CONFIG) --libs $(CURSES_PKG) 2>/dev/null || echo -lncursesw)
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -MMD -MP \
+             -DKPATH_VERSION='"$(VERSION)"' -DKPATH_DATADIR='"$(DATADIR)"' -Isrc
+ifneq ($(SANITIZE),)
+ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS    += -fsanitize=address,undefined
+endif
+
+CORE_SRC := $(wildcard src/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+TEST_SRC := $(wildcard tests/unit/*.c) $(wildcard tests/support/*.c)
+BENCH_SRC := $(wildcard tests/bench/*.c) tests/support/random_grammar.c
+
+CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(O)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(O)/%.o)
+LIB      := $(O)/libkpath.a
+KPATH    := $(O)/kpath
+UNIT     := $(O)/unit-tests
+BENCH    := $(O)/bench
+
+DEFAULT_GRAMMAR := grammars/expr.ebnf
+
+.PHONY: all deps run test test-unit test-cli test-fuzz-corpus test-san bench fuzz \
+        install uninstall clean
+
+all: $(KPATH)
+
+# ---- dependencies ---------------------------------------------------------
+DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config
+deps:
+	@missing=""; \
+	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
+	[ -f /usr/include/readline/readline.h ] || missing="$$missing libreadline-dev"; \
+	{ [ -f /usr/include/ncursesw/curses.h ] || [ -f /usr/include/curses.h ]; } || missing="$$missing libncurses-dev"; \
+	command -v $(PKG_CONFIG) >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "deps: installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null || exit 1; \
+	  else \
+	    echo "deps: missing$$missing; install them with:"; \
+	    echo "  sudo apt-get install$$missing"; exit 1; \
+	  fi; \
+	fi
+
+# ---- build ----------------------------------------------------------------
+$(O)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(CORE_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(KPATH): $(CLI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) -lm
+
+$(UNIT): $(TEST_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) -lm
+
+$(BENCH): $(BENCH_SRC:%.c=$(O)/%.o) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lm
+
+run: $(KPATH)
+	./$(KPATH) info $(DEFAULT_GRAMMAR)
+
+# ---- tests ----------------------------------------------------------------
+# `make test` runs everything twice: once optimized, once under ASan+UBSan.
+test: deps
+	@$(MAKE) --no-print-directory test-build O=build
+	@$(MAKE) --no-print-directory test-build O=build/san SANITIZE=1 CFLAGS="-g"
+	@echo "make test: all suites passed (plain and sanitized)"
+
+test-build: $(KPATH) $(UNIT)
+	@echo "== unit tests ($(O))"
+	@KPATH_ROOT=$(CURDIR) ./$(UNIT)
+	@echo "== cli tests ($(O))"
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/cli/run.sh
+
+bench: $(BENCH) $(KPATH)
+	@./$(BENCH) $(CURDIR)
+
+# ---- fuzzing (clang + libFuzzer) ------------------------------------------
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Isrc \
+              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz: deps
+	@mkdir -p $(O)/fuzz tests/fuzz/crashes $(O)/fuzz/corpus
+	clang $(FUZZ_FLAGS) -o $(O)/fuzz/fuzz-grammar tests/fuzz/fuzz_grammar.c $(CORE_SRC) -lm
+	cp grammars/*.ebnf $(O)/fuzz/corpus/
+	$(O)/fuzz/fuzz-grammar -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=tests/fuzz/crashes/ \
+	    -max_len=4096 $(O)/fuzz/corpus
+
+# ---- install --------------------------------------------------------------
+install: $(KPATH)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/grammars $(DESTDIR)$(DATADIR)/themes
+	install -m 755 $(KPATH) $(DESTDIR)$(BINDIR)/kpath
+	install -m 644 grammars/*.ebnf $(DESTDIR)$(DATADIR)/grammars/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kpath
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

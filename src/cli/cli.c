@@ -1,0 +1,234 @@
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+#include "strbuf.h"
+
+void cli_parser_init(struct cli_parser *p, const struct cli_command *cmd, int argc, char **argv)
+{
+    p->cmd = cmd;
+    p->argc = argc;
+    p->argv = argv;
+    p->i = 1;
+    p->only_positional = false;
+    p->short_rest = NULL;
+}
+
+int cli_option_index(const struct cli_command *cmd, const char *name)
+{
+    for (int i = 0; cmd->options[i].name; i++)
+        if (strcmp(cmd->options[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int take_argument(struct cli_parser *p, int index, const char *inline_value,
+                         const char *shown, const char **value)
+{
+    const struct cli_option *o = &p->cmd->options[index];
+    if (!o->arg) {
+        if (inline_value) {
+            cli_usage_error(p->cmd, "option '%s' takes no argument", shown);
+            return CLI_ERROR;
+        }
+        *value = NULL;
+        return index;
+    }
+    if (inline_value) {
+        *value = inline_value;
+        return index;
+    }
+    if (p->i >= p->argc) {
+        cli_usage_error(p->cmd, "option '%s' needs an argument (%s)", shown, o->arg);
+        return CLI_ERROR;
+    }
+    *value = p->argv[p->i++];
+    return index;
+}
+
+static int short_option(struct cli_parser *p, const char **value)
+{
+    char c = *p->short_rest++;
+    char shown[3] = {'-', c, '\0'};
+    if (c == 'h') {
+        p->short_rest = NULL;
+        return CLI_HELP;
+    }
+    for (int i = 0; p->cmd->options[i].name; i++) {
+        if (p->cmd->options[i].short_name != c)
+            continue;
+        const char *rest = p->short_rest;
+        if (p->cmd->options[i].arg) {
+            p->short_rest = NULL;
+            return take_argument(p, i, *rest ? rest : NULL, shown, value);
+        }
+        if (!*rest)
+            p->short_rest = NULL;
+        *value = NULL;
+        return i;
+    }
+    p->short_rest = NULL;
+    cli_usage_error(p->cmd, "unknown option '%s'", shown);
+    return CLI_ERROR;
+}
+
+int cli_next(struct cli_parser *p, const char **value)
+{
+    if (p->short_rest)
+        return short_option(p, value);
+    if (p->i >= p->argc)
+        return CLI_END;
+    const char *arg = p->argv[p->i++];
+    if (p->only_positional || arg[0] != '-' || arg[1] == '\0') {
+        *value = arg;
+        return CLI_POSITIONAL;
+    }
+    if (strcmp(arg, "--") == 0) {
+        p->only_positional = true;
+        return cli_next(p, value);
+    }
+    if (arg[1] != '-') {
+        p->short_rest = arg + 1;
+        return short_option(p, value);
+    }
+    const char *name = arg + 2;
+    if (strcmp(name, "help") == 0)
+        return CLI_HELP;
+    const char *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    for (int i = 0; p->cmd->options[i].name; i++) {
+        if (strlen(p->cmd->options[i].name) == len &&
+            strncmp(p->cmd->options[i].name, name, len) == 0) {
+            char shown[128];
+            snprintf(shown, sizeof shown, "--%.*s", (int)len, name);
+            return take_argument(p, i, eq ? eq + 1 : NULL, shown, value);
+        }
+    }
+    cli_usage_error(p->cmd, "unknown option '%.*s'", (int)(len + 2), arg);
+    return CLI_ERROR;
+}
+
+int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
+                   struct cli_common *common,
+                   int (*on_option)(const struct cli_command *cmd, int index,
+                                    const char *value, void *ctx),
+                   void *ctx)
+{
+    int start_index = cli_option_index(cmd, "start");
+    int json_index = cli_option_index(cmd, "json");
+    struct cli_parser p;
+    const char *value;
+    cli_parser_init(&p, cmd, argc, argv);
+    for (int o; (o = cli_next(&p, &value)) != CLI_END;) {
+        if (o == CLI_ERROR)
+            return EXIT_USAGE;
+        if (o == CLI_HELP) {
+            cli_print_help(cmd);
+            return EXIT_OK;
+        }
+        if (o == CLI_POSITIONAL) {
+            if (common->grammar)
+                return cli_usage_error(cmd, "expected one GRAMMAR, got '%s' too", value);
+            common->grammar = value;
+        } else if (o == start_index) {
+            common->start = value;
+        } else if (o == json_index) {
+            common->json = true;
+        } else {
+            int status = on_option ? on_option(cmd, o, value, ctx) : CLI_CONTINUE;
+            if (status != CLI_CONTINUE)
+                return status;
+        }
+    }
+    if (!common->grammar)
+        return cli_usage_error(cmd, "missing GRAMMAR");
+    return CLI_CONTINUE;
+}
+
+void cli_print_help(const struct cli_command *cmd)
+{
+    printf("Usage: kpath %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->description);
+    printf("\nOptions:\n");
+    for (int i = 0; cmd->options[i].name; i++) {
+        const struct cli_option *o = &cmd->options[i];
+        char left[64];
+        int n = 0;
+        if (o->short_name)
+            n = snprintf(left, sizeof left, "-%c, ", o->short_name);
+        else
+            n = snprintf(left, sizeof left, "    ");
+        snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s", o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+        printf("  %-24s %s\n", left, o->help);
+    }
+    printf("  %-24s %s\n", "-h, --help", "show this help and exit");
+}
+
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "kpath %s: ", cmd->name);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'kpath %s --help' for more information.\n", cmd->name);
+    return EXIT_USAGE;
+}
+
+bool cli_parse_u32(const struct cli_command *cmd, const char *what, const char *text,
+                   uint32_t min, uint32_t max, uint32_t *out)
+{
+    uint64_t v = 0;
+    const char *s = text;
+    if (!*s)
+        goto bad;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            goto bad;
+        v = v * 10 + (uint64_t)(*s - '0');
+        if (v > max)
+            goto bad;
+    }
+    if (v < min)
+        goto bad;
+    *out = (uint32_t)v;
+    return true;
+bad:
+    cli_usage_error(cmd, "%s must be a whole number from %u to %u, not '%s'", what, min, max, text);
+    return false;
+}
+
+int cli_load(const char *path, const char *start, struct diag_list *collect,
+             struct grammar **grammar, struct graph **graph)
+{
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct grammar_options opts = {.start = start};
+    struct grammar *g = grammar_load_file(path, &opts, &diags);
+    diag_sort(&diags);
+    if (collect) {
+        *collect = diags;
+    } else {
+        struct strbuf line = STRBUF_INIT;
+        for (size_t i = 0; i < diags.len; i++) {
+            strbuf_reset(&line);
+            diag_format(&diags.items[i], &line);
+            fprintf(stderr, "%s\n", strbuf_str(&line));
+        }
+        strbuf_free(&line);
+        diag_list_free(&diags);
+    }
+    if (!g)
+        return EXIT_USAGE;
+    *grammar = g;
+    if (graph)
+        *graph = graph_build(g);
+    return EXIT_OK;
+}
+
+bool cli_write(const char *data, size_t len)
+{
+    return fwrite(data, 1, len, stdout) == len;
+}

@@ -1,0 +1,88 @@
+/* cli: what the command-line front end's commands share: option parsing with
+ * help generated from the same table, grammar loading that prints diagnostics,
+ * and the exit statuses (0 success, 2 bad usage or invalid input, 1 any other
+ * failure).  This is the only part of src/ that prints to the terminal. */
+#ifndef KPATH_CLI_H
+#define KPATH_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "graph.h"
+
+enum { EXIT_OK = 0, EXIT_FAILURE_OTHER = 1, EXIT_USAGE = 2 };
+
+struct cli_option {
+    const char *name;   /* long name without "--" */
+    char short_name;    /* 0 when none */
+    const char *arg;    /* the argument's name in help, NULL for a flag */
+    const char *help;
+};
+
+struct cli_command {
+    const char *name;
+    const char *usage;       /* after "kpath NAME " */
+    const char *summary;     /* one line, for `kpath --help` */
+    const char *description; /* paragraphs for `kpath NAME --help` */
+    const struct cli_option *options; /* ends with {0} */
+    int (*run)(const struct cli_command *cmd, int argc, char **argv);
+};
+
+/* Parser state: walk argv[1..] of a subcommand. */
+struct cli_parser {
+    const struct cli_command *cmd;
+    int argc;
+    char **argv;
+    int i;
+    bool only_positional;   /* after "--" */
+    const char *short_rest; /* remaining short flags of a bundle like -0k3 */
+};
+
+enum { CLI_END = -1, CLI_POSITIONAL = -2, CLI_ERROR = -3, CLI_HELP = -4 };
+
+void cli_parser_init(struct cli_parser *p, const struct cli_command *cmd, int argc, char **argv);
+/* The index of the next option in cmd->options (its argument in *value), or
+ * CLI_POSITIONAL (*value = the argument), CLI_HELP for --help/-h, CLI_END, or
+ * CLI_ERROR after printing what is wrong. */
+int cli_next(struct cli_parser *p, const char **value);
+/* Index of the option called `name` in cmd->options. */
+int cli_option_index(const struct cli_command *cmd, const char *name);
+
+/* What every grammar command takes: one GRAMMAR, --start NAME, --json. */
+struct cli_common {
+    const char *grammar;
+    const char *start;
+    bool json;
+};
+
+enum { CLI_CONTINUE = -1 };
+/* Parse a grammar command's arguments: the common ones into `common` (--start
+ * and --json when cmd->options lists them), every other option through
+ * `on_option` (which returns CLI_CONTINUE or an exit status).  Returns
+ * CLI_CONTINUE when the command should run, else the exit status to end with
+ * (after --help, EXIT_OK; after a usage error, EXIT_USAGE). */
+int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
+                   struct cli_common *common,
+                   int (*on_option)(const struct cli_command *cmd, int index,
+                                    const char *value, void *ctx),
+                   void *ctx);
+
+void cli_print_help(const struct cli_command *cmd);
+/* Print "kpath CMD: message" and a hint to --help on stderr; returns EXIT_USAGE. */
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Parse an unsigned decimal in [min, max] for option `what`. */
+bool cli_parse_u32(const struct cli_command *cmd, const char *what, const char *text,
+                   uint32_t min, uint32_t max, uint32_t *out);
+
+/* Load a grammar and build its graph (when `graph` is not NULL).  Diagnostics,
+ * warnings too, are printed to stderr, or handed to `collect` when it is not
+ * NULL.  Returns EXIT_OK, or EXIT_USAGE when the grammar is invalid. */
+int cli_load(const char *path, const char *start, struct diag_list *collect,
+             struct grammar **grammar, struct graph **graph);
+
+/* Write the whole buffer to stdout; false on a write error. */
+bool cli_write(const char *data, size_t len);
+
+#endif

@@ -1,0 +1,19 @@
+/* commands: the table of kpath's subcommands.  Each entry names its module's
+ * run function; `kpath --help` and dispatch both read this one table. */
+#ifndef KPATH_COMMANDS_H
+#define KPATH_COMMANDS_H
+
+#include "cli.h"
+
+/* X(name, run function) */
+#define KPATH_COMMANDS(X)     \
+    X(info, cmd_info)         \
+    X(check, cmd_check)       \
+    X(graph, cmd_graph)       \
+    X(paths, cmd_paths)
+
+#define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
+KPATH_COMMANDS(DECLARE_COMMAND)
+#undef DECLARE_COMMAND
+
+#endif

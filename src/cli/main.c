@@ -1,0 +1,79 @@
+/* main: kpath's entry point: global options and dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+#define COMMAND_ENTRY(name, fn) &fn##_command,
+static const struct cli_command *const commands[] = {KPATH_COMMANDS(COMMAND_ENTRY)};
+#undef COMMAND_ENTRY
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const struct cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i]->name, name) == 0)
+            return commands[i];
+    return NULL;
+}
+
+static void print_main_help(FILE *out)
+{
+    fprintf(out,
+            "Usage: kpath COMMAND [options] GRAMMAR ...\n"
+            "\n"
+            "Explore the k-path coverage of a grammar: its grammar graph, its k-paths\n"
+            "(chains of k symbolic nodes, each reached from the one before through\n"
+            "synthetic nodes only) and which of them inputs cover.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(out,
+            "\n"
+            "Options:\n"
+            "  --version   print the version and exit\n"
+            "  -h, --help  show this help and exit\n"
+            "\n"
+            "'kpath COMMAND --help' describes a command.  Exit status: 0 success,\n"
+            "2 bad usage or invalid input, 1 any other failure.\n");
+}
+
+int main(int argc, char **argv)
+{
+    /* A large stdout buffer: listing millions of k-paths is mostly output. */
+    static char outbuf[1 << 16];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+
+    int status;
+    if (argc < 2) {
+        print_main_help(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        const struct cli_command *cmd = argc > 2 ? find_command(argv[2]) : NULL;
+        if (cmd)
+            cli_print_help(cmd);
+        else
+            print_main_help(stdout);
+        status = EXIT_OK;
+    } else if (strcmp(name, "--version") == 0) {
+        printf("kpath %s\n", KPATH_VERSION);
+        status = EXIT_OK;
+    } else {
+        const struct cli_command *cmd = find_command(name);
+        if (!cmd) {
+            fprintf(stderr, "kpath: unknown command '%s'\n"
+                            "Try 'kpath --help' for the list of commands.\n", name);
+            return EXIT_USAGE;
+        }
+        status = cmd->run(cmd, argc - 1, argv + 1);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("kpath: writing output");
+        return EXIT_FAILURE_OTHER;
+    }
+    return status;
+}

@@ -1,0 +1,81 @@
+/* dtree: derivation trees, as instances of grammar graph nodes.
+ *
+ * A reference instance has one child (its rule's node), an alt exactly one (the
+ * chosen alternative), a cat one per item, a quant between min and max, each an
+ * instance of its child; a class leaf records the character it produced.
+ *
+ * Trees grow one decision at a time: an instance starts *open* (a slot) and
+ * dtree_expand fills it, creating its children as new open slots.  That is the
+ * step every generator takes, and what the stepper shows.  Instances live in
+ * one array; a child always comes after its parent, so a forward loop visits
+ * parents first and nothing here recurses on tree depth.
+ *
+ * Ownership: the tree owns its arrays and borrows the graph. */
+#ifndef KPATH_DTREE_H
+#define KPATH_DTREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "graph.h"
+#include "kpath.h"
+#include "strbuf.h"
+
+#define DTREE_NONE UINT32_MAX
+
+struct dtree_inst {
+    uint32_t node;        /* graph node id */
+    uint32_t parent;      /* instance index, DTREE_NONE for the root */
+    uint32_t first_child; /* into dtree.kids */
+    uint32_t nchildren;
+    uint32_t ch;          /* class leaves: the character produced */
+    bool open;            /* not expanded yet */
+};
+
+struct dtree {
+    const struct graph *graph; /* borrowed */
+    struct dtree_inst *insts;  /* owned; [0] is the root */
+    size_t len, cap;
+    uint32_t *kids;            /* owned; children lists, contiguous per instance */
+    size_t nkids, kids_cap;
+    size_t open;               /* open instances */
+};
+
+/* A tree with one open instance of `node` (the graph root for a whole input). */
+void dtree_init(struct dtree *t, const struct graph *g, uint32_t node);
+void dtree_free(struct dtree *t);
+void dtree_copy(struct dtree *dst, const struct dtree *src);
+
+/* Fill open instance `inst`.  The decision depends on the node: for an alt the
+ * index of the alternative, for a quant the number of repetitions (min..max),
+ * for a class the character (a member); refs, cats and literals take none
+ * (pass 0).  Returns false, changing nothing, when the instance is not open or
+ * the decision is not allowed. */
+bool dtree_expand(struct dtree *t, uint32_t inst, uint32_t decision);
+/* Does this node kind take a decision in dtree_expand? */
+bool dtree_needs_decision(const struct graph *g, uint32_t node);
+
+static inline bool dtree_complete(const struct dtree *t) { return t->open == 0; }
+static inline const uint32_t *dtree_children(const struct dtree *t, uint32_t inst)
+{
+    return t->kids + t->insts[inst].first_child;
+}
+
+/* Expand open slots in pre-order (leftmost first), taking the next decision
+ * from `decisions` for each slot that needs one, until the tree is complete or
+ * the decisions run out.  Returns the number of decisions used, or -1 (and
+ * *bad_at = the decision index) when a decision was not allowed. */
+long dtree_replay(struct dtree *t, const uint32_t *decisions, size_t n, size_t *bad_at);
+
+/* The text the tree produces (open slots produce nothing). */
+void dtree_text(const struct dtree *t, struct strbuf *out);
+/* Reference instances on the longest root-to-leaf path. */
+uint32_t dtree_depth(const struct dtree *t);
+
+/* Add every k-path of the tree (downward paths of k symbolic instances, each
+ * the nearest symbolic descendant of the one before) to `set`; returns how many
+ * were new.  Each k-path ends at a distinct instance and is found from there by
+ * walking up, so this is O(instances * k), whatever the tree's shape. */
+uint64_t dtree_add_kpaths(const struct dtree *t, struct kpath_set *set);
+
+#endif

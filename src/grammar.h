@@ -1,0 +1,133 @@
+/* grammar: the grammar file format (.ebnf), its syntax tree, and the checks.
+ *
+ * Contract: grammar_load_* reads a grammar, appends every diagnostic it finds
+ * (several per run where possible) to `diags`, and returns the grammar, or NULL
+ * when there was at least one error.  A returned grammar is valid: every
+ * reference is resolved, no rule is defined twice, every rule is productive,
+ * weights are in range, and `start` names the start rule.  Warnings (start rule
+ * guessed, unreachable rules) are appended but do not fail the load.
+ *
+ * Ownership: the grammar owns everything reachable from it; all syntax nodes
+ * live in its arena and die with grammar_free.  Nothing here recurses on the
+ * nesting depth of the input, so deep grammars cannot overflow the stack. */
+#ifndef KPATH_GRAMMAR_H
+#define KPATH_GRAMMAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+
+#define QUANT_INFINITE UINT32_MAX
+#define RULE_NONE UINT32_MAX
+
+enum expr_kind {
+    EXPR_ALT,   /* two or more alternatives */
+    EXPR_CAT,   /* a sequence of two or more items */
+    EXPR_QUANT, /* an atom with a quantifier */
+    EXPR_LIT,   /* a string literal; "" is epsilon */
+    EXPR_CLASS, /* a character class: matches one character */
+    EXPR_REF,   /* a reference to a rule */
+};
+
+struct src_pos {
+    uint32_t line, col; /* 1-based; col counts characters */
+};
+
+struct class_range {
+    uint32_t lo, hi; /* inclusive code points */
+};
+
+/* A node of a right-hand side.  Parenthesized groups have no node of their own:
+ * "(a | b)" is an EXPR_ALT, "(a b)" an EXPR_CAT, "(a)" just the atom.  An
+ * alternation with one alternative, or a sequence with one item, is never
+ * built: the single child stands in. */
+struct expr {
+    enum expr_kind kind;
+    struct src_pos pos;      /* where the element starts in the file */
+    struct src_pos end;      /* just past its last character */
+    struct expr *parent;     /* NULL for a rule's right-hand side */
+    uint32_t rule;           /* index of the rule whose right-hand side holds it */
+    uint32_t nchildren;      /* ALT: alternatives; CAT: items; QUANT: 1; else 0 */
+    struct expr **children;
+    union {
+        struct {
+            /* Per alternative: the annotated probability in [0,1] (from "40%"
+             * or "@@ 0.4"), or a negative value when not annotated.  NULL when
+             * no alternative of this alternation is annotated. */
+            double *weights;
+        } alt;
+        struct {
+            uint32_t min, max; /* max == QUANT_INFINITE for *, + and {n,} */
+        } quant;
+        struct {
+            char *text; /* UTF-8, NUL-terminated; may contain NUL (see len) */
+            size_t len; /* bytes */
+        } lit;
+        struct {
+            struct class_range *ranges; /* sorted, merged, as written (before negation) */
+            uint32_t nranges;
+            bool negated;
+            char *source; /* the class as written, e.g. "[^\"\\\\]" */
+        } cls;
+        struct {
+            char *name;      /* as written, angle brackets included ("<int>") */
+            uint32_t target; /* index into grammar.rules */
+        } ref;
+    } u;
+};
+
+struct rule {
+    char *name;          /* as written, angle brackets included */
+    struct src_pos pos;  /* of the name in the definition */
+    struct expr *rhs;
+    bool reachable;      /* from the start rule */
+};
+
+struct rule_index; /* uthash table name -> rule index, private */
+
+struct grammar {
+    char *file;          /* as given to the loader */
+    struct rule *rules;  /* in file order */
+    uint32_t nrules;
+    uint32_t start;      /* index of the start rule */
+    struct arena arena;  /* owns every expr, name and string */
+    struct rule_index *index;
+};
+
+struct grammar_options {
+    const char *start; /* --start NAME, or NULL to choose as documented */
+};
+
+struct grammar *grammar_load_file(const char *path, const struct grammar_options *opts,
+                                  struct diag_list *diags);
+/* `name` is used as FILE in diagnostics. */
+struct grammar *grammar_load_string(const char *name, const char *text, size_t len,
+                                    const struct grammar_options *opts,
+                                    struct diag_list *diags);
+void grammar_free(struct grammar *g);
+
+/* Index of the rule called `name`, or RULE_NONE. */
+uint32_t grammar_find_rule(const struct grammar *g, const char *name);
+
+/* Probability of alternative i of an EXPR_ALT: its annotation, or an equal
+ * share of what the annotated alternatives leave. */
+double grammar_alt_probability(const struct expr *alt, uint32_t i);
+
+/* The quantifier as shown in the graph: "?", "*", "+", "{n}", "{n,}", "{n,m}". */
+void grammar_quant_label(const struct expr *quant, struct strbuf *out);
+/* A literal in double quotes with escapes, as the graph shows it: "a\"b\n". */
+void grammar_lit_label(const char *text, size_t len, struct strbuf *out);
+/* Does the class match code point cp? */
+bool grammar_class_matches(const struct expr *cls, uint32_t cp);
+/* Members of a class, negation applied, over U+0000..U+10FFFF less the
+ * surrogates, in increasing order: how many, and the n-th (0-based). */
+uint64_t grammar_class_size(const struct expr *cls);
+uint32_t grammar_class_nth(const struct expr *cls, uint64_t n);
+/* The character a terse input uses for the class: its smallest member in
+ * printable ASCII ('!'..'~', then ' '), else its smallest member. */
+uint32_t grammar_class_default_char(const struct expr *cls);
+
+#endif

@@ -1,0 +1,76 @@
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t size)
+{
+    fprintf(stderr, "kpath: out of memory (allocating %zu bytes)\n", size);
+    abort();
+}
+
+void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        out_of_memory(size);
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        out_of_memory(SIZE_MAX);
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(count * size);
+    return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+    if (!p)
+        out_of_memory(size);
+    return p;
+}
+
+void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return ptr;
+    size_t n = *cap ? *cap : 8;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            out_of_memory(SIZE_MAX);
+        n *= 2;
+    }
+    if (elem && n > SIZE_MAX / elem)
+        out_of_memory(SIZE_MAX);
+    ptr = xrealloc(ptr, n * elem);
+    *cap = n;
+    return ptr;
+}
+
+char *xstrdup(const char *s)
+{
+    return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void *xmemdup(const void *src, size_t n)
+{
+    void *p = xmalloc(n);
+    if (n)
+        memcpy(p, src, n);
+    return p;
+}
