@@ -40,7 +40,7 @@ BENCH    := $(O)/bench
 
 DEFAULT_GRAMMAR := grammars/expr.ebnf
 
-.PHONY: all deps run test test-unit test-cli test-fuzz-corpus test-san bench fuzz \
+.PHONY: all deps run test test-build bench fuzz \
         install uninstall clean
 
 all: $(KPATH)

@@ -1,0 +1,1 @@
+check tests/grammars/no-such-file.ebnf

@@ -1,0 +1,1 @@
+graph grammars/expr.ebnf

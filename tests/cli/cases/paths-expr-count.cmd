@@ -1,0 +1,1 @@
+paths -k 2 --count grammars/expr.ebnf

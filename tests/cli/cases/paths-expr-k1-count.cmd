@@ -1,0 +1,1 @@
+paths --count -k1 grammars/expr.ebnf

@@ -1,0 +1,1 @@
+paths -k 2 --ids grammars/fsm.ebnf

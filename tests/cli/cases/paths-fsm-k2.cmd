@@ -1,0 +1,1 @@
+paths -k 2 grammars/fsm.ebnf

@@ -1,0 +1,1 @@
+paths -k 3 --count grammars/fsm.ebnf

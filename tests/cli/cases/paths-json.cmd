@@ -1,0 +1,1 @@
+paths -k 1 --json --ids grammars/fsm.ebnf

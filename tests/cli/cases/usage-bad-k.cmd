@@ -1,0 +1,1 @@
+paths -k 0 grammars/expr.ebnf

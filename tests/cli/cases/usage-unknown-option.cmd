@@ -1,0 +1,1 @@
+paths --bogus grammars/expr.ebnf
