@@ -18,7 +18,9 @@ CURSES_LIBS   = $(shell $(PKG_CONFIG) --libs $(CURSES_PKG) 2>/dev/null || echo -
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -MMD -MP \
+# -ffp-contract=off: weighted random choices use doubles; no fused multiply-add
+# keeps them bit-identical on every machine, so a seed means the same inputs.
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -ffp-contract=off -MMD -MP \
              -DKPATH_VERSION='"$(VERSION)"' -DKPATH_DATADIR='"$(DATADIR)"' -Isrc
 ifneq ($(SANITIZE),)
 ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -171,14 +171,13 @@ uint32_t dtree_depth(const struct dtree *t)
     return deepest;
 }
 
-uint64_t dtree_add_kpaths(const struct dtree *t, struct kpath_set *set)
+void dtree_foreach_kpath(const struct dtree *t, uint32_t k,
+                         void (*fn)(const uint32_t *path, void *ctx), void *ctx)
 {
     const struct graph *g = t->graph;
-    uint32_t k = set->sp->k;
     /* up[i]: the nearest symbolic proper ancestor of instance i. */
     uint32_t *up = xmalloc((t->len + 1) * sizeof *up);
     uint32_t *path = xmalloc(k * sizeof *path);
-    uint64_t added = 0;
     for (size_t i = 0; i < t->len; i++) {
         uint32_t p = t->insts[i].parent;
         if (p == DTREE_NONE)
@@ -193,10 +192,27 @@ uint64_t dtree_add_kpaths(const struct dtree *t, struct kpath_set *set)
             if (j)
                 at = up[at];
         }
-        if (j == 0 && kpath_set_add(set, path))
-            added++;
+        if (j == 0)
+            fn(path, ctx);
     }
     free(up);
     free(path);
-    return added;
+}
+
+struct add_ctx {
+    struct kpath_set *set;
+    uint64_t added;
+};
+
+static void add_one(const uint32_t *path, void *ctx)
+{
+    struct add_ctx *a = ctx;
+    a->added += kpath_set_add(a->set, path);
+}
+
+uint64_t dtree_add_kpaths(const struct dtree *t, struct kpath_set *set)
+{
+    struct add_ctx a = {set, 0};
+    dtree_foreach_kpath(t, set->sp->k, add_one, &a);
+    return a.added;
 }

@@ -72,6 +72,10 @@ void dtree_text(const struct dtree *t, struct strbuf *out);
 /* Reference instances on the longest root-to-leaf path. */
 uint32_t dtree_depth(const struct dtree *t);
 
+/* Call fn with each k-path of the tree (k ids), once per instance it ends at,
+ * so a k-path occurring twice is passed twice. */
+void dtree_foreach_kpath(const struct dtree *t, uint32_t k,
+                         void (*fn)(const uint32_t *path, void *ctx), void *ctx);
 /* Add every k-path of the tree (downward paths of k symbolic instances, each
  * the nearest symbolic descendant of the one before) to `set`; returns how many
  * were new.  Each k-path ends at a distinct instance and is found from there by

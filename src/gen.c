@@ -1,0 +1,1082 @@
+#include "gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "xalloc.h"
+
+#define INF32 UINT32_MAX
+/* The largest agenda the k-path strategy holds (ranks, 8 bytes each). */
+#define GEN_MAX_AGENDA (UINT64_C(1) << 26)
+/* Backward distance tables kept for reuse (targets often share a start). */
+#define COST_CACHE 16
+
+struct cost_entry {
+    uint32_t start, tail; /* key: first target node, tail need */
+    uint32_t *cost;       /* owned; per node */
+    uint64_t used;        /* for least-recently-used replacement */
+};
+
+struct gen_state {
+    /* ---- per graph ---- */
+    bool *is_rule_node;       /* the node is some rule's right-hand side */
+    uint32_t *side_top1, *side_top2, *side_top1_node; /* cats: the largest two min_depths */
+    uint32_t *entry_side;     /* depth closing needs between a rule node and this node */
+    uint32_t *refs_from_root; /* fewest references to reach the node */
+    double *probabilities;    /* owned when computed from the grammar */
+    /* ---- agenda (kpath strategy) ---- */
+    uint64_t *agenda;
+    size_t agenda_len, agenda_pos;
+    struct kpath_set skipped; /* targets found unreachable within the depth */
+    /* ---- current target ---- */
+    uint32_t *route;          /* graph nodes from the root through every target node */
+    size_t route_len, route_cap, route_pos;
+    uint32_t walker;          /* the instance being walked */
+    const uint32_t *cost;     /* backward distances to the first target node */
+    struct cost_entry cache[COST_CACHE];
+    uint64_t cache_clock;
+    uint32_t *heap_node;      /* Dijkstra scratch */
+    uint32_t *heap_key;
+    /* ---- filling slots ---- */
+    uint32_t *stack;          /* open slots, next on top (pre-order) */
+    size_t stack_len, stack_cap;
+    uint32_t *refs;           /* per instance: references from the root, itself included */
+    size_t refs_cap;
+    /* ---- coverage strategy ---- */
+    bool *alt_used;           /* per child edge of an alt */
+    bool *reaches_unused;     /* per node */
+    bool reaches_dirty;
+    /* ---- scratch ---- */
+    uint32_t *pick;
+    double *weights;
+};
+
+/* ---- options -------------------------------------------------------------- */
+
+void gen_options_default(struct gen_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->strategy = GEN_KPATH;
+    o->closeoff = GEN_CLOSE_SHORTEST;
+    o->k = GEN_DEFAULT_K;
+    o->max_depth = GEN_DEFAULT_MAX_DEPTH;
+    o->max_repetitions = GEN_DEFAULT_MAX_REPETITIONS;
+    o->max_size = GEN_DEFAULT_MAX_SIZE;
+    o->seed = GEN_DEFAULT_SEED;
+    o->count = 0;
+}
+
+static const char *const strategy_names[] = {"kpath", "random", "coverage", "prob"};
+static const char *const closeoff_names[] = {"shortest", "random"};
+
+const char *gen_strategy_name(enum gen_strategy s)
+{
+    return strategy_names[s];
+}
+
+const char *gen_closeoff_name(enum gen_closeoff c)
+{
+    return closeoff_names[c];
+}
+
+bool gen_strategy_parse(const char *name, enum gen_strategy *out)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, strategy_names[i]) == 0)
+            return *out = (enum gen_strategy)i, true;
+    return false;
+}
+
+bool gen_closeoff_parse(const char *name, enum gen_closeoff *out)
+{
+    for (int i = 0; i < 2; i++)
+        if (strcmp(name, closeoff_names[i]) == 0)
+            return *out = (enum gen_closeoff)i, true;
+    return false;
+}
+
+/* ---- depth arithmetic ----------------------------------------------------- */
+
+static uint32_t add32(uint32_t a, uint32_t b)
+{
+    return a > INF32 - b ? INF32 : a + b;
+}
+
+static uint32_t max32(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+static bool is_ref(const struct graph *g, uint32_t n)
+{
+    return g->nodes[n].kind == NODE_REF;
+}
+
+/* The depth, relative to the parent's, that closing p's other children needs
+ * when the walk goes from p into child c. */
+static uint32_t side_need(const struct generator *gen, uint32_t p, uint32_t c)
+{
+    const struct graph *g = gen->graph;
+    const struct gen_state *st = gen->state;
+    const struct graph_node *n = &g->nodes[p];
+    if (n->kind == NODE_CAT)
+        return st->side_top1_node[p] == c ? st->side_top2[p] : st->side_top1[p];
+    if (n->kind == NODE_QUANT && n->expr->u.quant.min >= 2)
+        return g->nodes[c].min_depth;
+    return 0;
+}
+
+/* Can the walk pass from p into child c at all? */
+static bool passable(const struct graph *g, uint32_t p)
+{
+    return g->nodes[p].kind != NODE_QUANT || g->nodes[p].expr->u.quant.max > 0;
+}
+
+/* Repetitions of a quant the walk passes through. */
+static uint32_t walk_repetitions(const struct graph_node *n)
+{
+    return n->expr->u.quant.min > 1 ? n->expr->u.quant.min : 1;
+}
+
+static void precompute(struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    uint32_t N = g->nnodes;
+    st->is_rule_node = xcalloc(N + 1, sizeof *st->is_rule_node);
+    for (uint32_t r = 0; r < g->grammar->nrules; r++)
+        if (g->rule_node[r] != NODE_NONE)
+            st->is_rule_node[g->rule_node[r]] = true;
+    st->side_top1 = xcalloc(N + 1, sizeof *st->side_top1);
+    st->side_top2 = xcalloc(N + 1, sizeof *st->side_top2);
+    st->side_top1_node = xmalloc((N + 1) * sizeof *st->side_top1_node);
+    for (uint32_t p = 0; p < N; p++) {
+        st->side_top1_node[p] = NODE_NONE;
+        if (g->nodes[p].kind != NODE_CAT)
+            continue;
+        for (uint32_t i = 0; i < g->nodes[p].nchildren; i++) {
+            uint32_t c = graph_children(g, p)[i];
+            uint32_t d = g->nodes[c].min_depth;
+            if (st->side_top1_node[p] == NODE_NONE || d > st->side_top1[p]) {
+                st->side_top2[p] = st->side_top1[p];
+                st->side_top1[p] = d;
+                st->side_top1_node[p] = c;
+            } else if (d > st->side_top2[p]) {
+                st->side_top2[p] = d;
+            }
+        }
+    }
+    /* Inside a right-hand side every node has one parent with a smaller id,
+     * so one pass in id order accumulates the way down from the rule node. */
+    st->entry_side = xcalloc(N + 1, sizeof *st->entry_side);
+    for (uint32_t n = 0; n < N; n++) {
+        if (st->is_rule_node[n])
+            continue;
+        uint32_t p = graph_parents(g, n)[0];
+        st->entry_side[n] = max32(st->entry_side[p], side_need(gen, p, n));
+    }
+    /* Fewest references from the root: a 0-1 breadth-first search. */
+    st->refs_from_root = xmalloc((N + 1) * sizeof *st->refs_from_root);
+    for (uint32_t n = 0; n < N; n++)
+        st->refs_from_root[n] = INF32;
+    uint32_t *deque = xmalloc((2 * (size_t)N + 2) * sizeof *deque);
+    size_t head = N + 1, tail = N + 1; /* room to push at both ends */
+    st->refs_from_root[0] = is_ref(g, 0);
+    deque[tail++] = 0;
+    while (head < tail) {
+        uint32_t p = deque[head++];
+        if (!passable(g, p))
+            continue;
+        for (uint32_t i = 0; i < g->nodes[p].nchildren; i++) {
+            uint32_t c = graph_children(g, p)[i];
+            uint32_t d = st->refs_from_root[p] + is_ref(g, c);
+            if (d < st->refs_from_root[c]) {
+                st->refs_from_root[c] = d;
+                if (is_ref(g, c))
+                    deque[tail++] = c;
+                else
+                    deque[--head] = c;
+            }
+        }
+    }
+    free(deque);
+}
+
+/* ---- the target's tail and distances -------------------------------------- */
+
+/* The depth, relative to the first target node's, that the rest of the target
+ * needs: the ways between target nodes and closing below the last one. */
+static uint32_t tail_need(const struct generator *gen, const uint32_t *path)
+{
+    const struct graph *g = gen->graph;
+    uint32_t need = 0, refs = 0;
+    for (uint32_t j = 1; j < gen->opts.k; j++) {
+        need = max32(need, refs + gen->state->entry_side[path[j]]);
+        refs += is_ref(g, path[j]);
+    }
+    uint32_t last = path[gen->opts.k - 1];
+    return max32(need, refs - is_ref(g, last) + g->nodes[last].min_depth);
+}
+
+static void heap_sift_up(uint32_t *node, uint32_t *key, size_t i)
+{
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (key[parent] <= key[i])
+            break;
+        uint32_t tn = node[i], tk = key[i];
+        node[i] = node[parent], key[i] = key[parent];
+        node[parent] = tn, key[parent] = tk;
+        i = parent;
+    }
+}
+
+static void heap_sift_down(uint32_t *node, uint32_t *key, size_t len)
+{
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= len)
+            break;
+        if (c + 1 < len && key[c + 1] < key[c])
+            c++;
+        if (key[i] <= key[c])
+            break;
+        uint32_t tn = node[i], tk = key[i];
+        node[i] = node[c], key[i] = key[c];
+        node[c] = tn, key[c] = tk;
+        i = c;
+    }
+}
+
+/* cost[n]: the depth below n (relative to n's own) that reaching `start` from
+ * n and completing everything on the way needs, the tail included.  Every
+ * step's value is at least the value it came from, so Dijkstra's order works
+ * backwards from `start` (Knuth's generalization, as in graph.c). */
+static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail, uint32_t *cost)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    uint32_t N = g->nnodes;
+    for (uint32_t n = 0; n < N; n++)
+        cost[n] = INF32;
+    size_t len = 0; /* at most one entry per edge, plus the start */
+    uint32_t *hn = st->heap_node, *hk = st->heap_key;
+    cost[start] = tail;
+    hn[len] = start, hk[len] = tail, len++;
+    bool *done = xcalloc(N + 1, sizeof *done);
+    while (len) {
+        uint32_t c = hn[0], key = hk[0];
+        len--;
+        hn[0] = hn[len], hk[0] = hk[len];
+        heap_sift_down(hn, hk, len);
+        if (done[c] || key != cost[c])
+            continue;
+        done[c] = true;
+        uint32_t up = add32(is_ref(g, c), cost[c]);
+        for (uint32_t i = 0; i < g->nodes[c].nparents; i++) {
+            uint32_t p = graph_parents(g, c)[i];
+            if (done[p] || !passable(g, p))
+                continue;
+            uint32_t v = max32(side_need(gen, p, c), up);
+            if (v < cost[p]) {
+                cost[p] = v;
+                hn[len] = p, hk[len] = v;
+                heap_sift_up(hn, hk, len);
+                len++;
+            }
+        }
+    }
+    free(done);
+}
+
+static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t tail)
+{
+    struct gen_state *st = gen->state;
+    struct cost_entry *victim = &st->cache[0];
+    for (int i = 0; i < COST_CACHE; i++) {
+        struct cost_entry *e = &st->cache[i];
+        if (e->cost && e->start == start && e->tail == tail) {
+            e->used = ++st->cache_clock;
+            return e->cost;
+        }
+        if (!e->cost || e->used < victim->used)
+            victim = e;
+    }
+    if (!victim->cost)
+        victim->cost = xmalloc(((size_t)gen->graph->nnodes + 1) * sizeof *victim->cost);
+    victim->start = start;
+    victim->tail = tail;
+    victim->used = ++st->cache_clock;
+    compute_costs(gen, start, tail, victim->cost);
+    return victim->cost;
+}
+
+/* The walk's value of going from p into child c. */
+static uint32_t step_cost(const struct generator *gen, uint32_t p, uint32_t c)
+{
+    const uint32_t *cost = gen->state->cost;
+    if (cost[c] == INF32 || !passable(gen->graph, p))
+        return INF32;
+    return max32(side_need(gen, p, c), add32(is_ref(gen->graph, c), cost[c]));
+}
+
+static void route_push(struct gen_state *st, uint32_t n)
+{
+    st->route = xgrow(st->route, &st->route_cap, st->route_len + 1, sizeof *st->route);
+    st->route[st->route_len++] = n;
+}
+
+/* The way from the root to the first target node (greedy on the costs, which
+ * strictly fall at every reference, so it ends), then through synthetic nodes
+ * to each next target node (inside a right-hand side the way is unique). */
+static void build_route(struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    const uint32_t *target = gen->target;
+    st->route_len = 0;
+    uint32_t n = 0;
+    while (n != target[0]) {
+        route_push(st, n);
+        uint32_t best = NODE_NONE, best_cost = INF32;
+        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++) {
+            uint32_t c = graph_children(g, n)[i];
+            uint32_t v = step_cost(gen, n, c);
+            if (v < best_cost)
+                best = c, best_cost = v;
+        }
+        n = best;
+    }
+    route_push(st, n);
+    gen->route_target_at[0] = (uint32_t)st->route_len - 1;
+    for (uint32_t j = 1; j < gen->opts.k; j++) {
+        uint32_t top = graph_children(g, target[j - 1])[0];
+        size_t mark = st->route_len;
+        for (uint32_t m = target[j];; m = graph_parents(g, m)[0]) {
+            route_push(st, m);
+            if (m == top)
+                break;
+        }
+        /* Pushed bottom-up: reverse the segment. */
+        for (size_t a = mark, b = st->route_len - 1; a < b; a++, b--) {
+            uint32_t t = st->route[a];
+            st->route[a] = st->route[b];
+            st->route[b] = t;
+        }
+        gen->route_target_at[j] = (uint32_t)st->route_len - 1;
+    }
+}
+
+/* ---- construction --------------------------------------------------------- */
+
+static int compare_keyed(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    /* Larger key first, then smaller rank. */
+    if (x[0] != y[0])
+        return x[0] > y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The agenda: every k-path, those needing the deepest trees first, so their
+ * trees cover many shallower paths on the way (measured in `make bench`). */
+static void build_agenda(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    const struct kpath_space *sp = &gen->space;
+    size_t n = (size_t)sp->total;
+    uint64_t *keyed = xmalloc((2 * n + 1) * sizeof *keyed);
+    struct kpath_iter it;
+    kpath_iter_init(&it, sp);
+    size_t i = 0;
+    while (kpath_iter_next(&it)) {
+        uint32_t first = st->refs_from_root[it.path[0]];
+        keyed[2 * i] = (uint64_t)add32(first, tail_need(gen, it.path));
+        keyed[2 * i + 1] = i; /* iteration order is rank order */
+        i++;
+    }
+    kpath_iter_free(&it);
+    qsort(keyed, n, 2 * sizeof *keyed, compare_keyed);
+    st->agenda = xmalloc((n + 1) * sizeof *st->agenda);
+    for (i = 0; i < n; i++)
+        st->agenda[i] = keyed[2 * i + 1];
+    st->agenda_len = n;
+    free(keyed);
+}
+
+static char *format_error(const char *fmt, unsigned long long a)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, fmt, a);
+    return strbuf_detach(&sb, NULL);
+}
+
+static void default_probabilities(struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    size_t edges = g->nnodes ? g->nodes[g->nnodes - 1].first_child + g->nodes[g->nnodes - 1].nchildren : 0;
+    st->probabilities = xcalloc(edges + 1, sizeof *st->probabilities);
+    for (uint32_t n = 0; n < g->nnodes; n++) {
+        if (g->nodes[n].kind != NODE_ALT)
+            continue;
+        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++)
+            st->probabilities[g->nodes[n].first_child + i] =
+                grammar_alt_probability(g->nodes[n].expr, i);
+    }
+    gen->opts.probabilities = st->probabilities;
+}
+
+struct generator *gen_new(const struct graph *g, const struct gen_options *opts, char **error)
+{
+    *error = NULL;
+    if (opts->k < 1 || opts->k > KPATH_MAX_K) {
+        *error = format_error("k must be from 1 to %llu", KPATH_MAX_K);
+        return NULL;
+    }
+    struct generator *gen = xcalloc(1, sizeof *gen);
+    gen->graph = g;
+    gen->opts = *opts;
+    gen->state = xcalloc(1, sizeof *gen->state);
+    struct gen_state *st = gen->state;
+    kpath_space_init(&gen->space, g, opts->k);
+    if (opts->strategy == GEN_KPATH &&
+        (gen->space.saturated || gen->space.total > GEN_MAX_AGENDA)) {
+        *error = format_error("the grammar has too many k-paths for an agenda (more than %llu); "
+                              "choose a smaller k", (unsigned long long)GEN_MAX_AGENDA);
+        kpath_space_free(&gen->space);
+        free(gen->state);
+        free(gen);
+        return NULL;
+    }
+    kpath_set_init(&gen->covered, &gen->space);
+    kpath_set_init(&st->skipped, &gen->space);
+    rng_seed(&gen->rng, opts->seed);
+    precompute(gen);
+    if (!gen->opts.probabilities)
+        default_probabilities(gen);
+    size_t N = g->nnodes;
+    size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
+    st->heap_node = xmalloc((edges + 2) * sizeof *st->heap_node);
+    st->heap_key = xmalloc((edges + 2) * sizeof *st->heap_key);
+    st->alt_used = xcalloc(edges + 1, sizeof *st->alt_used);
+    st->reaches_unused = xcalloc(N + 1, sizeof *st->reaches_unused);
+    st->reaches_dirty = true;
+    uint32_t widest = 1;
+    for (uint32_t n = 0; n < N; n++)
+        widest = max32(widest, g->nodes[n].nchildren);
+    st->pick = xmalloc((widest + 1) * sizeof *st->pick);
+    st->weights = xmalloc((widest + 1) * sizeof *st->weights);
+    gen->last.candidates = xmalloc((widest + 1) * sizeof *gen->last.candidates);
+    gen->target = xcalloc(opts->k, sizeof *gen->target);
+    gen->route_target_at = xcalloc((size_t)opts->k + 1, sizeof *gen->route_target_at);
+    if (opts->strategy == GEN_KPATH)
+        build_agenda(gen);
+    gen->phase = GEN_PHASE_IDLE;
+    return gen;
+}
+
+void gen_free(struct generator *gen)
+{
+    if (!gen)
+        return;
+    struct gen_state *st = gen->state;
+    free(st->is_rule_node);
+    free(st->side_top1);
+    free(st->side_top2);
+    free(st->side_top1_node);
+    free(st->entry_side);
+    free(st->refs_from_root);
+    free(st->probabilities);
+    free(st->agenda);
+    kpath_set_free(&st->skipped);
+    free(st->route);
+    for (int i = 0; i < COST_CACHE; i++)
+        free(st->cache[i].cost);
+    free(st->heap_node);
+    free(st->heap_key);
+    free(st->stack);
+    free(st->refs);
+    free(st->alt_used);
+    free(st->reaches_unused);
+    free(st->pick);
+    free(st->weights);
+    free(st);
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        dtree_free(&gen->inputs[i].tree);
+        free(gen->inputs[i].text);
+        free(gen->inputs[i].new_paths);
+        free(gen->inputs[i].target);
+    }
+    free(gen->inputs);
+    for (size_t i = 0; i < gen->nunreachable; i++)
+        free(gen->unreachable[i].path);
+    free(gen->unreachable);
+    free(gen->last.candidates);
+    free(gen->target);
+    free(gen->route_target_at);
+    dtree_free(&gen->tree);
+    kpath_set_free(&gen->covered);
+    kpath_space_free(&gen->space);
+    free(gen->error);
+    free(gen);
+}
+
+/* ---- instances ------------------------------------------------------------ */
+
+static bool expand(struct generator *gen, uint32_t inst, uint32_t decision)
+{
+    struct gen_state *st = gen->state;
+    const struct graph *g = gen->graph;
+    size_t before = gen->tree.len;
+    uint32_t node = gen->tree.insts[inst].node;
+    if (!dtree_expand(&gen->tree, inst, decision))
+        return false;
+    st->refs = xgrow(st->refs, &st->refs_cap, gen->tree.len + 1, sizeof *st->refs);
+    for (size_t i = before; i < gen->tree.len; i++) {
+        const struct dtree_inst *in = &gen->tree.insts[i];
+        st->refs[i] = st->refs[in->parent] + is_ref(g, in->node);
+    }
+    if (g->nodes[node].kind == NODE_ALT) {
+        bool *used = &st->alt_used[g->nodes[node].first_child + decision];
+        if (!*used)
+            *used = true, st->reaches_dirty = true;
+    }
+    gen->last.inst = inst;
+    gen->last.node = node;
+    gen->last.decision = decision;
+    return true;
+}
+
+static void start_tree(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    dtree_free(&gen->tree);
+    dtree_init(&gen->tree, gen->graph, 0);
+    st->refs = xgrow(st->refs, &st->refs_cap, 1, sizeof *st->refs);
+    st->refs[0] = is_ref(gen->graph, 0);
+    st->stack_len = 0;
+    gen->events |= GEN_EVENT_TREE_STARTED;
+    gen->last.inst = DTREE_NONE;
+    gen->last.ncandidates = 0;
+}
+
+static void push_slot(struct gen_state *st, uint32_t inst)
+{
+    st->stack = xgrow(st->stack, &st->stack_cap, st->stack_len + 1, sizeof *st->stack);
+    st->stack[st->stack_len++] = inst;
+}
+
+/* Push the children of inst so that the leftmost comes off first. */
+static void push_children(struct generator *gen, uint32_t inst)
+{
+    const struct dtree_inst *in = &gen->tree.insts[inst];
+    for (uint32_t c = in->nchildren; c-- > 0;)
+        push_slot(gen->state, dtree_children(&gen->tree, inst)[c]);
+}
+
+/* ---- the k-path walk ------------------------------------------------------ */
+
+static void record_unreachable(struct generator *gen, uint32_t needed)
+{
+    gen->unreachable = xgrow(gen->unreachable, &gen->unreachable_cap, gen->nunreachable + 1,
+                             sizeof *gen->unreachable);
+    struct gen_unreachable *u = &gen->unreachable[gen->nunreachable++];
+    u->path = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
+    u->needed_depth = needed;
+}
+
+/* Take the next target from the agenda, skipping covered ones and reporting
+ * those no tree within the depth limit contains.  False when none is left. */
+static bool next_target(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    const struct graph *g = gen->graph;
+    while (st->agenda_pos < st->agenda_len) {
+        uint64_t rank = st->agenda[st->agenda_pos++];
+        if (kpath_set_contains_rank(&gen->covered, rank))
+            continue;
+        kpath_unrank(&gen->space, rank, gen->target);
+        uint32_t tail = tail_need(gen, gen->target);
+        st->cost = costs_for(gen, gen->target[0], tail);
+        uint32_t needed = add32(is_ref(g, 0), st->cost[0]);
+        if (needed > gen->opts.max_depth) {
+            record_unreachable(gen, needed);
+            kpath_set_add(&st->skipped, gen->target);
+            gen->events |= GEN_EVENT_TARGET_SKIPPED;
+            continue;
+        }
+        build_route(gen);
+        return true;
+    }
+    return false;
+}
+
+static void begin_closeoff(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    gen->phase = GEN_PHASE_CLOSEOFF;
+    gen->events |= GEN_EVENT_CLOSEOFF_STARTED;
+    /* Collect the open slots in pre-order, then stack them reversed. */
+    uint32_t *order = NULL, *todo = NULL;
+    size_t norder = 0, order_cap = 0, ntodo = 0, todo_cap = 0;
+    todo = xgrow(todo, &todo_cap, 1, sizeof *todo);
+    todo[ntodo++] = 0;
+    while (ntodo) {
+        uint32_t inst = todo[--ntodo];
+        const struct dtree_inst *in = &gen->tree.insts[inst];
+        if (in->open) {
+            order = xgrow(order, &order_cap, norder + 1, sizeof *order);
+            order[norder++] = inst;
+            continue;
+        }
+        todo = xgrow(todo, &todo_cap, ntodo + in->nchildren, sizeof *todo);
+        for (uint32_t c = in->nchildren; c-- > 0;)
+            todo[ntodo++] = dtree_children(&gen->tree, inst)[c];
+    }
+    st->stack_len = 0;
+    for (size_t i = norder; i-- > 0;)
+        push_slot(st, order[i]);
+    free(order);
+    free(todo);
+}
+
+/* Has the walk just arrived at the next target node? */
+static void check_target(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    if (gen->route_target_at[gen->target_reached] != st->route_pos)
+        return;
+    gen->target_reached++;
+    gen->events |= GEN_EVENT_TARGET_ADVANCED;
+    if (gen->target_reached == gen->opts.k) {
+        gen->events |= GEN_EVENT_TARGET_REACHED;
+        begin_closeoff(gen);
+    }
+}
+
+static void begin_walk(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    start_tree(gen);
+    gen->phase = GEN_PHASE_TARGET;
+    gen->target_reached = 0;
+    st->route_pos = 0;
+    st->walker = 0;
+    check_target(gen);
+}
+
+static void walk_step(struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    uint32_t inst = st->walker;
+    uint32_t n = st->route[st->route_pos], next = st->route[st->route_pos + 1];
+    const struct graph_node *node = &g->nodes[n];
+    uint32_t goal_at = gen->route_target_at[gen->target_reached];
+    bool first_leg = gen->target_reached == 0;
+
+    gen->last.ncandidates = 0;
+    uint32_t decision = 0, position = 0;
+    for (uint32_t i = 0; i < node->nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        uint32_t d;
+        if (first_leg)
+            d = step_cost(gen, n, c);
+        else
+            d = c == next ? (uint32_t)(goal_at - st->route_pos - 1) : INF32;
+        gen->last.candidates[gen->last.ncandidates++] = (struct gen_candidate){c, d};
+        if (c == next)
+            position = i;
+    }
+    if (node->kind == NODE_ALT)
+        decision = position;
+    else if (node->kind == NODE_QUANT)
+        decision = walk_repetitions(node);
+    expand(gen, inst, decision);
+    const uint32_t *kids = dtree_children(&gen->tree, inst);
+    uint32_t followed = node->kind == NODE_CAT ? kids[position] : kids[0];
+    gen->last.toward_target = true;
+    gen->last.target_node = gen->target[gen->target_reached];
+    gen->last.followed = followed;
+    st->walker = followed;
+    st->route_pos++;
+    check_target(gen);
+}
+
+/* ---- choices while filling slots ------------------------------------------ */
+
+static bool fits(const struct generator *gen, uint32_t inst, uint32_t child)
+{
+    uint32_t depth = add32(gen->state->refs[inst], gen->graph->nodes[child].min_depth);
+    return depth <= gen->opts.max_depth;
+}
+
+/* Lexicographic comparison of candidates by the given measures. */
+static bool closes_faster(const struct graph *g, uint32_t a, uint32_t b)
+{
+    const struct graph_node *x = &g->nodes[a], *y = &g->nodes[b];
+    if (x->min_depth != y->min_depth)
+        return x->min_depth < y->min_depth;
+    return x->min_size < y->min_size;
+}
+
+static bool is_shorter(const struct graph *g, uint32_t a, uint32_t b)
+{
+    const struct graph_node *x = &g->nodes[a], *y = &g->nodes[b];
+    if (x->min_length != y->min_length)
+        return x->min_length < y->min_length;
+    return closes_faster(g, a, b);
+}
+
+static uint32_t fastest_alternative(const struct generator *gen, uint32_t n)
+{
+    const struct graph *g = gen->graph;
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < g->nodes[n].nchildren; i++)
+        if (closes_faster(g, graph_children(g, n)[i], graph_children(g, n)[best]))
+            best = i;
+    return best;
+}
+
+static uint32_t shortest_fitting(const struct generator *gen, uint32_t inst, uint32_t n)
+{
+    const struct graph *g = gen->graph;
+    uint32_t best = INF32;
+    for (uint32_t i = 0; i < g->nodes[n].nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        if (fits(gen, inst, c) && (best == INF32 || is_shorter(g, c, graph_children(g, n)[best])))
+            best = i;
+    }
+    return best == INF32 ? fastest_alternative(gen, n) : best;
+}
+
+/* Uniform among the alternatives listed in st->pick[0..n). */
+static uint32_t pick_uniform(struct generator *gen, uint32_t n)
+{
+    return gen->state->pick[rng_below(&gen->rng, n)];
+}
+
+static uint32_t printable_members(const struct expr *cls, uint32_t nth, bool count_only)
+{
+    uint32_t seen = 0;
+    for (uint32_t cp = 0x20; cp <= 0x7E; cp++) {
+        if (!grammar_class_matches(cls, cp))
+            continue;
+        if (!count_only && seen == nth)
+            return cp;
+        seen++;
+    }
+    return seen;
+}
+
+/* A random member of a class: printable ASCII when the class has any (inputs
+ * stay readable and typeable), else any member. */
+static uint32_t random_char(struct generator *gen, const struct expr *cls)
+{
+    uint32_t printable = printable_members(cls, 0, true);
+    if (printable)
+        return printable_members(cls, (uint32_t)rng_below(&gen->rng, printable), false);
+    uint64_t size = grammar_class_size(cls);
+    return grammar_class_nth(cls, rng_below(&gen->rng, size));
+}
+
+static uint32_t repetition_cap(const struct generator *gen, const struct graph_node *n)
+{
+    uint32_t lo = n->expr->u.quant.min, hi = n->expr->u.quant.max;
+    uint32_t cap = max32(lo, gen->opts.max_repetitions);
+    return hi < cap ? hi : cap;
+}
+
+static uint32_t random_repetitions(struct generator *gen, uint32_t inst, const struct graph_node *n,
+                                   uint32_t child)
+{
+    uint32_t lo = n->expr->u.quant.min, hi = repetition_cap(gen, n);
+    if (!fits(gen, inst, child))
+        return lo;
+    return lo + (uint32_t)rng_below(&gen->rng, (uint64_t)(hi - lo) + 1);
+}
+
+static void refresh_reaches_unused(struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    if (!st->reaches_dirty)
+        return;
+    st->reaches_dirty = false;
+    uint32_t N = g->nnodes;
+    uint32_t *queue = xmalloc((N + 1) * sizeof *queue);
+    size_t head = 0, tail = 0;
+    for (uint32_t n = 0; n < N; n++) {
+        st->reaches_unused[n] = false;
+        if (g->nodes[n].kind != NODE_ALT)
+            continue;
+        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++)
+            if (!st->alt_used[g->nodes[n].first_child + i]) {
+                st->reaches_unused[n] = true;
+                queue[tail++] = n;
+                break;
+            }
+    }
+    while (head < tail) {
+        uint32_t n = queue[head++];
+        for (uint32_t i = 0; i < g->nodes[n].nparents; i++) {
+            uint32_t p = graph_parents(g, n)[i];
+            if (!st->reaches_unused[p]) {
+                st->reaches_unused[p] = true;
+                queue[tail++] = p;
+            }
+        }
+    }
+    free(queue);
+}
+
+static uint32_t coverage_alternative(struct generator *gen, uint32_t n)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    refresh_reaches_unused(gen);
+    const struct graph_node *node = &g->nodes[n];
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < node->nchildren; i++)
+        if (!st->alt_used[node->first_child + i])
+            st->pick[count++] = i;
+    if (!count)
+        for (uint32_t i = 0; i < node->nchildren; i++)
+            if (st->reaches_unused[graph_children(g, n)[i]])
+                st->pick[count++] = i;
+    if (!count)
+        for (uint32_t i = 0; i < node->nchildren; i++)
+            st->pick[count++] = i;
+    return pick_uniform(gen, count);
+}
+
+static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t n, bool closing)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    const struct graph_node *node = &g->nodes[n];
+    const double *p = gen->opts.probabilities + node->first_child;
+    if (!closing) {
+        bool any = false;
+        for (uint32_t i = 0; i < node->nchildren; i++) {
+            uint32_t c = graph_children(g, n)[i];
+            st->weights[i] = p[i] > 0 && fits(gen, inst, c) ? p[i] : 0;
+            any = any || st->weights[i] > 0;
+        }
+        if (any)
+            return rng_weighted(&gen->rng, st->weights, node->nchildren);
+    }
+    /* Closing: the fastest of the positive alternatives, unless only a zero
+     * one fits the depth. */
+    uint32_t best = INF32;
+    for (uint32_t i = 0; i < node->nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        if (p[i] > 0 && (best == INF32 || closes_faster(g, c, graph_children(g, n)[best])))
+            best = i;
+    }
+    if (best == INF32 || !fits(gen, inst, graph_children(g, n)[best]))
+        best = fastest_alternative(gen, n);
+    return best;
+}
+
+/* The decision for a slot; false (with gen->error) when bounded random
+ * close-off finds nothing that fits. */
+static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    uint32_t n = gen->tree.insts[inst].node;
+    const struct graph_node *node = &g->nodes[n];
+    bool closeoff = gen->phase == GEN_PHASE_CLOSEOFF;
+    bool shortest = closeoff && gen->opts.closeoff == GEN_CLOSE_SHORTEST;
+    bool closing = !closeoff && (st->refs[inst] >= gen->opts.max_depth ||
+                                 gen->tree.len >= gen->opts.max_size);
+    *decision = 0;
+    gen->last.ncandidates = 0;
+    switch (node->kind) {
+    case NODE_ALT: {
+        uint32_t fitting = 0;
+        for (uint32_t i = 0; i < node->nchildren; i++) {
+            uint32_t c = graph_children(g, n)[i];
+            uint32_t depth = add32(st->refs[inst], g->nodes[c].min_depth);
+            gen->last.candidates[gen->last.ncandidates++] = (struct gen_candidate){c, depth};
+            if (depth <= gen->opts.max_depth)
+                st->pick[fitting++] = i;
+        }
+        if (shortest) {
+            *decision = shortest_fitting(gen, inst, n);
+        } else if (closeoff) {
+            if (!fitting) {
+                struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+                graph_node_name(g, n, &name);
+                uint32_t best = graph_children(g, n)[fastest_alternative(gen, n)];
+                strbuf_addf(&sb, "random close-off: no alternative of %s fits: the slot is at "
+                            "depth %u and needs depth %u (limit %u)", strbuf_str(&name),
+                            st->refs[inst], add32(st->refs[inst], g->nodes[best].min_depth),
+                            gen->opts.max_depth);
+                gen->error = strbuf_detach(&sb, NULL);
+                strbuf_free(&name);
+                return false;
+            }
+            *decision = pick_uniform(gen, fitting);
+        } else if (closing) {
+            *decision = gen->opts.strategy == GEN_PROB ? prob_alternative(gen, inst, n, true)
+                                                       : fastest_alternative(gen, n);
+        } else if (gen->opts.strategy == GEN_COVERAGE) {
+            *decision = coverage_alternative(gen, n);
+        } else if (gen->opts.strategy == GEN_PROB) {
+            *decision = prob_alternative(gen, inst, n, false);
+        } else {
+            for (uint32_t i = 0; i < node->nchildren; i++)
+                st->pick[i] = i;
+            *decision = pick_uniform(gen, node->nchildren);
+        }
+        break;
+    }
+    case NODE_QUANT: {
+        uint32_t child = graph_children(g, n)[0];
+        if (shortest || closing)
+            *decision = node->expr->u.quant.min;
+        else
+            *decision = random_repetitions(gen, inst, node, child);
+        break;
+    }
+    case NODE_CLASS:
+        *decision = shortest ? grammar_class_default_char(node->expr) : random_char(gen, node->expr);
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+/* ---- finishing trees ------------------------------------------------------ */
+
+struct new_paths {
+    struct generator *gen;
+    struct gen_input *input;
+    size_t cap;
+};
+
+static void note_path(const uint32_t *path, void *ctx)
+{
+    struct new_paths *np = ctx;
+    struct generator *gen = np->gen;
+    uint32_t k = gen->opts.k;
+    if (!kpath_set_add(&gen->covered, path))
+        return;
+    struct gen_input *in = np->input;
+    in->new_paths = xgrow(in->new_paths, &np->cap, ((size_t)in->nnew + 1) * k,
+                          sizeof *in->new_paths);
+    memcpy(in->new_paths + (size_t)in->nnew * k, path, k * sizeof *path);
+    in->nnew++;
+    if (gen->opts.strategy == GEN_KPATH && memcmp(path, gen->target, k * sizeof *path) == 0)
+        in->target_covered = true;
+}
+
+static void finish_tree(struct generator *gen)
+{
+    gen->inputs = xgrow(gen->inputs, &gen->inputs_cap, gen->ninputs + 1, sizeof *gen->inputs);
+    struct gen_input *in = &gen->inputs[gen->ninputs++];
+    memset(in, 0, sizeof *in);
+    dtree_copy(&in->tree, &gen->tree);
+    struct strbuf text = STRBUF_INIT;
+    dtree_text(&in->tree, &text);
+    in->text = strbuf_detach(&text, &in->len);
+    in->depth = dtree_depth(&in->tree);
+    if (gen->opts.strategy == GEN_KPATH)
+        in->target = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
+    struct new_paths np = {gen, in, 0};
+    dtree_foreach_kpath(&in->tree, gen->opts.k, note_path, &np);
+    gen->events |= GEN_EVENT_TREE_FINISHED;
+    gen->phase = GEN_PHASE_IDLE;
+}
+
+static void fill_step(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    uint32_t inst = st->stack[--st->stack_len];
+    uint32_t decision;
+    if (!choose(gen, inst, &decision)) {
+        gen->phase = GEN_PHASE_DONE;
+        gen->events |= GEN_EVENT_DONE;
+        return;
+    }
+    expand(gen, inst, decision);
+    gen->last.toward_target = false;
+    gen->last.followed = DTREE_NONE;
+    push_children(gen, inst);
+    if (!st->stack_len)
+        finish_tree(gen);
+}
+
+/* ---- stepping ------------------------------------------------------------- */
+
+static void finish(struct generator *gen)
+{
+    gen->phase = GEN_PHASE_DONE;
+    gen->events |= GEN_EVENT_DONE;
+}
+
+bool gen_step(struct generator *gen)
+{
+    gen->events = 0;
+    switch (gen->phase) {
+    case GEN_PHASE_DONE:
+        return false;
+    case GEN_PHASE_IDLE:
+        if (gen->opts.count && gen->ninputs >= gen->opts.count) {
+            finish(gen);
+            return false;
+        }
+        if (gen->opts.strategy == GEN_KPATH) {
+            if (!next_target(gen)) {
+                finish(gen);
+                return false;
+            }
+            begin_walk(gen);
+        } else {
+            start_tree(gen);
+            gen->phase = GEN_PHASE_FILL;
+            push_slot(gen->state, 0);
+        }
+        return true;
+    case GEN_PHASE_TARGET:
+        walk_step(gen);
+        return true;
+    case GEN_PHASE_CLOSEOFF:
+    case GEN_PHASE_FILL:
+        fill_step(gen);
+        return gen->phase != GEN_PHASE_DONE;
+    }
+    return false;
+}
+
+bool gen_finish_tree(struct generator *gen)
+{
+    while (gen_step(gen))
+        if (gen->events & GEN_EVENT_TREE_FINISHED)
+            return true;
+    return false;
+}
+
+void gen_run(struct generator *gen)
+{
+    while (gen_step(gen))
+        ;
+}
+
+uint64_t gen_agenda_left(const struct generator *gen)
+{
+    const struct gen_state *st = gen->state;
+    uint64_t left = 0;
+    for (size_t i = st->agenda_pos; i < st->agenda_len; i++)
+        if (!kpath_set_contains_rank(&gen->covered, st->agenda[i]) &&
+            !kpath_set_contains_rank(&st->skipped, st->agenda[i]))
+            left++;
+    return left;
+}

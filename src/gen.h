@@ -1,0 +1,177 @@
+/* gen: input generators, one derivation decision at a time.
+ *
+ * Strategies:
+ *  - GEN_KPATH: the k-path algorithm.  The agenda is every k-path; each tree
+ *    takes the next target from it, walks from the root towards the target's
+ *    nodes one slot at a time (following the child with the smallest
+ *    derivation distance, see below), hands the tree to a close-off strategy
+ *    once the whole target is in it, and removes every k-path the finished tree
+ *    contains from the agenda.  Runs until the agenda is empty or `count`
+ *    inputs were made (count 0: no limit).
+ *  - GEN_RANDOM: uniform choices, repetitions uniform within bounds; once the
+ *    depth limit or size budget is reached, always the choice that closes
+ *    fastest.  GEN_COVERAGE: prefers alternatives not used yet anywhere,
+ *    looking ahead below used ones; random among ties.  GEN_PROB: alternatives
+ *    drawn by probability (0 is never drawn unless nothing else closes).
+ *    These make `count` inputs.
+ *
+ * Derivation distance, the measure the k-path walk minimizes, is the depth a
+ * tree needs: from a slot, the fewest reference nodes on the way to the next
+ * target node and below every sibling that has to be closed on the way
+ * (depth as everywhere: reference nodes on the longest root-to-leaf path).
+ * So the walk never builds a tree deeper than it must, and a target that no
+ * tree within --max-depth can contain is reported with the depth it needs.
+ *
+ * The step API: gen_step fills exactly one open slot (one dtree_expand) or, at
+ * the start of a tree, picks the target; after each step the caller reads
+ * gen->last (what was done and why) and gen->events.  Running to the end is
+ * stepping until gen_step returns false; nothing depends on being run in one
+ * go, so stepping gives exactly the suite a single run gives.
+ *
+ * Ownership: the generator borrows the graph (and the probabilities, when
+ * given) and owns everything else, including the finished inputs. */
+#ifndef KPATH_GEN_H
+#define KPATH_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dtree.h"
+#include "kpath.h"
+#include "rng.h"
+
+enum gen_strategy { GEN_KPATH, GEN_RANDOM, GEN_COVERAGE, GEN_PROB };
+enum gen_closeoff { GEN_CLOSE_SHORTEST, GEN_CLOSE_RANDOM };
+
+#define GEN_DEFAULT_K 2u
+#define GEN_DEFAULT_MAX_DEPTH 16u
+#define GEN_DEFAULT_MAX_REPETITIONS 3u
+#define GEN_DEFAULT_MAX_SIZE 2000u
+#define GEN_DEFAULT_SEED 1u
+#define GEN_DEFAULT_COUNT 10u /* inputs, for strategies other than kpath */
+
+struct gen_options {
+    enum gen_strategy strategy;
+    enum gen_closeoff closeoff;     /* kpath strategy only */
+    uint32_t k;                     /* k-path length (agenda and reports) */
+    uint32_t max_depth;             /* reference nodes on a root-to-leaf path */
+    uint32_t max_repetitions;       /* cap for *, + and {n,} */
+    uint32_t max_size;              /* tree nodes; budget of random/coverage/prob */
+    uint64_t seed;
+    uint32_t count;                 /* inputs to make; 0 = kpath until done */
+    /* Probability of alternative i of alt node n at probabilities[first_child
+     * of n + i] (indexed like graph.children); NULL: the grammar's weights. */
+    const double *probabilities;
+};
+
+void gen_options_default(struct gen_options *o);
+const char *gen_strategy_name(enum gen_strategy s);   /* "kpath", "random", … */
+const char *gen_closeoff_name(enum gen_closeoff c);   /* "shortest", "random" */
+bool gen_strategy_parse(const char *name, enum gen_strategy *out);
+bool gen_closeoff_parse(const char *name, enum gen_closeoff *out);
+
+enum gen_phase {
+    GEN_PHASE_IDLE,      /* between trees */
+    GEN_PHASE_TARGET,    /* walking towards the target's next node */
+    GEN_PHASE_CLOSEOFF,  /* filling the slots that are still open */
+    GEN_PHASE_FILL,      /* strategies without a target: filling every slot */
+    GEN_PHASE_DONE,
+};
+
+/* Events of the last step, as bits. */
+enum {
+    GEN_EVENT_TREE_STARTED = 1u << 0,
+    GEN_EVENT_TARGET_ADVANCED = 1u << 1, /* a created node was the next target node */
+    GEN_EVENT_TARGET_REACHED = 1u << 2,  /* the whole target is in the tree */
+    GEN_EVENT_CLOSEOFF_STARTED = 1u << 3,
+    GEN_EVENT_TREE_FINISHED = 1u << 4,   /* see the newest input */
+    GEN_EVENT_TARGET_SKIPPED = 1u << 5,  /* needs more depth; see unreachable */
+    GEN_EVENT_DONE = 1u << 6,
+};
+
+/* One candidate of a decision: a child (or alternative) and its measure.
+ * Walking to the target's first node, `distance` is the derivation distance
+ * (the depth the rest of the tree needs below the slot when it goes this way);
+ * between target nodes, the edges to the next target node through synthetic
+ * nodes only (one candidate can lead there); during close-off, the depth the
+ * tree would reach with the candidate's smallest subtree.  UINT32_MAX: the
+ * candidate cannot lead there. */
+struct gen_candidate {
+    uint32_t node;      /* graph node of the candidate */
+    uint32_t distance;
+};
+
+/* What the last step did, and why. */
+struct gen_decision {
+    uint32_t inst;            /* the slot filled (instance in gen->tree), or
+                                 DTREE_NONE when the step started a tree */
+    uint32_t node;            /* its graph node */
+    uint32_t decision;        /* as passed to dtree_expand */
+    bool toward_target;       /* chosen by distance (else: close-off) */
+    uint32_t target_node;     /* the next target node it moved towards */
+    uint32_t ncandidates;
+    struct gen_candidate *candidates; /* owned by the generator */
+    uint32_t followed;        /* toward target: the child instance walked into */
+};
+
+/* A finished input. */
+struct gen_input {
+    struct dtree tree;        /* owned */
+    char *text;               /* owned, NUL-terminated (may contain NUL: see len) */
+    size_t len;
+    uint32_t depth;
+    uint32_t *new_paths;      /* owned; k ids per k-path newly covered by it */
+    uint32_t nnew;            /* how many k-paths */
+    bool target_covered;      /* kpath strategy: its target was among them */
+    uint32_t *target;         /* owned; kpath strategy: its target (k ids), else NULL */
+};
+
+/* A k-path no tree within max_depth can contain. */
+struct gen_unreachable {
+    uint32_t *path;           /* owned; k ids */
+    uint32_t needed_depth;    /* the smallest depth that allows it */
+};
+
+struct gen_state; /* private working state */
+
+struct generator {
+    const struct graph *graph;      /* borrowed */
+    struct gen_options opts;
+    struct kpath_space space;       /* owned; k-paths of length opts.k */
+    struct kpath_set covered;       /* owned; k-paths covered so far */
+    struct rng rng;
+
+    enum gen_phase phase;
+    unsigned events;                /* GEN_EVENT_* bits of the last step */
+    struct dtree tree;              /* owned; the tree being built */
+    uint32_t *target;               /* owned; current target (k ids), kpath only */
+    uint32_t target_reached;        /* target nodes already in the tree */
+    uint32_t *route_target_at;      /* owned; route position of each target node */
+    struct gen_decision last;
+
+    struct gen_input *inputs;       /* owned */
+    size_t ninputs, inputs_cap;
+    struct gen_unreachable *unreachable; /* owned */
+    size_t nunreachable, unreachable_cap;
+
+    char *error;                    /* owned; set when generation failed */
+    struct gen_state *state;
+};
+
+/* Returns NULL with *error (malloc'd) when the options cannot work: k out of
+ * range, or a k-path agenda too large to hold. */
+struct generator *gen_new(const struct graph *g, const struct gen_options *opts, char **error);
+void gen_free(struct generator *gen);
+
+/* Do one step.  Returns false once generation is over (then phase is
+ * GEN_PHASE_DONE, and gen->error says why if it failed). */
+bool gen_step(struct generator *gen);
+/* Step until the current tree is finished (or generation is over). */
+bool gen_finish_tree(struct generator *gen);
+/* Step until done. */
+void gen_run(struct generator *gen);
+
+/* k-paths still on the agenda (kpath strategy), not counting unreachable ones. */
+uint64_t gen_agenda_left(const struct generator *gen);
+
+#endif

@@ -1,0 +1,302 @@
+/* Generation: full k-path coverage on every bundled grammar (checked from the
+ * produced trees, independently of the generator's bookkeeping), the
+ * examples of the generation issue, determinism and the step API. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/load.h"
+#include "gen.h"
+#include "harness.h"
+
+static const char *const bundled[] = {
+    "grammars/expr.ebnf", "grammars/digits.ebnf", "grammars/fsm.ebnf",
+    "grammars/config.ebnf", "grammars/arith.ebnf", "grammars/json.ebnf",
+    "grammars/csv.ebnf", "grammars/url.ebnf", "grammars/ini.ebnf",
+};
+
+static struct generator *run(const struct graph *g, enum gen_strategy s, uint32_t k,
+                             uint32_t count, uint64_t seed, enum gen_closeoff c)
+{
+    struct gen_options o;
+    gen_options_default(&o);
+    o.strategy = s;
+    o.k = k;
+    o.count = count;
+    o.seed = seed;
+    o.closeoff = c;
+    char *error = NULL;
+    struct generator *gen = gen_new(g, &o, &error);
+    CHECK(gen != NULL);
+    free(error);
+    if (gen)
+        gen_run(gen);
+    return gen;
+}
+
+/* Coverage of the inputs' trees, computed afresh. */
+static uint64_t covered_by_trees(const struct generator *gen, const struct kpath_space *sp)
+{
+    struct kpath_set set;
+    kpath_set_init(&set, sp);
+    for (size_t i = 0; i < gen->ninputs; i++)
+        dtree_add_kpaths(&gen->inputs[i].tree, &set);
+    uint64_t n = set.size;
+    kpath_set_free(&set);
+    return n;
+}
+
+TEST(gen_cover_reaches_full_coverage_on_every_bundled_grammar)
+{
+    for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++) {
+        struct loaded l;
+        if (!CHECK(test_load_file(bundled[i], &l)))
+            continue;
+        for (uint32_t k = 1; k <= 4; k++) {
+            for (int c = 0; c < 2; c++) {
+                struct generator *gen = run(l.graph, GEN_KPATH, k, 0, 1, (enum gen_closeoff)c);
+                if (!gen)
+                    continue;
+                struct kpath_space sp;
+                kpath_space_init(&sp, l.graph, k);
+                bool ok = CHECK_INT(covered_by_trees(gen, &sp), sp.total);
+                CHECK_INT(gen->nunreachable, 0);
+                CHECK(gen->error == NULL);
+                for (size_t j = 0; j < gen->ninputs; j++) {
+                    CHECK(dtree_complete(&gen->inputs[j].tree));
+                    CHECK(gen->inputs[j].depth <= GEN_DEFAULT_MAX_DEPTH);
+                    /* Every input was made for a target that it covers. */
+                    CHECK(gen->inputs[j].target_covered);
+                }
+                if (!ok)
+                    fprintf(stderr, "  %s k=%u close-off %d\n", bundled[i], k, c);
+                kpath_space_free(&sp);
+                gen_free(gen);
+            }
+        }
+        test_unload(&l);
+    }
+}
+
+TEST(gen_config_k3_produces_all_24_combinations)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/config.ebnf", &l)))
+        return;
+    struct generator *gen = run(l.graph, GEN_KPATH, 3, 0, 1, GEN_CLOSE_SHORTEST);
+    static const char *const os[] = {"windows-", "linux-", "macos-"};
+    static const char *const cpu[] = {"arm-", "intel-"};
+    static const char *const browser[] = {"chrome", "edge", "firefox", "safari"};
+    int found = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 2; b++)
+            for (int c = 0; c < 4; c++) {
+                char want[64];
+                snprintf(want, sizeof want, "%s%s%s", os[a], cpu[b], browser[c]);
+                for (size_t i = 0; i < gen->ninputs; i++)
+                    if (strcmp(gen->inputs[i].text, want) == 0) {
+                        found++;
+                        break;
+                    }
+            }
+    CHECK_INT(found, 24);
+    /* And nothing else: 24 inputs, all distinct. */
+    CHECK_INT(gen->ninputs, 24);
+    gen_free(gen);
+    test_unload(&l);
+}
+
+static unsigned digits_seen(const struct generator *gen)
+{
+    unsigned seen = 0;
+    for (size_t i = 0; i < gen->ninputs; i++)
+        for (const char *p = gen->inputs[i].text; *p; p++)
+            if (*p >= '0' && *p <= '9')
+                seen |= 1u << (*p - '0');
+    return seen;
+}
+
+TEST(gen_digits_k1_produces_every_digit_and_random_does_not)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/digits.ebnf", &l)))
+        return;
+    struct generator *gen = run(l.graph, GEN_KPATH, 1, 0, 1, GEN_CLOSE_SHORTEST);
+    CHECK_INT(digits_seen(gen), 0x3FF);
+    uint32_t n = (uint32_t)gen->ninputs;
+    gen_free(gen);
+    /* Random reaches "9" with probability 1/512 per input; with the same
+     * number of inputs and seeds 1..20, it never gets all ten digits. */
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        gen = run(l.graph, GEN_RANDOM, 1, n, seed, GEN_CLOSE_SHORTEST);
+        CHECK_INT(gen->ninputs, n);
+        CHECK(digits_seen(gen) != 0x3FF);
+        gen_free(gen);
+    }
+    test_unload(&l);
+}
+
+static bool same_suite(const struct generator *a, const struct generator *b)
+{
+    if (a->ninputs != b->ninputs)
+        return false;
+    for (size_t i = 0; i < a->ninputs; i++)
+        if (a->inputs[i].len != b->inputs[i].len ||
+            memcmp(a->inputs[i].text, b->inputs[i].text, a->inputs[i].len) != 0)
+            return false;
+    return true;
+}
+
+TEST(gen_same_seed_same_inputs_other_seed_other_inputs)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    for (int s = GEN_KPATH; s <= GEN_PROB; s++) {
+        enum gen_closeoff c = s == GEN_KPATH ? GEN_CLOSE_RANDOM : GEN_CLOSE_SHORTEST;
+        struct generator *a = run(l.graph, (enum gen_strategy)s, 2, 20, 7, c);
+        struct generator *b = run(l.graph, (enum gen_strategy)s, 2, 20, 7, c);
+        struct generator *d = run(l.graph, (enum gen_strategy)s, 2, 20, 8, c);
+        CHECK(same_suite(a, b));
+        CHECK(!same_suite(a, d));
+        gen_free(a);
+        gen_free(b);
+        gen_free(d);
+    }
+    test_unload(&l);
+}
+
+TEST(gen_stepping_gives_the_same_suite_as_running)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    struct generator *whole = run(l.graph, GEN_KPATH, 3, 0, 3, GEN_CLOSE_RANDOM);
+    struct gen_options o;
+    gen_options_default(&o);
+    o.k = 3;
+    o.seed = 3;
+    o.closeoff = GEN_CLOSE_RANDOM;
+    char *error;
+    struct generator *stepped = gen_new(l.graph, &o, &error);
+    /* Step by step, looking at the state after every step as a UI would. */
+    size_t steps = 0, started = 0, finished = 0, reached = 0;
+    while (gen_step(stepped)) {
+        steps++;
+        if (stepped->events & GEN_EVENT_TREE_STARTED) {
+            started++;
+            CHECK_INT(stepped->target_reached, stepped->tree.insts[0].node == stepped->target[0]);
+        }
+        if (stepped->events & GEN_EVENT_TARGET_REACHED) {
+            reached++;
+            CHECK(stepped->events & GEN_EVENT_CLOSEOFF_STARTED);
+        }
+        if (stepped->events & GEN_EVENT_TREE_FINISHED)
+            finished++;
+        if (stepped->phase == GEN_PHASE_TARGET)
+            CHECK(stepped->last.inst == DTREE_NONE || stepped->last.toward_target);
+    }
+    CHECK(same_suite(whole, stepped));
+    CHECK_INT(started, stepped->ninputs);
+    CHECK_INT(finished, stepped->ninputs);
+    CHECK_INT(reached, stepped->ninputs);
+    CHECK(steps > stepped->ninputs * 3);
+    gen_free(whole);
+    gen_free(stepped);
+    test_unload(&l);
+}
+
+TEST(gen_first_step_walks_by_derivation_distance)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    struct gen_options o;
+    gen_options_default(&o);
+    o.k = 2;
+    char *error;
+    struct generator *gen = gen_new(l.graph, &o, &error);
+    CHECK(gen_step(gen));
+    CHECK(gen->events & GEN_EVENT_TREE_STARTED);
+    CHECK_INT(gen->phase, GEN_PHASE_TARGET);
+    /* Whatever the target, every walk step names a candidate it followed
+     * with the smallest distance among the candidates. */
+    while (gen->phase == GEN_PHASE_TARGET && gen_step(gen)) {
+        uint32_t followed_node = gen->tree.insts[gen->last.followed].node;
+        uint32_t best = UINT32_MAX, chosen = UINT32_MAX;
+        for (uint32_t i = 0; i < gen->last.ncandidates; i++) {
+            if (gen->last.candidates[i].distance < best)
+                best = gen->last.candidates[i].distance;
+            if (gen->last.candidates[i].node == followed_node)
+                chosen = gen->last.candidates[i].distance;
+        }
+        CHECK_INT(chosen, best);
+    }
+    gen_free(gen);
+    test_unload(&l);
+}
+
+TEST(gen_reports_paths_that_need_more_depth)
+{
+    /* A chain S := A; A := B; B := C; C := "c" | "d" D; D := "x".  Every tree
+     * has the references A, B and C on its way down: depth 3 at least. */
+    struct loaded l;
+    if (!CHECK(test_load_string("S := A;\nA := B;\nB := C;\nC := \"c\" | \"d\" D;\nD := \"x\";\n", &l)))
+        return;
+    /* Graph: 0 ref A, 1 ref B, 2 ref C, 3 alt, 4 "c", 5 cat, 6 "d", 7 ref D, 8 "x". */
+    struct gen_options o;
+    gen_options_default(&o);
+    o.k = 2;
+    o.max_depth = 3;
+    char *error;
+    struct generator *gen = gen_new(l.graph, &o, &error);
+    gen_run(gen);
+    /* The 2-paths: A_0->B_1, B_1->C_2, C_2->"c"_4, C_2->"d"_6, C_2->D_7,
+     * D_7->"x"_8.  The last three need the reference D below C (the "d"
+     * shares its sequence with D): depth 4 > 3.  The first three fit. */
+    CHECK_INT(gen->nunreachable, 3);
+    for (size_t i = 0; i < gen->nunreachable; i++) {
+        CHECK_INT(gen->unreachable[i].needed_depth, 4);
+        uint32_t second = gen->unreachable[i].path[1];
+        CHECK(second == 6 || second == 7 || second == 8);
+    }
+    struct kpath_space sp;
+    kpath_space_init(&sp, l.graph, 2);
+    CHECK_INT(sp.total, 6);
+    CHECK_INT(covered_by_trees(gen, &sp), 3);
+    CHECK_INT(gen_agenda_left(gen), 0);
+    kpath_space_free(&sp);
+    gen_free(gen);
+    test_unload(&l);
+}
+
+TEST(gen_count_limits_the_kpath_strategy)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    struct generator *gen = run(l.graph, GEN_KPATH, 2, 2, 1, GEN_CLOSE_SHORTEST);
+    CHECK_INT(gen->ninputs, 2);
+    CHECK(gen_agenda_left(gen) > 0);
+    gen_free(gen);
+    test_unload(&l);
+}
+
+TEST(gen_random_strategies_respect_the_size_budget)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    for (int s = GEN_RANDOM; s <= GEN_PROB; s++) {
+        struct generator *gen = run(l.graph, (enum gen_strategy)s, 2, 30, 1, GEN_CLOSE_SHORTEST);
+        CHECK_INT(gen->ninputs, 30);
+        for (size_t i = 0; i < gen->ninputs; i++) {
+            CHECK(dtree_complete(&gen->inputs[i].tree));
+            /* Past the budget only the fastest closing choices are made, so
+             * a tree ends within a bounded margin of it. */
+            CHECK(gen->inputs[i].tree.len < 4 * GEN_DEFAULT_MAX_SIZE);
+        }
+        gen_free(gen);
+    }
+    test_unload(&l);
+}
