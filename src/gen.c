@@ -48,6 +48,20 @@ struct gen_state {
     bool *alt_used;           /* per child edge of an alt */
     bool *reaches_unused;     /* per node */
     bool reaches_dirty;
+    /* ---- greedy close-off ---- */
+    bool greedy;
+    uint32_t *symup;          /* per instance: nearest symbolic ancestor */
+    size_t symup_cap;
+    struct kpath_set in_tree; /* k-paths of the tree being built */
+    uint32_t *in_tree_paths;  /* k ids per path: what to clear for the next tree */
+    size_t in_tree_len, in_tree_cap;
+    uint64_t *open_ends;      /* per node: uncovered k-paths ending there */
+    bool *leads;              /* per node: can lead to an open end */
+    uint32_t *scratch_path;
+    uint32_t *score_path;
+    uint32_t *ancestors;
+    uint32_t *frontier;
+    size_t frontier_cap;
     /* ---- scratch ---- */
     uint32_t *pick;
     double *weights;
@@ -69,7 +83,7 @@ void gen_options_default(struct gen_options *o)
 }
 
 static const char *const strategy_names[] = {"kpath", "random", "coverage", "prob"};
-static const char *const closeoff_names[] = {"shortest", "random"};
+static const char *const closeoff_names[] = {"shortest", "random", "greedy"};
 
 const char *gen_strategy_name(enum gen_strategy s)
 {
@@ -91,7 +105,7 @@ bool gen_strategy_parse(const char *name, enum gen_strategy *out)
 
 bool gen_closeoff_parse(const char *name, enum gen_closeoff *out)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (strcmp(name, closeoff_names[i]) == 0)
             return *out = (enum gen_closeoff)i, true;
     return false;
@@ -396,6 +410,7 @@ static void build_agenda(struct generator *gen)
         uint32_t first = st->refs_from_root[it.path[0]];
         keyed[2 * i] = (uint64_t)add32(first, tail_need(gen, it.path));
         keyed[2 * i + 1] = i; /* iteration order is rank order */
+        st->open_ends[it.path[sp->k - 1]]++;
         i++;
     }
     kpath_iter_free(&it);
@@ -454,6 +469,13 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     }
     kpath_set_init(&gen->covered, &gen->space);
     kpath_set_init(&st->skipped, &gen->space);
+    kpath_set_init(&st->in_tree, &gen->space);
+    st->greedy = opts->strategy == GEN_KPATH && opts->closeoff == GEN_CLOSE_GREEDY;
+    st->open_ends = xcalloc((size_t)g->nnodes + 1, sizeof *st->open_ends);
+    st->leads = xcalloc((size_t)g->nnodes + 1, sizeof *st->leads);
+    st->scratch_path = xcalloc((size_t)opts->k + 1, sizeof *st->scratch_path);
+    st->score_path = xcalloc((size_t)opts->k + 1, sizeof *st->score_path);
+    st->ancestors = xcalloc((size_t)opts->k + 1, sizeof *st->ancestors);
     rng_seed(&gen->rng, opts->seed);
     precompute(gen);
     if (!gen->opts.probabilities)
@@ -493,6 +515,15 @@ void gen_free(struct generator *gen)
     free(st->probabilities);
     free(st->agenda);
     kpath_set_free(&st->skipped);
+    kpath_set_free(&st->in_tree);
+    free(st->in_tree_paths);
+    free(st->symup);
+    free(st->open_ends);
+    free(st->leads);
+    free(st->scratch_path);
+    free(st->score_path);
+    free(st->ancestors);
+    free(st->frontier);
     free(st->route);
     for (int i = 0; i < COST_CACHE; i++)
         free(st->cache[i].cost);
@@ -527,6 +558,32 @@ void gen_free(struct generator *gen)
 
 /* ---- instances ------------------------------------------------------------ */
 
+/* The k-path of the tree that ends at instance `inst` into st->scratch_path;
+ * false when inst has fewer than k-1 symbolic ancestors. */
+static bool path_ending_at(struct generator *gen, uint32_t inst)
+{
+    struct gen_state *st = gen->state;
+    uint32_t k = gen->opts.k, j = k, at = inst;
+    while (j > 0 && at != DTREE_NONE) {
+        st->scratch_path[--j] = gen->tree.insts[at].node;
+        if (j)
+            at = st->symup[at];
+    }
+    return j == 0;
+}
+
+static void mark_in_tree(struct generator *gen, uint32_t inst)
+{
+    struct gen_state *st = gen->state;
+    uint32_t k = gen->opts.k;
+    if (!path_ending_at(gen, inst) || !kpath_set_add(&st->in_tree, st->scratch_path))
+        return;
+    st->in_tree_paths = xgrow(st->in_tree_paths, &st->in_tree_cap, (st->in_tree_len + 1) * k,
+                              sizeof *st->in_tree_paths);
+    memcpy(st->in_tree_paths + st->in_tree_len * k, st->scratch_path, k * sizeof(uint32_t));
+    st->in_tree_len++;
+}
+
 static bool expand(struct generator *gen, uint32_t inst, uint32_t decision)
 {
     struct gen_state *st = gen->state;
@@ -536,9 +593,15 @@ static bool expand(struct generator *gen, uint32_t inst, uint32_t decision)
     if (!dtree_expand(&gen->tree, inst, decision))
         return false;
     st->refs = xgrow(st->refs, &st->refs_cap, gen->tree.len + 1, sizeof *st->refs);
+    st->symup = xgrow(st->symup, &st->symup_cap, gen->tree.len + 1, sizeof *st->symup);
     for (size_t i = before; i < gen->tree.len; i++) {
         const struct dtree_inst *in = &gen->tree.insts[i];
         st->refs[i] = st->refs[in->parent] + is_ref(g, in->node);
+        uint32_t p = in->parent;
+        st->symup[i] = node_kind_is_symbolic(g->nodes[gen->tree.insts[p].node].kind) ? p
+                                                                                    : st->symup[p];
+        if (st->greedy && node_kind_is_symbolic(g->nodes[in->node].kind))
+            mark_in_tree(gen, (uint32_t)i);
     }
     if (g->nodes[node].kind == NODE_ALT) {
         bool *used = &st->alt_used[g->nodes[node].first_child + decision];
@@ -558,7 +621,14 @@ static void start_tree(struct generator *gen)
     dtree_init(&gen->tree, gen->graph, 0);
     st->refs = xgrow(st->refs, &st->refs_cap, 1, sizeof *st->refs);
     st->refs[0] = is_ref(gen->graph, 0);
+    st->symup = xgrow(st->symup, &st->symup_cap, 1, sizeof *st->symup);
+    st->symup[0] = DTREE_NONE;
     st->stack_len = 0;
+    for (size_t i = 0; i < st->in_tree_len; i++)
+        kpath_set_remove(&st->in_tree, st->in_tree_paths + i * gen->opts.k);
+    st->in_tree_len = 0;
+    if (st->greedy && node_kind_is_symbolic(gen->graph->nodes[0].kind))
+        mark_in_tree(gen, 0);
     gen->events |= GEN_EVENT_TREE_STARTED;
     gen->last.inst = DTREE_NONE;
     gen->last.ncandidates = 0;
@@ -605,6 +675,7 @@ static bool next_target(struct generator *gen)
         uint32_t needed = add32(is_ref(g, 0), st->cost[0]);
         if (needed > gen->opts.max_depth) {
             record_unreachable(gen, needed);
+            st->open_ends[gen->target[gen->opts.k - 1]]--;
             kpath_set_add(&st->skipped, gen->target);
             gen->events |= GEN_EVENT_TARGET_SKIPPED;
             continue;
@@ -613,6 +684,32 @@ static bool next_target(struct generator *gen)
         return true;
     }
     return false;
+}
+
+/* leads[n]: some k-path still uncovered ends at a node reachable from n. */
+static void refresh_leads(struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    uint32_t N = g->nnodes;
+    uint32_t *queue = xmalloc((N + 1) * sizeof *queue);
+    size_t head = 0, tail = 0;
+    for (uint32_t n = 0; n < N; n++) {
+        st->leads[n] = st->open_ends[n] > 0;
+        if (st->leads[n])
+            queue[tail++] = n;
+    }
+    while (head < tail) {
+        uint32_t n = queue[head++];
+        for (uint32_t i = 0; i < g->nodes[n].nparents; i++) {
+            uint32_t p = graph_parents(g, n)[i];
+            if (!st->leads[p]) {
+                st->leads[p] = true;
+                queue[tail++] = p;
+            }
+        }
+    }
+    free(queue);
 }
 
 static void begin_closeoff(struct generator *gen)
@@ -642,6 +739,8 @@ static void begin_closeoff(struct generator *gen)
         push_slot(st, order[i]);
     free(order);
     free(todo);
+    if (st->greedy)
+        refresh_leads(gen);
 }
 
 /* Has the walk just arrived at the next target node? */
@@ -713,6 +812,111 @@ static bool fits(const struct generator *gen, uint32_t inst, uint32_t child)
 {
     uint32_t depth = add32(gen->state->refs[inst], gen->graph->nodes[child].min_depth);
     return depth <= gen->opts.max_depth;
+}
+
+/* The symbolic nodes reached from n through synthetic nodes only (n itself
+ * when it is symbolic), into st->frontier; returns how many. */
+static size_t frontier_of(struct generator *gen, uint32_t n)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    size_t count = 0, depth = 0, cap = 0;
+    uint32_t *stack = NULL;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = n;
+    while (depth) {
+        uint32_t m = stack[--depth];
+        if (node_kind_is_symbolic(g->nodes[m].kind)) {
+            st->frontier = xgrow(st->frontier, &st->frontier_cap, count + 1, sizeof *st->frontier);
+            st->frontier[count++] = m;
+            continue;
+        }
+        if (!passable(g, m))
+            continue;
+        stack = xgrow(stack, &cap, depth + g->nodes[m].nchildren, sizeof *stack);
+        for (uint32_t i = 0; i < g->nodes[m].nchildren; i++)
+            stack[depth++] = graph_children(g, m)[i];
+    }
+    free(stack);
+    return count;
+}
+
+static bool is_new_path(const struct generator *gen, const uint32_t *path)
+{
+    return !kpath_set_contains(&gen->covered, path) &&
+           !kpath_set_contains(&gen->state->in_tree, path);
+}
+
+/* How many k-paths neither covered yet nor already in the tree the child c of
+ * slot `inst` would add: those ending at its frontier, and those ending one
+ * symbolic level further down, below a reference of the frontier. */
+static uint32_t greedy_score(struct generator *gen, uint32_t inst, uint32_t c)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    uint32_t k = gen->opts.k, nanc = 0;
+    uint32_t at = node_kind_is_symbolic(g->nodes[gen->tree.insts[inst].node].kind) ? inst
+                                                                                 : st->symup[inst];
+    while (nanc + 1 < k && at != DTREE_NONE) {
+        st->ancestors[nanc++] = gen->tree.insts[at].node;
+        at = st->symup[at];
+    }
+    uint32_t *path = st->score_path, score = 0;
+    size_t nf = frontier_of(gen, c);
+    for (size_t i = 0; i < nf; i++) {
+        uint32_t f = st->frontier[i];
+        if (nanc + 1 >= k) {
+            path[k - 1] = f;
+            for (uint32_t j = 0; j + 1 < k; j++)
+                path[k - 2 - j] = st->ancestors[j];
+            score += is_new_path(gen, path);
+        }
+        if (g->nodes[f].kind != NODE_REF || nanc + 2 < k)
+            continue;
+        for (uint32_t s = 0; s < g->nodes[f].nsucc; s++) {
+            path[k - 1] = graph_successors(g, f)[s];
+            if (k >= 2)
+                path[k - 2] = f;
+            for (uint32_t j = 0; j + 2 < k; j++)
+                path[k - 3 - j] = st->ancestors[j];
+            score += is_new_path(gen, path);
+        }
+    }
+    return score;
+}
+
+static uint32_t shortest_fitting(const struct generator *gen, uint32_t inst, uint32_t n);
+static bool is_shorter(const struct graph *g, uint32_t a, uint32_t b);
+
+/* Greedy close-off: most new k-paths, else a way towards uncovered ones while
+ * the size budget lasts, else the shortest. */
+static uint32_t greedy_alternative(struct generator *gen, uint32_t inst, uint32_t n)
+{
+    const struct graph *g = gen->graph;
+    const struct graph_node *node = &g->nodes[n];
+    uint32_t best = INF32, best_score = 0;
+    for (uint32_t i = 0; i < node->nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        if (!fits(gen, inst, c))
+            continue;
+        uint32_t score = greedy_score(gen, inst, c);
+        if (score > best_score ||
+            (score && score == best_score && is_shorter(g, c, graph_children(g, n)[best])))
+            best = i, best_score = score;
+    }
+    if (best != INF32)
+        return best;
+    if (gen->tree.len < gen->opts.max_size) {
+        for (uint32_t i = 0; i < node->nchildren; i++) {
+            uint32_t c = graph_children(g, n)[i];
+            if (fits(gen, inst, c) && gen->state->leads[c] &&
+                (best == INF32 || is_shorter(g, c, graph_children(g, n)[best])))
+                best = i;
+        }
+        if (best != INF32)
+            return best;
+    }
+    return shortest_fitting(gen, inst, n);
 }
 
 /* Lexicographic comparison of candidates by the given measures. */
@@ -893,6 +1097,7 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
     const struct graph_node *node = &g->nodes[n];
     bool closeoff = gen->phase == GEN_PHASE_CLOSEOFF;
     bool shortest = closeoff && gen->opts.closeoff == GEN_CLOSE_SHORTEST;
+    bool greedy = closeoff && gen->opts.closeoff == GEN_CLOSE_GREEDY;
     bool closing = !closeoff && (st->refs[inst] >= gen->opts.max_depth ||
                                  gen->tree.len >= gen->opts.max_size);
     *decision = 0;
@@ -909,6 +1114,8 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
         }
         if (shortest) {
             *decision = shortest_fitting(gen, inst, n);
+        } else if (greedy) {
+            *decision = greedy_alternative(gen, inst, n);
         } else if (closeoff) {
             if (!fitting) {
                 struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
@@ -939,14 +1146,22 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
     }
     case NODE_QUANT: {
         uint32_t child = graph_children(g, n)[0];
-        if (shortest || closing)
-            *decision = node->expr->u.quant.min;
+        uint32_t lo = node->expr->u.quant.min;
+        if (greedy) {
+            uint32_t score = 0;
+            if (fits(gen, inst, child) && gen->tree.len < gen->opts.max_size)
+                score = greedy_score(gen, inst, child);
+            uint32_t cap = repetition_cap(gen, node);
+            *decision = score < lo ? lo : score > cap ? cap : score;
+        } else if (shortest || closing)
+            *decision = lo;
         else
             *decision = random_repetitions(gen, inst, node, child);
         break;
     }
     case NODE_CLASS:
-        *decision = shortest ? grammar_class_default_char(node->expr) : random_char(gen, node->expr);
+        *decision = shortest || greedy ? grammar_class_default_char(node->expr)
+                                       : random_char(gen, node->expr);
         break;
     default:
         break;
@@ -969,6 +1184,7 @@ static void note_path(const uint32_t *path, void *ctx)
     uint32_t k = gen->opts.k;
     if (!kpath_set_add(&gen->covered, path))
         return;
+    gen->state->open_ends[path[k - 1]]--;
     struct gen_input *in = np->input;
     in->new_paths = xgrow(in->new_paths, &np->cap, ((size_t)in->nnew + 1) * k,
                           sizeof *in->new_paths);

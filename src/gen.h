@@ -15,6 +15,15 @@
  *    drawn by probability (0 is never drawn unless nothing else closes).
  *    These make `count` inputs.
  *
+ * Close-off strategies (kpath only), for the slots still open once the target
+ * is in the tree: GEN_CLOSE_SHORTEST fills each with a smallest complete
+ * subtree (terse inputs); GEN_CLOSE_RANDOM chooses uniformly among the
+ * alternatives whose smallest subtree fits under the depth limit and repeats
+ * quantified items a random number of times within bounds; GEN_CLOSE_GREEDY
+ * takes the alternative that adds the most k-paths not covered yet (then one
+ * that can still lead to one, then the shortest) and repeats quantified items
+ * up to the cap while they can lead to new k-paths: fewer, longer inputs.
+ *
  * Derivation distance, the measure the k-path walk minimizes, is the depth a
  * tree needs: from a slot, the fewest reference nodes on the way to the next
  * target node and below every sibling that has to be closed on the way
@@ -41,7 +50,7 @@
 #include "rng.h"
 
 enum gen_strategy { GEN_KPATH, GEN_RANDOM, GEN_COVERAGE, GEN_PROB };
-enum gen_closeoff { GEN_CLOSE_SHORTEST, GEN_CLOSE_RANDOM };
+enum gen_closeoff { GEN_CLOSE_SHORTEST, GEN_CLOSE_RANDOM, GEN_CLOSE_GREEDY };
 
 #define GEN_DEFAULT_K 2u
 #define GEN_DEFAULT_MAX_DEPTH 16u
@@ -66,7 +75,7 @@ struct gen_options {
 
 void gen_options_default(struct gen_options *o);
 const char *gen_strategy_name(enum gen_strategy s);   /* "kpath", "random", … */
-const char *gen_closeoff_name(enum gen_closeoff c);   /* "shortest", "random" */
+const char *gen_closeoff_name(enum gen_closeoff c);   /* "shortest", "random", "greedy" */
 bool gen_strategy_parse(const char *name, enum gen_strategy *out);
 bool gen_closeoff_parse(const char *name, enum gen_closeoff *out);
 

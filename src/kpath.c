@@ -310,6 +310,27 @@ bool kpath_set_contains(const struct kpath_set *set, const uint32_t *path)
     return found != NULL;
 }
 
+bool kpath_set_remove(struct kpath_set *set, const uint32_t *path)
+{
+    const struct kpath_space *sp = set->sp;
+    if (set->bits) {
+        uint64_t r;
+        if (!kpath_rank(sp, path, &r) || !((set->bits[r / 64] >> (r % 64)) & 1))
+            return false;
+        set->bits[r / 64] &= ~(UINT64_C(1) << (r % 64));
+        set->size--;
+        return true;
+    }
+    struct kpath_set_entry *found;
+    HASH_FIND(hh, set->hash, path, sp->k * sizeof(uint32_t), found);
+    if (!found)
+        return false;
+    HASH_DEL(set->hash, found);
+    free(found);
+    set->size--;
+    return true;
+}
+
 static unsigned popcount64(uint64_t x)
 {
     return (unsigned)__builtin_popcountll(x);

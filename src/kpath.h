@@ -85,6 +85,8 @@ void kpath_set_clear(struct kpath_set *set);
 /* Add a valid k-path; true when it was not in the set yet. */
 bool kpath_set_add(struct kpath_set *set, const uint32_t *path);
 bool kpath_set_contains(const struct kpath_set *set, const uint32_t *path);
+/* Remove a k-path; true when it was in the set. */
+bool kpath_set_remove(struct kpath_set *set, const uint32_t *path);
 /* Membership by rank; only for dense sets (set->bits != NULL). */
 static inline bool kpath_set_contains_rank(const struct kpath_set *set, uint64_t rank)
 {

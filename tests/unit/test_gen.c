@@ -53,7 +53,7 @@ TEST(gen_cover_reaches_full_coverage_on_every_bundled_grammar)
         if (!CHECK(test_load_file(bundled[i], &l)))
             continue;
         for (uint32_t k = 1; k <= 4; k++) {
-            for (int c = 0; c < 2; c++) {
+            for (int c = 0; c < 3; c++) {
                 struct generator *gen = run(l.graph, GEN_KPATH, k, 0, 1, (enum gen_closeoff)c);
                 if (!gen)
                     continue;
