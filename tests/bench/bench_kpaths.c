@@ -4,32 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "../support/random_grammar.h"
+#include "bench.h"
 #include "kpath.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    *len = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    return buf;
-}
+#define now bench_now
 
 /* Upper bound on paths enumerated per grammar, so a run stays short. */
 #define ENUMERATE_AT_MOST UINT64_C(200000000)
@@ -86,18 +66,15 @@ static void bench(const char *name, const char *text, size_t len)
     grammar_free(g);
 }
 
-int main(int argc, char **argv)
+void bench_core(const char *root)
 {
-    const char *root = argc > 1 ? argv[1] : ".";
-    printf("kpath core benchmark (times are wall clock on this machine)\n");
+    printf("\n== core: loading, graph, counting and enumerating k-paths\n");
     static const char *const bundled[] = {"grammars/expr.ebnf", "grammars/json.ebnf"};
     for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", root, bundled[i]);
         size_t len;
-        char *text = read_file(path, &len);
+        char *text = bench_read(root, bundled[i], &len);
         if (!text) {
-            printf("%s: cannot read\n", path);
+            printf("%s: cannot read\n", bundled[i]);
             continue;
         }
         bench(bundled[i], text, len);
@@ -106,8 +83,4 @@ int main(int argc, char **argv)
     char *generated = random_grammar(42, 2000);
     bench("generated (2,000 rules, seed 42)", generated, strlen(generated));
     free(generated);
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("\npeak memory (max RSS): %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
-    return 0;
 }
