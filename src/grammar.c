@@ -446,7 +446,8 @@ static void lex_class(struct loader *L, struct token *t)
     if (!any_item)
         error_at(L, ERR_SYNTAX, t->pos, "empty class '%.*s'", (int)(L->i - t->start),
                  L->src + t->start);
-    qsort(L->cr, L->ncr, sizeof *L->cr, range_cmp);
+    if (L->ncr > 1)
+        qsort(L->cr, L->ncr, sizeof *L->cr, range_cmp);
     size_t n = 0;
     for (size_t k = 0; k < L->ncr; k++) {
         if (n && L->cr[k].lo <= L->cr[n - 1].hi + 1) {
@@ -720,16 +721,16 @@ static struct expr *new_expr(struct loader *L, enum expr_kind kind, struct src_p
     return &n->e;
 }
 
-static void set_children(struct loader *L, struct expr *parent, struct expr **kids, size_t n,
-                         size_t stride)
+static void add_child(struct expr *parent, uint32_t k, struct expr *kid)
+{
+    parent->children[k] = kid;
+    kid->parent = parent;
+}
+
+static void alloc_children(struct loader *L, struct expr *parent, size_t n)
 {
     parent->nchildren = (uint32_t)n;
     parent->children = arena_alloc(&L->g->arena, n * sizeof *parent->children);
-    for (size_t k = 0; k < n; k++) {
-        struct expr *kid = *(struct expr **)((char *)kids + k * stride);
-        parent->children[k] = kid;
-        kid->parent = parent;
-    }
 }
 
 static struct expr *make_atom(struct loader *L)
@@ -881,7 +882,8 @@ static bool push_quantified(struct loader *L, struct expr *e, struct src_pos sta
         struct expr *q = new_expr(L, EXPR_QUANT, start, L->prev_end);
         q->u.quant.min = min;
         q->u.quant.max = max;
-        set_children(L, q, &e, 1, sizeof e);
+        alloc_children(L, q, 1);
+        add_child(q, 0, e);
         e = q;
         bool reported = false;
         while (is_quantifier(L)) {
@@ -972,7 +974,9 @@ static void finish_alternative(struct loader *L, struct frame *f)
     struct expr *e = it[0].e;
     if (n > 1) {
         e = new_expr(L, EXPR_CAT, it[0].start, it[n - 1].end);
-        set_children(L, e, &it[0].e, n, sizeof *it);
+        alloc_children(L, e, n);
+        for (size_t k = 0; k < n; k++)
+            add_child(e, (uint32_t)k, it[k].e);
     }
     struct src_pos end = it[n - 1].end;
     if (L->prev_end.line > end.line || (L->prev_end.line == end.line && L->prev_end.col > end.col))
@@ -996,7 +1000,9 @@ static struct expr *finish_alternation(struct loader *L, struct frame *f)
         e = a[0].e;
     } else {
         e = new_expr(L, EXPR_ALT, a[0].start, a[n - 1].end);
-        set_children(L, e, &a[0].e, n, sizeof *a);
+        alloc_children(L, e, n);
+        for (size_t k = 0; k < n; k++)
+            add_child(e, (uint32_t)k, a[k].e);
         bool any = false;
         double sum = 0;
         struct src_pos first = {0, 0};
@@ -1183,7 +1189,9 @@ static void parse_rule(struct loader *L)
                  (int)(name.stop - name.start), L->src + name.start, (unsigned)p.line,
                  (unsigned)p.col);
     }
-    char *rule_name = arena_strndup(&L->g->arena, L->src + name.start, name.stop - name.start);
+    const char *rule_name =
+        idx != RULE_NONE ? L->g->rules[idx].name
+                         : arena_strndup(&L->g->arena, L->src + name.start, name.stop - name.start);
     struct expr *rhs = parse_rhs(L, rule_name);
     if (idx != RULE_NONE)
         L->g->rules[idx].rhs = rhs;
@@ -1198,8 +1206,12 @@ static void parse_grammar(struct loader *L)
         if (L->tok[0].kind == TOK_NAME) {
             parse_rule(L);
         } else {
+            /* Skip to the next rule: stopping at every ';' would report
+             * each piece of the garbage again. */
             expected(L, "a rule name");
-            recover(L); /* consumes at least this token: it is no NAME */
+            do
+                next_token(L);
+            while (L->tok[0].kind != TOK_EOF && !at_rule_start(L));
         }
     }
 }

@@ -1,0 +1,1 @@
+check tests/grammars/bad/invalid-utf8.ebnf

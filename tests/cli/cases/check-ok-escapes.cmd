@@ -1,0 +1,1 @@
+check tests/grammars/ok/escapes.ebnf

@@ -1,0 +1,1 @@
+check grammars/expr.ebnf

@@ -1,0 +1,1 @@
+check tests/grammars/ok/names-and-defines.ebnf

@@ -1,0 +1,1 @@
+check --start Ping tests/grammars/ok/unreachable.ebnf

@@ -1,0 +1,1 @@
+check --start Nope grammars/expr.ebnf

@@ -1,0 +1,1 @@
+check tests/grammars/bad/unterminated-class.ebnf
