@@ -1038,23 +1038,25 @@ static void refresh_reaches_unused(struct generator *gen)
     free(queue);
 }
 
-static uint32_t coverage_alternative(struct generator *gen, uint32_t n)
+/* Among the alternatives that fit the depth: those not used anywhere yet,
+ * else those leading to an unused one, else any; uniform within the tier. */
+static uint32_t coverage_alternative(struct generator *gen, uint32_t inst, uint32_t n)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
     refresh_reaches_unused(gen);
     const struct graph_node *node = &g->nodes[n];
     uint32_t count = 0;
-    for (uint32_t i = 0; i < node->nchildren; i++)
-        if (!st->alt_used[node->first_child + i])
-            st->pick[count++] = i;
-    if (!count)
-        for (uint32_t i = 0; i < node->nchildren; i++)
-            if (st->reaches_unused[graph_children(g, n)[i]])
+    for (int tier = 0; tier < 3 && !count; tier++) {
+        for (uint32_t i = 0; i < node->nchildren; i++) {
+            uint32_t c = graph_children(g, n)[i];
+            bool wanted = tier == 0 ? !st->alt_used[node->first_child + i]
+                        : tier == 1 ? st->reaches_unused[c]
+                                    : true;
+            if (wanted && fits(gen, inst, c))
                 st->pick[count++] = i;
-    if (!count)
-        for (uint32_t i = 0; i < node->nchildren; i++)
-            st->pick[count++] = i;
+        }
+    }
     return pick_uniform(gen, count);
 }
 
@@ -1133,14 +1135,14 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
         } else if (closing) {
             *decision = gen->opts.strategy == GEN_PROB ? prob_alternative(gen, inst, n, true)
                                                        : fastest_alternative(gen, n);
+        } else if (!fitting) {
+            *decision = fastest_alternative(gen, n);
         } else if (gen->opts.strategy == GEN_COVERAGE) {
-            *decision = coverage_alternative(gen, n);
+            *decision = coverage_alternative(gen, inst, n);
         } else if (gen->opts.strategy == GEN_PROB) {
             *decision = prob_alternative(gen, inst, n, false);
         } else {
-            for (uint32_t i = 0; i < node->nchildren; i++)
-                st->pick[i] = i;
-            *decision = pick_uniform(gen, node->nchildren);
+            *decision = pick_uniform(gen, fitting);
         }
         break;
     }

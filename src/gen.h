@@ -8,12 +8,14 @@
  *    once the whole target is in it, and removes every k-path the finished tree
  *    contains from the agenda.  Runs until the agenda is empty or `count`
  *    inputs were made (count 0: no limit).
- *  - GEN_RANDOM: uniform choices, repetitions uniform within bounds; once the
- *    depth limit or size budget is reached, always the choice that closes
- *    fastest.  GEN_COVERAGE: prefers alternatives not used yet anywhere,
+ *  - GEN_RANDOM: uniform choices among the alternatives that still fit under
+ *    the depth limit, repetitions uniform within bounds; with nothing fitting,
+ *    or once the size budget is spent, always the choice that closes fastest.
+ *    GEN_COVERAGE: the same, but prefers alternatives not used yet anywhere,
  *    looking ahead below used ones; random among ties.  GEN_PROB: alternatives
  *    drawn by probability (0 is never drawn unless nothing else closes).
- *    These make `count` inputs.
+ *    These make `count` inputs; their trees stay within --max-depth whenever
+ *    the grammar allows it.
  *
  * Close-off strategies (kpath only), for the slots still open once the target
  * is in the tree: GEN_CLOSE_SHORTEST fills each with a smallest complete

@@ -10,7 +10,9 @@
     X(info, cmd_info)         \
     X(check, cmd_check)       \
     X(graph, cmd_graph)       \
-    X(paths, cmd_paths)
+    X(paths, cmd_paths)       \
+    X(gen, cmd_gen)           \
+    X(cover, cmd_cover)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)

@@ -3,7 +3,8 @@
 # arguments to kpath (run from the repository root; may use sh quoting).
 # Beside it: NAME.out (expected stdout), NAME.err (expected stderr) and
 # NAME.status (expected exit status, 0 when absent).  A missing .out/.err means
-# that stream must be empty.  Prints "N passed, N failed" and fails on any diff.
+# that stream must be empty.  Then each tests/cli/scripts/*.sh runs (see the
+# loop at the end).  Prints "N passed, N failed" and fails on any failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -37,6 +38,18 @@ for cmd in "$here"/cases/*.cmd; do
         echo "FAIL $name: exit status $status, expected $want_status"; ok=0
     fi
     if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+# Scripted tests: tests/cli/scripts/NAME.sh, run from the repository root with
+# $KPATH set; exit status 0 is a pass.  Their output is shown when they fail.
+for script in "$here"/scripts/*.sh; do
+    [ -e "$script" ] || continue
+    name=scripts/$(basename "$script" .sh)
+    if KPATH="$KPATH" sh "$script" >"$tmp/script-out" 2>&1 </dev/null; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name (exit status $?):"; tail -n 30 "$tmp/script-out"
+        failed=$((failed + 1))
+    fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -300,3 +300,30 @@ TEST(gen_random_strategies_respect_the_size_budget)
     }
     test_unload(&l);
 }
+
+TEST(gen_every_strategy_stays_within_the_depth_limit)
+{
+    /* expr.ebnf needs depth 4 for its shortest input; with a limit of 6 every
+     * strategy must keep every tree at depth 6 or less. */
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    for (int s = GEN_KPATH; s <= GEN_PROB; s++) {
+        struct gen_options o;
+        gen_options_default(&o);
+        o.strategy = (enum gen_strategy)s;
+        o.max_depth = 6;
+        o.count = s == GEN_KPATH ? 0 : 200;
+        char *error;
+        struct generator *gen = gen_new(l.graph, &o, &error);
+        gen_run(gen);
+        uint32_t deepest = 0;
+        for (size_t i = 0; i < gen->ninputs; i++)
+            if (gen->inputs[i].depth > deepest)
+                deepest = gen->inputs[i].depth;
+        CHECK(deepest <= 6);
+        CHECK(deepest >= 4);
+        gen_free(gen);
+    }
+    test_unload(&l);
+}

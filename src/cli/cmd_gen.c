@@ -1,0 +1,640 @@
+/* cmd_gen: `kpath gen` and `kpath cover` — generate inputs from a grammar,
+ * print them or write them as a test suite, and report their k-path coverage.
+ *
+ * Both commands share one run function; `cover` is `gen` with the kpath
+ * strategy fixed (it has no --strategy option) and run until the agenda is
+ * empty.  The coverage in the summary is recomputed here from the inputs'
+ * derivation trees, for every k from 1 to K, independently of the generator's
+ * own bookkeeping, so the report checks the generator rather than echoing it. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "gen.h"
+#include "json.h"
+#include "kpath.h"
+#include "outdir.h"
+#include "sha256.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+static int run_gen(const struct cli_command *cmd, int argc, char **argv);
+
+/* The help states the defaults of gen.h in words; these keep them honest. */
+_Static_assert(GEN_DEFAULT_K == 2, "help text: -k default");
+_Static_assert(GEN_DEFAULT_COUNT == 10, "help text: -n default");
+_Static_assert(GEN_DEFAULT_MAX_DEPTH == 16, "help text: --max-depth default");
+_Static_assert(GEN_DEFAULT_MAX_REPETITIONS == 3, "help text: --max-repetitions default");
+_Static_assert(GEN_DEFAULT_MAX_SIZE == 2000, "help text: --max-size default");
+_Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
+
+/* Option help shared by both commands; cover lacks --strategy. */
+#define OPT_K {"k", 'k', "K", "k-path length to cover and report (default 2)"}
+#define OPT_STRATEGY {"strategy", 0, "NAME", "kpath, random, coverage or prob (default kpath)"}
+#define OPT_CLOSEOFF {"close-off", 0, "HOW", "shortest, random or greedy (default shortest)"}
+#define OPT_COUNT {"count", 'n', "N", "inputs, 0 = all k-paths (default 0 for kpath, else 10)"}
+#define OPT_COMMON_TAIL                                                                   \
+    {"max-depth", 0, "D", "reference nodes per root-to-leaf path (default 16)"},         \
+    {"max-repetitions", 0, "R", "repetitions of *, + and {n,}, at most (default 3)"},    \
+    {"max-size", 0, "S", "size budget in tree nodes, not kpath (default 2000)"},         \
+    {"seed", 0, "S", "seed of every random choice (default 1)"},                         \
+    {"output", 'o', "DIR", "write DIR/0001.txt, ... and DIR/manifest.json"},             \
+    {"suffix", 0, "SUF", "with -o: file name suffix (default .txt)"},                    \
+    {"force", 0, NULL, "with -o: use a non-empty DIR, replacing its test cases"},        \
+    {"null", '0', NULL, "end each input with a NUL instead of a newline"},               \
+    {"start", 0, "NAME", "use rule NAME as the start rule"},                             \
+    {"json", 0, NULL, "print the run (manifest, with texts) as JSON on stdout"},         \
+    {0}
+
+static const struct cli_option gen_options[] = {
+    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT, OPT_COMMON_TAIL,
+};
+static const struct cli_option cover_options[] = {
+    OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_COMMON_TAIL,
+};
+
+#define DEPTH_TEXT                                                                  \
+    "Depth is the number of reference nodes on the longest root-to-leaf path of a\n" \
+    "derivation tree.  No strategy builds a tree deeper than --max-depth when the\n" \
+    "grammar allows one within it; the kpath strategy reports each k-path that\n"   \
+    "needs more, with the depth it needs.\n"
+
+#define OUTPUT_TEXT                                                                 \
+    "Without -o the inputs go to stdout, each followed by a newline (with -0 by a\n" \
+    "NUL, for inputs that contain newlines).  With -o DIR each input is a file,\n"   \
+    "DIR/0001.txt, DIR/0002.txt, ... (four digits, more for 10000 inputs or more),\n" \
+    "and DIR/manifest.json, written last, describes the run: grammar and its\n"      \
+    "SHA-256, options, and per file its size, depth and the k-paths it newly\n"      \
+    "covered.  Every file is written atomically.  DIR is created if missing; a\n"    \
+    "non-empty DIR is refused unless --force, which replaces files of the same\n"    \
+    "names and, after a successful run, removes the numbered files (digits and\n"    \
+    "the suffix) of an earlier run that this run did not write; nothing else.\n"     \
+    "\n"                                                                           \
+    "A summary goes to stderr: strategy, seed and bounds, sizes, the k-path\n"       \
+    "coverage of the inputs for every k from 1 to K (recomputed from their\n"        \
+    "derivation trees), and each K-path left uncovered with the reason.\n"          \
+    "The same grammar, options and seed give the same inputs on every machine."
+
+#define CLOSEOFF_TEXT                                                                \
+    "\n"                                                                            \
+    "Close-off (kpath strategy): how a tree is completed once its target is in it.\n" \
+    "  shortest  each open slot takes the alternative with the shortest text\n"      \
+    "            (then the smallest depth and size) that fits --max-depth, the\n"    \
+    "            fewest repetitions and the first printable character of a class\n"  \
+    "  random    uniform among the alternatives that fit --max-depth, repetitions\n" \
+    "            uniform up to --max-repetitions, random characters\n"            \
+    "  greedy    the alternative adding the most k-paths not covered yet (then\n"  \
+    "            one that can lead to one, then the shortest), repetitions while\n" \
+    "            they add k-paths: the fewest inputs, somewhat longer ones\n"
+
+const struct cli_command cmd_gen_command = {
+    "gen",
+    "[options] GRAMMAR [-o DIR [--suffix SUF] [--force] | -0]",
+    "generate inputs (k-path, random, coverage or probabilistic)",
+    "Generate inputs from GRAMMAR.\n"
+    "\n"
+    "Strategies:\n"
+    "  kpath     the k-path algorithm: takes each k-path not covered yet as a\n"
+    "            target, derives from the root towards its nodes along the way\n"
+    "            that needs the least depth, then completes the tree with the\n"
+    "            close-off; stops when every k-path is covered or needs more\n"
+    "            than --max-depth (or after -n inputs)\n"
+    "  random    uniform among the alternatives that still fit --max-depth,\n"
+    "            repetitions uniform up to --max-repetitions; with nothing that\n"
+    "            fits, or past --max-size, the choice that completes the tree fastest\n"
+    "  coverage  like random, but prefers alternatives not used yet in any\n"
+    "            input, looking below used ones for unused ones; random among ties\n"
+    "  prob      alternatives drawn by their weights in the grammar (40%, @@ 0.4;\n"
+    "            unweighted ones share the rest); weight 0 is never drawn unless\n"
+    "            nothing else completes the tree\n"
+    CLOSEOFF_TEXT
+    "\n"
+    DEPTH_TEXT
+    "\n"
+    OUTPUT_TEXT,
+    gen_options, run_gen,
+};
+
+const struct cli_command cmd_cover_command = {
+    "cover",
+    "[options] GRAMMAR [-o DIR [--suffix SUF] [--force] | -0]",
+    "generate inputs until every k-path is covered",
+    "Generate inputs from GRAMMAR until they cover every k-path that a tree\n"
+    "within --max-depth can contain: 'kpath gen --strategy kpath'.  Each k-path\n"
+    "not covered yet becomes a target; the tree derives from the root towards\n"
+    "its nodes along the way that needs the least depth and is completed by the\n"
+    "close-off.  With -k 3 on grammars/config.ebnf that is every combination of\n"
+    "operating system, processor and browser.\n"
+    CLOSEOFF_TEXT
+    "\n"
+    DEPTH_TEXT
+    "\n"
+    OUTPUT_TEXT,
+    cover_options, run_gen,
+};
+
+/* ---- options --------------------------------------------------------------- */
+
+struct gen_cli {
+    struct gen_options opts;
+    bool count_set, closeoff_set;
+    const char *outdir;
+    const char *suffix;
+    bool force, nul;
+};
+
+static bool parse_u64(const struct cli_command *cmd, const char *what, const char *text,
+                      uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *s = text;
+    if (!*s)
+        goto bad;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            goto bad;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            goto bad;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+bad:
+    cli_usage_error(cmd, "%s must be a whole number from 0 to %" PRIu64 ", not '%s'", what,
+                    UINT64_MAX, text);
+    return false;
+}
+
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
+{
+    struct gen_cli *gc = ctx;
+    struct gen_options *o = &gc->opts;
+    const char *name = cmd->options[index].name;
+    bool ok = true;
+    if (strcmp(name, "k") == 0) {
+        ok = cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &o->k);
+    } else if (strcmp(name, "strategy") == 0) {
+        if (!gen_strategy_parse(value, &o->strategy))
+            return cli_usage_error(cmd, "--strategy must be kpath, random, coverage or prob, "
+                                        "not '%s'", value);
+    } else if (strcmp(name, "close-off") == 0) {
+        if (!gen_closeoff_parse(value, &o->closeoff))
+            return cli_usage_error(cmd, "--close-off must be shortest, random or greedy, not '%s'",
+                                   value);
+        gc->closeoff_set = true;
+    } else if (strcmp(name, "count") == 0) {
+        ok = cli_parse_u32(cmd, "-n", value, 0, UINT32_MAX, &o->count);
+        gc->count_set = true;
+    } else if (strcmp(name, "max-depth") == 0) {
+        ok = cli_parse_u32(cmd, "--max-depth", value, 0, UINT32_MAX - 1, &o->max_depth);
+    } else if (strcmp(name, "max-repetitions") == 0) {
+        ok = cli_parse_u32(cmd, "--max-repetitions", value, 0, UINT32_MAX - 1,
+                           &o->max_repetitions);
+    } else if (strcmp(name, "max-size") == 0) {
+        ok = cli_parse_u32(cmd, "--max-size", value, 1, UINT32_MAX - 1, &o->max_size);
+    } else if (strcmp(name, "seed") == 0) {
+        ok = parse_u64(cmd, "--seed", value, &o->seed);
+    } else if (strcmp(name, "output") == 0) {
+        if (!*value)
+            return cli_usage_error(cmd, "-o needs a directory name");
+        gc->outdir = value;
+    } else if (strcmp(name, "suffix") == 0) {
+        if (strchr(value, '/'))
+            return cli_usage_error(cmd, "--suffix must not contain '/', not '%s'", value);
+        gc->suffix = value;
+    } else if (strcmp(name, "force") == 0) {
+        gc->force = true;
+    } else if (strcmp(name, "null") == 0) {
+        gc->nul = true;
+    }
+    return ok ? CLI_CONTINUE : EXIT_USAGE;
+}
+
+/* Checks that need every option; returns CLI_CONTINUE or EXIT_USAGE. */
+static int check_options(const struct cli_command *cmd, struct gen_cli *gc, bool json)
+{
+    struct gen_options *o = &gc->opts;
+    if (!gc->count_set)
+        o->count = o->strategy == GEN_KPATH ? 0 : GEN_DEFAULT_COUNT;
+    if (o->count == 0 && o->strategy != GEN_KPATH)
+        return cli_usage_error(cmd, "-n 0 (no limit) works with the kpath strategy only; "
+                                    "--strategy %s needs a number of inputs",
+                               gen_strategy_name(o->strategy));
+    if (gc->closeoff_set && o->strategy != GEN_KPATH)
+        return cli_usage_error(cmd, "--close-off applies to the kpath strategy only");
+    if (gc->nul && gc->outdir)
+        return cli_usage_error(cmd, "-0 and -o exclude each other (-0 separates inputs on "
+                                    "stdout)");
+    if (gc->nul && json)
+        return cli_usage_error(cmd, "-0 and --json exclude each other");
+    if (!gc->outdir && gc->suffix)
+        return cli_usage_error(cmd, "--suffix needs -o DIR");
+    if (!gc->outdir && gc->force)
+        return cli_usage_error(cmd, "--force needs -o DIR");
+    if (!gc->suffix)
+        gc->suffix = ".txt";
+    return CLI_CONTINUE;
+}
+
+/* ---- coverage, recomputed from the trees ----------------------------------- */
+
+struct coverage_row {
+    uint32_t k;
+    uint64_t covered, total;
+    bool saturated;
+};
+
+/* rows[j-1] for j = 1..k. */
+static struct coverage_row *measure_coverage(const struct generator *gen, uint32_t k)
+{
+    struct coverage_row *rows = xcalloc(k, sizeof *rows);
+    for (uint32_t j = 1; j <= k; j++) {
+        struct kpath_space sp;
+        struct kpath_set set;
+        kpath_space_init(&sp, gen->graph, j);
+        kpath_set_init(&set, &sp);
+        for (size_t i = 0; i < gen->ninputs; i++)
+            dtree_add_kpaths(&gen->inputs[i].tree, &set);
+        rows[j - 1] = (struct coverage_row){j, set.size, sp.total, sp.saturated};
+        kpath_set_free(&set);
+        kpath_space_free(&sp);
+    }
+    return rows;
+}
+
+/* "12.3": the percentage rounded down, so only full coverage reads 100.0. */
+static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total, bool saturated)
+{
+    if (covered >= total && !saturated) {
+        strbuf_addstr(out, "100.0");
+        return;
+    }
+    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
+    if (tenths > 999)
+        tenths = 999;
+    unsigned t = (unsigned)tenths;
+    strbuf_addf(out, "%u.%u", t / 10, t % 10);
+}
+
+/* ---- the run's description (manifest.json, --json) ------------------------- */
+
+struct run {
+    const struct cli_command *cmd;
+    const struct gen_cli *gc;
+    const char *grammar_path;
+    const char *grammar_sha256; /* NULL: not computed */
+    const char *start_rule;
+    const struct generator *gen;
+    const struct coverage_row *rows;
+    char **names;               /* file names with -o, else NULL */
+    uint64_t total_bytes;
+    uint64_t agenda_left;
+};
+
+static void add_ids(struct strbuf *out, const uint32_t *ids, uint32_t k)
+{
+    strbuf_addch(out, '[');
+    for (uint32_t i = 0; i < k; i++)
+        strbuf_addf(out, i ? ", %u" : "%u", ids[i]);
+    strbuf_addch(out, ']');
+}
+
+static double mean_bytes(const struct run *r)
+{
+    return r->gen->ninputs ? (double)r->total_bytes / (double)r->gen->ninputs : 0.0;
+}
+
+static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
+{
+    const struct generator *gen = r->gen;
+    const struct gen_options *o = &gen->opts;
+    uint32_t k = o->k;
+    strbuf_addstr(out, "{\n  \"tool\": \"kpath\",\n  \"version\": ");
+    json_add_cstring(out, KPATH_VERSION);
+    strbuf_addstr(out, ",\n  \"command\": ");
+    json_add_cstring(out, r->cmd->name);
+    strbuf_addstr(out, ",\n  \"grammar\": {\"path\": ");
+    json_add_cstring(out, r->grammar_path);
+    if (r->grammar_sha256) {
+        strbuf_addstr(out, ", \"sha256\": ");
+        json_add_cstring(out, r->grammar_sha256);
+    }
+    strbuf_addstr(out, "},\n  \"start\": ");
+    json_add_cstring(out, r->start_rule);
+    strbuf_addf(out, ",\n  \"strategy\": \"%s\"", gen_strategy_name(o->strategy));
+    if (o->strategy == GEN_KPATH)
+        strbuf_addf(out, ",\n  \"close_off\": \"%s\"", gen_closeoff_name(o->closeoff));
+    else
+        strbuf_addstr(out, ",\n  \"close_off\": null");
+    strbuf_addf(out, ",\n  \"k\": %u,\n  \"max_depth\": %u,\n  \"max_repetitions\": %u,"
+                     "\n  \"max_size\": %u,\n  \"seed\": %" PRIu64 ",\n  \"count\": %u",
+                k, o->max_depth, o->max_repetitions, o->max_size, o->seed, o->count);
+    if (r->names) {
+        strbuf_addstr(out, ",\n  \"suffix\": ");
+        json_add_cstring(out, r->gc->suffix);
+    }
+    strbuf_addstr(out, r->names ? ",\n  \"files\": [" : ",\n  \"inputs\": [");
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        const struct gen_input *in = &gen->inputs[i];
+        strbuf_addstr(out, i ? ",\n    {" : "\n    {");
+        if (r->names) {
+            strbuf_addstr(out, "\"name\": ");
+            json_add_cstring(out, r->names[i]);
+            strbuf_addstr(out, ", ");
+        }
+        strbuf_addf(out, "\"size\": %zu, \"depth\": %u", in->len, in->depth);
+        if (texts) {
+            strbuf_addstr(out, ", \"text\": ");
+            json_add_string(out, in->text, in->len);
+        }
+        if (in->target) {
+            strbuf_addstr(out, ", \"target\": ");
+            add_ids(out, in->target, k);
+        }
+        strbuf_addstr(out, ", \"new_paths\": [");
+        for (uint32_t p = 0; p < in->nnew; p++) {
+            if (p)
+                strbuf_addstr(out, ", ");
+            add_ids(out, in->new_paths + (size_t)p * k, k);
+        }
+        strbuf_addstr(out, "]}");
+    }
+    strbuf_addstr(out, gen->ninputs ? "\n  ],\n" : "],\n");
+
+    strbuf_addf(out, "  \"summary\": {\n    \"inputs\": %zu,\n    \"total_bytes\": %" PRIu64
+                     ",\n    \"mean_bytes\": %.1f,\n    \"coverage\": [",
+                gen->ninputs, r->total_bytes, mean_bytes(r));
+    for (uint32_t j = 0; j < k; j++) {
+        const struct coverage_row *row = &r->rows[j];
+        strbuf_addf(out, "%s\n      {\"k\": %u, \"covered\": %" PRIu64 ", \"total\": %" PRIu64
+                         "%s}",
+                    j ? "," : "", row->k, row->covered, row->total,
+                    row->saturated ? ", \"saturated\": true" : "");
+    }
+    strbuf_addstr(out, "\n    ],\n    \"unreachable\": [");
+    for (size_t u = 0; u < gen->nunreachable; u++) {
+        strbuf_addstr(out, u ? ",\n      {\"path\": " : "\n      {\"path\": ");
+        add_ids(out, gen->unreachable[u].path, k);
+        strbuf_addf(out, ", \"needed_depth\": %u}", gen->unreachable[u].needed_depth);
+    }
+    strbuf_addstr(out, gen->nunreachable ? "\n    ],\n" : "],\n");
+    strbuf_addf(out, "    \"agenda_left\": %" PRIu64 "\n  },\n  \"error\": ", r->agenda_left);
+    if (gen->error)
+        json_add_cstring(out, gen->error);
+    else
+        strbuf_addstr(out, "null");
+    strbuf_addstr(out, "\n}\n");
+}
+
+/* ---- the summary on stderr ------------------------------------------------- */
+
+static void add_path_names(struct strbuf *out, const struct graph *g, const uint32_t *path,
+                           uint32_t k)
+{
+    for (uint32_t i = 0; i < k; i++) {
+        if (i)
+            strbuf_addstr(out, " -> ");
+        graph_node_name(g, path[i], out);
+    }
+}
+
+static void print_summary(const struct run *r)
+{
+    const struct generator *gen = r->gen;
+    const struct gen_options *o = &gen->opts;
+    uint32_t k = o->k;
+    struct strbuf s = STRBUF_INIT;
+    strbuf_addf(&s, "strategy: %s", gen_strategy_name(o->strategy));
+    if (o->strategy == GEN_KPATH)
+        strbuf_addf(&s, ", close-off %s", gen_closeoff_name(o->closeoff));
+    strbuf_addf(&s, ", k=%u, seed %" PRIu64 "\n", k, o->seed);
+    strbuf_addf(&s, "bounds: max depth %u, max repetitions %u, max size %u, ", o->max_depth,
+                o->max_repetitions, o->max_size);
+    if (o->count)
+        strbuf_addf(&s, "-n %u\n", o->count);
+    else
+        strbuf_addstr(&s, "-n 0 (until every k-path is covered)\n");
+    strbuf_addf(&s, "inputs: %zu, %" PRIu64 " bytes in total, %.1f bytes on average\n", gen->ninputs,
+                r->total_bytes, mean_bytes(r));
+    strbuf_addstr(&s, "k-path coverage:\n");
+    for (uint32_t j = 0; j < k; j++) {
+        const struct coverage_row *row = &r->rows[j];
+        strbuf_addf(&s, "  k=%u: %" PRIu64 "/", row->k, row->covered);
+        if (row->saturated)
+            strbuf_addstr(&s, "more than 2^64");
+        else
+            strbuf_addf(&s, "%" PRIu64, row->total);
+        strbuf_addstr(&s, " (");
+        add_percent(&s, row->covered, row->total, row->saturated);
+        strbuf_addstr(&s, "%)\n");
+    }
+
+    const struct coverage_row *last = &r->rows[k - 1];
+    uint64_t uncovered = last->saturated ? UINT64_MAX : last->total - last->covered;
+    if (uncovered) {
+        if (last->saturated)
+            strbuf_addf(&s, "uncovered %u-paths: more than 2^64 - %" PRIu64 "\n", k,
+                        last->covered);
+        else
+            strbuf_addf(&s, "uncovered %u-paths: %" PRIu64 "\n", k, uncovered);
+        for (size_t u = 0; u < gen->nunreachable; u++) {
+            strbuf_addstr(&s, "  ");
+            add_path_names(&s, gen->graph, gen->unreachable[u].path, k);
+            strbuf_addf(&s, " needs depth %u (limit %u)\n", gen->unreachable[u].needed_depth,
+                        o->max_depth);
+        }
+        uint64_t explained = (uint64_t)gen->nunreachable;
+        if (o->strategy == GEN_KPATH) {
+            if (r->agenda_left)
+                strbuf_addf(&s, "  %" PRIu64 "%s left on the agenda: -n %u stopped "
+                                "generation early\n",
+                            r->agenda_left, gen->nunreachable ? " more" : "", o->count);
+            explained += r->agenda_left;
+            /* The trees and the generator's agenda must agree; say so when
+             * they do not, rather than hide it. */
+            if (!last->saturated && explained != uncovered)
+                strbuf_addf(&s, "  note: the inputs leave %" PRIu64 " uncovered, but the "
+                                "generator accounts for %" PRIu64 "\n",
+                            uncovered, explained);
+        } else if (!last->saturated && uncovered > explained) {
+            strbuf_addf(&s, "  %" PRIu64 " %s: the %s strategy does not aim at k-paths "
+                            "(kpath cover -k %u does)\n",
+                        uncovered - explained, gen->nunreachable ? "more" : "of them",
+                        gen_strategy_name(o->strategy), k);
+        }
+    }
+    fputs(strbuf_str(&s), stderr);
+    strbuf_free(&s);
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+static void print_diags(const struct cli_command *cmd, struct diag_list *diags)
+{
+    struct strbuf line = STRBUF_INIT;
+    for (size_t i = 0; i < diags->len; i++) {
+        strbuf_reset(&line);
+        diag_format(&diags->items[i], &line);
+        fprintf(stderr, "kpath %s: %s\n", cmd->name, strbuf_str(&line));
+    }
+    strbuf_free(&line);
+    diag_list_free(diags);
+}
+
+static bool write_stdout(const struct generator *gen, bool nul)
+{
+    char sep = nul ? '\0' : '\n';
+    for (size_t i = 0; i < gen->ninputs; i++)
+        if (!cli_write(gen->inputs[i].text, gen->inputs[i].len) || !cli_write(&sep, 1))
+            return false;
+    return true;
+}
+
+/* Write the suite into the open directory.  Returns EXIT_OK or
+ * EXIT_FAILURE_OTHER (after saying what happened). */
+static int write_suite(struct run *r, struct outdir *od, struct diag_list *diags)
+{
+    const struct generator *gen = r->gen;
+    bool ok = true;
+    for (size_t i = 0; ok && i < gen->ninputs; i++)
+        ok = outdir_write(od, r->names[i], gen->inputs[i].text, gen->inputs[i].len, diags);
+    char hex[SHA256_HEX_SIZE];
+    if (ok && (ok = sha256_file(r->grammar_path, hex, diags)))
+        r->grammar_sha256 = hex;
+    if (ok) {
+        struct strbuf manifest = STRBUF_INIT;
+        build_manifest(r, false, &manifest);
+        ok = outdir_write(od, "manifest.json", manifest.data, manifest.len, diags);
+        strbuf_free(&manifest);
+    }
+    r->grammar_sha256 = NULL; /* hex dies here */
+    /* Stale cases go only after a run that made everything it meant to. */
+    if (ok && !gen->error)
+        ok = outdir_finish(od, r->gc->suffix, diags);
+    print_diags(r->cmd, diags);
+    if (!ok) {
+        fprintf(stderr, "kpath %s: %zu file%s written to %s before the error; %s intact\n",
+                r->cmd->name, od->written, od->written == 1 ? " was" : "s were", r->gc->outdir,
+                od->written == 1 ? "it is" : "they are");
+        return EXIT_FAILURE_OTHER;
+    }
+    return EXIT_OK;
+}
+
+static int run_gen(const struct cli_command *cmd, int argc, char **argv)
+{
+    struct cli_common c = {0};
+    struct gen_cli gc = {0};
+    gen_options_default(&gc.opts);
+    if (strcmp(cmd->name, "cover") == 0)
+        gc.opts.strategy = GEN_KPATH;
+    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &gc);
+    if (status != CLI_CONTINUE)
+        return status;
+    status = check_options(cmd, &gc, c.json);
+    if (status != CLI_CONTINUE)
+        return status;
+
+    struct grammar *g;
+    struct graph *graph;
+    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
+    if (status != EXIT_OK)
+        return status;
+
+    /* Check the directory before generating: refusing after a long run
+     * would waste it. */
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od = {0};
+    if (gc.outdir) {
+        enum outdir_status os = outdir_open(&od, gc.outdir, gc.force, &diags);
+        if (os != OUTDIR_OK) {
+            print_diags(cmd, &diags);
+            outdir_close(&od);
+            graph_free(graph);
+            grammar_free(g);
+            return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
+        }
+    }
+
+    char *error = NULL;
+    struct generator *gen = gen_new(graph, &gc.opts, &error);
+    if (!gen) {
+        fprintf(stderr, "kpath %s: error: %s\n", cmd->name, error ? error : "cannot generate");
+        free(error);
+        outdir_close(&od);
+        graph_free(graph);
+        grammar_free(g);
+        return EXIT_USAGE;
+    }
+    gen_run(gen);
+
+    struct run r = {
+        .cmd = cmd, .gc = &gc, .grammar_path = c.grammar,
+        .start_rule = g->rules[g->start].name, .gen = gen,
+    };
+    for (size_t i = 0; i < gen->ninputs; i++)
+        r.total_bytes += gen->inputs[i].len;
+    r.agenda_left = gen->opts.strategy == GEN_KPATH ? gen_agenda_left(gen) : 0;
+    struct coverage_row *rows = measure_coverage(gen, gen->opts.k);
+    r.rows = rows;
+
+    if (gc.outdir) {
+        r.names = xcalloc(gen->ninputs + 1, sizeof *r.names);
+        for (size_t i = 0; i < gen->ninputs; i++) {
+            struct strbuf name = STRBUF_INIT;
+            outdir_case_name(&name, i + 1, gen->ninputs, gc.suffix);
+            r.names[i] = strbuf_detach(&name, NULL);
+        }
+    }
+
+    if (c.json) {
+        struct strbuf doc = STRBUF_INIT;
+        char hex[SHA256_HEX_SIZE];
+        struct diag_list hash_diags = DIAG_LIST_INIT;
+        if (sha256_file(c.grammar, hex, &hash_diags))
+            r.grammar_sha256 = hex;
+        diag_list_free(&hash_diags);
+        build_manifest(&r, true, &doc);
+        r.grammar_sha256 = NULL;
+        if (!cli_write(doc.data, doc.len))
+            status = EXIT_FAILURE_OTHER;
+        strbuf_free(&doc);
+    } else if (!gc.outdir) {
+        if (!write_stdout(gen, gc.nul))
+            status = EXIT_FAILURE_OTHER;
+    }
+    /* Inputs first, then what happened to them. */
+    fflush(stdout);
+    print_summary(&r);
+    if (gc.outdir && status == EXIT_OK)
+        status = write_suite(&r, &od, &diags);
+    if (gc.outdir && status == EXIT_OK)
+        fprintf(stderr, "wrote %zu input file%s and manifest.json to %s\n", gen->ninputs,
+                gen->ninputs == 1 ? "" : "s", gc.outdir);
+    if (gen->error) {
+        fprintf(stderr, "kpath %s: error: %s\n", cmd->name, gen->error);
+        if (gc.outdir && status == EXIT_OK)
+            fprintf(stderr, "kpath %s: the %zu input%s made before the error %s in %s, "
+                            "with manifest.json\n",
+                    cmd->name, gen->ninputs, gen->ninputs == 1 ? "" : "s",
+                    gen->ninputs == 1 ? "is" : "are", gc.outdir);
+        status = EXIT_FAILURE_OTHER;
+    }
+
+    if (r.names)
+        for (size_t i = 0; i < gen->ninputs; i++)
+            free(r.names[i]);
+    free(r.names);
+    free(rows);
+    diag_list_free(&diags);
+    outdir_close(&od);
+    gen_free(gen);
+    graph_free(graph);
+    grammar_free(g);
+    return status;
+}

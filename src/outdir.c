@@ -1,0 +1,323 @@
+/* outdir: see outdir.h.  Every file operation goes through a descriptor of the
+ * directory (openat, renameat, unlinkat), so the suite lands in the directory
+ * that was checked even if its path is renamed meanwhile. */
+#include "outdir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+/* "DIR/NAME" for diagnostics, without doubling a trailing slash. */
+static void full_name(const struct outdir *od, const char *name, struct strbuf *out)
+{
+    strbuf_reset(out);
+    strbuf_addstr(out, od->path);
+    if (out->len && out->data[out->len - 1] != '/')
+        strbuf_addch(out, '/');
+    strbuf_addstr(out, name);
+}
+
+static void report(struct diag_list *diags, enum diag_severity sev, const struct outdir *od,
+                   const char *name, const char *what, int err)
+{
+    struct strbuf path = STRBUF_INIT;
+    full_name(od, name, &path);
+    diag_add(diags, sev, strbuf_str(&path), 0, 0, "%s: %s", what, strerror(err));
+    strbuf_free(&path);
+}
+
+/* mkdir -p: create each missing component of `path`, then `path` itself. */
+static bool make_directories(const char *path, struct diag_list *diags)
+{
+    char *copy = xstrdup(path);
+    size_t len = strlen(copy);
+    bool ok = true;
+    for (size_t i = 1; i <= len && ok; i++) {
+        if (i < len && !(copy[i] == '/' && copy[i - 1] != '/'))
+            continue;
+        char saved = copy[i];
+        copy[i] = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            diag_add(diags, DIAG_ERROR, copy, 0, 0, "cannot create directory: %s",
+                     strerror(errno));
+            ok = false;
+        }
+        copy[i] = saved;
+    }
+    free(copy);
+    return ok;
+}
+
+/* 1 when the directory has an entry besides . and .., 0 when not, -1 on error. */
+static int directory_has_entries(int dirfd)
+{
+    int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return -1;
+    }
+    int found = 0;
+    struct dirent *e;
+    errno = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            found = 1;
+            break;
+        }
+    }
+    if (!e && errno)
+        found = -1;
+    closedir(d);
+    return found;
+}
+
+enum outdir_status outdir_open(struct outdir *od, const char *path, bool force,
+                               struct diag_list *diags)
+{
+    memset(od, 0, sizeof *od);
+    od->dirfd = -1;
+    od->force = force;
+    od->path = xstrdup(path);
+
+    if (!*path) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "the output directory name is empty");
+        return OUTDIR_REFUSED;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            diag_add(diags, DIAG_ERROR, NULL, 0, 0, "%s exists and is not a directory", path);
+            return OUTDIR_REFUSED;
+        }
+    } else if (errno == ENOENT) {
+        if (!make_directories(path, diags))
+            return OUTDIR_FAILED;
+        od->created = true;
+    } else {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot use as output directory: %s",
+                 strerror(errno));
+        return OUTDIR_FAILED;
+    }
+
+    od->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (od->dirfd < 0) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot open directory: %s", strerror(errno));
+        return OUTDIR_FAILED;
+    }
+    int has = directory_has_entries(od->dirfd);
+    if (has < 0) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot list directory: %s", strerror(errno));
+        return OUTDIR_FAILED;
+    }
+    od->was_empty = has == 0;
+    if (has && !force) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0,
+                 "%s is not empty (use --force to replace its test cases)", path);
+        return OUTDIR_REFUSED;
+    }
+    return OUTDIR_OK;
+}
+
+static bool plain_name(const char *name)
+{
+    return *name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+static bool write_all(int fd, const char *p, size_t len)
+{
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+bool outdir_write(struct outdir *od, const char *name, const void *data, size_t len,
+                  struct diag_list *diags)
+{
+    if (od->dirfd < 0 || !plain_name(name)) {
+        diag_add(diags, DIAG_ERROR, od->path, 0, 0, "cannot write '%s': %s", name,
+                 od->dirfd < 0 ? "the directory is not open" : "not a plain file name");
+        return false;
+    }
+    static unsigned long serial;
+    struct strbuf tmp = STRBUF_INIT;
+    int fd = -1;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        strbuf_reset(&tmp);
+        strbuf_addf(&tmp, ".%s.%ld-%lu.tmp", name, (long)getpid(), serial++);
+        fd = openat(od->dirfd, tmp.data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        report(diags, DIAG_ERROR, od, name, "cannot create a temporary file for it", errno);
+        strbuf_free(&tmp);
+        return false;
+    }
+
+    const char *failed = NULL;
+    int err = 0;
+    if (!write_all(fd, data, len)) {
+        failed = "cannot write";
+        err = errno;
+    } else if (fsync(fd) != 0) {
+        failed = "cannot write (fsync)";
+        err = errno;
+    }
+    if (close(fd) != 0 && !failed) {
+        failed = "cannot write (close)";
+        err = errno;
+    }
+    if (!failed && renameat(od->dirfd, tmp.data, od->dirfd, name) != 0) {
+        failed = "cannot put the new file in place";
+        err = errno;
+    }
+    if (failed) {
+        unlinkat(od->dirfd, tmp.data, 0);
+        report(diags, DIAG_ERROR, od, name, failed, err);
+        strbuf_free(&tmp);
+        return false;
+    }
+    strbuf_free(&tmp);
+    od->names = xgrow(od->names, &od->names_cap, od->nnames + 1, sizeof *od->names);
+    od->names[od->nnames++] = xstrdup(name);
+    od->written++;
+    od->unsynced = true;
+    return true;
+}
+
+bool outdir_is_case_name(const char *name, const char *suffix)
+{
+    size_t digits = 0;
+    while (name[digits] >= '0' && name[digits] <= '9')
+        digits++;
+    return digits >= 4 && strcmp(name + digits, suffix) == 0;
+}
+
+void outdir_case_name(struct strbuf *out, size_t number, size_t count, const char *suffix)
+{
+    int width = 4;
+    for (size_t c = count; c >= 10000; c /= 10)
+        width++;
+    strbuf_addf(out, "%0*zu%s", width, number, suffix);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool sync_directory(struct outdir *od, struct diag_list *diags)
+{
+    od->unsynced = false;
+    /* Some file systems cannot sync a directory; that is no error of ours. */
+    if (fsync(od->dirfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
+        if (diags)
+            diag_add(diags, DIAG_ERROR, od->path, 0, 0, "cannot sync directory: %s",
+                     strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool outdir_finish(struct outdir *od, const char *suffix, struct diag_list *diags)
+{
+    if (od->dirfd < 0)
+        return false;
+    bool ok = true;
+    /* The names written, sorted, to look up each directory entry. */
+    char **sorted = xcalloc(od->nnames + 1, sizeof *sorted);
+    if (od->nnames)
+        memcpy(sorted, od->names, od->nnames * sizeof *sorted);
+    qsort(sorted, od->nnames, sizeof *sorted, compare_names);
+
+    int fd = openat(od->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        diag_add(diags, DIAG_ERROR, od->path, 0, 0, "cannot list directory: %s",
+                 strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        free(sorted);
+        return false;
+    }
+    /* Collect first, remove afterwards: removing while reading a directory
+     * may make readdir skip or repeat entries. */
+    char **stale = NULL;
+    size_t nstale = 0, stale_cap = 0;
+    struct dirent *e;
+    errno = 0;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (!outdir_is_case_name(n, suffix))
+            continue;
+        if (bsearch(&n, sorted, od->nnames, sizeof *sorted, compare_names))
+            continue;
+        stale = xgrow(stale, &stale_cap, nstale + 1, sizeof *stale);
+        stale[nstale++] = xstrdup(n);
+    }
+    if (errno) {
+        diag_add(diags, DIAG_ERROR, od->path, 0, 0, "cannot list directory: %s",
+                 strerror(errno));
+        ok = false;
+    }
+    closedir(d);
+    free(sorted);
+
+    if (nstale)
+        qsort(stale, nstale, sizeof *stale, compare_names);
+    for (size_t i = 0; i < nstale; i++) {
+        struct stat st;
+        if (fstatat(od->dirfd, stale[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+            struct strbuf path = STRBUF_INIT;
+            full_name(od, stale[i], &path);
+            diag_add(diags, DIAG_WARNING, strbuf_str(&path), 0, 0,
+                     "not removed: a directory with the name of a stale test case");
+            strbuf_free(&path);
+        } else if (unlinkat(od->dirfd, stale[i], 0) != 0 && errno != ENOENT) {
+            report(diags, DIAG_ERROR, od, stale[i], "cannot remove stale test case", errno);
+            ok = false;
+        } else {
+            od->unsynced = true;
+        }
+        free(stale[i]);
+    }
+    free(stale);
+    if (!sync_directory(od, diags))
+        ok = false;
+    return ok;
+}
+
+void outdir_close(struct outdir *od)
+{
+    /* A zeroed outdir has no path, and its descriptor 0 is not ours. */
+    if (od->path && od->dirfd >= 0) {
+        if (od->unsynced)
+            sync_directory(od, NULL);
+        close(od->dirfd);
+    }
+    for (size_t i = 0; i < od->nnames; i++)
+        free(od->names[i]);
+    free(od->names);
+    free(od->path);
+    memset(od, 0, sizeof *od);
+    od->dirfd = -1;
+}

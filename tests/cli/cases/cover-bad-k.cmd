@@ -1,0 +1,1 @@
+cover -k 0 grammars/config.ebnf

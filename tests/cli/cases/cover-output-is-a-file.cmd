@@ -1,0 +1,1 @@
+cover -o grammars/expr.ebnf --force grammars/expr.ebnf

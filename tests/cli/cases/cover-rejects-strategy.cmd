@@ -1,0 +1,1 @@
+cover --strategy random grammars/expr.ebnf

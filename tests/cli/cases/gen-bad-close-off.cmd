@@ -1,0 +1,1 @@
+gen --close-off longest grammars/expr.ebnf

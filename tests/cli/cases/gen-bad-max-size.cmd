@@ -1,0 +1,1 @@
+gen --max-size 0 grammars/expr.ebnf

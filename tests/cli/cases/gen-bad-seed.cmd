@@ -1,0 +1,1 @@
+gen --seed 18446744073709551616 grammars/expr.ebnf

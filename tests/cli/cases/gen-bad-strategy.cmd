@@ -1,0 +1,1 @@
+gen --strategy fast grammars/expr.ebnf

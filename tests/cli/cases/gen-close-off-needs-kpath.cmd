@@ -1,0 +1,1 @@
+gen --strategy random --close-off random grammars/expr.ebnf

@@ -1,0 +1,1 @@
+gen --force grammars/expr.ebnf

@@ -1,0 +1,1 @@
+gen tests/grammars/no-such-file.ebnf

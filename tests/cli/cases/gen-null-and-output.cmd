@@ -1,0 +1,1 @@
+gen -0 -o tests/cli/no-such-dir grammars/expr.ebnf

@@ -1,0 +1,1 @@
+gen -o grammars grammars/expr.ebnf

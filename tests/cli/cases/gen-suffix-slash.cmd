@@ -1,0 +1,1 @@
+gen --suffix a/b -o tests/cli/no-such-dir grammars/expr.ebnf

@@ -1,0 +1,1 @@
+gen --suffix .in grammars/expr.ebnf

@@ -1,0 +1,1 @@
+gen --strategy random -n 0 grammars/expr.ebnf

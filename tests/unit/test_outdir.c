@@ -1,0 +1,332 @@
+/* outdir: creating the directory, refusing to overwrite, --force replacing
+ * and removing only stale numbered cases, and a failure half-way that leaves
+ * the files written before intact and no temporary file behind. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "outdir.h"
+#include "strbuf.h"
+
+/* ---- helpers: a scratch directory, files, listings --------------------- */
+
+static bool make_scratch(char *path, size_t size)
+{
+    snprintf(path, size, "/tmp/kpath-outdir-XXXXXX");
+    return mkdtemp(path) != NULL;
+}
+
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            struct strbuf child = STRBUF_INIT;
+            strbuf_addf(&child, "%s/%s", path, e->d_name);
+            remove_tree(child.data);
+            strbuf_free(&child);
+        }
+        if (d)
+            closedir(d);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+static bool put_file(const char *dir, const char *name, const char *text)
+{
+    struct strbuf p = STRBUF_INIT;
+    strbuf_addf(&p, "%s/%s", dir, name);
+    FILE *f = fopen(p.data, "wb");
+    strbuf_free(&p);
+    if (!f)
+        return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* The file's contents, or "<missing>". */
+static const char *file_text(const char *dir, const char *name)
+{
+    static char buf[256];
+    struct strbuf p = STRBUF_INIT;
+    strbuf_addf(&p, "%s/%s", dir, name);
+    FILE *f = fopen(p.data, "rb");
+    strbuf_free(&p);
+    if (!f)
+        return "<missing>";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of `dir` (hidden ones too, directories marked with '/'),
+ * sorted and separated by spaces. */
+static const char *listing(const char *dir)
+{
+    static char buf[1024];
+    char *names[64];
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && n < 64) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        struct strbuf p = STRBUF_INIT;
+        struct stat st;
+        strbuf_addf(&p, "%s/%s", dir, e->d_name);
+        bool is_dir = lstat(p.data, &st) == 0 && S_ISDIR(st.st_mode);
+        strbuf_reset(&p);
+        strbuf_addf(&p, "%s%s", e->d_name, is_dir ? "/" : "");
+        names[n++] = strbuf_detach(&p, NULL);
+    }
+    if (d)
+        closedir(d);
+    qsort(names, n, sizeof names[0], compare_strings);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            strncat(buf, " ", sizeof buf - strlen(buf) - 1);
+        strncat(buf, names[i], sizeof buf - strlen(buf) - 1);
+        free(names[i]);
+    }
+    return buf;
+}
+
+static bool write_str(struct outdir *od, const char *name, const char *text,
+                      struct diag_list *diags)
+{
+    return outdir_write(od, name, text, strlen(text), diags);
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+TEST(outdir_case_names_have_at_least_four_digits)
+{
+    struct strbuf s = STRBUF_INIT;
+    outdir_case_name(&s, 1, 10, ".txt");
+    CHECK_STR(strbuf_str(&s), "0001.txt");
+    strbuf_reset(&s);
+    outdir_case_name(&s, 9999, 9999, ".txt");
+    CHECK_STR(strbuf_str(&s), "9999.txt");
+    strbuf_reset(&s);
+    outdir_case_name(&s, 7, 10000, ".txt");
+    CHECK_STR(strbuf_str(&s), "00007.txt");
+    strbuf_reset(&s);
+    outdir_case_name(&s, 12, 123456, "");
+    CHECK_STR(strbuf_str(&s), "000012");
+    strbuf_free(&s);
+
+    CHECK(outdir_is_case_name("0001.txt", ".txt"));
+    CHECK(outdir_is_case_name("12345.txt", ".txt"));
+    CHECK(outdir_is_case_name("0001", ""));
+    CHECK(!outdir_is_case_name("001.txt", ".txt"));
+    CHECK(!outdir_is_case_name("0001.txt", ".in"));
+    CHECK(!outdir_is_case_name("0001.txt.bak", ".txt"));
+    CHECK(!outdir_is_case_name("x0001.txt", ".txt"));
+    CHECK(!outdir_is_case_name(".0001.txt.1-2.tmp", ".txt"));
+    CHECK(!outdir_is_case_name("manifest.json", ".json"));
+}
+
+TEST(outdir_creates_missing_directory_and_parents)
+{
+    char base[64];
+    if (!CHECK(make_scratch(base, sizeof base)))
+        return;
+    struct strbuf dir = STRBUF_INIT;
+    strbuf_addf(&dir, "%s/a/b//c/", base);
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od;
+    CHECK_INT(outdir_open(&od, dir.data, false, &diags), OUTDIR_OK);
+    CHECK(od.created);
+    CHECK(write_str(&od, "0001.txt", "hello\n", &diags));
+    CHECK(outdir_write(&od, "0002.txt", "a\0b", 3, &diags));
+    CHECK(outdir_finish(&od, ".txt", &diags));
+    CHECK_INT(od.written, 2);
+    CHECK_INT(diags.len, 0);
+    outdir_close(&od);
+    CHECK_STR(listing(dir.data), "0001.txt 0002.txt");
+    CHECK_STR(file_text(dir.data, "0001.txt"), "hello\n");
+    struct stat st;
+    strbuf_addstr(&dir, "0002.txt");
+    CHECK(stat(dir.data, &st) == 0 && st.st_size == 3);
+    diag_list_free(&diags);
+    strbuf_free(&dir);
+    remove_tree(base);
+}
+
+TEST(outdir_new_files_get_the_usual_permissions)
+{
+    char base[64];
+    if (!CHECK(make_scratch(base, sizeof base)))
+        return;
+    mode_t old = umask(022);
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od;
+    CHECK_INT(outdir_open(&od, base, false, &diags), OUTDIR_OK);
+    CHECK(!od.created);
+    CHECK(write_str(&od, "0001.txt", "x", &diags));
+    outdir_close(&od);
+    umask(old);
+    struct strbuf p = STRBUF_INIT;
+    strbuf_addf(&p, "%s/0001.txt", base);
+    struct stat st;
+    CHECK(stat(p.data, &st) == 0);
+    CHECK_INT(st.st_mode & 0777, 0644);
+    strbuf_free(&p);
+    diag_list_free(&diags);
+    remove_tree(base);
+}
+
+TEST(outdir_refuses_non_empty_directory_and_non_directories)
+{
+    char base[64];
+    if (!CHECK(make_scratch(base, sizeof base)))
+        return;
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od;
+
+    /* A hidden file is enough to make it non-empty. */
+    CHECK(put_file(base, ".keep", "mine"));
+    CHECK_INT(outdir_open(&od, base, false, &diags), OUTDIR_REFUSED);
+    outdir_close(&od);
+    if (CHECK_INT(diags.len, 1)) {
+        CHECK(diags.items[0].severity == DIAG_ERROR);
+        CHECK(strstr(diags.items[0].message, "is not empty") != NULL);
+        CHECK(strstr(diags.items[0].message, "--force") != NULL);
+        CHECK(strstr(diags.items[0].message, base) != NULL);
+    }
+    CHECK_STR(listing(base), ".keep");
+    CHECK_STR(file_text(base, ".keep"), "mine");
+    diag_list_free(&diags);
+
+    /* A regular file is refused even with force. */
+    struct strbuf file = STRBUF_INIT;
+    strbuf_addf(&file, "%s/.keep", base);
+    CHECK_INT(outdir_open(&od, file.data, true, &diags), OUTDIR_REFUSED);
+    outdir_close(&od);
+    CHECK(diags.len == 1 && strstr(diags.items[0].message, "not a directory"));
+    CHECK_STR(file_text(base, ".keep"), "mine");
+    diag_list_free(&diags);
+    strbuf_free(&file);
+
+    /* With force the same directory opens. */
+    CHECK_INT(outdir_open(&od, base, true, &diags), OUTDIR_OK);
+    CHECK(!od.was_empty);
+    outdir_close(&od);
+    CHECK_INT(diags.len, 0);
+
+    /* A zeroed outdir closes without touching descriptor 0. */
+    struct outdir zero = {0};
+    outdir_close(&zero);
+    diag_list_free(&diags);
+    remove_tree(base);
+}
+
+TEST(outdir_force_replaces_and_removes_only_stale_numbered_cases)
+{
+    char base[64];
+    if (!CHECK(make_scratch(base, sizeof base)))
+        return;
+    /* An earlier run of five cases (and one of 10000+, 5 digits), plus files
+     * that are not numbered cases of this suffix. */
+    static const char *const old[] = {"0001.txt", "0002.txt", "0003.txt", "0004.txt",
+                                      "0005.txt", "00006.txt", "manifest.json", "notes.txt",
+                                      "0001.json", "001.txt", "x0002.txt", "0002.txt.bak"};
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++)
+        CHECK(put_file(base, old[i], "old"));
+    struct strbuf sub = STRBUF_INIT;
+    strbuf_addf(&sub, "%s/0009.txt", base);
+    CHECK(mkdir(sub.data, 0777) == 0);
+
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od;
+    CHECK_INT(outdir_open(&od, base, true, &diags), OUTDIR_OK);
+    CHECK(write_str(&od, "0001.txt", "new 1", &diags));
+    CHECK(write_str(&od, "0002.txt", "new 2", &diags));
+    CHECK(write_str(&od, "manifest.json", "{}", &diags));
+    CHECK_INT(diags.len, 0);
+    /* Nothing is removed before the run is finished. */
+    CHECK_STR(file_text(base, "0003.txt"), "old");
+    CHECK(outdir_finish(&od, ".txt", &diags));
+    CHECK_INT(od.written, 3);
+    outdir_close(&od);
+
+    CHECK_STR(listing(base), "0001.json 0001.txt 0002.txt 0002.txt.bak 0009.txt/ 001.txt "
+                             "manifest.json notes.txt x0002.txt");
+    CHECK_STR(file_text(base, "0001.txt"), "new 1");
+    CHECK_STR(file_text(base, "0002.txt"), "new 2");
+    CHECK_STR(file_text(base, "manifest.json"), "{}");
+    CHECK_STR(file_text(base, "notes.txt"), "old");
+    CHECK_STR(file_text(base, "0001.json"), "old");
+    /* The directory named like a stale case stays, with a warning. */
+    if (CHECK_INT(diags.len, 1)) {
+        CHECK(diags.items[0].severity == DIAG_WARNING);
+        CHECK_STR(diags.items[0].file, sub.data);
+    }
+    CHECK_INT(diags.errors, 0);
+    diag_list_free(&diags);
+    strbuf_free(&sub);
+    remove_tree(base);
+}
+
+TEST(outdir_failure_half_way_keeps_earlier_files_and_no_temporaries)
+{
+    char base[64];
+    if (!CHECK(make_scratch(base, sizeof base)))
+        return;
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od;
+    CHECK_INT(outdir_open(&od, base, false, &diags), OUTDIR_OK);
+    CHECK(write_str(&od, "0001.txt", "one", &diags));
+    CHECK(write_str(&od, "0002.txt", "two", &diags));
+    /* Someone puts a directory where the third file must go: the rename
+     * over it fails. */
+    struct strbuf blocker = STRBUF_INIT;
+    strbuf_addf(&blocker, "%s/0003.txt", base);
+    CHECK(mkdir(blocker.data, 0777) == 0);
+    CHECK(!write_str(&od, "0003.txt", "three", &diags));
+    CHECK_INT(od.written, 2);
+    if (CHECK_INT(diags.len, 1)) {
+        CHECK_STR(diags.items[0].file, blocker.data);
+        CHECK(strstr(diags.items[0].message, "cannot put the new file in place") != NULL);
+    }
+    outdir_close(&od);
+    /* The two files are whole, the blocker is untouched, and there is no
+     * temporary file (no hidden entry at all). */
+    CHECK_STR(listing(base), "0001.txt 0002.txt 0003.txt/");
+    CHECK_STR(file_text(base, "0001.txt"), "one");
+    CHECK_STR(file_text(base, "0002.txt"), "two");
+    CHECK_STR(listing(blocker.data), "");
+
+    /* Names that are not plain file names are refused. */
+    diag_list_free(&diags);
+    CHECK_INT(outdir_open(&od, base, true, &diags), OUTDIR_OK);
+    CHECK(!write_str(&od, "../escape", "x", &diags));
+    CHECK(!write_str(&od, "", "x", &diags));
+    CHECK_INT(od.written, 0);
+    CHECK_INT(diags.errors, 2);
+    outdir_close(&od);
+    CHECK_STR(listing(base), "0001.txt 0002.txt 0003.txt/");
+
+    diag_list_free(&diags);
+    strbuf_free(&blocker);
+    remove_tree(base);
+}
