@@ -128,6 +128,7 @@ struct loader {
 
     struct token tok[2]; /* the current token and the next one */
     struct src_pos prev_end;
+    size_t prev_stop;    /* byte offset just past the previous token */
 
     struct strbuf sbuf;                 /* scratch for string contents */
     struct class_range *cr;             /* scratch for class ranges */
@@ -600,6 +601,7 @@ static void lex(struct loader *L, struct token *t)
 static void next_token(struct loader *L)
 {
     L->prev_end = L->tok[0].end;
+    L->prev_stop = L->tok[0].stop;
     L->tok[0] = L->tok[1];
     lex(L, &L->tok[1]);
 }
@@ -1193,8 +1195,11 @@ static void parse_rule(struct loader *L)
         idx != RULE_NONE ? L->g->rules[idx].name
                          : arena_strndup(&L->g->arena, L->src + name.start, name.stop - name.start);
     struct expr *rhs = parse_rhs(L, rule_name);
-    if (idx != RULE_NONE)
+    if (idx != RULE_NONE) {
         L->g->rules[idx].rhs = rhs;
+        L->g->rules[idx].src_name = name.start;
+        L->g->rules[idx].src_stop = L->prev_stop;
+    }
 }
 
 static void parse_grammar(struct loader *L)
@@ -1213,6 +1218,97 @@ static void parse_grammar(struct loader *L)
                 next_token(L);
             while (L->tok[0].kind != TOK_EOF && !at_rule_start(L));
         }
+    }
+}
+
+/* ---- source spans ------------------------------------------------------- */
+
+/* Between two rules there are only blanks and comments (the file has no
+ * syntax error when this runs).  A comment starts at src[i]: past its end. */
+static size_t skip_comment(const char *src, size_t i, size_t stop)
+{
+    if (src[i] == '#' || (src[i] == '/' && i + 1 < stop && src[i + 1] == '/')) {
+        while (i < stop && src[i] != '\n')
+            i++;
+        return i;
+    }
+    i += 2; /* a block comment */
+    while (i < stop && !(src[i] == '*' && i + 1 < stop && src[i + 1] == '/'))
+        i++;
+    return i + 2 <= stop ? i + 2 : stop;
+}
+
+static bool at_comment(const char *src, size_t i, size_t stop)
+{
+    return src[i] == '#' ||
+           (src[i] == '/' && i + 1 < stop && (src[i + 1] == '/' || src[i + 1] == '*'));
+}
+
+/* The end of a rule's last line: past the newline when only blanks and
+ * comments follow the ';' up to it (a comment that starts on the line counts,
+ * however many lines it spans), or up to `stop` when that is the end of the
+ * file; else `from` itself. */
+static size_t line_rest_end(const char *src, size_t from, size_t stop, bool at_eof)
+{
+    size_t i = from;
+    while (i < stop) {
+        char c = src[i];
+        if (c == '\n')
+            return i + 1;
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
+            i++;
+        else if (at_comment(src, i, stop))
+            i = skip_comment(src, i, stop);
+        else
+            return from;
+    }
+    return at_eof ? stop : from;
+}
+
+/* Start of the comment lines directly above a rule's name at `name`, looking
+ * no further back than `from`: a blank line (or only the start of the gap)
+ * separates them from what comes before. */
+static size_t leading_begin(const char *src, size_t from, size_t name)
+{
+    size_t begin = from, i = from;
+    bool content = false; /* the current line holds a comment */
+    while (i < name) {
+        char c = src[i];
+        if (c == '\n') {
+            if (!content)
+                begin = i + 1;
+            content = false;
+            i++;
+        } else if (at_comment(src, i, name)) {
+            content = true;
+            i = skip_comment(src, i, name);
+        } else {
+            i++;
+        }
+    }
+    return begin;
+}
+
+static void compute_spans(struct loader *L)
+{
+    struct grammar *g = L->g;
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        struct rule *rule = &g->rules[r];
+        size_t gap = 0;
+        if (r > 0) {
+            struct rule *prev = &g->rules[r - 1];
+            prev->src_end = line_rest_end(L->src, prev->src_stop, rule->src_name, false);
+            gap = prev->src_end;
+        }
+        rule->src_gap = gap;
+        rule->src_begin = leading_begin(L->src, gap, rule->src_name);
+    }
+    if (g->nrules > 0)
+        g->source_head = g->rules[0].src_begin;
+    if (g->nrules > 0) {
+        struct rule *last = &g->rules[g->nrules - 1];
+        last->src_end = line_rest_end(L->src, last->src_stop, L->len, true);
+        g->source_tail = last->src_end;
     }
 }
 
@@ -1472,8 +1568,12 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
 
     if (L.len >= 3 && memcmp(L.src, "\xEF\xBB\xBF", 3) == 0)
         L.i = 3; /* a byte order mark is not part of the text */
+    g->source = arena_strndup(&g->arena, L.src, L.len);
+    g->source_len = L.len;
     if (check_utf8(&L)) {
         parse_grammar(&L);
+        if (L.syntax_errors == 0)
+            compute_spans(&L);
         resolve_references(&L);
         if (g->nrules == 0 && diags->errors == errors_before)
             error_at(&L, ERR_OTHER, (struct src_pos){0, 0}, "the grammar defines no rules");
@@ -1483,6 +1583,7 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
             check_productive(&L);
     }
 
+    g->rules_cap = L.rules_cap;
     strbuf_free(&L.sbuf);
     free(L.cr);
     free(L.frames);
@@ -1538,6 +1639,109 @@ uint32_t grammar_find_rule(const struct grammar *g, const char *name)
     struct rule_index *found = NULL;
     HASH_FIND(hh, g->index, name, strlen(name), found);
     return found ? found->rule : RULE_NONE;
+}
+
+/* ---- changing a loaded grammar ------------------------------------------ */
+
+struct expr *grammar_new_expr(struct grammar *g, enum expr_kind kind, uint32_t rule)
+{
+    /* In an expr_node like every loaded expr, so the two kinds never differ. */
+    struct expr_node *n = arena_alloc(&g->arena, sizeof *n);
+    n->id = UINT32_MAX;
+    n->e.kind = kind;
+    n->e.rule = rule;
+    return &n->e;
+}
+
+static void index_rule(struct grammar *g, uint32_t idx)
+{
+    struct rule_index *entry = arena_alloc(&g->arena, sizeof *entry);
+    entry->name = g->rules[idx].name;
+    entry->rule = idx;
+    HASH_ADD_KEYPTR(hh, g->index, entry->name, strlen(entry->name), entry);
+}
+
+uint32_t grammar_add_rule(struct grammar *g, const char *name, struct expr *rhs)
+{
+    if (grammar_find_rule(g, name) != RULE_NONE)
+        return RULE_NONE;
+    g->rules = xgrow(g->rules, &g->rules_cap, (size_t)g->nrules + 1, sizeof *g->rules);
+    uint32_t idx = g->nrules++;
+    struct rule *r = &g->rules[idx];
+    memset(r, 0, sizeof *r);
+    r->name = arena_strndup(&g->arena, name, strlen(name));
+    r->rhs = rhs;
+    index_rule(g, idx);
+    return idx;
+}
+
+void grammar_keep_rules(struct grammar *g, const uint32_t *order, uint32_t n)
+{
+    uint32_t *renumber = xmalloc(((size_t)g->nrules + 1) * sizeof *renumber);
+    for (uint32_t r = 0; r < g->nrules; r++)
+        renumber[r] = RULE_NONE;
+    for (uint32_t k = 0; k < n; k++)
+        renumber[order[k]] = k;
+    struct rule *kept = xmalloc(((size_t)n + 1) * sizeof *kept);
+    for (uint32_t k = 0; k < n; k++)
+        kept[k] = g->rules[order[k]];
+    free(g->rules);
+    g->rules = kept;
+    g->rules_cap = (size_t)n + 1;
+    g->nrules = n;
+    g->start = renumber[g->start];
+
+    /* Renumber every expr, and list each rule's references for reachability. */
+    struct expr **stack = NULL, **refs = NULL;
+    size_t stack_cap = 0, refs_cap = 0, nrefs = 0;
+    uint32_t *first_ref = xmalloc(((size_t)n + 1) * sizeof *first_ref);
+    for (uint32_t r = 0; r < n; r++) {
+        first_ref[r] = (uint32_t)nrefs;
+        size_t depth = 0;
+        stack = xgrow(stack, &stack_cap, 1, sizeof *stack);
+        stack[depth++] = g->rules[r].rhs;
+        while (depth) {
+            struct expr *e = stack[--depth];
+            e->rule = r;
+            if (e->kind == EXPR_REF) {
+                uint32_t t = e->u.ref.target;
+                e->u.ref.target = t == RULE_NONE ? RULE_NONE : renumber[t];
+                refs = xgrow(refs, &refs_cap, nrefs + 1, sizeof *refs);
+                refs[nrefs++] = e;
+            }
+            stack = xgrow(stack, &stack_cap, depth + e->nchildren, sizeof *stack);
+            for (uint32_t c = 0; c < e->nchildren; c++)
+                stack[depth++] = e->children[c];
+        }
+    }
+    first_ref[n] = (uint32_t)nrefs;
+
+    HASH_CLEAR(hh, g->index); /* the old entries stay in the arena, unused */
+    for (uint32_t r = 0; r < n; r++) {
+        g->rules[r].reachable = false;
+        index_rule(g, r);
+    }
+    uint32_t *queue = xmalloc(((size_t)n + 1) * sizeof *queue);
+    size_t head = 0, tail = 0;
+    if (g->start != RULE_NONE) {
+        g->rules[g->start].reachable = true;
+        queue[tail++] = g->start;
+    }
+    while (head < tail) {
+        uint32_t r = queue[head++];
+        for (uint32_t k = first_ref[r]; k < first_ref[r + 1]; k++) {
+            uint32_t t = refs[k]->u.ref.target;
+            if (t != RULE_NONE && !g->rules[t].reachable) {
+                g->rules[t].reachable = true;
+                queue[tail++] = t;
+            }
+        }
+    }
+    free(queue);
+    free(first_ref);
+    free(refs);
+    free(stack);
+    free(renumber);
 }
 
 /* ---- weights ------------------------------------------------------------ */

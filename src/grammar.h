@@ -84,6 +84,25 @@ struct rule {
     struct src_pos pos;  /* of the name in the definition */
     struct expr *rhs;
     bool reachable;      /* from the start rule */
+    /* Where the rule is written in grammar.source, as byte offsets (all 0 for
+     * a rule that was not loaded, see grammar_rule_has_source):
+     *   src_gap    start of what lies between the previous rule and this one
+     *              (0 for the first rule, whose gap is the file's header
+     *              [0, source_head));
+     *   src_begin  start of the comment lines directly above the rule (no
+     *              blank line between them and the name), else of the line of
+     *              the name;
+     *   src_name   the name;
+     *   src_stop   just past the ';';
+     *   src_end    past the rest of the last line (blanks, comments, the
+     *              newline) when only that follows the ';' there, else src_stop.
+     * [src_begin, src_end) is the rule's own text, written verbatim when the
+     * rule is saved untouched; [src_gap, src_begin) is the spacing and the
+     * comments before it. */
+    size_t src_gap, src_begin, src_name, src_stop, src_end;
+    /* Set by whoever changes rhs after loading: the source no longer says
+     * what the rule is, so a writer prints it from the syntax tree. */
+    bool edited;
 };
 
 struct rule_index; /* uthash table name -> rule index, private */
@@ -95,6 +114,11 @@ struct grammar {
     uint32_t start;      /* index of the start rule */
     struct arena arena;  /* owns every expr, name and string */
     struct rule_index *index;
+    char *source;        /* the text loaded (in the arena, NUL-terminated) */
+    size_t source_len;   /* bytes, without the terminating NUL */
+    size_t source_head;  /* where the text before the first rule ends */
+    size_t source_tail;  /* where the text after the last rule starts */
+    size_t rules_cap;    /* allocated entries of rules */
 };
 
 struct grammar_options {
@@ -111,6 +135,29 @@ void grammar_free(struct grammar *g);
 
 /* Index of the rule called `name`, or RULE_NONE. */
 uint32_t grammar_find_rule(const struct grammar *g, const char *name);
+
+/* ---- changing a loaded grammar ------------------------------------------
+ * For tools that rewrite grammars (kpath dup).  The caller keeps the grammar
+ * valid: every reference resolved (target and name), every rule productive,
+ * each expr in exactly one place. */
+
+/* Was the rule loaded from grammar.source (and so has a span there)? */
+static inline bool grammar_rule_has_source(const struct rule *r)
+{
+    return r->src_end > r->src_begin;
+}
+/* A zeroed expr in the grammar's arena (kind and rule set; the caller fills
+ * in the rest). */
+struct expr *grammar_new_expr(struct grammar *g, enum expr_kind kind, uint32_t rule);
+/* Append a rule without source (the name is copied); returns its index, or
+ * RULE_NONE when a rule of that name exists.  rhs->rule and the rule of
+ * every expr below should be the new index (grammar_keep_rules fixes them). */
+uint32_t grammar_add_rule(struct grammar *g, const char *name, struct expr *rhs);
+/* Keep the rules order[0..n) (old indices, each at most once, the start rule
+ * among them) in that order and drop every other.  Reference targets, the
+ * `rule` of every expr, `start`, the name index and `reachable` are updated;
+ * a reference to a dropped rule gets target RULE_NONE, so keep closed sets. */
+void grammar_keep_rules(struct grammar *g, const uint32_t *order, uint32_t n);
 
 /* Probability of alternative i of an EXPR_ALT: its annotation, or an equal
  * share of what the annotated alternatives leave. */

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "json.h"
 #include "kpath.h"
+#include "pattern.h"
 #include "xalloc.h"
 
 static int run(const struct cli_command *cmd, int argc, char **argv);
@@ -14,6 +15,8 @@ static const struct cli_option options[] = {
     {"k", 'k', "K", "length of the paths in symbolic nodes (default 2)"},
     {"ids", 0, NULL, "print node ids only (0 10) instead of names"},
     {"count", 0, NULL, "print only the number of k-paths"},
+    {"patterns", 0, NULL, "add each path's pattern (see kpath pattern) after a tab"},
+    {"quoted", 0, NULL, "with --patterns: keep literals in double quotes"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
@@ -27,13 +30,17 @@ const struct cli_command cmd_paths_command = {
     "each reached from the one before through synthetic nodes (alternations,\n"
     "sequences, quantifiers) only; it may start at any symbolic node.  Counting\n"
     "is exact (dynamic programming, no enumeration) and saturates above 2^64-1;\n"
-    "listing streams, so any number of paths can be listed.",
+    "listing streams, so any number of paths can be listed.\n"
+    "With --patterns each line ends with a tab and the path's pattern, what kind\n"
+    "of input contains it (see kpath pattern --help):\n"
+    "  AddExpr_0 -> \"+\"_10\tAddExpr + MultExpr\n"
+    "and with --json each path becomes {\"path\": [...], \"pattern\": \"...\"}.",
     options, run,
 };
 
 struct paths_options {
     uint32_t k;
-    bool ids, count;
+    bool ids, count, patterns, quoted;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -44,6 +51,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &po->k) ? CLI_CONTINUE : EXIT_USAGE;
     if (name[0] == 'i')
         po->ids = true;
+    else if (name[0] == 'p')
+        po->patterns = true;
+    else if (name[0] == 'q')
+        po->quoted = true;
     else
         po->count = true;
     return CLI_CONTINUE;
@@ -89,10 +100,13 @@ static int list_paths(const struct kpath_space *sp, const struct paths_options *
         strbuf_addf(&out, "{\"k\": %u, \"count\": %llu, \"saturated\": %s, \"paths\": [", sp->k,
                     (unsigned long long)sp->total, sp->saturated ? "true" : "false");
     struct kpath_iter it;
+    struct pattern_options pattern_opts = {.quoted = po->quoted};
+    struct strbuf pattern = STRBUF_INIT;
     kpath_iter_init(&it, sp);
     while (ok && kpath_iter_next(&it)) {
         if (json) {
-            strbuf_addstr(&out, first ? "\n  [" : ",\n  [");
+            strbuf_addstr(&out, first ? "\n  " : ",\n  ");
+            strbuf_addstr(&out, po->patterns ? "{\"path\": [" : "[");
             first = false;
         }
         for (uint32_t i = 0; i < sp->k; i++) {
@@ -100,11 +114,26 @@ static int list_paths(const struct kpath_space *sp, const struct paths_options *
                 strbuf_addstr(&out, sep);
             strbuf_addstr(&out, names[it.path[i]]);
         }
-        strbuf_addstr(&out, json ? "]" : "\n");
+        if (po->patterns) {
+            strbuf_reset(&pattern);
+            pattern_render(g, it.path, sp->k, &pattern_opts, &pattern, NULL);
+            if (json) {
+                strbuf_addstr(&out, "], \"pattern\": ");
+                json_add_string(&out, pattern.data, pattern.len);
+                strbuf_addstr(&out, "}");
+            } else {
+                strbuf_addch(&out, '\t');
+                strbuf_add(&out, pattern.data, pattern.len);
+                strbuf_addch(&out, '\n');
+            }
+        } else {
+            strbuf_addstr(&out, json ? "]" : "\n");
+        }
         if (out.len >= FLUSH_AT)
             ok = flush(&out);
     }
     kpath_iter_free(&it);
+    strbuf_free(&pattern);
     if (json)
         strbuf_addstr(&out, first ? "]}\n" : "\n]}\n");
     ok = ok && flush(&out);
@@ -122,6 +151,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &po);
     if (status != CLI_CONTINUE)
         return status;
+    if (po.patterns && po.count)
+        return cli_usage_error(cmd, "--patterns goes with listing paths, not with --count");
+    if (po.quoted && !po.patterns)
+        return cli_usage_error(cmd, "--quoted changes how patterns are shown; add --patterns");
     struct grammar *g;
     struct graph *graph;
     status = cli_load(c.grammar, c.start, NULL, &g, &graph);

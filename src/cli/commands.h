@@ -11,8 +11,10 @@
     X(check, cmd_check)       \
     X(graph, cmd_graph)       \
     X(paths, cmd_paths)       \
+    X(pattern, cmd_pattern)   \
     X(gen, cmd_gen)           \
-    X(cover, cmd_cover)
+    X(cover, cmd_cover)       \
+    X(dup, cmd_dup)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)

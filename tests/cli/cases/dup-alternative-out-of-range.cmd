@@ -1,0 +1,1 @@
+dup tests/grammars/contexts/numbers.ebnf '<factor>' 6

@@ -1,0 +1,1 @@
+dup grammars/expr.ebnf UnaryExpr 7

@@ -1,0 +1,1 @@
+dup --depth 1 tests/grammars/contexts/numbers.ebnf '<factor>' 4

@@ -1,0 +1,1 @@
+paths -k 2 --patterns grammars/expr.ebnf

@@ -1,0 +1,1 @@
+paths -k 2 --patterns --quoted tests/grammars/contexts/groups.ebnf

@@ -1,0 +1,1 @@
+paths -k 1 --patterns --json tests/grammars/contexts/groups.ebnf

@@ -1,0 +1,1 @@
+paths --quoted grammars/expr.ebnf

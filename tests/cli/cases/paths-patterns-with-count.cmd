@@ -1,0 +1,1 @@
+paths --patterns --count grammars/expr.ebnf

@@ -1,0 +1,1 @@
+pattern --ids grammars/expr.ebnf AddExpr_0 10

@@ -1,0 +1,1 @@
+pattern --ids grammars/expr.ebnf 0 99

@@ -1,0 +1,1 @@
+pattern grammars/expr.ebnf 'AddExpr_0 -> "+"_10'

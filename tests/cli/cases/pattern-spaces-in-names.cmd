@@ -1,0 +1,1 @@
+pattern tests/grammars/contexts/numbers.ebnf '<expr>_0 " + "_6'
