@@ -125,14 +125,17 @@ bool kpath_is_valid(const struct graph *g, const uint32_t *path, uint32_t k)
 bool kpath_rank(const struct kpath_space *sp, const uint32_t *path, uint64_t *rank)
 {
     const struct graph *g = sp->graph;
-    if (sp->saturated || !kpath_is_valid(g, path, sp->k))
+    if (sp->saturated || path[0] >= g->nnodes || !node_kind_is_symbolic(g->nodes[path[0]].kind))
         return false;
+    /* Validate and rank in one pass: each step's position in the sorted
+     * successor list is both the check and the rank's term. */
     uint64_t r = sp->start_prefix[g->nodes[path[0]].symbolic_index];
     size_t E = g->nsuccessor_entries;
     for (uint32_t i = 1; i < sp->k; i++) {
-        uint32_t j = sp->k - i;
         uint32_t e = successor_position(g, path[i - 1], path[i]);
-        r += sp->succ_prefix[(size_t)(j - 1) * E + e];
+        if (e == UINT32_MAX)
+            return false;
+        r += sp->succ_prefix[(size_t)(sp->k - i - 1) * E + e];
     }
     *rank = r;
     return true;

@@ -37,10 +37,8 @@ void *xrealloc(void *ptr, size_t size)
     return p;
 }
 
-void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem)
+void *xgrow_slow(void *ptr, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return ptr;
     size_t n = *cap ? *cap : 8;
     while (n < need) {
         if (n > SIZE_MAX / 2)

@@ -12,8 +12,13 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
-/* Grow an array of `elem` sized items to hold at least `need` items, doubling. */
-void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem);
+/* Grow an array of `elem` sized items to hold at least `need` items, doubling.
+ * The check is inline: it runs on every append in the hot loops. */
+void *xgrow_slow(void *ptr, size_t *cap, size_t need, size_t elem);
+static inline void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem)
+{
+    return need <= *cap ? ptr : xgrow_slow(ptr, cap, need, elem);
+}
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 void *xmemdup(const void *p, size_t n);

@@ -1,0 +1,56 @@
+/* parse: Earley parsing of sample inputs over the grammar graph.
+ *
+ * The parser works on characters (code points of UTF-8 input, no lexer) and
+ * accepts every grammar kpath loads: left and right recursion, epsilon,
+ * quantifiers and ambiguity.  Its result is a shared packed parse forest whose
+ * symbol nodes are instances (graph node, start, end) of the same graph nodes
+ * and ids everything else uses.  A k-path counts as present when it occurs in
+ * any tree of the forest; forest_add_kpaths finds them with memoization, so a
+ * node shared by many trees is processed once per distinct context.
+ *
+ * Nothing here recurses on the input or on nesting: deep inputs are safe.
+ * Ownership: a forest owns its arrays and borrows the graph. */
+#ifndef KPATH_PARSE_H
+#define KPATH_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "dtree.h"
+#include "kpath.h"
+
+#define PARSE_DEFAULT_MAX_INPUT (16u << 20) /* bytes */
+
+struct parse_options {
+    size_t max_input_size; /* bytes; larger inputs are refused, not parsed */
+};
+
+struct forest; /* opaque */
+
+/* Parse text[0..len) (named `name` in diagnostics).  On success returns the
+ * forest; on failure NULL and a diagnostic: "no parse: unexpected 'x';
+ * expected one of '+', '-', ')'" at the furthest position any parse reached,
+ * invalid UTF-8, or an input over the size limit. */
+struct forest *parse_text(const struct graph *g, const char *name, const char *text,
+                          size_t len, const struct parse_options *opts,
+                          struct diag_list *diags);
+void forest_free(struct forest *f);
+
+/* Number of derivation trees, saturating at UINT64_MAX; *infinite is set when
+ * the forest has a cycle (a rule deriving itself without consuming input). */
+uint64_t forest_count_trees(const struct forest *f, bool *infinite);
+/* Add the k-paths of every tree of the forest to `set`; returns how many were new. */
+uint64_t forest_add_kpaths(const struct forest *f, struct kpath_set *set);
+/* The same for several sets (spaces of different k) in one pass. */
+uint64_t forest_add_kpaths_many(const struct forest *f, struct kpath_set *const *sets, size_t n);
+/* One tree of the forest: at every ambiguity, the derivation found first
+ * (the earliest completed alternative, then the earliest split).  The tree
+ * is built into `t` (initialized here).  Returns false if the forest is cyclic
+ * along that choice. */
+bool forest_first_tree(const struct forest *f, struct dtree *t);
+/* Statistics, for benchmarks. */
+size_t forest_item_count(const struct forest *f);
+
+#endif

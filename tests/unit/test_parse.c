@@ -1,0 +1,319 @@
+/* Parsing samples: round trips with generated inputs on every bundled
+ * grammar, errors at the right place with the right expectations, ambiguity,
+ * left recursion, epsilon and very deep inputs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/load.h"
+#include "gen.h"
+#include "harness.h"
+#include "parse.h"
+
+static const char *const bundled[] = {
+    "grammars/expr.ebnf", "grammars/digits.ebnf", "grammars/fsm.ebnf",
+    "grammars/config.ebnf", "grammars/arith.ebnf", "grammars/json.ebnf",
+    "grammars/csv.ebnf", "grammars/url.ebnf", "grammars/ini.ebnf",
+};
+
+static struct forest *parse(const struct graph *g, const char *text, struct diag_list *d)
+{
+    return parse_text(g, "sample", text, strlen(text), NULL, d);
+}
+
+/* Every k-path (k = 1..3) of the generated tree is in the parse forest. */
+static bool round_trip(const struct graph *g, const struct gen_input *in)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct forest *f = parse_text(g, "generated", in->text, in->len, NULL, &d);
+    bool ok = f != NULL;
+    if (!f)
+        fprintf(stderr, "  does not parse: \"%s\": %s\n", in->text, d.len ? d.items[0].message : "");
+    for (uint32_t k = 1; ok && k <= 3; k++) {
+        struct kpath_space sp;
+        kpath_space_init(&sp, g, k);
+        struct kpath_set from_tree, from_forest;
+        kpath_set_init(&from_tree, &sp);
+        kpath_set_init(&from_forest, &sp);
+        dtree_add_kpaths(&in->tree, &from_tree);
+        forest_add_kpaths(f, &from_forest);
+        uint64_t before = from_forest.size;
+        kpath_set_union(&from_forest, &from_tree);
+        if (from_forest.size != before) {
+            fprintf(stderr, "  \"%s\": the forest lacks %llu of the tree's %u-paths\n", in->text,
+                    (unsigned long long)(from_forest.size - before), k);
+            ok = false;
+        }
+        kpath_set_free(&from_tree);
+        kpath_set_free(&from_forest);
+        kpath_space_free(&sp);
+    }
+    forest_free(f);
+    diag_list_free(&d);
+    return ok;
+}
+
+TEST(parse_round_trips_generated_inputs_on_every_bundled_grammar)
+{
+    for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++) {
+        struct loaded l;
+        if (!CHECK(test_load_file(bundled[i], &l)))
+            continue;
+        for (int strategy = GEN_KPATH; strategy <= GEN_RANDOM; strategy++) {
+            struct gen_options o;
+            gen_options_default(&o);
+            o.strategy = (enum gen_strategy)strategy;
+            o.k = 3;
+            o.closeoff = GEN_CLOSE_GREEDY;
+            o.count = strategy == GEN_KPATH ? 0 : 50;
+            char *error;
+            struct generator *gen = gen_new(l.graph, &o, &error);
+            gen_run(gen);
+            size_t failures = 0;
+            for (size_t j = 0; j < gen->ninputs; j++)
+                failures += !round_trip(l.graph, &gen->inputs[j]);
+            if (!CHECK_INT(failures, 0))
+                fprintf(stderr, "  in %s\n", bundled[i]);
+            gen_free(gen);
+        }
+        test_unload(&l);
+    }
+}
+
+static void check_error(const struct graph *g, const char *text, const char *expected)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct forest *f = parse(g, text, &d);
+    CHECK(f == NULL);
+    if (CHECK_INT(d.len, 1)) {
+        struct strbuf sb = STRBUF_INIT;
+        diag_format(&d.items[0], &sb);
+        CHECK_STR(strbuf_str(&sb), expected);
+        strbuf_free(&sb);
+    }
+    forest_free(f);
+    diag_list_free(&d);
+}
+
+TEST(parse_errors_point_at_the_furthest_position_with_what_was_expected)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    /* After "x+4" a digit, an operator or the end may come; not ")". */
+    check_error(l.graph, "x+4)", "sample:1:4: error: no parse: unexpected ')'; expected one of "
+                "'%', '*', '+', '-', '/', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', "
+                "end of input");
+    /* An operand is missing at the end: every way a UnaryExpr starts. */
+    check_error(l.graph, "(x*", "sample:1:4: error: no parse: unexpected end of input; expected "
+                "one of '(', '+', '++', '-', '--', '0', '1', '2', '3', '4', '5', '6', '7', '8', "
+                "'9', 'x', 'y', 'z'");
+    test_unload(&l);
+
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    /* In an object after a member only "," or "}" (or whitespace) may come. */
+    check_error(l.graph, "{\"a\": 1 \"b\": 2}", "sample:1:9: error: no parse: unexpected '\"'; "
+                "expected one of '\\t', '\\n', '\\r', ' ', ',', '}'");
+    check_error(l.graph, "[01]", "sample:1:3: error: no parse: unexpected '1'; expected one of "
+                "'\\t', '\\n', '\\r', ' ', ',', '.', 'E', ']', 'e'");
+    /* Lines and columns count characters (the é is one); expectations are
+     * ordered by character, classes by their first character. */
+    check_error(l.graph, "[\"é\",\n é]", "sample:2:2: error: no parse: unexpected 'é'; expected "
+                "one of '\\t', '\\n', '\\r', ' ', '\"', '-', '0', [1-9], '[', 'false', 'null', 'true', '{'");
+    test_unload(&l);
+}
+
+TEST(parse_rejects_invalid_utf8_and_oversized_inputs)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(parse(l.graph, "[\"a\xff\"]", &d) == NULL);
+    if (CHECK_INT(d.len, 1)) {
+        CHECK_STR(d.items[0].message, "invalid UTF-8 byte 0xFF");
+        CHECK_INT(d.items[0].col, 4);
+    }
+    diag_list_free(&d);
+    struct parse_options small = {.max_input_size = 4};
+    CHECK(parse_text(l.graph, "big", "[1,2]", 5, &small, &d) == NULL);
+    if (CHECK_INT(d.len, 1))
+        CHECK_STR(d.items[0].message, "input is 5 bytes, more than the limit of 4 (--max-input-size)");
+    diag_list_free(&d);
+    test_unload(&l);
+}
+
+static bool add_path(const uint32_t *path, void *ctx)
+{
+    strbuf_addf(ctx, "%u>%u ", path[0], path[1]);
+    return true;
+}
+
+TEST(parse_ambiguous_inputs_count_trees_and_cover_from_all_of_them)
+{
+    /* Nodes: 0 alt, 1 A, 2 B, 3 "x" (A's), 4 "x" (B's).  "x" has two trees,
+     * one with A_1 -> "x"_3, one with B_2 -> "x"_4: both 2-paths count. */
+    struct loaded l;
+    if (!CHECK(test_load_string("S := A | B;\nA := \"x\";\nB := \"x\";\n", &l)))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    struct forest *f = parse(l.graph, "x", &d);
+    if (CHECK(f != NULL)) {
+        bool infinite;
+        CHECK_INT(forest_count_trees(f, &infinite), 2);
+        CHECK(!infinite);
+        struct kpath_space sp;
+        kpath_space_init(&sp, l.graph, 2);
+        struct kpath_set set;
+        kpath_set_init(&set, &sp);
+        CHECK_INT(forest_add_kpaths(f, &set), 2);
+        struct strbuf got = STRBUF_INIT;
+        kpath_set_foreach(&set, add_path, &got);
+        CHECK_STR(strbuf_str(&got), "1>3 2>4 ");
+        strbuf_free(&got);
+        kpath_set_free(&set);
+        kpath_space_free(&sp);
+    }
+    forest_free(f);
+    test_unload(&l);
+
+    /* E := E "+" E | "x": the trees of x+x+...+x (n operands) are counted by
+     * the Catalan numbers: 1, 1, 2, 5, 14, 42. */
+    if (!CHECK(test_load_string("E := E \"+\" E | \"x\";", &l)))
+        return;
+    static const char *const inputs[] = {"x", "x+x", "x+x+x", "x+x+x+x", "x+x+x+x+x", "x+x+x+x+x+x"};
+    static const uint64_t catalan[] = {1, 1, 2, 5, 14, 42};
+    for (int i = 0; i < 6; i++) {
+        f = parse(l.graph, inputs[i], &d);
+        bool infinite;
+        if (CHECK(f != NULL))
+            CHECK_INT(forest_count_trees(f, &infinite), catalan[i]);
+        forest_free(f);
+    }
+    diag_list_free(&d);
+    test_unload(&l);
+}
+
+TEST(parse_left_recursion_epsilon_and_cycles)
+{
+    struct loaded l;
+    struct diag_list d = DIAG_LIST_INIT;
+    bool infinite;
+    /* Left recursion with an empty base: exactly one tree per input. */
+    if (CHECK(test_load_string("L := L \"a\" | \"\";", &l))) {
+        static const char *const inputs[] = {"", "a", "aaaa"};
+        for (int i = 0; i < 3; i++) {
+            struct forest *f = parse(l.graph, inputs[i], &d);
+            if (CHECK(f != NULL))
+                CHECK_INT(forest_count_trees(f, &infinite), 1);
+            forest_free(f);
+        }
+        test_unload(&l);
+    }
+    /* Nullable items in sequence and under a quantifier: (A B)* with A, B
+     * optional.  "ab" has two trees: one repetition (a, b), or two, (a, "")
+     * then ("", b).  Wholly empty repetitions are left out, or there would be
+     * infinitely many. */
+    if (CHECK(test_load_string("S := (A B)*;\nA := \"a\"?;\nB := \"b\"?;\n", &l))) {
+        struct forest *f = parse(l.graph, "ab", &d);
+        if (CHECK(f != NULL))
+            CHECK_INT(forest_count_trees(f, &infinite), 2);
+        forest_free(f);
+        f = parse(l.graph, "ba", &d);
+        if (CHECK(f != NULL)) /* "" then "b", then "a" then "": as (A B)(A B) */
+            CHECK_INT(forest_count_trees(f, &infinite), 1);
+        forest_free(f);
+        test_unload(&l);
+    }
+    /* A unit cycle: S derives S.  Infinitely many trees, flagged. */
+    if (CHECK(test_load_string("S := T | \"x\";\nT := S;\n", &l))) {
+        struct forest *f = parse(l.graph, "x", &d);
+        if (CHECK(f != NULL)) {
+            CHECK_INT(forest_count_trees(f, &infinite), (long long)UINT64_MAX);
+            CHECK(infinite);
+            struct dtree t;
+            CHECK(forest_first_tree(f, &t));
+            struct strbuf text = STRBUF_INIT;
+            dtree_text(&t, &text);
+            CHECK_STR(strbuf_str(&text), "x");
+            strbuf_free(&text);
+            dtree_free(&t);
+        }
+        forest_free(f);
+        test_unload(&l);
+    }
+    diag_list_free(&d);
+}
+
+TEST(parse_first_tree_rebuilds_the_input)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    const char *doc = "{\"a\": [1, -2.5e+3, true, null, \"\\u00e9\\n\"], \"b\": {}}";
+    struct diag_list d = DIAG_LIST_INIT;
+    struct forest *f = parse(l.graph, doc, &d);
+    if (CHECK(f != NULL)) {
+        struct dtree t;
+        CHECK(forest_first_tree(f, &t));
+        struct strbuf text = STRBUF_INIT;
+        dtree_text(&t, &text);
+        CHECK_STR(strbuf_str(&text), doc);
+        bool infinite;
+        CHECK_INT(forest_count_trees(f, &infinite), 1);
+        /* The tree's k-paths are the forest's when there is one tree. */
+        struct kpath_space sp;
+        kpath_space_init(&sp, l.graph, 3);
+        struct kpath_set a, b;
+        kpath_set_init(&a, &sp);
+        kpath_set_init(&b, &sp);
+        dtree_add_kpaths(&t, &a);
+        forest_add_kpaths(f, &b);
+        CHECK_INT(a.size, b.size);
+        kpath_set_union(&a, &b);
+        CHECK_INT(a.size, b.size);
+        kpath_set_free(&a);
+        kpath_set_free(&b);
+        kpath_space_free(&sp);
+        strbuf_free(&text);
+        dtree_free(&t);
+    }
+    forest_free(f);
+    diag_list_free(&d);
+    test_unload(&l);
+}
+
+TEST(parse_deeply_nested_inputs_do_not_overflow_the_stack)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    enum { DEPTH = 100000 };
+    char *doc = malloc(2 * DEPTH + 2);
+    memset(doc, '[', DEPTH);
+    memset(doc + DEPTH, ']', DEPTH);
+    doc[2 * DEPTH] = '\0';
+    struct diag_list d = DIAG_LIST_INIT;
+    struct parse_options o = {0};
+    struct forest *f = parse_text(l.graph, "deep", doc, 2 * DEPTH, &o, &d);
+    if (CHECK(f != NULL)) {
+        bool infinite;
+        CHECK_INT(forest_count_trees(f, &infinite), 1);
+        struct kpath_space sp;
+        kpath_space_init(&sp, l.graph, 2);
+        struct kpath_set set;
+        kpath_set_init(&set, &sp);
+        CHECK(forest_add_kpaths(f, &set) > 0);
+        struct dtree t;
+        CHECK(forest_first_tree(f, &t));
+        CHECK_INT(t.len > DEPTH, 1);
+        dtree_free(&t);
+        kpath_set_free(&set);
+        kpath_space_free(&sp);
+    }
+    forest_free(f);
+    diag_list_free(&d);
+    free(doc);
+    test_unload(&l);
+}
