@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "learn.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -431,17 +432,9 @@ static char *format_error(const char *fmt, unsigned long long a)
 
 static void default_probabilities(struct generator *gen)
 {
-    const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    size_t edges = g->nnodes ? g->nodes[g->nnodes - 1].first_child + g->nodes[g->nnodes - 1].nchildren : 0;
-    st->probabilities = xcalloc(edges + 1, sizeof *st->probabilities);
-    for (uint32_t n = 0; n < g->nnodes; n++) {
-        if (g->nodes[n].kind != NODE_ALT)
-            continue;
-        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++)
-            st->probabilities[g->nodes[n].first_child + i] =
-                grammar_alt_probability(g->nodes[n].expr, i);
-    }
+    st->probabilities = xmalloc(probability_table_size(gen->graph) * sizeof *st->probabilities);
+    probabilities_from_grammar(gen->graph, st->probabilities);
     gen->opts.probabilities = st->probabilities;
 }
 
@@ -1076,17 +1069,22 @@ static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t 
         if (any)
             return rng_weighted(&gen->rng, st->weights, node->nchildren);
     }
-    /* Closing: the fastest of the positive alternatives, unless only a zero
-     * one fits the depth. */
-    uint32_t best = INF32;
+    /* Closing: among the positive alternatives that fit, those that close
+     * fastest, drawn by probability; if no positive one fits, the fastest. */
+    uint32_t best_depth = INF32;
     for (uint32_t i = 0; i < node->nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
-        if (p[i] > 0 && (best == INF32 || closes_faster(g, c, graph_children(g, n)[best])))
-            best = i;
+        if (p[i] > 0 && fits(gen, inst, c) && g->nodes[c].min_depth < best_depth)
+            best_depth = g->nodes[c].min_depth;
     }
-    if (best == INF32 || !fits(gen, inst, graph_children(g, n)[best]))
-        best = fastest_alternative(gen, n);
-    return best;
+    if (best_depth == INF32)
+        return fastest_alternative(gen, n);
+    for (uint32_t i = 0; i < node->nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        st->weights[i] = p[i] > 0 && fits(gen, inst, c) && g->nodes[c].min_depth == best_depth
+                             ? p[i] : 0;
+    }
+    return rng_weighted(&gen->rng, st->weights, node->nchildren);
 }
 
 /* The decision for a slot; false (with gen->error) when bounded random
@@ -1155,10 +1153,19 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
                 score = greedy_score(gen, inst, child);
             uint32_t cap = repetition_cap(gen, node);
             *decision = score < lo ? lo : score > cap ? cap : score;
-        } else if (shortest || closing)
+        } else if (shortest || closing) {
             *decision = lo;
-        else
+        } else if (gen->opts.strategy == GEN_PROB && gen->opts.probabilities[node->first_child] >= 0 &&
+                   fits(gen, inst, child)) {
+            /* Learned: one more repetition with probability q, up to the cap. */
+            double q = gen->opts.probabilities[node->first_child];
+            uint32_t cap = repetition_cap(gen, node);
+            *decision = lo;
+            while (*decision < cap && rng_uniform(&gen->rng) < q)
+                ++*decision;
+        } else {
             *decision = random_repetitions(gen, inst, node, child);
+        }
         break;
     }
     case NODE_CLASS:

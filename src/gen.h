@@ -70,8 +70,10 @@ struct gen_options {
     uint32_t max_size;              /* tree nodes; budget of random/coverage/prob */
     uint64_t seed;
     uint32_t count;                 /* inputs to make; 0 = kpath until done */
-    /* Probability of alternative i of alt node n at probabilities[first_child
-     * of n + i] (indexed like graph.children); NULL: the grammar's weights. */
+    /* A probability table (see learn.h): alternative i of alt node n at
+     * probabilities[first_child of n + i], and a quantifier's probability of
+     * one more repetition at its edge (negative: uniform repetitions).
+     * NULL: the grammar's weights. */
     const double *probabilities;
 };
 

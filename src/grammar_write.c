@@ -1,3 +1,5 @@
+/* realpath(3) is XSI. */
+#define _XOPEN_SOURCE 700
 /* grammar_write: the .ebnf writer.  See grammar_write.h for the contract. */
 #include "grammar_write.h"
 
@@ -519,7 +521,49 @@ static bool write_all(int fd, const char *data, size_t len)
     return true;
 }
 
+/* Write into a file that is not a regular file (a device, a pipe) in place:
+ * renaming over it would replace it. */
+static bool write_in_place(const char *path, const void *data, size_t len,
+                           struct diag_list *diags)
+{
+    int fd = open(path, O_WRONLY);
+    bool ok = fd >= 0 && write_all(fd, data, len);
+    int err = errno;
+    if (fd >= 0 && close(fd) != 0 && ok)
+        ok = false, err = errno;
+    if (!ok)
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot write: %s", strerror(err));
+    return ok;
+}
+
+static bool write_regular_atomic(const char *path, const void *data, size_t len,
+                                 struct diag_list *diags);
+
 bool write_file_atomic(const char *path, const void *data, size_t len, struct diag_list *diags)
+{
+    struct stat st, lst;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot write: it is a directory");
+            return false;
+        }
+        if (!S_ISREG(st.st_mode))
+            return write_in_place(path, data, len, diags);
+        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+            /* Replace the file the link points to, and keep the link. */
+            char *target = realpath(path, NULL);
+            if (target) {
+                bool ok = write_regular_atomic(target, data, len, diags);
+                free(target);
+                return ok;
+            }
+        }
+    }
+    return write_regular_atomic(path, data, len, diags);
+}
+
+static bool write_regular_atomic(const char *path, const void *data, size_t len,
+                                 struct diag_list *diags)
 {
     const char *slash = strrchr(path, '/');
     struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT;

@@ -89,7 +89,10 @@ bool grammar_write_file(const struct grammar *g, const struct grammar_write_opti
  * them: they go to a new temporary file in the same directory, which is
  * fsync'd and renamed over `path` (keeping the permissions of a file that
  * was there).  On failure `path` is untouched, the temporary file is removed
- * and a diagnostic names the problem. */
+ * and a diagnostic names the problem.  Only a regular file is ever replaced:
+ * a device or pipe (/dev/null, /dev/stdout) is written in place, a symbolic
+ * link keeps pointing at its file (which is the one replaced), and a
+ * directory is an error. */
 bool write_file_atomic(const char *path, const void *data, size_t len, struct diag_list *diags);
 
 #endif

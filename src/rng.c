@@ -44,12 +44,17 @@ uint64_t rng_below(struct rng *r, uint64_t n)
     return x % n;
 }
 
+double rng_uniform(struct rng *r)
+{
+    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
 uint32_t rng_weighted(struct rng *r, const double *weights, uint32_t n)
 {
     double total = 0;
     for (uint32_t i = 0; i < n; i++)
         total += weights[i];
-    double x = (double)(rng_next(r) >> 11) * 0x1.0p-53 * total;
+    double x = rng_uniform(r) * total;
     uint32_t last = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (weights[i] <= 0)

@@ -6,6 +6,7 @@
 
 #include "diag.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 void cli_parser_init(struct cli_parser *p, const struct cli_command *cmd, int argc, char **argv)
 {
@@ -130,6 +131,12 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
             return EXIT_OK;
         }
         if (o == CLI_POSITIONAL) {
+            if (common->grammar && cmd->takes_files) {
+                if (!common->files)
+                    common->files = xcalloc((size_t)argc + 1, sizeof *common->files);
+                common->files[common->nfiles++] = value;
+                continue;
+            }
             if (common->grammar)
                 return cli_usage_error(cmd, "expected one GRAMMAR, got '%s' too", value);
             common->grammar = value;
@@ -145,6 +152,8 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
     }
     if (!common->grammar)
         return cli_usage_error(cmd, "missing GRAMMAR");
+    if (cmd->takes_files && !common->nfiles)
+        return cli_usage_error(cmd, "missing FILE or DIR after GRAMMAR");
     return CLI_CONTINUE;
 }
 

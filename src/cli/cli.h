@@ -27,6 +27,8 @@ struct cli_command {
     const char *description; /* paragraphs for `kpath NAME --help` */
     const struct cli_option *options; /* ends with {0} */
     int (*run)(const struct cli_command *cmd, int argc, char **argv);
+    /* Takes one or more FILE|DIR arguments after GRAMMAR (cli_common.files). */
+    bool takes_files;
 };
 
 /* Parser state: walk argv[1..] of a subcommand. */
@@ -49,11 +51,14 @@ int cli_next(struct cli_parser *p, const char **value);
 /* Index of the option called `name` in cmd->options. */
 int cli_option_index(const struct cli_command *cmd, const char *name);
 
-/* What every grammar command takes: one GRAMMAR, --start NAME, --json. */
+/* What every grammar command takes: one GRAMMAR, --start NAME, --json, and
+ * for commands that take files, the arguments after GRAMMAR. */
 struct cli_common {
     const char *grammar;
     const char *start;
     bool json;
+    const char **files; /* owned array (free it), pointing into argv */
+    size_t nfiles;
 };
 
 enum { CLI_CONTINUE = -1 };

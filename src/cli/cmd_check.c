@@ -18,7 +18,7 @@ const struct cli_command cmd_check_command = {
     "Check GRAMMAR and print every diagnostic as FILE:LINE:COL: error: MESSAGE\n"
     "(or warning:) on stderr.  Exit status 0 when the grammar is valid (warnings\n"
     "allowed), 2 when it has errors.",
-    options, run,
+    options, run, false,
 };
 
 static void json_diagnostics(const struct diag_list *diags, bool valid)

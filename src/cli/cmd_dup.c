@@ -38,7 +38,7 @@ const struct cli_command cmd_dup_command = {
     "anew, each copy right after the rule it copies.  Without -o it goes to\n"
     "stdout; -o OUT writes a temporary file beside OUT and renames it, so OUT is\n"
     "never left half-written.  With --start, use the same --start on the result.",
-    options, run,
+    options, run, false,
 };
 
 struct dup_args {

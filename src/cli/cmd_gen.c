@@ -17,6 +17,7 @@
 #include "gen.h"
 #include "json.h"
 #include "kpath.h"
+#include "learn.h"
 #include "outdir.h"
 #include "sha256.h"
 #include "strbuf.h"
@@ -51,7 +52,11 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     {0}
 
 static const struct cli_option gen_options[] = {
-    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT, OPT_COMMON_TAIL,
+    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT,
+    {"probs", 0, "FILE", "prob: probabilities from FILE (kpath learn's output, or a grammar "
+                         "with the same rules annotated by hand)"},
+    {"invert", 0, NULL, "prob: invert the probabilities (inputs unlike the samples)"},
+    OPT_COMMON_TAIL,
 };
 static const struct cli_option cover_options[] = {
     OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_COMMON_TAIL,
@@ -116,7 +121,7 @@ const struct cli_command cmd_gen_command = {
     DEPTH_TEXT
     "\n"
     OUTPUT_TEXT,
-    gen_options, run_gen,
+    gen_options, run_gen, false,
 };
 
 const struct cli_command cmd_cover_command = {
@@ -134,7 +139,7 @@ const struct cli_command cmd_cover_command = {
     DEPTH_TEXT
     "\n"
     OUTPUT_TEXT,
-    cover_options, run_gen,
+    cover_options, run_gen, false,
 };
 
 /* ---- options --------------------------------------------------------------- */
@@ -142,6 +147,8 @@ const struct cli_command cmd_cover_command = {
 struct gen_cli {
     struct gen_options opts;
     bool count_set, closeoff_set;
+    const char *probs; /* --probs FILE */
+    bool invert;
     const char *outdir;
     const char *suffix;
     bool force, nul;
@@ -207,6 +214,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         if (strchr(value, '/'))
             return cli_usage_error(cmd, "--suffix must not contain '/', not '%s'", value);
         gc->suffix = value;
+    } else if (strcmp(name, "probs") == 0) {
+        gc->probs = value;
+    } else if (strcmp(name, "invert") == 0) {
+        gc->invert = true;
     } else if (strcmp(name, "force") == 0) {
         gc->force = true;
     } else if (strcmp(name, "null") == 0) {
@@ -227,6 +238,9 @@ static int check_options(const struct cli_command *cmd, struct gen_cli *gc, bool
                                gen_strategy_name(o->strategy));
     if (gc->closeoff_set && o->strategy != GEN_KPATH)
         return cli_usage_error(cmd, "--close-off applies to the kpath strategy only");
+    if ((gc->probs || gc->invert) && o->strategy != GEN_PROB)
+        return cli_usage_error(cmd, "%s applies to --strategy prob only",
+                               gc->probs ? "--probs" : "--invert");
     if (gc->nul && gc->outdir)
         return cli_usage_error(cmd, "-0 and -o exclude each other (-0 separates inputs on "
                                     "stdout)");
@@ -327,6 +341,14 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
     strbuf_addstr(out, "},\n  \"start\": ");
     json_add_cstring(out, r->start_rule);
     strbuf_addf(out, ",\n  \"strategy\": \"%s\"", gen_strategy_name(o->strategy));
+    if (o->strategy == GEN_PROB) {
+        strbuf_addstr(out, ",\n  \"probabilities\": ");
+        if (r->gc->probs)
+            json_add_cstring(out, r->gc->probs);
+        else
+            strbuf_addstr(out, "\"grammar\"");
+        strbuf_addf(out, ",\n  \"inverted\": %s", r->gc->invert ? "true" : "false");
+    }
     if (o->strategy == GEN_KPATH)
         strbuf_addf(out, ",\n  \"close_off\": \"%s\"", gen_closeoff_name(o->closeoff));
     else
@@ -412,6 +434,9 @@ static void print_summary(const struct run *r)
     strbuf_addf(&s, "strategy: %s", gen_strategy_name(o->strategy));
     if (o->strategy == GEN_KPATH)
         strbuf_addf(&s, ", close-off %s", gen_closeoff_name(o->closeoff));
+    if (o->strategy == GEN_PROB)
+        strbuf_addf(&s, ", probabilities from %s%s", r->gc->probs ? r->gc->probs : "the grammar",
+                    r->gc->invert ? ", inverted" : "");
     strbuf_addf(&s, ", k=%u, seed %" PRIu64 "\n", k, o->seed);
     strbuf_addf(&s, "bounds: max depth %u, max repetitions %u, max size %u, ", o->max_depth,
                 o->max_repetitions, o->max_size);
@@ -561,11 +586,29 @@ static int run_gen(const struct cli_command *cmd, int argc, char **argv)
         }
     }
 
+    /* The probability table: the grammar's weights or --probs FILE, and
+     * --invert on top. */
+    double *probs = xmalloc(probability_table_size(graph) * sizeof *probs);
+    probabilities_from_grammar(graph, probs);
+    if (gc.probs && !probabilities_read_file(graph, gc.probs, probs, &diags)) {
+        print_diags(cmd, &diags);
+        diag_list_free(&diags);
+        free(probs);
+        outdir_close(&od);
+        graph_free(graph);
+        grammar_free(g);
+        return EXIT_USAGE;
+    }
+    if (gc.invert)
+        probabilities_invert(graph, probs, probs);
+    gc.opts.probabilities = probs;
+
     char *error = NULL;
     struct generator *gen = gen_new(graph, &gc.opts, &error);
     if (!gen) {
         fprintf(stderr, "kpath %s: error: %s\n", cmd->name, error ? error : "cannot generate");
         free(error);
+        free(probs);
         outdir_close(&od);
         graph_free(graph);
         grammar_free(g);
@@ -634,6 +677,7 @@ static int run_gen(const struct cli_command *cmd, int argc, char **argv)
     diag_list_free(&diags);
     outdir_close(&od);
     gen_free(gen);
+    free(probs);
     graph_free(graph);
     grammar_free(g);
     return status;

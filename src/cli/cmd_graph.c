@@ -25,7 +25,7 @@ const struct cli_command cmd_graph_command = {
     "rule's right-hand side is one node shared by every reference to it.\n"
     "With --dot, symbolic nodes are labelled Name_id, synthetic nodes are small,\n"
     "and edges back to an already drawn shared rule node are dashed.",
-    options, run,
+    options, run, false,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)

@@ -23,7 +23,7 @@ const struct cli_command cmd_info_command = {
     "depth: the number of reference nodes on the longest root-to-leaf path of\n"
     "the derivation tree) and its number of k-paths for k = 1..K.  Warnings go\n"
     "to stderr.  Counts are exact; a count above 2^64-1 is shown as saturated.",
-    options, run,
+    options, run, false,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)

@@ -35,7 +35,7 @@ const struct cli_command cmd_paths_command = {
     "of input contains it (see kpath pattern --help):\n"
     "  AddExpr_0 -> \"+\"_10\tAddExpr + MultExpr\n"
     "and with --json each path becomes {\"path\": [...], \"pattern\": \"...\"}.",
-    options, run,
+    options, run, false,
 };
 
 struct paths_options {

@@ -33,7 +33,7 @@ const struct cli_command cmd_pattern_command = {
     "it, narrowing every group on the way to the branch that holds it.  A last\n"
     "node that is a reference stays as its rule's name; everything else stays\n"
     "as written.  Literals are shown without quotes unless --quoted.",
-    options, run,
+    options, run, false,
 };
 
 struct pattern_args {

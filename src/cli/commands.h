@@ -11,6 +11,7 @@
     X(check, cmd_check)       \
     X(graph, cmd_graph)       \
     X(paths, cmd_paths)       \
+    X(learn, cmd_learn)       \
     X(pattern, cmd_pattern)   \
     X(gen, cmd_gen)           \
     X(cover, cmd_cover)       \

@@ -36,6 +36,13 @@ bool test_load_file(const char *relative_path, struct loaded *out)
     return finish(g, &diags, out);
 }
 
+bool test_load_file_absolute(const char *path, struct loaded *out)
+{
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct grammar *g = grammar_load_file(path, NULL, &diags);
+    return finish(g, &diags, out);
+}
+
 void test_unload(struct loaded *l)
 {
     graph_free(l->graph);

@@ -12,6 +12,7 @@ struct loaded {
 
 bool test_load_string(const char *text, struct loaded *out);
 bool test_load_file(const char *relative_path, struct loaded *out);
+bool test_load_file_absolute(const char *path, struct loaded *out);
 void test_unload(struct loaded *l);
 
 #endif

@@ -1,0 +1,159 @@
+/* cmd_learn: `kpath learn` — rule probabilities from samples. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "grammar_write.h"
+#include "learn.h"
+#include "parse.h"
+#include "samples.h"
+#include "xalloc.h"
+
+static int run(const struct cli_command *cmd, int argc, char **argv);
+
+static const struct cli_option options[] = {
+    {"output", 'o', "OUT", "write the learned grammar to OUT (default: stdout)"},
+    {"invert", 0, NULL, "write inverted probabilities: inputs unlike the samples"},
+    {"max-input-size", 0, "N", "refuse samples larger than N bytes (default 16M)"},
+    {"start", 0, "NAME", "use rule NAME as the start rule"},
+    {0},
+};
+
+const struct cli_command cmd_learn_command = {
+    "learn", "[options] GRAMMAR FILE|DIR...", "learn rule probabilities from sample inputs",
+    "Parse every sample (directories are searched recursively; hidden files and\n"
+    "manifest.json are skipped), count how often each alternative of each\n"
+    "alternation is chosen in the derivation trees, and write GRAMMAR back with\n"
+    "every alternative annotated with its probability (count / times the\n"
+    "alternation was reached) as an N% prefix, and a '#:' comment per rule with\n"
+    "the raw counts.  An alternation no sample reaches stays uniform ('never\n"
+    "reached').  A quantifier gets the probability of one more repetition beyond\n"
+    "its minimum (extra / (instances + extra), a geometric distribution with the\n"
+    "samples' mean) as a line '#: repeat I P' above its rule.  An ambiguous\n"
+    "sample counts with its first tree (at each ambiguity, the derivation\n"
+    "completed first) and is reported.\n"
+    "\n"
+    "--invert writes inputs-from-hell probabilities: per alternation 1/p,\n"
+    "normalized; alternatives no sample used share all the probability; a\n"
+    "quantifier's P becomes 1 - P.  The output loads as a grammar and gives the\n"
+    "same probabilities to 'kpath gen --strategy prob --probs OUT'.\n"
+    "\n"
+    "Samples that do not parse are reported at the end with their positions and\n"
+    "make the exit status 2; the others are still learned from.",
+    options, run, true,
+};
+
+struct learn_options {
+    const char *output;
+    bool invert;
+    size_t max_input;
+};
+
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
+{
+    struct learn_options *lo = ctx;
+    switch (cmd->options[index].name[0]) {
+    case 'o': lo->output = value; break;
+    case 'i': lo->invert = true; break;
+    default:
+        if (!samples_parse_size(value, &lo->max_input))
+            return cli_usage_error(cmd, "--max-input-size must be a size in bytes (like 16M), not '%s'",
+                                   value);
+    }
+    return CLI_CONTINUE;
+}
+
+static void print_diags(struct diag_list *d)
+{
+    struct strbuf line = STRBUF_INIT;
+    for (size_t i = 0; i < d->len; i++) {
+        strbuf_reset(&line);
+        diag_format(&d->items[i], &line);
+        fprintf(stderr, "%s\n", strbuf_str(&line));
+    }
+    strbuf_free(&line);
+}
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+    struct cli_common c = {0};
+    struct learn_options lo = {.max_input = PARSE_DEFAULT_MAX_INPUT};
+    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &lo);
+    if (status != CLI_CONTINUE) {
+        free(c.files);
+        return status;
+    }
+    struct grammar *g;
+    struct graph *graph;
+    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
+    if (status != EXIT_OK) {
+        free(c.files);
+        return status;
+    }
+    struct diag_list failures = DIAG_LIST_INIT;
+    struct sample_list files = SAMPLE_LIST_INIT;
+    samples_expand(c.files, c.nfiles, &files, &failures);
+    struct learned lr;
+    learn_init(&lr, graph);
+    struct strbuf text = STRBUF_INIT;
+    struct parse_options po = {.max_input_size = lo.max_input};
+    size_t learned_from = 0;
+    for (size_t i = 0; i < files.len; i++) {
+        const char *name = samples_display_name(files.paths[i]);
+        if (!samples_read(files.paths[i], lo.max_input, &text, &failures))
+            continue;
+        struct forest *f = parse_text(graph, name, text.data ? text.data : "", text.len, &po,
+                                      &failures);
+        if (!f)
+            continue;
+        bool infinite;
+        uint64_t trees = forest_count_trees(f, &infinite);
+        struct dtree t;
+        if (forest_first_tree(f, &t)) {
+            learn_add_tree(&lr, &t, trees > 1);
+            learned_from++;
+            if (trees > 1) {
+                if (infinite)
+                    fprintf(stderr, "%s: ambiguous (infinitely many trees); counted its first tree\n", name);
+                else
+                    fprintf(stderr, "%s: ambiguous (%llu trees); counted its first tree\n", name,
+                            (unsigned long long)trees);
+            }
+        }
+        dtree_free(&t);
+        forest_free(f);
+    }
+    double *probs = xmalloc(probability_table_size(graph) * sizeof *probs);
+    learn_probabilities(&lr, probs);
+    if (lo.invert)
+        probabilities_invert(graph, probs, probs);
+    struct strbuf out = STRBUF_INIT;
+    probabilities_write(graph, probs, &lr, lo.invert, &out);
+    struct diag_list write_errors = DIAG_LIST_INIT;
+    if (lo.output) {
+        if (write_file_atomic(lo.output, out.data, out.len, &write_errors))
+            fprintf(stderr, "wrote %s: probabilities%s from %zu sample%s\n", lo.output,
+                    lo.invert ? " inverted" : "", learned_from, learned_from == 1 ? "" : "s");
+    } else {
+        cli_write(out.data, out.len);
+    }
+    if (failures.len) {
+        fprintf(stderr, "%zu of %zu samples could not be learned from:\n",
+                failures.errors, files.len);
+        print_diags(&failures);
+    }
+    print_diags(&write_errors);
+    status = write_errors.errors ? EXIT_FAILURE_OTHER : failures.errors ? EXIT_USAGE : EXIT_OK;
+    diag_list_free(&write_errors);
+    diag_list_free(&failures);
+    strbuf_free(&out);
+    strbuf_free(&text);
+    free(probs);
+    learn_free(&lr);
+    sample_list_free(&files);
+    free(c.files);
+    graph_free(graph);
+    grammar_free(g);
+    return status;
+}
