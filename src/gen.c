@@ -35,7 +35,10 @@ struct gen_state {
     uint32_t *route;          /* graph nodes from the root through every target node */
     size_t route_len, route_cap, route_pos;
     uint32_t walker;          /* the instance being walked */
-    const uint32_t *cost;     /* backward distances to the first target node */
+    const uint32_t *cost;     /* backward distances to the first goal (pin or target) */
+    const uint32_t *cost_below; /* with a pin: from its last node to the target */
+    const struct pin *via;    /* the pin the current target is reached through */
+    size_t leg_end;           /* route position where the first leg (by cost) ends */
     struct cost_entry cache[COST_CACHE];
     uint64_t cache_clock;
     uint32_t *heap_node;      /* Dijkstra scratch */
@@ -329,13 +332,18 @@ static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t
     return victim->cost;
 }
 
-/* The walk's value of going from p into child c. */
-static uint32_t step_cost(const struct generator *gen, uint32_t p, uint32_t c)
+/* The walk's value of going from p into child c, by a cost table. */
+static uint32_t step_cost_with(const struct generator *gen, const uint32_t *cost, uint32_t p,
+                               uint32_t c)
 {
-    const uint32_t *cost = gen->state->cost;
     if (cost[c] == INF32 || !passable(gen->graph, p))
         return INF32;
     return max32(side_need(gen, p, c), add32(is_ref(gen->graph, c), cost[c]));
+}
+
+static uint32_t step_cost(const struct generator *gen, uint32_t p, uint32_t c)
+{
+    return step_cost_with(gen, gen->state->cost, p, c);
 }
 
 static void route_push(struct gen_state *st, uint32_t n)
@@ -344,45 +352,126 @@ static void route_push(struct gen_state *st, uint32_t n)
     st->route[st->route_len++] = n;
 }
 
-/* The way from the root to the first target node (greedy on the costs, which
- * strictly fall at every reference, so it ends), then through synthetic nodes
- * to each next target node (inside a right-hand side the way is unique). */
-static void build_route(struct generator *gen)
+/* Append the way from `from` (not included) down to `to`, greedy on a cost
+ * table: the costs strictly fall at every reference, so it ends. */
+static void route_down(struct generator *gen, uint32_t from, uint32_t to, const uint32_t *cost)
 {
     const struct graph *g = gen->graph;
-    struct gen_state *st = gen->state;
-    const uint32_t *target = gen->target;
-    st->route_len = 0;
-    uint32_t n = 0;
-    while (n != target[0]) {
-        route_push(st, n);
+    uint32_t n = from;
+    while (n != to) {
         uint32_t best = NODE_NONE, best_cost = INF32;
         for (uint32_t i = 0; i < g->nodes[n].nchildren; i++) {
             uint32_t c = graph_children(g, n)[i];
-            uint32_t v = step_cost(gen, n, c);
+            uint32_t v = step_cost_with(gen, cost, n, c);
             if (v < best_cost)
                 best = c, best_cost = v;
         }
         n = best;
+        route_push(gen->state, n);
     }
-    route_push(st, n);
+}
+
+/* Append the way from symbolic `from` (not included) to its symbolic
+ * successor `to`: through from's rule node, down the unique chain of
+ * synthetic nodes of that right-hand side. */
+static void route_chain(struct generator *gen, uint32_t from, uint32_t to)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    uint32_t top = graph_children(g, from)[0];
+    size_t mark = st->route_len;
+    for (uint32_t m = to;; m = graph_parents(g, m)[0]) {
+        route_push(st, m);
+        if (m == top)
+            break;
+    }
+    /* Pushed bottom-up: reverse the segment. */
+    for (size_t a = mark, b = st->route_len - 1; a < b; a++, b--) {
+        uint32_t t = st->route[a];
+        st->route[a] = st->route[b];
+        st->route[b] = t;
+    }
+}
+
+/* The way from the root to the first target node (through the pin, if any),
+ * then to each next target node. */
+static void build_route(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    const uint32_t *target = gen->target;
+    st->route_len = 0;
+    route_push(st, 0);
+    if (st->via) {
+        const struct pin *pin = st->via;
+        route_down(gen, 0, pin->nodes[0], st->cost);
+        st->leg_end = st->route_len - 1;
+        for (uint32_t j = 1; j < pin->len; j++)
+            route_chain(gen, pin->nodes[j - 1], pin->nodes[j]);
+        route_down(gen, pin->nodes[pin->len - 1], target[0], st->cost_below);
+    } else {
+        route_down(gen, 0, target[0], st->cost);
+        st->leg_end = st->route_len - 1;
+    }
     gen->route_target_at[0] = (uint32_t)st->route_len - 1;
     for (uint32_t j = 1; j < gen->opts.k; j++) {
-        uint32_t top = graph_children(g, target[j - 1])[0];
-        size_t mark = st->route_len;
-        for (uint32_t m = target[j];; m = graph_parents(g, m)[0]) {
-            route_push(st, m);
-            if (m == top)
-                break;
-        }
-        /* Pushed bottom-up: reverse the segment. */
-        for (size_t a = mark, b = st->route_len - 1; a < b; a++, b--) {
-            uint32_t t = st->route[a];
-            st->route[a] = st->route[b];
-            st->route[b] = t;
-        }
+        route_chain(gen, target[j - 1], target[j]);
         gen->route_target_at[j] = (uint32_t)st->route_len - 1;
     }
+}
+
+/* The depth, relative to the pin's first node's, that the way along the pin
+ * and then from its last node (by `below`) needs. */
+static uint32_t pin_need(const struct generator *gen, const struct pin *pin, const uint32_t *below)
+{
+    const struct graph *g = gen->graph;
+    uint32_t need = 0, refs = 0;
+    for (uint32_t j = 1; j < pin->len; j++) {
+        need = max32(need, refs + gen->state->entry_side[pin->nodes[j]]);
+        refs += is_ref(g, pin->nodes[j]);
+    }
+    return max32(need, add32(refs, below[pin->nodes[pin->len - 1]]));
+}
+
+/* Plan how to reach a target: the cost tables of the walk, and the pin to go
+ * through.  Returns the smallest depth a tree containing it needs. */
+static uint32_t plan_target(struct generator *gen, const uint32_t *target)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    uint32_t tail = tail_need(gen, target);
+    st->via = NULL;
+    if (!gen->opts.pins || !gen->opts.pins->len) {
+        st->cost = costs_for(gen, target[0], tail);
+        return add32(is_ref(g, 0), st->cost[0]);
+    }
+    const struct pin_set *pins = gen->opts.pins;
+    uint32_t best = INF32;
+    const struct pin *chosen = NULL;
+    for (size_t i = 0; i < pins->len; i++) {
+        const struct pin *pin = &pins->pins[i];
+        if (!pin->below[target[0]])
+            continue;
+        const uint32_t *below = costs_for(gen, target[0], tail);
+        uint32_t need = pin_need(gen, pin, below);
+        if (need == INF32)
+            continue;
+        const uint32_t *to_pin = costs_for(gen, pin->nodes[0], need);
+        uint32_t needed = add32(is_ref(g, 0), to_pin[0]);
+        if (needed < best)
+            best = needed, chosen = pin;
+    }
+    if (chosen) {
+        /* Both tables are in the cache (it holds more than two). */
+        st->cost_below = costs_for(gen, target[0], tail);
+        st->cost = costs_for(gen, chosen->nodes[0], pin_need(gen, chosen, st->cost_below));
+        st->via = chosen;
+    }
+    return best;
+}
+
+uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path)
+{
+    return plan_target(gen, path);
 }
 
 /* ---- construction --------------------------------------------------------- */
@@ -407,14 +496,21 @@ static void build_agenda(struct generator *gen)
     struct kpath_iter it;
     kpath_iter_init(&it, sp);
     size_t i = 0;
-    while (kpath_iter_next(&it)) {
+    uint64_t rank = 0;
+    for (; kpath_iter_next(&it); rank++) { /* iteration order is rank order */
+        bool wanted = gen->opts.only_path
+                          ? memcmp(it.path, gen->opts.only_path, sp->k * sizeof *it.path) == 0
+                          : !gen->opts.pins || pin_set_covers_path(gen->opts.pins, it.path);
+        if (!wanted)
+            continue;
         uint32_t first = st->refs_from_root[it.path[0]];
         keyed[2 * i] = (uint64_t)add32(first, tail_need(gen, it.path));
-        keyed[2 * i + 1] = i; /* iteration order is rank order */
+        keyed[2 * i + 1] = rank;
         st->open_ends[it.path[sp->k - 1]]++;
         i++;
     }
     kpath_iter_free(&it);
+    n = i;
     qsort(keyed, n, 2 * sizeof *keyed, compare_keyed);
     st->agenda = xmalloc((n + 1) * sizeof *st->agenda);
     for (i = 0; i < n; i++)
@@ -657,15 +753,12 @@ static void record_unreachable(struct generator *gen, uint32_t needed)
 static bool next_target(struct generator *gen)
 {
     struct gen_state *st = gen->state;
-    const struct graph *g = gen->graph;
     while (st->agenda_pos < st->agenda_len) {
         uint64_t rank = st->agenda[st->agenda_pos++];
         if (kpath_set_contains_rank(&gen->covered, rank))
             continue;
         kpath_unrank(&gen->space, rank, gen->target);
-        uint32_t tail = tail_need(gen, gen->target);
-        st->cost = costs_for(gen, gen->target[0], tail);
-        uint32_t needed = add32(is_ref(g, 0), st->cost[0]);
+        uint32_t needed = plan_target(gen, gen->target);
         if (needed > gen->opts.max_depth) {
             record_unreachable(gen, needed);
             st->open_ends[gen->target[gen->opts.k - 1]]--;
@@ -769,7 +862,7 @@ static void walk_step(struct generator *gen)
     uint32_t n = st->route[st->route_pos], next = st->route[st->route_pos + 1];
     const struct graph_node *node = &g->nodes[n];
     uint32_t goal_at = gen->route_target_at[gen->target_reached];
-    bool first_leg = gen->target_reached == 0;
+    bool first_leg = st->route_pos < st->leg_end;
 
     gen->last.ncandidates = 0;
     uint32_t decision = 0, position = 0;
@@ -1216,7 +1309,7 @@ static void finish_tree(struct generator *gen)
     if (gen->opts.strategy == GEN_KPATH)
         in->target = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
     struct new_paths np = {gen, in, 0};
-    dtree_foreach_kpath(&in->tree, gen->opts.k, note_path, &np);
+    pin_foreach_kpath(gen->opts.pins, &in->tree, gen->opts.k, note_path, &np);
     gen->events |= GEN_EVENT_TREE_FINISHED;
     gen->phase = GEN_PHASE_IDLE;
 }

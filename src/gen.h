@@ -49,6 +49,7 @@
 
 #include "dtree.h"
 #include "kpath.h"
+#include "pin.h"
 #include "rng.h"
 
 enum gen_strategy { GEN_KPATH, GEN_RANDOM, GEN_COVERAGE, GEN_PROB };
@@ -75,6 +76,14 @@ struct gen_options {
      * one more repetition at its edge (negative: uniform repetitions).
      * NULL: the grammar's weights. */
     const double *probabilities;
+    /* Pinned contexts (see pin.h), or NULL: the agenda is then the k-paths
+     * under the pins, every tree reaches its target through a pin (the way
+     * passes along the pin's nodes and goes on below its last node), and only
+     * k-paths in a pinned context count as covered. */
+    const struct pin_set *pins;
+    /* When set (k ids), the agenda is this one k-path: the smallest input
+     * containing it (with shortest close-off). */
+    const uint32_t *only_path;
 };
 
 void gen_options_default(struct gen_options *o);
@@ -186,5 +195,9 @@ void gen_run(struct generator *gen);
 
 /* k-paths still on the agenda (kpath strategy), not counting unreachable ones. */
 uint64_t gen_agenda_left(const struct generator *gen);
+/* The smallest depth a tree containing the k-path needs (through a pin when
+ * the generator has pins), UINT32_MAX when no tree can contain it.  Call it
+ * between trees (phase IDLE or DONE). */
+uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path);
 
 #endif

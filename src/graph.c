@@ -427,6 +427,64 @@ uint32_t graph_parse_node_name(const struct graph *g, const char *name)
     return match ? id : NODE_NONE;
 }
 
+/* The next node name of a path's text: blanks separate, "->" too, and a name
+ * may hold blanks inside quotes ("a b"_3) or brackets ([ ]_4, <a b>_5). */
+static char *next_name(const char **p)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t' || (s[0] == '-' && s[1] == '>'))
+        s += (*s == '-') ? 2 : 1;
+    if (!*s) {
+        *p = s;
+        return NULL;
+    }
+    const char *start = s;
+    char quote = 0;
+    int depth = 0;
+    for (; *s; s++) {
+        if (quote) {
+            if (*s == '\\' && s[1])
+                s++;
+            else if (*s == quote)
+                quote = 0;
+        } else if (*s == '"' || *s == '\'') {
+            quote = *s;
+        } else if (*s == '[' || *s == '<') {
+            depth++;
+        } else if ((*s == ']' || *s == '>') && depth) {
+            depth--;
+        } else if ((*s == ' ' || *s == '\t') && !depth) {
+            break;
+        }
+    }
+    *p = s;
+    return xstrndup(start, (size_t)(s - start));
+}
+
+uint32_t *graph_parse_path(const struct graph *g, const char *text, uint32_t *n,
+                           struct diag_list *diags)
+{
+    uint32_t *nodes = NULL;
+    size_t count = 0, cap = 0;
+    const char *p = text;
+    char *name;
+    while ((name = next_name(&p))) {
+        uint32_t id = graph_parse_node_name(g, name);
+        if (id == NODE_NONE) {
+            diag_add(diags, DIAG_ERROR, NULL, 0, 0, "'%s': no node '%s' in the grammar graph",
+                     text, name);
+            free(name);
+            free(nodes);
+            return NULL;
+        }
+        free(name);
+        nodes = xgrow(nodes, &cap, count + 1, sizeof *nodes);
+        nodes[count++] = id;
+    }
+    *n = (uint32_t)count;
+    return nodes;
+}
+
 /* ---- distances ----------------------------------------------------------- */
 
 void graph_distances_to(const struct graph *g, uint32_t target, uint32_t *dist)

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "diag.h"
 #include "grammar.h"
 #include "strbuf.h"
 
@@ -70,6 +71,14 @@ void graph_node_name(const struct graph *g, uint32_t id, struct strbuf *out);
 /* The node named by "Label_id" (as graph_node_name writes it) or by a plain
  * id; NODE_NONE when there is no such node or the label does not match. */
 uint32_t graph_parse_node_name(const struct graph *g, const char *name);
+
+/* Node names separated by blanks (and "->", so a line of `kpath paths` can be
+ * pasted), each as graph_parse_node_name reads it; a name may hold blanks in
+ * quotes ("a b"_3) or brackets ([ ]_4).  Returns the ids (malloc'd, *n of
+ * them), or NULL after a diagnostic naming the first unknown node, or for
+ * text without any name. */
+uint32_t *graph_parse_path(const struct graph *g, const char *text, uint32_t *n,
+                           struct diag_list *diags);
 
 static inline const uint32_t *graph_children(const struct graph *g, uint32_t id)
 {
