@@ -187,6 +187,7 @@ void kpath_iter_init(struct kpath_iter *it, const struct kpath_space *sp)
     it->pos[0] = UINT32_MAX; /* "before the first"; ++ wraps to 0 */
     it->started = false;
     it->done = sp->total == 0;
+    it->starts = NULL;
 }
 
 bool kpath_iter_next(struct kpath_iter *it)
@@ -203,7 +204,8 @@ bool kpath_iter_next(struct kpath_iter *it)
         uint32_t p = it->pos[level] + 1;
         /* Skip candidates that start no path of the remaining length, so the
          * walk never enters a dead end. */
-        while (p < it->len[level] && count_at(sp, it->list[level][p], remaining) == 0)
+        while (p < it->len[level] && (count_at(sp, it->list[level][p], remaining) == 0 ||
+                                      (level == 0 && it->starts && !it->starts[it->list[0][p]])))
             p++;
         if (p >= it->len[level]) {
             if (level == 0) {

@@ -60,9 +60,15 @@ struct kpath_iter {
     uint32_t *len;         /* owned; per level, how many */
     uint32_t *pos;         /* owned; per level, the current candidate */
     bool started, done;
+    const bool *starts;    /* borrowed, optional: per node, may a path start there */
 };
 
 void kpath_iter_init(struct kpath_iter *it, const struct kpath_space *sp);
+/* Only the k-paths whose first node n has starts[n] (set before iterating). */
+static inline void kpath_iter_restrict(struct kpath_iter *it, const bool *starts)
+{
+    it->starts = starts;
+}
 bool kpath_iter_next(struct kpath_iter *it);
 void kpath_iter_free(struct kpath_iter *it);
 

@@ -94,6 +94,22 @@ bool pin_set_covers_path(const struct pin_set *set, const uint32_t *path)
     return set->len == 0 || set->below[path[0]];
 }
 
+uint64_t pin_count_under(const struct pin_set *set, const struct kpath_space *sp)
+{
+    if (!set || !set->len)
+        return sp->total;
+    const struct graph *g = sp->graph;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < g->nsymbolic; i++) {
+        uint32_t id = g->symbolic[i];
+        if (set->below[id]) {
+            uint64_t c = kpath_count_from(sp, id, sp->k);
+            total = total > UINT64_MAX - c ? UINT64_MAX : total + c;
+        }
+    }
+    return total;
+}
+
 /* Does instance x root a pinned context: its node is a pin's last node and
  * its nearest symbolic ancestors spell the rest of that pin? */
 static bool roots_context(const struct pin_set *set, const struct dtree *t, const uint32_t *up,

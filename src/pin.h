@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "dtree.h"
 #include "graph.h"
+#include "kpath.h"
 
 struct pin {
     uint32_t *nodes; /* owned */
@@ -50,6 +51,10 @@ void pin_format(const struct graph *g, const struct pin *pin, struct strbuf *out
 
 /* Is the k-path (its first node) under some pin?  True when there are no pins. */
 bool pin_set_covers_path(const struct pin_set *set, const uint32_t *path);
+
+/* How many k-paths of the space are under the pins (all without pins):
+ * the sum of the DP counts of the symbolic nodes under them, O(nodes). */
+uint64_t pin_count_under(const struct pin_set *set, const struct kpath_space *sp);
 
 /* Like dtree_foreach_kpath, but only the k-paths occurring in a pinned
  * context (all of them when the set is empty). */

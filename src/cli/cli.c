@@ -152,8 +152,11 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
     }
     if (!common->grammar)
         return cli_usage_error(cmd, "missing GRAMMAR");
-    if (cmd->takes_files && !common->nfiles)
-        return cli_usage_error(cmd, "missing FILE or DIR after GRAMMAR");
+    if (cmd->takes_files && !common->nfiles) {
+        /* Name what the usage line says comes after GRAMMAR. */
+        const char *after = strstr(cmd->usage, "GRAMMAR ");
+        return cli_usage_error(cmd, "missing %s after GRAMMAR", after ? after + 8 : "arguments");
+    }
     return CLI_CONTINUE;
 }
 

@@ -19,6 +19,7 @@
 #include "kpath.h"
 #include "learn.h"
 #include "outdir.h"
+#include "pin.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -39,6 +40,7 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
 #define OPT_CLOSEOFF {"close-off", 0, "HOW", "shortest, random or greedy (default shortest)"}
 #define OPT_COUNT {"count", 'n', "N", "inputs, 0 = all k-paths (default 0 for kpath, else 10)"}
 #define OPT_COMMON_TAIL                                                                   \
+    {"pin", 0, "PATH", "cover the k-paths under PATH in its context (repeatable)"},     \
     {"max-depth", 0, "D", "reference nodes per root-to-leaf path (default 16)"},         \
     {"max-repetitions", 0, "R", "repetitions of *, + and {n,}, at most (default 3)"},    \
     {"max-size", 0, "S", "size budget in tree nodes, not kpath (default 2000)"},         \
@@ -149,6 +151,8 @@ struct gen_cli {
     bool count_set, closeoff_set;
     const char *probs; /* --probs FILE */
     bool invert;
+    const char *pin_text[64]; /* --pin PATH, in order */
+    size_t npins;
     const char *outdir;
     const char *suffix;
     bool force, nul;
@@ -214,6 +218,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         if (strchr(value, '/'))
             return cli_usage_error(cmd, "--suffix must not contain '/', not '%s'", value);
         gc->suffix = value;
+    } else if (strcmp(name, "pin") == 0) {
+        if (gc->npins == sizeof gc->pin_text / sizeof gc->pin_text[0])
+            return cli_usage_error(cmd, "at most %zu pins", gc->npins);
+        gc->pin_text[gc->npins++] = value;
     } else if (strcmp(name, "probs") == 0) {
         gc->probs = value;
     } else if (strcmp(name, "invert") == 0) {
@@ -264,6 +272,7 @@ struct coverage_row {
 };
 
 /* rows[j-1] for j = 1..k. */
+/* With pins: coverage in their context, of the k-paths under them. */
 static struct coverage_row *measure_coverage(const struct generator *gen, uint32_t k)
 {
     struct coverage_row *rows = xcalloc(k, sizeof *rows);
@@ -273,8 +282,9 @@ static struct coverage_row *measure_coverage(const struct generator *gen, uint32
         kpath_space_init(&sp, gen->graph, j);
         kpath_set_init(&set, &sp);
         for (size_t i = 0; i < gen->ninputs; i++)
-            dtree_add_kpaths(&gen->inputs[i].tree, &set);
-        rows[j - 1] = (struct coverage_row){j, set.size, sp.total, sp.saturated};
+            pin_add_kpaths(gen->opts.pins, &gen->inputs[i].tree, &set);
+        rows[j - 1] = (struct coverage_row){j, set.size, pin_count_under(gen->opts.pins, &sp),
+                                            sp.saturated};
         kpath_set_free(&set);
         kpath_space_free(&sp);
     }
@@ -353,6 +363,17 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
         strbuf_addf(out, ",\n  \"close_off\": \"%s\"", gen_closeoff_name(o->closeoff));
     else
         strbuf_addstr(out, ",\n  \"close_off\": null");
+    if (o->pins && o->pins->len) {
+        strbuf_addstr(out, ",\n  \"pins\": [");
+        for (size_t i = 0; i < o->pins->len; i++) {
+            struct strbuf pin = STRBUF_INIT;
+            pin_format(r->gen->graph, &o->pins->pins[i], &pin);
+            strbuf_addstr(out, i ? ", " : "");
+            json_add_string(out, pin.data, pin.len);
+            strbuf_free(&pin);
+        }
+        strbuf_addch(out, ']');
+    }
     strbuf_addf(out, ",\n  \"k\": %u,\n  \"max_depth\": %u,\n  \"max_repetitions\": %u,"
                      "\n  \"max_size\": %u,\n  \"seed\": %" PRIu64 ",\n  \"count\": %u",
                 k, o->max_depth, o->max_repetitions, o->max_size, o->seed, o->count);
@@ -438,6 +459,15 @@ static void print_summary(const struct run *r)
         strbuf_addf(&s, ", probabilities from %s%s", r->gc->probs ? r->gc->probs : "the grammar",
                     r->gc->invert ? ", inverted" : "");
     strbuf_addf(&s, ", k=%u, seed %" PRIu64 "\n", k, o->seed);
+    if (o->pins && o->pins->len) {
+        strbuf_addstr(&s, "pins: ");
+        for (size_t i = 0; i < o->pins->len; i++) {
+            if (i)
+                strbuf_addstr(&s, "; ");
+            pin_format(gen->graph, &o->pins->pins[i], &s);
+        }
+        strbuf_addstr(&s, " (coverage in their context, of the k-paths under them)\n");
+    }
     strbuf_addf(&s, "bounds: max depth %u, max repetitions %u, max size %u, ", o->max_depth,
                 o->max_repetitions, o->max_size);
     if (o->count)
@@ -602,6 +632,20 @@ static int run_gen(const struct cli_command *cmd, int argc, char **argv)
     if (gc.invert)
         probabilities_invert(graph, probs, probs);
     gc.opts.probabilities = probs;
+    struct pin_set pins = PIN_SET_INIT;
+    for (size_t i = 0; i < gc.npins; i++)
+        pin_set_add(&pins, graph, gc.pin_text[i], &diags);
+    if (diag_has_errors(&diags)) {
+        print_diags(cmd, &diags);
+        diag_list_free(&diags);
+        pin_set_free(&pins);
+        free(probs);
+        outdir_close(&od);
+        graph_free(graph);
+        grammar_free(g);
+        return EXIT_USAGE;
+    }
+    gc.opts.pins = &pins;
 
     char *error = NULL;
     struct generator *gen = gen_new(graph, &gc.opts, &error);
@@ -609,6 +653,7 @@ static int run_gen(const struct cli_command *cmd, int argc, char **argv)
         fprintf(stderr, "kpath %s: error: %s\n", cmd->name, error ? error : "cannot generate");
         free(error);
         free(probs);
+        pin_set_free(&pins);
         outdir_close(&od);
         graph_free(graph);
         grammar_free(g);
@@ -678,6 +723,7 @@ static int run_gen(const struct cli_command *cmd, int argc, char **argv)
     outdir_close(&od);
     gen_free(gen);
     free(probs);
+    pin_set_free(&pins);
     graph_free(graph);
     grammar_free(g);
     return status;

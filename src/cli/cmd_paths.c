@@ -1,12 +1,14 @@
 /* cmd_paths: `kpath paths` — list or count the k-paths of a grammar. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
 #include "kpath.h"
 #include "pattern.h"
+#include "pin.h"
 #include "xalloc.h"
 
 static int run(const struct cli_command *cmd, int argc, char **argv);
@@ -17,6 +19,8 @@ static const struct cli_option options[] = {
     {"count", 0, NULL, "print only the number of k-paths"},
     {"patterns", 0, NULL, "add each path's pattern (see kpath pattern) after a tab"},
     {"quoted", 0, NULL, "with --patterns: keep literals in double quotes"},
+    {"pin", 0, "PATH", "only the k-paths under PATH: starting at its last node or below "
+                       "(repeatable)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
@@ -41,22 +45,30 @@ const struct cli_command cmd_paths_command = {
 struct paths_options {
     uint32_t k;
     bool ids, count, patterns, quoted;
+    const char *pin_text[64];
+    size_t npins;
+    struct pin_set pins;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
     struct paths_options *po = ctx;
     const char *name = cmd->options[index].name;
-    if (name[0] == 'k')
+    if (strcmp(name, "k") == 0)
         return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &po->k) ? CLI_CONTINUE : EXIT_USAGE;
-    if (name[0] == 'i')
+    if (strcmp(name, "pin") == 0) {
+        if (po->npins == sizeof po->pin_text / sizeof po->pin_text[0])
+            return cli_usage_error(cmd, "at most %zu pins", po->npins);
+        po->pin_text[po->npins++] = value;
+    } else if (strcmp(name, "ids") == 0) {
         po->ids = true;
-    else if (name[0] == 'p')
+    } else if (strcmp(name, "patterns") == 0) {
         po->patterns = true;
-    else if (name[0] == 'q')
+    } else if (strcmp(name, "quoted") == 0) {
         po->quoted = true;
-    else
+    } else {
         po->count = true;
+    }
     return CLI_CONTINUE;
 }
 
@@ -98,11 +110,14 @@ static int list_paths(const struct kpath_space *sp, const struct paths_options *
     bool ok = true, first = true;
     if (json)
         strbuf_addf(&out, "{\"k\": %u, \"count\": %llu, \"saturated\": %s, \"paths\": [", sp->k,
-                    (unsigned long long)sp->total, sp->saturated ? "true" : "false");
+                    (unsigned long long)pin_count_under(&po->pins, sp),
+                    sp->saturated ? "true" : "false");
     struct kpath_iter it;
     struct pattern_options pattern_opts = {.quoted = po->quoted};
     struct strbuf pattern = STRBUF_INIT;
     kpath_iter_init(&it, sp);
+    if (po->pins.len)
+        kpath_iter_restrict(&it, po->pins.below);
     while (ok && kpath_iter_next(&it)) {
         if (json) {
             strbuf_addstr(&out, first ? "\n  " : ",\n  ");
@@ -160,20 +175,35 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     status = cli_load(c.grammar, c.start, NULL, &g, &graph);
     if (status != EXIT_OK)
         return status;
+    struct diag_list diags = DIAG_LIST_INIT;
+    for (size_t i = 0; i < po.npins; i++)
+        pin_set_add(&po.pins, graph, po.pin_text[i], &diags);
+    if (diag_has_errors(&diags)) {
+        for (size_t i = 0; i < diags.len; i++)
+            fprintf(stderr, "kpath paths: error: %s\n", diags.items[i].message);
+        diag_list_free(&diags);
+        pin_set_free(&po.pins);
+        graph_free(graph);
+        grammar_free(g);
+        return EXIT_USAGE;
+    }
     struct kpath_space sp;
     kpath_space_init(&sp, graph, po.k);
+    uint64_t total = pin_count_under(&po.pins, &sp);
     if (po.count) {
         if (c.json)
             printf("{\"k\": %u, \"count\": %llu, \"saturated\": %s}\n", po.k,
-                   (unsigned long long)sp.total, sp.saturated ? "true" : "false");
-        else if (sp.saturated)
+                   (unsigned long long)total, sp.saturated ? "true" : "false");
+        else if (total == UINT64_MAX)
             printf("more than 18446744073709551614 (saturated)\n");
         else
-            printf("%llu\n", (unsigned long long)sp.total);
+            printf("%llu\n", (unsigned long long)total);
     } else {
         status = list_paths(&sp, &po, c.json);
     }
     kpath_space_free(&sp);
+    pin_set_free(&po.pins);
+    diag_list_free(&diags);
     graph_free(graph);
     grammar_free(g);
     return status;

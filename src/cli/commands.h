@@ -12,6 +12,7 @@
     X(graph, cmd_graph)       \
     X(paths, cmd_paths)       \
     X(learn, cmd_learn)       \
+    X(why, cmd_why)           \
     X(pattern, cmd_pattern)   \
     X(gen, cmd_gen)           \
     X(cover, cmd_cover)       \

@@ -1,0 +1,1 @@
+paths --pin 'AddExpr_0 UnaryExpr_8' grammars/expr.ebnf

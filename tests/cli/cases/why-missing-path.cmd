@@ -1,0 +1,1 @@
+why grammars/expr.ebnf

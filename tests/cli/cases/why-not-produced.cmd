@@ -1,0 +1,1 @@
+why grammars/expr.ebnf 'AddExpr_0 "-"_11'

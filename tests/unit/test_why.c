@@ -1,0 +1,139 @@
+/* why: each reason on a small grammar built to trigger it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/load.h"
+#include "harness.h"
+#include "learn.h"
+#include "parse.h"
+#include "why.h"
+
+static struct why_report explain(const struct graph *g, const uint32_t *path, uint32_t k,
+                                 const struct why_options *o)
+{
+    struct why_report r;
+    why_explain(g, path, k, o, &r);
+    return r;
+}
+
+TEST(why_depth_and_the_smallest_input)
+{
+    /* S := A; A := B; B := C; C := "c" | "d" D; D := "x".  Nodes: 0 A, 1 B,
+     * 2 C, 3 alt, 4 "c", 5 cat, 6 "d", 7 D, 8 "x".  C_2 -> D_7 needs the
+     * references A, B, C and D: depth 4; the smallest input is "dx". */
+    struct loaded l;
+    if (!CHECK(test_load_string("S := A;\nA := B;\nB := C;\nC := \"c\" | \"d\" D;\nD := \"x\";\n", &l)))
+        return;
+    uint32_t path[] = {2, 7};
+    struct why_options o = {.max_depth = 3};
+    struct why_report r = explain(l.graph, path, 2, &o);
+    CHECK_INT(r.needed_depth, 4);
+    CHECK(r.too_deep);
+    CHECK(!r.example_within_limit);
+    CHECK_STR(r.example, "dx");
+    CHECK_INT(r.example_depth, 4);
+    CHECK_INT(r.nzeros, 0);
+    CHECK(!r.start_needs_zero);
+    CHECK(!r.outside_pins);
+    why_report_free(&r);
+    o.max_depth = 4;
+    r = explain(l.graph, path, 2, &o);
+    CHECK(!r.too_deep);
+    CHECK(r.example_within_limit);
+    CHECK_STR(r.example, "dx");
+    why_report_free(&r);
+    test_unload(&l);
+}
+
+TEST(why_alternatives_with_probability_zero)
+{
+    /* S := A; A := 100% "a" | 0% "b" B; B := "x".  Nodes: 0 A, 1 alt, 2 "a",
+     * 3 cat, 4 "b", 5 B, 6 "x".  A_0 -> "b"_4 takes A's second alternative
+     * (probability 0); B_5 -> "x"_6 is only reached through it. */
+    struct loaded l;
+    if (!CHECK(test_load_string("S := A;\nA := 100% \"a\" | 0% \"b\" B;\nB := \"x\";\n", &l)))
+        return;
+    struct why_options o = {.max_depth = 16};
+    uint32_t first[] = {0, 4};
+    struct why_report r = explain(l.graph, first, 2, &o);
+    if (CHECK_INT(r.nzeros, 1)) {
+        CHECK_INT(r.zeros[0].alt, 1);
+        CHECK_INT(r.zeros[0].index, 1);
+    }
+    CHECK(!r.start_needs_zero);
+    why_report_free(&r);
+    uint32_t second[] = {5, 6};
+    r = explain(l.graph, second, 2, &o);
+    CHECK_INT(r.nzeros, 0);
+    CHECK(r.start_needs_zero);
+    CHECK_STR(r.example, "bx"); /* the generator itself is not bound by probabilities */
+    why_report_free(&r);
+    /* Learned probabilities in place of the grammar's: all nonzero. */
+    double *p = malloc(probability_table_size(l.graph) * sizeof *p);
+    probabilities_from_grammar(l.graph, p);
+    p[l.graph->nodes[1].first_child + 1] = 0.5;
+    o.probabilities = p;
+    r = explain(l.graph, second, 2, &o);
+    CHECK(!r.start_needs_zero);
+    why_report_free(&r);
+    free(p);
+    test_unload(&l);
+}
+
+TEST(why_outside_pins_and_relative_to_inputs)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    const struct graph *g = l.graph;
+    struct pin_set pins = PIN_SET_INIT;
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(pin_set_add(&pins, g, "UnaryExpr_15 AddExpr_36", &d));
+    /* One input, "x+x": covers AddExpr_0 and "+"_10 as 1-paths, not "-"_11. */
+    struct kpath_space spaces[3];
+    struct kpath_set sets[3];
+    struct kpath_set *set_ptrs[3];
+    for (int j = 0; j < 3; j++) {
+        kpath_space_init(&spaces[j], g, (uint32_t)j + 1);
+        kpath_set_init(&sets[j], &spaces[j]);
+        set_ptrs[j] = &sets[j];
+    }
+    struct forest *f = parse_text(g, "x+x", "x+x", 3, NULL, &d);
+    if (CHECK(f != NULL))
+        forest_add_kpaths_many(f, set_ptrs, 3);
+    forest_free(f);
+    struct why_input input = {"x+x", sets};
+    struct why_options o = {.max_depth = 16, .pins = &pins, .inputs = &input, .ninputs = 1};
+    /* AddExpr_0 -> "-"_11: outside the pin (AddExpr_0 is not below
+     * AddExpr_36); prefix AddExpr_0 covered, no suffix. */
+    uint32_t minus[] = {0, 11};
+    struct why_report r = explain(g, minus, 2, &o);
+    CHECK(r.outside_pins);
+    CHECK_INT(r.covered_by, (long long)SIZE_MAX);
+    CHECK_INT(r.prefix, 1);
+    CHECK_INT(r.prefix_input, 0);
+    CHECK_INT(r.suffix, 0);
+    CHECK_STR(r.example, "x-x");
+    why_report_free(&r);
+    /* AddExpr_0 -> MultExpr_7 -> UnaryExpr_8: x+x derives it (the right
+     * operand), so it is covered, by input 0. */
+    uint32_t covered[] = {0, 7, 8};
+    r = explain(g, covered, 3, &o);
+    CHECK_INT(r.covered_by, 0);
+    why_report_free(&r);
+    /* UnaryExpr_8 -> DecDigits_22 -> DecDigit_42: "x+x" has UnaryExpr_8 (a
+     * covered 1-prefix) but no digits, so no covered suffix. */
+    uint32_t digits[] = {8, 22, 42};
+    r = explain(g, digits, 3, &o);
+    CHECK_INT(r.prefix, 1);
+    CHECK_INT(r.suffix, 0);
+    CHECK(!r.outside_pins);
+    why_report_free(&r);
+    for (int j = 0; j < 3; j++) {
+        kpath_set_free(&sets[j]);
+        kpath_space_free(&spaces[j]);
+    }
+    pin_set_free(&pins);
+    diag_list_free(&d);
+    test_unload(&l);
+}
