@@ -240,6 +240,19 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
     return EXIT_OK;
 }
 
+void cli_print_diags(const struct cli_command *cmd, const struct diag_list *diags)
+{
+    struct strbuf line = STRBUF_INIT;
+    for (size_t i = 0; i < diags->len; i++) {
+        strbuf_reset(&line);
+        if (!diags->items[i].file)
+            strbuf_addf(&line, "kpath %s: ", cmd->name);
+        diag_format(&diags->items[i], &line);
+        fprintf(stderr, "%s\n", strbuf_str(&line));
+    }
+    strbuf_free(&line);
+}
+
 bool cli_write(const char *data, size_t len)
 {
     return fwrite(data, 1, len, stdout) == len;

@@ -87,6 +87,10 @@ bool cli_parse_u32(const struct cli_command *cmd, const char *what, const char *
 int cli_load(const char *path, const char *start, struct diag_list *collect,
              struct grammar **grammar, struct graph **graph);
 
+/* Print diagnostics to stderr, one per line; those without a file get the
+ * command's name in front ("kpath why: error: ..."). */
+void cli_print_diags(const struct cli_command *cmd, const struct diag_list *diags);
+
 /* Write the whole buffer to stdout; false on a write error. */
 bool cli_write(const char *data, size_t len);
 

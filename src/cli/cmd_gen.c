@@ -531,13 +531,7 @@ static void print_summary(const struct run *r)
 
 static void print_diags(const struct cli_command *cmd, struct diag_list *diags)
 {
-    struct strbuf line = STRBUF_INIT;
-    for (size_t i = 0; i < diags->len; i++) {
-        strbuf_reset(&line);
-        diag_format(&diags->items[i], &line);
-        fprintf(stderr, "kpath %s: %s\n", cmd->name, strbuf_str(&line));
-    }
-    strbuf_free(&line);
+    cli_print_diags(cmd, diags);
     diag_list_free(diags);
 }
 

@@ -64,17 +64,6 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return CLI_CONTINUE;
 }
 
-static void print_diags(struct diag_list *d)
-{
-    struct strbuf line = STRBUF_INIT;
-    for (size_t i = 0; i < d->len; i++) {
-        strbuf_reset(&line);
-        diag_format(&d->items[i], &line);
-        fprintf(stderr, "%s\n", strbuf_str(&line));
-    }
-    strbuf_free(&line);
-}
-
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
     struct cli_common c = {0};
@@ -141,9 +130,9 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     if (failures.len) {
         fprintf(stderr, "%zu of %zu samples could not be learned from:\n",
                 failures.errors, files.len);
-        print_diags(&failures);
+        cli_print_diags(cmd, &failures);
     }
-    print_diags(&write_errors);
+    cli_print_diags(cmd, &write_errors);
     status = write_errors.errors ? EXIT_FAILURE_OTHER : failures.errors ? EXIT_USAGE : EXIT_OK;
     diag_list_free(&write_errors);
     diag_list_free(&failures);

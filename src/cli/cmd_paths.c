@@ -179,8 +179,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     for (size_t i = 0; i < po.npins; i++)
         pin_set_add(&po.pins, graph, po.pin_text[i], &diags);
     if (diag_has_errors(&diags)) {
-        for (size_t i = 0; i < diags.len; i++)
-            fprintf(stderr, "kpath paths: error: %s\n", diags.items[i].message);
+        cli_print_diags(cmd, &diags);
         diag_list_free(&diags);
         pin_set_free(&po.pins);
         graph_free(graph);

@@ -82,17 +82,6 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return CLI_CONTINUE;
 }
 
-static void print_diags(const struct diag_list *d)
-{
-    struct strbuf line = STRBUF_INIT;
-    for (size_t i = 0; i < d->len; i++) {
-        strbuf_reset(&line);
-        diag_format(&d->items[i], &line);
-        fprintf(stderr, "%s\n", strbuf_str(&line));
-    }
-    strbuf_free(&line);
-}
-
 static void add_path(struct strbuf *out, const struct graph *g, const uint32_t *path, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
@@ -260,14 +249,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         probabilities_read_file(graph, w.probs, probs, &diags);
     }
     if (!path || diag_has_errors(&diags)) {
-        for (size_t i = 0; i < diags.len; i++) {
-            struct strbuf line = STRBUF_INIT;
-            if (!diags.items[i].file)
-                strbuf_addstr(&line, "kpath why: ");
-            diag_format(&diags.items[i], &line);
-            fprintf(stderr, "%s\n", strbuf_str(&line));
-            strbuf_free(&line);
-        }
+        cli_print_diags(cmd, &diags);
         if (!path && !diags.len)
             fprintf(stderr, "kpath why: missing PATH after GRAMMAR\n");
         status = EXIT_USAGE;
@@ -352,7 +334,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     cli_write(out.data, out.len);
     if (problems.len) {
         fprintf(stderr, "%zu of %zu inputs could not be measured:\n", problems.errors, files.len);
-        print_diags(&problems);
+        cli_print_diags(cmd, &problems);
     }
     status = problems.errors ? EXIT_USAGE : EXIT_OK;
 
