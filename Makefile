@@ -104,14 +104,32 @@ bench: $(BENCH) $(KPATH)
 
 # ---- fuzzing (clang + libFuzzer) ------------------------------------------
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Isrc \
+FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Isrc -ffp-contract=off \
+              -DKPATH_VERSION='"$(VERSION)"' -DKPATH_DATADIR='"$(DATADIR)"' \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-fuzz: deps
+# Two targets, FUZZ_SECONDS each: the grammar loader, then the sample parser
+# (first byte: which bundled grammar; seeded with the hand-written samples and
+# random inputs of each grammar, prefixed with that byte).
+fuzz: deps $(KPATH)
 	@mkdir -p $(O)/fuzz tests/fuzz/crashes $(O)/fuzz/corpus
 	clang $(FUZZ_FLAGS) -o $(O)/fuzz/fuzz-grammar tests/fuzz/fuzz_grammar.c $(CORE_SRC) -lm
 	cp grammars/*.ebnf $(O)/fuzz/corpus/
 	$(O)/fuzz/fuzz-grammar -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=tests/fuzz/crashes/ \
 	    -max_len=4096 $(O)/fuzz/corpus
+	@mkdir -p tests/fuzz/crashes-parse $(O)/fuzz/corpus-parse
+	clang $(FUZZ_FLAGS) -DKPATH_FUZZ_GRAMMAR_DIR='"$(CURDIR)/grammars"' -o $(O)/fuzz/fuzz-parse \
+	    tests/fuzz/fuzz_parse.c $(CORE_SRC) -lm
+	@i=0; for g in grammars/*.ebnf; do \
+	  n=$$(basename $$g .ebnf); byte=$$(printf '%03o' $$i); \
+	  rm -rf $(O)/fuzz/gen-$$n; \
+	  ./$(KPATH) gen --strategy random -n 20 -o $(O)/fuzz/gen-$$n $$g 2>/dev/null; \
+	  for s in tests/samples/$$n/*/* $(O)/fuzz/gen-$$n/*.txt; do \
+	    [ -f "$$s" ] || continue; \
+	    { printf "\\$$byte"; cat "$$s"; } >$(O)/fuzz/corpus-parse/$$n-$$(basename $$s); \
+	  done; i=$$((i + 1)); \
+	done
+	$(O)/fuzz/fuzz-parse -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=tests/fuzz/crashes-parse/ \
+	    -max_len=4096 -timeout=20 $(O)/fuzz/corpus-parse
 
 # ---- install --------------------------------------------------------------
 install: $(KPATH)

@@ -16,7 +16,9 @@
     X(pattern, cmd_pattern)   \
     X(gen, cmd_gen)           \
     X(cover, cmd_cover)       \
-    X(dup, cmd_dup)
+    X(dup, cmd_dup)           \
+    X(parse, cmd_parse)       \
+    X(coverage, cmd_coverage)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)

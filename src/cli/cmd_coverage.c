@@ -1,0 +1,475 @@
+/* cmd_coverage: `kpath coverage` — the k-path coverage of sample files.
+ *
+ * Each file is read (size checked first), parsed, and its forest's k-paths
+ * for every k from 1 to K are added in one pass to the file's own sets and to
+ * the sets of the whole run.  Files are processed one at a time, so memory
+ * holds one forest, whatever the number of files.  A file that cannot be read
+ * or parsed is recorded and the run goes on; the failures are listed at the
+ * end and make the exit status 2, so nothing is dropped silently. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "json.h"
+#include "kpath.h"
+#include "parse.h"
+#include "samples.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+static int run(const struct cli_command *cmd, int argc, char **argv);
+
+_Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-size default");
+
+static const struct cli_option options[] = {
+    {"k", 'k', "K", "report k = 1 .. K (default 2)"},
+    {"uncovered", 0, NULL, "list the K-paths no sample covers on stdout (report to stderr)"},
+    {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes "
+                               "(default 16M)"},
+    {"start", 0, "NAME", "use rule NAME as the start rule"},
+    {"json", 0, NULL, "print JSON instead of text"},
+    {0},
+};
+
+const struct cli_command cmd_coverage_command = {
+    .name = "coverage",
+    .usage = "[options] GRAMMAR FILE|DIR...",
+    .summary = "measure the k-path coverage of sample files",
+    .description =
+    "Parse every sample and report, per file and for all of them together, the\n"
+    "k-paths covered out of the grammar's k-paths, for every k from 1 to K:\n"
+    "  x.txt: k=1 11/39 (28.2%), k=2 12/125 (9.6%)\n"
+    "  total (1 file): k=1 11/39 (28.2%), k=2 12/125 (9.6%)\n"
+    "A k-path counts when it occurs in any derivation tree of a sample (an\n"
+    "ambiguous sample says how many trees it has).  Percentages are rounded\n"
+    "down, so only full coverage reads 100.0%.\n"
+    "\n"
+    "A DIR stands for every regular file below it, in path order, except\n"
+    "hidden ones and manifest.json (the description kpath gen -o writes beside\n"
+    "a suite); '-' is standard input.  A sample that cannot be read, is larger\n"
+    "than --max-input-size or does not parse is listed at the end, on stderr,\n"
+    "with the parser's diagnostic (FILE:LINE:COL: error: no parse: ...); every\n"
+    "other sample is still measured, and the exit status is 2.\n"
+    "\n"
+    "With --uncovered, stdout lists the K-paths no sample covers, one per line\n"
+    "as kpath paths prints them, and the report goes to stderr.",
+    .options = options,
+    .run = run,
+    .takes_files = true,
+};
+
+struct coverage_args {
+    uint32_t k;
+    bool uncovered;
+    size_t max_input;
+};
+
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
+{
+    struct coverage_args *a = ctx;
+    const char *name = cmd->options[index].name;
+    if (strcmp(name, "k") == 0)
+        return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
+    if (strcmp(name, "uncovered") == 0) {
+        a->uncovered = true;
+        return CLI_CONTINUE;
+    }
+    if (!samples_parse_size(value, &a->max_input))
+        return cli_usage_error(cmd, "--max-input-size must be a number of bytes from 1, "
+                                    "optionally with K, M or G, not '%s'", value);
+    return CLI_CONTINUE;
+}
+
+/* ---- formatting -------------------------------------------------------------- */
+
+/* "12.3": the percentage rounded down to tenths, so only full coverage reads 100.0. */
+static void add_percent(struct strbuf *out, uint64_t covered, const struct kpath_space *sp)
+{
+    uint64_t tenths;
+    if (covered >= sp->total && !sp->saturated)
+        tenths = 1000;
+    else if (sp->total == 0)
+        tenths = 1000;
+    else if (covered <= UINT64_MAX / 1000)
+        tenths = covered * 1000 / sp->total;
+    else
+        tenths = (uint64_t)((long double)covered * 1000.0L / (long double)sp->total);
+    if (tenths >= 1000 && (covered < sp->total || sp->saturated))
+        tenths = 999;
+    strbuf_addf(out, "%" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
+}
+
+static void add_total(struct strbuf *out, const struct kpath_space *sp)
+{
+    if (sp->saturated)
+        strbuf_addstr(out, "at least 2^64-1");
+    else
+        strbuf_addf(out, "%" PRIu64, sp->total);
+}
+
+/* "k=1 11/39 (28.2%), k=2 12/125 (9.6%)" */
+static void add_row(struct strbuf *out, const struct kpath_space *spaces, const uint64_t *covered,
+                    uint32_t k)
+{
+    for (uint32_t j = 0; j < k; j++) {
+        strbuf_addf(out, "%sk=%u %" PRIu64 "/", j ? ", " : "", j + 1, covered[j]);
+        add_total(out, &spaces[j]);
+        strbuf_addstr(out, " (");
+        add_percent(out, covered[j], &spaces[j]);
+        strbuf_addstr(out, "%)");
+    }
+}
+
+static void add_json_row(struct strbuf *out, const struct kpath_space *spaces,
+                         const uint64_t *covered, uint32_t k)
+{
+    strbuf_addstr(out, "[");
+    for (uint32_t j = 0; j < k; j++)
+        strbuf_addf(out, "%s{\"k\": %u, \"covered\": %" PRIu64 ", \"total\": %" PRIu64
+                         ", \"saturated\": %s}",
+                    j ? ", " : "", j + 1, covered[j], spaces[j].total,
+                    spaces[j].saturated ? "true" : "false");
+    strbuf_addstr(out, "]");
+}
+
+enum { FLUSH_AT = 1 << 16 };
+
+static bool flush(struct strbuf *out, FILE *to, bool force)
+{
+    if (!force && out->len < FLUSH_AT)
+        return true;
+    bool ok = to == stdout ? cli_write(out->data, out->len)
+                           : fwrite(out->data, 1, out->len, to) == out->len;
+    strbuf_reset(out);
+    return ok;
+}
+
+/* ---- the run --------------------------------------------------------------- */
+
+struct measure {
+    const struct graph *graph;
+    uint32_t k;
+    struct kpath_space *spaces;   /* k of them, j = 1 .. k */
+    struct kpath_set *totals;     /* k */
+    struct kpath_set *per_file;   /* k, re-made for each file */
+    struct kpath_set **sets;      /* 2k pointers: per_file then totals */
+    uint64_t *covered;            /* k: the current file's counts */
+    size_t parsed;
+};
+
+static void measure_init(struct measure *m, const struct graph *g, uint32_t k)
+{
+    m->graph = g;
+    m->k = k;
+    m->spaces = xcalloc(k, sizeof *m->spaces);
+    m->totals = xcalloc(k, sizeof *m->totals);
+    m->per_file = xcalloc(k, sizeof *m->per_file);
+    m->sets = xcalloc(2 * (size_t)k, sizeof *m->sets);
+    m->covered = xcalloc(k, sizeof *m->covered);
+    m->parsed = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        kpath_space_init(&m->spaces[j], g, j + 1);
+        kpath_set_init(&m->totals[j], &m->spaces[j]);
+        m->sets[k + j] = &m->totals[j];
+    }
+}
+
+static void measure_free(struct measure *m)
+{
+    for (uint32_t j = 0; j < m->k; j++) {
+        kpath_set_free(&m->totals[j]);
+        kpath_space_free(&m->spaces[j]);
+    }
+    free(m->spaces);
+    free(m->totals);
+    free(m->per_file);
+    free(m->sets);
+    free(m->covered);
+}
+
+/* One pass over the forest adds its k-paths to the file's sets and the totals. */
+static void measure_forest(struct measure *m, const struct forest *f)
+{
+    for (uint32_t j = 0; j < m->k; j++) {
+        kpath_set_init(&m->per_file[j], &m->spaces[j]);
+        m->sets[j] = &m->per_file[j];
+    }
+    forest_add_kpaths_many(f, m->sets, 2 * (size_t)m->k);
+    for (uint32_t j = 0; j < m->k; j++) {
+        m->covered[j] = m->per_file[j].size;
+        kpath_set_free(&m->per_file[j]);
+    }
+    m->parsed++;
+}
+
+struct list_ctx {
+    const struct kpath_set *covered;
+    char **names;      /* per graph node, as printed */
+    const char *sep;
+    bool json, first, ok;
+    struct strbuf *out;
+};
+
+static bool list_uncovered(struct list_ctx *c, const struct kpath_space *sp)
+{
+    struct kpath_iter it;
+    kpath_iter_init(&it, sp);
+    while (c->ok && kpath_iter_next(&it)) {
+        if (kpath_set_contains(c->covered, it.path))
+            continue;
+        if (c->json)
+            strbuf_addstr(c->out, c->first ? "\n    [" : ",\n    [");
+        c->first = false;
+        for (uint32_t i = 0; i < sp->k; i++) {
+            if (i)
+                strbuf_addstr(c->out, c->sep);
+            strbuf_addstr(c->out, c->names[it.path[i]]);
+        }
+        strbuf_addstr(c->out, c->json ? "]" : "\n");
+        c->ok = flush(c->out, stdout, false);
+    }
+    kpath_iter_free(&it);
+    return c->ok;
+}
+
+static char **path_names(const struct graph *g, bool json)
+{
+    char **names = xcalloc((size_t)g->nnodes + 1, sizeof *names);
+    struct strbuf name = STRBUF_INIT;
+    for (uint32_t i = 0; i < g->nnodes; i++) {
+        strbuf_reset(&name);
+        graph_node_name(g, i, &name);
+        if (json) {
+            struct strbuf quoted = STRBUF_INIT;
+            json_add_string(&quoted, name.data, name.len);
+            names[i] = strbuf_detach(&quoted, NULL);
+        } else {
+            names[i] = xstrdup(strbuf_str(&name));
+        }
+    }
+    strbuf_free(&name);
+    return names;
+}
+
+static void add_plural(struct strbuf *out, size_t n, const char *what)
+{
+    strbuf_addf(out, "%zu %s%s", n, what, n == 1 ? "" : "s");
+}
+
+/* What the run carries from file to file. */
+struct run {
+    const struct graph *graph;
+    bool json;
+    size_t max_input;
+    struct measure m;
+    FILE *report_to;          /* stdout, or stderr when stdout has the uncovered list */
+    struct strbuf out;        /* the report, flushed as it grows */
+    struct strbuf text;       /* the current sample */
+    struct strbuf line;
+    struct diag_list failures;
+    size_t attempted;         /* files, and arguments that could not be expanded */
+    size_t entries;           /* files listed so far (in JSON) */
+    bool ok;                  /* no write error */
+};
+
+static void add_failures(struct run *r, const struct diag_list *diags)
+{
+    for (size_t d = 0; d < diags->len; d++) {
+        const struct diag *e = &diags->items[d];
+        if (e->severity == DIAG_ERROR)
+            diag_add(&r->failures, e->severity, e->file, e->line, e->col, "%s", e->message);
+    }
+}
+
+static void process_file(struct run *r, const char *path)
+{
+    const char *name = samples_display_name(path);
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct forest *f = NULL;
+    struct parse_options po = {.max_input_size = r->max_input};
+    if (samples_read(path, r->max_input, &r->text, &diags))
+        f = parse_text(r->graph, name, strbuf_str(&r->text), r->text.len, &po, &diags);
+    if (r->json) {
+        strbuf_addstr(&r->out, r->entries++ ? ",\n    {\"file\": " : "\n    {\"file\": ");
+        json_add_cstring(&r->out, name);
+    }
+    r->attempted++;
+    if (!f) {
+        add_failures(r, &diags);
+        if (r->json) {
+            strbuf_reset(&r->line);
+            if (diags.len)
+                diag_format(&diags.items[0], &r->line);
+            strbuf_addstr(&r->out, ", \"error\": ");
+            json_add_cstring(&r->out, strbuf_str(&r->line));
+            strbuf_addstr(&r->out, "}");
+        }
+        diag_list_free(&diags);
+        r->ok = r->ok && flush(&r->out, r->report_to, false);
+        return;
+    }
+    diag_list_free(&diags);
+    bool infinite = false;
+    uint64_t trees = forest_count_trees(f, &infinite);
+    measure_forest(&r->m, f);
+    forest_free(f);
+    if (r->json) {
+        if (infinite)
+            strbuf_addstr(&r->out, ", \"trees\": null, \"infinite\": true");
+        else
+            strbuf_addf(&r->out, ", \"trees\": %" PRIu64 ", \"infinite\": false", trees);
+        strbuf_addstr(&r->out, ", \"coverage\": ");
+        add_json_row(&r->out, r->m.spaces, r->m.covered, r->m.k);
+        strbuf_addstr(&r->out, "}");
+    } else {
+        strbuf_addf(&r->out, "%s: ", name);
+        add_row(&r->out, r->m.spaces, r->m.covered, r->m.k);
+        if (infinite)
+            strbuf_addstr(&r->out, "; infinitely many parse trees");
+        else if (trees > 1)
+            strbuf_addf(&r->out, "; %s%" PRIu64 " parse trees",
+                        trees == UINT64_MAX ? "at least " : "", trees);
+        strbuf_addch(&r->out, '\n');
+    }
+    r->ok = r->ok && flush(&r->out, r->report_to, false);
+}
+
+/* Expand one argument and measure its files, so that the report and the
+ * failures follow the order of the arguments. */
+static void process_argument(struct run *r, const char *arg)
+{
+    struct sample_list files = SAMPLE_LIST_INIT;
+    struct diag_list diags = DIAG_LIST_INIT;
+    size_t errors = samples_expand(&arg, 1, &files, &diags);
+    for (size_t i = 0; i < diags.len; i++) {
+        if (diags.items[i].severity == DIAG_ERROR)
+            continue;
+        strbuf_reset(&r->line);
+        diag_format(&diags.items[i], &r->line);
+        fprintf(stderr, "%s\n", strbuf_str(&r->line));
+    }
+    add_failures(r, &diags);
+    r->attempted += errors;
+    diag_list_free(&diags);
+    for (size_t i = 0; i < files.len; i++)
+        process_file(r, files.paths[i]);
+    sample_list_free(&files);
+}
+
+static void add_uncovered(struct run *r, uint32_t k)
+{
+    const struct kpath_space *sp = &r->m.spaces[k - 1];
+    if (sp->saturated) {
+        fprintf(stderr, "kpath coverage: the grammar has at least 2^64-1 %u-paths; too many "
+                        "to list the uncovered ones\n", k);
+        if (r->json)
+            strbuf_addstr(&r->out, ",\n  \"uncovered\": null");
+        return;
+    }
+    char **names = path_names(r->graph, r->json);
+    struct list_ctx lc = {.covered = &r->m.totals[k - 1], .names = names,
+                          .sep = r->json ? ", " : " -> ", .json = r->json,
+                          .first = true, .ok = r->ok, .out = &r->out};
+    if (r->json)
+        strbuf_addstr(&r->out, ",\n  \"uncovered\": [");
+    r->ok = list_uncovered(&lc, sp);
+    if (r->json)
+        strbuf_addstr(&r->out, lc.first ? "]" : "\n  ]");
+    for (uint32_t i = 0; i < r->graph->nnodes; i++)
+        free(names[i]);
+    free(names);
+}
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+    struct cli_common c = {0};
+    struct coverage_args a = {.k = 2, .max_input = PARSE_DEFAULT_MAX_INPUT};
+    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
+    if (status != CLI_CONTINUE) {
+        free(c.files);
+        return status;
+    }
+    size_t nstdin = 0;
+    for (size_t i = 0; i < c.nfiles; i++)
+        nstdin += strcmp(c.files[i], "-") == 0;
+    if (nstdin > 1) {
+        free(c.files);
+        return cli_usage_error(cmd, "'-' (standard input) can be given only once");
+    }
+
+    struct grammar *g;
+    struct graph *graph;
+    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
+    if (status != EXIT_OK) {
+        free(c.files);
+        return status;
+    }
+
+    struct run r = {.graph = graph, .json = c.json, .max_input = a.max_input, .ok = true,
+                    .report_to = a.uncovered && !c.json ? stderr : stdout};
+    measure_init(&r.m, graph, a.k);
+    if (c.json) {
+        strbuf_addstr(&r.out, "{\"grammar\": ");
+        json_add_cstring(&r.out, c.grammar);
+        strbuf_addf(&r.out, ", \"k\": %u, \"files\": [", a.k);
+    }
+    for (size_t i = 0; i < c.nfiles; i++)
+        process_argument(&r, c.files[i]);
+    free(c.files);
+    strbuf_free(&r.text);
+
+    size_t nfailed = r.attempted - r.m.parsed;
+    for (uint32_t j = 0; j < a.k; j++)
+        r.m.covered[j] = r.m.totals[j].size;
+    if (c.json) {
+        strbuf_addstr(&r.out, r.entries ? "\n  ],\n" : "],\n");
+        strbuf_addf(&r.out, "  \"total\": {\"files\": %zu, \"parsed\": %zu, \"failed\": %zu, "
+                            "\"coverage\": ", r.attempted, r.m.parsed, nfailed);
+        add_json_row(&r.out, r.m.spaces, r.m.covered, a.k);
+        strbuf_addstr(&r.out, "},\n  \"failures\": [");
+        for (size_t i = 0; i < r.failures.len; i++) {
+            strbuf_reset(&r.line);
+            diag_format(&r.failures.items[i], &r.line);
+            strbuf_addstr(&r.out, i ? ",\n    " : "\n    ");
+            json_add_cstring(&r.out, strbuf_str(&r.line));
+        }
+        strbuf_addstr(&r.out, r.failures.len ? "\n  ]" : "]");
+    } else {
+        strbuf_addstr(&r.out, "total (");
+        if (nfailed)
+            strbuf_addf(&r.out, "%zu of ", r.m.parsed);
+        add_plural(&r.out, r.attempted, "file");
+        if (nfailed)
+            strbuf_addf(&r.out, "; %zu failed", nfailed);
+        strbuf_addstr(&r.out, "): ");
+        add_row(&r.out, r.m.spaces, r.m.covered, a.k);
+        strbuf_addch(&r.out, '\n');
+    }
+    r.ok = r.ok && flush(&r.out, r.report_to, true);
+    if (a.uncovered)
+        add_uncovered(&r, a.k);
+    if (c.json)
+        strbuf_addstr(&r.out, "\n}\n");
+    r.ok = r.ok && flush(&r.out, stdout, true);
+    strbuf_free(&r.out);
+    fflush(stdout);
+
+    if (r.failures.len) {
+        fprintf(stderr, "kpath coverage: %zu of %zu sample%s failed (not counted above):\n",
+                nfailed, r.attempted, r.attempted == 1 ? "" : "s");
+        cli_print_diags(cmd, &r.failures);
+    } else if (r.attempted == 0) {
+        fprintf(stderr, "kpath coverage: error: no sample files to measure\n");
+    }
+    strbuf_free(&r.line);
+
+    status = !r.ok ? EXIT_FAILURE_OTHER : (nfailed || r.attempted == 0) ? EXIT_USAGE : EXIT_OK;
+    diag_list_free(&r.failures);
+    measure_free(&r.m);
+    graph_free(graph);
+    grammar_free(g);
+    return status;
+}

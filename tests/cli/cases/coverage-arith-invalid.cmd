@@ -1,0 +1,1 @@
+coverage --start Expr grammars/arith.ebnf tests/samples/arith/invalid

@@ -1,0 +1,1 @@
+coverage --max-input-size 0 grammars/expr.ebnf tests/samples/expr/valid/add.txt

@@ -1,0 +1,1 @@
+coverage grammars/csv.ebnf tests/samples/csv/invalid

@@ -1,0 +1,1 @@
+coverage -k 3 grammars/csv.ebnf tests/samples/csv/valid

@@ -1,0 +1,1 @@
+coverage -k 3 grammars/expr.ebnf tests/samples/expr/valid

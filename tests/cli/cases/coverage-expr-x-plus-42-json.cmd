@@ -1,0 +1,1 @@
+coverage --json -k 2 grammars/expr.ebnf tests/samples/expr/valid/add.txt

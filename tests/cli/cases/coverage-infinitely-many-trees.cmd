@@ -1,0 +1,1 @@
+coverage tests/samples/ambiguous/cyclic.ebnf tests/samples/ambiguous/a.txt

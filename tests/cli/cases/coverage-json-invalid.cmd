@@ -1,0 +1,1 @@
+coverage grammars/json.ebnf tests/samples/json/invalid

@@ -1,0 +1,1 @@
+coverage -k 3 grammars/json.ebnf tests/samples/json/valid

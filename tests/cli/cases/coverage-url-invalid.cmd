@@ -1,0 +1,1 @@
+coverage grammars/url.ebnf tests/samples/url/invalid

@@ -1,0 +1,1 @@
+coverage -k 3 grammars/url.ebnf tests/samples/url/valid

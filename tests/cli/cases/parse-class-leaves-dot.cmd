@@ -1,0 +1,1 @@
+parse --dot grammars/url.ebnf tests/samples/url/valid/empty-host.txt

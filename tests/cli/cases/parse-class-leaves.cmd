@@ -1,0 +1,1 @@
+parse grammars/url.ebnf tests/samples/url/valid/empty-host.txt

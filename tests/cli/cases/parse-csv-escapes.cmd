@@ -1,0 +1,1 @@
+parse --symbolic grammars/csv.ebnf tests/samples/csv/valid/multiline.csv

@@ -1,0 +1,1 @@
+parse --dot --json grammars/expr.ebnf tests/samples/expr/valid/add.txt

@@ -1,0 +1,1 @@
+parse --json grammars/expr.ebnf tests/samples/expr/valid/add.txt

@@ -1,0 +1,1 @@
+parse --symbolic grammars/expr.ebnf tests/samples/expr/valid/add.txt

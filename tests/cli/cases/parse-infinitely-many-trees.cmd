@@ -1,0 +1,1 @@
+parse tests/samples/ambiguous/cyclic.ebnf tests/samples/ambiguous/a.txt

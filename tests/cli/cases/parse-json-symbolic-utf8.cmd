@@ -1,0 +1,1 @@
+parse --json --symbolic grammars/json.ebnf tests/samples/json/valid/scalar.json

@@ -1,0 +1,1 @@
+parse grammars/expr.ebnf no/such/file

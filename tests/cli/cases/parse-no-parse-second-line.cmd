@@ -1,0 +1,1 @@
+parse grammars/json.ebnf tests/samples/json/invalid/second-line.json

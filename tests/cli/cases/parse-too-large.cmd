@@ -1,0 +1,1 @@
+parse --max-input-size 4 grammars/expr.ebnf tests/samples/expr/valid/mixed.txt
