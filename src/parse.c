@@ -73,6 +73,8 @@ struct parser {
     size_t table_cap, table_used;
     uint32_t *pending_head;       /* per position */
     uint32_t last_pending;        /* the furthest position with pending advances */
+    size_t max_memory;            /* bytes; 0 = no limit */
+    bool over_budget;             /* stopped for max_memory */
     struct pending *pending;
     size_t npending, pending_cap;
     uint32_t **lit_cps;           /* per literal node: its code points */
@@ -648,6 +650,13 @@ static void parser_free(struct parser *p)
     free(p->first_high);
 }
 
+/* What the sets and the forest take, in bytes (what grows with the input). */
+static size_t forest_memory(const struct forest *f)
+{
+    return f->nitems * sizeof *f->items + f->npacked * sizeof *f->packed +
+           f->nsymbols * sizeof *f->symbols + f->nlinks * sizeof *f->links;
+}
+
 /* The sets, left to right; returns the furthest position reached. */
 static uint32_t run(struct parser *p)
 {
@@ -673,6 +682,10 @@ static uint32_t run(struct parser *p)
         furthest = j;
         for (size_t idx = first; idx < f->nitems; idx++)
             process_item(p, (uint32_t)idx);
+        if (p->max_memory && forest_memory(f) + p->npending * sizeof *p->pending > p->max_memory) {
+            p->over_budget = true;
+            break;
+        }
         /* Accepted so far when the virtual start item has its one child. */
         struct slot *accept = table_find(p, KEY_ITEM, f->start_node, 1, 0);
         bool root_done = accept->value != NONE;
@@ -745,8 +758,23 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
 
     compute_first(&p);
     p.lookahead = true;
+    p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     uint32_t furthest = run(&p);
-    if (f->root == NONE) {
+    if (p.over_budget) {
+        uint32_t line, col;
+        position_of(f, furthest, &line, &col);
+        /* The budget in the largest unit that divides it (4 GiB, 512 KiB). */
+        static const char *const units[] = {"bytes", "KiB", "MiB", "GiB"};
+        size_t amount = p.max_memory;
+        int unit = 0;
+        while (unit < 3 && amount % 1024 == 0)
+            amount /= 1024, unit++;
+        diag_add(diags, DIAG_ERROR, name, line, col,
+                 "parsing stopped here: it needs more than %zu %s of memory (--max-memory); "
+                 "the input is too long or too ambiguous for this grammar",
+                 amount, units[unit]);
+        f->root = NONE;
+    } else if (f->root == NONE) {
         /* Lookahead pruned the predictions that would have said what was
          * expected; parse once more without it to collect them. */
         reset(&p);

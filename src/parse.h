@@ -22,9 +22,14 @@
 #include "kpath.h"
 
 #define PARSE_DEFAULT_MAX_INPUT (16u << 20) /* bytes */
+#define PARSE_DEFAULT_MAX_MEMORY ((size_t)4 << 30) /* bytes */
 
 struct parse_options {
     size_t max_input_size; /* bytes; larger inputs are refused, not parsed */
+    /* Bytes the parser's sets and forest may take (0: the default).  A parse
+     * that needs more stops with an error at the position it reached: the
+     * input is too long, or too ambiguous, for the grammar. */
+    size_t max_memory;
 };
 
 struct forest; /* opaque */
@@ -32,7 +37,8 @@ struct forest; /* opaque */
 /* Parse text[0..len) (named `name` in diagnostics).  On success returns the
  * forest; on failure NULL and a diagnostic: "no parse: unexpected 'x';
  * expected one of '+', '-', ')'" at the furthest position any parse reached,
- * invalid UTF-8, or an input over the size limit. */
+ * invalid UTF-8, an input over the size limit, or a parse over the memory
+ * budget. */
 struct forest *parse_text(const struct graph *g, const char *name, const char *text,
                           size_t len, const struct parse_options *opts,
                           struct diag_list *diags);

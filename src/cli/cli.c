@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "samples.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -238,6 +239,18 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
     if (graph)
         *graph = graph_build(g);
     return EXIT_OK;
+}
+
+int cli_sample_option(const struct cli_command *cmd, const char *name, const char *value,
+                      struct parse_options *po)
+{
+    bool input = strcmp(name, "max-input-size") == 0;
+    if (!input && strcmp(name, "max-memory") != 0)
+        return CLI_NOT_MINE;
+    if (!samples_parse_size(value, input ? &po->max_input_size : &po->max_memory))
+        return cli_usage_error(cmd, "--%s must be a number of bytes from 1, optionally with "
+                                    "K, M or G, not '%s'", name, value);
+    return CLI_CONTINUE;
 }
 
 void cli_print_diags(const struct cli_command *cmd, const struct diag_list *diags)

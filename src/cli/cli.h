@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "graph.h"
+#include "parse.h"
 
 enum { EXIT_OK = 0, EXIT_FAILURE_OTHER = 1, EXIT_USAGE = 2 };
 
@@ -61,7 +62,19 @@ struct cli_common {
     size_t nfiles;
 };
 
-enum { CLI_CONTINUE = -1 };
+enum { CLI_CONTINUE = -1, CLI_NOT_MINE = -5 };
+
+/* The options of every command that parses samples, for its option table. */
+#define CLI_SAMPLE_OPTIONS                                                             \
+    {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes " \
+                               "(default 16M)"},                                        \
+    {"max-memory", 0, "N", "stop parsing a sample that needs more than N bytes of "    \
+                           "memory; K, M, G suffixes (default 4G)"}
+
+/* Handle one of CLI_SAMPLE_OPTIONS into po: CLI_CONTINUE, or EXIT_USAGE after
+ * a message; CLI_NOT_MINE for any other option. */
+int cli_sample_option(const struct cli_command *cmd, const char *name, const char *value,
+                      struct parse_options *po);
 /* Parse a grammar command's arguments: the common ones into `common` (--start
  * and --json when cmd->options lists them), every other option through
  * `on_option` (which returns CLI_CONTINUE or an exit status).  Returns

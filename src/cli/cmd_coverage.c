@@ -27,8 +27,7 @@ _Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-siz
 static const struct cli_option options[] = {
     {"k", 'k', "K", "report k = 1 .. K (default 2)"},
     {"uncovered", 0, NULL, "list the K-paths no sample covers on stdout (report to stderr)"},
-    {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes "
-                               "(default 16M)"},
+    CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
@@ -64,7 +63,7 @@ const struct cli_command cmd_coverage_command = {
 struct coverage_args {
     uint32_t k;
     bool uncovered;
-    size_t max_input;
+    struct parse_options po;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -77,10 +76,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         a->uncovered = true;
         return CLI_CONTINUE;
     }
-    if (!samples_parse_size(value, &a->max_input))
-        return cli_usage_error(cmd, "--max-input-size must be a number of bytes from 1, "
-                                    "optionally with K, M or G, not '%s'", value);
-    return CLI_CONTINUE;
+    return cli_sample_option(cmd, name, value, &a->po);
 }
 
 /* ---- formatting -------------------------------------------------------------- */
@@ -263,7 +259,7 @@ static void add_plural(struct strbuf *out, size_t n, const char *what)
 struct run {
     const struct graph *graph;
     bool json;
-    size_t max_input;
+    struct parse_options po;
     struct measure m;
     FILE *report_to;          /* stdout, or stderr when stdout has the uncovered list */
     struct strbuf out;        /* the report, flushed as it grows */
@@ -289,9 +285,8 @@ static void process_file(struct run *r, const char *path)
     const char *name = samples_display_name(path);
     struct diag_list diags = DIAG_LIST_INIT;
     struct forest *f = NULL;
-    struct parse_options po = {.max_input_size = r->max_input};
-    if (samples_read(path, r->max_input, &r->text, &diags))
-        f = parse_text(r->graph, name, strbuf_str(&r->text), r->text.len, &po, &diags);
+    if (samples_read(path, r->po.max_input_size, &r->text, &diags))
+        f = parse_text(r->graph, name, strbuf_str(&r->text), r->text.len, &r->po, &diags);
     if (r->json) {
         strbuf_addstr(&r->out, r->entries++ ? ",\n    {\"file\": " : "\n    {\"file\": ");
         json_add_cstring(&r->out, name);
@@ -386,7 +381,7 @@ static void add_uncovered(struct run *r, uint32_t k)
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
     struct cli_common c = {0};
-    struct coverage_args a = {.k = 2, .max_input = PARSE_DEFAULT_MAX_INPUT};
+    struct coverage_args a = {.k = 2, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
     if (status != CLI_CONTINUE) {
         free(c.files);
@@ -408,7 +403,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         return status;
     }
 
-    struct run r = {.graph = graph, .json = c.json, .max_input = a.max_input, .ok = true,
+    struct run r = {.graph = graph, .json = c.json, .po = a.po, .ok = true,
                     .report_to = a.uncovered && !c.json ? stderr : stdout};
     measure_init(&r.m, graph, a.k);
     if (c.json) {

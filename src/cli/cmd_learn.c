@@ -1,6 +1,7 @@
 /* cmd_learn: `kpath learn` — rule probabilities from samples. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -15,7 +16,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv);
 static const struct cli_option options[] = {
     {"output", 'o', "OUT", "write the learned grammar to OUT (default: stdout)"},
     {"invert", 0, NULL, "write inverted probabilities: inputs unlike the samples"},
-    {"max-input-size", 0, "N", "refuse samples larger than N bytes (default 16M)"},
+    CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {0},
 };
@@ -47,27 +48,26 @@ const struct cli_command cmd_learn_command = {
 struct learn_options {
     const char *output;
     bool invert;
-    size_t max_input;
+    struct parse_options po;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
     struct learn_options *lo = ctx;
-    switch (cmd->options[index].name[0]) {
-    case 'o': lo->output = value; break;
-    case 'i': lo->invert = true; break;
-    default:
-        if (!samples_parse_size(value, &lo->max_input))
-            return cli_usage_error(cmd, "--max-input-size must be a size in bytes (like 16M), not '%s'",
-                                   value);
-    }
+    const char *name = cmd->options[index].name;
+    if (strcmp(name, "output") == 0)
+        lo->output = value;
+    else if (strcmp(name, "invert") == 0)
+        lo->invert = true;
+    else
+        return cli_sample_option(cmd, name, value, &lo->po);
     return CLI_CONTINUE;
 }
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
     struct cli_common c = {0};
-    struct learn_options lo = {.max_input = PARSE_DEFAULT_MAX_INPUT};
+    struct learn_options lo = {.po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &lo);
     if (status != CLI_CONTINUE) {
         free(c.files);
@@ -86,11 +86,11 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct learned lr;
     learn_init(&lr, graph);
     struct strbuf text = STRBUF_INIT;
-    struct parse_options po = {.max_input_size = lo.max_input};
+    struct parse_options po = lo.po;
     size_t learned_from = 0;
     for (size_t i = 0; i < files.len; i++) {
         const char *name = samples_display_name(files.paths[i]);
-        if (!samples_read(files.paths[i], lo.max_input, &text, &failures))
+        if (!samples_read(files.paths[i], po.max_input_size, &text, &failures))
             continue;
         struct forest *f = parse_text(graph, name, text.data ? text.data : "", text.len, &po,
                                       &failures);

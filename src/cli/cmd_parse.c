@@ -26,8 +26,7 @@ _Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-siz
 static const struct cli_option options[] = {
     {"symbolic", 0, NULL, "show only symbolic nodes (references, literals, classes)"},
     {"dot", 0, NULL, "print the tree as Graphviz DOT"},
-    {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes "
-                               "(default 16M)"},
+    CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {"json", 0, NULL, "print the tree as JSON: a flat list of nodes with parent ids"},
     {0},
@@ -67,7 +66,7 @@ const struct cli_command cmd_parse_command = {
 struct parse_args {
     const char *grammar, *file, *start;
     bool json, dot, symbolic;
-    size_t max_input;
+    struct parse_options po;
 };
 
 static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct parse_args *a)
@@ -101,9 +100,8 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv, stru
             a->json = true;
         else if (strcmp(name, "start") == 0)
             a->start = value;
-        else if (!samples_parse_size(value, &a->max_input))
-            return cli_usage_error(cmd, "--max-input-size must be a number of bytes from 1, "
-                                        "optionally with K, M or G, not '%s'", value);
+        else if (cli_sample_option(cmd, name, value, &a->po) != CLI_CONTINUE)
+            return EXIT_USAGE;
     }
     if (!a->grammar)
         return cli_usage_error(cmd, "missing GRAMMAR");
@@ -387,7 +385,7 @@ static bool print_json(const struct dtree *t, const struct layout *l, char **nam
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
-    struct parse_args a = {.max_input = PARSE_DEFAULT_MAX_INPUT};
+    struct parse_args a = {.po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     int status = parse_args(cmd, argc, argv, &a);
     if (status != CLI_CONTINUE)
         return status;
@@ -401,8 +399,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct diag_list diags = DIAG_LIST_INIT;
     struct strbuf text = STRBUF_INIT;
     struct forest *f = NULL;
-    struct parse_options po = {.max_input_size = a.max_input};
-    if (samples_read(a.file, a.max_input, &text, &diags))
+    struct parse_options po = a.po;
+    if (samples_read(a.file, po.max_input_size, &text, &diags))
         f = parse_text(graph, name, strbuf_str(&text), text.len, &po, &diags);
     cli_print_diags(cmd, &diags);
     diag_list_free(&diags);

@@ -23,7 +23,7 @@ static const struct cli_option options[] = {
     {"max-depth", 0, "D", "the depth limit (default 16)"},
     {"probs", 0, "FILE", "the active probabilities (kpath learn's output); default: the grammar's"},
     {"pin", 0, "PATH", "an active pin (repeatable)"},
-    {"max-input-size", 0, "N", "refuse samples larger than N bytes (default 16M)"},
+    CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
@@ -56,7 +56,7 @@ struct why_cli {
     const char *probs;
     const char **pins;
     size_t npins;
-    size_t max_input;
+    struct parse_options po;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -68,14 +68,13 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     if (strcmp(name, "max-depth") == 0)
         return cli_parse_u32(cmd, "--max-depth", value, 0, UINT32_MAX - 1, &w->max_depth)
                    ? CLI_CONTINUE : EXIT_USAGE;
+    int sample = cli_sample_option(cmd, name, value, &w->po);
+    if (sample != CLI_NOT_MINE)
+        return sample;
     if (strcmp(name, "probs") == 0) {
         w->probs = value;
     } else if (strcmp(name, "pin") == 0) {
         w->pins[w->npins++] = value;
-    } else if (strcmp(name, "max-input-size") == 0) {
-        if (!samples_parse_size(value, &w->max_input))
-            return cli_usage_error(cmd, "--max-input-size must be a size in bytes (like 16M), not '%s'",
-                                   value);
     } else {
         w->sources[w->nsources++] = value; /* --inputs, --samples */
     }
@@ -184,11 +183,11 @@ static size_t measure_sources(const struct graph *g, uint32_t k, const struct wh
     *inputs = xcalloc(files->len + 1, sizeof **inputs);
     size_t n = 0;
     struct strbuf text = STRBUF_INIT;
-    struct parse_options po = {.max_input_size = w->max_input};
+    struct parse_options po = w->po;
     struct kpath_set **sets = xmalloc((size_t)k * sizeof *sets);
     for (size_t i = 0; i < files->len; i++) {
         const char *name = samples_display_name(files->paths[i]);
-        if (!samples_read(files->paths[i], w->max_input, &text, problems))
+        if (!samples_read(files->paths[i], po.max_input_size, &text, problems))
             continue;
         struct forest *f = parse_text(g, name, text.data ? text.data : "", text.len, &po, problems);
         if (!f)
@@ -211,7 +210,8 @@ static size_t measure_sources(const struct graph *g, uint32_t k, const struct wh
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
     struct cli_common c = {0};
-    struct why_cli w = {.max_depth = GEN_DEFAULT_MAX_DEPTH, .max_input = PARSE_DEFAULT_MAX_INPUT};
+    struct why_cli w = {.max_depth = GEN_DEFAULT_MAX_DEPTH,
+                        .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     w.sources = xcalloc((size_t)argc + 1, sizeof *w.sources);
     w.pins = xcalloc((size_t)argc + 1, sizeof *w.pins);
     struct grammar *g = NULL;

@@ -136,6 +136,15 @@ TEST(parse_rejects_invalid_utf8_and_oversized_inputs)
         CHECK_INT(d.items[0].col, 4);
     }
     diag_list_free(&d);
+    /* A memory budget: the parse stops where it ran out, said as such. */
+    struct parse_options tight = {.max_memory = 4096};
+    CHECK(parse_text(l.graph, "long", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]", 55,
+                     &tight, &d) == NULL);
+    if (CHECK_INT(d.len, 1)) {
+        CHECK(strstr(d.items[0].message, "parsing stopped here: it needs more than 4 KiB of memory") != NULL);
+        CHECK(d.items[0].col > 1 && d.items[0].col < 55);
+    }
+    diag_list_free(&d);
     struct parse_options small = {.max_input_size = 4};
     CHECK(parse_text(l.graph, "big", "[1,2]", 5, &small, &d) == NULL);
     if (CHECK_INT(d.len, 1))
