@@ -912,23 +912,25 @@ uint64_t forest_count_trees(const struct forest *f, bool *infinite)
  * node when it is symbolic.  Each (symbol, context) is processed once. */
 
 struct contexts {
-    uint32_t width;        /* k - 1 */
+    uint32_t width;        /* ancestors kept: k - 1, or more for long pins */
     uint32_t *nodes;       /* width per context */
     uint32_t *len;         /* per context */
-    size_t n, cap_nodes, cap_len;
+    uint32_t *inside;      /* per context: symbolic nodes since a pinned root (capped) */
+    size_t n, cap_nodes, cap_len, cap_inside;
     uint32_t *table;       /* open addressing: context ids, NONE = empty */
     size_t table_cap;
 };
 
-static uint64_t hash_context(const uint32_t *nodes, uint32_t len)
+static uint64_t hash_context(const uint32_t *nodes, uint32_t len, uint32_t inside)
 {
-    uint64_t h = UINT64_C(0xcbf29ce484222325) ^ len;
+    uint64_t h = (UINT64_C(0xcbf29ce484222325) ^ len) + (uint64_t)inside * UINT64_C(0x9E3779B97F4A7C15);
     for (uint32_t i = 0; i < len; i++)
         h = (h ^ nodes[i]) * UINT64_C(0x100000001b3);
     return h ^ (h >> 31);
 }
 
-static uint32_t intern_context(struct contexts *c, const uint32_t *nodes, uint32_t len)
+static uint32_t intern_context(struct contexts *c, const uint32_t *nodes, uint32_t len,
+                               uint32_t inside)
 {
     if (2 * (c->n + 1) > c->table_cap) {
         size_t cap = c->table_cap ? 2 * c->table_cap : 64;
@@ -938,39 +940,45 @@ static uint32_t intern_context(struct contexts *c, const uint32_t *nodes, uint32
             c->table[i] = NONE;
         c->table_cap = cap;
         for (size_t id = 0; id < c->n; id++) {
-            size_t i = (size_t)hash_context(c->nodes + id * c->width, c->len[id]) & (cap - 1);
+            size_t i = (size_t)hash_context(c->nodes + id * c->width, c->len[id], c->inside[id]) &
+                       (cap - 1);
             while (c->table[i] != NONE)
                 i = (i + 1) & (cap - 1);
             c->table[i] = (uint32_t)id;
         }
     }
     size_t mask = c->table_cap - 1;
-    size_t i = (size_t)hash_context(nodes, len) & mask;
+    size_t i = (size_t)hash_context(nodes, len, inside) & mask;
     for (; c->table[i] != NONE; i = (i + 1) & mask) {
         uint32_t id = c->table[i];
-        if (c->len[id] == len && memcmp(c->nodes + (size_t)id * c->width, nodes,
-                                        len * sizeof *nodes) == 0)
+        if (c->len[id] == len && c->inside[id] == inside &&
+            (len == 0 || memcmp(c->nodes + (size_t)id * c->width, nodes, len * sizeof *nodes) == 0))
             return id;
     }
     c->nodes = xgrow(c->nodes, &c->cap_nodes, (c->n + 1) * c->width + 1, sizeof *c->nodes);
     c->len = xgrow(c->len, &c->cap_len, c->n + 1, sizeof *c->len);
+    c->inside = xgrow(c->inside, &c->cap_inside, c->n + 1, sizeof *c->inside);
     if (len)
         memcpy(c->nodes + c->n * c->width, nodes, len * sizeof *nodes);
     c->len[c->n] = len;
+    c->inside[c->n] = inside;
     c->table[i] = (uint32_t)c->n;
     return (uint32_t)c->n++;
 }
 
-static uint32_t extend_context(struct contexts *c, uint32_t id, uint32_t node, uint32_t *scratch)
+/* The context of a symbolic node's children: its ancestors and itself, and
+ * `inside` (see inside_at). */
+static uint32_t extend_context(struct contexts *c, uint32_t id, uint32_t node, uint32_t inside,
+                               uint32_t *scratch)
 {
     if (c->width == 0)
-        return id;
+        return intern_context(c, NULL, 0, inside);
     uint32_t len = c->len[id];
     const uint32_t *old = c->nodes + (size_t)id * c->width;
     uint32_t keep = len < c->width ? len : c->width - 1;
     memcpy(scratch, old + (len - keep), keep * sizeof *scratch);
     scratch[keep] = node;
-    return intern_context(c, scratch, keep + 1);
+    return intern_context(c, scratch, keep + 1, inside);
 }
 
 struct kpath_walk {
@@ -985,7 +993,34 @@ struct kpath_walk {
     size_t nwork, work_cap;
     uint32_t *path;
     uint64_t added;
+    const struct pin_set *pins; /* or NULL */
+    uint32_t max_k;
 };
+
+/* How many symbolic nodes of a pinned context lie from its root down to the
+ * symbolic node `node` (itself included) in context `ctx`: 0 outside every
+ * context, capped at max_k (no k-path needs more). */
+static uint32_t inside_at(const struct kpath_walk *w, uint32_t ctx, uint32_t node)
+{
+    if (!w->pins || !w->pins->len)
+        return 0;
+    uint32_t above = w->ctx.inside[ctx];
+    if (above)
+        return above < w->max_k ? above + 1 : w->max_k;
+    uint32_t len = w->ctx.len[ctx];
+    const uint32_t *anc = w->ctx.nodes + (size_t)ctx * w->ctx.width;
+    for (size_t i = 0; i < w->pins->len; i++) {
+        const struct pin *pin = &w->pins->pins[i];
+        if (node != pin->nodes[pin->len - 1] || pin->len - 1 > len)
+            continue;
+        uint32_t j = 0;
+        while (j + 1 < pin->len && anc[len - 1 - j] == pin->nodes[pin->len - 2 - j])
+            j++;
+        if (j + 1 == pin->len)
+            return 1;
+    }
+    return 0;
+}
 
 static void add_context(struct kpath_walk *w, uint32_t sym, uint32_t ctx)
 {
@@ -1001,12 +1036,15 @@ static void add_context(struct kpath_walk *w, uint32_t sym, uint32_t ctx)
     uint32_t node = w->f->symbols[sym].node;
     if (!node_kind_is_symbolic(w->f->graph->nodes[node].kind))
         return;
-    /* The k-path ending here, for each k: the last k-1 ancestors and the node. */
+    /* The k-path ending here, for each k: the last k-1 ancestors and the node
+     * (with pins, only when all k lie in a pinned context). */
     uint32_t len = w->ctx.len[ctx];
     const uint32_t *anc = w->ctx.nodes + (size_t)ctx * w->ctx.width;
+    bool pinned = w->pins && w->pins->len;
+    uint32_t inside = pinned ? inside_at(w, ctx, node) : 0;
     for (size_t i = 0; i < w->nsets; i++) {
         uint32_t k = w->sets[i]->sp->k;
-        if (len < k - 1)
+        if (len < k - 1 || (pinned && inside < k))
             continue;
         memcpy(w->path, anc + (len - (k - 1)), (k - 1) * sizeof *w->path);
         w->path[k - 1] = node;
@@ -1021,14 +1059,26 @@ uint64_t forest_add_kpaths(const struct forest *f, struct kpath_set *set)
 
 uint64_t forest_add_kpaths_many(const struct forest *f, struct kpath_set *const *sets, size_t n)
 {
-    struct kpath_walk w = {.f = f, .sets = sets, .nsets = n};
+    return forest_add_kpaths_pinned(f, sets, n, NULL);
+}
+
+uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *const *sets, size_t n,
+                                  const struct pin_set *pins)
+{
+    struct kpath_walk w = {.f = f, .sets = sets, .nsets = n, .pins = pins};
     uint32_t k = 1;
     for (size_t i = 0; i < n; i++)
         if (sets[i]->sp->k > k)
             k = sets[i]->sp->k;
-    w.ctx.width = k - 1;
+    w.max_k = k;
+    /* Ancestors enough for the longest k-path, and to recognize every pin. */
+    uint32_t width = k - 1;
+    for (size_t i = 0; pins && i < pins->len; i++)
+        if (pins->pins[i].len - 1 > width)
+            width = pins->pins[i].len - 1;
+    w.ctx.width = width;
     w.path = xmalloc((k + 1) * sizeof *w.path);
-    uint32_t *scratch = xmalloc((k + 1) * sizeof *scratch);
+    uint32_t *scratch = xmalloc((width + 2) * sizeof *scratch);
     w.sym_ctx = xmalloc((f->nsymbols + 1) * sizeof *w.sym_ctx);
     for (size_t i = 0; i < f->nsymbols; i++)
         w.sym_ctx[i] = NONE;
@@ -1037,13 +1087,14 @@ uint64_t forest_add_kpaths_many(const struct forest *f, struct kpath_set *const 
     uint32_t *stack = NULL;
     size_t depth = 0, cap = 0;
 
-    add_context(&w, f->root, intern_context(&w.ctx, NULL, 0));
+    add_context(&w, f->root, intern_context(&w.ctx, NULL, 0, 0));
     while (w.nwork) {
         uint32_t ctx = w.work[--w.nwork];
         uint32_t sym = w.work[--w.nwork];
         uint32_t node = f->symbols[sym].node;
         uint32_t child_ctx = node_kind_is_symbolic(f->graph->nodes[node].kind)
-                                 ? extend_context(&w.ctx, ctx, node, scratch)
+                                 ? extend_context(&w.ctx, ctx, node, inside_at(&w, ctx, node),
+                                                  scratch)
                                  : ctx;
         walk++;
         for (uint32_t l = f->symbols[sym].derivs; l != NONE; l = f->links[l].next) {
@@ -1073,6 +1124,7 @@ uint64_t forest_add_kpaths_many(const struct forest *f, struct kpath_set *const 
     free(w.work);
     free(w.ctx.nodes);
     free(w.ctx.len);
+    free(w.ctx.inside);
     free(w.ctx.table);
     return w.added;
 }

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "dtree.h"
 #include "kpath.h"
+#include "pin.h"
 
 #define PARSE_DEFAULT_MAX_INPUT (16u << 20) /* bytes */
 #define PARSE_DEFAULT_MAX_MEMORY ((size_t)4 << 30) /* bytes */
@@ -51,6 +52,10 @@ uint64_t forest_count_trees(const struct forest *f, bool *infinite);
 uint64_t forest_add_kpaths(const struct forest *f, struct kpath_set *set);
 /* The same for several sets (spaces of different k) in one pass. */
 uint64_t forest_add_kpaths_many(const struct forest *f, struct kpath_set *const *sets, size_t n);
+/* The same, counting only the k-paths in a pinned context (see pin.h; all of
+ * them when pins is NULL or empty). */
+uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *const *sets, size_t n,
+                                  const struct pin_set *pins);
 /* One tree of the forest: at every ambiguity, the derivation found first
  * (the earliest completed alternative, then the earliest split).  The tree
  * is built into `t` (initialized here).  Returns false if the forest is cyclic

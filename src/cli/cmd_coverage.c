@@ -16,6 +16,7 @@
 #include "json.h"
 #include "kpath.h"
 #include "parse.h"
+#include "pin.h"
 #include "samples.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -27,6 +28,7 @@ _Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-siz
 static const struct cli_option options[] = {
     {"k", 'k', "K", "report k = 1 .. K (default 2)"},
     {"uncovered", 0, NULL, "list the K-paths no sample covers on stdout (report to stderr)"},
+    {"pin", 0, "PATH", "coverage in the context of PATH, of the k-paths under it (repeatable)"},
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {"json", 0, NULL, "print JSON instead of text"},
@@ -63,6 +65,8 @@ const struct cli_command cmd_coverage_command = {
 struct coverage_args {
     uint32_t k;
     bool uncovered;
+    const char *pin_text[64];
+    size_t npins;
     struct parse_options po;
 };
 
@@ -76,58 +80,67 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         a->uncovered = true;
         return CLI_CONTINUE;
     }
+    if (strcmp(name, "pin") == 0) {
+        if (a->npins == sizeof a->pin_text / sizeof a->pin_text[0])
+            return cli_usage_error(cmd, "at most %zu pins", a->npins);
+        a->pin_text[a->npins++] = value;
+        return CLI_CONTINUE;
+    }
     return cli_sample_option(cmd, name, value, &a->po);
 }
 
 /* ---- formatting -------------------------------------------------------------- */
 
+/* Totals are UINT64_MAX when saturated. */
+#define SATURATED UINT64_MAX
+
 /* "12.3": the percentage rounded down to tenths, so only full coverage reads 100.0. */
-static void add_percent(struct strbuf *out, uint64_t covered, const struct kpath_space *sp)
+static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
 {
     uint64_t tenths;
-    if (covered >= sp->total && !sp->saturated)
+    if (covered >= total && total != SATURATED)
         tenths = 1000;
-    else if (sp->total == 0)
+    else if (total == 0)
         tenths = 1000;
     else if (covered <= UINT64_MAX / 1000)
-        tenths = covered * 1000 / sp->total;
+        tenths = covered * 1000 / total;
     else
-        tenths = (uint64_t)((long double)covered * 1000.0L / (long double)sp->total);
-    if (tenths >= 1000 && (covered < sp->total || sp->saturated))
+        tenths = (uint64_t)((long double)covered * 1000.0L / (long double)total);
+    if (tenths >= 1000 && (covered < total || total == SATURATED))
         tenths = 999;
     strbuf_addf(out, "%" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
 }
 
-static void add_total(struct strbuf *out, const struct kpath_space *sp)
+static void add_total(struct strbuf *out, uint64_t total)
 {
-    if (sp->saturated)
+    if (total == SATURATED)
         strbuf_addstr(out, "at least 2^64-1");
     else
-        strbuf_addf(out, "%" PRIu64, sp->total);
+        strbuf_addf(out, "%" PRIu64, total);
 }
 
 /* "k=1 11/39 (28.2%), k=2 12/125 (9.6%)" */
-static void add_row(struct strbuf *out, const struct kpath_space *spaces, const uint64_t *covered,
+static void add_row(struct strbuf *out, const uint64_t *totals, const uint64_t *covered,
                     uint32_t k)
 {
     for (uint32_t j = 0; j < k; j++) {
         strbuf_addf(out, "%sk=%u %" PRIu64 "/", j ? ", " : "", j + 1, covered[j]);
-        add_total(out, &spaces[j]);
+        add_total(out, totals[j]);
         strbuf_addstr(out, " (");
-        add_percent(out, covered[j], &spaces[j]);
+        add_percent(out, covered[j], totals[j]);
         strbuf_addstr(out, "%)");
     }
 }
 
-static void add_json_row(struct strbuf *out, const struct kpath_space *spaces,
-                         const uint64_t *covered, uint32_t k)
+static void add_json_row(struct strbuf *out, const uint64_t *totals, const uint64_t *covered,
+                         uint32_t k)
 {
     strbuf_addstr(out, "[");
     for (uint32_t j = 0; j < k; j++)
         strbuf_addf(out, "%s{\"k\": %u, \"covered\": %" PRIu64 ", \"total\": %" PRIu64
                          ", \"saturated\": %s}",
-                    j ? ", " : "", j + 1, covered[j], spaces[j].total,
-                    spaces[j].saturated ? "true" : "false");
+                    j ? ", " : "", j + 1, covered[j], totals[j],
+                    totals[j] == SATURATED ? "true" : "false");
     strbuf_addstr(out, "]");
 }
 
@@ -153,13 +166,18 @@ struct measure {
     struct kpath_set *per_file;   /* k, re-made for each file */
     struct kpath_set **sets;      /* 2k pointers: per_file then totals */
     uint64_t *covered;            /* k: the current file's counts */
+    uint64_t *total;              /* k: the k-paths (under the pins), SATURATED */
+    const struct pin_set *pins;   /* coverage in their context; empty: plain */
     size_t parsed;
 };
 
-static void measure_init(struct measure *m, const struct graph *g, uint32_t k)
+static void measure_init(struct measure *m, const struct graph *g, uint32_t k,
+                         const struct pin_set *pins)
 {
     m->graph = g;
     m->k = k;
+    m->pins = pins;
+    m->total = xcalloc(k, sizeof *m->total);
     m->spaces = xcalloc(k, sizeof *m->spaces);
     m->totals = xcalloc(k, sizeof *m->totals);
     m->per_file = xcalloc(k, sizeof *m->per_file);
@@ -170,6 +188,7 @@ static void measure_init(struct measure *m, const struct graph *g, uint32_t k)
         kpath_space_init(&m->spaces[j], g, j + 1);
         kpath_set_init(&m->totals[j], &m->spaces[j]);
         m->sets[k + j] = &m->totals[j];
+        m->total[j] = m->spaces[j].saturated ? SATURATED : pin_count_under(pins, &m->spaces[j]);
     }
 }
 
@@ -184,6 +203,7 @@ static void measure_free(struct measure *m)
     free(m->per_file);
     free(m->sets);
     free(m->covered);
+    free(m->total);
 }
 
 /* One pass over the forest adds its k-paths to the file's sets and the totals. */
@@ -193,7 +213,7 @@ static void measure_forest(struct measure *m, const struct forest *f)
         kpath_set_init(&m->per_file[j], &m->spaces[j]);
         m->sets[j] = &m->per_file[j];
     }
-    forest_add_kpaths_many(f, m->sets, 2 * (size_t)m->k);
+    forest_add_kpaths_pinned(f, m->sets, 2 * (size_t)m->k, m->pins);
     for (uint32_t j = 0; j < m->k; j++) {
         m->covered[j] = m->per_file[j].size;
         kpath_set_free(&m->per_file[j]);
@@ -203,6 +223,7 @@ static void measure_forest(struct measure *m, const struct forest *f)
 
 struct list_ctx {
     const struct kpath_set *covered;
+    const struct pin_set *pins; /* list only the k-paths under them */
     char **names;      /* per graph node, as printed */
     const char *sep;
     bool json, first, ok;
@@ -213,6 +234,8 @@ static bool list_uncovered(struct list_ctx *c, const struct kpath_space *sp)
 {
     struct kpath_iter it;
     kpath_iter_init(&it, sp);
+    if (c->pins && c->pins->len)
+        kpath_iter_restrict(&it, c->pins->below);
     while (c->ok && kpath_iter_next(&it)) {
         if (kpath_set_contains(c->covered, it.path))
             continue;
@@ -317,11 +340,11 @@ static void process_file(struct run *r, const char *path)
         else
             strbuf_addf(&r->out, ", \"trees\": %" PRIu64 ", \"infinite\": false", trees);
         strbuf_addstr(&r->out, ", \"coverage\": ");
-        add_json_row(&r->out, r->m.spaces, r->m.covered, r->m.k);
+        add_json_row(&r->out, r->m.total, r->m.covered, r->m.k);
         strbuf_addstr(&r->out, "}");
     } else {
         strbuf_addf(&r->out, "%s: ", name);
-        add_row(&r->out, r->m.spaces, r->m.covered, r->m.k);
+        add_row(&r->out, r->m.total, r->m.covered, r->m.k);
         if (infinite)
             strbuf_addstr(&r->out, "; infinitely many parse trees");
         else if (trees > 1)
@@ -365,7 +388,7 @@ static void add_uncovered(struct run *r, uint32_t k)
         return;
     }
     char **names = path_names(r->graph, r->json);
-    struct list_ctx lc = {.covered = &r->m.totals[k - 1], .names = names,
+    struct list_ctx lc = {.covered = &r->m.totals[k - 1], .names = names, .pins = r->m.pins,
                           .sep = r->json ? ", " : " -> ", .json = r->json,
                           .first = true, .ok = r->ok, .out = &r->out};
     if (r->json)
@@ -405,7 +428,20 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 
     struct run r = {.graph = graph, .json = c.json, .po = a.po, .ok = true,
                     .report_to = a.uncovered && !c.json ? stderr : stdout};
-    measure_init(&r.m, graph, a.k);
+    struct pin_set pins = PIN_SET_INIT;
+    struct diag_list pin_errors = DIAG_LIST_INIT;
+    for (size_t i = 0; i < a.npins; i++)
+        pin_set_add(&pins, graph, a.pin_text[i], &pin_errors);
+    if (diag_has_errors(&pin_errors)) {
+        cli_print_diags(cmd, &pin_errors);
+        diag_list_free(&pin_errors);
+        pin_set_free(&pins);
+        graph_free(graph);
+        grammar_free(g);
+        free(c.files);
+        return EXIT_USAGE;
+    }
+    measure_init(&r.m, graph, a.k, &pins);
     if (c.json) {
         strbuf_addstr(&r.out, "{\"grammar\": ");
         json_add_cstring(&r.out, c.grammar);
@@ -423,7 +459,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         strbuf_addstr(&r.out, r.entries ? "\n  ],\n" : "],\n");
         strbuf_addf(&r.out, "  \"total\": {\"files\": %zu, \"parsed\": %zu, \"failed\": %zu, "
                             "\"coverage\": ", r.attempted, r.m.parsed, nfailed);
-        add_json_row(&r.out, r.m.spaces, r.m.covered, a.k);
+        add_json_row(&r.out, r.m.total, r.m.covered, a.k);
         strbuf_addstr(&r.out, "},\n  \"failures\": [");
         for (size_t i = 0; i < r.failures.len; i++) {
             strbuf_reset(&r.line);
@@ -440,7 +476,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         if (nfailed)
             strbuf_addf(&r.out, "; %zu failed", nfailed);
         strbuf_addstr(&r.out, "): ");
-        add_row(&r.out, r.m.spaces, r.m.covered, a.k);
+        add_row(&r.out, r.m.total, r.m.covered, a.k);
         strbuf_addch(&r.out, '\n');
     }
     r.ok = r.ok && flush(&r.out, r.report_to, true);
@@ -464,6 +500,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     status = !r.ok ? EXIT_FAILURE_OTHER : (nfailed || r.attempted == 0) ? EXIT_USAGE : EXIT_OK;
     diag_list_free(&r.failures);
     measure_free(&r.m);
+    pin_set_free(&pins);
+    diag_list_free(&pin_errors);
     graph_free(graph);
     grammar_free(g);
     return status;

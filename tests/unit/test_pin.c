@@ -242,3 +242,83 @@ TEST(pin_generation_in_expr_reaches_parenthesized_right_operands)
     diag_list_free(&d);
     test_unload(&l);
 }
+
+TEST(pin_forest_coverage_in_context_agrees_with_trees)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    static const char *const pin_texts[] = {"UnaryExpr_15 AddExpr_36", "Identifier_16",
+                                            "AddExpr_0 MultExpr_7 UnaryExpr_8"};
+    for (size_t p = 0; p < sizeof pin_texts / sizeof pin_texts[0]; p++) {
+        struct pin_set pins = PIN_SET_INIT;
+        struct diag_list d = DIAG_LIST_INIT;
+        CHECK(pin_set_add(&pins, l.graph, pin_texts[p], &d));
+        /* Random inputs, and a k-path suite for the pin (they reach its
+         * context); with one parse tree, forest and tree agree exactly. */
+        for (int strategy = GEN_KPATH; strategy <= GEN_RANDOM; strategy++) {
+            struct gen_options o;
+            gen_options_default(&o);
+            o.strategy = (enum gen_strategy)strategy;
+            o.k = 3;
+            o.count = strategy == GEN_KPATH ? 0 : 40;
+            o.pins = strategy == GEN_KPATH ? &pins : NULL;
+            char *error;
+            struct generator *gen = gen_new(l.graph, &o, &error);
+            gen_run(gen);
+            struct kpath_space sp[3];
+            struct kpath_set from_trees[3], from_forests[3];
+            struct kpath_set *ptrs[3];
+            for (int j = 0; j < 3; j++) {
+                kpath_space_init(&sp[j], l.graph, (uint32_t)j + 1);
+                kpath_set_init(&from_trees[j], &sp[j]);
+                kpath_set_init(&from_forests[j], &sp[j]);
+                ptrs[j] = &from_forests[j];
+            }
+            for (size_t i = 0; i < gen->ninputs; i++) {
+                struct forest *f = parse_text(l.graph, "in", gen->inputs[i].text,
+                                              gen->inputs[i].len, NULL, &d);
+                if (!CHECK(f != NULL))
+                    continue;
+                /* x*(++(x)) is ambiguous ("++" or "+" "+"): its forest holds
+                 * more than the generated tree; check it contains it. */
+                bool infinite;
+                if (forest_count_trees(f, &infinite) > 1) {
+                    struct kpath_set tree, forest;
+                    kpath_set_init(&tree, &sp[2]);
+                    kpath_set_init(&forest, &sp[2]);
+                    struct kpath_set *fp = &forest;
+                    pin_add_kpaths(&pins, &gen->inputs[i].tree, &tree);
+                    forest_add_kpaths_pinned(f, &fp, 1, &pins);
+                    uint64_t before = forest.size;
+                    kpath_set_union(&forest, &tree);
+                    CHECK_INT(forest.size, before);
+                    kpath_set_free(&tree);
+                    kpath_set_free(&forest);
+                } else {
+                    for (int j = 0; j < 3; j++)
+                        pin_add_kpaths(&pins, &gen->inputs[i].tree, &from_trees[j]);
+                    forest_add_kpaths_pinned(f, ptrs, 3, &pins);
+                }
+                forest_free(f);
+            }
+            for (int j = 0; j < 3; j++) {
+                uint64_t trees = from_trees[j].size;
+                CHECK_INT(from_forests[j].size, trees);
+                kpath_set_union(&from_forests[j], &from_trees[j]);
+                CHECK_INT(from_forests[j].size, trees);
+                kpath_set_free(&from_trees[j]);
+                kpath_set_free(&from_forests[j]);
+                kpath_space_free(&sp[j]);
+            }
+            /* Under Identifier_16 no 3-path starts (Identifier -> "x" is two
+             * levels): the suite is empty exactly when there is nothing to cover. */
+            if (strategy == GEN_KPATH)
+                CHECK((gen->ninputs > 0) == (pin_count_under(&pins, &gen->space) > 0));
+            gen_free(gen);
+        }
+        diag_list_free(&d);
+        pin_set_free(&pins);
+    }
+    test_unload(&l);
+}
