@@ -461,6 +461,40 @@ static char *next_name(const char **p)
     return xstrndup(start, (size_t)(s - start));
 }
 
+static bool all_digits(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+/* Why `name` names no node, as helpfully as the name allows. */
+static void unknown_node(const struct graph *g, const char *name, struct diag_list *diags)
+{
+    const char *file = g->grammar->file;
+    if (all_digits(name)) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "there is no node %s: the nodes of %s are 0 to %u",
+                 name, file, g->nnodes - 1);
+        return;
+    }
+    const char *underscore = strrchr(name, '_');
+    uint32_t id;
+    if (underscore && parse_id(underscore + 1, &id) && id < g->nnodes) {
+        struct strbuf real = STRBUF_INIT;
+        graph_node_name(g, id, &real);
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "no node '%s' in %s: node %u is %s", name, file,
+                 id, strbuf_str(&real));
+        strbuf_free(&real);
+        return;
+    }
+    diag_add(diags, DIAG_ERROR, NULL, 0, 0,
+             "no node '%s' in %s: write nodes as `kpath paths` prints them (AddExpr_0, \"+\"_10), "
+             "or their ids", name, file);
+}
+
 uint32_t *graph_parse_path(const struct graph *g, const char *text, uint32_t *n,
                            struct diag_list *diags)
 {
@@ -471,8 +505,7 @@ uint32_t *graph_parse_path(const struct graph *g, const char *text, uint32_t *n,
     while ((name = next_name(&p))) {
         uint32_t id = graph_parse_node_name(g, name);
         if (id == NODE_NONE) {
-            diag_add(diags, DIAG_ERROR, NULL, 0, 0, "'%s': no node '%s' in the grammar graph",
-                     text, name);
+            unknown_node(g, name, diags);
             free(name);
             free(nodes);
             return NULL;

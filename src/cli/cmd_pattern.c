@@ -33,174 +33,71 @@ const struct cli_command cmd_pattern_command = {
     "it, narrowing every group on the way to the branch that holds it.  A last\n"
     "node that is a reference stays as its rule's name; everything else stays\n"
     "as written.  Literals are shown without quotes unless --quoted.",
-    options, run, false,
+    options, run, true,
 };
 
 struct pattern_args {
-    const char *grammar;
-    const char *start;
-    bool json, ids, quoted;
-    char **tokens; /* the path's nodes as written */
-    size_t ntokens, cap;
+    bool ids, quoted;
 };
 
-static bool is_space(char c)
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Split one argument into node names.  A name can hold spaces inside its
- * quotes ("a b"_3) or brackets ([ \t]_7), so those are skipped whole; a
- * token "->" (as `kpath paths` prints between nodes) is dropped. */
-static void split_path(struct pattern_args *a, const char *s)
-{
-    size_t i = 0;
-    for (;;) {
-        while (s[i] && is_space(s[i]))
-            i++;
-        if (!s[i])
-            return;
-        size_t start = i;
-        char close = s[i] == '"' ? '"' : s[i] == '[' ? ']' : 0;
-        if (close) {
-            i++;
-            while (s[i] && s[i] != close)
-                i += s[i] == '\\' && s[i + 1] ? 2 : 1;
-            if (s[i])
-                i++;
-        }
-        while (s[i] && !is_space(s[i]))
-            i++;
-        if (i - start == 2 && strncmp(s + start, "->", 2) == 0)
-            continue;
-        a->tokens = xgrow(a->tokens, &a->cap, a->ntokens + 1, sizeof *a->tokens);
-        a->tokens[a->ntokens++] = xstrndup(s + start, i - start);
-    }
-}
-
-static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct pattern_args *a)
-{
-    struct cli_parser p;
-    const char *value;
-    cli_parser_init(&p, cmd, argc, argv);
-    for (int o; (o = cli_next(&p, &value)) != CLI_END;) {
-        if (o == CLI_ERROR)
-            return EXIT_USAGE;
-        if (o == CLI_HELP) {
-            cli_print_help(cmd);
-            return EXIT_OK;
-        }
-        if (o == CLI_POSITIONAL) {
-            if (!a->grammar)
-                a->grammar = value;
-            else
-                split_path(a, value);
-            continue;
-        }
-        const char *name = cmd->options[o].name;
-        if (strcmp(name, "ids") == 0)
-            a->ids = true;
-        else if (strcmp(name, "quoted") == 0)
-            a->quoted = true;
-        else if (strcmp(name, "start") == 0)
-            a->start = value;
-        else
-            a->json = true;
-    }
-    if (!a->grammar)
-        return cli_usage_error(cmd, "missing GRAMMAR");
-    if (!a->ntokens)
-        return cli_usage_error(cmd, "missing PATH (the nodes of a k-path, like AddExpr_0 \"+\"_10)");
+    (void)value;
+    struct pattern_args *a = ctx;
+    if (strcmp(cmd->options[index].name, "ids") == 0)
+        a->ids = true;
+    else
+        a->quoted = true;
     return CLI_CONTINUE;
 }
 
 static bool all_digits(const char *s)
 {
-    if (!*s)
-        return false;
     for (; *s; s++)
         if (*s < '0' || *s > '9')
             return false;
     return true;
 }
 
-/* The node a token names; prints why not and returns NODE_NONE. */
-static uint32_t node_of(const struct cli_command *cmd, const struct graph *g,
-                        const struct pattern_args *a, const char *token)
-{
-    if (a->ids && !all_digits(token)) {
-        fprintf(stderr, "kpath %s: '%s' is not a node id (with --ids, write ids like 0 10)\n",
-                cmd->name, token);
-        return NODE_NONE;
-    }
-    uint32_t id = graph_parse_node_name(g, token);
-    if (id != NODE_NONE)
-        return id;
-    if (all_digits(token)) {
-        fprintf(stderr, "kpath %s: there is no node %s: the nodes of %s are 0 to %u\n",
-                cmd->name, token, a->grammar, (unsigned)(g->nnodes - 1));
-        return NODE_NONE;
-    }
-    /* Label_id with a wrong label: say what the id is. */
-    const char *underscore = strrchr(token, '_');
-    if (underscore && all_digits(underscore + 1)) {
-        uint32_t n = graph_parse_node_name(g, underscore + 1);
-        if (n != NODE_NONE) {
-            struct strbuf real = STRBUF_INIT;
-            graph_node_name(g, n, &real);
-            fprintf(stderr, "kpath %s: no node '%s' in %s: node %u is %s\n", cmd->name, token,
-                    a->grammar, (unsigned)n, real.data);
-            strbuf_free(&real);
-            return NODE_NONE;
-        }
-    }
-    fprintf(stderr,
-            "kpath %s: no node '%s' in %s: write nodes as `kpath paths` prints them "
-            "(AddExpr_0, \"+\"_10), or ids with --ids\n",
-            cmd->name, token, a->grammar);
-    return NODE_NONE;
-}
-
 static int render(const struct cli_command *cmd, const struct graph *g,
-                  const struct pattern_args *a)
+                  const struct pattern_args *a, const struct cli_common *c)
 {
-    uint32_t *path = xmalloc((a->ntokens + 1) * sizeof *path);
-    int status = EXIT_OK;
-    for (size_t i = 0; i < a->ntokens && status == EXIT_OK; i++) {
-        path[i] = node_of(cmd, g, a, a->tokens[i]);
-        if (path[i] == NODE_NONE)
-            status = EXIT_USAGE;
-    }
-    if (status == EXIT_OK) {
-        struct diag_list diags = DIAG_LIST_INIT;
-        struct pattern_options po = {.quoted = a->quoted};
-        struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
-        if (pattern_render(g, path, (uint32_t)a->ntokens, &po, &text, &diags)) {
-            if (a->json) {
-                strbuf_addstr(&out, "{\"path\": [");
-                for (size_t i = 0; i < a->ntokens; i++)
-                    strbuf_addf(&out, "%s%u", i ? ", " : "", (unsigned)path[i]);
-                strbuf_addstr(&out, "], \"pattern\": ");
-                json_add_string(&out, text.data, text.len);
-                strbuf_addstr(&out, "}\n");
-            } else {
-                strbuf_addstr(&out, strbuf_str(&text));
-                strbuf_addch(&out, '\n');
-            }
-            if (!cli_write(out.data, out.len))
-                status = EXIT_FAILURE_OTHER;
-        } else {
-            for (size_t i = 0; i < diags.len; i++) {
-                strbuf_reset(&out);
-                diag_format(&diags.items[i], &out);
-                fprintf(stderr, "kpath %s: %s\n", cmd->name, out.data);
-            }
-            status = EXIT_USAGE;
+    /* The arguments after GRAMMAR are one path, however they were split. */
+    struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        if (a->ids && !all_digits(c->files[i])) {
+            fprintf(stderr, "kpath %s: '%s' is not a node id (with --ids, write ids like 0 10)\n",
+                    cmd->name, c->files[i]);
+            strbuf_free(&text);
+            return EXIT_USAGE;
         }
-        strbuf_free(&text);
-        strbuf_free(&out);
-        diag_list_free(&diags);
+        strbuf_addstr(&text, i ? " " : "");
+        strbuf_addstr(&text, c->files[i]);
     }
+    struct diag_list diags = DIAG_LIST_INIT;
+    uint32_t k = 0;
+    uint32_t *path = graph_parse_path(g, strbuf_str(&text), &k, &diags);
+    struct pattern_options po = {.quoted = a->quoted};
+    strbuf_reset(&text);
+    int status = EXIT_USAGE;
+    if (path && pattern_render(g, path, k, &po, &text, &diags)) {
+        if (c->json) {
+            strbuf_addstr(&out, "{\"path\": [");
+            for (uint32_t i = 0; i < k; i++)
+                strbuf_addf(&out, "%s%u", i ? ", " : "", (unsigned)path[i]);
+            strbuf_addstr(&out, "], \"pattern\": ");
+            json_add_string(&out, text.data, text.len);
+            strbuf_addstr(&out, "}\n");
+        } else {
+            strbuf_addstr(&out, strbuf_str(&text));
+            strbuf_addch(&out, '\n');
+        }
+        status = cli_write(out.data, out.len) ? EXIT_OK : EXIT_FAILURE_OTHER;
+    }
+    cli_print_diags(cmd, &diags);
+    strbuf_free(&text);
+    strbuf_free(&out);
+    diag_list_free(&diags);
     free(path);
     return status;
 }
@@ -208,19 +105,18 @@ static int render(const struct cli_command *cmd, const struct graph *g,
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
     struct pattern_args a = {0};
-    int status = parse_args(cmd, argc, argv, &a);
+    struct cli_common c = {0};
+    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
     if (status == CLI_CONTINUE) {
         struct grammar *g;
         struct graph *graph;
-        status = cli_load(a.grammar, a.start, NULL, &g, &graph);
+        status = cli_load(c.grammar, c.start, NULL, &g, &graph);
         if (status == EXIT_OK) {
-            status = render(cmd, graph, &a);
+            status = render(cmd, graph, &a, &c);
             graph_free(graph);
             grammar_free(g);
         }
     }
-    for (size_t i = 0; i < a.ntokens; i++)
-        free(a.tokens[i]);
-    free(a.tokens);
+    free(c.files);
     return status;
 }
