@@ -29,11 +29,16 @@ endif
 
 CORE_SRC := $(wildcard src/*.c)
 CLI_SRC  := $(wildcard src/cli/*.c)
+# The TUI: the only code that includes curses or readline; it goes into the
+# kpath binary only, never into libkpath.a.
+UI_SRC   := $(wildcard ui/*.c)
 TEST_SRC := $(wildcard tests/unit/*.c) $(wildcard tests/support/*.c)
 BENCH_SRC := $(wildcard tests/bench/*.c) tests/support/random_grammar.c
 
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(O)/%.o)
+UI_OBJ   := $(UI_SRC:%.c=$(O)/%.o)
+UI_LIBS   = $(CURSES_LIBS) -lreadline
 TEST_OBJ := $(TEST_SRC:%.c=$(O)/%.o)
 LIB      := $(O)/libkpath.a
 KPATH    := $(O)/kpath
@@ -42,7 +47,7 @@ BENCH    := $(O)/bench
 
 DEFAULT_GRAMMAR := grammars/expr.ebnf
 
-.PHONY: all deps run test test-build bench fuzz \
+.PHONY: all deps run test test-build bench fuzz screenshots \
         install uninstall clean
 
 all: $(KPATH)
@@ -70,21 +75,23 @@ $(O)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+$(UI_OBJ): ALL_CFLAGS += $(CURSES_CFLAGS)
+
 $(LIB): $(CORE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(KPATH): $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) -lm
+$(KPATH): $(CLI_OBJ) $(UI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) -lm
 
 $(UNIT): $(TEST_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) -lm
 
-$(BENCH): $(BENCH_SRC:%.c=$(O)/%.o) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) -lm
+$(BENCH): $(BENCH_SRC:%.c=$(O)/%.o) $(UI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(UI_LIBS) -lm
 
 run: $(KPATH)
-	./$(KPATH) info $(DEFAULT_GRAMMAR)
+	./$(KPATH) $(DEFAULT_GRAMMAR)
 
 # ---- tests ----------------------------------------------------------------
 # `make test` runs everything twice: once optimized, once under ASan+UBSan.
@@ -98,9 +105,15 @@ test-build: $(KPATH) $(UNIT)
 	@KPATH_ROOT=$(CURDIR) ./$(UNIT)
 	@echo "== cli tests ($(O))"
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/cli/run.sh
+	@echo "== tui tests ($(O))"
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/tui/run.sh
 
 bench: $(BENCH) $(KPATH)
 	@./$(BENCH) $(CURDIR)
+
+# ---- screenshots: SVG pictures of the explorer, drawn by kpath itself -------
+screenshots: $(KPATH)
+	@sh screenshots/make.sh $(CURDIR)/$(KPATH)
 
 # ---- fuzzing (clang + libFuzzer) ------------------------------------------
 FUZZ_SECONDS ?= 60
@@ -136,6 +149,7 @@ install: $(KPATH)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/grammars $(DESTDIR)$(DATADIR)/themes
 	install -m 755 $(KPATH) $(DESTDIR)$(BINDIR)/kpath
 	install -m 644 grammars/*.ebnf $(DESTDIR)$(DATADIR)/grammars/
+	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/kpath

@@ -1388,6 +1388,20 @@ void gen_run(struct generator *gen)
         ;
 }
 
+bool gen_mark_covered(struct generator *gen, const uint32_t *path)
+{
+    if (!kpath_set_add(&gen->covered, path))
+        return false;
+    /* open_ends counts the agenda's k-paths still uncovered. */
+    uint32_t k = gen->opts.k;
+    bool on_agenda = gen->opts.only_path
+                         ? memcmp(path, gen->opts.only_path, k * sizeof *path) == 0
+                         : !gen->opts.pins || pin_set_covers_path(gen->opts.pins, path);
+    if (gen->opts.strategy == GEN_KPATH && on_agenda)
+        gen->state->open_ends[path[k - 1]]--;
+    return true;
+}
+
 uint64_t gen_agenda_left(const struct generator *gen)
 {
     const struct gen_state *st = gen->state;

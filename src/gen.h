@@ -193,6 +193,11 @@ bool gen_finish_tree(struct generator *gen);
 /* Step until done. */
 void gen_run(struct generator *gen);
 
+/* Count a k-path as covered already (by inputs made elsewhere): it leaves
+ * the agenda.  Returns true when it was not covered yet.  Call it before
+ * the first step or between trees. */
+bool gen_mark_covered(struct generator *gen, const uint32_t *path);
+
 /* k-paths still on the agenda (kpath strategy), not counting unreachable ones. */
 uint64_t gen_agenda_left(const struct generator *gen);
 /* The smallest depth a tree containing the k-path needs (through a pin when

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../ui/tui.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -18,10 +19,17 @@ static const struct cli_command *find_command(const char *name)
     return NULL;
 }
 
+static bool is_command(const char *name)
+{
+    return find_command(name) != NULL;
+}
+
 static void print_main_help(FILE *out)
 {
     fprintf(out,
             "Usage: kpath COMMAND [options] GRAMMAR ...\n"
+            "       kpath [GRAMMAR]   the explorer, a full-screen TUI (default grammars/expr.ebnf);\n"
+            "                         'kpath --script FILE [GRAMMAR]' runs it from a script\n"
             "\n"
             "Explore the k-path coverage of a grammar: its grammar graph, its k-paths\n"
             "(chains of k symbolic nodes, each reached from the one before through\n"
@@ -45,6 +53,10 @@ int main(int argc, char **argv)
     /* A large stdout buffer: listing millions of k-paths is mostly output. */
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+
+    /* No command, an explorer option, or a grammar file: the explorer. */
+    if (tui_wanted(argc, argv, is_command))
+        return tui_main(argc, argv);
 
     int status;
     if (argc < 2) {

@@ -327,3 +327,34 @@ TEST(gen_every_strategy_stays_within_the_depth_limit)
     }
     test_unload(&l);
 }
+
+TEST(gen_mark_covered_leaves_only_the_rest_on_the_agenda)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    for (int c = GEN_CLOSE_SHORTEST; c <= GEN_CLOSE_GREEDY; c++) {
+        struct gen_options o;
+        gen_options_default(&o);
+        o.closeoff = (enum gen_closeoff)c;
+        char *error;
+        struct generator *gen = gen_new(l.graph, &o, &error);
+        /* Everything but AddExpr_0 -> "-"_11 is covered elsewhere. */
+        uint32_t last[] = {0, 11};
+        struct kpath_iter it;
+        kpath_iter_init(&it, &gen->space);
+        while (kpath_iter_next(&it))
+            if (memcmp(it.path, last, sizeof last) != 0)
+                CHECK(gen_mark_covered(gen, it.path));
+        kpath_iter_free(&it);
+        CHECK(!gen_mark_covered(gen, (uint32_t[]){0, 5})); /* already */
+        CHECK_INT(gen_agenda_left(gen), 1);
+        gen_run(gen);
+        CHECK_INT(gen->ninputs, 1);
+        CHECK(gen->ninputs == 1 && gen->inputs[0].target_covered);
+        CHECK(strchr(gen->inputs[0].text, '-') != NULL);
+        CHECK_INT(gen->covered.size, gen->space.total);
+        gen_free(gen);
+    }
+    test_unload(&l);
+}

@@ -1,0 +1,151 @@
+#!/bin/sh
+# End-to-end test of the explorer in a real terminal: a detached tmux server
+# (its own socket, no config) runs kpath; keys go in with send-keys and the
+# screen comes back with capture-pane.  Covers what script mode bypasses:
+# curses, readline (Tab completion, history kept across runs), resizing
+# (also with the command line open), quitting with a question, SIGTERM with
+# an autosave that the next start offers to restore, Ctrl-C, and the
+# terminal given back each time.  Skipped with a message when tmux is missing.
+set -u
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "skipped: tmux is not installed, so the end-to-end test did not run"
+    exit 0
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+: "${KPATH:=$root/build/kpath}"
+tmp=$(mktemp -d)
+sock=kpath-e2e-$$
+cleanup() {
+    tmux -L "$sock" kill-server >/dev/null 2>&1
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+mkdir -p "$tmp/home" "$tmp/state"
+cd "$root" || exit 2
+
+fail() {
+    echo "FAIL: $*"
+    echo "--- screen:"
+    tmux -L "$sock" capture-pane -p -t e2e 2>/dev/null
+    exit 1
+}
+
+# start NAME: kpath on expr.ebnf in a fresh 100x30 session
+start() {
+    tmux -L "$sock" kill-server >/dev/null 2>&1
+    rm -f "$tmp/exit"
+    # a server that was just killed may still be going away: try again
+    tries=0
+    until tmux -L "$sock" -f /dev/null new-session -d -s e2e -x 100 -y 30 \
+        "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=$tmp/home INPUTRC=/dev/null \
+             TZ=UTC XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/config \
+             $KPATH grammars/expr.ebnf; echo EXIT=\$? >$tmp/exit; echo SHELL-AGAIN; sleep 60"; do
+        tries=$((tries + 1))
+        [ $tries -lt 20 ] || fail "cannot start tmux"
+        sleep 0.2
+    done
+    wait_for "? help" "the first screen"
+}
+
+# wait_for TEXT WHAT: until the screen shows TEXT (20 s at most)
+wait_for() {
+    i=0
+    while [ $i -lt 200 ]; do
+        if tmux -L "$sock" capture-pane -p -t e2e 2>/dev/null | grep -qF -- "$1"; then
+            return 0
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "waited for $2: '$1'"
+}
+
+wait_exit() {
+    i=0
+    while [ $i -lt 200 ] && [ ! -f "$tmp/exit" ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -f "$tmp/exit" ] || fail "kpath did not exit ($1)"
+    got=$(cat "$tmp/exit")
+    [ "$got" = "EXIT=$2" ] || fail "$1: exit status ${got#EXIT=}, expected $2"
+    wait_for "SHELL-AGAIN" "the shell after $1"
+    # the terminal is back: no explorer on the screen any more
+    if tmux -L "$sock" capture-pane -p -t e2e | grep -qF "? help"; then
+        fail "$1: the explorer is still on the screen"
+    fi
+}
+
+keys() {
+    tmux -L "$sock" send-keys -t e2e "$@"
+}
+
+# ---- a session: commands, completion, a run, resizing, help, quitting ------
+start
+keys : 'k 3' Enter
+wait_for "k=3: 523 k-paths, 0 covered" ":k 3"
+keys : 'sam' Tab
+wait_for ":samples" "Tab completing a command name"
+keys 'tests/tui/samples/expr/x-pl' Tab
+wait_for ":samples tests/tui/samples/expr/x-plus-42.txt" "Tab completing a file name"
+keys Enter
+wait_for "1 sample added" ":samples"
+keys : Up
+wait_for ":samples tests/tui/samples/expr/x-plus-42.txt" "history (Up)"
+keys Escape
+keys r
+wait_for "523/523 100.0%" "r: run to full coverage"
+wait_for "done: " "the end of the run"
+# resizing: too small, then back; and with the command line open
+tmux -L "$sock" resize-window -t e2e -x 50 -y 12
+wait_for "Terminal too small (50x12)" "the too-small message"
+tmux -L "$sock" resize-window -t e2e -x 100 -y 30
+wait_for "1 Grammar graph" "the panes after growing again"
+keys : 'k 2'
+tmux -L "$sock" resize-window -t e2e -x 90 -y 26
+wait_for ":k 2" "the command line after a resize"
+keys Enter
+wait_for "k=2: 125 k-paths" ":k 2 typed across a resize"
+tmux -L "$sock" resize-window -t e2e -x 100 -y 30
+# a long run: the screen stays live (a resize redraws it, the progress line
+# goes on), and any key stops it
+keys : 'k 7' Enter
+wait_for "k=7: 194733 k-paths" ":k 7"
+keys r
+wait_for "running: " "the progress line of a long run"
+tmux -L "$sock" resize-window -t e2e -x 96 -y 28
+wait_for "running: " "the progress line after a resize"
+keys x
+wait_for "stopped: " "stopping the run with a key"
+tmux -L "$sock" resize-window -t e2e -x 100 -y 30
+keys '?'
+wait_for "Help: keys and commands" "the help overlay"
+keys Escape
+keys q
+wait_for "Quit anyway? (y/n)" "the question about unsaved work"
+keys y
+wait_exit "q, y" 0
+grep -q '^k 3$' "$tmp/state/kpath/history" || fail "the history file lacks 'k 3'"
+
+# ---- SIGTERM: the work is autosaved; the next start offers it back --------
+start
+keys : 'k 3' Enter
+keys S
+wait_for "1 input" "stepping to a first input"
+sleep 0.2
+pid=$(pgrep -n -f "$KPATH grammars/expr.ebnf") || fail "no kpath process"
+kill -TERM "$pid"
+wait_exit "SIGTERM" 143
+ls "$tmp/state/kpath/"autosave-expr.ebnf-*.kpw >/dev/null 2>&1 || fail "no autosave after SIGTERM"
+start
+wait_for "Restore it? (y/n)" "the offer to restore the autosave"
+keys y
+wait_for "restored the autosaved session" "restoring the autosave"
+wait_for "k=3" "k from the autosave"
+# ---- Ctrl-C quits like q, asking first -------------------------------------
+keys C-c
+wait_for "Quit anyway? (y/n)" "Ctrl-C with unsaved work"
+keys y
+wait_exit "Ctrl-C, y" 0
+echo "tmux end-to-end test passed"

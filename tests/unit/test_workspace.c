@@ -1,0 +1,342 @@
+/* Unit tests of the workspace: coverage listing by rank (checked against a
+ * plain enumeration), samples, stepping the generator, probabilities, dup,
+ * pins, export, and save/open giving back the same state. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "workspace.h"
+
+static struct workspace *open_expr(void)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct workspace *ws = workspace_new(harness_path("grammars/expr.ebnf"), NULL, &d);
+    CHECK_INT(d.errors, 0);
+    diag_list_free(&d);
+    return ws;
+}
+
+/* The filter lists, position and membership agree with a brute-force pass. */
+static void check_lists(struct workspace *ws)
+{
+    uint64_t total = ws->space.total;
+    uint64_t ncov = 0, nunc = 0;
+    bool ok = true;
+    for (uint64_t r = 0; r < total; r++) {
+        bool c = workspace_rank_covered(ws, r);
+        if (c) {
+            ok &= workspace_nth(ws, WS_COVERED, ncov) == r;
+            ok &= workspace_position(ws, WS_COVERED, r) == ncov;
+            ok &= workspace_position(ws, WS_UNCOVERED, r) == UINT64_MAX;
+            ncov++;
+        } else {
+            ok &= workspace_nth(ws, WS_UNCOVERED, nunc) == r;
+            ok &= workspace_position(ws, WS_UNCOVERED, r) == nunc;
+            ok &= workspace_position(ws, WS_COVERED, r) == UINT64_MAX;
+            nunc++;
+        }
+        ok &= workspace_nth(ws, WS_ALL, r) == r;
+    }
+    CHECK(ok);
+    CHECK_INT(ncov, workspace_count(ws, WS_COVERED));
+    CHECK_INT(nunc, workspace_count(ws, WS_UNCOVERED));
+    CHECK_INT(total, workspace_count(ws, WS_ALL));
+    /* Per-node counts add up to the covered total. */
+    uint64_t sum = 0;
+    for (uint32_t n = 0; n < ws->graph->nnodes; n++) {
+        sum += workspace_node_covered(ws, n);
+        CHECK(workspace_node_covered(ws, n) <= workspace_node_total(ws, n));
+    }
+    CHECK_INT(sum, ncov);
+}
+
+/* With pins: the lists enumerate exactly the k-paths under them. */
+static void check_lists_pinned(struct workspace *ws)
+{
+    uint64_t total = ws->space.total, under = 0, ncov = 0, nunc = 0;
+    bool ok = true;
+    for (uint64_t r = 0; r < total; r++) {
+        if (!workspace_rank_under_pins(ws, r)) {
+            ok &= workspace_position(ws, WS_ALL, r) == UINT64_MAX;
+            ok &= !workspace_rank_covered(ws, r);
+            continue;
+        }
+        ok &= workspace_nth(ws, WS_ALL, under) == r;
+        ok &= workspace_position(ws, WS_ALL, r) == under;
+        under++;
+        if (workspace_rank_covered(ws, r)) {
+            ok &= workspace_nth(ws, WS_COVERED, ncov) == r;
+            ncov++;
+        } else {
+            ok &= workspace_nth(ws, WS_UNCOVERED, nunc) == r;
+            ok &= workspace_position(ws, WS_UNCOVERED, r) == nunc;
+            nunc++;
+        }
+    }
+    CHECK(ok);
+    CHECK_INT(under, workspace_count(ws, WS_ALL));
+    CHECK_INT(ncov, workspace_count(ws, WS_COVERED));
+    CHECK_INT(nunc, workspace_count(ws, WS_UNCOVERED));
+}
+
+TEST(workspace_sample_coverage)
+{
+    struct workspace *ws = open_expr();
+    if (!ws)
+        return;
+    CHECK_INT(ws->k, 2);
+    CHECK_INT(workspace_count(ws, WS_ALL), 125);
+    CHECK_INT(workspace_count(ws, WS_COVERED), 0);
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(workspace_add_sample(ws, "s1", "x+42", 4, &d));
+    CHECK(!workspace_add_sample(ws, "bad", "x+", 2, &d));
+    CHECK_INT(d.errors, 1);
+    diag_list_free(&d);
+    CHECK_INT(ws->ninputs, 1);
+    CHECK_INT(workspace_count(ws, WS_COVERED), 12);
+    CHECK_INT(ws->inputs[0].nnew, 12);
+    CHECK(ws->dirty);
+    check_lists(ws);
+    /* AddExpr_0 -> "+"_10 is covered, and by input 0. */
+    uint32_t path[2] = {0, 10};
+    uint64_t r;
+    CHECK(kpath_rank(&ws->space, path, &r));
+    CHECK(workspace_rank_covered(ws, r));
+    size_t by[4];
+    CHECK_INT(workspace_covered_by(ws, r, by, 4), 1);
+    CHECK_INT(by[0], 0);
+    /* k = 1 and 3 recompute the coverage from the same input. */
+    CHECK(workspace_set_k(ws, 1, NULL));
+    CHECK_INT(workspace_count(ws, WS_ALL), 39);
+    check_lists(ws);
+    CHECK(workspace_set_k(ws, 3, NULL));
+    CHECK_INT(workspace_count(ws, WS_ALL), 523);
+    check_lists(ws);
+    workspace_free(ws);
+}
+
+TEST(workspace_generation_steps_to_full_coverage)
+{
+    struct workspace *ws = open_expr();
+    if (!ws)
+        return;
+    size_t steps = 0;
+    while (workspace_gen_step(ws))
+        steps++;
+    CHECK(steps > 10);
+    CHECK(ws->ninputs > 0);
+    CHECK_INT(workspace_count(ws, WS_UNCOVERED), 0);
+    CHECK(ws->inputs[0].target != NULL);
+    check_lists(ws);
+    /* Reset with drop_inputs removes that session's inputs only. */
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(workspace_add_sample(ws, "s", "1", 1, &d));
+    diag_list_free(&d);
+    size_t before = ws->ninputs;
+    workspace_gen_reset(ws, true);
+    CHECK(ws->gen == NULL);
+    /* the generator was already over: its session's inputs go */
+    CHECK_INT(ws->ninputs, 1);
+    CHECK(before > 1);
+    CHECK(ws->inputs[0].sample != NULL);
+    workspace_free(ws);
+}
+
+TEST(workspace_generation_skips_covered)
+{
+    struct workspace *ws = open_expr();
+    if (!ws)
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(workspace_add_sample(ws, "s", "x+42", 4, &d));
+    diag_list_free(&d);
+    while (workspace_gen_step(ws))
+        ;
+    CHECK_INT(workspace_count(ws, WS_UNCOVERED), 0);
+    /* No generated input re-covers only what the sample had. */
+    for (size_t i = 1; i < ws->ninputs; i++)
+        CHECK(ws->inputs[i].nnew > 0);
+    workspace_free(ws);
+}
+
+TEST(workspace_probabilities)
+{
+    struct workspace *ws = open_expr();
+    if (!ws)
+        return;
+    /* AddExpr's alternation: node 1, two alternatives, uniform. */
+    CHECK_INT(ws->graph->nodes[1].kind, NODE_ALT);
+    CHECK_INT(workspace_rule_alt_node(ws, grammar_find_rule(ws->grammar, "AddExpr"), 1), 1);
+    double *p = ws->probs + ws->graph->nodes[1].first_child;
+    CHECK(p[0] == 0.5 && p[1] == 0.5);
+    CHECK_INT(ws->prob_source[1], WS_PROB_UNIFORM);
+    CHECK(workspace_probs_set(ws, 1, 0, 0.8));
+    CHECK(p[0] == 0.8 && p[1] > 0.1999 && p[1] < 0.2001);
+    CHECK_INT(ws->prob_source[1], WS_PROB_EDITED);
+    CHECK(!workspace_probs_set(ws, 1, 2, 0.5));
+    CHECK(!workspace_probs_set(ws, 1, 0, 1.5));
+    CHECK(!workspace_probs_learn(ws)); /* no samples */
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(workspace_add_sample(ws, "s", "1*(2+3)", 7, &d));
+    diag_list_free(&d);
+    CHECK(workspace_probs_learn(ws));
+    CHECK_INT(ws->prob_source[1], WS_PROB_LEARNED);
+    workspace_probs_invert(ws);
+    CHECK_INT(ws->prob_source[1], WS_PROB_INVERTED);
+    workspace_probs_reset(ws);
+    CHECK(p != NULL);
+    p = ws->probs + ws->graph->nodes[1].first_child;
+    CHECK(p[0] == 0.5);
+    workspace_free(ws);
+}
+
+TEST(workspace_paths_and_pins)
+{
+    struct workspace *ws = open_expr();
+    if (!ws)
+        return;
+    uint32_t *path, len;
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(workspace_parse_path(ws, "AddExpr_0 -> \"+\"_10", &path, &len, &d));
+    CHECK_INT(len, 2);
+    CHECK_INT(path[0], 0);
+    CHECK_INT(path[1], 10);
+    free(path);
+    CHECK(!workspace_parse_path(ws, "AddExpr_0 Nope_3", &path, &len, &d));
+    CHECK_INT(d.errors, 1);
+    uint64_t all = workspace_count(ws, WS_ALL);
+    CHECK(workspace_add_sample(ws, "s", "x*(1+2)", 7, &d));
+    uint64_t covered = workspace_count(ws, WS_COVERED);
+    CHECK(workspace_pin(ws, "UnaryExpr_15 AddExpr_36", &d));
+    CHECK(!workspace_pin(ws, "AddExpr_0 DecDigit_42", &d));
+    CHECK_INT(ws->pins.len, 1);
+    /* the lists are the k-paths under the pin, coverage is in context */
+    CHECK(workspace_count(ws, WS_ALL) < all);
+    CHECK(workspace_count(ws, WS_COVERED) < covered);
+    CHECK(workspace_count(ws, WS_COVERED) > 0);
+    check_lists_pinned(ws);
+    diag_list_free(&d);
+    workspace_unpin(ws);
+    CHECK_INT(ws->pins.len, 0);
+    CHECK_INT(workspace_count(ws, WS_ALL), all);
+    CHECK_INT(workspace_count(ws, WS_COVERED), covered);
+    workspace_free(ws);
+}
+
+static char *temp_dir(void)
+{
+    char tmpl[] = "/tmp/kpath-ws-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    return dir ? strdup(dir) : NULL;
+}
+
+TEST(workspace_save_open_round_trip)
+{
+    struct workspace *ws = open_expr();
+    char *dir = temp_dir();
+    if (!ws || !CHECK(dir != NULL))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(workspace_set_k(ws, 3, &d));
+    ws->gen_opts.seed = 7;
+    for (int i = 0; i < 40 && workspace_gen_step(ws); i++)
+        ;
+    CHECK(workspace_add_sample(ws, "sample \"one\"", "(x)\t+1", 6, &d) == false);
+    CHECK(workspace_add_sample(ws, "sample \"one\"", "(x)+1", 5, &d));
+    CHECK(workspace_pin(ws, "UnaryExpr_15 AddExpr_36", &d));
+    CHECK(workspace_probs_set(ws, 1, 1, 0.25));
+    ws->inputs[0].marked = true;
+    char path[512];
+    snprintf(path, sizeof path, "%s/w.kpw", dir);
+    CHECK(workspace_save(ws, path, &d));
+    CHECK(!ws->dirty);
+    struct workspace *back = workspace_open(path, &d);
+    CHECK_INT(d.len, 1); /* only the bad sample's parse error */
+    diag_list_free(&d);
+    if (CHECK(back != NULL)) {
+        struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+        workspace_serialize(ws, &a);
+        workspace_serialize(back, &b);
+        CHECK_STR(strbuf_str(&b), strbuf_str(&a));
+        CHECK_INT(back->k, 3);
+        CHECK_INT(back->ninputs, ws->ninputs);
+        CHECK_INT(workspace_count(back, WS_COVERED), workspace_count(ws, WS_COVERED));
+        CHECK(!back->dirty);
+        strbuf_free(&a);
+        strbuf_free(&b);
+        workspace_free(back);
+    }
+    /* Not a workspace. */
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/bad.kpw", dir);
+    FILE *f = fopen(bad, "w");
+    fputs("hello\n", f);
+    fclose(f);
+    CHECK(workspace_open(bad, &d) == NULL);
+    CHECK_INT(d.errors, 1);
+    diag_list_free(&d);
+    unlink(bad);
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+    workspace_free(ws);
+}
+
+TEST(workspace_dup_rebuilds)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct workspace *ws =
+        workspace_new(harness_path("tests/grammars/contexts/numbers.ebnf"), NULL, &d);
+    if (!CHECK(ws != NULL))
+        return;
+    CHECK(workspace_set_k(ws, 1, &d));
+    CHECK_INT(workspace_count(ws, WS_ALL), 39);
+    CHECK(workspace_add_sample(ws, "s", "1.5", 3, &d));
+    uint64_t before = workspace_count(ws, WS_COVERED);
+    CHECK(workspace_dup(ws, "<factor>", 4, 0, &d));
+    CHECK_INT(workspace_count(ws, WS_ALL), 85);
+    CHECK_INT(ws->ninputs, 1);
+    CHECK(workspace_count(ws, WS_COVERED) >= before);
+    CHECK(!workspace_dup(ws, "<nope>", 0, 0, &d));
+    CHECK_INT(ws->ndups, 1);
+    diag_list_free(&d);
+    workspace_free(ws);
+}
+
+TEST(workspace_export_suite)
+{
+    struct workspace *ws = open_expr();
+    char *dir = temp_dir();
+    if (!ws || !CHECK(dir != NULL))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(workspace_add_sample(ws, "s", "x+42", 4, &d));
+    for (int i = 0; i < 200 && workspace_gen_step(ws); i++)
+        ;
+    size_t which[2] = {0, 1};
+    struct strbuf report = STRBUF_INIT;
+    char out[512];
+    snprintf(out, sizeof out, "%s/suite", dir);
+    CHECK(workspace_export(ws, out, which, 2, false, &report, &d));
+    CHECK_STR(strbuf_str(&report), strstr(strbuf_str(&report), "wrote 2 input files"));
+    char file[600];
+    struct stat st;
+    snprintf(file, sizeof file, "%s/0001.txt", out);
+    CHECK(stat(file, &st) == 0 && st.st_size == 4);
+    snprintf(file, sizeof file, "%s/manifest.json", out);
+    CHECK(stat(file, &st) == 0);
+    /* A second export into the same, now non-empty, directory is refused. */
+    strbuf_reset(&report);
+    CHECK(!workspace_export(ws, out, which, 1, false, &report, &d));
+    CHECK(d.errors >= 1);
+    diag_list_free(&d);
+    strbuf_free(&report);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+    free(dir);
+    workspace_free(ws);
+}

@@ -1,0 +1,1103 @@
+/* app: the explorer's frame (tabs, panes, status bar, message line, help),
+ * key dispatch, jobs and search.  No curses here: see ui.h. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grammar_write.h"
+#include "ui.h"
+#include "xalloc.h"
+
+const struct pane_ops *const pane_ops[NPANES] = {
+    &graph_pane_ops, &kpaths_pane_ops, &probs_pane_ops,
+    &stepper_pane_ops, &inputs_pane_ops, &detail_pane_ops,
+};
+
+double ui_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *glyph(const struct ui *ui, const char *utf8, const char *ascii)
+{
+    return ui->ascii ? ascii : utf8;
+}
+
+/* ---- messages --------------------------------------------------------------- */
+
+static void set_message(struct ui *ui, bool error, const char *fmt, va_list ap)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_vaddf(&sb, fmt, ap);
+    /* one line: the first line of a multi-line message */
+    for (size_t i = 0; i < sb.len; i++)
+        if (sb.data[i] == '\n' || sb.data[i] == '\t')
+            sb.data[i] = ' ';
+    free(ui->message);
+    ui->message = strbuf_detach(&sb, NULL);
+    ui->message_error = error;
+}
+
+void ui_message(struct ui *ui, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_message(ui, false, fmt, ap);
+    va_end(ap);
+}
+
+void ui_error(struct ui *ui, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_message(ui, true, fmt, ap);
+    va_end(ap);
+}
+
+void ui_diags(struct ui *ui, struct diag_list *diags)
+{
+    if (diags->len) {
+        struct strbuf sb = STRBUF_INIT;
+        /* errors first: the first error says what went wrong */
+        size_t first = 0;
+        for (size_t i = 0; i < diags->len; i++)
+            if (diags->items[i].severity == DIAG_ERROR) {
+                first = i;
+                break;
+            }
+        diag_format(&diags->items[first], &sb);
+        if (diags->len > 1)
+            strbuf_addf(&sb, " (and %zu more)", diags->len - 1);
+        if (diags->errors)
+            ui_error(ui, "%s", strbuf_str(&sb));
+        else
+            ui_message(ui, "%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+    }
+    diag_list_free(diags);
+}
+
+void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
+            void (*on_no)(struct ui *))
+{
+    free(ui->question);
+    ui->question = xstrdup(question);
+    ui->on_yes = on_yes;
+    ui->on_no = on_no;
+}
+
+/* ---- setup ------------------------------------------------------------------- */
+
+void ui_workspace_changed(struct ui *ui)
+{
+    ui->grows_stale = true;
+    ui->prows_stale = true;
+    ui->text.graph = NULL;
+    free(ui->search_node_match);
+    ui->search_node_match = NULL;
+}
+
+static void graph_state_init(struct ui *ui)
+{
+    const struct graph *g = ui->ws->graph;
+    free(ui->owner);
+    free(ui->expanded);
+    ui->owner = xmalloc(((size_t)g->nnodes + 1) * sizeof *ui->owner);
+    ui->expanded = xcalloc((size_t)g->nnodes + 1, sizeof *ui->expanded);
+    /* A node's parent in the tree view is the node that created it when ids
+     * were given: its one parent, or for a rule's node the reference with
+     * the smallest id.  Every other reference to the rule is a back edge. */
+    for (uint32_t n = 0; n < g->nnodes; n++) {
+        uint32_t best = NODE_NONE;
+        const uint32_t *ps = graph_parents(g, n);
+        for (uint32_t i = 0; i < g->nodes[n].nparents; i++)
+            if (ps[i] < n && ps[i] < best)
+                best = ps[i];
+        ui->owner[n] = n == 0 ? NODE_NONE : best;
+    }
+    /* Small graphs start fully expanded; large ones show the first levels. */
+    bool all = g->nnodes <= 120;
+    for (uint32_t n = 0; n < g->nnodes; n++) {
+        uint32_t depth = 0;
+        for (uint32_t a = ui->owner[n]; a != NODE_NONE && depth < 4; a = ui->owner[a])
+            depth++;
+        ui->expanded[n] = all || depth < 3;
+    }
+    ui->list[PANE_GRAPH] = (struct list_state){0, 0, 0, 0};
+    ui_workspace_changed(ui);
+}
+
+void ui_init(struct ui *ui, struct workspace *ws)
+{
+    memset(ui, 0, sizeof *ui);
+    ui->ws = ws;
+    theme_builtin(&ui->theme);
+    ui->focus = PANE_KPATHS;
+    ui->slot_b = PANE_KPATHS;
+    ui->slot_c = PANE_PROBS;
+    ui->detail_of = PANE_KPATHS;
+    ui->filter = WS_UNCOVERED;
+    ui->cursor_x = ui->cursor_y = -1;
+    graph_state_init(ui);
+}
+
+void ui_set_workspace(struct ui *ui, struct workspace *ws)
+{
+    if (ui->job)
+        ui_job_stop(ui, NULL);
+    workspace_free(ui->ws);
+    ui->ws = ws;
+    for (int p = 0; p < NPANES; p++)
+        ui->list[p] = (struct list_state){0, 0, 0, 0};
+    ui->preview_top = 0;
+    ui->saved_changes = ws->changes;
+    graph_state_init(ui);
+}
+
+void ui_free(struct ui *ui)
+{
+    if (ui->why_valid)
+        why_report_free(&ui->why);
+    workspace_free(ui->ws);
+    screen_free(&ui->scr);
+    free(ui->owner);
+    free(ui->expanded);
+    free(ui->grows);
+    strbuf_free(&ui->text.buf);
+    free(ui->text.tokens);
+    free(ui->text.lines);
+    free(ui->prows);
+    free(ui->search);
+    free(ui->search_node_match);
+    free(ui->message);
+    free(ui->question);
+    free(ui->cmd_prompt);
+    free(ui->cmd_text);
+    free(ui->cmd_hint);
+    free(ui->exe_dir);
+    free(ui->autosave_path);
+    memset(ui, 0, sizeof *ui);
+}
+
+/* ---- list helpers ------------------------------------------------------------- */
+
+void list_clamp(struct list_state *l, uint64_t rows)
+{
+    if (rows == 0) {
+        l->cursor = l->top = 0;
+        return;
+    }
+    if (l->cursor >= rows)
+        l->cursor = rows - 1;
+    if (l->top > l->cursor)
+        l->top = l->cursor;
+}
+
+void list_scroll_into_view(struct list_state *l, uint64_t rows)
+{
+    list_clamp(l, rows);
+    uint64_t h = l->height > 0 ? (uint64_t)l->height : 1;
+    if (l->cursor < l->top)
+        l->top = l->cursor;
+    if (l->cursor >= l->top + h)
+        l->top = l->cursor - h + 1;
+    /* no empty space below the last row when the list is long enough */
+    if (rows > h && l->top > rows - h)
+        l->top = rows - h;
+    if (rows <= h)
+        l->top = 0;
+}
+
+void draw_selected(struct ui *ui, struct rect r, int y, bool focused)
+{
+    screen_restyle(&ui->scr, r.x, y, r.w, focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR, true);
+}
+
+void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
+{
+    for (size_t i = 0; i < len && out->len < max; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n')
+            strbuf_addstr(out, "\\n");
+        else if (c == '\t')
+            strbuf_addstr(out, "\\t");
+        else if (c == '\r')
+            strbuf_addstr(out, "\\r");
+        else if (c == '\\')
+            strbuf_addstr(out, "\\\\");
+        else if (c < 0x20 || c == 0x7f)
+            strbuf_addf(out, "\\x%02x", c);
+        else
+            strbuf_addch(out, (char)c);
+    }
+}
+
+int node_style(struct ui *ui, uint32_t node)
+{
+    struct workspace *ws = ui->ws;
+    if (ws->pins.len && !ws->pins.below[node])
+        return EL_DIM; /* outside every pin */
+    uint64_t total = workspace_node_total(ws, node);
+    uint64_t covered = workspace_node_covered(ws, node);
+    if (total == 0) /* no k-path starts here (a leaf, for k > 1): does it occur at all? */
+        return workspace_node_seen(ws, node) ? EL_COVERED : EL_UNCOVERED;
+    if (covered == 0)
+        return EL_UNCOVERED;
+    return covered >= total ? EL_COVERED : EL_PARTLY;
+}
+
+/* ---- layout --------------------------------------------------------------------- */
+
+static void layout(struct ui *ui, struct rect body)
+{
+    struct rect *pr = ui->pane_rect;
+    memset(pr, 0, sizeof ui->pane_rect);
+    if (ui->zoom) {
+        pr[ui->focus] = body;
+        return;
+    }
+    if (body.w >= 150 && body.h >= 20) {
+        int w1 = body.w * 3 / 10, w2 = body.w * 4 / 10;
+        int w3 = body.w - w1 - w2 - 2;
+        int top = body.h * 3 / 5;
+        int x2 = body.x + w1 + 1, x3 = x2 + w2 + 1;
+        pr[PANE_GRAPH] = (struct rect){body.x, body.y, w1, top};
+        pr[PANE_PROBS] = (struct rect){body.x, body.y + top, w1, body.h - top};
+        pr[PANE_KPATHS] = (struct rect){x2, body.y, w2, top};
+        pr[PANE_DETAIL] = (struct rect){x2, body.y + top, w2, body.h - top};
+        pr[PANE_STEPPER] = (struct rect){x3, body.y, w3, top};
+        pr[PANE_INPUTS] = (struct rect){x3, body.y + top, w3, body.h - top};
+        return;
+    }
+    if (body.w >= 96 && body.h >= 22) {
+        int w1 = body.w * 9 / 20;
+        int w2 = body.w - w1 - 1;
+        int top = body.h * 3 / 5;
+        pr[PANE_GRAPH] = (struct rect){body.x, body.y, w1, top};
+        pr[ui->slot_c] = (struct rect){body.x, body.y + top, w1, body.h - top};
+        pr[ui->slot_b] = (struct rect){body.x + w1 + 1, body.y, w2, top};
+        pr[PANE_DETAIL] = (struct rect){body.x + w1 + 1, body.y + top, w2, body.h - top};
+        return;
+    }
+    /* Narrow: the focused pane over the detail pane. */
+    enum pane_id topp = ui->focus == PANE_DETAIL ? ui->detail_of : ui->focus;
+    int top = body.h * 3 / 5;
+    pr[topp] = (struct rect){body.x, body.y, body.w, top};
+    pr[PANE_DETAIL] = (struct rect){body.x, body.y + top, body.w, body.h - top};
+}
+
+void ui_focus(struct ui *ui, enum pane_id p)
+{
+    if (p == PANE_KPATHS || p == PANE_STEPPER)
+        ui->slot_b = p;
+    if (p == PANE_PROBS || p == PANE_INPUTS)
+        ui->slot_c = p;
+    if (p == PANE_GRAPH || p == PANE_KPATHS)
+        ui->detail_of = p;
+    ui->focus = p;
+}
+
+/* ---- drawing ----------------------------------------------------------------------- */
+
+static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
+{
+    if (total == 0 || covered >= total) {
+        strbuf_addstr(out, "100.0");
+        return;
+    }
+    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
+    if (tenths > 999)
+        tenths = 999;
+    unsigned t = (unsigned)tenths;
+    strbuf_addf(out, "%u.%u", t / 10, t % 10);
+}
+
+static void draw_tabs(struct ui *ui)
+{
+    struct screen *s = &ui->scr;
+    screen_fill(s, 0, 0, s->w, ' ', EL_TABS);
+    int x = screen_puts(s, 0, 0, s->w, " kpath ", EL_TAB_ACTIVE);
+    static const char *const names[NPANES] = {"Graph", "k-paths", "Probabilities",
+                                              "Stepper", "Inputs", "Detail"};
+    for (int p = 0; p < NPANES; p++) {
+        char label[40];
+        snprintf(label, sizeof label, " %d %s ", p + 1, names[p]);
+        int style = (enum pane_id)p == ui->focus ? EL_TAB_ACTIVE : EL_TABS;
+        ui->tab_x[p] = x + 1;
+        x += screen_puts(s, x + 1, 0, s->w - x - 1, label, style) + 1;
+        ui->tab_x[p + 1] = x;
+    }
+    const char *help = " ? help ";
+    int hw = (int)strlen(help);
+    if (x + hw + 1 < s->w)
+        screen_puts(s, s->w - hw, 0, hw, help, EL_TABS);
+}
+
+static void draw_status(struct ui *ui, int y)
+{
+    struct screen *s = &ui->scr;
+    struct workspace *ws = ui->ws;
+    const char *sep = glyph(ui, " \xe2\x94\x82 ", " | ");
+    struct strbuf sb = STRBUF_INIT;
+    const char *base = strrchr(ws->grammar_path, '/');
+    strbuf_addf(&sb, " %s", base ? base + 1 : ws->grammar_path);
+    if (ws->ndups)
+        strbuf_addf(&sb, " (+%zu dup)", ws->ndups);
+    if (ws->dirty)
+        strbuf_addstr(&sb, glyph(ui, " \xe2\x97\x8f", " *"));
+    strbuf_addf(&sb, "%sk=%u%s", sep, ws->k, sep);
+    if (ws->space.saturated) {
+        strbuf_addf(&sb, "%" PRIu64 " covered of more than 2^64", ws->covered.size);
+    } else {
+        uint64_t all = workspace_count(ws, WS_ALL);
+        strbuf_addf(&sb, "%" PRIu64 "/%" PRIu64 " ", ws->covered.size, all);
+        add_percent(&sb, ws->covered.size, all);
+        strbuf_addch(&sb, '%');
+        if (ws->pins.len)
+            strbuf_addstr(&sb, " pinned");
+    }
+    const struct gen_options *o = &ws->gen_opts;
+    strbuf_addf(&sb, "%s%s", sep, gen_strategy_name(o->strategy));
+    if (o->strategy == GEN_KPATH)
+        strbuf_addf(&sb, "/%s", gen_closeoff_name(o->closeoff));
+    strbuf_addf(&sb, "%sseed %" PRIu64 "%sdepth %u", sep, o->seed, sep, o->max_depth);
+    if (ws->pins.len) {
+        strbuf_addstr(&sb, sep);
+        strbuf_addstr(&sb, "pin ");
+        pin_format(ws->graph, &ws->pins.pins[0], &sb);
+        if (ws->pins.len > 1)
+            strbuf_addf(&sb, " +%zu", ws->pins.len - 1);
+    }
+    size_t marked = workspace_marked(ws);
+    strbuf_addf(&sb, "%s%zu input%s", sep, ws->ninputs, ws->ninputs == 1 ? "" : "s");
+    if (marked)
+        strbuf_addf(&sb, " (%zu marked)", marked);
+    screen_fill(s, 0, y, s->w, ' ', EL_STATUS);
+    screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
+    strbuf_free(&sb);
+}
+
+static void draw_bottom_line(struct ui *ui, int y)
+{
+    struct screen *s = &ui->scr;
+    screen_fill(s, 0, y, s->w, ' ', EL_MESSAGE);
+    ui->cursor_x = ui->cursor_y = -1;
+    if (ui->cmdline) {
+        const char *prompt = ui->cmd_prompt ? ui->cmd_prompt : ":";
+        const char *text = ui->cmd_text ? ui->cmd_text : "";
+        int pw = text_columns(prompt, strlen(prompt));
+        int before = text_columns(text, (size_t)ui->cmd_point);
+        int avail = s->w - pw - 1;
+        /* scroll horizontally so the cursor stays visible */
+        int skip = before > avail ? before - avail : 0;
+        const char *t = text;
+        for (int i = 0; i < skip && *t; i++) {
+            t++;
+            while ((*t & 0xc0) == 0x80)
+                t++;
+        }
+        screen_puts(s, 0, y, s->w, prompt, EL_COMMAND);
+        screen_puts(s, pw, y, s->w - pw, t, EL_COMMAND);
+        ui->cursor_x = pw + before - skip;
+        ui->cursor_y = y;
+        if (ui->cmd_hint && y > 0) {
+            screen_fill(s, 0, y - 1, s->w, ' ', EL_STATUS);
+            screen_puts(s, 1, y - 1, s->w - 1, ui->cmd_hint, EL_STATUS);
+        }
+        return;
+    }
+    if (ui->question) {
+        screen_puts(s, 0, y, s->w, ui->question, EL_HELP_KEY);
+        return;
+    }
+    if (ui->job == JOB_RUN) {
+        struct workspace *ws = ui->ws;
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addf(&sb, " running: %zu new input%s, ",
+                    ws->ninputs - (size_t)ui->job_inputs_before,
+                    ws->ninputs - (size_t)ui->job_inputs_before == 1 ? "" : "s");
+        if (ws->gen && ws->gen->opts.strategy == GEN_KPATH)
+            strbuf_addf(&sb, "%" PRIu64 " k-paths left on the agenda", gen_agenda_left(ws->gen));
+        else
+            strbuf_addf(&sb, "%" PRIu64 " k-paths uncovered", workspace_count(ws, WS_UNCOVERED));
+        strbuf_addstr(&sb, " (any key stops) ");
+        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
+        strbuf_free(&sb);
+        return;
+    }
+    if (ui->message)
+        screen_puts(s, 0, y, s->w, ui->message, ui->message_error ? EL_ERROR : EL_MESSAGE);
+}
+
+static void draw_pane(struct ui *ui, enum pane_id p)
+{
+    struct rect r = ui->pane_rect[p];
+    if (r.w <= 0 || r.h <= 0)
+        return;
+    struct screen *s = &ui->scr;
+    bool focused = p == ui->focus;
+    int style = focused ? EL_TITLE_FOCUS : EL_TITLE;
+    screen_fill(s, r.x, r.y, r.w, ' ', style);
+    struct strbuf title = STRBUF_INIT;
+    strbuf_addf(&title, " %d %s", (int)p + 1, pane_ops[p]->title);
+    if (ui->zoom && focused)
+        strbuf_addstr(&title, " [zoom]");
+    int used = screen_puts(s, r.x, r.y, r.w, strbuf_str(&title), style);
+    if (pane_ops[p]->summary) {
+        strbuf_reset(&title);
+        pane_ops[p]->summary(ui, &title);
+        int tw = text_columns(title.data ? title.data : "", title.len);
+        int x = r.x + r.w - tw - 1;
+        if (x < r.x + used + 2)
+            x = r.x + used + 2;
+        screen_puts(s, x, r.y, r.x + r.w - x, strbuf_str(&title), style);
+    }
+    strbuf_free(&title);
+    struct rect body = {r.x, r.y + 1, r.w, r.h - 1};
+    if (body.h > 0)
+        pane_ops[p]->draw(ui, body, focused);
+}
+
+static void draw_help(struct ui *ui, struct rect body)
+{
+    struct screen *s = &ui->scr;
+    struct rect r = body;
+    for (int y = r.y; y < r.y + r.h; y++)
+        screen_fill(s, r.x, y, r.w, ' ', EL_NORMAL);
+    screen_fill(s, r.x, r.y, r.w, ' ', EL_TITLE_FOCUS);
+    screen_puts(s, r.x, r.y, r.w, " Help: keys and commands (j/k scroll, Esc closes)",
+                EL_TITLE_FOCUS);
+    /* Lines: built from the key table, then the command table. */
+    struct strbuf lines = STRBUF_INIT;
+    for (int c = 0; c < NCONTEXTS; c++) {
+        strbuf_addf(&lines, "\x01%s\n", key_context_titles[c]);
+        for (size_t i = 0; i < key_table_len; i++) {
+            if (key_table[i].context != (enum key_context)c)
+                continue;
+            strbuf_addf(&lines, "\x02%s\x03%s\n", key_table[i].keys, key_table[i].help);
+        }
+    }
+    strbuf_addstr(&lines, "\x01" "Commands (type : first)\n");
+    commands_help(&lines, r.w);
+    strbuf_addstr(&lines, "\x01" "Mouse\n\x02" "click\x03" "focus a pane and select a row\n"
+                          "\x02" "wheel\x03" "scroll\n");
+    /* count and draw */
+    uint64_t total = 0;
+    for (size_t i = 0; i < lines.len; i++)
+        total += lines.data[i] == '\n';
+    int h = r.h - 1;
+    ui->help_height = h;
+    if (total > (uint64_t)h && ui->help_top > total - (uint64_t)h)
+        ui->help_top = total - (uint64_t)h;
+    if (total <= (uint64_t)h)
+        ui->help_top = 0;
+    uint64_t row = 0;
+    int y = r.y + 1;
+    const char *p = lines.data;
+    while (p && *p && y < r.y + r.h) {
+        const char *nl = strchr(p, '\n');
+        if (row++ >= ui->help_top) {
+            if (*p == '\x01') {
+                screen_put(s, r.x + 1, y, r.w - 2, p + 1, (size_t)(nl - p - 1), EL_HEADER);
+            } else if (*p == '\x02') {
+                const char *mid = memchr(p, '\x03', (size_t)(nl - p));
+                int kw = 24;
+                screen_put(s, r.x + 3, y, kw - 1, p + 1, (size_t)(mid - p - 1), EL_HELP_KEY);
+                screen_put(s, r.x + 3 + kw, y, r.w - kw - 4, mid + 1, (size_t)(nl - mid - 1),
+                           EL_NORMAL);
+            }
+            y++;
+        }
+        p = nl + 1;
+    }
+    strbuf_free(&lines);
+}
+
+void ui_draw(struct ui *ui)
+{
+    struct screen *s = &ui->scr;
+    screen_clear(s, EL_NORMAL);
+    if (s->w < UI_MIN_W || s->h < UI_MIN_H) {
+        char line[96];
+        snprintf(line, sizeof line, "Terminal too small (%dx%d)", s->w, s->h);
+        screen_puts(s, 0, s->h / 2 - 1, s->w, line, EL_ERROR);
+        snprintf(line, sizeof line, "kpath needs %dx%d; enlarge it (q quits)", UI_MIN_W, UI_MIN_H);
+        screen_puts(s, 0, s->h / 2, s->w, line, EL_NORMAL);
+        ui->cursor_x = ui->cursor_y = -1;
+        return;
+    }
+    draw_tabs(ui);
+    struct rect body = {0, 1, s->w, s->h - 3};
+    layout(ui, body);
+    /* column separators: wherever no pane was drawn inside the body */
+    for (int p = 0; p < NPANES; p++)
+        draw_pane(ui, (enum pane_id)p);
+    if (!ui->zoom) {
+        for (int p = 0; p < NPANES; p++) {
+            struct rect r = ui->pane_rect[p];
+            if (r.w > 0 && r.x + r.w < s->w)
+                for (int y = r.y; y < r.y + r.h; y++)
+                    screen_fill(s, r.x + r.w, y, 1, ui->ascii ? '|' : 0x2502, EL_BORDER);
+        }
+    }
+    if (ui->help)
+        draw_help(ui, body);
+    draw_status(ui, s->h - 2);
+    draw_bottom_line(ui, s->h - 1);
+}
+
+/* ---- jobs ----------------------------------------------------------------------------- */
+
+static void run_finished(struct ui *ui, bool stopped)
+{
+    struct workspace *ws = ui->ws;
+    size_t made = ws->ninputs - (size_t)ui->job_inputs_before;
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%s: %zu new input%s; ", stopped ? "stopped" : "done", made,
+                made == 1 ? "" : "s");
+    if (!ws->space.saturated) {
+        uint64_t all = workspace_count(ws, WS_ALL);
+        strbuf_addf(&sb, "k=%u coverage %" PRIu64 "/%" PRIu64 " (", ws->k, ws->covered.size, all);
+        add_percent(&sb, ws->covered.size, all);
+        strbuf_addstr(&sb, "%)");
+    }
+    if (ws->gen && ws->gen->nunreachable)
+        strbuf_addf(&sb, "; %zu k-path%s need%s more depth than %u", ws->gen->nunreachable,
+                    ws->gen->nunreachable == 1 ? "" : "s", ws->gen->nunreachable == 1 ? "s" : "",
+                    ws->gen_opts.max_depth);
+    if (ws->gen_error)
+        ui_error(ui, "%s; error: %s", strbuf_str(&sb), ws->gen_error);
+    else
+        ui_message(ui, "%s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
+static bool search_slice(struct ui *ui, double deadline);
+
+void ui_job_slice(struct ui *ui, double budget)
+{
+    double deadline = ui_now() + budget;
+    if (ui->job == JOB_RUN) {
+        for (;;) {
+            bool more = true;
+            for (int i = 0; i < 256 && more; i++)
+                more = workspace_gen_step(ui->ws);
+            if (!more) {
+                ui->job = JOB_NONE;
+                run_finished(ui, false);
+                break;
+            }
+            if (ui_now() >= deadline)
+                break;
+        }
+    } else if (ui->job == JOB_SEARCH) {
+        if (!search_slice(ui, deadline))
+            ui->job = JOB_NONE;
+    } else if (ui->job == JOB_WHY) {
+        ui->job = JOB_NONE;
+        detail_explain_selected(ui);
+    }
+}
+
+void ui_job_stop(struct ui *ui, const char *why)
+{
+    enum job_kind job = ui->job;
+    ui->job = JOB_NONE;
+    if (job == JOB_WHY)
+        return;
+    if (job == JOB_RUN)
+        run_finished(ui, true);
+    else if (job == JOB_SEARCH)
+        ui_message(ui, "search stopped%s%s", why ? ": " : "", why ? why : "");
+}
+
+static void start_run(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    if (!workspace_gen_running(ws)) {
+        struct diag_list d = DIAG_LIST_INIT;
+        if (!workspace_gen_start(ws, 0, &d)) {
+            ui_diags(ui, &d);
+            return;
+        }
+        diag_list_free(&d);
+    }
+    ui->job = JOB_RUN;
+    ui->job_inputs_before = ws->ninputs;
+    ui->job_started = ui_now();
+}
+
+/* ---- search ----------------------------------------------------------------------------- */
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return true;
+    for (const char *h = hay; *h; h++) {
+        size_t i = 0;
+        while (i < n && h[i] &&
+               tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+static bool kpath_row_matches(struct ui *ui, uint64_t row, struct strbuf *tmp, uint32_t *path)
+{
+    struct workspace *ws = ui->ws;
+    uint64_t rank = workspace_nth(ws, ui->filter, row);
+    kpath_unrank(&ws->space, rank, path);
+    if (ui->search_node_match) {
+        for (uint32_t i = 0; i < ws->k; i++)
+            if (ui->search_node_match[path[i]])
+                return true;
+        return false;
+    }
+    strbuf_reset(tmp);
+    workspace_path_name(ws, path, ws->k, " -> ", tmp);
+    if (contains_nocase(strbuf_str(tmp), ui->search))
+        return true;
+    strbuf_reset(tmp);
+    workspace_path_name(ws, path, ws->k, " \xe2\x86\x92 ", tmp);
+    return contains_nocase(strbuf_str(tmp), ui->search);
+}
+
+/* Scan from search_pos; true while there is more to scan. */
+static bool search_slice(struct ui *ui, double deadline)
+{
+    enum pane_id p = ui->search_pane;
+    uint64_t rows = pane_ops[p]->rows(ui);
+    if (rows == 0) {
+        ui_error(ui, "not found: %s", ui->search);
+        return false;
+    }
+    struct strbuf tmp = STRBUF_INIT;
+    uint32_t *path = xmalloc((ui->ws->k + 1) * sizeof *path);
+    bool more = true;
+    while (more) {
+        for (int i = 0; i < 4096; i++) {
+            if (ui->search_done >= rows) {
+                ui_error(ui, "not found: %s", ui->search);
+                more = false;
+                break;
+            }
+            uint64_t row = ui->search_pos % rows;
+            bool match;
+            if (p == PANE_KPATHS) {
+                match = kpath_row_matches(ui, row, &tmp, path);
+            } else {
+                strbuf_reset(&tmp);
+                pane_ops[p]->row_text(ui, row, &tmp);
+                match = contains_nocase(strbuf_str(&tmp), ui->search);
+            }
+            ui->search_done++;
+            if (match) {
+                ui->list[p].cursor = row;
+                list_scroll_into_view(&ui->list[p], rows);
+                ui_message(ui, "/%s", ui->search);
+                more = false;
+                break;
+            }
+            ui->search_pos = ui->search_backward ? (ui->search_pos + rows - 1) % rows
+                                                 : (ui->search_pos + 1) % rows;
+        }
+        if (more && ui_now() >= deadline)
+            break;
+    }
+    free(path);
+    strbuf_free(&tmp);
+    return more;
+}
+
+static void search_begin(struct ui *ui, bool backward)
+{
+    enum pane_id p = ui->focus;
+    if (!pane_ops[p]->row_text && p != PANE_KPATHS)
+        p = PANE_KPATHS;
+    if (p == PANE_KPATHS && !workspace_listable(ui->ws)) {
+        ui_error(ui, "too many k-paths to search");
+        return;
+    }
+    ui->search_pane = p;
+    uint64_t rows = pane_ops[p]->rows(ui);
+    uint64_t cur = ui->list[p].cursor;
+    ui->search_backward = backward;
+    ui->search_pos = rows ? (backward ? (cur + rows - 1) % rows : (cur + 1) % rows) : 0;
+    ui->search_done = 0;
+    /* A query without blanks or arrows matches node names: a k-path
+     * matches when one of its nodes does, which is fast to test. */
+    free(ui->search_node_match);
+    ui->search_node_match = NULL;
+    if (p == PANE_KPATHS && !strpbrk(ui->search, " \t>") && !strstr(ui->search, "\xe2\x86\x92")) {
+        const struct graph *g = ui->ws->graph;
+        ui->search_node_match = xcalloc((size_t)g->nnodes + 1, sizeof *ui->search_node_match);
+        struct strbuf name = STRBUF_INIT;
+        for (uint32_t n = 0; n < g->nnodes; n++) {
+            strbuf_reset(&name);
+            graph_node_name(g, n, &name);
+            ui->search_node_match[n] = contains_nocase(strbuf_str(&name), ui->search);
+        }
+        strbuf_free(&name);
+    }
+    ui->job = JOB_SEARCH;
+    ui_job_slice(ui, 0.03);
+}
+
+void ui_search(struct ui *ui, const char *text, bool backward)
+{
+    if (!*text) {
+        if (!ui->search) {
+            ui_error(ui, "no previous search");
+            return;
+        }
+    } else {
+        free(ui->search);
+        ui->search = xstrdup(text);
+    }
+    search_begin(ui, backward);
+}
+
+/* ---- quitting and autosave ----------------------------------------------------------------- */
+
+static void quit_yes(struct ui *ui)
+{
+    ui->quit = true;
+}
+
+void ui_request_quit(struct ui *ui, bool force)
+{
+    struct workspace *ws = ui->ws;
+    size_t marked = ui->marks_exported ? 0 : workspace_marked(ws);
+    if (force || ui->script_mode || (!ws->dirty && marked == 0)) {
+        ui->quit = true;
+        return;
+    }
+    struct strbuf q = STRBUF_INIT;
+    if (ws->dirty)
+        strbuf_addstr(&q, "Unsaved work (:save FILE keeps it)");
+    if (marked)
+        strbuf_addf(&q, "%s%zu marked input%s (e exports them)", ws->dirty ? "; " : "", marked,
+                    marked == 1 ? "" : "s");
+    strbuf_addstr(&q, ". Quit anyway? (y/n)");
+    ui_ask(ui, strbuf_str(&q), quit_yes, NULL);
+    strbuf_free(&q);
+}
+
+void ui_autosave(struct ui *ui, bool force)
+{
+    if (!ui->autosave_path || (!force && ui->ws->changes == ui->saved_changes))
+        return;
+    struct strbuf out = STRBUF_INIT;
+    workspace_serialize(ui->ws, &out);
+    struct diag_list d = DIAG_LIST_INIT;
+    if (write_file_atomic(ui->autosave_path, out.data, out.len, &d))
+        ui->saved_changes = ui->ws->changes;
+    diag_list_free(&d);
+    strbuf_free(&out);
+}
+
+bool ui_set_theme(struct ui *ui, const char *name)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct theme t;
+    bool ok = theme_load(&t, name, ui->exe_dir, &d);
+    if (ok) {
+        ui->theme = t;
+        ui->theme_generation++;
+    }
+    ui->redraw_all = true;
+    if (d.len)
+        ui_diags(ui, &d);
+    else if (ok)
+        ui_message(ui, "theme %s", t.name);
+    diag_list_free(&d);
+    return ok;
+}
+
+/* ---- keys ------------------------------------------------------------------------------------ */
+
+static void list_action(struct ui *ui, enum pane_id p, enum action a)
+{
+    struct list_state *l = &ui->list[p];
+    uint64_t rows = pane_ops[p]->rows(ui);
+    uint64_t h = l->height > 0 ? (uint64_t)l->height : 1;
+    uint64_t half = h / 2 ? h / 2 : 1;
+    switch (a) {
+    case ACT_DOWN: l->cursor++; break;
+    case ACT_UP: l->cursor = l->cursor ? l->cursor - 1 : 0; break;
+    case ACT_HALF_DOWN: l->cursor += half; l->top += half; break;
+    case ACT_HALF_UP:
+        l->cursor = l->cursor > half ? l->cursor - half : 0;
+        l->top = l->top > half ? l->top - half : 0;
+        break;
+    case ACT_PAGE_DOWN: l->cursor += h; l->top += h; break;
+    case ACT_PAGE_UP:
+        l->cursor = l->cursor > h ? l->cursor - h : 0;
+        l->top = l->top > h ? l->top - h : 0;
+        break;
+    case ACT_TOP: l->cursor = 0; break;
+    case ACT_BOTTOM: l->cursor = rows ? rows - 1 : 0; break;
+    default: break;
+    }
+    if (rows && l->cursor >= rows)
+        l->cursor = rows - 1;
+    if (rows > h && l->top > rows - h)
+        l->top = rows - h;
+    list_scroll_into_view(l, rows);
+}
+
+static void export_prompt(struct ui *ui)
+{
+    if (ui->script_mode || !term_active()) {
+        ui_message(ui, "type :export DIR");
+        return;
+    }
+    term_cmdline_begin(ui, ":", "export ");
+}
+
+static void global_action(struct ui *ui, enum action a, int key)
+{
+    struct workspace *ws = ui->ws;
+    switch (a) {
+    case ACT_HELP: ui->help = true; ui->help_top = 0; break;
+    case ACT_QUIT: ui_request_quit(ui, false); break;
+    case ACT_INTERRUPT: ui_request_quit(ui, false); break;
+    case ACT_COMMAND:
+    case ACT_SEARCH:
+        if (ui->script_mode || !term_active())
+            ui_error(ui, "the command line needs a terminal; scripts use :COMMAND and /TEXT lines");
+        else
+            term_cmdline_begin(ui, a == ACT_COMMAND ? ":" : "/", "");
+        break;
+    case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
+    case ACT_SEARCH_PREV: ui_search(ui, "", !ui->search_backward); break;
+    case ACT_NEXT_PANE:
+    case ACT_PREV_PANE: {
+        /* cycle through the panes that are on screen, then the rest */
+        int step = a == ACT_NEXT_PANE ? 1 : NPANES - 1;
+        enum pane_id p = (enum pane_id)(((int)ui->focus + step) % NPANES);
+        for (int i = 0; i < NPANES && ui->pane_rect[p].w == 0 && !ui->zoom; i++)
+            p = (enum pane_id)(((int)p + step) % NPANES);
+        ui_focus(ui, p);
+        break;
+    }
+    case ACT_PANE1: case ACT_PANE2: case ACT_PANE3:
+    case ACT_PANE4: case ACT_PANE5: case ACT_PANE6:
+        ui_focus(ui, (enum pane_id)(a - ACT_PANE1));
+        break;
+    case ACT_ZOOM: ui->zoom = !ui->zoom; break;
+    case ACT_K_MORE:
+    case ACT_K_LESS: {
+        char cmd[32];
+        uint32_t k = a == ACT_K_MORE ? ws->k + 1 : ws->k - 1;
+        if (k < 1) {
+            ui_error(ui, "k is at least 1");
+            break;
+        }
+        snprintf(cmd, sizeof cmd, "k %u", k);
+        ui_command(ui, cmd);
+        break;
+    }
+    case ACT_STEP:
+        ui->slot_b = PANE_STEPPER;
+        if (!workspace_gen_step(ws) && ws->gen_error)
+            ui_error(ui, "%s", ws->gen_error);
+        else if (ws->gen && ws->gen->phase == GEN_PHASE_DONE)
+            ui_message(ui, "generation is over: R resets, r runs again");
+        break;
+    case ACT_FINISH_TREE: {
+        ui->slot_b = PANE_STEPPER;
+        bool more = true;
+        do
+            more = workspace_gen_step(ws);
+        while (more && !(ws->gen->events & GEN_EVENT_TREE_FINISHED));
+        if (!more && ws->gen_error)
+            ui_error(ui, "%s", ws->gen_error);
+        break;
+    }
+    case ACT_RUN: start_run(ui); break;
+    case ACT_RESET: {
+        size_t before = ws->ninputs;
+        bool had = ws->gen != NULL;
+        workspace_gen_reset(ws, true);
+        ui_workspace_changed(ui);
+        if (had)
+            ui_message(ui, "generator reset; %zu input%s of its run removed", before - ws->ninputs,
+                       before - ws->ninputs == 1 ? "" : "s");
+        else
+            ui_message(ui, "no generator to reset");
+        break;
+    }
+    case ACT_EXPORT: export_prompt(ui); break;
+    case ACT_CANCEL:
+        free(ui->message);
+        ui->message = NULL;
+        ui->zoom = false;
+        break;
+    case ACT_REDRAW: ui->redraw_all = true; break;
+    default: {
+        struct strbuf name = STRBUF_INIT;
+        keys_name(key, &name);
+        ui_error(ui, "%s does nothing here; ? lists the keys", strbuf_str(&name));
+        strbuf_free(&name);
+    }
+    }
+}
+
+static void mouse_event(struct ui *ui)
+{
+    for (int p = 0; p < NPANES; p++) {
+        struct rect r = ui->pane_rect[p];
+        if (r.w == 0 || ui->mouse.x < r.x || ui->mouse.x >= r.x + r.w || ui->mouse.y < r.y ||
+            ui->mouse.y >= r.y + r.h)
+            continue;
+        struct list_state *l = &ui->list[p];
+        uint64_t rows = pane_ops[p]->rows(ui);
+        if (ui->mouse.kind == MOUSE_WHEEL_UP || ui->mouse.kind == MOUSE_WHEEL_DOWN) {
+            for (int i = 0; i < 3; i++)
+                list_action(ui, (enum pane_id)p, ui->mouse.kind == MOUSE_WHEEL_UP ? ACT_UP : ACT_DOWN);
+            return;
+        }
+        ui_focus(ui, (enum pane_id)p);
+        int row = ui->mouse.y - l->first_y;
+        if (row >= 0 && row < l->height && l->top + (uint64_t)row < rows) {
+            l->cursor = l->top + (uint64_t)row;
+            if (pane_ops[p]->clicked)
+                pane_ops[p]->clicked(ui);
+        }
+        return;
+    }
+    if (ui->mouse.y == 0) {
+        for (int p = 0; p < NPANES; p++)
+            if (ui->mouse.x >= ui->tab_x[p] && ui->mouse.x < ui->tab_x[p + 1]) {
+                ui_focus(ui, (enum pane_id)p);
+                return;
+            }
+    }
+}
+
+static void help_key(struct ui *ui, int key)
+{
+    enum action a = keys_lookup(key, CTX_LIST, true);
+    uint64_t h = ui->help_height > 0 ? (uint64_t)ui->help_height : 1;
+    switch (a) {
+    case ACT_DOWN: ui->help_top++; break;
+    case ACT_UP: ui->help_top = ui->help_top ? ui->help_top - 1 : 0; break;
+    case ACT_PAGE_DOWN: case ACT_HALF_DOWN: ui->help_top += h / 2; break;
+    case ACT_PAGE_UP: case ACT_HALF_UP: ui->help_top = ui->help_top > h / 2 ? ui->help_top - h / 2 : 0; break;
+    case ACT_TOP: ui->help_top = 0; break;
+    case ACT_BOTTOM: ui->help_top = UINT64_MAX / 2; break;
+    case ACT_HELP: case ACT_CANCEL: case ACT_QUIT: ui->help = false; break;
+    default: break;
+    }
+    if (key == 'q' || key == K_ESC || key == '?')
+        ui->help = false;
+}
+
+void ui_key(struct ui *ui, int key)
+{
+    if (key == K_RESIZE) {
+        ui->redraw_all = true;
+        return;
+    }
+    if (ui->question) {
+        char *q = ui->question;
+        void (*yes)(struct ui *) = ui->on_yes, (*no)(struct ui *) = ui->on_no;
+        ui->question = NULL;
+        free(q);
+        if (key == 'y' || key == 'Y') {
+            if (yes)
+                yes(ui);
+        } else {
+            if (no)
+                no(ui);
+            else
+                ui_message(ui, "cancelled");
+        }
+        return;
+    }
+    if (ui->job == JOB_WHY) {
+        ui->job = JOB_NONE; /* not worth waiting for: the selection moves on */
+    } else if (ui->job) {
+        ui_job_stop(ui, NULL);
+        return;
+    }
+    if (ui->help) {
+        help_key(ui, key);
+        return;
+    }
+    if (key == K_MOUSE) {
+        mouse_event(ui);
+        return;
+    }
+    if (ui->scr.w < UI_MIN_W || ui->scr.h < UI_MIN_H) {
+        if (key == 'q' || key == 3)
+            ui_request_quit(ui, false);
+        return;
+    }
+    enum pane_id p = ui->focus;
+    const struct pane_ops *ops = pane_ops[p];
+    enum action a = keys_lookup(key, ops->context, true);
+    if (a == ACT_NONE) {
+        global_action(ui, ACT_NONE, key);
+        return;
+    }
+    for (size_t i = 0; i < key_table_len; i++) {
+        if (key_table[i].action != a)
+            continue;
+        enum key_context c = key_table[i].context;
+        if (c == CTX_GLOBAL)
+            global_action(ui, a, key);
+        else if (c == CTX_LIST)
+            list_action(ui, p, a);
+        else if (!ops->action || !ops->action(ui, a))
+            global_action(ui, ACT_NONE, key);
+        break;
+    }
+}
+
+bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank)
+{
+    struct workspace *ws = ui->ws;
+    if (!workspace_listable(ws))
+        return false;
+    uint64_t rows = workspace_count(ws, ui->filter);
+    struct list_state *l = &ui->list[PANE_KPATHS];
+    list_clamp(l, rows);
+    if (rows == 0)
+        return false;
+    uint64_t r = workspace_nth(ws, ui->filter, l->cursor);
+    kpath_unrank(&ws->space, r, path);
+    if (rank)
+        *rank = r;
+    return true;
+}
+
+void ui_cover_path(struct ui *ui, const uint32_t *path)
+{
+    struct workspace *ws = ui->ws;
+    struct diag_list d = DIAG_LIST_INIT;
+    if (!workspace_cover_path(ws, path, &d)) {
+        ui_diags(ui, &d);
+        return;
+    }
+    diag_list_free(&d);
+    const struct ws_input *in = &ws->inputs[ws->ninputs - 1];
+    struct strbuf t = STRBUF_INIT;
+    escape_text(in->text, in->len, 60, &t);
+    ui_message(ui, "input %zu covers it: %s (%" PRIu64 " new k-path%s)", ws->ninputs,
+               strbuf_str(&t), in->nnew, in->nnew == 1 ? "" : "s");
+    strbuf_free(&t);
+    ui->list[PANE_INPUTS].cursor = ws->ninputs - 1;
+}

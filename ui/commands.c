@@ -1,0 +1,922 @@
+/* commands: the ':' command line, with the CLI's vocabulary.  One table
+ * (COMMAND_TABLE) gives each command's arguments, completion and help; the
+ * help overlay and Tab completion read it.  Errors go to the status line and
+ * never end the program. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grammar_write.h"
+#include "parse.h"
+#include "pattern.h"
+#include "ui.h"
+#include "xalloc.h"
+
+enum arg_kind { ARG_NONE, ARG_FILE, ARG_RULE, ARG_NODE, ARG_STRATEGY, ARG_CLOSEOFF, ARG_THEME, ARG_FILTER };
+
+struct cmd_args {
+    int argc;
+    char **argv;      /* argv[0] is the command name */
+    const char *rest; /* the text after the name, as typed */
+    bool force;       /* the name ended with '!' */
+};
+
+typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
+
+/* X(name, function, arguments, completion, help) */
+#define COMMAND_TABLE(X)                                                                           \
+    X("k", cmd_k, "K", ARG_NONE, "set k, the length of the k-paths")                              \
+    X("load", cmd_load, "FILE", ARG_FILE, "explore another grammar (load! drops unsaved work)")    \
+    X("samples", cmd_samples, "FILE|DIR...", ARG_FILE, "parse samples and add them as inputs")     \
+    X("gen", cmd_gen, "N [STRATEGY]", ARG_STRATEGY, "generate N inputs (kpath, random, coverage, prob)") \
+    X("cover", cmd_cover, "", ARG_NONE, "k-path strategy until every k-path is covered")            \
+    X("step", cmd_step, "[N]", ARG_NONE, "N generator steps (default 1)")                          \
+    X("learn", cmd_learn, "", ARG_NONE, "learn the probabilities from the samples")               \
+    X("invert", cmd_invert, "", ARG_NONE, "invert the probabilities (less of the same)")         \
+    X("prob", cmd_prob, "RULE [N.]ALT VALUE", ARG_RULE, "set an alternative's probability (0.3 or 30%)") \
+    X("probs", cmd_probs, "grammar", ARG_NONE, "back to the grammar's own probabilities")         \
+    X("dup", cmd_dup, "RULE [ALT] [DEPTH]", ARG_RULE, "duplicate the rules an alternative uses")  \
+    X("pin", cmd_pin, "[PATH]", ARG_NODE, "pin a context (default: the selection)")               \
+    X("unpin", cmd_unpin, "", ARG_NONE, "remove every pin")                                        \
+    X("pattern", cmd_pattern, "[PATH]", ARG_NODE, "show a k-path's pattern")                       \
+    X("why", cmd_why, "[PATH]", ARG_NODE, "explain why a k-path is uncovered")                     \
+    X("export", cmd_export, "DIR", ARG_FILE, "write the marked (or selected) inputs; export! reuses DIR") \
+    X("theme", cmd_theme, "NAME", ARG_THEME, "switch the colour theme")                           \
+    X("seed", cmd_seed, "N", ARG_NONE, "seed of every random choice")                             \
+    X("depth", cmd_depth, "D", ARG_NONE, "depth limit (reference nodes per root-to-leaf path)")   \
+    X("repetitions", cmd_repetitions, "R", ARG_NONE, "repetitions of *, + and {n,}, at most")    \
+    X("strategy", cmd_strategy, "NAME", ARG_STRATEGY, "kpath, random, coverage or prob")          \
+    X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "shortest, random or greedy")               \
+    X("filter", cmd_filter, "WHICH", ARG_FILTER, "k-paths shown: uncovered, covered or all")      \
+    X("coverage", cmd_coverage, "", ARG_NONE, "coverage for every k from 1 to k")                 \
+    X("clear", cmd_clear, "", ARG_NONE, "remove the generated inputs")                            \
+    X("save", cmd_save, "[FILE]", ARG_FILE, "save the workspace")                                 \
+    X("open", cmd_open, "FILE", ARG_FILE, "open a saved workspace (open! drops unsaved work)")    \
+    X("dump", cmd_dump, "FILE", ARG_FILE, "write the screen as text")                             \
+    X("svg", cmd_svg, "FILE", ARG_FILE, "write the screen as an SVG picture")                     \
+    X("resize", cmd_resize, "W H", ARG_NONE, "script mode: set the screen size")                 \
+    X("help", cmd_help, "", ARG_NONE, "keys and commands")                                        \
+    X("q", cmd_quit, "", ARG_NONE, "quit (q! without asking)")                                    \
+    X("quit", cmd_quit, "", ARG_NONE, "quit")
+
+#define DECLARE(name, fn, args, kind, help) static cmd_fn fn;
+COMMAND_TABLE(DECLARE)
+#undef DECLARE
+
+static const struct command {
+    const char *name;
+    cmd_fn *fn;
+    const char *args;
+    enum arg_kind kind;
+    const char *help;
+} commands[] = {
+#define ENTRY(name, fn, args, kind, help) {name, fn, args, kind, help},
+    COMMAND_TABLE(ENTRY)
+#undef ENTRY
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const struct command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* ---- arguments ------------------------------------------------------------------- */
+
+static void split(const char *line, struct cmd_args *a)
+{
+    size_t cap = 0;
+    const char *p = line;
+    a->argc = 0;
+    a->argv = NULL;
+    a->rest = "";
+    while (*p) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        if (a->argc == 1)
+            a->rest = p;
+        struct strbuf w = STRBUF_INIT;
+        char quote = 0;
+        while (*p && (quote || (*p != ' ' && *p != '\t'))) {
+            if (quote) {
+                if (*p == quote) {
+                    quote = 0;
+                    p++;
+                    continue;
+                }
+                if (*p == '\\' && quote == '"' && p[1]) {
+                    p++;
+                }
+            } else if (*p == '"' || *p == '\'') {
+                quote = *p++;
+                continue;
+            }
+            strbuf_addch(&w, *p++);
+        }
+        if (!w.data)
+            strbuf_addstr(&w, "");
+        a->argv = xgrow(a->argv, &cap, (size_t)a->argc + 2, sizeof *a->argv);
+        a->argv[a->argc++] = strbuf_detach(&w, NULL);
+    }
+    a->argv = xgrow(a->argv, &cap, (size_t)a->argc + 1, sizeof *a->argv);
+    a->argv[a->argc] = NULL;
+}
+
+static void args_free(struct cmd_args *a)
+{
+    for (int i = 0; i < a->argc; i++)
+        free(a->argv[i]);
+    free(a->argv);
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s)
+        return false;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+static bool arg_u32(struct ui *ui, const char *what, const char *s, uint32_t min, uint32_t max,
+                    uint32_t *out)
+{
+    uint64_t v;
+    if (!s || !parse_u64(s, &v) || v < min || v > max) {
+        ui_error(ui, "%s must be a number from %u to %u", what, min, max);
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool need_args(struct ui *ui, const struct cmd_args *a, int min, int max)
+{
+    int n = a->argc - 1;
+    if (n >= min && n <= max)
+        return true;
+    const struct command *c = find(a->argv[0]);
+    ui_error(ui, "usage: :%s %s", a->argv[0], c ? c->args : "");
+    return false;
+}
+
+static void changed(struct ui *ui)
+{
+    ui_workspace_changed(ui);
+}
+
+/* ---- commands ------------------------------------------------------------------------ */
+
+static void cmd_k(struct ui *ui, const struct cmd_args *a)
+{
+    uint32_t k;
+    if (!need_args(ui, a, 1, 1) || !arg_u32(ui, "k", a->argv[1], 1, KPATH_MAX_K, &k))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    if (!workspace_set_k(ui->ws, k, &d)) {
+        ui_diags(ui, &d);
+        return;
+    }
+    diag_list_free(&d);
+    changed(ui);
+    struct workspace *ws = ui->ws;
+    if (ws->space.saturated)
+        ui_message(ui, "k=%u: more than 2^64 k-paths", k);
+    else
+        ui_message(ui, "k=%u: %" PRIu64 " k-paths, %" PRIu64 " covered", k, ws->space.total,
+                   ws->covered.size);
+}
+
+static void cmd_load(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    if (ui->ws->dirty && !a->force) {
+        ui_error(ui, "unsaved work: :save FILE first, or :load! %s", a->argv[1]);
+        return;
+    }
+    struct diag_list d = DIAG_LIST_INIT;
+    struct workspace *ws = workspace_new(a->argv[1], NULL, &d);
+    if (!ws) {
+        ui_diags(ui, &d);
+        return;
+    }
+    ui_set_workspace(ui, ws);
+    if (d.len)
+        ui_diags(ui, &d);
+    else
+        ui_message(ui, "loaded %s: %u rules, %u nodes", a->argv[1], ws->grammar->nrules,
+                   ws->graph->nnodes);
+    diag_list_free(&d);
+}
+
+static void cmd_samples(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1000))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    size_t before = ui->ws->ninputs;
+    size_t added = workspace_add_samples(ui->ws, a->argv + 1, (size_t)a->argc - 1, &d);
+    changed(ui);
+    if (d.errors) {
+        struct strbuf first = STRBUF_INIT;
+        for (size_t i = 0; i < d.len; i++)
+            if (d.items[i].severity == DIAG_ERROR) {
+                diag_format(&d.items[i], &first);
+                break;
+            }
+        ui_error(ui, "%zu sample%s added; %zu failed: %s", added, added == 1 ? "" : "s", d.errors,
+                 strbuf_str(&first));
+        strbuf_free(&first);
+    } else {
+        ui_message(ui, "%zu sample%s added (inputs %zu..%zu)", added, added == 1 ? "" : "s",
+                   before + 1, ui->ws->ninputs);
+    }
+    diag_list_free(&d);
+}
+
+static void start_job(struct ui *ui, uint32_t count)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    if (!workspace_gen_start(ui->ws, count, &d)) {
+        ui_diags(ui, &d);
+        return;
+    }
+    diag_list_free(&d);
+    ui->job = JOB_RUN;
+    ui->job_inputs_before = ui->ws->ninputs;
+    ui->job_started = ui_now();
+    ui_job_slice(ui, 0.02);
+}
+
+static void cmd_gen(struct ui *ui, const struct cmd_args *a)
+{
+    uint32_t n;
+    if (!need_args(ui, a, 1, 2) || !arg_u32(ui, "N", a->argv[1], 1, 10000000, &n))
+        return;
+    if (a->argc == 3 && !gen_strategy_parse(a->argv[2], &ui->ws->gen_opts.strategy)) {
+        ui_error(ui, "no strategy '%s' (kpath, random, coverage, prob)", a->argv[2]);
+        return;
+    }
+    start_job(ui, n);
+}
+
+static void cmd_cover(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    ui->ws->gen_opts.strategy = GEN_KPATH;
+    start_job(ui, 0);
+}
+
+static void cmd_step(struct ui *ui, const struct cmd_args *a)
+{
+    uint32_t n = 1;
+    if (!need_args(ui, a, 0, 1) || (a->argc == 2 && !arg_u32(ui, "N", a->argv[1], 1, 100000000, &n)))
+        return;
+    ui->slot_b = PANE_STEPPER;
+    for (uint32_t i = 0; i < n; i++)
+        if (!workspace_gen_step(ui->ws))
+            break;
+    if (ui->ws->gen_error)
+        ui_error(ui, "%s", ui->ws->gen_error);
+}
+
+static void cmd_learn(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    struct workspace *ws = ui->ws;
+    if (!workspace_probs_learn(ws)) {
+        ui_error(ui, "no samples to learn from: :samples FILE|DIR loads some");
+        return;
+    }
+    ui->prows_stale = true;
+    ui_message(ui, "learned from %zu sample%s%s", ws->learned.samples,
+               ws->learned.samples == 1 ? "" : "s",
+               ws->learned.ambiguous ? " (ambiguous ones: their first tree)" : "");
+}
+
+static void cmd_invert(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    workspace_probs_invert(ui->ws);
+    ui->prows_stale = true;
+    ui_message(ui, "probabilities inverted");
+}
+
+static void cmd_probs(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 1))
+        return;
+    workspace_probs_reset(ui->ws);
+    ui->prows_stale = true;
+    ui_message(ui, "probabilities: the grammar's own");
+}
+
+static void cmd_prob(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 3, 3))
+        return;
+    struct workspace *ws = ui->ws;
+    uint32_t rule = grammar_find_rule(ws->grammar, a->argv[1]);
+    if (rule == RULE_NONE) {
+        ui_error(ui, "no rule '%s'", a->argv[1]);
+        return;
+    }
+    uint32_t which = 1, alt;
+    const char *dot = strchr(a->argv[2], '.');
+    char altbuf[32];
+    snprintf(altbuf, sizeof altbuf, "%s", dot ? dot + 1 : a->argv[2]);
+    if (dot) {
+        char wb[32];
+        snprintf(wb, sizeof wb, "%.*s", (int)(dot - a->argv[2]), a->argv[2]);
+        if (!arg_u32(ui, "the alternation number", wb, 1, 1000000, &which))
+            return;
+    }
+    if (!arg_u32(ui, "ALT", altbuf, 1, 1000000, &alt))
+        return;
+    uint32_t node = workspace_rule_alt_node(ws, rule, which);
+    if (node == NODE_NONE) {
+        ui_error(ui, "%s has no alternation %u", a->argv[1], which);
+        return;
+    }
+    if (alt > ws->graph->nodes[node].nchildren) {
+        ui_error(ui, "%s has %u alternatives there", a->argv[1], ws->graph->nodes[node].nchildren);
+        return;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(a->argv[3], &end);
+    if (end != a->argv[3] && *end == '%' && end[1] == '\0') {
+        v /= 100.0;
+    } else if (end == a->argv[3] || *end || errno) {
+        ui_error(ui, "VALUE must be a probability: 0.3 or 30%%");
+        return;
+    }
+    if (!workspace_probs_set(ws, node, alt - 1, v)) {
+        ui_error(ui, "a probability is between 0 and 1 (0%% and 100%%)");
+        return;
+    }
+    ui->prows_stale = true;
+    ui_message(ui, "%s alternative %s: %.1f%%", a->argv[1], a->argv[2], v * 100.0);
+}
+
+static void cmd_dup(struct ui *ui, const struct cmd_args *a)
+{
+    uint32_t alt = 0, depth = 0;
+    if (!need_args(ui, a, 1, 3) ||
+        (a->argc >= 3 && !arg_u32(ui, "ALT", a->argv[2], 0, 1000000, &alt)) ||
+        (a->argc >= 4 && !arg_u32(ui, "DEPTH", a->argv[3], 0, 1000000, &depth)))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    uint32_t before = ui->ws->grammar->nrules;
+    if (!workspace_dup(ui->ws, a->argv[1], alt, depth, &d)) {
+        ui_diags(ui, &d);
+        return;
+    }
+    diag_list_free(&d);
+    /* a new graph: the panes' per-node state starts over */
+    struct workspace *ws = ui->ws;
+    ui->ws = NULL;
+    ui_set_workspace(ui, ws);
+    ui_message(ui, "duplicated: %u rules (was %u), %" PRIu64 " %u-paths; inputs parsed again",
+               ws->grammar->nrules, before, ws->space.total, ws->k);
+}
+
+static void cmd_pin(struct ui *ui, const struct cmd_args *a)
+{
+    struct workspace *ws = ui->ws;
+    struct strbuf text = STRBUF_INIT;
+    if (a->argc > 1) {
+        strbuf_addstr(&text, a->rest);
+    } else if (ui->detail_of == PANE_GRAPH) {
+        uint32_t n = graph_selected_node(ui);
+        if (n != NODE_NONE)
+            graph_node_name(ws->graph, n, &text);
+    } else {
+        uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+        if (ui_selected_kpath(ui, path, NULL))
+            workspace_path_name(ws, path, ws->k, " ", &text);
+        free(path);
+    }
+    if (!text.len) {
+        ui_error(ui, "usage: :pin PATH (or select a k-path or node)");
+        return;
+    }
+    struct diag_list d = DIAG_LIST_INIT;
+    if (workspace_pin(ws, strbuf_str(&text), &d) && (ui_workspace_changed(ui), true))
+        ui_message(ui, "pinned %s: %" PRIu64 " k-paths under the pins, %" PRIu64
+                       " covered in context", strbuf_str(&text), workspace_count(ws, WS_ALL),
+                   workspace_count(ws, WS_COVERED));
+    else
+        ui_diags(ui, &d);
+    diag_list_free(&d);
+    strbuf_free(&text);
+}
+
+static void cmd_unpin(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    size_t n = ui->ws->pins.len;
+    workspace_unpin(ui->ws);
+    ui_workspace_changed(ui);
+    ui_message(ui, "%zu pin%s removed", n, n == 1 ? "" : "s");
+}
+
+/* The path of PATH arguments, or the selected k-path. */
+static bool path_arg(struct ui *ui, const struct cmd_args *a, uint32_t **path, uint32_t *len)
+{
+    struct workspace *ws = ui->ws;
+    if (a->argc > 1) {
+        struct diag_list d = DIAG_LIST_INIT;
+        if (!workspace_parse_path(ws, a->rest, path, len, &d)) {
+            ui_diags(ui, &d);
+            return false;
+        }
+        diag_list_free(&d);
+        return true;
+    }
+    *path = xmalloc((ws->k + 1) * sizeof **path);
+    *len = ws->k;
+    if (!ui_selected_kpath(ui, *path, NULL)) {
+        free(*path);
+        ui_error(ui, "no k-path selected");
+        return false;
+    }
+    return true;
+}
+
+static void cmd_pattern(struct ui *ui, const struct cmd_args *a)
+{
+    uint32_t *path, len;
+    if (!path_arg(ui, a, &path, &len))
+        return;
+    struct strbuf out = STRBUF_INIT;
+    struct diag_list d = DIAG_LIST_INIT;
+    if (pattern_render(ui->ws->graph, path, len, NULL, &out, &d))
+        ui_message(ui, "pattern: %s", strbuf_str(&out));
+    else
+        ui_diags(ui, &d);
+    diag_list_free(&d);
+    strbuf_free(&out);
+    free(path);
+}
+
+static void cmd_why(struct ui *ui, const struct cmd_args *a)
+{
+    struct workspace *ws = ui->ws;
+    uint32_t *path, len;
+    if (!path_arg(ui, a, &path, &len))
+        return;
+    uint64_t rank;
+    if (len != ws->k || !kpath_rank(&ws->space, path, &rank)) {
+        ui_error(ui, "not a %u-path of the grammar", ws->k);
+        free(path);
+        return;
+    }
+    free(path);
+    if (!workspace_rank_covered(ws, rank))
+        ui->filter = WS_UNCOVERED;
+    else if (ui->filter == WS_UNCOVERED)
+        ui->filter = WS_ALL;
+    ui->list[PANE_KPATHS].cursor = workspace_position(ws, ui->filter, rank);
+    ui->list[PANE_KPATHS].top = ui->list[PANE_KPATHS].cursor;
+    ui->detail_of = PANE_KPATHS;
+    ui_focus(ui, PANE_DETAIL);
+    ui->list[PANE_DETAIL].cursor = 0;
+}
+
+static void cmd_export(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 2))
+        return;
+    struct workspace *ws = ui->ws;
+    bool force = a->force || (a->argc == 3 && strcmp(a->argv[2], "--force") == 0);
+    if (a->argc == 3 && !force) {
+        ui_error(ui, "usage: :export DIR [--force]");
+        return;
+    }
+    if (!ws->ninputs) {
+        ui_error(ui, "no inputs to export");
+        return;
+    }
+    size_t *which = xmalloc(ws->ninputs * sizeof *which), n = 0;
+    for (size_t i = 0; i < ws->ninputs; i++)
+        if (ws->inputs[i].marked)
+            which[n++] = i;
+    bool selected_only = n == 0;
+    if (selected_only) {
+        list_clamp(&ui->list[PANE_INPUTS], ws->ninputs);
+        which[n++] = (size_t)ui->list[PANE_INPUTS].cursor;
+    }
+    struct strbuf report = STRBUF_INIT;
+    struct diag_list d = DIAG_LIST_INIT;
+    bool ok = workspace_export(ws, a->argv[1], which, n, force, &report, &d);
+    free(which);
+    if (ok) {
+        if (!selected_only)
+            ui->marks_exported = true;
+        ui_message(ui, "%s%s", strbuf_str(&report), selected_only ? " (the selected input: none marked)" : "");
+    } else {
+        struct strbuf first = STRBUF_INIT;
+        if (d.len)
+            diag_format(&d.items[0], &first);
+        ui_error(ui, "%s%s%s%s", strbuf_str(&first), report.len ? "; " : "", strbuf_str(&report),
+                 strstr(strbuf_str(&first), "not empty") ? " (:export! DIR replaces them)" : "");
+        strbuf_free(&first);
+    }
+    diag_list_free(&d);
+    strbuf_free(&report);
+}
+
+static void cmd_theme(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    ui_set_theme(ui, a->argv[1]);
+}
+
+static void reset_generator(struct ui *ui)
+{
+    workspace_gen_reset(ui->ws, false);
+}
+
+static void cmd_seed(struct ui *ui, const struct cmd_args *a)
+{
+    uint64_t v;
+    if (!need_args(ui, a, 1, 1))
+        return;
+    if (!parse_u64(a->argv[1], &v)) {
+        ui_error(ui, "the seed is a number");
+        return;
+    }
+    ui->ws->gen_opts.seed = v;
+    reset_generator(ui);
+    ui_message(ui, "seed %" PRIu64, v);
+}
+
+static void cmd_depth(struct ui *ui, const struct cmd_args *a)
+{
+    uint32_t v;
+    if (!need_args(ui, a, 1, 1) || !arg_u32(ui, "the depth limit", a->argv[1], 1, 100000, &v))
+        return;
+    ui->ws->gen_opts.max_depth = v;
+    reset_generator(ui);
+    ui_message(ui, "depth limit %u", v);
+}
+
+static void cmd_repetitions(struct ui *ui, const struct cmd_args *a)
+{
+    uint32_t v;
+    if (!need_args(ui, a, 1, 1) || !arg_u32(ui, "the repetition limit", a->argv[1], 1, 100000, &v))
+        return;
+    ui->ws->gen_opts.max_repetitions = v;
+    reset_generator(ui);
+    ui_message(ui, "at most %u repetitions", v);
+}
+
+static void cmd_strategy(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    if (!gen_strategy_parse(a->argv[1], &ui->ws->gen_opts.strategy)) {
+        ui_error(ui, "no strategy '%s' (kpath, random, coverage, prob)", a->argv[1]);
+        return;
+    }
+    reset_generator(ui);
+    ui_message(ui, "strategy %s", a->argv[1]);
+}
+
+static void cmd_closeoff(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    if (!gen_closeoff_parse(a->argv[1], &ui->ws->gen_opts.closeoff)) {
+        ui_error(ui, "no close-off '%s' (shortest, random, greedy)", a->argv[1]);
+        return;
+    }
+    reset_generator(ui);
+    ui_message(ui, "close-off %s", a->argv[1]);
+}
+
+static void cmd_filter(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    const char *w = a->argv[1];
+    if (strcmp(w, "uncovered") == 0)
+        ui->filter = WS_UNCOVERED;
+    else if (strcmp(w, "covered") == 0)
+        ui->filter = WS_COVERED;
+    else if (strcmp(w, "all") == 0)
+        ui->filter = WS_ALL;
+    else {
+        ui_error(ui, "filter: uncovered, covered or all");
+        return;
+    }
+    ui->list[PANE_KPATHS].cursor = ui->list[PANE_KPATHS].top = 0;
+    ui_message(ui, "showing %s k-paths", w);
+}
+
+static void cmd_coverage(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    struct workspace *ws = ui->ws;
+    struct strbuf sb = STRBUF_INIT;
+    for (uint32_t j = 1; j <= ws->k && j <= 8; j++) {
+        struct kpath_space sp;
+        kpath_space_init(&sp, ws->graph, j);
+        struct kpath_set set;
+        kpath_set_init(&set, &sp);
+        for (size_t i = 0; i < ws->ninputs; i++) {
+            const struct ws_input *in = &ws->inputs[i];
+            if (in->forest)
+                forest_add_kpaths(in->forest, &set);
+            else if (in->has_tree)
+                dtree_add_kpaths(&in->tree, &set);
+        }
+        strbuf_addf(&sb, "%sk=%u %" PRIu64 "/%" PRIu64, j > 1 ? ", " : "", j, set.size, sp.total);
+        kpath_set_free(&set);
+        kpath_space_free(&sp);
+    }
+    ui_message(ui, "coverage: %s", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
+static void cmd_clear(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    struct workspace *ws = ui->ws;
+    workspace_gen_reset(ws, false);
+    bool *keep = xmalloc((ws->ninputs + 1) * sizeof *keep);
+    size_t removed = 0;
+    for (size_t i = 0; i < ws->ninputs; i++) {
+        keep[i] = ws->inputs[i].sample != NULL;
+        removed += !keep[i];
+    }
+    workspace_remove_inputs(ws, keep);
+    free(keep);
+    changed(ui);
+    ui_message(ui, "%zu generated input%s removed", removed, removed == 1 ? "" : "s");
+}
+
+static void cmd_save(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 1))
+        return;
+    const char *path = a->argc == 2 ? a->argv[1] : ui->ws->file;
+    if (!path) {
+        ui_error(ui, "usage: :save FILE (this workspace has no file yet)");
+        return;
+    }
+    char *copy = xstrdup(path);
+    struct diag_list d = DIAG_LIST_INIT;
+    if (workspace_save(ui->ws, copy, &d))
+        ui_message(ui, "saved %s", copy);
+    else
+        ui_diags(ui, &d);
+    diag_list_free(&d);
+    free(copy);
+}
+
+static void cmd_open(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    if (ui->ws->dirty && !a->force) {
+        ui_error(ui, "unsaved work: :save FILE first, or :open! %s", a->argv[1]);
+        return;
+    }
+    struct diag_list d = DIAG_LIST_INIT;
+    struct workspace *ws = workspace_open(a->argv[1], &d);
+    if (!ws) {
+        ui_diags(ui, &d);
+        return;
+    }
+    ui_set_workspace(ui, ws);
+    if (d.len)
+        ui_diags(ui, &d);
+    else
+        ui_message(ui, "opened %s: %zu inputs, k=%u", a->argv[1], ws->ninputs, ws->k);
+    diag_list_free(&d);
+}
+
+static bool write_whole(struct ui *ui, const char *path, const struct strbuf *sb)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    bool ok = write_file_atomic(path, sb->data ? sb->data : "", sb->len, &d);
+    if (!ok)
+        ui_diags(ui, &d);
+    diag_list_free(&d);
+    return ok;
+}
+
+static void cmd_dump(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    ui_draw(ui);
+    struct strbuf sb = STRBUF_INIT;
+    screen_dump(&ui->scr, &sb);
+    /* What text cannot show: the selected rows (0-based screen rows). */
+    strbuf_addstr(&sb, "-- selected:");
+    const struct screen *s = &ui->scr;
+    for (int y = 0; y < s->h; y++) {
+        int flags = 0;
+        for (int x = 0; x < s->w; x++)
+            flags |= s->cells[(size_t)y * (size_t)s->w + (size_t)x].style;
+        if (flags & STYLE_SELECTED)
+            strbuf_addf(&sb, " %d (focused)", y);
+        else if (flags & STYLE_SELECTED_BLUR)
+            strbuf_addf(&sb, " %d", y);
+    }
+    strbuf_addch(&sb, '\n');
+    write_whole(ui, a->argv[1], &sb);
+    strbuf_free(&sb);
+}
+
+static void cmd_svg(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    ui_draw(ui);
+    struct strbuf sb = STRBUF_INIT;
+    svg_render(&ui->scr, &ui->theme, &sb);
+    if (write_whole(ui, a->argv[1], &sb))
+        ui_message(ui, "wrote %s", a->argv[1]);
+    strbuf_free(&sb);
+}
+
+static void cmd_resize(struct ui *ui, const struct cmd_args *a)
+{
+    uint32_t w, h;
+    if (!need_args(ui, a, 2, 2) || !arg_u32(ui, "W", a->argv[1], 1, 1000, &w) ||
+        !arg_u32(ui, "H", a->argv[2], 1, 1000, &h))
+        return;
+    if (!ui->script_mode) {
+        ui_error(ui, ":resize is for scripts; resize the terminal instead");
+        return;
+    }
+    screen_resize(&ui->scr, (int)w, (int)h);
+}
+
+static void cmd_help(struct ui *ui, const struct cmd_args *a)
+{
+    (void)a;
+    ui->help = true;
+    ui->help_top = 0;
+}
+
+static void cmd_quit(struct ui *ui, const struct cmd_args *a)
+{
+    ui_request_quit(ui, a->force);
+}
+
+/* ---- running, help, completion ----------------------------------------------------------- */
+
+void ui_command(struct ui *ui, const char *line)
+{
+    struct cmd_args a;
+    split(line, &a);
+    if (a.argc == 0) {
+        args_free(&a);
+        return;
+    }
+    size_t n = strlen(a.argv[0]);
+    a.force = n > 1 && a.argv[0][n - 1] == '!';
+    if (a.force)
+        a.argv[0][n - 1] = '\0';
+    const struct command *c = find(a.argv[0]);
+    if (!c) {
+        ui_error(ui, "no command ':%s'; :help lists them", a.argv[0]);
+    } else {
+        c->fn(ui, &a);
+    }
+    args_free(&a);
+}
+
+void commands_help(struct strbuf *out, int width)
+{
+    (void)width;
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        strbuf_addf(out, "\x02:%s %s\x03%s\n", commands[i].name, commands[i].args, commands[i].help);
+}
+
+size_t commands_help_lines(void)
+{
+    return NCOMMANDS;
+}
+
+static char **matches_from(const char *const *cands, size_t n, const char *word)
+{
+    char **out = xcalloc(n + 1, sizeof *out);
+    size_t m = 0, wl = strlen(word);
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(cands[i], word, wl) == 0)
+            out[m++] = xstrdup(cands[i]);
+    out[m] = NULL;
+    return out;
+}
+
+char **commands_complete(struct ui *ui, const char *line, int start, const char *word)
+{
+    const char *p = line;
+    while (*p == ' ')
+        p++;
+    if ((int)(p - line) >= start) {
+        const char **names = xmalloc(NCOMMANDS * sizeof *names);
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            names[i] = commands[i].name;
+        char **m = matches_from(names, NCOMMANDS, word);
+        free(names);
+        return m;
+    }
+    char name[32];
+    size_t nl = strcspn(p, " ");
+    snprintf(name, sizeof name, "%.*s", (int)(nl < 31 ? nl : 31), p);
+    if (nl && name[strlen(name) - 1] == '!')
+        name[strlen(name) - 1] = '\0';
+    const struct command *c = find(name);
+    if (!c)
+        return xcalloc(1, sizeof(char *));
+    /* only the first argument of :prob and :dup is a rule */
+    int argi = 0;
+    for (const char *q = p + nl; q < line + start; q++)
+        if (*q != ' ' && (q[-1] == ' '))
+            argi++;
+    struct workspace *ws = ui->ws;
+    switch (c->kind) {
+    case ARG_FILE: return NULL;
+    case ARG_RULE: {
+        if (argi > 0)
+            return xcalloc(1, sizeof(char *));
+        const char **names = xmalloc((ws->grammar->nrules + 1) * sizeof *names);
+        for (uint32_t r = 0; r < ws->grammar->nrules; r++)
+            names[r] = ws->grammar->rules[r].name;
+        char **m = matches_from(names, ws->grammar->nrules, word);
+        free(names);
+        return m;
+    }
+    case ARG_NODE: {
+        const struct graph *g = ws->graph;
+        char **all = xcalloc((size_t)g->nsymbolic + 1, sizeof *all);
+        for (uint32_t s = 0; s < g->nsymbolic; s++) {
+            struct strbuf nm = STRBUF_INIT;
+            graph_node_name(g, g->symbolic[s], &nm);
+            all[s] = strbuf_detach(&nm, NULL);
+        }
+        char **m = matches_from((const char *const *)all, g->nsymbolic, word);
+        for (uint32_t s = 0; s < g->nsymbolic; s++)
+            free(all[s]);
+        free(all);
+        return m;
+    }
+    case ARG_STRATEGY: {
+        if (strcmp(c->name, "gen") == 0 && argi != 1)
+            return xcalloc(1, sizeof(char *));
+        static const char *const s[] = {"kpath", "random", "coverage", "prob"};
+        return matches_from(s, 4, word);
+    }
+    case ARG_CLOSEOFF: {
+        static const char *const s[] = {"shortest", "random", "greedy"};
+        return matches_from(s, 3, word);
+    }
+    case ARG_FILTER: {
+        static const char *const s[] = {"uncovered", "covered", "all"};
+        return matches_from(s, 3, word);
+    }
+    case ARG_THEME: {
+        char **themes = theme_list(ui->exe_dir);
+        size_t n = 0;
+        while (themes[n])
+            n++;
+        char **m = matches_from((const char *const *)themes, n, word);
+        for (size_t i = 0; i < n; i++)
+            free(themes[i]);
+        free(themes);
+        return m;
+    }
+    case ARG_NONE: return xcalloc(1, sizeof(char *));
+    }
+    return NULL;
+}

@@ -1,0 +1,498 @@
+/* pane_graph: the grammar graph as an expandable tree (like a file browser)
+ * and, as a second view, the grammar as text; both coloured by coverage.
+ *
+ * The tree is the graph's spanning tree of breadth-first ids: a node's
+ * parent is the node that created it (ui->owner), so every node appears
+ * exactly once, and every other reference to a rule is a back edge that
+ * Enter follows.  Rows are rebuilt with an explicit stack, never recursion. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+#include "xalloc.h"
+
+static bool is_tree_child(const struct ui *ui, uint32_t parent, uint32_t child)
+{
+    return ui->owner[child] == parent;
+}
+
+static bool has_children(const struct ui *ui, uint32_t n)
+{
+    const struct graph *g = ui->ws->graph;
+    const uint32_t *kids = graph_children(g, n);
+    for (uint32_t i = 0; i < g->nodes[n].nchildren; i++)
+        if (is_tree_child(ui, n, kids[i]))
+            return true;
+    return false;
+}
+
+/* The row a back edge leads to: the reference that shows the rule (or the
+ * root); NODE_NONE when n is not a back edge. */
+static uint32_t backedge_target(const struct ui *ui, uint32_t n)
+{
+    const struct graph *g = ui->ws->graph;
+    if (g->nodes[n].kind != NODE_REF || g->nodes[n].nchildren == 0)
+        return NODE_NONE;
+    uint32_t rule_node = graph_children(g, n)[0];
+    if (is_tree_child(ui, n, rule_node))
+        return NODE_NONE;
+    return ui->owner[rule_node] == NODE_NONE ? rule_node : ui->owner[rule_node];
+}
+
+void graph_rebuild(struct ui *ui)
+{
+    const struct graph *g = ui->ws->graph;
+    ui->ngrows = 0;
+    uint32_t *stack = NULL, *depth = NULL;
+    size_t len = 0, cap = 0, dcap = 0;
+    if (g->nnodes) {
+        stack = xgrow(stack, &cap, 1, sizeof *stack);
+        depth = xgrow(depth, &dcap, 1, sizeof *depth);
+        stack[0] = 0;
+        depth[0] = 0;
+        len = 1;
+    }
+    while (len) {
+        len--;
+        uint32_t n = stack[len], d = depth[len];
+        ui->grows = xgrow(ui->grows, &ui->grows_cap, ui->ngrows + 1, sizeof *ui->grows);
+        ui->grows[ui->ngrows++] = (struct graph_row){n, d};
+        if (!ui->expanded[n])
+            continue;
+        const uint32_t *kids = graph_children(g, n);
+        uint32_t nk = g->nodes[n].nchildren;
+        stack = xgrow(stack, &cap, len + nk, sizeof *stack);
+        depth = xgrow(depth, &dcap, len + nk, sizeof *depth);
+        for (uint32_t i = nk; i-- > 0;)
+            if (is_tree_child(ui, n, kids[i])) {
+                stack[len] = kids[i];
+                depth[len++] = d + 1;
+            }
+    }
+    free(stack);
+    free(depth);
+    ui->grows_stale = false;
+}
+
+static void ensure_rows(struct ui *ui)
+{
+    if (ui->grows_stale)
+        graph_rebuild(ui);
+}
+
+/* ---- the text view ------------------------------------------------------------ */
+
+struct print_item {
+    uint32_t node;   /* NODE_NONE: print `lit` */
+    const char *lit;
+    bool parens;
+    bool label_only; /* a quantifier's label, printed after its atom */
+};
+
+static void emit(struct strbuf *buf, struct text_token **tokens, size_t *ntokens, size_t *cap,
+                 const char *text, size_t len, uint32_t node)
+{
+    *tokens = xgrow(*tokens, cap, *ntokens + 1, sizeof **tokens);
+    (*tokens)[(*ntokens)++] = (struct text_token){(uint32_t)buf->len, (uint32_t)len, node};
+    strbuf_add(buf, text, len);
+}
+
+void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,
+                 struct text_token **tokens, size_t *ntokens, size_t *cap)
+{
+    struct print_item *stack = NULL;
+    size_t len = 0, scap = 0;
+    stack = xgrow(stack, &scap, 1, sizeof *stack);
+    stack[len++] = (struct print_item){node, NULL, false, false};
+    struct strbuf label = STRBUF_INIT;
+    while (len) {
+        struct print_item it = stack[--len];
+        if (it.node == NODE_NONE) {
+            emit(buf, tokens, ntokens, cap, it.lit, strlen(it.lit), NODE_NONE);
+            continue;
+        }
+        if (it.label_only) {
+            strbuf_reset(&label);
+            graph_node_label(g, it.node, &label);
+            emit(buf, tokens, ntokens, cap, label.data, label.len, it.node);
+            continue;
+        }
+        const struct graph_node *n = &g->nodes[it.node];
+        const uint32_t *kids = graph_children(g, it.node);
+        switch (n->kind) {
+        case NODE_REF:
+        case NODE_LIT:
+        case NODE_CLASS:
+            strbuf_reset(&label);
+            graph_node_label(g, it.node, &label);
+            emit(buf, tokens, ntokens, cap, label.data, label.len, it.node);
+            break;
+        case NODE_ALT:
+        case NODE_CAT: {
+            /* pushed in reverse: ")" children-and-separators "(" */
+            stack = xgrow(stack, &scap, len + 3 * (size_t)n->nchildren + 2, sizeof *stack);
+            if (it.parens)
+                stack[len++] = (struct print_item){NODE_NONE, ")", false, false};
+            for (uint32_t i = n->nchildren; i-- > 0;) {
+                enum node_kind ck = g->nodes[kids[i]].kind;
+                bool paren = ck == NODE_ALT;
+                stack[len++] = (struct print_item){kids[i], NULL, paren, false};
+                if (i && n->kind == NODE_ALT) {
+                    /* two tokens, so a wrapped line starts with "| " */
+                    stack[len++] = (struct print_item){NODE_NONE, "| ", false, false};
+                    stack[len++] = (struct print_item){NODE_NONE, " ", false, false};
+                } else if (i) {
+                    stack[len++] = (struct print_item){NODE_NONE, " ", false, false};
+                }
+            }
+            if (it.parens)
+                stack[len++] = (struct print_item){NODE_NONE, "(", false, false};
+            break;
+        }
+        case NODE_QUANT: {
+            stack = xgrow(stack, &scap, len + 2, sizeof *stack);
+            /* the quantifier is printed after the atom: push it first */
+            stack[len++] = (struct print_item){it.node, NULL, false, true};
+            enum node_kind ck = g->nodes[kids[0]].kind;
+            stack[len++] = (struct print_item){kids[0], NULL,
+                                               ck == NODE_ALT || ck == NODE_CAT || ck == NODE_QUANT,
+                                               false};
+            break;
+        }
+        }
+    }
+    strbuf_free(&label);
+    free(stack);
+}
+
+static void build_text(struct ui *ui, int width)
+{
+    const struct graph *g = ui->ws->graph;
+    const struct grammar *gr = ui->ws->grammar;
+    strbuf_reset(&ui->text.buf);
+    ui->text.ntokens = 0;
+    ui->text.nlines = 0;
+    for (uint32_t r = 0; r < gr->nrules; r++) {
+        uint32_t node = g->rule_node[r];
+        if (node == NODE_NONE)
+            continue;
+        size_t first = ui->text.ntokens;
+        emit(&ui->text.buf, &ui->text.tokens, &ui->text.ntokens, &ui->text.tokens_cap,
+             gr->rules[r].name, strlen(gr->rules[r].name), NODE_NONE);
+        emit(&ui->text.buf, &ui->text.tokens, &ui->text.ntokens, &ui->text.tokens_cap, " := ", 4,
+             NODE_NONE);
+        expr_tokens(g, node, &ui->text.buf, &ui->text.tokens, &ui->text.ntokens,
+                    &ui->text.tokens_cap);
+        emit(&ui->text.buf, &ui->text.tokens, &ui->text.ntokens, &ui->text.tokens_cap, ";", 1,
+             NODE_NONE);
+        /* wrap greedily at token boundaries; continuation lines indented */
+        size_t line_start = first;
+        int col = 0;
+        uint32_t indent = 0;
+        for (size_t t = first; t <= ui->text.ntokens; t++) {
+            int tw = t < ui->text.ntokens
+                         ? text_columns(ui->text.buf.data + ui->text.tokens[t].start,
+                                        ui->text.tokens[t].len)
+                         : 0;
+            bool end = t == ui->text.ntokens;
+            /* "| " stays with the alternative after it */
+            int need = tw;
+            if (!end && t + 1 < ui->text.ntokens && ui->text.tokens[t].len == 2 &&
+                memcmp(ui->text.buf.data + ui->text.tokens[t].start, "| ", 2) == 0)
+                need += text_columns(ui->text.buf.data + ui->text.tokens[t + 1].start,
+                                     ui->text.tokens[t + 1].len);
+            if (end || (col + need > width && t > line_start)) {
+                ui->text.lines = xgrow(ui->text.lines, &ui->text.lines_cap, ui->text.nlines + 1,
+                                       sizeof *ui->text.lines);
+                ui->text.lines[ui->text.nlines++] =
+                    (struct text_line){(uint32_t)line_start, (uint32_t)(t - line_start), indent};
+                if (end)
+                    break;
+                line_start = t;
+                indent = 4;
+                col = (int)indent;
+                /* a line does not start with the blank between tokens */
+                if (ui->text.tokens[t].len == 1 && ui->text.buf.data[ui->text.tokens[t].start] == ' ') {
+                    line_start = t + 1;
+                    continue;
+                }
+            }
+            col += tw;
+        }
+    }
+    ui->text.width = width;
+    ui->text.graph = g;
+}
+
+static void ensure_text(struct ui *ui, int width)
+{
+    if (width < 10)
+        width = 10;
+    if (ui->text.graph != ui->ws->graph || ui->text.width != width)
+        build_text(ui, width);
+}
+
+/* ---- pane ops --------------------------------------------------------------------- */
+
+static uint64_t graph_rows(struct ui *ui)
+{
+    if (ui->text_view) {
+        ensure_text(ui, ui->text.width ? ui->text.width : 40);
+        return ui->text.nlines;
+    }
+    ensure_rows(ui);
+    return ui->ngrows;
+}
+
+uint32_t graph_selected_node(struct ui *ui)
+{
+    ensure_rows(ui);
+    if (ui->text_view || ui->ngrows == 0)
+        return ui->text_view ? NODE_NONE : 0;
+    list_clamp(&ui->list[PANE_GRAPH], ui->ngrows);
+    return ui->grows[ui->list[PANE_GRAPH].cursor].node;
+}
+
+static void draw_node_label(struct ui *ui, int x, int y, int maxw, uint32_t n, struct strbuf *tmp)
+{
+    const struct graph *g = ui->ws->graph;
+    enum node_kind kind = g->nodes[n].kind;
+    strbuf_reset(tmp);
+    if (!node_kind_is_symbolic(kind) && !ui->ascii)
+        strbuf_addstr(tmp, kind == NODE_ALT ? "\xe2\x97\x87 " : kind == NODE_CAT ? "\xe2\x88\x98 " : "\xe2\x86\xbb ");
+    graph_node_name(g, n, tmp);
+    int style = node_kind_is_symbolic(kind) ? node_style(ui, n) : EL_SYNTHETIC;
+    int used = screen_put_fit(&ui->scr, x, y, maxw, tmp->data, tmp->len, style);
+    uint32_t target = backedge_target(ui, n);
+    if (target != NODE_NONE && used < maxw) {
+        strbuf_reset(tmp);
+        strbuf_addstr(tmp, glyph(ui, " \xe2\xa4\xb4 ", " ^ "));
+        graph_node_name(g, target, tmp);
+        screen_put_fit(&ui->scr, x + used, y, maxw - used, tmp->data, tmp->len, EL_BACKEDGE);
+    }
+}
+
+static void draw_tree_view(struct ui *ui, struct rect r, bool focused)
+{
+    ensure_rows(ui);
+    struct workspace *ws = ui->ws;
+    struct list_state *l = &ui->list[PANE_GRAPH];
+    l->height = r.h;
+    l->first_y = r.y;
+    list_scroll_into_view(l, ui->ngrows);
+    struct strbuf tmp = STRBUF_INIT;
+    for (int y = 0; y < r.h && l->top + (uint64_t)y < ui->ngrows; y++) {
+        const struct graph_row *row = &ui->grows[l->top + (uint64_t)y];
+        uint32_t n = row->node;
+        int indent = (int)(row->depth * 2);
+        if (indent > r.w / 2)
+            indent = r.w / 2;
+        int x = r.x + indent;
+        const char *marker = " ";
+        if (has_children(ui, n))
+            marker = ui->expanded[n] ? glyph(ui, "\xe2\x96\xbe", "-") : glyph(ui, "\xe2\x96\xb8", "+");
+        screen_puts(&ui->scr, x, r.y + y, r.w - indent, marker, EL_SYNTHETIC);
+        /* coverage figure at the right, for symbolic nodes */
+        int right = 0;
+        if (node_kind_is_symbolic(ws->graph->nodes[n].kind) && workspace_node_total(ws, n)) {
+            strbuf_reset(&tmp);
+            strbuf_addf(&tmp, "%" PRIu64 "/%" PRIu64, workspace_node_covered(ws, n),
+                        workspace_node_total(ws, n));
+            right = text_columns(tmp.data, tmp.len) + 1;
+            if (r.w - indent - 2 > right + 8)
+                screen_puts(&ui->scr, r.x + r.w - right, r.y + y, right, strbuf_str(&tmp), EL_DIM);
+            else
+                right = 0;
+        }
+        draw_node_label(ui, x + 2, r.y + y, r.w - indent - 2 - right - (right ? 1 : 0), n, &tmp);
+        if (l->top + (uint64_t)y == l->cursor)
+            draw_selected(ui, r, r.y + y, focused);
+    }
+    strbuf_free(&tmp);
+}
+
+static void draw_text_view(struct ui *ui, struct rect r, bool focused)
+{
+    ensure_text(ui, r.w - 1);
+    struct list_state *l = &ui->list[PANE_GRAPH];
+    l->height = r.h;
+    l->first_y = r.y;
+    list_scroll_into_view(l, ui->text.nlines);
+    const struct graph *g = ui->ws->graph;
+    for (int y = 0; y < r.h && l->top + (uint64_t)y < ui->text.nlines; y++) {
+        const struct text_line *line = &ui->text.lines[l->top + (uint64_t)y];
+        int x = r.x + (int)line->indent;
+        for (uint32_t t = 0; t < line->ntokens; t++) {
+            const struct text_token *tok = &ui->text.tokens[line->first_token + t];
+            int style = EL_SYNTHETIC;
+            if (tok->node != NODE_NONE)
+                style = node_kind_is_symbolic(g->nodes[tok->node].kind) ? node_style(ui, tok->node)
+                                                                       : EL_SYNTHETIC;
+            else if (t == 0 && line->indent == 0)
+                style = EL_HEADER;
+            x += screen_put(&ui->scr, x, r.y + y, r.x + r.w - x, ui->text.buf.data + tok->start,
+                            tok->len, style);
+        }
+        if (l->top + (uint64_t)y == l->cursor)
+            draw_selected(ui, r, r.y + y, focused);
+    }
+}
+
+static void graph_draw(struct ui *ui, struct rect r, bool focused)
+{
+    if (ui->text_view)
+        draw_text_view(ui, r, focused);
+    else
+        draw_tree_view(ui, r, focused);
+}
+
+void graph_reveal(struct ui *ui, uint32_t node)
+{
+    for (uint32_t a = ui->owner[node]; a != NODE_NONE; a = ui->owner[a])
+        ui->expanded[a] = true;
+    graph_rebuild(ui);
+    for (size_t i = 0; i < ui->ngrows; i++)
+        if (ui->grows[i].node == node) {
+            ui->list[PANE_GRAPH].cursor = i;
+            list_scroll_into_view(&ui->list[PANE_GRAPH], ui->ngrows);
+            return;
+        }
+}
+
+static void set_expanded_below(struct ui *ui, uint32_t root, bool value)
+{
+    const struct graph *g = ui->ws->graph;
+    uint32_t *stack = NULL;
+    size_t len = 0, cap = 0;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[len++] = root;
+    while (len) {
+        uint32_t n = stack[--len];
+        ui->expanded[n] = value;
+        const uint32_t *kids = graph_children(g, n);
+        stack = xgrow(stack, &cap, len + g->nodes[n].nchildren, sizeof *stack);
+        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++)
+            if (is_tree_child(ui, n, kids[i]))
+                stack[len++] = kids[i];
+    }
+    free(stack);
+}
+
+static void open_row(struct ui *ui)
+{
+    uint32_t n = graph_selected_node(ui);
+    if (n == NODE_NONE)
+        return;
+    uint32_t target = backedge_target(ui, n);
+    if (target != NODE_NONE) {
+        graph_reveal(ui, target);
+        struct strbuf name = STRBUF_INIT;
+        graph_node_name(ui->ws->graph, target, &name);
+        ui_message(ui, "back edge: went to %s", strbuf_str(&name));
+        strbuf_free(&name);
+        return;
+    }
+    if (has_children(ui, n)) {
+        ui->expanded[n] = !ui->expanded[n];
+        graph_rebuild(ui);
+    }
+}
+
+static bool graph_action(struct ui *ui, enum action a)
+{
+    if (ui->text_view && a != ACT_GRAPH_VIEW)
+        return false;
+    uint32_t n = graph_selected_node(ui);
+    struct list_state *l = &ui->list[PANE_GRAPH];
+    switch (a) {
+    case ACT_GRAPH_OPEN: open_row(ui); return true;
+    case ACT_GRAPH_EXPAND:
+        if (has_children(ui, n) && !ui->expanded[n]) {
+            ui->expanded[n] = true;
+            graph_rebuild(ui);
+        } else if (has_children(ui, n) && l->cursor + 1 < ui->ngrows) {
+            l->cursor++;
+        } else if (backedge_target(ui, n) != NODE_NONE) {
+            open_row(ui);
+        }
+        return true;
+    case ACT_GRAPH_COLLAPSE:
+        if (has_children(ui, n) && ui->expanded[n]) {
+            ui->expanded[n] = false;
+            graph_rebuild(ui);
+        } else if (ui->owner[n] != NODE_NONE) {
+            graph_reveal(ui, ui->owner[n]);
+        }
+        return true;
+    case ACT_GRAPH_EXPAND_ALL:
+        set_expanded_below(ui, n, true);
+        graph_rebuild(ui);
+        graph_reveal(ui, n);
+        return true;
+    case ACT_GRAPH_COLLAPSE_ALL:
+        memset(ui->expanded, 0, ui->ws->graph->nnodes * sizeof *ui->expanded);
+        ui->expanded[0] = true;
+        graph_rebuild(ui);
+        graph_reveal(ui, n);
+        return true;
+    case ACT_GRAPH_VIEW:
+        ui->text_view = !ui->text_view;
+        ui->list[PANE_GRAPH].cursor = 0;
+        ui->list[PANE_GRAPH].top = 0;
+        if (!ui->text_view)
+            graph_reveal(ui, n == NODE_NONE ? 0 : n);
+        return true;
+    case ACT_GRAPH_PATHS: {
+        struct workspace *ws = ui->ws;
+        const struct graph_node *node = &ws->graph->nodes[n];
+        if (!node_kind_is_symbolic(node->kind) || !workspace_listable(ws)) {
+            ui_error(ui, "k-paths start at symbolic nodes (references, literals, classes)");
+            return true;
+        }
+        uint64_t start = ws->space.start_prefix[node->symbolic_index];
+        uint64_t pos = workspace_position_from(ws, ui->filter, start);
+        uint64_t rows = workspace_count(ws, ui->filter);
+        if (pos >= rows || workspace_nth(ws, ui->filter, pos) >=
+                               start + kpath_count_from(&ws->space, n, ws->k)) {
+            ui_message(ui, "no %s k-path starts here", ws_filter_name(ui->filter));
+            return true;
+        }
+        ui->list[PANE_KPATHS].cursor = pos;
+        ui->list[PANE_KPATHS].top = pos;
+        ui_focus(ui, PANE_KPATHS);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static void graph_clicked(struct ui *ui)
+{
+    if (!ui->text_view)
+        ui->detail_of = PANE_GRAPH;
+}
+
+static void graph_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
+{
+    if (ui->text_view) {
+        const struct text_line *line = &ui->text.lines[row];
+        for (uint32_t t = 0; t < line->ntokens; t++) {
+            const struct text_token *tok = &ui->text.tokens[line->first_token + t];
+            strbuf_add(out, ui->text.buf.data + tok->start, tok->len);
+        }
+        return;
+    }
+    graph_node_name(ui->ws->graph, ui->grows[row].node, out);
+}
+
+static void graph_summary(struct ui *ui, struct strbuf *out)
+{
+    const struct graph *g = ui->ws->graph;
+    strbuf_addf(out, "%s, %u nodes", ui->text_view ? "text" : "tree", g->nnodes);
+}
+
+const struct pane_ops graph_pane_ops = {
+    "Grammar graph", CTX_GRAPH, graph_rows, graph_draw, graph_action, graph_clicked,
+    graph_row_text, graph_summary,
+};

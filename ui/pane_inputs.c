@@ -1,0 +1,151 @@
+/* pane_inputs: generated inputs and loaded samples, one per line with size
+ * and the k-paths each added, marks for export, and the selected input's
+ * derivation tree below the list. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+#include "xalloc.h"
+
+static uint64_t inputs_rows(struct ui *ui)
+{
+    return ui->ws->ninputs;
+}
+
+static void inputs_summary(struct ui *ui, struct strbuf *out)
+{
+    struct workspace *ws = ui->ws;
+    size_t samples = 0;
+    for (size_t i = 0; i < ws->ninputs; i++)
+        samples += ws->inputs[i].sample != NULL;
+    strbuf_addf(out, "%zu generated, %zu sample%s, %zu marked", ws->ninputs - samples, samples,
+                samples == 1 ? "" : "s", workspace_marked(ws));
+}
+
+static void inputs_draw(struct ui *ui, struct rect r, bool focused)
+{
+    struct workspace *ws = ui->ws;
+    struct screen *s = &ui->scr;
+    struct list_state *l = &ui->list[PANE_INPUTS];
+    struct strbuf tmp = STRBUF_INIT;
+    int list_h = ws->ninputs ? (r.h - 1) * 2 / 5 : r.h - 1;
+    if (list_h < 2)
+        list_h = r.h > 3 ? 2 : r.h - 1;
+    screen_puts(s, r.x, r.y, r.w, "    #  kind   size   new  text", EL_DIM);
+    l->height = list_h;
+    l->first_y = r.y + 1;
+    list_scroll_into_view(l, ws->ninputs);
+    if (ws->ninputs == 0) {
+        screen_puts(s, r.x + 1, r.y + 1, r.w - 1,
+                    "no inputs yet: s/r generate, :samples FILE|DIR loads samples", EL_DIM);
+    }
+    for (int y = 0; y < list_h && l->top + (uint64_t)y < ws->ninputs; y++) {
+        size_t i = (size_t)(l->top + (uint64_t)y);
+        const struct ws_input *in = &ws->inputs[i];
+        int yy = r.y + 1 + y;
+        strbuf_reset(&tmp);
+        strbuf_addf(&tmp, "%s%4zu  %-6s %5zu %5" PRIu64 "  ",
+                    in->marked ? glyph(ui, "\xe2\x97\x8f", "*") : " ", i + 1,
+                    in->sample ? "sample" : "gen", in->len, in->nnew);
+        int used = screen_puts(s, r.x, yy, r.w, strbuf_str(&tmp), in->sample ? EL_SAMPLE : EL_NORMAL);
+        if (in->marked)
+            screen_restyle(s, r.x, yy, 1, EL_MARKED, false);
+        strbuf_reset(&tmp);
+        escape_text(in->text, in->len, (size_t)r.w * 4, &tmp);
+        screen_puts(s, r.x + used, yy, r.w - used, strbuf_str(&tmp), EL_NORMAL);
+        if (i == l->cursor)
+            draw_selected(ui, r, yy, focused);
+    }
+    /* the preview */
+    int py = r.y + 1 + list_h;
+    if (ws->ninputs && py < r.y + r.h) {
+        const struct ws_input *in = &ws->inputs[l->cursor];
+        strbuf_reset(&tmp);
+        strbuf_addf(&tmp, " input %zu: depth %u", (size_t)l->cursor + 1, in->depth);
+        if (in->sample)
+            strbuf_addf(&tmp, ", from %s", in->sample);
+        if (in->ambiguous)
+            strbuf_addstr(&tmp, ", ambiguous: its first tree");
+        screen_fill(s, r.x, py, r.w, ui->ascii ? '-' : 0x2500, EL_BORDER);
+        screen_puts(s, r.x + 1, py, r.w - 1, strbuf_str(&tmp), EL_DIM);
+        py++;
+        struct rect tr = {r.x, py, r.w, r.y + r.h - py};
+        ui->preview_height = tr.h;
+        if (tr.h > 0 && in->has_tree) {
+            uint64_t rows = draw_tree(ui, &in->tree, (struct rect){0, 0, 0, 0}, UINT64_MAX,
+                                      DTREE_NONE, NULL);
+            if (rows > (uint64_t)tr.h && ui->preview_top > rows - (uint64_t)tr.h)
+                ui->preview_top = rows - (uint64_t)tr.h;
+            if (rows <= (uint64_t)tr.h)
+                ui->preview_top = 0;
+            draw_tree(ui, &in->tree, tr, ui->preview_top, DTREE_NONE, NULL);
+        } else if (tr.h > 0) {
+            screen_puts(s, r.x + 1, tr.y, r.w - 1, "(no derivation tree: the forest is cyclic)", EL_DIM);
+        }
+    }
+    strbuf_free(&tmp);
+}
+
+static bool inputs_action(struct ui *ui, enum action a)
+{
+    struct workspace *ws = ui->ws;
+    struct list_state *l = &ui->list[PANE_INPUTS];
+    list_clamp(l, ws->ninputs);
+    switch (a) {
+    case ACT_MARK:
+        if (!ws->ninputs)
+            return true;
+        ws->inputs[l->cursor].marked = !ws->inputs[l->cursor].marked;
+        ui->marks_exported = false;
+        if (l->cursor + 1 < ws->ninputs)
+            l->cursor++;
+        list_scroll_into_view(l, ws->ninputs);
+        return true;
+    case ACT_MARK_ALL:
+        for (size_t i = 0; i < ws->ninputs; i++)
+            ws->inputs[i].marked = true;
+        ui->marks_exported = false;
+        ui_message(ui, "%zu inputs marked", ws->ninputs);
+        return true;
+    case ACT_MARK_INVERT:
+        for (size_t i = 0; i < ws->ninputs; i++)
+            ws->inputs[i].marked = !ws->inputs[i].marked;
+        ui->marks_exported = false;
+        ui_message(ui, "%zu inputs marked", workspace_marked(ws));
+        return true;
+    case ACT_DELETE_INPUT: {
+        if (!ws->ninputs)
+            return true;
+        bool *keep = xmalloc(ws->ninputs * sizeof *keep);
+        for (size_t i = 0; i < ws->ninputs; i++)
+            keep[i] = i != l->cursor;
+        size_t removed = (size_t)l->cursor + 1;
+        workspace_remove_inputs(ws, keep);
+        free(keep);
+        ui_workspace_changed(ui);
+        ui_message(ui, "input %zu removed", removed);
+        return true;
+    }
+    case ACT_PREVIEW_DOWN: ui->preview_top += 3; return true;
+    case ACT_PREVIEW_UP: ui->preview_top = ui->preview_top > 3 ? ui->preview_top - 3 : 0; return true;
+    default: return false;
+    }
+}
+
+static void inputs_clicked(struct ui *ui)
+{
+    ui->preview_top = 0;
+}
+
+static void inputs_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
+{
+    const struct ws_input *in = &ui->ws->inputs[row];
+    strbuf_add(out, in->text, in->len);
+}
+
+const struct pane_ops inputs_pane_ops = {
+    "Inputs", CTX_INPUTS, inputs_rows, inputs_draw, inputs_action, inputs_clicked,
+    inputs_row_text, inputs_summary,
+};

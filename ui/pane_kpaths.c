@@ -1,0 +1,178 @@
+/* pane_kpaths: the k-paths of the current k, filtered (uncovered, covered,
+ * all), each row unranked on the fly: drawing costs the visible rows only,
+ * whatever the number of k-paths. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pattern.h"
+#include "ui.h"
+#include "xalloc.h"
+
+static uint64_t kpaths_rows(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    if (!workspace_listable(ws))
+        return 0;
+    return workspace_count(ws, ui->filter);
+}
+
+static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
+{
+    if (total == 0 || covered >= total) {
+        strbuf_addstr(out, "100.0");
+        return;
+    }
+    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
+    unsigned t = tenths > 999 ? 999 : (unsigned)tenths;
+    strbuf_addf(out, "%u.%u", t / 10, t % 10);
+}
+
+static void kpaths_summary(struct ui *ui, struct strbuf *out)
+{
+    struct workspace *ws = ui->ws;
+    strbuf_addf(out, "k=%u %s", ws->k, ws_filter_name(ui->filter));
+}
+
+/* Draw one path; returns the columns used. */
+static int draw_path(struct ui *ui, int x, int y, int maxw, const uint32_t *path, uint32_t k,
+                     struct strbuf *tmp)
+{
+    const struct graph *g = ui->ws->graph;
+    const char *arrow = glyph(ui, " \xe2\x86\x92 ", " -> ");
+    int used = 0;
+    for (uint32_t i = 0; i < k && used < maxw; i++) {
+        if (i)
+            used += screen_puts(&ui->scr, x + used, y, maxw - used, arrow, EL_DIM);
+        strbuf_reset(tmp);
+        graph_node_name(g, path[i], tmp);
+        used += screen_puts(&ui->scr, x + used, y, maxw - used, strbuf_str(tmp), EL_NORMAL);
+    }
+    return used;
+}
+
+static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
+{
+    struct workspace *ws = ui->ws;
+    struct screen *s = &ui->scr;
+    struct strbuf tmp = STRBUF_INIT;
+    /* header: the coverage */
+    if (ws->space.saturated) {
+        strbuf_addf(&tmp, "more than 2^64 %u-paths; %" PRIu64 " covered: too many to list",
+                    ws->k, ws->covered.size);
+        screen_puts(s, r.x, r.y, r.w, strbuf_str(&tmp), EL_HEADER);
+        strbuf_free(&tmp);
+        ui->list[PANE_KPATHS].height = 0;
+        return;
+    }
+    uint64_t rows = workspace_count(ws, ui->filter);
+    uint64_t all = workspace_count(ws, WS_ALL);
+    strbuf_addf(&tmp, "covered %" PRIu64 "/%" PRIu64 " (", ws->covered.size, all);
+    add_percent(&tmp, ws->covered.size, all);
+    strbuf_addf(&tmp, "%%)  %s: %" PRIu64, ws_filter_name(ui->filter), rows);
+    if (ws->pins.len)
+        strbuf_addf(&tmp, "  (under the pins; %" PRIu64 " in all)", ws->space.total);
+    screen_puts(s, r.x, r.y, r.w, strbuf_str(&tmp), EL_HEADER);
+    struct list_state *l = &ui->list[PANE_KPATHS];
+    l->height = r.h - 1;
+    l->first_y = r.y + 1;
+    list_scroll_into_view(l, rows);
+    uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+    struct strbuf pat = STRBUF_INIT;
+    for (int y = 0; y < l->height && l->top + (uint64_t)y < rows; y++) {
+        uint64_t i = l->top + (uint64_t)y;
+        uint64_t rank = workspace_nth(ws, ui->filter, i);
+        kpath_unrank(&ws->space, rank, path);
+        bool covered = ui->filter == WS_COVERED ||
+                       (ui->filter == WS_ALL && workspace_rank_covered(ws, rank));
+        int yy = r.y + 1 + y;
+        screen_puts(s, r.x, yy, 2, covered ? glyph(ui, "\xe2\x9c\x93", "+") : glyph(ui, "\xc2\xb7", "-"),
+                    covered ? EL_COVERED : EL_UNCOVERED);
+        int used = 2 + draw_path(ui, r.x + 2, yy, r.w - 2, path, ws->k, &tmp);
+        if (ui->show_patterns && used + 3 < r.w) {
+            strbuf_reset(&pat);
+            pattern_render(ws->graph, path, ws->k, NULL, &pat, NULL);
+            int col = used + 2;
+            screen_puts(s, r.x + col, yy, r.w - col, strbuf_str(&pat), EL_PATTERN);
+        }
+        if (i == l->cursor)
+            draw_selected(ui, r, yy, focused);
+    }
+    if (rows == 0) {
+        const char *msg = ui->filter == WS_UNCOVERED ? "every k-path is covered"
+                          : ui->filter == WS_COVERED ? "no k-path is covered yet: s steps, r runs"
+                                                     : "no k-paths";
+        screen_puts(s, r.x + 2, r.y + 1, r.w - 2, msg, EL_DIM);
+    }
+    free(path);
+    strbuf_free(&pat);
+    strbuf_free(&tmp);
+}
+
+/* Keep the selected k-path selected when the filter changes, if it is in the
+ * new list. */
+static void set_filter(struct ui *ui, enum ws_filter f)
+{
+    struct workspace *ws = ui->ws;
+    uint64_t rank = 0;
+    uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+    bool had = ui_selected_kpath(ui, path, &rank);
+    free(path);
+    ui->filter = f;
+    struct list_state *l = &ui->list[PANE_KPATHS];
+    if (had) {
+        uint64_t pos = workspace_position_from(ws, f, rank);
+        l->cursor = pos;
+    }
+    list_scroll_into_view(l, kpaths_rows(ui));
+    ui_message(ui, "showing %s k-paths", ws_filter_name(f));
+}
+
+static bool kpaths_action(struct ui *ui, enum action a)
+{
+    switch (a) {
+    case ACT_FILTER:
+        set_filter(ui, ui->filter == WS_UNCOVERED ? WS_COVERED
+                       : ui->filter == WS_COVERED ? WS_ALL
+                                                  : WS_UNCOVERED);
+        return true;
+    case ACT_FILTER_UNCOVERED: set_filter(ui, WS_UNCOVERED); return true;
+    case ACT_FILTER_COVERED: set_filter(ui, WS_COVERED); return true;
+    case ACT_FILTER_ALL: set_filter(ui, WS_ALL); return true;
+    case ACT_PATTERNS:
+        ui->show_patterns = !ui->show_patterns;
+        ui_message(ui, "patterns %s", ui->show_patterns ? "shown" : "hidden");
+        return true;
+    case ACT_KPATH_OPEN: ui_focus(ui, PANE_DETAIL); ui->detail_of = PANE_KPATHS; return true;
+    case ACT_COVER_PATH: {
+        uint32_t *path = xmalloc((ui->ws->k + 1) * sizeof *path);
+        if (ui_selected_kpath(ui, path, NULL))
+            ui_cover_path(ui, path);
+        else
+            ui_error(ui, "no k-path selected");
+        free(path);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static void kpaths_clicked(struct ui *ui)
+{
+    ui->detail_of = PANE_KPATHS;
+}
+
+static void kpaths_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
+{
+    struct workspace *ws = ui->ws;
+    uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+    kpath_unrank(&ws->space, workspace_nth(ws, ui->filter, row), path);
+    workspace_path_name(ws, path, ws->k, " -> ", out);
+    free(path);
+}
+
+const struct pane_ops kpaths_pane_ops = {
+    "k-paths", CTX_KPATHS, kpaths_rows, kpaths_draw, kpaths_action, kpaths_clicked,
+    kpaths_row_text, kpaths_summary,
+};

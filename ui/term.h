@@ -1,0 +1,12 @@
+/* term: the terminal back end: curses for the screen and keys, readline for
+ * the command line (see term.c). */
+#ifndef KPATH_UI_TERM_H
+#define KPATH_UI_TERM_H
+
+struct ui;
+
+/* Run the explorer in the terminal until it quits; returns the exit status.
+ * The terminal is restored on every way out. */
+int term_run(struct ui *ui, const char *history_path);
+
+#endif

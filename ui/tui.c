@@ -1,0 +1,282 @@
+/* tui: options, the workspace to start with, locale and theme, autosave,
+ * then script mode or the terminal. */
+#include "tui.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "script.h"
+#include "term.h"
+#include "ui.h"
+#include "xalloc.h"
+
+static const char *const explorer_options[] = {
+    "--script", "--theme", "--workspace", "--size", "--start", "--list-keys", "--ascii", NULL,
+};
+
+bool tui_wanted(int argc, char **argv, bool (*is_command)(const char *name))
+{
+    if (argc < 2)
+        return true;
+    const char *a = argv[1];
+    for (int i = 0; explorer_options[i]; i++)
+        if (strcmp(a, explorer_options[i]) == 0)
+            return true;
+    if (a[0] == '-' || is_command(a))
+        return false;
+    struct stat st;
+    return stat(a, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: kpath [GRAMMAR]                    the explorer (default grammars/expr.ebnf)\n"
+            "       kpath --workspace FILE             open a saved exploration\n"
+            "       kpath --script FILE [GRAMMAR]      run keys and :commands from FILE\n"
+            "Options: --theme NAME, --start RULE, --size WxH (script mode), --ascii,\n"
+            "         --list-keys (print the key table)\n"
+            "Inside: ? lists every key, :help every command, q quits.\n");
+}
+
+static char *dir_of_executable(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    return xstrdup(buf);
+}
+
+static char *default_grammar(const char *exe_dir)
+{
+    char path[PATH_MAX + 64];
+    struct stat st;
+    if (exe_dir) { /* build/kpath and build/san/kpath in a source tree */
+        snprintf(path, sizeof path, "%s/../grammars/expr.ebnf", exe_dir);
+        if (stat(path, &st) == 0)
+            return xstrdup(path);
+        snprintf(path, sizeof path, "%s/../../grammars/expr.ebnf", exe_dir);
+        if (stat(path, &st) == 0)
+            return xstrdup(path);
+    }
+    snprintf(path, sizeof path, "%s/grammars/expr.ebnf", KPATH_DATADIR);
+    if (stat(path, &st) == 0)
+        return xstrdup(path);
+    return xstrdup("grammars/expr.ebnf");
+}
+
+/* $XDG_STATE_HOME/kpath (or ~/.local/state/kpath), created; NULL if it
+ * cannot be. */
+static char *state_dir(void)
+{
+    const char *xdg = getenv("XDG_STATE_HOME");
+    const char *home = getenv("HOME");
+    struct strbuf p = STRBUF_INIT;
+    if (xdg && *xdg)
+        strbuf_addstr(&p, xdg);
+    else if (home && *home)
+        strbuf_addf(&p, "%s/.local/state", home);
+    else
+        return NULL;
+    strbuf_addstr(&p, "/kpath");
+    /* mkdir -p, iteratively */
+    for (size_t i = 1; i <= p.len; i++) {
+        if (i == p.len || p.data[i] == '/') {
+            char c = p.data[i];
+            p.data[i] = '\0';
+            if (mkdir(p.data, 0700) != 0 && errno != EEXIST) {
+                strbuf_free(&p);
+                return NULL;
+            }
+            p.data[i] = c;
+        }
+    }
+    return strbuf_detach(&p, NULL);
+}
+
+static char *autosave_path_for(const char *state, const char *grammar)
+{
+    char real[PATH_MAX];
+    const char *key = realpath(grammar, real) ? real : grammar;
+    char hex[SHA256_HEX_SIZE];
+    sha256_hex(key, strlen(key), hex);
+    const char *base = strrchr(key, '/');
+    struct strbuf p = STRBUF_INIT;
+    strbuf_addf(&p, "%s/autosave-%s-%.12s.kpw", state, base ? base + 1 : key, hex);
+    return strbuf_detach(&p, NULL);
+}
+
+static void restore_yes(struct ui *ui)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct workspace *ws = workspace_open(ui->autosave_path, &d);
+    if (!ws) {
+        ui_diags(ui, &d);
+        return;
+    }
+    free(ws->file);
+    ws->file = NULL; /* :save asks for a name: the autosave is not the user's file */
+    ws->dirty = true;
+    ui_set_workspace(ui, ws);
+    ui->saved_changes = 0;
+    ui_message(ui, "restored the autosaved session: %zu inputs, k=%u", ws->ninputs, ws->k);
+    diag_list_free(&d);
+}
+
+static void restore_no(struct ui *ui)
+{
+    unlink(ui->autosave_path);
+    ui_message(ui, "autosave discarded");
+}
+
+int tui_main(int argc, char **argv)
+{
+    const char *script = NULL, *theme = getenv("KPATH_THEME"), *workspace = NULL;
+    const char *start = NULL, *grammar = NULL;
+    int width = 100, height = 30;
+    bool force_ascii = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(a, "--script") == 0 && has_value)
+            script = argv[++i];
+        else if (strcmp(a, "--theme") == 0 && has_value)
+            theme = argv[++i];
+        else if (strcmp(a, "--workspace") == 0 && has_value)
+            workspace = argv[++i];
+        else if (strcmp(a, "--start") == 0 && has_value)
+            start = argv[++i];
+        else if (strcmp(a, "--size") == 0 && has_value) {
+            if (sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width < 1 || height < 1 ||
+                width > 1000 || height > 1000) {
+                fprintf(stderr, "kpath: --size takes WxH, e.g. 100x30\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--ascii") == 0)
+            force_ascii = true;
+        else if (strcmp(a, "--list-keys") == 0) {
+            struct strbuf sb = STRBUF_INIT;
+            keys_list(&sb);
+            fputs(strbuf_str(&sb), stdout);
+            strbuf_free(&sb);
+            return 0;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kpath: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else if (!grammar)
+            grammar = a;
+        else {
+            fprintf(stderr, "kpath: one grammar at a time ('%s' and '%s')\n", grammar, a);
+            return 2;
+        }
+    }
+    const char *bad = keys_check_table();
+    if (bad) {
+        fprintf(stderr, "kpath: internal error: bad key name in '%s'\n", bad);
+        return 1;
+    }
+    if (!script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+        fprintf(stderr, "kpath: the explorer needs a terminal; 'kpath --help' lists the "
+                        "commands, 'kpath --script FILE' runs the explorer from a script\n");
+        return 2;
+    }
+    /* Characters only: curses and readline need the user's LC_CTYPE for
+     * UTF-8, but numbers in saved workspaces, manifests and messages must not
+     * turn into "0,5" under a locale with a decimal comma. */
+    setlocale(LC_CTYPE, "");
+    const char *codeset = nl_langinfo(CODESET);
+    bool ascii = force_ascii || !codeset || strcmp(codeset, "UTF-8") != 0;
+
+    char *exe_dir = dir_of_executable();
+    char *grammar_path = grammar ? xstrdup(grammar) : default_grammar(exe_dir);
+    struct diag_list d = DIAG_LIST_INIT;
+    struct workspace *ws = workspace ? workspace_open(workspace, &d)
+                                     : workspace_new(grammar_path, start, &d);
+    if (!ws || (script && d.len)) {
+        struct strbuf sb = STRBUF_INIT;
+        for (size_t i = 0; i < d.len; i++) {
+            strbuf_reset(&sb);
+            diag_format(&d.items[i], &sb);
+            fprintf(stderr, "kpath: %s\n", strbuf_str(&sb));
+        }
+        strbuf_free(&sb);
+        if (!ws) {
+            diag_list_free(&d);
+            free(grammar_path);
+            free(exe_dir);
+            return 2;
+        }
+    }
+    static struct ui ui;
+    ui_init(&ui, ws);
+    ui.exe_dir = exe_dir;
+    ui.ascii = ascii;
+    ui.scr.ascii = ascii;
+    ui.script_mode = script != NULL;
+    const char *no_color = getenv("NO_COLOR");
+    ui.mono = no_color && *no_color;
+    ui_set_theme(&ui, theme && *theme ? theme : "default");
+    if (!ui.message_error) {
+        free(ui.message);
+        ui.message = NULL;
+    }
+    if (d.len)
+        ui_diags(&ui, &d);
+    diag_list_free(&d);
+    if (!ui.message)
+        ui_message(&ui, "%s: %u rules, %" PRIu64 " %u-paths. ? shows the keys, q quits",
+                   ws->grammar_path, ws->grammar->nrules, ws->space.total, ws->k);
+
+    int status;
+    if (script) {
+        screen_resize(&ui.scr, width, height);
+        status = script_run(&ui, script);
+    } else {
+        char *state = state_dir();
+        char *history = NULL;
+        if (state) {
+            struct strbuf h = STRBUF_INIT;
+            strbuf_addf(&h, "%s/history", state);
+            history = strbuf_detach(&h, NULL);
+            if (!workspace) {
+                ui.autosave_path = autosave_path_for(state, grammar_path);
+                struct stat st;
+                if (stat(ui.autosave_path, &st) == 0 && st.st_size > 0) {
+                    char when[64];
+                    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&st.st_mtime));
+                    char q[160];
+                    snprintf(q, sizeof q, "An autosaved session of this grammar from %s exists. "
+                                          "Restore it? (y/n)", when);
+                    ui_ask(&ui, q, restore_yes, restore_no);
+                }
+            }
+        }
+        status = term_run(&ui, history);
+        free(history);
+        free(state);
+    }
+    if (status == 0)
+        status = ui.exit_status;
+    ui_free(&ui);
+    free(grammar_path);
+    return status;
+}

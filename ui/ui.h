@@ -1,0 +1,268 @@
+/* ui: the explorer's state and what its parts share.
+ *
+ * The TUI is a front end over one workspace (src/workspace.h).  Everything
+ * here is independent of curses: panes draw into a `struct screen`, keys
+ * arrive as ints (keys.h), and the terminal back end (term.c) or script mode
+ * (script.c) feeds them in and shows the frame.  So every pane, key and
+ * command runs the same way in a terminal and in the script-mode tests.
+ *
+ * Panes (tig's view_ops in spirit): each has a struct pane_ops with a title,
+ * a row count for the generic list navigation, a draw function and an action
+ * handler for its own keys.  A pane draws only its visible rows, so lists of
+ * any length (a million k-paths) cost the same to draw.
+ *
+ * Long work (running the generator, searching a long list) is a job: the
+ * main loop does a bounded slice of it between input polls, so the UI stays
+ * responsive and any key stops it. */
+#ifndef KPATH_UI_UI_H
+#define KPATH_UI_UI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "keys.h"
+#include "screen.h"
+#include "strbuf.h"
+#include "theme.h"
+#include "why.h"
+#include "workspace.h"
+
+enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, PANE_DETAIL, NPANES };
+
+/* Smallest terminal the layout works in; below it a message is shown. */
+#define UI_MIN_W 60
+#define UI_MIN_H 16
+
+struct list_state {
+    uint64_t cursor, top;
+    int height;  /* visible rows at the last draw */
+    int first_y; /* screen row of the first visible row at the last draw */
+};
+
+struct ui;
+
+struct pane_ops {
+    const char *title;
+    enum key_context context;
+    uint64_t (*rows)(struct ui *ui);
+    /* Draw into r (the title line is drawn by the caller, r is the body). */
+    void (*draw)(struct ui *ui, struct rect r, bool focused);
+    /* Handle a pane action; false when the pane does not take it. */
+    bool (*action)(struct ui *ui, enum action a);
+    /* The row was clicked (after the cursor moved there). */
+    void (*clicked)(struct ui *ui);
+    /* Text of a row, for search; NULL when the pane has no searchable rows. */
+    void (*row_text)(struct ui *ui, uint64_t row, struct strbuf *out);
+    /* What the title line says after the pane's name. */
+    void (*summary)(struct ui *ui, struct strbuf *out);
+};
+
+/* JOB_WHY: the detail pane's explanation of a k-path on a large grammar,
+ * computed after the frame is shown; any key drops it. */
+enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY };
+
+struct graph_row {
+    uint32_t node;
+    uint32_t depth;
+};
+
+struct text_token {
+    uint32_t start, len; /* into text_view.buf */
+    uint32_t node;       /* NODE_NONE for punctuation */
+};
+
+struct text_line {
+    uint32_t first_token, ntokens;
+    uint32_t indent;
+};
+
+struct prob_row {
+    enum { PROB_RULE, PROB_ALT_HEADER, PROB_ALTERNATIVE, PROB_REPEAT } kind;
+    uint32_t rule, node, index;
+};
+
+struct ui {
+    struct workspace *ws;
+    struct screen scr;
+    struct theme theme;
+    unsigned theme_generation; /* counts theme changes, for the terminal */
+    bool mono;               /* NO_COLOR or a terminal without colours */
+    bool ascii;              /* non-UTF-8 locale: ASCII glyphs */
+    char *exe_dir;           /* owned; for themes */
+    bool script_mode;
+
+    enum pane_id focus;
+    enum pane_id slot_b;     /* k-paths or stepper */
+    enum pane_id slot_c;     /* probabilities or inputs */
+    enum pane_id detail_of;  /* graph or k-paths: what the detail pane explains */
+    bool zoom;
+    struct rect pane_rect[NPANES]; /* where each pane was drawn (w == 0: hidden) */
+    int tab_x[NPANES + 1];   /* where each tab starts in the tab bar */
+    struct list_state list[NPANES];
+
+    /* graph pane */
+    uint32_t *owner;         /* owned; per node: its parent in the tree view */
+    bool *expanded;          /* owned; per node */
+    struct graph_row *grows; /* owned */
+    size_t ngrows, grows_cap;
+    bool grows_stale;
+    bool text_view;
+    struct {
+        struct strbuf buf;
+        struct text_token *tokens;
+        size_t ntokens, tokens_cap;
+        struct text_line *lines;
+        size_t nlines, lines_cap;
+        int width;           /* built for this width */
+        const struct graph *graph;
+    } text;
+
+    /* k-paths pane */
+    enum ws_filter filter;
+    bool show_patterns;
+
+    /* probabilities pane */
+    struct prob_row *prows;  /* owned */
+    size_t nprows, prows_cap;
+    bool prows_stale;
+
+    /* inputs pane */
+    uint64_t preview_top;
+    int preview_height;
+    bool marks_exported;     /* the marked inputs were exported since marked */
+
+    /* stepper: what was shown last, to follow the slot just filled */
+    uint64_t stepper_sig;
+
+    /* detail pane: the explanation of the selected k-path, kept while the
+     * selection and the workspace stay the same */
+    uint64_t detail_lines;
+    struct why_report why;
+    bool why_valid;
+    uint64_t why_key[5];
+
+    /* search */
+    char *search;            /* owned; the last search text */
+    bool search_backward;
+    enum pane_id search_pane;
+    uint64_t search_pos, search_start, search_done;
+    bool *search_node_match; /* owned; per node: its name contains the text */
+
+    /* job */
+    enum job_kind job;
+    uint64_t job_inputs_before;
+    double job_started;
+
+    /* messages and prompts */
+    char *message;           /* owned */
+    bool message_error;
+    bool help;
+    uint64_t help_top;
+    int help_height;
+    /* a yes/no question: on 'y' run `on_yes` */
+    char *question;          /* owned */
+    void (*on_yes)(struct ui *ui);
+    void (*on_no)(struct ui *ui);
+
+    /* the command line (drawn from these; term.c keeps them current) */
+    bool cmdline;
+    char *cmd_prompt;        /* owned */
+    char *cmd_text;          /* owned */
+    int cmd_point;           /* byte offset of the cursor in cmd_text */
+    char *cmd_hint;          /* owned; completion matches */
+    int cursor_x, cursor_y;  /* where the terminal cursor goes (-1: hidden) */
+
+    struct {
+        int x, y;
+        enum { MOUSE_CLICK, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN } kind;
+    } mouse;
+
+    bool quit;
+    bool redraw_all;         /* the terminal should be repainted from scratch */
+    int exit_status;
+    uint64_t saved_changes;  /* ws->changes at the last autosave */
+    char *autosave_path;     /* owned; NULL: no autosave */
+};
+
+extern const struct pane_ops *const pane_ops[NPANES];
+extern const struct pane_ops graph_pane_ops, kpaths_pane_ops, probs_pane_ops, stepper_pane_ops,
+    inputs_pane_ops, detail_pane_ops;
+
+/* ---- app.c ---------------------------------------------------------------- */
+void ui_init(struct ui *ui, struct workspace *ws);
+void ui_free(struct ui *ui);
+/* Swap in a new workspace (after :load or :open); the old one is freed. */
+void ui_set_workspace(struct ui *ui, struct workspace *ws);
+/* Draw the whole frame into ui->scr (already sized). */
+void ui_draw(struct ui *ui);
+/* Handle one key (K_MOUSE: ui->mouse holds the event). */
+void ui_key(struct ui *ui, int key);
+/* Run a command line (without the ':'). */
+void ui_command(struct ui *ui, const char *line);
+/* Search for text in the focused list (or the k-paths). */
+void ui_search(struct ui *ui, const char *text, bool backward);
+/* Do a slice of the current job (at most `budget` seconds). */
+void ui_job_slice(struct ui *ui, double budget);
+void ui_job_stop(struct ui *ui, const char *why);
+void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ui_diags(struct ui *ui, struct diag_list *diags); /* shows and frees them */
+void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
+            void (*on_no)(struct ui *));
+void ui_focus(struct ui *ui, enum pane_id p);
+/* The workspace changed shape (k, inputs, grammar): refresh derived rows. */
+void ui_workspace_changed(struct ui *ui);
+/* Ask to quit (checks unsaved work). */
+void ui_request_quit(struct ui *ui, bool force);
+bool ui_set_theme(struct ui *ui, const char *name);
+double ui_now(void);
+void ui_autosave(struct ui *ui, bool force);
+
+/* list helpers */
+void list_clamp(struct list_state *l, uint64_t rows);
+void list_scroll_into_view(struct list_state *l, uint64_t rows);
+/* Draw the selection style over row y of r. */
+void draw_selected(struct ui *ui, struct rect r, int y, bool focused);
+/* Glyph strings, UTF-8 or ASCII. */
+const char *glyph(const struct ui *ui, const char *utf8, const char *ascii);
+/* Escape an input for one-line display: \n, \t, control characters. */
+void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
+/* The k-path selected in the k-paths pane (false when there is none). */
+bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank);
+/* The coverage style of a symbolic node. */
+int node_style(struct ui *ui, uint32_t node);
+/* Draw a derivation tree (pre-order, indented) rows [top, top+h) into r;
+ * returns the number of rows.  `mark` is highlighted (DTREE_NONE: none). */
+uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t top,
+                   uint32_t mark, uint64_t *mark_row);
+
+/* ---- pane helpers used across files ---------------------------------------- */
+void graph_rebuild(struct ui *ui);
+void graph_reveal(struct ui *ui, uint32_t node);
+uint32_t graph_selected_node(struct ui *ui);
+void probs_rebuild(struct ui *ui);
+/* Build the rule text tokens for `node` (its subtree, references as names). */
+void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,
+                 struct text_token **tokens, size_t *ntokens, size_t *cap);
+/* The deferred explanation (JOB_WHY): compute it for the selected k-path. */
+void detail_explain_selected(struct ui *ui);
+/* Generate a smallest input covering the k-path of rank r. */
+void ui_cover_path(struct ui *ui, const uint32_t *path);
+
+/* ---- commands.c ---------------------------------------------------------------- */
+/* Completion candidates for the command line `line` whose last word starts
+ * at byte `start`: a NULL-terminated array of strings (caller frees), or NULL
+ * for file-name completion. */
+char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
+void commands_help(struct strbuf *out, int width);
+size_t commands_help_lines(void);
+
+/* ---- svg.c ----------------------------------------------------------------------- */
+void svg_render(const struct screen *s, const struct theme *t, struct strbuf *out);
+
+/* ---- term.c (the terminal; absent in script mode) ---------------------------------- */
+/* Start the command line with a prompt (":" or "/") and initial text. */
+void term_cmdline_begin(struct ui *ui, const char *prompt, const char *initial);
+bool term_active(void);
+
+#endif
