@@ -17,6 +17,7 @@
 #include "json.h"
 #include "outdir.h"
 #include "parse.h"
+#include "samples.h"
 #include "xalloc.h"
 
 const char *ws_prob_source_name(enum ws_prob_source s)
@@ -102,18 +103,17 @@ static void input_compute_paths(struct workspace *ws, struct ws_input *in, struc
     in->nranks = 0;
     struct rank_vec rv = {0};
     struct collect c = {&ws->space, &rv, ws->space.saturated ? into : NULL};
-    if (ws->pins.len) {
-        /* coverage in context: the pinned subtrees of one tree */
-        if (in->has_tree)
-            pin_foreach_kpath(&ws->pins, &in->tree, ws->k, collect_tree_path, &c);
-    } else if (in->forest) {
+    /* With pins, coverage in context: in every tree of a sample's forest. */
+    const struct pin_set *pins = ws->pins.len ? &ws->pins : NULL;
+    if (in->forest) {
         struct kpath_set tmp;
+        struct kpath_set *sets = &tmp;
         kpath_set_init(&tmp, &ws->space);
-        forest_add_kpaths(in->forest, &tmp);
+        forest_add_kpaths_pinned(in->forest, &sets, 1, pins);
         kpath_set_foreach(&tmp, collect_set_path, &c);
         kpath_set_free(&tmp);
     } else if (in->has_tree) {
-        dtree_foreach_kpath(&in->tree, ws->k, collect_tree_path, &c);
+        pin_foreach_kpath(pins, &in->tree, ws->k, collect_tree_path, &c);
     }
     if (ws->space.saturated) {
         free(rv.v);
@@ -673,101 +673,25 @@ bool workspace_add_sample(struct workspace *ws, const char *name, const char *te
     return true;
 }
 
-static char *read_file(const char *path, size_t *len, struct diag_list *diags)
+bool workspace_add_sample_file(struct workspace *ws, const char *path, struct diag_list *diags)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    struct strbuf sb = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    bool too_big = false;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        strbuf_add(&sb, buf, n);
-        if (sb.len > PARSE_DEFAULT_MAX_INPUT) {
-            too_big = true;
-            break;
-        }
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (err || too_big) {
-        if (too_big)
-            diag_add(diags, DIAG_ERROR, path, 0, 0, "larger than %u bytes; not parsed",
-                     (unsigned)PARSE_DEFAULT_MAX_INPUT);
-        else
-            diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
-        strbuf_free(&sb);
-        return NULL;
-    }
-    if (!sb.data)
-        strbuf_addstr(&sb, "");
-    return strbuf_detach(&sb, len);
-}
-
-static int compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool add_sample_file(struct workspace *ws, const char *path, struct diag_list *diags)
-{
-    size_t len;
-    char *text = read_file(path, &len, diags);
-    if (!text)
-        return false;
-    bool ok = workspace_add_sample(ws, path, text, len, diags);
-    free(text);
+    struct strbuf text = STRBUF_INIT;
+    bool ok = samples_read(path, PARSE_DEFAULT_MAX_INPUT, &text, diags) &&
+              workspace_add_sample(ws, samples_display_name(path), strbuf_str(&text), text.len,
+                                   diags);
+    strbuf_free(&text);
     return ok;
 }
 
 size_t workspace_add_samples(struct workspace *ws, char *const *paths, size_t n,
                              struct diag_list *diags)
 {
+    struct sample_list files = SAMPLE_LIST_INIT;
+    samples_expand((const char *const *)paths, n, &files, diags);
     size_t added = 0;
-    for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        if (stat(paths[i], &st) != 0) {
-            diag_add(diags, DIAG_ERROR, paths[i], 0, 0, "cannot open: %s", strerror(errno));
-            continue;
-        }
-        if (!S_ISDIR(st.st_mode)) {
-            added += add_sample_file(ws, paths[i], diags);
-            continue;
-        }
-        DIR *d = opendir(paths[i]);
-        if (!d) {
-            diag_add(diags, DIAG_ERROR, paths[i], 0, 0, "cannot open: %s", strerror(errno));
-            continue;
-        }
-        char **names = NULL;
-        size_t nnames = 0, cap = 0;
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            struct strbuf full = STRBUF_INIT;
-            strbuf_addf(&full, "%s%s%s", paths[i],
-                        paths[i][strlen(paths[i]) - 1] == '/' ? "" : "/", e->d_name);
-            struct stat fst;
-            if (stat(full.data, &fst) == 0 && S_ISREG(fst.st_mode)) {
-                names = xgrow(names, &cap, nnames + 1, sizeof *names);
-                names[nnames++] = strbuf_detach(&full, NULL);
-            } else {
-                strbuf_free(&full);
-            }
-        }
-        closedir(d);
-        if (nnames)
-            qsort(names, nnames, sizeof *names, compare_strings);
-        for (size_t j = 0; j < nnames; j++) {
-            added += add_sample_file(ws, names[j], diags);
-            free(names[j]);
-        }
-        free(names);
-    }
+    for (size_t i = 0; i < files.len; i++)
+        added += workspace_add_sample_file(ws, files.paths[i], diags);
+    sample_list_free(&files);
     return added;
 }
 
@@ -1217,12 +1141,16 @@ static bool export_set_path(const uint32_t *path, void *ctx)
     return true;
 }
 
-static void input_add_to(const struct ws_input *in, struct kpath_set *set)
+/* An input's k-paths (in the pinned contexts, with pins) into set. */
+static void input_add_to(const struct workspace *ws, const struct ws_input *in,
+                         struct kpath_set *set)
 {
+    const struct pin_set *pins = ws->pins.len ? &ws->pins : NULL;
+    struct kpath_set *sets = set;
     if (in->forest)
-        forest_add_kpaths(in->forest, set);
+        forest_add_kpaths_pinned(in->forest, &sets, 1, pins);
     else if (in->has_tree)
-        dtree_add_kpaths(&in->tree, set);
+        pin_add_kpaths(pins, &in->tree, set);
 }
 
 bool workspace_export(struct workspace *ws, const char *dir, const size_t *which, size_t n,
@@ -1323,10 +1251,10 @@ bool workspace_export(struct workspace *ws, const char *dir, const size_t *which
             struct kpath_set set;
             kpath_set_init(&set, &sp);
             for (size_t i = 0; i < n; i++)
-                input_add_to(&ws->inputs[which[i]], &set);
+                input_add_to(ws, &ws->inputs[which[i]], &set);
             strbuf_addf(&m, "%s\n      {\"k\": %u, \"covered\": %" PRIu64 ", \"total\": %" PRIu64
                             "%s}",
-                        j > 1 ? "," : "", j, set.size, sp.total,
+                        j > 1 ? "," : "", j, set.size, pin_count_under(&ws->pins, &sp),
                         sp.saturated ? ", \"saturated\": true" : "");
             kpath_set_free(&set);
             kpath_space_free(&sp);
@@ -1669,12 +1597,18 @@ static bool apply_setting(struct workspace *ws, const char *file, const struct l
     return true;
 }
 
+/* Workspace files hold the inputs' texts; far more than any one sample. */
+#define WORKSPACE_MAX_FILE ((size_t)1 << 30)
+
 struct workspace *workspace_open(const char *path, struct diag_list *diags)
 {
-    size_t len;
-    char *text = read_file(path, &len, diags);
-    if (!text)
+    struct strbuf file = STRBUF_INIT;
+    if (!samples_read(path, WORKSPACE_MAX_FILE, &file, diags)) {
+        strbuf_free(&file);
         return NULL;
+    }
+    size_t len;
+    char *text = strbuf_detach(&file, &len);
     struct line *lines = NULL;
     size_t nlines = 0, cap = 0;
     bool ok = true;

@@ -195,11 +195,15 @@ size_t workspace_covered_by(const struct workspace *ws, uint64_t rank, size_t *o
 /* Parse and add one sample; false with a diagnostic when it does not parse. */
 bool workspace_add_sample(struct workspace *ws, const char *name, const char *text, size_t len,
                           struct diag_list *diags);
-/* Add samples from files and directories (a directory's regular files, not
- * hidden, in name order).  Returns how many were added; every failure is
- * reported and the rest still processed. */
+/* Add samples from files and directories (expanded as samples_expand does:
+ * directories searched, hidden files and suite manifests skipped, in path
+ * order).  Returns how many were added; every failure is reported and the
+ * rest still processed. */
 size_t workspace_add_samples(struct workspace *ws, char *const *paths, size_t n,
                              struct diag_list *diags);
+/* Read one sample file and add it; false (reported) when it cannot be read
+ * or parsed.  The TUI loads many samples one file per slice with this. */
+bool workspace_add_sample_file(struct workspace *ws, const char *path, struct diag_list *diags);
 /* Add a generated input (the tree is copied; target may be NULL). */
 void workspace_add_generated(struct workspace *ws, const struct dtree *tree,
                              const uint32_t *target, uint32_t session);
@@ -249,8 +253,8 @@ bool workspace_dup(struct workspace *ws, const char *rule, uint32_t alternative,
 bool workspace_parse_path(const struct workspace *ws, const char *text, uint32_t **path,
                           uint32_t *len, struct diag_list *diags);
 /* Pins (pin.h): with pins, the lists are the k-paths under them, coverage
- * counts k-paths covered in a pinned context (for an ambiguous sample: in
- * its first tree), and generation aims inside the pins. */
+ * counts k-paths covered in a pinned context (in any tree of a sample), the
+ * export's manifest too, and generation aims inside the pins. */
 bool workspace_pin(struct workspace *ws, const char *text, struct diag_list *diags);
 void workspace_unpin(struct workspace *ws);
 /* Is the k-path of rank r (its first node) under the pins (true without)? */

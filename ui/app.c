@@ -175,6 +175,8 @@ void ui_free(struct ui *ui)
     free(ui->text.tokens);
     free(ui->text.lines);
     free(ui->prows);
+    sample_list_free(&ui->job_files);
+    diag_list_free(&ui->job_diags);
     free(ui->search);
     free(ui->search_node_match);
     free(ui->message);
@@ -418,6 +420,14 @@ static void draw_bottom_line(struct ui *ui, int y)
         screen_puts(s, 0, y, s->w, ui->question, EL_HELP_KEY);
         return;
     }
+    if (ui->job == JOB_SAMPLES) {
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addf(&sb, " loading samples: %zu of %zu files, %zu added (any key stops)",
+                    ui->job_next, ui->job_files.len, ui->job_added);
+        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
+        strbuf_free(&sb);
+        return;
+    }
     if (ui->job == JOB_RUN) {
         struct workspace *ws = ui->ws;
         struct strbuf sb = STRBUF_INIT;
@@ -582,6 +592,46 @@ static void run_finished(struct ui *ui, bool stopped)
 
 static bool search_slice(struct ui *ui, double deadline);
 
+/* The end of loading samples (all read, or stopped by a key): say what came
+ * of it in the status line. */
+static void samples_finished(struct ui *ui, bool stopped)
+{
+    struct strbuf sb = STRBUF_INIT;
+    size_t added = ui->job_added;
+    strbuf_addf(&sb, "%zu sample%s added", added, added == 1 ? "" : "s");
+    if (added)
+        strbuf_addf(&sb, " (inputs %" PRIu64 "..%zu)", ui->job_inputs_before + 1, ui->ws->ninputs);
+    if (stopped)
+        strbuf_addf(&sb, "; stopped after %zu of %zu files", ui->job_next, ui->job_files.len);
+    if (ui->job_diags.errors) {
+        for (size_t i = 0; i < ui->job_diags.len; i++) {
+            if (ui->job_diags.items[i].severity != DIAG_ERROR)
+                continue;
+            strbuf_addf(&sb, "; %zu failed: ", ui->job_diags.errors);
+            diag_format(&ui->job_diags.items[i], &sb);
+            break;
+        }
+        ui_error(ui, "%s", strbuf_str(&sb));
+    } else {
+        ui_message(ui, "%s", strbuf_str(&sb));
+    }
+    strbuf_free(&sb);
+    sample_list_free(&ui->job_files);
+    diag_list_free(&ui->job_diags);
+}
+
+void ui_start_samples(struct ui *ui, char *const *paths, size_t n)
+{
+    sample_list_free(&ui->job_files);
+    diag_list_free(&ui->job_diags);
+    samples_expand((const char *const *)paths, n, &ui->job_files, &ui->job_diags);
+    ui->job_next = ui->job_added = 0;
+    ui->job_inputs_before = ui->ws->ninputs;
+    ui->job_started = ui_now();
+    ui->job = JOB_SAMPLES;
+    ui_job_slice(ui, 0.02);
+}
+
 void ui_job_slice(struct ui *ui, double budget)
 {
     double deadline = ui_now() + budget;
@@ -604,6 +654,18 @@ void ui_job_slice(struct ui *ui, double budget)
     } else if (ui->job == JOB_WHY) {
         ui->job = JOB_NONE;
         detail_explain_selected(ui);
+    } else if (ui->job == JOB_SAMPLES) {
+        while (ui->job_next < ui->job_files.len) {
+            const char *path = ui->job_files.paths[ui->job_next++];
+            ui->job_added += workspace_add_sample_file(ui->ws, path, &ui->job_diags);
+            if (ui_now() >= deadline)
+                break;
+        }
+        ui_workspace_changed(ui);
+        if (ui->job_next >= ui->job_files.len) {
+            ui->job = JOB_NONE;
+            samples_finished(ui, false);
+        }
     }
 }
 
@@ -615,6 +677,8 @@ void ui_job_stop(struct ui *ui, const char *why)
         return;
     if (job == JOB_RUN)
         run_finished(ui, true);
+    else if (job == JOB_SAMPLES)
+        samples_finished(ui, true);
     else if (job == JOB_SEARCH)
         ui_message(ui, "search stopped%s%s", why ? ": " : "", why ? why : "");
 }

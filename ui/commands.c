@@ -229,25 +229,7 @@ static void cmd_samples(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 1, 1000))
         return;
-    struct diag_list d = DIAG_LIST_INIT;
-    size_t before = ui->ws->ninputs;
-    size_t added = workspace_add_samples(ui->ws, a->argv + 1, (size_t)a->argc - 1, &d);
-    changed(ui);
-    if (d.errors) {
-        struct strbuf first = STRBUF_INIT;
-        for (size_t i = 0; i < d.len; i++)
-            if (d.items[i].severity == DIAG_ERROR) {
-                diag_format(&d.items[i], &first);
-                break;
-            }
-        ui_error(ui, "%zu sample%s added; %zu failed: %s", added, added == 1 ? "" : "s", d.errors,
-                 strbuf_str(&first));
-        strbuf_free(&first);
-    } else {
-        ui_message(ui, "%zu sample%s added (inputs %zu..%zu)", added, added == 1 ? "" : "s",
-                   before + 1, ui->ws->ninputs);
-    }
-    diag_list_free(&d);
+    ui_start_samples(ui, a->argv + 1, (size_t)a->argc - 1);
 }
 
 static void start_job(struct ui *ui, uint32_t count)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "keys.h"
+#include "samples.h"
 #include "screen.h"
 #include "strbuf.h"
 #include "theme.h"
@@ -58,8 +59,9 @@ struct pane_ops {
 };
 
 /* JOB_WHY: the detail pane's explanation of a k-path on a large grammar,
- * computed after the frame is shown; any key drops it. */
-enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY };
+ * computed after the frame is shown; any key drops it.  JOB_SAMPLES: loading
+ * samples, a few files per slice, so the UI answers while they parse. */
+enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES };
 
 struct graph_row {
     uint32_t node;
@@ -152,6 +154,9 @@ struct ui {
     enum job_kind job;
     uint64_t job_inputs_before;
     double job_started;
+    struct sample_list job_files; /* JOB_SAMPLES: the files, the next to read */
+    size_t job_next, job_added;
+    struct diag_list job_diags;
 
     /* messages and prompts */
     char *message;           /* owned */
@@ -244,6 +249,8 @@ void probs_rebuild(struct ui *ui);
 /* Build the rule text tokens for `node` (its subtree, references as names). */
 void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,
                  struct text_token **tokens, size_t *ntokens, size_t *cap);
+/* Load sample files as a job (JOB_SAMPLES), a few files per slice. */
+void ui_start_samples(struct ui *ui, char *const *paths, size_t n);
 /* The deferred explanation (JOB_WHY): compute it for the selected k-path. */
 void detail_explain_selected(struct ui *ui);
 /* Generate a smallest input covering the k-path of rank r. */
