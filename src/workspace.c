@@ -695,6 +695,31 @@ size_t workspace_add_samples(struct workspace *ws, char *const *paths, size_t n,
     return added;
 }
 
+struct find_path {
+    const uint32_t *path;
+    uint32_t k;
+    bool found;
+};
+
+static void match_path(const uint32_t *path, void *ctx)
+{
+    struct find_path *fp = ctx;
+    fp->found = fp->found || memcmp(path, fp->path, fp->k * sizeof *path) == 0;
+}
+
+/* An input's target k-path (the one it was generated for), and whether its
+ * tree contains it: a property of the tree, whatever pins are active. */
+static void input_set_target(struct ws_input *in, const uint32_t *target, uint32_t k)
+{
+    free(in->target);
+    in->target = xmemdup(target, k * sizeof *target);
+    in->target_k = k;
+    struct find_path fp = {target, k, false};
+    if (in->has_tree)
+        dtree_foreach_kpath(&in->tree, k, match_path, &fp);
+    in->target_covered = fp.found;
+}
+
 void workspace_add_generated(struct workspace *ws, const struct dtree *tree,
                              const uint32_t *target, uint32_t session)
 {
@@ -708,18 +733,9 @@ void workspace_add_generated(struct workspace *ws, const struct dtree *tree,
     in->text = strbuf_detach(&text, &in->len);
     in->depth = dtree_depth(&in->tree);
     in->session = session;
-    if (target) {
-        in->target = xmemdup(target, ws->k * sizeof *target);
-        in->target_k = ws->k;
-    }
     input_added(ws, in);
-    if (target && !ws->space.saturated) {
-        uint64_t r;
-        if (kpath_rank(&ws->space, target, &r)) {
-            size_t at = lower_bound(in->ranks, in->nranks, r);
-            in->target_covered = at < in->nranks && in->ranks[at] == r;
-        }
-    }
+    if (target)
+        input_set_target(in, target, ws->k);
 }
 
 void workspace_remove_inputs(struct workspace *ws, const bool *keep)
@@ -1388,6 +1404,11 @@ void workspace_serialize(const struct workspace *ws, struct strbuf *out)
             add_quoted(out, in->text, in->len);
             if (in->has_tree)
                 tree_decisions(&in->tree, out);
+            if (in->target) {
+                strbuf_addstr(out, "\ntarget");
+                for (uint32_t j = 0; j < in->target_k; j++)
+                    strbuf_addf(out, " %u", in->target[j]);
+            }
         }
         strbuf_addch(out, '\n');
     }
@@ -1740,6 +1761,16 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
                              "input no longer derives from the grammar; dropped");
                 }
             }
+        } else if (strcmp(key, "target") == 0) {
+            /* The target of the input just before, if that one was kept. */
+            size_t n = l->w.n - 1;
+            uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
+            bool good = n > 0 && ws->ninputs && !ws->inputs[ws->ninputs - 1].sample;
+            for (size_t j = 0; j < n && good; j++)
+                good = parse_u32(l->w.w[1 + j], &ids[j]) && ids[j] < ws->graph->nnodes;
+            if (good && kpath_is_valid(ws->graph, ids, (uint32_t)n))
+                input_set_target(&ws->inputs[ws->ninputs - 1], ids, (uint32_t)n);
+            free(ids);
         } else if (strcmp(key, "marked") == 0) {
             for (size_t m = 1; m < l->w.n; m++) {
                 uint64_t v;

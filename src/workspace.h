@@ -33,6 +33,7 @@
  *     repeat NODE SOURCE P            (a quantifier's learned probability)
  *     sample "FILE" "TEXT"            (a loaded sample, its text escaped)
  *     input "TEXT" D1 D2 ...          (a generated input and its decisions)
+ *     target ID ID ...                (the k-path the input before was made for)
  *     marked I J ...                  (0-based input indices)
  *     end
  *

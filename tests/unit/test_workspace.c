@@ -263,6 +263,12 @@ TEST(workspace_save_open_round_trip)
         CHECK_STR(strbuf_str(&b), strbuf_str(&a));
         CHECK_INT(back->k, 3);
         CHECK_INT(back->ninputs, ws->ninputs);
+        /* Generated inputs keep the k-path they were made for. */
+        if (CHECK(back->inputs[0].target != NULL && ws->inputs[0].target != NULL)) {
+            CHECK_INT(back->inputs[0].target_k, 3);
+            CHECK(memcmp(back->inputs[0].target, ws->inputs[0].target, 3 * sizeof(uint32_t)) == 0);
+            CHECK_INT(back->inputs[0].target_covered, ws->inputs[0].target_covered);
+        }
         CHECK_INT(workspace_count(back, WS_COVERED), workspace_count(ws, WS_COVERED));
         CHECK(!back->dirty);
         strbuf_free(&a);
