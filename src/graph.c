@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -395,29 +396,13 @@ void graph_node_name(const struct graph *g, uint32_t id, struct strbuf *out)
     strbuf_addf(out, "_%u", id);
 }
 
-static bool parse_id(const char *s, uint32_t *id)
-{
-    if (!*s)
-        return false;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        v = v * 10 + (uint64_t)(*s - '0');
-        if (v >= UINT32_MAX)
-            return false;
-    }
-    *id = (uint32_t)v;
-    return true;
-}
-
 uint32_t graph_parse_node_name(const struct graph *g, const char *name)
 {
     uint32_t id;
-    if (parse_id(name, &id))
+    if (number_parse_u32(name, &id))
         return id < g->nnodes ? id : NODE_NONE;
     const char *underscore = strrchr(name, '_');
-    if (!underscore || !parse_id(underscore + 1, &id) || id >= g->nnodes)
+    if (!underscore || !number_parse_u32(underscore + 1, &id) || id >= g->nnodes)
         return NODE_NONE;
     struct strbuf label = STRBUF_INIT;
     graph_node_label(g, id, &label);
@@ -482,7 +467,7 @@ static void unknown_node(const struct graph *g, const char *name, struct diag_li
     }
     const char *underscore = strrchr(name, '_');
     uint32_t id;
-    if (underscore && parse_id(underscore + 1, &id) && id < g->nnodes) {
+    if (underscore && number_parse_u32(underscore + 1, &id) && id < g->nnodes) {
         struct strbuf real = STRBUF_INIT;
         graph_node_name(g, id, &real);
         diag_add(diags, DIAG_ERROR, NULL, 0, 0, "no node '%s' in %s: node %u is %s", name, file,

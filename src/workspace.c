@@ -16,6 +16,7 @@
 #include "grammar_write.h"
 #include "json.h"
 #include "outdir.h"
+#include "number.h"
 #include "parse.h"
 #include "samples.h"
 #include "xalloc.h"
@@ -1527,32 +1528,6 @@ static bool split_words(const char *line, struct words *out)
     }
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    if (!*s)
-        return false;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        uint64_t d = (uint64_t)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
-static bool parse_u32(const char *s, uint32_t *out)
-{
-    uint64_t v;
-    if (!parse_u64(s, &v) || v > UINT32_MAX)
-        return false;
-    *out = (uint32_t)v;
-    return true;
-}
-
 static bool parse_double(const char *s, double *out)
 {
     char *end;
@@ -1601,15 +1576,15 @@ static bool apply_setting(struct workspace *ws, const char *file, const struct l
         else if (strcmp(key, "close-off") == 0)
             ok = gen_closeoff_parse(v, &o->closeoff);
         else if (strcmp(key, "seed") == 0)
-            ok = parse_u64(v, &o->seed);
+            ok = number_parse_u64(v, &o->seed);
         else if (strcmp(key, "max-depth") == 0)
-            ok = parse_u32(v, &o->max_depth);
+            ok = number_parse_u32(v, &o->max_depth);
         else if (strcmp(key, "max-repetitions") == 0)
-            ok = parse_u32(v, &o->max_repetitions);
+            ok = number_parse_u32(v, &o->max_repetitions);
         else if (strcmp(key, "max-size") == 0)
-            ok = parse_u32(v, &o->max_size);
+            ok = number_parse_u32(v, &o->max_size);
         else if (strcmp(key, "count") == 0)
-            ok = parse_u32(v, &o->count);
+            ok = number_parse_u32(v, &o->count);
         else
             return false;
     }
@@ -1700,7 +1675,7 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
         if (strcmp(l->w.w[0], "dup") != 0)
             continue;
         uint32_t alt, depth;
-        if (l->w.n != 4 || !parse_u32(l->w.w[2], &alt) || !parse_u32(l->w.w[3], &depth)) {
+        if (l->w.n != 4 || !number_parse_u32(l->w.w[2], &alt) || !number_parse_u32(l->w.w[3], &depth)) {
             diag_add(diags, DIAG_ERROR, path, l->number, 1, "expected: dup \"RULE\" ALT DEPTH");
             ok = false;
         } else {
@@ -1713,7 +1688,7 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
         const char *key = l->w.w[0];
         if (strcmp(key, "k") == 0) {
             uint32_t k;
-            if (l->w.n != 2 || !parse_u32(l->w.w[1], &k) || !workspace_set_k(ws, k, diags))
+            if (l->w.n != 2 || !number_parse_u32(l->w.w[1], &k) || !workspace_set_k(ws, k, diags))
                 diag_add(diags, DIAG_WARNING, path, l->number, 1, "bad value for k; ignored");
         } else if (strcmp(key, "pin") == 0) {
             if (l->w.n != 2 || !workspace_pin(ws, l->w.w[1], diags))
@@ -1729,7 +1704,7 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
                 uint32_t *dec = xmalloc((nd + 1) * sizeof *dec);
                 bool good = true;
                 for (size_t d = 0; d < nd && good; d++)
-                    good = parse_u32(l->w.w[2 + d], &dec[d]);
+                    good = number_parse_u32(l->w.w[2 + d], &dec[d]);
                 struct dtree t;
                 dtree_init(&t, ws->graph, 0);
                 if (good && dtree_replay(&t, dec, nd, NULL) == (long)nd && dtree_complete(&t)) {
@@ -1767,14 +1742,14 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
             uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
             bool good = n > 0 && ws->ninputs && !ws->inputs[ws->ninputs - 1].sample;
             for (size_t j = 0; j < n && good; j++)
-                good = parse_u32(l->w.w[1 + j], &ids[j]) && ids[j] < ws->graph->nnodes;
+                good = number_parse_u32(l->w.w[1 + j], &ids[j]) && ids[j] < ws->graph->nnodes;
             if (good && kpath_is_valid(ws->graph, ids, (uint32_t)n))
                 input_set_target(&ws->inputs[ws->ninputs - 1], ids, (uint32_t)n);
             free(ids);
         } else if (strcmp(key, "marked") == 0) {
             for (size_t m = 1; m < l->w.n; m++) {
                 uint64_t v;
-                if (parse_u64(l->w.w[m], &v)) {
+                if (number_parse_u64(l->w.w[m], &v)) {
                     marked = xgrow(marked, &mcap, nmarked + 1, sizeof *marked);
                     marked[nmarked++] = (size_t)v;
                 }
@@ -1801,7 +1776,7 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
         const struct graph *g = ws->graph;
         uint32_t node;
         enum ws_prob_source src;
-        bool good = l->w.n >= 4 && parse_u32(l->w.w[1], &node) && node < g->nnodes &&
+        bool good = l->w.n >= 4 && number_parse_u32(l->w.w[1], &node) && node < g->nnodes &&
                     parse_prob_source(l->w.w[2], &src) &&
                     g->nodes[node].kind == (is_prob ? NODE_ALT : NODE_QUANT) &&
                     l->w.n - 3 == (is_prob ? g->nodes[node].nchildren : 1);

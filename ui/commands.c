@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grammar_write.h"
+#include "number.h"
 #include "parse.h"
 #include "pattern.h"
 #include "ui.h"
@@ -136,28 +137,11 @@ static void args_free(struct cmd_args *a)
     free(a->argv);
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    if (!*s)
-        return false;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        uint64_t d = (uint64_t)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
 static bool arg_u32(struct ui *ui, const char *what, const char *s, uint32_t min, uint32_t max,
                     uint32_t *out)
 {
     uint64_t v;
-    if (!s || !parse_u64(s, &v) || v < min || v > max) {
+    if (!s || !number_parse_u64(s, &v) || v < min || v > max) {
         ui_error(ui, "%s must be a number from %u to %u", what, min, max);
         return false;
     }
@@ -546,7 +530,7 @@ static void cmd_seed(struct ui *ui, const struct cmd_args *a)
     uint64_t v;
     if (!need_args(ui, a, 1, 1))
         return;
-    if (!parse_u64(a->argv[1], &v)) {
+    if (!number_parse_u64(a->argv[1], &v)) {
         ui_error(ui, "the seed is a number");
         return;
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "number.h"
 #include "samples.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -194,23 +195,22 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 bool cli_parse_u32(const struct cli_command *cmd, const char *what, const char *text,
                    uint32_t min, uint32_t max, uint32_t *out)
 {
-    uint64_t v = 0;
-    const char *s = text;
-    if (!*s)
-        goto bad;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            goto bad;
-        v = v * 10 + (uint64_t)(*s - '0');
-        if (v > max)
-            goto bad;
+    uint32_t v;
+    if (number_parse_u32(text, &v) && v >= min && v <= max) {
+        *out = v;
+        return true;
     }
-    if (v < min)
-        goto bad;
-    *out = (uint32_t)v;
-    return true;
-bad:
     cli_usage_error(cmd, "%s must be a whole number from %u to %u, not '%s'", what, min, max, text);
+    return false;
+}
+
+bool cli_parse_u64(const struct cli_command *cmd, const char *what, const char *text,
+                   uint64_t *out)
+{
+    if (number_parse_u64(text, out))
+        return true;
+    cli_usage_error(cmd, "%s must be a whole number from 0 to %llu, not '%s'", what,
+                    (unsigned long long)UINT64_MAX, text);
     return false;
 }
 

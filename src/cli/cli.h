@@ -90,9 +90,12 @@ void cli_print_help(const struct cli_command *cmd);
 /* Print "kpath CMD: message" and a hint to --help on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Parse an unsigned decimal in [min, max] for option `what`. */
+/* Parse an unsigned decimal in [min, max] for option `what` (a usage error
+ * otherwise); the u64 form takes any 64-bit value. */
 bool cli_parse_u32(const struct cli_command *cmd, const char *what, const char *text,
                    uint32_t min, uint32_t max, uint32_t *out);
+bool cli_parse_u64(const struct cli_command *cmd, const char *what, const char *text,
+                   uint64_t *out);
 
 /* Load a grammar and build its graph (when `graph` is not NULL).  Diagnostics,
  * warnings too, are printed to stderr, or handed to `collect` when it is not

@@ -158,29 +158,6 @@ struct gen_cli {
     bool force, nul;
 };
 
-static bool parse_u64(const struct cli_command *cmd, const char *what, const char *text,
-                      uint64_t *out)
-{
-    uint64_t v = 0;
-    const char *s = text;
-    if (!*s)
-        goto bad;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            goto bad;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            goto bad;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-bad:
-    cli_usage_error(cmd, "%s must be a whole number from 0 to %" PRIu64 ", not '%s'", what,
-                    UINT64_MAX, text);
-    return false;
-}
-
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
     struct gen_cli *gc = ctx;
@@ -209,7 +186,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     } else if (strcmp(name, "max-size") == 0) {
         ok = cli_parse_u32(cmd, "--max-size", value, 1, UINT32_MAX - 1, &o->max_size);
     } else if (strcmp(name, "seed") == 0) {
-        ok = parse_u64(cmd, "--seed", value, &o->seed);
+        ok = cli_parse_u64(cmd, "--seed", value, &o->seed);
     } else if (strcmp(name, "output") == 0) {
         if (!*value)
             return cli_usage_error(cmd, "-o needs a directory name");

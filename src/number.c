@@ -1,0 +1,27 @@
+#include "number.h"
+
+bool number_parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s)
+        return false;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+bool number_parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (!number_parse_u64(s, &v) || v > UINT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
