@@ -38,74 +38,50 @@ const struct cli_command cmd_dup_command = {
     "anew, each copy right after the rule it copies.  Without -o it goes to\n"
     "stdout; -o OUT writes a temporary file beside OUT and renames it, so OUT is\n"
     "never left half-written.  With --start, use the same --start on the result.",
-    options, run, false,
+    options, run, true,
 };
 
 struct dup_args {
-    const char *positional[3]; /* GRAMMAR RULE [ALTERNATIVE] */
-    int npositional;
-    const char *start, *output;
+    const char *grammar, *rule, *start, *output;
     bool json;
     struct dup_options opts;
 };
 
-static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct dup_args *a)
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
-    struct cli_parser p;
-    const char *value;
-    cli_parser_init(&p, cmd, argc, argv);
-    for (int o; (o = cli_next(&p, &value)) != CLI_END;) {
-        if (o == CLI_ERROR)
+    struct dup_args *a = ctx;
+    const char *name = cmd->options[index].name;
+    if (strcmp(name, "depth") == 0) {
+        if (!cli_parse_u32(cmd, "--depth", value, 1, UINT32_MAX - 1, &a->opts.depth))
             return EXIT_USAGE;
-        if (o == CLI_HELP) {
-            cli_print_help(cmd);
-            return EXIT_OK;
-        }
-        if (o == CLI_POSITIONAL) {
-            if (a->npositional == 3)
-                return cli_usage_error(cmd, "unexpected argument '%s' (expected GRAMMAR RULE "
-                                            "[ALTERNATIVE])", value);
-            a->positional[a->npositional++] = value;
-            continue;
-        }
-        const char *name = cmd->options[o].name;
-        if (strcmp(name, "depth") == 0) {
-            if (!cli_parse_u32(cmd, "--depth", value, 1, UINT32_MAX - 1, &a->opts.depth))
-                return EXIT_USAGE;
-        } else if (strcmp(name, "max-new-rules") == 0) {
-            if (!cli_parse_u32(cmd, "--max-new-rules", value, 1, UINT32_MAX - 1,
-                               &a->opts.max_new_rules))
-                return EXIT_USAGE;
-        } else if (strcmp(name, "output") == 0) {
-            a->output = value;
-        } else if (strcmp(name, "start") == 0) {
-            a->start = value;
-        } else {
-            a->json = true;
-        }
+    } else if (strcmp(name, "max-new-rules") == 0) {
+        if (!cli_parse_u32(cmd, "--max-new-rules", value, 1, UINT32_MAX - 1,
+                           &a->opts.max_new_rules))
+            return EXIT_USAGE;
+    } else if (strcmp(name, "output") == 0) {
+        a->output = value;
     }
-    if (a->npositional == 0)
-        return cli_usage_error(cmd, "missing GRAMMAR");
-    if (a->npositional == 1)
-        return cli_usage_error(cmd, "missing RULE");
-    if (a->npositional == 3 &&
-        !cli_parse_u32(cmd, "ALTERNATIVE", a->positional[2], 1, UINT32_MAX - 1,
-                       &a->opts.alternative))
-        return EXIT_USAGE;
-    if (a->output && !*a->output)
-        return cli_usage_error(cmd, "-o needs a file name");
     return CLI_CONTINUE;
 }
 
-static void print_diags(const struct cli_command *cmd, struct diag_list *diags)
+static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct dup_args *a)
 {
-    struct strbuf line = STRBUF_INIT;
-    for (size_t i = 0; i < diags->len; i++) {
-        strbuf_reset(&line);
-        diag_format(&diags->items[i], &line);
-        fprintf(stderr, "kpath %s: %s\n", cmd->name, line.data);
+    struct cli_common c = {0};
+    int status = cli_parse_args(cmd, argc, argv, &c, on_option, a);
+    a->grammar = c.grammar, a->start = c.start, a->json = c.json;
+    if (status == CLI_CONTINUE && c.nfiles > 2)
+        status = cli_usage_error(cmd, "unexpected argument '%s' (expected GRAMMAR RULE "
+                                      "[ALTERNATIVE])", c.files[2]);
+    if (status == CLI_CONTINUE) {
+        a->rule = c.files[0];
+        if (c.nfiles == 2 && !cli_parse_u32(cmd, "ALTERNATIVE", c.files[1], 1, UINT32_MAX - 1,
+                                            &a->opts.alternative))
+            status = EXIT_USAGE;
     }
-    strbuf_free(&line);
+    if (status == CLI_CONTINUE && a->output && !*a->output)
+        status = cli_usage_error(cmd, "-o needs a file name");
+    free(c.files);
+    return status;
 }
 
 /* Names of the rules of `before` that `after` no longer has. */
@@ -129,7 +105,7 @@ static void add_json_summary(struct strbuf *out, const struct dup_args *a, const
                              char **before, uint32_t nbefore, const struct strbuf *text)
 {
     strbuf_addstr(out, "{\"rule\": ");
-    json_add_cstring(out, a->positional[1]);
+    json_add_cstring(out, a->rule);
     if (a->opts.alternative)
         strbuf_addf(out, ", \"alternative\": %u", (unsigned)a->opts.alternative);
     else
@@ -163,7 +139,7 @@ static int write_result(const struct cli_command *cmd, const struct dup_args *a,
     struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
     grammar_write(g, NULL, &text);
     if (a->output && !write_file_atomic(a->output, strbuf_str(&text), text.len, diags)) {
-        print_diags(cmd, diags);
+        cli_print_diags(cmd, diags);
         status = EXIT_FAILURE_OTHER;
     } else {
         if (a->json)
@@ -195,7 +171,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     if (status != CLI_CONTINUE)
         return status;
     struct grammar *g;
-    status = cli_load(a.positional[0], a.start, NULL, &g, NULL);
+    status = cli_load(a.grammar, a.start, NULL, &g, NULL);
     if (status != EXIT_OK)
         return status;
     uint32_t nbefore = g->nrules;
@@ -205,10 +181,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 
     struct diag_list diags = DIAG_LIST_INIT;
     struct dup_result result;
-    if (dup_rule(g, a.positional[1], &a.opts, &result, &diags) == DUP_OK) {
+    if (dup_rule(g, a.rule, &a.opts, &result, &diags) == DUP_OK) {
         status = write_result(cmd, &a, g, &result, before, nbefore, &diags);
     } else {
-        print_diags(cmd, &diags);
+        cli_print_diags(cmd, &diags);
         status = EXIT_USAGE;
     }
     diag_list_free(&diags);

@@ -61,6 +61,7 @@ const struct cli_command cmd_parse_command = {
     "recurse however deep the tree is.",
     .options = options,
     .run = run,
+    .takes_files = true,
 };
 
 struct parse_args {
@@ -69,47 +70,33 @@ struct parse_args {
     struct parse_options po;
 };
 
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
+{
+    struct parse_args *a = ctx;
+    const char *name = cmd->options[index].name;
+    if (strcmp(name, "symbolic") == 0)
+        a->symbolic = true;
+    else if (strcmp(name, "dot") == 0)
+        a->dot = true;
+    else
+        return cli_sample_option(cmd, name, value, &a->po);
+    return CLI_CONTINUE;
+}
+
 static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct parse_args *a)
 {
-    struct cli_parser p;
-    const char *value;
-    cli_parser_init(&p, cmd, argc, argv);
-    for (int o; (o = cli_next(&p, &value)) != CLI_END;) {
-        if (o == CLI_ERROR)
-            return EXIT_USAGE;
-        if (o == CLI_HELP) {
-            cli_print_help(cmd);
-            return EXIT_OK;
-        }
-        if (o == CLI_POSITIONAL) {
-            if (!a->grammar)
-                a->grammar = value;
-            else if (!a->file)
-                a->file = value;
-            else
-                return cli_usage_error(cmd, "unexpected argument '%s' (expected GRAMMAR FILE; "
-                                            "kpath coverage takes several)", value);
-            continue;
-        }
-        const char *name = cmd->options[o].name;
-        if (strcmp(name, "symbolic") == 0)
-            a->symbolic = true;
-        else if (strcmp(name, "dot") == 0)
-            a->dot = true;
-        else if (strcmp(name, "json") == 0)
-            a->json = true;
-        else if (strcmp(name, "start") == 0)
-            a->start = value;
-        else if (cli_sample_option(cmd, name, value, &a->po) != CLI_CONTINUE)
-            return EXIT_USAGE;
-    }
-    if (!a->grammar)
-        return cli_usage_error(cmd, "missing GRAMMAR");
-    if (!a->file)
-        return cli_usage_error(cmd, "missing FILE (a sample to parse; '-' for standard input)");
-    if (a->dot && a->json)
-        return cli_usage_error(cmd, "--dot and --json exclude each other");
-    return CLI_CONTINUE;
+    struct cli_common c = {0};
+    int status = cli_parse_args(cmd, argc, argv, &c, on_option, a);
+    a->grammar = c.grammar, a->start = c.start, a->json = c.json;
+    if (status == CLI_CONTINUE && c.nfiles > 1)
+        status = cli_usage_error(cmd, "unexpected argument '%s' (expected GRAMMAR FILE; "
+                                      "kpath coverage takes several)", c.files[1]);
+    if (status == CLI_CONTINUE)
+        a->file = c.files[0];
+    if (status == CLI_CONTINUE && a->dot && a->json)
+        status = cli_usage_error(cmd, "--dot and --json exclude each other");
+    free(c.files);
+    return status;
 }
 
 /* ---- the tree, laid out ---------------------------------------------------- */
