@@ -1788,6 +1788,8 @@ void grammar_quant_label(const struct expr *quant, struct strbuf *out)
         strbuf_addf(out, "{%u}", (unsigned)min);
     else if (max == QUANT_INFINITE)
         strbuf_addf(out, "{%u,}", (unsigned)min);
+    else if (min == 0)
+        strbuf_addf(out, "{,%u}", (unsigned)max);
     else
         strbuf_addf(out, "{%u,%u}", (unsigned)min, (unsigned)max);
 }

@@ -163,7 +163,8 @@ void grammar_keep_rules(struct grammar *g, const uint32_t *order, uint32_t n);
  * share of what the annotated alternatives leave. */
 double grammar_alt_probability(const struct expr *alt, uint32_t i);
 
-/* The quantifier as shown in the graph: "?", "*", "+", "{n}", "{n,}", "{n,m}". */
+/* The quantifier as the graph shows it and the writer writes it: "?", "*",
+ * "+", "{n}", "{n,}", "{,m}", "{n,m}". */
 void grammar_quant_label(const struct expr *quant, struct strbuf *out);
 /* A literal in double quotes with escapes, as the graph shows it: "a\"b\n". */
 void grammar_lit_label(const char *text, size_t len, struct strbuf *out);

@@ -212,25 +212,6 @@ static void add_units(struct strbuf *out, uint64_t u)
 
 /* ---- expressions ----------------------------------------------------------- */
 
-void grammar_write_quantifier(const struct expr *q, struct strbuf *out)
-{
-    uint32_t min = q->u.quant.min, max = q->u.quant.max;
-    if (min == 0 && max == 1)
-        strbuf_addch(out, '?');
-    else if (min == 0 && max == QUANT_INFINITE)
-        strbuf_addch(out, '*');
-    else if (min == 1 && max == QUANT_INFINITE)
-        strbuf_addch(out, '+');
-    else if (min == max)
-        strbuf_addf(out, "{%u}", (unsigned)min);
-    else if (max == QUANT_INFINITE)
-        strbuf_addf(out, "{%u,}", (unsigned)min);
-    else if (min == 0)
-        strbuf_addf(out, "{,%u}", (unsigned)max);
-    else
-        strbuf_addf(out, "{%u,%u}", (unsigned)min, (unsigned)max);
-}
-
 /* Does `child` need parentheses below `parent`?  Groups make no node, so any
  * alternation, sequence or quantifier that is itself an item needs them to be
  * read back as the same tree; a sequence as an alternative does not. */
@@ -289,7 +270,7 @@ static void print_expr(const struct writer *w, const struct expr *root, bool par
         case EXPR_LIT: grammar_lit_label(e->u.lit.text, e->u.lit.len, out); break;
         case EXPR_CLASS: strbuf_addstr(out, e->u.cls.source); break;
         case EXPR_REF: strbuf_addstr(out, e->u.ref.name); break;
-        case EXPR_QUANT: grammar_write_quantifier(e, out); break;
+        case EXPR_QUANT: grammar_quant_label(e, out); break;
         default: break;
         }
         if (f->parens)

@@ -18,7 +18,7 @@
  * style of definition (":=", "::=" or "=", as its first rule has it),
  * parentheses only where the tree needs them, literals in double quotes with
  * the loader's escapes (grammar_lit_label), classes as written, quantifiers
- * as ? * + {n} {n,} {,m} {n,m}, and weights as a prefix "N%".  A new rule is
+ * as ? * + {n} {n,} {n,m} (grammar_quant_label), and weights as a prefix "N%".  A new rule is
  * written after the rule before it in grammar.rules, so the order of that
  * array is the order of the file.
  *
@@ -79,8 +79,6 @@ void grammar_write(const struct grammar *g, const struct grammar_write_options *
  * comments or a final newline (it may span lines). */
 void grammar_write_rule(const struct grammar *g, uint32_t rule,
                         const struct grammar_write_options *opts, struct strbuf *out);
-/* A quantifier as the writer prints it: ? * + {n} {n,} {,m} {n,m}. */
-void grammar_write_quantifier(const struct expr *quant, struct strbuf *out);
 /* grammar_write into the file `path`, atomically (see write_file_atomic). */
 bool grammar_write_file(const struct grammar *g, const struct grammar_write_options *opts,
                         const char *path, struct diag_list *diags);

@@ -241,7 +241,7 @@ bool pattern_render(const struct graph *g, const uint32_t *path, uint32_t k,
         default: break;
         }
         if (e->kind == EXPR_QUANT)
-            grammar_write_quantifier(e, out);
+            grammar_quant_label(e, out);
         if (f->parens)
             strbuf_addch(out, ')');
         depth--;

@@ -183,7 +183,7 @@ TEST(grammar_quantifiers_and_labels)
         {0, 1}, {0, QUANT_INFINITE}, {1, QUANT_INFINITE}, {2, 2}, {2, QUANT_INFINITE},
         {0, 3}, {1, 4}, {0, 1}, {4294967294u, 4294967294u},
     };
-    static const char *labels[] = {"?", "*", "+", "{2}", "{2,}", "{0,3}", "{1,4}", "?",
+    static const char *labels[] = {"?", "*", "+", "{2}", "{2,}", "{,3}", "{1,4}", "?",
                                    "{4294967294}"};
     for (uint32_t i = 0; i < cat->nchildren && i < 9; i++) {
         const struct expr *q = cat->children[i];
