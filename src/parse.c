@@ -73,6 +73,13 @@ struct parser {
     size_t table_cap, table_used;
     uint32_t *pending_head;       /* per position */
     uint32_t last_pending;        /* the furthest position with pending advances */
+    /* Per node, what the current set holds for it (valid when the stamp is
+     * the set index + 1): its prediction (node, 0, here), its leaf match, and
+     * its empty completion (node, here, here).  These are most lookups, and
+     * an array answers them without hashing. */
+    uint32_t *stamp_pred, *pred;
+    uint32_t *stamp_leaf, *leaf;
+    uint32_t *stamp_empty, *empty;
     size_t max_memory;            /* bytes; 0 = no limit */
     bool over_budget;             /* stopped for max_memory */
     struct pending *pending;
@@ -184,16 +191,34 @@ static void new_set(struct parser *p)
 static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t origin,
                          uint32_t pred, bool *created)
 {
-    struct slot *s = table_find(p, KEY_ITEM, node, dot, origin);
-    *created = s->value == NONE;
-    if (!*created)
-        return s->value;
+    uint32_t stamp = p->set + 1;
+    bool here = dot == 0 && origin == p->set;
+    struct slot *s = NULL;
+    if (here) {
+        *created = p->stamp_pred[node] != stamp;
+        if (!*created)
+            return p->pred[node];
+    } else {
+        s = table_find(p, KEY_ITEM, node, dot, origin);
+        *created = s->value == NONE;
+        if (!*created)
+            return s->value;
+    }
     struct forest *f = p->f;
     f->items = xgrow(f->items, &f->items_cap, f->nitems + 1, sizeof *f->items);
     uint32_t idx = (uint32_t)f->nitems++;
     f->items[idx] = (struct item){node, dot, origin, pred == NONE ? idx : pred, NONE, NONE};
-    s->value = idx;
+    if (here)
+        p->stamp_pred[node] = stamp, p->pred[node] = idx;
+    else
+        s->value = idx;
     return idx;
+}
+
+/* The symbol of an empty completion of `node` here, or NONE. */
+static uint32_t empty_symbol(const struct parser *p, uint32_t node)
+{
+    return p->stamp_empty[node] == p->set + 1 ? p->empty[node] : NONE;
 }
 
 static bool can_start(const struct parser *p, uint32_t node, uint32_t at)
@@ -299,13 +324,13 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
     uint32_t j = p->set;
     enum node_kind kind = p->g->nodes[c].kind;
     if (kind == NODE_LIT || kind == NODE_CLASS) {
-        struct slot *s = table_find(p, KEY_LEAF, c, 0, 0);
-        if (s->value == NONE) {
+        if (p->stamp_leaf[c] != j + 1) {
             uint32_t end;
             note_expected(p, c);
-            s->value = leaf_matches(p, c, j, &end) ? add_symbol(f, c, j, end) : NO_MATCH;
+            p->stamp_leaf[c] = j + 1;
+            p->leaf[c] = leaf_matches(p, c, j, &end) ? add_symbol(f, c, j, end) : NO_MATCH;
         }
-        uint32_t sym = s->value;
+        uint32_t sym = p->leaf[c];
         if (sym == NO_MATCH)
             return;
         if (f->symbols[sym].end == j) {
@@ -330,9 +355,9 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
     f->items[pr].waiters = add_link(f, w, f->items[pr].waiters);
     /* A nullable node may already have completed here with an empty span. */
     if (p->g->nodes[c].min_length == 0) {
-        struct slot *done = table_find(p, KEY_SYMBOL, c, 0, j);
-        if (done->value != NONE && worth_advancing(p, w))
-            advance(p, w, done->value);
+        uint32_t done = empty_symbol(p, c);
+        if (done != NONE && worth_advancing(p, w))
+            advance(p, w, done);
     }
 }
 
@@ -340,20 +365,22 @@ static void complete(struct parser *p, uint32_t x)
 {
     struct forest *f = p->f;
     struct item it = f->items[x];
-    struct slot *s = table_find(p, KEY_SYMBOL, it.node, 0, it.origin);
-    if (s->value != NONE) {
+    bool empty = it.origin == p->set;
+    struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, it.node, 0, it.origin);
+    uint32_t known = empty ? empty_symbol(p, it.node) : s->value;
+    if (known != NONE) {
         /* Another derivation of a known symbol: its waiters have advanced. */
-        uint32_t sym = s->value;
-        f->symbols[sym].derivs = add_link(f, x, f->symbols[sym].derivs);
+        f->symbols[known].derivs = add_link(f, x, f->symbols[known].derivs);
         return;
     }
     /* The symbol is made once a waiter can use it.  An empty one always:
      * waiters may still register on it in this set. */
     uint32_t sym = NONE;
-    if (it.origin == p->set) {
+    if (empty) {
         sym = add_symbol(f, it.node, it.origin, p->set);
         f->symbols[sym].derivs = add_link(f, x, NONE);
-        s->value = sym;
+        p->stamp_empty[it.node] = p->set + 1;
+        p->empty[it.node] = sym;
     }
     for (uint32_t l = f->items[it.pred].waiters; l != NONE; l = f->links[l].next) {
         uint32_t w = f->links[l].value;
@@ -362,8 +389,7 @@ static void complete(struct parser *p, uint32_t x)
                 continue;
             sym = add_symbol(f, it.node, it.origin, p->set);
             f->symbols[sym].derivs = add_link(f, x, NONE);
-            /* add_symbol may have moved nothing the slot points to, but
-             * advancing below may grow the table: look the slot up again. */
+            /* Advancing may have grown the table: look the slot up again. */
             table_find(p, KEY_SYMBOL, it.node, 0, it.origin)->value = sym;
         } else if (!worth_advancing(p, w)) {
             continue;
@@ -648,6 +674,12 @@ static void parser_free(struct parser *p)
     free(p->expected);
     free(p->first);
     free(p->first_high);
+    free(p->stamp_pred);
+    free(p->pred);
+    free(p->stamp_leaf);
+    free(p->leaf);
+    free(p->stamp_empty);
+    free(p->empty);
 }
 
 /* What the sets and the forest take, in bytes (what grows with the input). */
@@ -709,6 +741,10 @@ static void reset(struct parser *p)
     p->last_pending = 0;
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
+    size_t per_node = (size_t)p->g->nnodes + 2;
+    memset(p->stamp_pred, 0, per_node * sizeof *p->stamp_pred);
+    memset(p->stamp_leaf, 0, per_node * sizeof *p->stamp_leaf);
+    memset(p->stamp_empty, 0, per_node * sizeof *p->stamp_empty);
     p->table_used = 0;
     p->nexpected = 0;
     p->expected_set = NONE;
@@ -737,6 +773,13 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
     p.pending_head = xmalloc(((size_t)f->len + 2) * sizeof *p.pending_head);
     for (size_t i = 0; i <= f->len; i++)
         p.pending_head[i] = NONE;
+    size_t per_node = (size_t)g->nnodes + 2; /* the virtual start node too */
+    p.stamp_pred = xcalloc(per_node, sizeof *p.stamp_pred);
+    p.pred = xcalloc(per_node, sizeof *p.pred);
+    p.stamp_leaf = xcalloc(per_node, sizeof *p.stamp_leaf);
+    p.leaf = xcalloc(per_node, sizeof *p.leaf);
+    p.stamp_empty = xcalloc(per_node, sizeof *p.stamp_empty);
+    p.empty = xcalloc(per_node, sizeof *p.empty);
     p.lit_cps = xcalloc((size_t)g->nnodes + 1, sizeof *p.lit_cps);
     p.lit_len = xcalloc((size_t)g->nnodes + 1, sizeof *p.lit_len);
     for (uint32_t i = 0; i < g->nnodes; i++) {
