@@ -130,6 +130,48 @@ long dtree_replay(struct dtree *t, const uint32_t *decisions, size_t n, size_t *
     return result < 0 ? -1 : (long)used;
 }
 
+uint32_t dtree_decision(const struct dtree *t, uint32_t inst)
+{
+    const struct graph *g = t->graph;
+    const struct dtree_inst *in = &t->insts[inst];
+    const struct graph_node *n = &g->nodes[in->node];
+    if (n->kind == NODE_ALT && !in->open) {
+        uint32_t chosen = t->insts[dtree_children(t, inst)[0]].node;
+        for (uint32_t a = 0; a < n->nchildren; a++)
+            if (graph_children(g, in->node)[a] == chosen)
+                return a;
+    }
+    if (n->kind == NODE_QUANT)
+        return in->nchildren;
+    if (n->kind == NODE_CLASS)
+        return in->ch;
+    return 0;
+}
+
+uint32_t *dtree_decisions(const struct dtree *t, size_t *n)
+{
+    uint32_t *out = NULL, *stack = NULL;
+    size_t count = 0, out_cap = 0, depth = 0, cap = 0;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = 0;
+    while (depth) {
+        uint32_t inst = stack[--depth];
+        const struct dtree_inst *in = &t->insts[inst];
+        if (in->open)
+            continue;
+        if (dtree_needs_decision(t->graph, in->node)) {
+            out = xgrow(out, &out_cap, count + 1, sizeof *out);
+            out[count++] = dtree_decision(t, inst);
+        }
+        stack = xgrow(stack, &cap, depth + in->nchildren, sizeof *stack);
+        for (uint32_t c = in->nchildren; c-- > 0;)
+            stack[depth++] = dtree_children(t, inst)[c];
+    }
+    free(stack);
+    *n = count;
+    return out ? out : xmalloc(sizeof *out);
+}
+
 void dtree_text(const struct dtree *t, struct strbuf *out)
 {
     const struct graph *g = t->graph;

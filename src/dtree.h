@@ -67,6 +67,14 @@ static inline const uint32_t *dtree_children(const struct dtree *t, uint32_t ins
  * *bad_at = the decision index) when a decision was not allowed. */
 long dtree_replay(struct dtree *t, const uint32_t *decisions, size_t n, size_t *bad_at);
 
+/* The decision an expanded instance was filled with, as dtree_expand took it
+ * (0 for nodes that take none). */
+uint32_t dtree_decision(const struct dtree *t, uint32_t inst);
+/* The decisions of the tree's expanded instances in pre-order: what
+ * dtree_replay takes, so replaying them rebuilds the tree.  A malloc'd array
+ * of *n entries. */
+uint32_t *dtree_decisions(const struct dtree *t, size_t *n);
+
 /* The text the tree produces (open slots produce nothing). */
 void dtree_text(const struct dtree *t, struct strbuf *out);
 /* Reference instances on the longest root-to-leaf path. */

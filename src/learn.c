@@ -40,10 +40,7 @@ void learn_add_tree(struct learned *l, const struct dtree *t, bool ambiguous)
         if (in->open)
             continue;
         if (n->kind == NODE_ALT) {
-            uint32_t chosen = t->insts[dtree_children(t, (uint32_t)i)[0]].node;
-            for (uint32_t a = 0; a < n->nchildren; a++)
-                if (graph_children(g, in->node)[a] == chosen)
-                    l->edge_count[n->first_child + a]++;
+            l->edge_count[n->first_child + dtree_decision(t, (uint32_t)i)]++;
             l->node_count[in->node]++;
         } else if (n->kind == NODE_QUANT) {
             l->edge_count[n->first_child] += in->nchildren - n->expr->u.quant.min;

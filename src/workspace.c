@@ -1319,36 +1319,14 @@ static void add_quoted(struct strbuf *out, const char *s, size_t len)
     strbuf_addch(out, '"');
 }
 
-/* The decisions that rebuild a tree with dtree_replay: pre-order. */
+/* The decisions that rebuild a tree with dtree_replay. */
 static void tree_decisions(const struct dtree *t, struct strbuf *out)
 {
-    const struct graph *g = t->graph;
-    uint32_t *stack = NULL;
-    size_t depth = 0, cap = 0;
-    stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = 0;
-    while (depth) {
-        uint32_t inst = stack[--depth];
-        const struct dtree_inst *in = &t->insts[inst];
-        if (in->open)
-            continue;
-        const struct graph_node *n = &g->nodes[in->node];
-        if (n->kind == NODE_ALT) {
-            uint32_t chosen = t->insts[dtree_children(t, inst)[0]].node;
-            uint32_t a = 0;
-            while (a < n->nchildren && graph_children(g, in->node)[a] != chosen)
-                a++;
-            strbuf_addf(out, " %u", a);
-        } else if (n->kind == NODE_QUANT) {
-            strbuf_addf(out, " %u", in->nchildren);
-        } else if (n->kind == NODE_CLASS) {
-            strbuf_addf(out, " %u", in->ch);
-        }
-        stack = xgrow(stack, &cap, depth + in->nchildren, sizeof *stack);
-        for (uint32_t c = in->nchildren; c-- > 0;)
-            stack[depth++] = dtree_children(t, inst)[c];
-    }
-    free(stack);
+    size_t n;
+    uint32_t *d = dtree_decisions(t, &n);
+    for (size_t i = 0; i < n; i++)
+        strbuf_addf(out, " %u", d[i]);
+    free(d);
 }
 
 void workspace_serialize(const struct workspace *ws, struct strbuf *out)

@@ -46,6 +46,24 @@ static bool append_path(const uint32_t *path, void *ctx)
     return true;
 }
 
+TEST(dtree_decisions_are_what_replay_takes)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    struct dtree t;
+    CHECK(build_x_plus_42(l.graph, &t));
+    size_t n;
+    uint32_t *d = dtree_decisions(&t, &n);
+    CHECK_INT(n, 11);
+    CHECK(n == 11 && memcmp(d, x_plus_42, sizeof x_plus_42) == 0);
+    /* The alt at instance 1 (AddExpr's |_1) took its second alternative. */
+    CHECK_INT(dtree_decision(&t, 1), 1);
+    free(d);
+    dtree_free(&t);
+    test_unload(&l);
+}
+
 TEST(dtree_x_plus_42_covers_exactly_the_twelve_2_paths)
 {
     struct loaded l;
