@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -122,6 +123,7 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
 {
     int start_index = cli_option_index(cmd, "start");
     int json_index = cli_option_index(cmd, "json");
+    int pin_index = cli_option_index(cmd, "pin");
     struct cli_parser p;
     const char *value;
     cli_parser_init(&p, cmd, argc, argv);
@@ -146,6 +148,10 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
             common->start = value;
         } else if (o == json_index) {
             common->json = true;
+        } else if (o == pin_index) {
+            if (!common->pins)
+                common->pins = xcalloc((size_t)argc + 1, sizeof *common->pins);
+            common->pins[common->npins++] = value;
         } else {
             int status = on_option ? on_option(cmd, o, value, ctx) : CLI_CONTINUE;
             if (status != CLI_CONTINUE)
@@ -160,6 +166,26 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
         return cli_usage_error(cmd, "missing %s after GRAMMAR", after ? after + 8 : "arguments");
     }
     return CLI_CONTINUE;
+}
+
+void cli_common_free(struct cli_common *common)
+{
+    free(common->files);
+    free(common->pins);
+    common->files = common->pins = NULL;
+    common->nfiles = common->npins = 0;
+}
+
+bool cli_add_pins(const struct cli_command *cmd, const struct graph *g,
+                  const struct cli_common *common, struct pin_set *pins)
+{
+    struct diag_list diags = DIAG_LIST_INIT;
+    for (size_t i = 0; i < common->npins; i++)
+        pin_set_add(pins, g, common->pins[i], &diags);
+    bool ok = !diag_has_errors(&diags);
+    cli_print_diags(cmd, &diags);
+    diag_list_free(&diags);
+    return ok;
 }
 
 void cli_print_help(const struct cli_command *cmd)

@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "graph.h"
 #include "parse.h"
+#include "pin.h"
 
 enum { EXIT_OK = 0, EXIT_FAILURE_OTHER = 1, EXIT_USAGE = 2 };
 
@@ -60,7 +61,16 @@ struct cli_common {
     bool json;
     const char **files; /* owned array (free it), pointing into argv */
     size_t nfiles;
+    const char **pins;  /* --pin PATH values (for commands that list "pin") */
+    size_t npins;
 };
+
+/* Free what cli_parse_args allocated in `common`. */
+void cli_common_free(struct cli_common *common);
+/* Add every --pin to `pins` (see pin.h); false, after printing why, when one
+ * is not a valid pin of the graph. */
+bool cli_add_pins(const struct cli_command *cmd, const struct graph *g,
+                  const struct cli_common *common, struct pin_set *pins);
 
 enum { CLI_CONTINUE = -1, CLI_NOT_MINE = -5 };
 

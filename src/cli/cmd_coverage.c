@@ -65,8 +65,6 @@ const struct cli_command cmd_coverage_command = {
 struct coverage_args {
     uint32_t k;
     bool uncovered;
-    const char *pin_text[64];
-    size_t npins;
     struct parse_options po;
 };
 
@@ -78,12 +76,6 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "uncovered") == 0) {
         a->uncovered = true;
-        return CLI_CONTINUE;
-    }
-    if (strcmp(name, "pin") == 0) {
-        if (a->npins == sizeof a->pin_text / sizeof a->pin_text[0])
-            return cli_usage_error(cmd, "at most %zu pins", a->npins);
-        a->pin_text[a->npins++] = value;
         return CLI_CONTINUE;
     }
     return cli_sample_option(cmd, name, value, &a->po);
@@ -407,14 +399,14 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct coverage_args a = {.k = 2, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
     if (status != CLI_CONTINUE) {
-        free(c.files);
+        cli_common_free(&c);
         return status;
     }
     size_t nstdin = 0;
     for (size_t i = 0; i < c.nfiles; i++)
         nstdin += strcmp(c.files[i], "-") == 0;
     if (nstdin > 1) {
-        free(c.files);
+        cli_common_free(&c);
         return cli_usage_error(cmd, "'-' (standard input) can be given only once");
     }
 
@@ -422,23 +414,18 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct graph *graph;
     status = cli_load(c.grammar, c.start, NULL, &g, &graph);
     if (status != EXIT_OK) {
-        free(c.files);
+        cli_common_free(&c);
         return status;
     }
 
     struct run r = {.graph = graph, .json = c.json, .po = a.po, .ok = true,
                     .report_to = a.uncovered && !c.json ? stderr : stdout};
     struct pin_set pins = PIN_SET_INIT;
-    struct diag_list pin_errors = DIAG_LIST_INIT;
-    for (size_t i = 0; i < a.npins; i++)
-        pin_set_add(&pins, graph, a.pin_text[i], &pin_errors);
-    if (diag_has_errors(&pin_errors)) {
-        cli_print_diags(cmd, &pin_errors);
-        diag_list_free(&pin_errors);
+    if (!cli_add_pins(cmd, graph, &c, &pins)) {
         pin_set_free(&pins);
         graph_free(graph);
         grammar_free(g);
-        free(c.files);
+        cli_common_free(&c);
         return EXIT_USAGE;
     }
     measure_init(&r.m, graph, a.k, &pins);
@@ -449,7 +436,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
     for (size_t i = 0; i < c.nfiles; i++)
         process_argument(&r, c.files[i]);
-    free(c.files);
+    cli_common_free(&c);
     strbuf_free(&r.text);
 
     size_t nfailed = r.attempted - r.m.parsed;
@@ -501,7 +488,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     diag_list_free(&r.failures);
     measure_free(&r.m);
     pin_set_free(&pins);
-    diag_list_free(&pin_errors);
     graph_free(graph);
     grammar_free(g);
     return status;

@@ -80,7 +80,7 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv, stru
     }
     if (status == CLI_CONTINUE && a->output && !*a->output)
         status = cli_usage_error(cmd, "-o needs a file name");
-    free(c.files);
+    cli_common_free(&c);
     return status;
 }
 

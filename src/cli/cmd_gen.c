@@ -151,8 +151,6 @@ struct gen_cli {
     bool count_set, closeoff_set;
     const char *probs; /* --probs FILE */
     bool invert;
-    const char *pin_text[64]; /* --pin PATH, in order */
-    size_t npins;
     const char *outdir;
     const char *suffix;
     bool force, nul;
@@ -195,10 +193,6 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         if (strchr(value, '/'))
             return cli_usage_error(cmd, "--suffix must not contain '/', not '%s'", value);
         gc->suffix = value;
-    } else if (strcmp(name, "pin") == 0) {
-        if (gc->npins == sizeof gc->pin_text / sizeof gc->pin_text[0])
-            return cli_usage_error(cmd, "at most %zu pins", gc->npins);
-        gc->pin_text[gc->npins++] = value;
     } else if (strcmp(name, "probs") == 0) {
         gc->probs = value;
     } else if (strcmp(name, "invert") == 0) {
@@ -552,7 +546,18 @@ static int write_suite(struct run *r, struct outdir *od, struct diag_list *diags
     return EXIT_OK;
 }
 
+static int generate(const struct cli_command *cmd, int argc, char **argv, struct cli_common *cp);
+
+/* The parsed arguments live here, so that every way out of generate frees them. */
 static int run_gen(const struct cli_command *cmd, int argc, char **argv)
+{
+    struct cli_common c = {0};
+    int status = generate(cmd, argc, argv, &c);
+    cli_common_free(&c);
+    return status;
+}
+
+static int generate(const struct cli_command *cmd, int argc, char **argv, struct cli_common *cp)
 {
     struct cli_common c = {0};
     struct gen_cli gc = {0};
@@ -560,6 +565,7 @@ static int run_gen(const struct cli_command *cmd, int argc, char **argv)
     if (strcmp(cmd->name, "cover") == 0)
         gc.opts.strategy = GEN_KPATH;
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &gc);
+    *cp = c; /* freed by run_gen */
     if (status != CLI_CONTINUE)
         return status;
     status = check_options(cmd, &gc, c.json);
@@ -604,11 +610,7 @@ static int run_gen(const struct cli_command *cmd, int argc, char **argv)
         probabilities_invert(graph, probs, probs);
     gc.opts.probabilities = probs;
     struct pin_set pins = PIN_SET_INIT;
-    for (size_t i = 0; i < gc.npins; i++)
-        pin_set_add(&pins, graph, gc.pin_text[i], &diags);
-    if (diag_has_errors(&diags)) {
-        print_diags(cmd, &diags);
-        diag_list_free(&diags);
+    if (!cli_add_pins(cmd, graph, &c, &pins)) {
         pin_set_free(&pins);
         free(probs);
         outdir_close(&od);

@@ -70,14 +70,14 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct learn_options lo = {.po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &lo);
     if (status != CLI_CONTINUE) {
-        free(c.files);
+        cli_common_free(&c);
         return status;
     }
     struct grammar *g;
     struct graph *graph;
     status = cli_load(c.grammar, c.start, NULL, &g, &graph);
     if (status != EXIT_OK) {
-        free(c.files);
+        cli_common_free(&c);
         return status;
     }
     struct diag_list failures = DIAG_LIST_INIT;
@@ -141,7 +141,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     free(probs);
     learn_free(&lr);
     sample_list_free(&files);
-    free(c.files);
+    cli_common_free(&c);
     graph_free(graph);
     grammar_free(g);
     return status;

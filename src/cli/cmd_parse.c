@@ -95,7 +95,7 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv, stru
         a->file = c.files[0];
     if (status == CLI_CONTINUE && a->dot && a->json)
         status = cli_usage_error(cmd, "--dot and --json exclude each other");
-    free(c.files);
+    cli_common_free(&c);
     return status;
 }
 

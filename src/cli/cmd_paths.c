@@ -45,8 +45,6 @@ const struct cli_command cmd_paths_command = {
 struct paths_options {
     uint32_t k;
     bool ids, count, patterns, quoted;
-    const char *pin_text[64];
-    size_t npins;
     struct pin_set pins;
 };
 
@@ -56,11 +54,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     const char *name = cmd->options[index].name;
     if (strcmp(name, "k") == 0)
         return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &po->k) ? CLI_CONTINUE : EXIT_USAGE;
-    if (strcmp(name, "pin") == 0) {
-        if (po->npins == sizeof po->pin_text / sizeof po->pin_text[0])
-            return cli_usage_error(cmd, "at most %zu pins", po->npins);
-        po->pin_text[po->npins++] = value;
-    } else if (strcmp(name, "ids") == 0) {
+    if (strcmp(name, "ids") == 0) {
         po->ids = true;
     } else if (strcmp(name, "patterns") == 0) {
         po->patterns = true;
@@ -175,12 +169,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     status = cli_load(c.grammar, c.start, NULL, &g, &graph);
     if (status != EXIT_OK)
         return status;
-    struct diag_list diags = DIAG_LIST_INIT;
-    for (size_t i = 0; i < po.npins; i++)
-        pin_set_add(&po.pins, graph, po.pin_text[i], &diags);
-    if (diag_has_errors(&diags)) {
-        cli_print_diags(cmd, &diags);
-        diag_list_free(&diags);
+    if (!cli_add_pins(cmd, graph, &c, &po.pins)) {
+        cli_common_free(&c);
         pin_set_free(&po.pins);
         graph_free(graph);
         grammar_free(g);
@@ -202,7 +192,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
     kpath_space_free(&sp);
     pin_set_free(&po.pins);
-    diag_list_free(&diags);
+    cli_common_free(&c);
     graph_free(graph);
     grammar_free(g);
     return status;

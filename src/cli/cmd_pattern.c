@@ -117,6 +117,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             grammar_free(g);
         }
     }
-    free(c.files);
+    cli_common_free(&c);
     return status;
 }

@@ -54,8 +54,6 @@ struct why_cli {
     const char **sources;
     size_t nsources;
     const char *probs;
-    const char **pins;
-    size_t npins;
     struct parse_options po;
 };
 
@@ -73,8 +71,6 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         return sample;
     if (strcmp(name, "probs") == 0) {
         w->probs = value;
-    } else if (strcmp(name, "pin") == 0) {
-        w->pins[w->npins++] = value;
     } else {
         w->sources[w->nsources++] = value; /* --inputs, --samples */
     }
@@ -213,7 +209,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct why_cli w = {.max_depth = GEN_DEFAULT_MAX_DEPTH,
                         .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     w.sources = xcalloc((size_t)argc + 1, sizeof *w.sources);
-    w.pins = xcalloc((size_t)argc + 1, sizeof *w.pins);
     struct grammar *g = NULL;
     struct graph *graph = NULL;
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &w);
@@ -241,8 +236,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         pattern_check_path(graph, path, k, &diags);
     }
     struct pin_set pins = PIN_SET_INIT;
-    for (size_t i = 0; i < w.npins; i++)
-        pin_set_add(&pins, graph, w.pins[i], &diags);
+    for (size_t i = 0; i < c.npins; i++)
+        pin_set_add(&pins, graph, c.pins[i], &diags);
     double *probs = NULL;
     if (w.probs) {
         probs = xmalloc(probability_table_size(graph) * sizeof *probs);
@@ -363,7 +358,6 @@ done:
     graph_free(graph);
     grammar_free(g);
     free(w.sources);
-    free(w.pins);
-    free(c.files);
+    cli_common_free(&c);
     return status;
 }
