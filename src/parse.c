@@ -94,6 +94,9 @@ struct parser {
     bool lookahead;               /* off when collecting what was expected */
     uint64_t (*first)[2];         /* per node: ASCII characters that can start it */
     bool *first_high;             /* per node: a character >= 128 can start it */
+    uint64_t (*follow)[2];        /* per node: ASCII characters that can follow it */
+    bool *follow_high;            /* per node: a character >= 128 can follow it */
+    bool *follow_end;             /* per node: the input can end after it */
 };
 
 /* ---- growing arrays ------------------------------------------------------ */
@@ -361,10 +364,17 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
     }
 }
 
+static bool can_follow(const struct parser *p, uint32_t node);
+
 static void complete(struct parser *p, uint32_t x)
 {
     struct forest *f = p->f;
     struct item it = f->items[x];
+    /* A node that the next character cannot follow is not complete here in
+     * any parse: skip it, and the chain of completions above it (right
+     * recursion would otherwise complete every open level at every step). */
+    if (p->lookahead && it.origin < p->set && it.node != f->start_node && !can_follow(p, it.node))
+        return;
     bool empty = it.origin == p->set;
     struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, it.node, 0, it.origin);
     uint32_t known = empty ? empty_symbol(p, it.node) : s->value;
@@ -442,13 +452,19 @@ static void process_item(struct parser *p, uint32_t idx)
 
 /* ---- lookahead ------------------------------------------------------------- */
 
+/* Add a character set to another; true when it grew. */
+static bool add_first_to(uint64_t to[2], bool *to_high, const uint64_t bits[2], bool high)
+{
+    uint64_t a = to[0] | bits[0], b = to[1] | bits[1];
+    bool h = *to_high || high;
+    bool changed = a != to[0] || b != to[1] || h != *to_high;
+    to[0] = a, to[1] = b, *to_high = h;
+    return changed;
+}
+
 static bool add_first(struct parser *p, uint32_t to, const uint64_t bits[2], bool high)
 {
-    uint64_t a = p->first[to][0] | bits[0], b = p->first[to][1] | bits[1];
-    bool h = p->first_high[to] || high;
-    bool changed = a != p->first[to][0] || b != p->first[to][1] || h != p->first_high[to];
-    p->first[to][0] = a, p->first[to][1] = b, p->first_high[to] = h;
-    return changed;
+    return add_first_to(p->first[to], &p->first_high[to], bits, high);
 }
 
 /* FIRST sets by a worklist: a node's set only grows (129 bits at most), and a
@@ -513,6 +529,87 @@ static void compute_first(struct parser *p)
     }
     free(queue);
     free(queued);
+}
+
+/* FOLLOW sets: what can come right after an instance of each node, anywhere
+ * in any derivation (so a superset of what follows it in one parse).  A
+ * child gets its later siblings' FIRST (through nullable ones), a repeated
+ * child its own FIRST, and, when what comes after it in its parent can be
+ * empty, all of its parent's FOLLOW, which a worklist passes down until
+ * nothing grows (each set only grows, 130 bits at most). */
+static void compute_follow(struct parser *p)
+{
+    const struct graph *g = p->g;
+    uint32_t N = g->nnodes;
+    p->follow = xcalloc((size_t)N + 1, sizeof *p->follow);
+    p->follow_high = xcalloc((size_t)N + 1, sizeof *p->follow_high);
+    p->follow_end = xcalloc((size_t)N + 1, sizeof *p->follow_end);
+    /* inherits[edge]: the child's FOLLOW includes its parent's. */
+    size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
+    bool *inherits = xcalloc(edges + 1, sizeof *inherits);
+    for (uint32_t n = 0; n < N; n++) {
+        const struct graph_node *node = &g->nodes[n];
+        const uint32_t *kids = graph_children(g, n);
+        if (node->kind == NODE_CAT) {
+            /* Backwards: what the rest after child i can start with. */
+            uint64_t rest[2] = {0, 0};
+            bool rest_high = false, rest_empty = true;
+            for (uint32_t i = node->nchildren; i-- > 0;) {
+                uint32_t c = kids[i];
+                add_first_to(p->follow[c], &p->follow_high[c], rest, rest_high);
+                inherits[node->first_child + i] = rest_empty;
+                if (g->nodes[c].min_length > 0)
+                    rest[0] = rest[1] = 0, rest_high = false, rest_empty = false;
+                rest[0] |= p->first[c][0], rest[1] |= p->first[c][1];
+                rest_high = rest_high || p->first_high[c];
+            }
+        } else if (node->kind == NODE_QUANT) {
+            if (node->expr->u.quant.max > 1)
+                add_first_to(p->follow[kids[0]], &p->follow_high[kids[0]], p->first[kids[0]],
+                             p->first_high[kids[0]]);
+            inherits[node->first_child] = true;
+        } else {
+            for (uint32_t i = 0; i < node->nchildren; i++)
+                inherits[node->first_child + i] = true;
+        }
+    }
+    p->follow_end[0] = true;
+    uint32_t *queue = xmalloc(((size_t)N + 1) * sizeof *queue);
+    bool *queued = xcalloc((size_t)N + 1, sizeof *queued);
+    size_t head = 0, tail = 0;
+    for (uint32_t n = 0; n < N; n++)
+        queue[tail++] = n, queued[n] = true;
+    tail %= N + 1;
+    while (head != tail) {
+        uint32_t n = queue[head];
+        head = (head + 1) % (N + 1);
+        queued[n] = false;
+        const struct graph_node *node = &g->nodes[n];
+        for (uint32_t i = 0; i < node->nchildren; i++) {
+            if (!inherits[node->first_child + i])
+                continue;
+            uint32_t c = graph_children(g, n)[i];
+            bool changed = add_first_to(p->follow[c], &p->follow_high[c], p->follow[n],
+                                        p->follow_high[n]);
+            if (p->follow_end[n] && !p->follow_end[c])
+                p->follow_end[c] = changed = true;
+            if (changed && !queued[c]) {
+                queue[tail] = c, tail = (tail + 1) % (N + 1), queued[c] = true;
+            }
+        }
+    }
+    free(queue);
+    free(queued);
+    free(inherits);
+}
+
+/* Can the current position's next character (or the end) follow `node`? */
+static bool can_follow(const struct parser *p, uint32_t node)
+{
+    if (p->set >= p->f->len)
+        return p->follow_end[node];
+    uint32_t cp = p->f->text[p->set];
+    return cp < 128 ? (p->follow[node][cp >> 6] >> (cp & 63)) & 1 : p->follow_high[node];
 }
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -674,6 +771,9 @@ static void parser_free(struct parser *p)
     free(p->expected);
     free(p->first);
     free(p->first_high);
+    free(p->follow);
+    free(p->follow_high);
+    free(p->follow_end);
     free(p->stamp_pred);
     free(p->pred);
     free(p->stamp_leaf);
@@ -800,6 +900,7 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
     }
 
     compute_first(&p);
+    compute_follow(&p);
     p.lookahead = true;
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     uint32_t furthest = run(&p);

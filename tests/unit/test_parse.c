@@ -326,3 +326,36 @@ TEST(parse_deeply_nested_inputs_do_not_overflow_the_stack)
     free(doc);
     test_unload(&l);
 }
+
+static size_t items_for(const struct graph *g, const char *text)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct forest *f = parse_text(g, "n", text, strlen(text), NULL, &d);
+    size_t n = f ? forest_item_count(f) : 0;
+    forest_free(f);
+    diag_list_free(&d);
+    return n;
+}
+
+TEST(parse_right_recursion_stays_linear)
+{
+    /* arith's Int := Digit Int | Digit is right-recursive: without pruning by
+     * what can follow, every open Int completes at every digit and the items
+     * grow with the square of the length.  Counted, not timed. */
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/arith.ebnf", &l)))
+        return;
+    enum { N = 20000 };
+    char *digits = malloc(2 * N + 1);
+    memset(digits, '7', 2 * N);
+    digits[N] = '\0';
+    size_t one = items_for(l.graph, digits);
+    digits[N] = '7';
+    digits[2 * N] = '\0';
+    size_t two = items_for(l.graph, digits);
+    CHECK(one > 0 && two > 0);
+    CHECK(two < 3 * one); /* quadratic growth would make it about 4x */
+    CHECK(one < 20 * (size_t)N);
+    free(digits);
+    test_unload(&l);
+}
