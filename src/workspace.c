@@ -228,37 +228,35 @@ static bool pinned(const struct workspace *ws)
     return ws->pins.len && !ws->space.saturated;
 }
 
-/* Position among the k-paths under the pins of the first one of rank >= r. */
-static uint64_t under_pos_from(const struct workspace *ws, uint64_t r)
+/* The first interval of k-paths under the pins that ends after rank r
+ * (nunder when none does). */
+static size_t interval_after(const struct workspace *ws, uint64_t r)
 {
     size_t lo = 0, hi = ws->nunder;
-    while (lo < hi) { /* first interval ending after r */
+    while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (ws->under[mid].lo + ws->under[mid].len <= r)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo == ws->nunder)
+    return lo;
+}
+
+/* Position among the k-paths under the pins of the first one of rank >= r. */
+static uint64_t under_pos_from(const struct workspace *ws, uint64_t r)
+{
+    size_t i = interval_after(ws, r);
+    if (i == ws->nunder)
         return ws->total_under;
-    const struct ws_interval *iv = &ws->under[lo];
+    const struct ws_interval *iv = &ws->under[i];
     return iv->before + (r > iv->lo ? r - iv->lo : 0);
 }
 
 static bool under_contains(const struct workspace *ws, uint64_t r)
 {
-    uint64_t p = under_pos_from(ws, r);
-    if (p >= ws->total_under)
-        return false;
-    size_t lo = 0, hi = ws->nunder;
-    while (lo + 1 < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ws->under[mid].before <= p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return r >= ws->under[lo].lo && r < ws->under[lo].lo + ws->under[lo].len;
+    size_t i = interval_after(ws, r);
+    return i < ws->nunder && r >= ws->under[i].lo;
 }
 
 static uint64_t under_rank(const struct workspace *ws, uint64_t p)
