@@ -491,6 +491,17 @@ static void build_agenda(struct generator *gen)
 {
     struct gen_state *st = gen->state;
     const struct kpath_space *sp = &gen->space;
+    if (gen->opts.only_path) {
+        /* One target: its rank, without walking the space. */
+        uint64_t rank;
+        st->agenda = xmalloc(sizeof *st->agenda);
+        st->agenda_len = 0;
+        if (kpath_rank(sp, gen->opts.only_path, &rank)) {
+            st->agenda[st->agenda_len++] = rank;
+            st->open_ends[gen->opts.only_path[sp->k - 1]]++;
+        }
+        return;
+    }
     size_t n = (size_t)sp->total;
     uint64_t *keyed = xmalloc((2 * n + 1) * sizeof *keyed);
     struct kpath_iter it;
@@ -498,10 +509,7 @@ static void build_agenda(struct generator *gen)
     size_t i = 0;
     uint64_t rank = 0;
     for (; kpath_iter_next(&it); rank++) { /* iteration order is rank order */
-        bool wanted = gen->opts.only_path
-                          ? memcmp(it.path, gen->opts.only_path, sp->k * sizeof *it.path) == 0
-                          : !gen->opts.pins || pin_set_covers_path(gen->opts.pins, it.path);
-        if (!wanted)
+        if (gen->opts.pins && !pin_set_covers_path(gen->opts.pins, it.path))
             continue;
         uint32_t first = st->refs_from_root[it.path[0]];
         keyed[2 * i] = (uint64_t)add32(first, tail_need(gen, it.path));
@@ -547,7 +555,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     gen->state = xcalloc(1, sizeof *gen->state);
     struct gen_state *st = gen->state;
     kpath_space_init(&gen->space, g, opts->k);
-    if (opts->strategy == GEN_KPATH &&
+    if (opts->strategy == GEN_KPATH && !opts->only_path &&
         (gen->space.saturated || gen->space.total > GEN_MAX_AGENDA)) {
         *error = format_error("the grammar has too many k-paths for an agenda (more than %llu); "
                               "choose a smaller k", (unsigned long long)GEN_MAX_AGENDA);
@@ -750,12 +758,14 @@ static void record_unreachable(struct generator *gen, uint32_t needed)
 
 /* Take the next target from the agenda, skipping covered ones and reporting
  * those no tree within the depth limit contains.  False when none is left. */
+static bool rank_in(const struct generator *gen, const struct kpath_set *set, uint64_t rank);
+
 static bool next_target(struct generator *gen)
 {
     struct gen_state *st = gen->state;
     while (st->agenda_pos < st->agenda_len) {
         uint64_t rank = st->agenda[st->agenda_pos++];
-        if (kpath_set_contains_rank(&gen->covered, rank))
+        if (rank_in(gen, &gen->covered, rank))
             continue;
         kpath_unrank(&gen->space, rank, gen->target);
         uint32_t needed = plan_target(gen, gen->target);
@@ -1402,13 +1412,26 @@ bool gen_mark_covered(struct generator *gen, const uint32_t *path)
     return true;
 }
 
+/* Is the agenda's k-path of this rank in `set`?  Sets of spaces too large for
+ * a bitset (possible only with a one-path agenda) hash paths instead. */
+static bool rank_in(const struct generator *gen, const struct kpath_set *set, uint64_t rank)
+{
+    if (set->bits)
+        return kpath_set_contains_rank(set, rank);
+    uint32_t *path = xmalloc(gen->opts.k * sizeof *path);
+    kpath_unrank(&gen->space, rank, path);
+    bool in = kpath_set_contains(set, path);
+    free(path);
+    return in;
+}
+
 uint64_t gen_agenda_left(const struct generator *gen)
 {
     const struct gen_state *st = gen->state;
     uint64_t left = 0;
     for (size_t i = st->agenda_pos; i < st->agenda_len; i++)
-        if (!kpath_set_contains_rank(&gen->covered, st->agenda[i]) &&
-            !kpath_set_contains_rank(&st->skipped, st->agenda[i]))
+        if (!rank_in(gen, &gen->covered, st->agenda[i]) &&
+            !rank_in(gen, &st->skipped, st->agenda[i]))
             left++;
     return left;
 }

@@ -137,3 +137,27 @@ TEST(why_outside_pins_and_relative_to_inputs)
     diag_list_free(&d);
     test_unload(&l);
 }
+
+TEST(why_works_in_spaces_too_large_for_an_agenda)
+{
+    /* expr.ebnf has over a billion 13-paths: more than a generator's agenda
+     * holds and more than a bitset.  AddExpr_0, eleven AddExpr_5, MultExpr_2:
+     * twelve nested sums, so twelve operands; depth 12 + MultExpr_2,
+     * UnaryExpr_8, Identifier_16 = 15. */
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    uint32_t path[13];
+    path[0] = 0;
+    for (int i = 1; i < 12; i++)
+        path[i] = 5;
+    path[12] = 2;
+    struct why_options o = {.max_depth = 16};
+    struct why_report r = explain(l.graph, path, 13, &o);
+    CHECK_INT(r.needed_depth, 15);
+    CHECK(!r.too_deep);
+    CHECK_STR(r.example, "x+x+x+x+x+x+x+x+x+x+x+x");
+    CHECK_INT(r.example_depth, 15);
+    why_report_free(&r);
+    test_unload(&l);
+}
