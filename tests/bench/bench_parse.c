@@ -357,11 +357,33 @@ static void doubling(const char *name, double per_mb_n, double per_mb_2n)
                2.0 * per_mb_2n / per_mb_n);
 }
 
+/* Right recursion: arith's Int := Digit Int | Digit on one long number. */
+static void right_recursion(const struct graph *arith)
+{
+    printf("\n== parsing: right recursion (arith.ebnf, one number of N digits)\n");
+    for (size_t n = 8000; n <= 64000; n *= 2) {
+        char *digits = malloc(n + 1);
+        memset(digits, '7', n);
+        digits[n] = '\0';
+        struct diag_list d = DIAG_LIST_INIT;
+        double t0 = bench_now();
+        struct forest *f = parse_text(arith, "digits", digits, n, NULL, &d);
+        double took = bench_now() - t0;
+        printf("  %6zu digits: %8.3f s, %zu items%s\n", n, took, f ? forest_item_count(f) : 0,
+               f ? "" : " (did not parse)");
+        forest_free(f);
+        diag_list_free(&d);
+        free(digits);
+    }
+}
+
 void bench_parsing(const char *root)
 {
     struct grammar *json_grammar, *arith_grammar;
     struct graph *json = load(root, "grammars/json.ebnf", &json_grammar);
     struct graph *arith = load(root, "grammars/arith.ebnf", &arith_grammar);
+    if (arith)
+        right_recursion(arith);
     printf("\n== parsing: throughput (generated inputs, seed 42; each in its own process, "
            "at most %" PRIu64 " GiB)\n", BENCH_MEMORY_LIMIT >> 30);
     if (json) {
