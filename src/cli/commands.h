@@ -19,7 +19,8 @@
     X(dup, cmd_dup)           \
     X(parse, cmd_parse)       \
     X(coverage, cmd_coverage) \
-    X(reduce, cmd_reduce)
+    X(reduce, cmd_reduce)     \
+    X(bonsai, cmd_bonsai)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)

@@ -1,0 +1,200 @@
+#include "bonsai.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+void bonsai_options_default(struct bonsai_options *o)
+{
+    o->k = GEN_DEFAULT_K;
+    o->max_depth = BONSAI_DEFAULT_MAX_DEPTH;
+    o->max_repetitions = BONSAI_DEFAULT_MAX_REPETITIONS;
+    o->max_bytes = BONSAI_DEFAULT_MAX_BYTES;
+    o->random_count = BONSAI_DEFAULT_RANDOM_COUNT;
+    o->seed = GEN_DEFAULT_SEED;
+}
+
+static char *format_error(const char *fmt, unsigned a, unsigned b)
+{
+    struct strbuf s = STRBUF_INIT;
+    strbuf_addf(&s, fmt, a, b);
+    return strbuf_detach(&s, NULL);
+}
+
+static int cmp_point(const void *x, const void *y)
+{
+    const struct bonsai_point *a = x, *b = y;
+    /* sizes are compared by level (the doubling index), see bonsai_new */
+    uint64_t sa = (uint64_t)a->depth + a->repetitions + a->generated;
+    uint64_t sb = (uint64_t)b->depth + b->repetitions + b->generated;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    if (a->depth != b->depth)
+        return a->depth < b->depth ? -1 : 1;
+    if (a->repetitions != b->repetitions)
+        return a->repetitions < b->repetitions ? -1 : 1;
+    return a->max_bytes < b->max_bytes ? -1 : a->max_bytes > b->max_bytes;
+}
+
+struct bonsai *bonsai_new(const struct graph *g, const struct bonsai_options *o, char **error)
+{
+    *error = NULL;
+    if (o->k < 1 || o->k > KPATH_MAX_K) {
+        *error = format_error("k must be from 1 to %u, not %u", KPATH_MAX_K, o->k);
+        return NULL;
+    }
+    if (o->max_depth < 1 || o->max_repetitions < 1 || o->max_bytes < 1) {
+        *error = format_error("the bounds must be at least 1 (depth %u, repetitions %u)",
+                              o->max_depth, o->max_repetitions);
+        return NULL;
+    }
+    struct bonsai *b = xcalloc(1, sizeof *b);
+    b->graph = g;
+    b->opts = *o;
+    rng_seed(&b->rng, o->seed);
+    b->spaces = xcalloc(o->k, sizeof *b->spaces);
+    b->covered = xcalloc(o->k, sizeof *b->covered);
+    for (uint32_t j = 0; j < o->k; j++) {
+        kpath_space_init(&b->spaces[j], g, j + 1);
+        kpath_set_init(&b->covered[j], &b->spaces[j]);
+    }
+    uint32_t sizes[34], nsizes = 0;
+    for (uint64_t s = BONSAI_SMALLEST_BYTES; s < o->max_bytes; s *= 2)
+        sizes[nsizes++] = (uint32_t)s;
+    sizes[nsizes++] = o->max_bytes;
+    uint64_t n = (uint64_t)o->max_depth * o->max_repetitions * nsizes;
+    if (n > 1000000u) {
+        *error = format_error("the lattice is too large (depth %u x repetitions %u): at most "
+                              "a million points", o->max_depth, o->max_repetitions);
+        bonsai_free(b);
+        return NULL;
+    }
+    b->npoints = (uint32_t)n;
+    b->points = xcalloc(n, sizeof *b->points);
+    uint32_t i = 0;
+    for (uint32_t d = 1; d <= o->max_depth; d++)
+        for (uint32_t r = 1; r <= o->max_repetitions; r++)
+            for (uint32_t s = 0; s < nsizes; s++)
+                /* `generated` holds the size level until the sort is done */
+                b->points[i++] = (struct bonsai_point){d, r, sizes[s], s + 1, 0, 0, NULL};
+    qsort(b->points, n, sizeof *b->points, cmp_point);
+    for (i = 0; i < b->npoints; i++)
+        b->points[i].generated = 0;
+    return b;
+}
+
+void bonsai_free(struct bonsai *b)
+{
+    if (!b)
+        return;
+    for (uint32_t i = 0; i < b->npoints; i++)
+        free(b->points[i].covered);
+    free(b->points);
+    for (size_t i = 0; i < b->ninputs; i++)
+        free(b->inputs[i].text);
+    free(b->inputs);
+    for (uint32_t j = 0; j < b->opts.k; j++) {
+        kpath_set_free(&b->covered[j]);
+        kpath_space_free(&b->spaces[j]);
+    }
+    free(b->covered);
+    free(b->spaces);
+    free(b->error);
+    free(b);
+}
+
+struct novelty {
+    const struct kpath_set *covered;
+    bool found;
+};
+
+static void find_new(const uint32_t *path, void *ctx)
+{
+    struct novelty *n = ctx;
+    if (!n->found && !kpath_set_contains(n->covered, path))
+        n->found = true;
+}
+
+/* Keep the input when it fits the point and adds a j-path for some j. */
+static void consider(struct bonsai *b, uint32_t point, const struct gen_input *in, bool random)
+{
+    struct bonsai_point *p = &b->points[point];
+    p->generated++;
+    if (in->len > p->max_bytes || in->depth > p->depth)
+        return;
+    bool adds = false;
+    for (uint32_t j = 1; j <= b->opts.k && !adds; j++) {
+        struct novelty n = {&b->covered[j - 1], false};
+        dtree_foreach_kpath(&in->tree, j, find_new, &n);
+        adds = n.found;
+    }
+    if (!adds)
+        return;
+    uint64_t added = 0;
+    for (uint32_t j = 1; j <= b->opts.k; j++)
+        added += dtree_add_kpaths(&in->tree, &b->covered[j - 1]);
+    b->inputs = xgrow(b->inputs, &b->inputs_cap, b->ninputs + 1, sizeof *b->inputs);
+    char *text = xmalloc(in->len + 1);
+    memcpy(text, in->text, in->len + 1);
+    b->inputs[b->ninputs++] = (struct bonsai_input){text, in->len, point, random, in->depth, added};
+    b->total_bytes += in->len;
+    p->kept++;
+    p->kept_bytes += in->len;
+}
+
+static bool mark_one(const uint32_t *path, void *ctx)
+{
+    gen_mark_covered(ctx, path);
+    return true;
+}
+
+static bool run_generator(struct bonsai *b, uint32_t point, enum gen_strategy strategy)
+{
+    const struct bonsai_point *p = &b->points[point];
+    struct gen_options o;
+    gen_options_default(&o);
+    o.strategy = strategy;
+    o.k = b->opts.k;
+    o.max_depth = p->depth;
+    o.max_repetitions = p->repetitions;
+    o.seed = rng_next(&b->rng);
+    o.count = strategy == GEN_KPATH ? 0 : b->opts.random_count;
+    char *error = NULL;
+    struct generator *gen = gen_new(b->graph, &o, &error);
+    if (!gen) {
+        free(b->error);
+        b->error = error;
+        return false;
+    }
+    if (strategy == GEN_KPATH)
+        kpath_set_foreach(&b->covered[b->opts.k - 1], mark_one, gen);
+    gen_run(gen);
+    for (size_t i = 0; i < gen->ninputs; i++)
+        consider(b, point, &gen->inputs[i], strategy != GEN_KPATH);
+    bool ok = !gen->error;
+    if (!ok) {
+        free(b->error);
+        b->error = xstrdup(gen->error);
+    }
+    gen_free(gen);
+    return ok;
+}
+
+bool bonsai_step(struct bonsai *b)
+{
+    if (b->next >= b->npoints || b->error)
+        return false;
+    uint32_t point = b->next++;
+    bool ok = run_generator(b, point, GEN_KPATH);
+    if (ok && b->opts.random_count)
+        ok = run_generator(b, point, GEN_RANDOM);
+    struct bonsai_point *p = &b->points[point];
+    p->covered = xcalloc(b->opts.k, sizeof *p->covered);
+    for (uint32_t j = 0; j < b->opts.k; j++)
+        p->covered[j] = b->covered[j].size;
+    return ok && b->next < b->npoints;
+}
