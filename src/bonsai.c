@@ -94,8 +94,10 @@ void bonsai_free(struct bonsai *b)
     for (uint32_t i = 0; i < b->npoints; i++)
         free(b->points[i].covered);
     free(b->points);
-    for (size_t i = 0; i < b->ninputs; i++)
+    for (size_t i = 0; i < b->ninputs; i++) {
         free(b->inputs[i].text);
+        dtree_free(&b->inputs[i].tree);
+    }
     free(b->inputs);
     for (uint32_t j = 0; j < b->opts.k; j++) {
         kpath_set_free(&b->covered[j]);
@@ -140,7 +142,10 @@ static void consider(struct bonsai *b, uint32_t point, const struct gen_input *i
     b->inputs = xgrow(b->inputs, &b->inputs_cap, b->ninputs + 1, sizeof *b->inputs);
     char *text = xmalloc(in->len + 1);
     memcpy(text, in->text, in->len + 1);
-    b->inputs[b->ninputs++] = (struct bonsai_input){text, in->len, point, random, in->depth, added};
+    struct bonsai_input *kept = &b->inputs[b->ninputs++];
+    *kept = (struct bonsai_input){.text = text, .len = in->len, .point = point,
+                                  .random = random, .depth = in->depth, .new_paths = added};
+    dtree_copy(&kept->tree, &in->tree);
     b->total_bytes += in->len;
     p->kept++;
     p->kept_bytes += in->len;

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dtree.h"
 #include "graph.h"
 #include "kpath.h"
 #include "rng.h"
@@ -55,6 +56,7 @@ struct bonsai_point {
 };
 
 struct bonsai_input {
+    struct dtree tree;        /* owned */
     char *text;               /* owned (may hold NUL bytes: see len) */
     size_t len;
     uint32_t point;           /* index into points */
