@@ -28,9 +28,8 @@ static char *format_error(const char *fmt, unsigned a, unsigned b)
 static int cmp_point(const void *x, const void *y)
 {
     const struct bonsai_point *a = x, *b = y;
-    /* sizes are compared by level (the doubling index), see bonsai_new */
-    uint64_t sa = (uint64_t)a->depth + a->repetitions + a->generated;
-    uint64_t sb = (uint64_t)b->depth + b->repetitions + b->generated;
+    uint64_t sa = (uint64_t)a->depth + a->repetitions + a->size_level;
+    uint64_t sb = (uint64_t)b->depth + b->repetitions + b->size_level;
     if (sa != sb)
         return sa < sb ? -1 : 1;
     if (a->depth != b->depth)
@@ -79,11 +78,9 @@ struct bonsai *bonsai_new(const struct graph *g, const struct bonsai_options *o,
     for (uint32_t d = 1; d <= o->max_depth; d++)
         for (uint32_t r = 1; r <= o->max_repetitions; r++)
             for (uint32_t s = 0; s < nsizes; s++)
-                /* `generated` holds the size level until the sort is done */
-                b->points[i++] = (struct bonsai_point){d, r, sizes[s], s + 1, 0, 0, NULL};
+                b->points[i++] = (struct bonsai_point){.depth = d, .repetitions = r,
+                                                       .max_bytes = sizes[s], .size_level = s + 1};
     qsort(b->points, n, sizeof *b->points, cmp_point);
-    for (i = 0; i < b->npoints; i++)
-        b->points[i].generated = 0;
     return b;
 }
 

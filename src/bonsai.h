@@ -49,6 +49,7 @@ struct bonsai_options {
 
 struct bonsai_point {
     uint32_t depth, repetitions, max_bytes;
+    uint32_t size_level;      /* 1-based place of max_bytes on the size axis */
     uint32_t generated;       /* inputs both generators made */
     uint32_t kept;            /* of them, kept */
     uint64_t kept_bytes;

@@ -322,12 +322,18 @@ static void build_manifest(const struct state *s, char **names, struct strbuf *o
         json_add_cstring(out, s->meta[c].sha256);
         strbuf_addf(out, ", \"size\": %" PRIu64 ", \"only\": [", s->red.inputs[c].bytes);
         uint32_t *only = reduce_only(&s->red, r->chosen, r->nchosen, c, &nonly);
-        for (uint32_t j = 0; j < nonly; j++) {
-            strbuf_reset(&item);
-            add_item(s, only[j], &item);
-            strbuf_addstr(out, j ? ", " : "");
-            json_add_string(out, item.data, item.len);
-        }
+        /* k = 1 .. K, then the features */
+        bool first = true;
+        for (uint32_t kind = 1; kind <= s->a->k + 1; kind++)
+            for (uint32_t j = 0; j < nonly; j++) {
+                if (s->red.items[only[j]].k != kind % (s->a->k + 1))
+                    continue;
+                strbuf_reset(&item);
+                add_item(s, only[j], &item);
+                strbuf_addstr(out, first ? "" : ", ");
+                first = false;
+                json_add_string(out, item.data, item.len);
+            }
         free(only);
         strbuf_addstr(out, "]}");
     }
