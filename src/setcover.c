@@ -386,6 +386,7 @@ void setcover_solve(const struct setcover_instance *in, const struct setcover_op
         left += needed[e];
     }
     bool *in_play = xcalloc((size_t)in->ncandidates + 1, sizeof *in_play);
+    uint32_t *left_of = xcalloc((size_t)in->ncandidates + 1, sizeof *left_of);
     uint32_t max_left = 0;
     for (uint32_t c = 0; c < in->ncandidates; c++) {
         if (essential[c])
@@ -396,6 +397,7 @@ void setcover_solve(const struct setcover_instance *in, const struct setcover_op
         if (g > max_left)
             max_left = g;
         in_play[c] = g > 0;
+        left_of[c] = g;
         res->in_play += in_play[c];
     }
     uint32_t simple = ness + (max_left ? (left + max_left - 1) / max_left : 0);
@@ -408,13 +410,14 @@ void setcover_solve(const struct setcover_instance *in, const struct setcover_op
             if (!in_play[a])
                 continue;
             for (uint32_t b = 0; b < in->ncandidates && in_play[a]; b++) {
-                if (b == a || !in_play[b] || in->cost[b] > in->cost[a])
+                if (b == a || !in_play[b] || in->cost[b] > in->cost[a] ||
+                    left_of[b] < left_of[a])
                     continue;
                 if (!needed_subset(in, needed, a, b))
                     continue;
                 /* b covers all a does at no more cost; on a tie of both,
                  * the earlier stays */
-                bool same = needed_subset(in, needed, b, a) && in->cost[b] == in->cost[a];
+                bool same = left_of[b] == left_of[a] && in->cost[b] == in->cost[a];
                 if (!same || b < a) {
                     in_play[a] = false;
                     res->in_play--;
@@ -460,6 +463,7 @@ void setcover_solve(const struct setcover_instance *in, const struct setcover_op
     res->nchosen = n;
     res->cost = total_cost(in, chosen, n);
     free(in_play);
+    free(left_of);
     free(ess_list);
     free(counts);
     free(needed);
