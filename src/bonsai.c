@@ -154,7 +154,9 @@ static bool mark_one(const uint32_t *path, void *ctx)
     return true;
 }
 
-static bool run_generator(struct bonsai *b, uint32_t point, enum gen_strategy strategy)
+/* Run one generator within the point's bounds; NULL (b->error set) on failure. */
+static struct generator *run_generator(struct bonsai *b, uint32_t point,
+                                       enum gen_strategy strategy)
 {
     const struct bonsai_point *p = &b->points[point];
     struct gen_options o;
@@ -170,20 +172,32 @@ static bool run_generator(struct bonsai *b, uint32_t point, enum gen_strategy st
     if (!gen) {
         free(b->error);
         b->error = error;
-        return false;
+        return NULL;
     }
     if (strategy == GEN_KPATH)
         kpath_set_foreach(&b->covered[b->opts.k - 1], mark_one, gen);
     gen_run(gen);
-    for (size_t i = 0; i < gen->ninputs; i++)
-        consider(b, point, &gen->inputs[i], strategy != GEN_KPATH);
-    bool ok = !gen->error;
-    if (!ok) {
+    if (gen->error) {
         free(b->error);
         b->error = xstrdup(gen->error);
+        gen_free(gen);
+        return NULL;
     }
-    gen_free(gen);
-    return ok;
+    return gen;
+}
+
+struct candidate {
+    const struct gen_input *in;
+    bool random;
+    size_t order; /* generation order, for a stable sort */
+};
+
+static int cmp_candidate(const void *x, const void *y)
+{
+    const struct candidate *a = x, *b = y;
+    if (a->in->len != b->in->len)
+        return a->in->len < b->in->len ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
 }
 
 bool bonsai_step(struct bonsai *b)
@@ -191,9 +205,29 @@ bool bonsai_step(struct bonsai *b)
     if (b->next >= b->npoints || b->error)
         return false;
     uint32_t point = b->next++;
-    bool ok = run_generator(b, point, GEN_KPATH);
+    /* Both generators' inputs are considered together, shortest first
+     * (small first within a point too), so a short input is kept before a
+     * long one that would cover the same. */
+    struct generator *gens[2] = {run_generator(b, point, GEN_KPATH), NULL};
+    bool ok = gens[0] != NULL;
     if (ok && b->opts.random_count)
-        ok = run_generator(b, point, GEN_RANDOM);
+        ok = (gens[1] = run_generator(b, point, GEN_RANDOM)) != NULL;
+    size_t n = 0;
+    for (int g = 0; g < 2; g++)
+        n += gens[g] ? gens[g]->ninputs : 0;
+    struct candidate *cands = xmalloc((n + 1) * sizeof *cands);
+    n = 0;
+    for (int g = 0; g < 2; g++)
+        for (size_t i = 0; gens[g] && i < gens[g]->ninputs; i++, n++)
+            cands[n] = (struct candidate){&gens[g]->inputs[i], g == 1, n};
+    if (ok) {
+        qsort(cands, n, sizeof *cands, cmp_candidate);
+        for (size_t i = 0; i < n; i++)
+            consider(b, point, cands[i].in, cands[i].random);
+    }
+    free(cands);
+    gen_free(gens[0]);
+    gen_free(gens[1]);
     struct bonsai_point *p = &b->points[point];
     p->covered = xcalloc(b->opts.k, sizeof *p->covered);
     for (uint32_t j = 0; j < b->opts.k; j++)

@@ -10,9 +10,10 @@
  * (gen.h): the k-path strategy (shortest close-off), whose agenda starts with
  * every K-path the corpus already covers marked as covered, so it only aims
  * at what is new, and the random strategy (`random_count` inputs, seeded from
- * the run's seed).  An input is kept only when it stays within the point's
- * bounds and adds coverage: some j-path, for any j from 1 to K, that no kept
- * input covers.  The corpus of the smaller points is so the seed of the
+ * the run's seed).  Their inputs are considered together, shortest first
+ * (ties: in the order made), and one is kept only when it stays within the
+ * point's bounds and adds coverage: some j-path, for any j from 1 to K, that
+ * no kept input covers.  The corpus of the smaller points is so the seed of the
  * larger ones (as coverage to go beyond; gen.h cannot mutate inputs).
  *
  * Behaviour features of a program (--run) are not part of it yet: that needs
