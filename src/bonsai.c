@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "input_kpaths.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -57,9 +58,12 @@ struct bonsai *bonsai_new(const struct graph *g, const struct bonsai_options *o,
     rng_seed(&b->rng, o->seed);
     b->spaces = xcalloc(o->k, sizeof *b->spaces);
     b->covered = xcalloc(o->k, sizeof *b->covered);
+    b->scratch = xcalloc(o->k, sizeof *b->scratch);
+    b->scratch_ptrs = xcalloc(o->k, sizeof *b->scratch_ptrs);
     for (uint32_t j = 0; j < o->k; j++) {
         kpath_space_init(&b->spaces[j], g, j + 1);
         kpath_set_init(&b->covered[j], &b->spaces[j]);
+        kpath_set_init(&b->scratch[j], &b->spaces[j]);
     }
     uint32_t sizes[34], nsizes = 0;
     for (uint64_t s = BONSAI_SMALLEST_BYTES; s < o->max_bytes; s *= 2)
@@ -98,9 +102,12 @@ void bonsai_free(struct bonsai *b)
     free(b->inputs);
     for (uint32_t j = 0; j < b->opts.k; j++) {
         kpath_set_free(&b->covered[j]);
+        kpath_set_free(&b->scratch[j]);
         kpath_space_free(&b->spaces[j]);
     }
     free(b->covered);
+    free(b->scratch);
+    free(b->scratch_ptrs);
     free(b->spaces);
     free(b->error);
     free(b);
@@ -111,31 +118,56 @@ struct novelty {
     bool found;
 };
 
-static void find_new(const uint32_t *path, void *ctx)
+static bool find_new(const uint32_t *path, void *ctx)
 {
     struct novelty *n = ctx;
-    if (!n->found && !kpath_set_contains(n->covered, path))
-        n->found = true;
+    n->found = !kpath_set_contains(n->covered, path);
+    return !n->found; /* stop at the first new one */
 }
 
-/* Keep the input when it fits the point and adds a j-path for some j. */
-static void consider(struct bonsai *b, uint32_t point, const struct gen_input *in, bool random)
+/* Keep the input when it fits the point and adds a j-path for some j.  Its
+ * k-paths are those of its text, parsed (every derivation tree of an
+ * ambiguous text counts, as in kpath coverage), not only of the tree the
+ * generator built.  False (b->error set) when the text does not parse. */
+static bool consider(struct bonsai *b, uint32_t point, const struct gen_input *in, bool random)
 {
     struct bonsai_point *p = &b->points[point];
     p->generated++;
     if (in->len > p->max_bytes || in->depth > p->depth)
-        return;
+        return true;
+    uint32_t k = b->opts.k;
+    for (uint32_t j = 0; j < k; j++) {
+        kpath_set_clear(&b->scratch[j]);
+        b->scratch_ptrs[j] = &b->scratch[j];
+    }
+    struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT};
+    struct diag_list diags = DIAG_LIST_INIT;
+    if (!input_kpaths_text(b->graph, "generated input", in->text, in->len, &po, b->scratch_ptrs,
+                           k, NULL, NULL, &diags)) {
+        struct strbuf msg = STRBUF_INIT;
+        strbuf_addstr(&msg, "a generated input does not parse (a bug): ");
+        if (diags.len)
+            diag_format(&diags.items[0], &msg);
+        free(b->error);
+        b->error = strbuf_detach(&msg, NULL);
+        diag_list_free(&diags);
+        return false;
+    }
+    diag_list_free(&diags);
     bool adds = false;
-    for (uint32_t j = 1; j <= b->opts.k && !adds; j++) {
-        struct novelty n = {&b->covered[j - 1], false};
-        dtree_foreach_kpath(&in->tree, j, find_new, &n);
+    for (uint32_t j = 0; j < k && !adds; j++) {
+        struct novelty n = {&b->covered[j], false};
+        kpath_set_foreach(&b->scratch[j], find_new, &n);
         adds = n.found;
     }
     if (!adds)
-        return;
+        return true;
     uint64_t added = 0;
-    for (uint32_t j = 1; j <= b->opts.k; j++)
-        added += dtree_add_kpaths(&in->tree, &b->covered[j - 1]);
+    for (uint32_t j = 0; j < k; j++) {
+        uint64_t before = b->covered[j].size;
+        kpath_set_union(&b->covered[j], &b->scratch[j]);
+        added += b->covered[j].size - before;
+    }
     b->inputs = xgrow(b->inputs, &b->inputs_cap, b->ninputs + 1, sizeof *b->inputs);
     char *text = xmalloc(in->len + 1);
     memcpy(text, in->text, in->len + 1);
@@ -146,6 +178,7 @@ static void consider(struct bonsai *b, uint32_t point, const struct gen_input *i
     b->total_bytes += in->len;
     p->kept++;
     p->kept_bytes += in->len;
+    return true;
 }
 
 static bool mark_one(const uint32_t *path, void *ctx)
@@ -222,8 +255,8 @@ bool bonsai_step(struct bonsai *b)
             cands[n] = (struct candidate){&gens[g]->inputs[i], g == 1, n};
     if (ok) {
         qsort(cands, n, sizeof *cands, cmp_candidate);
-        for (size_t i = 0; i < n; i++)
-            consider(b, point, cands[i].in, cands[i].random);
+        for (size_t i = 0; ok && i < n; i++)
+            ok = consider(b, point, cands[i].in, cands[i].random);
     }
     free(cands);
     gen_free(gens[0]);

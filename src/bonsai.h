@@ -13,7 +13,9 @@
  * the run's seed).  Their inputs are considered together, shortest first
  * (ties: in the order made), and one is kept only when it stays within the
  * point's bounds and adds coverage: some j-path, for any j from 1 to K, that
- * no kept input covers.  The corpus of the smaller points is so the seed of the
+ * no kept input covers.  An input's j-paths are those of its text, parsed
+ * (input_kpaths.h): every derivation tree of an ambiguous text counts, as in
+ * kpath coverage, not only the tree the generator built.  The corpus of the smaller points is so the seed of the
  * larger ones (as coverage to go beyond; gen.h cannot mutate inputs).
  *
  * Behaviour features of a program (--run) are not part of it yet: that needs
@@ -64,7 +66,7 @@ struct bonsai_input {
     uint32_t point;           /* index into points */
     bool random;              /* made by the random strategy (else the k-path one) */
     uint32_t depth;
-    uint64_t new_paths;       /* j-paths (all j) it added */
+    uint64_t new_paths;       /* j-paths (all j) it added, as parsed */
 };
 
 struct bonsai {
@@ -72,6 +74,8 @@ struct bonsai {
     struct bonsai_options opts;
     struct kpath_space *spaces;      /* owned; j = 1..k */
     struct kpath_set *covered;       /* owned; per j, the corpus's j-paths */
+    struct kpath_set *scratch;       /* owned; per j, the input being considered */
+    struct kpath_set **scratch_ptrs; /* owned; pointers to them */
     struct rng rng;
     struct bonsai_point *points;     /* owned; in visiting order */
     uint32_t npoints, next;

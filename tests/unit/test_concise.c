@@ -1,11 +1,12 @@
 /* reduce and bonsai: items interned once, "only it covers" and coverage of a
  * subset; the lattice order and that every kept bonsai input fits its point
- * and adds coverage, recomputed here from the trees. */
+ * and adds coverage, recomputed here by parsing the texts. */
 #include <stdlib.h>
 
 #include "../support/load.h"
 #include "bonsai.h"
 #include "harness.h"
+#include "input_kpaths.h"
 #include "reduce.h"
 
 TEST(reduce_interns_items_and_finds_what_only_an_input_covers)
@@ -114,8 +115,13 @@ TEST(bonsai_visits_points_upwards_and_keeps_only_what_adds_coverage)
     for (size_t i = 0; i < b->ninputs; i++) {
         const struct bonsai_input *in = &b->inputs[i];
         const struct bonsai_point *p = &b->points[in->point];
-        uint64_t added = dtree_add_kpaths(&in->tree, &seen[0]) +
-                         dtree_add_kpaths(&in->tree, &seen[1]);
+        uint64_t before = seen[0].size + seen[1].size;
+        struct kpath_set *ptrs[2] = {&seen[0], &seen[1]};
+        struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT};
+        struct diag_list d = DIAG_LIST_INIT;
+        bad += !input_kpaths_text(l.graph, "in", in->text, in->len, &po, ptrs, 2, NULL, NULL, &d);
+        diag_list_free(&d);
+        uint64_t added = seen[0].size + seen[1].size - before;
         bad += added == 0 || added != in->new_paths || in->len > p->max_bytes ||
                dtree_depth(&in->tree) > p->depth;
         if (i && in->point < b->inputs[i - 1].point)
