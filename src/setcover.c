@@ -7,6 +7,8 @@
 
 /* Above this many candidates in play, dominance (a quadratic pass) is skipped. */
 #define DOMINANCE_LIMIT 2048u
+/* Swaps for cheaper candidates: at most this many (each lowers the cost). */
+#define SWAP_PASS_LIMIT 10000u
 
 void setcover_options_default(struct setcover_options *o)
 {
@@ -205,6 +207,59 @@ static void remove_redundant(const struct setcover_instance *in, uint32_t *chose
     free(counts);
 }
 
+/* Does candidate d cover every element of c that `counts` (over the chosen
+ * candidates) says only c covers? */
+static bool covers_unique(const struct setcover_instance *in, const uint32_t *counts, uint32_t c,
+                          uint32_t d)
+{
+    const uint32_t *x = in->elements[c], *y = in->elements[d];
+    uint32_t j = 0, ny = in->nelems[d];
+    for (uint32_t i = 0; i < in->nelems[c]; i++) {
+        if (counts[x[i]] != 1)
+            continue;
+        while (j < ny && y[j] < x[i])
+            j++;
+        if (j == ny || y[j] != x[i])
+            return false;
+    }
+    return true;
+}
+
+/* Replace a chosen candidate by a cheaper one that covers what only it
+ * covers, the cheapest such, as long as one exists; then drop what became
+ * redundant.  The total cost falls with every swap, so this ends. */
+static void swap_cheaper(const struct setcover_instance *in, uint32_t *chosen, uint32_t *n)
+{
+    uint32_t *counts = xmalloc(((size_t)in->nelements + 1) * sizeof *counts);
+    bool *is_chosen = xcalloc((size_t)in->ncandidates + 1, sizeof *is_chosen);
+    bool swapped = true;
+    for (uint32_t pass = 0; swapped && pass < SWAP_PASS_LIMIT; pass++) {
+        swapped = false;
+        setcover_count(in, chosen, *n, counts);
+        memset(is_chosen, 0, (size_t)in->ncandidates * sizeof *is_chosen);
+        for (uint32_t i = 0; i < *n; i++)
+            is_chosen[chosen[i]] = true;
+        for (uint32_t i = 0; i < *n && !swapped; i++) {
+            uint32_t c = chosen[i], best = UINT32_MAX;
+            for (uint32_t d = 0; d < in->ncandidates; d++) {
+                if (is_chosen[d] || in->cost[d] >= in->cost[c] ||
+                    (best != UINT32_MAX && in->cost[d] >= in->cost[best]))
+                    continue;
+                if (covers_unique(in, counts, c, d))
+                    best = d;
+            }
+            if (best != UINT32_MAX) {
+                chosen[i] = best;
+                swapped = true;
+            }
+        }
+        if (swapped)
+            remove_redundant(in, chosen, n);
+    }
+    free(is_chosen);
+    free(counts);
+}
+
 static uint64_t total_cost(const struct setcover_instance *in, const uint32_t *chosen, uint32_t n)
 {
     uint64_t sum = 0;
@@ -367,6 +422,7 @@ void setcover_solve(const struct setcover_instance *in, const struct setcover_op
     res->greedy_count = n;
     res->greedy_cost = total_cost(in, chosen, n);
     remove_redundant(in, chosen, &n);
+    swap_cheaper(in, chosen, &n);
     res->pruned_count = n;
     res->pruned_cost = total_cost(in, chosen, n);
 

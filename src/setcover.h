@@ -12,6 +12,9 @@
  *   3. redundancy removal: a chosen candidate whose every element another
  *      chosen one also covers is dropped, costliest first, so the result is
  *      irredundant (every chosen candidate covers something only it covers);
+ *      then a chosen candidate is swapped for the cheapest unchosen one that
+ *      covers what only it covers, while one is cheaper (and what became
+ *      redundant is dropped again);
  *   4. exact branch and bound when at most `exact_limit` candidates are still
  *      in play after (1) and after dropping candidates dominated by another
  *      (covering a subset of what it covers at no lower cost), within
@@ -54,7 +57,7 @@ struct setcover_result {
     uint32_t essential;      /* candidates that alone cover some element */
     uint32_t greedy_count;   /* after step 2 */
     uint64_t greedy_cost;
-    uint32_t pruned_count;   /* after step 3 */
+    uint32_t pruned_count;   /* after step 3 (redundancy removal and swaps) */
     uint64_t pruned_cost;
     uint32_t in_play;        /* candidates left for the exact search */
     bool exact_tried;        /* step 4 ran */

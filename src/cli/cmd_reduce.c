@@ -56,7 +56,8 @@ const struct cli_command cmd_reduce_command = {
     "How: inputs that alone cover something are kept; greedy set cover adds\n"
     "the input covering the most that is still missing (ties: fewer bytes);\n"
     "inputs whose every item another kept input covers are dropped, largest\n"
-    "first; then, when at most --exact-limit inputs are still in play (after\n"
+    "first, and a kept input is swapped for a smaller one that covers what only\n"
+    "it covers; then, when at most --exact-limit inputs are still in play (after\n"
     "dropping those another input beats on items and bytes), a branch and bound\n"
     "search finds the optimum within a million nodes.  The report gives a lower\n"
     "bound on the number of inputs any such subset needs, and how far the result\n"
@@ -230,7 +231,8 @@ static void add_method_text(const struct state *s, struct strbuf *out)
 {
     const struct setcover_result *r = &s->res;
     strbuf_addf(out, "method: %u essential (alone cover something); greedy %u inputs "
-                     "(%" PRIu64 " bytes); %u after dropping redundant ones (%" PRIu64 " bytes)",
+                     "(%" PRIu64 " bytes); %u after dropping redundant ones and swapping in cheaper "
+                     "ones (%" PRIu64 " bytes)",
                 r->essential, r->greedy_count, r->greedy_cost, r->pruned_count, r->pruned_cost);
     if (r->exact_tried)
         strbuf_addf(out, "; exact search over %u inputs in play: %s (%" PRIu64 " nodes)",
@@ -355,7 +357,7 @@ static void build_manifest(const struct state *s, char **names, struct strbuf *o
         strbuf_addstr(out, "null");
     free(per);
     strbuf_addf(out, ",\n    \"essential\": %u,\n    \"greedy\": {\"inputs\": %u, \"bytes\": %" PRIu64
-                     "},\n    \"without_redundant\": {\"inputs\": %u, \"bytes\": %" PRIu64
+                     "},\n    \"pruned\": {\"inputs\": %u, \"bytes\": %" PRIu64
                      "},\n    \"in_play\": %u,\n    \"exact_search\": %s,\n    \"nodes\": %" PRIu64
                      ",\n    \"optimal\": %s,\n    \"lower_bound\": %u\n  }\n}\n",
                 r->essential, r->greedy_count, r->greedy_cost, r->pruned_count, r->pruned_cost,

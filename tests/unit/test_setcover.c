@@ -124,6 +124,32 @@ TEST(setcover_takes_essentials_drops_redundant_and_prefers_fewer_bytes)
     inst_free(&t);
 }
 
+/* Greedy takes A = {0,1,2,3} (100 bytes, the most elements), then
+ * C = {3,4} (F = {4} ties with it; the earlier wins); A is not redundant,
+ * but D = {0,1,2} (5 bytes) covers what only A covers: the swap gives
+ * {C, D}, 6 bytes, without an exact search. */
+TEST(setcover_swaps_for_cheaper_candidates)
+{
+    const uint32_t masks[] = {0x0fu, 0x07u, 0x18u, 0x07u, 0x10u};
+    const uint64_t costs[] = {100, 9, 1, 5, 1};
+    struct inst t;
+    inst_make(&t, 5, 5, masks, costs);
+    struct setcover_options o;
+    setcover_options_default(&o);
+    o.exact_limit = 0;
+    struct setcover_result r;
+    setcover_solve(&t.in, &o, &r);
+    CHECK_INT(r.essential, 0);
+    CHECK_INT(r.greedy_count, 2);
+    CHECK_INT(r.greedy_cost, 101);
+    CHECK_INT(r.nchosen, 2);
+    CHECK_INT(r.chosen[0], 2);
+    CHECK_INT(r.chosen[1], 3);
+    CHECK_INT(r.cost, 6);
+    setcover_result_free(&r);
+    inst_free(&t);
+}
+
 TEST(setcover_empty_and_identical_candidates)
 {
     const uint32_t masks[] = {0, 0x5u, 0x5u, 0};
