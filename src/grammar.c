@@ -1624,6 +1624,67 @@ struct grammar *grammar_load_file(const char *path, const struct grammar_options
     return g;
 }
 
+/* ---- grammars built by importers ---------------------------------------- */
+
+struct grammar *grammar_new(const char *file)
+{
+    struct grammar *g = xcalloc(1, sizeof *g);
+    arena_init(&g->arena);
+    const char *name = file ? file : "<string>";
+    g->file = arena_strndup(&g->arena, name, strlen(name));
+    g->start = RULE_NONE;
+    g->source = arena_strndup(&g->arena, "", 0);
+    return g;
+}
+
+/* The same passes as grammar_load_string after parsing, over a tree built
+ * with grammar_new_expr: every expr is numbered by walking the rules with an
+ * explicit stack (so depth costs heap), then references are resolved by name
+ * and the start rule, reachability and productivity are checked. */
+bool grammar_finish(struct grammar *g, const struct grammar_options *opts,
+                    struct diag_list *diags)
+{
+    struct loader L = {0};
+    L.g = g;
+    L.diags = diags;
+    L.file = g->file;
+    size_t errors_before = diags->errors;
+    struct expr **stack = NULL;
+    size_t depth = 0, stack_cap = 0;
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        stack = xgrow(stack, &stack_cap, depth + 1, sizeof *stack);
+        stack[depth++] = g->rules[r].rhs;
+        g->rules[r].rhs->parent = NULL;
+        while (depth) {
+            struct expr *e = stack[--depth];
+            e->rule = r;
+            ((struct expr_node *)e)->id = (uint32_t)L.nexprs;
+            L.exprs = xgrow(L.exprs, &L.exprs_cap, L.nexprs + 1, sizeof *L.exprs);
+            L.exprs[L.nexprs++] = e;
+            if (e->kind == EXPR_REF) {
+                L.refs = xgrow(L.refs, &L.refs_cap, L.nrefs + 1, sizeof *L.refs);
+                L.refs[L.nrefs++] = e;
+            }
+            for (uint32_t k = 0; k < e->nchildren; k++) {
+                e->children[k]->parent = e;
+                stack = xgrow(stack, &stack_cap, depth + 1, sizeof *stack);
+                stack[depth++] = e->children[k];
+            }
+        }
+    }
+    free(stack);
+    resolve_references(&L);
+    if (g->nrules == 0 && diags->errors == errors_before)
+        error_at(&L, ERR_OTHER, (struct src_pos){0, 0}, "the grammar defines no rules");
+    if (g->nrules > 0 && diags->errors == errors_before && choose_start(&L, opts))
+        check_reachable(&L);
+    if (g->nrules > 0 && diags->errors == errors_before)
+        check_productive(&L);
+    free(L.exprs);
+    free(L.refs);
+    return diags->errors == errors_before;
+}
+
 void grammar_free(struct grammar *g)
 {
     if (!g)

@@ -133,6 +133,18 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
                                     struct diag_list *diags);
 void grammar_free(struct grammar *g);
 
+/* ---- building a grammar (the importers of other formats) -----------------
+ * grammar_new makes an empty grammar named `file` (no source text: its rules
+ * are written from their syntax trees).  The importer adds rules with
+ * grammar_add_rule and exprs with grammar_new_expr (positions in the original
+ * file, children and reference names filled in; parents, `rule` and targets
+ * are set by grammar_finish), then calls grammar_finish, which runs the
+ * loader's checks (references, start rule, reachability, productivity) and
+ * returns false when it appended an error: the caller then frees the grammar. */
+struct grammar *grammar_new(const char *file);
+bool grammar_finish(struct grammar *g, const struct grammar_options *opts,
+                    struct diag_list *diags);
+
 /* Index of the rule called `name`, or RULE_NONE. */
 uint32_t grammar_find_rule(const struct grammar *g, const char *name);
 
