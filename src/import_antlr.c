@@ -380,7 +380,8 @@ static void lex_set(struct afile *F, struct tok *t)
             continue;
         }
         hi = lo;
-        if (peek_at(c, 0) == '-' && peek_at(c, 1) != ']') {
+        uint32_t after = peek_at(c, 1);
+        if (peek_at(c, 0) == '-' && after != ']' && after != '\n' && after != '\r' && after) {
             text_cursor_next(c);
             struct src_pos hat = text_cursor_pos(c);
             if (peek_at(c, 0) == '\\') {
@@ -1106,8 +1107,10 @@ static void parse_rule(struct afile *F)
             next(F);
             if (F->tok.kind == T_ID)
                 next(F);
-            if (F->tok.kind == T_ACTION)
+            if (F->tok.kind == T_ACTION) {
+                note_action(F, false);
                 next(F);
+            }
         } else {
             break;
         }
@@ -1195,8 +1198,10 @@ static void parse_file(struct afile *F)
             next(F);
             while (F->tok.kind == T_ID || F->tok.kind == T_COLONCOLON)
                 next(F);
-            if (F->tok.kind == T_ACTION)
+            if (F->tok.kind == T_ACTION) {
+                note_action(F, false);
                 next(F);
+            }
             else
                 expected(F, "an action '{...}' after '@NAME'");
         } else if (is_word(&t, "mode") && peek(F)->kind == T_ID) {
@@ -1224,7 +1229,9 @@ static int ptr_cmp(const void *a, const void *b)
 
 static bool is_terminal(const struct importer *im, const struct expr *e)
 {
-    if (e->kind == EXPR_LIT || e->kind == EXPR_CLASS)
+    if (e->kind == EXPR_LIT)
+        return e->u.lit.len > 0; /* an empty alternative is no token */
+    if (e->kind == EXPR_CLASS)
         return true;
     if (e->kind == EXPR_REF) {
         uint32_t r = grammar_find_rule(im->g, e->u.ref.name);
