@@ -221,13 +221,22 @@ TEST(antlr_start_option)
 /* ---- round trips --------------------------------------------------------- */
 
 /* The graph as text: one line per node, as `kpath graph` prints it. */
-static char *graph_text(const struct grammar *g)
+static char *graph_text(const struct grammar *g, bool strip_brackets)
 {
     struct graph *gr = graph_build(g);
     struct strbuf sb = STRBUF_INIT;
     for (uint32_t n = 0; n < gr->nnodes; n++) {
         strbuf_addf(&sb, "%u ", n);
+        size_t at = sb.len;
         graph_node_label(gr, n, &sb);
+        if (strip_brackets && gr->nodes[n].kind == NODE_REF) {
+            size_t w = at;
+            for (size_t r = at; r < sb.len; r++)
+                if (sb.data[r] != '<' && sb.data[r] != '>')
+                    sb.data[w++] = sb.data[r];
+            sb.len = w;
+            sb.data[w] = '\0';
+        }
         for (uint32_t c = 0; c < gr->nodes[n].nchildren; c++)
             strbuf_addf(&sb, " %u", gr->children[gr->nodes[n].first_child + c]);
         strbuf_addch(&sb, '\n');
@@ -236,10 +245,12 @@ static char *graph_text(const struct grammar *g)
     return strbuf_detach(&sb, NULL);
 }
 
-/* Load, write in `format`, load again: the same graph (and names). */
+/* Load, write in `format`, load again: the same graph (and names, except
+ * for the angle brackets fuzzingbook's names need). */
 static void check_round_trip(const char *name, const char *text, enum grammar_format format,
                              const char *ext)
 {
+    bool strip = format == GRAMMAR_FORMAT_FUZZINGBOOK;
     struct diag_list d = DIAG_LIST_INIT;
     struct grammar *g = open_text(name, text, NULL, &d);
     CHECK(g != NULL);
@@ -257,7 +268,7 @@ static void check_round_trip(const char *name, const char *text, enum grammar_fo
     char *msgs = diags_text(&d);
     CHECK_STR(msgs, "");
     if (back) {
-        char *a = graph_text(g), *b = graph_text(back);
+        char *a = graph_text(g, strip), *b = graph_text(back, strip);
         CHECK_STR(b, a);
         free(a);
         free(b);
@@ -301,4 +312,51 @@ TEST(round_trip_ebnf_through_every_format)
                        "Digit := [0-9];\n";
     check_round_trip("e.ebnf", text, GRAMMAR_FORMAT_EBNF, "ebnf");
     check_round_trip("e.ebnf", text, GRAMMAR_FORMAT_G4, "g4");
+}
+
+/* ---- fuzzingbook --------------------------------------------------------- */
+
+TEST(fuzzingbook_expansions_shorthands_and_probabilities)
+{
+    check_import("f.json",
+                 "{\"<start>\": [\"<expr>\"],\n"
+                 " \"<expr>\": [[\"<term> + <expr>\", {\"prob\": 0.25}], \"<term>\"],\n"
+                 " \"<term>\": [\"<sign>?<digit>+(.<digit>|e<digit>*)?\", \"(<expr>)\"],\n"
+                 " \"<sign>\": [\"-\", \"\"],\n"
+                 " \"<digit>\": [\"0\", \"1\"]}\n",
+                 "<start> := <expr>;\n"
+                 "<expr> := 25% <term> \" + \" <expr> | <term>;\n"
+                 "<term> := <sign>? <digit>+ (\".\" <digit> | \"e\" <digit>*)? | \"(\" <expr> \")\";\n"
+                 "<sign> := \"-\" | \"\";\n"
+                 "<digit> := \"0\" | \"1\";\n",
+                 "");
+}
+
+TEST(fuzzingbook_errors_point_into_the_file)
+{
+    check_error("f.json", "{\"<start>\": [\"<a>\"]}", "f.json:1:15: error: undefined rule '<a>'");
+    check_error("f.json", "{\"<start>\": [\"x\", 3]}",
+                "f.json:1:19: error: an expansion of '<start>' must be a string, not a number");
+    check_error("f.json", "{\"<start>\": []}",
+                "f.json:1:13: error: the expansions of '<start>' must be a non-empty list of "
+                "strings, not an empty list");
+    check_error("f.json", "[1]",
+                "f.json:1:1: error: a fuzzingbook grammar is an object of \"<name>\": "
+                "[expansions], not an array");
+    check_error("f.json", "{\"<start>\": [[\"x\", {\"prob\": 2}]]}",
+                "f.json:1:29: error: \"prob\" must be a number from 0 to 1");
+}
+
+TEST(round_trip_fuzzingbook)
+{
+    const char *text = "{\"<start>\": [\"<list>\"],\n"
+                       " \"<list>\": [\"[<item>(, <item>)*]\", \"[]\"],\n"
+                       " \"<item>\": [[\"<digit>+\", {\"prob\": 0.5}], \"x<item>?\"],\n"
+                       " \"<digit>\": [\"0\", \"1\", \"2\"]}\n";
+    check_round_trip("f.json", text, GRAMMAR_FORMAT_FUZZINGBOOK, "json");
+    check_round_trip("f.json", text, GRAMMAR_FORMAT_EBNF, "ebnf");
+    /* From ANTLR to fuzzingbook: the same graph as long as there is no
+     * class (a class becomes a helper rule). */
+    check_round_trip("n.g4", "grammar N;\ns : 'a' s? 'b' | N ;\nN : 'n'+ ;\n",
+                     GRAMMAR_FORMAT_FUZZINGBOOK, "json");
 }
