@@ -83,6 +83,8 @@ struct importer {
     size_t nloaded;
     char **pending;              /* grammar names to read (imports, vocab) */
     size_t npending, pending_cap;
+    struct src_pos *pending_pos; /* where each was named, and in which file */
+    const char **pending_file;
     size_t actions, predicates;
     struct src_pos first_action;
     const char *first_action_file;
@@ -1010,12 +1012,17 @@ done:
 
 /* ---- grammar structure -------------------------------------------------- */
 
-static void add_pending(struct importer *im, const char *name)
+static void add_pending(struct afile *F, const char *name, struct src_pos at)
 {
+    struct importer *im = F->im;
     for (size_t k = 0; k < im->npending; k++)
         if (strcmp(im->pending[k], name) == 0)
             return;
     im->pending = xgrow(im->pending, &im->pending_cap, im->npending + 1, sizeof *im->pending);
+    im->pending_pos = xrealloc(im->pending_pos, im->pending_cap * sizeof *im->pending_pos);
+    im->pending_file = xrealloc(im->pending_file, im->pending_cap * sizeof *im->pending_file);
+    im->pending_pos[im->npending] = at;
+    im->pending_file[im->npending] = F->file;
     im->pending[im->npending++] = xstrdup(name);
 }
 
@@ -1042,7 +1049,7 @@ static void parse_options(struct afile *F, bool grammar_level)
         lex(&sub, &sub.tok);
         struct tok value = sub.tok;
         if (strcmp(name.text, "tokenVocab") == 0 && value.kind == T_ID) {
-            add_pending(F->im, value.text);
+            add_pending(F, value.text, value.pos);
         } else if (strcmp(name.text, "caseInsensitive") == 0 && value.kind == T_ID) {
             bool on = strcmp(value.text, "true") == 0;
             if (grammar_level)
@@ -1182,7 +1189,7 @@ static void parse_file(struct afile *F)
                         next(F);
                     }
                 }
-                add_pending(F->im, first.text);
+                add_pending(F, first.text, first.pos);
                 if (F->tok.kind != T_COMMA)
                     break;
                 next(F);
@@ -1511,8 +1518,17 @@ static void parse_pending(struct importer *im, const char *from)
         struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
         strbuf_addf(&path, "%s%s.g4", im->dir, name);
         const char *file = arena_strndup(&im->g->arena, strbuf_str(&path), path.len);
-        if (grammar_read_file(file, &text, im->diags))
+        struct diag_list local = DIAG_LIST_INIT;
+        if (grammar_read_file(file, &text, &local)) {
             parse_text(im, file, strbuf_str(&text), text.len, false);
+        } else {
+            /* Said where the grammar was named, with the reason. */
+            struct src_pos at = im->pending_pos[k];
+            diag_add(im->diags, DIAG_ERROR, im->pending_file[k], at.line, at.col,
+                     "cannot read the grammar '%s' (%s): %s", name, file,
+                     local.len ? local.items[0].message : "unknown error");
+        }
+        diag_list_free(&local);
         strbuf_free(&path);
         strbuf_free(&text);
     }
@@ -1573,6 +1589,8 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     for (size_t k = 0; k < im.npending; k++)
         free(im.pending[k]);
     free(im.pending);
+    free(im.pending_pos);
+    free(im.pending_file);
     free(im.info);
     free(im.ci_literals);
     free(im.dir);
