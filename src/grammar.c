@@ -1343,16 +1343,24 @@ static bool check_utf8(struct loader *L)
     return ok;
 }
 
+/* The file a rule was read from (importers read several). */
+static const char *rule_file(const struct loader *L, uint32_t r)
+{
+    return r < L->g->nrules && L->g->rules[r].file ? L->g->rules[r].file : L->file;
+}
+
 static void resolve_references(struct loader *L)
 {
     for (size_t k = 0; k < L->nrefs; k++) {
         struct expr *r = L->refs[k];
         struct rule_index *found = NULL;
         HASH_FIND(hh, L->g->index, r->u.ref.name, strlen(r->u.ref.name), found);
-        if (found)
+        if (found) {
             r->u.ref.target = found->rule;
-        else
-            error_at(L, ERR_OTHER, r->pos, "undefined rule '%s'", r->u.ref.name);
+        } else {
+            diag_add(L->diags, DIAG_ERROR, rule_file(L, r->rule), r->pos.line, r->pos.col,
+                     "undefined rule '%s'", r->u.ref.name);
+        }
     }
 }
 
@@ -1468,8 +1476,8 @@ static void check_reachable(struct loader *L)
     }
     for (uint32_t k = 0; k < g->nrules; k++) {
         if (!g->rules[k].reachable)
-            diag_add(L->diags, DIAG_WARNING, L->file, g->rules[k].pos.line, g->rules[k].pos.col,
-                     "rule '%s' is unreachable from the start rule '%s'", g->rules[k].name,
+            diag_add(L->diags, DIAG_WARNING, rule_file(L, k), g->rules[k].pos.line,
+                     g->rules[k].pos.col, "rule '%s' is unreachable from the start rule '%s'", g->rules[k].name,
                      g->rules[g->start].name);
     }
     free(queue);
@@ -1533,8 +1541,8 @@ static void check_productive(struct loader *L)
     }
     for (uint32_t r = 0; r < g->nrules; r++) {
         if (!rule_prod[r])
-            error_at(L, ERR_OTHER, g->rules[r].pos,
-                     "rule '%s' is unproductive: it can never derive a finite string",
+            diag_add(L->diags, DIAG_ERROR, rule_file(L, r), g->rules[r].pos.line,
+                     g->rules[r].pos.col, "rule '%s' is unproductive: it can never derive a finite string",
                      g->rules[r].name);
     }
     free_ref_lists(&in);

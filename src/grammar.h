@@ -83,6 +83,8 @@ struct rule {
     char *name;          /* as written, angle brackets included */
     struct src_pos pos;  /* of the name in the definition */
     struct expr *rhs;
+    const char *file;    /* where it was read when not grammar.file (an
+                          * imported grammar), else NULL; for diagnostics */
     bool reachable;      /* from the start rule */
     /* Where the rule is written in grammar.source, as byte offsets (all 0 for
      * a rule that was not loaded, see grammar_rule_has_source):

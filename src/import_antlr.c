@@ -88,6 +88,9 @@ struct importer {
     size_t actions, predicates;
     struct src_pos first_action;
     const char *first_action_file;
+    struct expr **any_tokens;    /* '.' or '~' in parser rules: ALTs to fill */
+    char ***any_excluded;        /* per any_tokens: NULL-ended names left out */
+    size_t nany, any_cap, any_excluded_cap;
     struct expr **ci_literals;   /* CATs that are one case-insensitive literal */
     size_t nci, ci_cap;
     size_t properties;           /* \p{...} approximated */
@@ -772,6 +775,75 @@ static void skip_element_options(struct afile *F)
         next(F);
 }
 
+/* '.' or '~X' in a parser rule: any token (but those named).  An empty
+ * ALT stands in until every token is known (finish_structure fills it with
+ * a reference to each token that is neither a fragment nor skipped). */
+static struct expr *any_token(struct afile *F, char **excluded, struct src_pos pos,
+                              struct src_pos end)
+{
+    struct importer *im = F->im;
+    struct expr *e = grammar_new_expr(im->g, EXPR_ALT, RULE_NONE);
+    e->pos = pos;
+    e->end = end;
+    im->any_tokens = xgrow(im->any_tokens, &im->any_cap, im->nany + 1, sizeof *im->any_tokens);
+    im->any_excluded =
+        xgrow(im->any_excluded, &im->any_excluded_cap, im->nany + 1, sizeof *im->any_excluded);
+    im->any_tokens[im->nany] = e;
+    im->any_excluded[im->nany++] = excluded;
+    return e;
+}
+
+/* After '~' in a parser rule: TOKEN, 'literal' or ( one | two ... ). */
+static struct expr *not_tokens(struct afile *F, struct src_pos pos)
+{
+    char **names = NULL;
+    size_t n = 0;
+    bool group = F->tok.kind == T_LPAREN, ok = true;
+    if (group)
+        next(F);
+    for (;;) {
+        if (F->tok.kind == T_ID && F->tok.text[0] >= 'A' && F->tok.text[0] <= 'Z') {
+            names = xrealloc(names, (n + 2) * sizeof *names);
+            names[n++] = xstrdup(F->tok.text);
+            names[n] = NULL;
+        } else if (F->tok.kind == T_STRING) {
+            /* A literal stands for its token: only a token rule of exactly
+             * that literal is left out (kpath has no implicit tokens). */
+            names = xrealloc(names, (n + 2) * sizeof *names);
+            struct strbuf sb = STRBUF_INIT;
+            strbuf_addch(&sb, '\'');
+            strbuf_add(&sb, F->tok.text, F->tok.len);
+            names[n++] = strbuf_detach(&sb, NULL);
+            names[n] = NULL;
+        } else {
+            expected(F, "a token name or literal after '~' in a parser rule");
+            ok = false;
+            break;
+        }
+        struct src_pos end = F->tok.end;
+        next(F);
+        if (!group)
+            return any_token(F, names, pos, end);
+        if (F->tok.kind == T_PIPE) {
+            next(F);
+            continue;
+        }
+        if (F->tok.kind != T_RPAREN) {
+            expected(F, "'|' or ')' after '~('");
+            ok = false;
+            break;
+        }
+        end = F->tok.end;
+        next(F);
+        return any_token(F, names, pos, end);
+    }
+    for (size_t k = 0; k < n; k++)
+        free(names[k]);
+    free(names);
+    (void)ok;
+    return NULL;
+}
+
 static struct expr *parse_alternatives(struct afile *F);
 
 /* Lexer commands after '->' (consumed), for the current rule. */
@@ -873,12 +945,7 @@ static struct expr *parse_alternative(struct afile *F)
             break;
         case T_DOT:
             if (!F->in_lexer_rule) {
-                error_at(F, t.pos,
-                         "'.' (any token) in parser rule '%s' is not supported: name the "
-                         "tokens it stands for",
-                         F->cur_rule_name);
-                ok = false;
-                break;
+                e = any_token(F, NULL, t.pos, t.end);
             } else {
                 struct class_range all = {0, UTF8_MAX_CODEPOINT};
                 e = gb_class(g, &all, 1, false, t.pos, t.end);
@@ -887,11 +954,9 @@ static struct expr *parse_alternative(struct afile *F)
             break;
         case T_TILDE: {
             if (!F->in_lexer_rule) {
-                error_at(F, t.pos,
-                         "'~' (any token but) in parser rule '%s' is not supported: name the "
-                         "tokens it stands for",
-                         F->cur_rule_name);
-                ok = false;
+                next(F);
+                e = not_tokens(F, t.pos);
+                ok = e != NULL;
                 break;
             }
             next(F);
@@ -1090,6 +1155,8 @@ static void parse_rule(struct afile *F)
         F->cur_rule = gb_add_rule(im->g, name.text, name.pos, placeholder);
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main};
+        if (!F->is_main)
+            im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
         struct src_pos p = im->g->rules[existing].pos;
         error_at(F, name.pos, "rule '%s' is defined twice (first at %u:%u)", name.text,
@@ -1384,6 +1451,55 @@ static uint32_t choose_start(struct importer *im)
     return g->nrules ? 0 : RULE_NONE;
 }
 
+static bool excluded(char **names, const struct expr *rhs, const char *name)
+{
+    for (size_t k = 0; names && names[k]; k++) {
+        if (names[k][0] == '\'') {
+            const char *lit = names[k] + 1;
+            if (rhs->kind == EXPR_LIT && rhs->u.lit.len == strlen(lit) &&
+                memcmp(rhs->u.lit.text, lit, rhs->u.lit.len) == 0)
+                return true;
+        } else if (strcmp(names[k], name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void fill_any_tokens(struct importer *im)
+{
+    struct grammar *g = im->g;
+    for (size_t a = 0; a < im->nany; a++) {
+        struct expr *e = im->any_tokens[a];
+        struct expr_list refs = {0};
+        for (uint32_t r = 0; r < g->nrules; r++) {
+            const struct rule_info *info = &im->info[r];
+            if (!info->lexer || info->fragment || info->skip ||
+                excluded(im->any_excluded[a], g->rules[r].rhs, g->rules[r].name))
+                continue;
+            expr_list_push(&refs, gb_ref(g, g->rules[r].name, strlen(g->rules[r].name), e->pos,
+                                         e->end));
+        }
+        if (refs.len == 1) {
+            /* One token: the reference itself (no alternation of one). */
+            e->kind = EXPR_REF;
+            e->u.ref = refs.items[0]->u.ref;
+        } else if (refs.len == 0) {
+            diag_add(im->diags, DIAG_ERROR, g->file, e->pos.line, e->pos.col,
+                     "no token is left for this '~' or '.' to stand for");
+        } else {
+            e->children = arena_alloc(&g->arena, refs.len * sizeof *e->children);
+            e->nchildren = (uint32_t)refs.len;
+            for (size_t k = 0; k < refs.len; k++) {
+                e->children[k] = refs.items[k];
+                refs.items[k]->parent = e;
+            }
+        }
+        expr_list_free(&refs);
+    }
+    resolve_all(g);
+}
+
 /* Skip tokens, the `_skip` rule and the references to it; then the rules
  * nothing uses are dropped (tokens the parser never asks for).  Returns the
  * start rule's name (in the arena), or NULL when --start names no rule. */
@@ -1396,6 +1512,7 @@ static const char *finish_structure(struct importer *im)
     uint32_t start = choose_start(im);
     if (start == RULE_NONE)
         return NULL;
+    fill_any_tokens(im);
     bool parser_start = !im->info[start].lexer;
     uint32_t nskip = 0;
     for (uint32_t r = 0; r < g->nrules; r++)
@@ -1578,7 +1695,7 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
             o = *opts;
         if (start)
             o.start = start;
-        ok = grammar_finish(im.g, &o, diags);
+        ok = diags->errors == errors_before && grammar_finish(im.g, &o, diags);
     } else if (ok) {
         diag_add(diags, DIAG_ERROR, im.g->file, 0, 0, "the grammar defines no rules");
         ok = false;
@@ -1593,6 +1710,13 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     free(im.pending_file);
     free(im.info);
     free(im.ci_literals);
+    for (size_t k = 0; k < im.nany; k++) {
+        for (size_t j = 0; im.any_excluded[k] && im.any_excluded[k][j]; j++)
+            free(im.any_excluded[k][j]);
+        free(im.any_excluded[k]);
+    }
+    free(im.any_tokens);
+    free(im.any_excluded);
     free(im.dir);
     if (!ok) {
         grammar_free(im.g);

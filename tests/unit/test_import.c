@@ -138,6 +138,24 @@ TEST(antlr_elements_and_ignored_parts)
                  "the grammar without running code); the first is here");
 }
 
+TEST(antlr_any_token_in_parser_rules)
+{
+    /* '.' is any token; '~' leaves out the tokens named, a literal naming
+     * the token rule of exactly that literal; fragments are no tokens. */
+    check_import("t.g4",
+                 "grammar T;\n"
+                 "s : '(' ~(B | ')')* ')' . ;\n"
+                 "A : 'a' ;\n"
+                 "B : 'b' ;\n"
+                 "R : ')' ;\n"
+                 "fragment F : 'f' ;\n",
+                 "s := \"(\" A* \")\" (A | B | R);\n"
+                 "A := \"a\";\n"
+                 "B := \"b\";\n"
+                 "R := \")\";\n",
+                 "");
+}
+
 TEST(antlr_case_insensitive_and_escapes)
 {
     check_import("t.g4",
@@ -177,12 +195,11 @@ TEST(antlr_errors_point_into_the_file)
 {
     check_error("t.g4", "grammar T;\ns : A ;\n", "t.g4:2:5: error: undefined rule 'A'");
     check_error("t.g4", "grammar T;\ns : 'a\n;\n", "t.g4:2:5: error: unterminated literal");
-    check_error("t.g4", "grammar T;\ns : 'a' ~'b' ;\n",
-                "t.g4:2:9: error: '~' (any token but) in parser rule 's' is not supported: "
-                "name the tokens it stands for");
-    check_error("t.g4", "grammar T;\ns : . ;\n",
-                "t.g4:2:5: error: '.' (any token) in parser rule 's' is not supported: name "
-                "the tokens it stands for");
+    check_error("t.g4", "grammar T;\ns : 'a' . ;\n",
+                "t.g4:2:9: error: no token is left for this '~' or '.' to stand for");
+    check_error("t.g4", "grammar T;\ns : ~( A | ;\nA : 'a' ;\n",
+                "t.g4:2:12: error: expected a token name or literal after '~' in a parser "
+                "rule, found ';'");
     check_error("t.g4", "grammar T;\nA : ~B ;\nB : 'b' ;\n",
                 "t.g4:2:6: error: '~B': the complement of a rule cannot be expressed; write "
                 "the set itself ([...]) after '~'");
