@@ -149,13 +149,15 @@ struct g4_frame {
 };
 
 /* Iterative printing, as grammar_write does it. */
-static void g4_print(struct g4_writer *w, const struct expr *root)
+static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
 {
     struct strbuf *out = w->out;
     struct g4_frame *stack = NULL;
     size_t cap = 0, depth = 0;
     stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = (struct g4_frame){root, 0, 0, false};
+    stack[depth++] = (struct g4_frame){root, 0, 0, parens};
+    if (parens)
+        strbuf_addch(out, '(');
     while (depth) {
         struct g4_frame *f = &stack[depth - 1];
         const struct expr *e = f->e;
@@ -417,7 +419,7 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
                 for (uint32_t i = 0; i < rhs->nchildren; i++) {
                     if (i)
                         strbuf_addstr(out, "\n    | ");
-                    g4_print(&w, rhs->children[i]);
+                    g4_print(&w, rhs->children[i], g4_needs_parens(rhs, rhs->children[i]));
                 }
                 if (rhs->u.alt.weights && !w.warned_weights) {
                     diag_add(diags, DIAG_WARNING, g->file, g->rules[r].pos.line,
@@ -427,7 +429,7 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
                     w.warned_weights = true;
                 }
             } else {
-                g4_print(&w, rhs);
+                g4_print(&w, rhs, false);
             }
             if (w.skip_token[r])
                 strbuf_addstr(out, " -> skip");

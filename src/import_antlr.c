@@ -1312,7 +1312,7 @@ static bool is_terminal(const struct importer *im, const struct expr *e)
         return r != RULE_NONE && r < im->g->nrules && im->info[r].lexer;
     }
     /* a case-insensitive literal: a CAT of classes and literals */
-    if (e->kind == EXPR_CAT)
+    if (e->kind == EXPR_CAT && im->nci)
         return bsearch(&e, im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp) != NULL;
     return false;
 }

@@ -315,6 +315,9 @@ TEST(round_trip_antlr_through_every_format)
     check_round_trip("r.g4", round_trip_g4, GRAMMAR_FORMAT_EBNF, "ebnf");
     /* A start rule that is referenced gets the _start wrapper, which the g4
      * writer turns back into the start rule. */
+    /* An alternation as an alternative keeps its parentheses. */
+    check_round_trip("a.g4", "grammar A;\ns : ~B | '(' s ')' ;\nA : 'a' ;\nB : 'b' ;\nC : 'c' ;\n",
+                     GRAMMAR_FORMAT_G4, "g4");
     check_round_trip("w.g4",
                      "grammar W;\ne : t ('+' e)? ;\nt : N | '(' e ')' ;\nN : [0-9]+ ;\n"
                      "S : ' ' -> skip ;\n",
