@@ -20,7 +20,8 @@
     X(parse, cmd_parse)       \
     X(coverage, cmd_coverage) \
     X(reduce, cmd_reduce)     \
-    X(bonsai, cmd_bonsai)
+    X(bonsai, cmd_bonsai)     \
+    X(convert, cmd_convert)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)
