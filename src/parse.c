@@ -11,13 +11,17 @@
 
 /* An Earley item of a non-leaf node: `dot` children recognized since
  * `origin`.  Items of one set are contiguous and created only while their set
- * is current.  `pred` is the item (node, 0, origin) in the origin set whose
- * waiters are advanced when this node completes. */
+ * is current.  Its prediction ("pred") is the item (node, 0, origin) in the
+ * origin set whose waiters are advanced when this node completes.
+ *
+ * 16 bytes, because the fields of the two kinds of item overlap: a prediction
+ * (dot 0) is its own pred, has no derivations and keeps its origin and its
+ * waiters; an advanced item (dot > 0) keeps its pred, whose fields give its
+ * origin, and its derivations.  Use the accessors below. */
 struct item {
-    uint32_t node, dot, origin;
-    uint32_t pred;
-    uint32_t packed;  /* head of the derivations of this item (packed pairs) */
-    uint32_t waiters; /* for dot-0 items: head of the items waiting on the node */
+    uint32_t node, dot;
+    uint32_t anchor; /* dot 0: origin; dot > 0: pred */
+    uint32_t list;   /* dot 0: head of the waiters (links); dot > 0: head of the packed pairs */
 };
 
 /* One way an item came about: the item one child shorter (or NONE at the
@@ -62,6 +66,7 @@ struct forest {
     struct link *links;
     size_t nlinks, links_cap;
     uint32_t root;       /* symbol of the start node over the whole input */
+    size_t npending_peak; /* statistics: pending advances of the parse */
     uint32_t start_node; /* graph->nnodes: the virtual start */
 };
 
@@ -99,6 +104,24 @@ struct parser {
     bool *follow_end;             /* per node: the input can end after it */
 };
 
+/* ---- items ---------------------------------------------------------------- */
+
+static inline uint32_t item_pred(const struct forest *f, uint32_t i)
+{
+    return f->items[i].dot ? f->items[i].anchor : i;
+}
+
+static inline uint32_t item_origin(const struct forest *f, uint32_t i)
+{
+    return f->items[item_pred(f, i)].anchor;
+}
+
+/* The head of an item's derivations; NONE for a prediction. */
+static inline uint32_t item_packed(const struct forest *f, uint32_t i)
+{
+    return f->items[i].dot ? f->items[i].list : NONE;
+}
+
 /* ---- growing arrays ------------------------------------------------------ */
 
 static uint32_t add_link(struct forest *f, uint32_t value, uint32_t next)
@@ -118,8 +141,8 @@ static uint32_t add_symbol(struct forest *f, uint32_t node, uint32_t start, uint
 static void add_packed(struct forest *f, uint32_t item, uint32_t left, uint32_t right)
 {
     f->packed = xgrow(f->packed, &f->packed_cap, f->npacked + 1, sizeof *f->packed);
-    f->packed[f->npacked] = (struct packed){left, right, f->items[item].packed};
-    f->items[item].packed = (uint32_t)f->npacked++;
+    f->packed[f->npacked] = (struct packed){left, right, f->items[item].list};
+    f->items[item].list = (uint32_t)f->npacked++;
 }
 
 /* ---- the current set's index --------------------------------------------- */
@@ -210,7 +233,7 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
     struct forest *f = p->f;
     f->items = xgrow(f->items, &f->items_cap, f->nitems + 1, sizeof *f->items);
     uint32_t idx = (uint32_t)f->nitems++;
-    f->items[idx] = (struct item){node, dot, origin, pred == NONE ? idx : pred, NONE, NONE};
+    f->items[idx] = (struct item){node, dot, dot ? pred : origin, NONE};
     if (here)
         p->stamp_pred[node] = stamp, p->pred[node] = idx;
     else
@@ -271,7 +294,8 @@ static void advance(struct parser *p, uint32_t w, uint32_t s)
         it.dot >= p->g->nodes[it.node].expr->u.quant.min)
         return;
     bool created;
-    uint32_t next = add_item(p, it.node, it.dot + 1, it.origin, it.pred, &created);
+    uint32_t pred = item_pred(f, w);
+    uint32_t next = add_item(p, it.node, it.dot + 1, f->items[pred].anchor, pred, &created);
     add_packed(f, next, it.dot ? w : NONE, s);
 }
 
@@ -355,7 +379,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
     }
     bool created;
     uint32_t pr = add_item(p, c, 0, j, NONE, &created);
-    f->items[pr].waiters = add_link(f, w, f->items[pr].waiters);
+    f->items[pr].list = add_link(f, w, f->items[pr].list);
     /* A nullable node may already have completed here with an empty span. */
     if (p->g->nodes[c].min_length == 0) {
         uint32_t done = empty_symbol(p, c);
@@ -370,13 +394,14 @@ static void complete(struct parser *p, uint32_t x)
 {
     struct forest *f = p->f;
     struct item it = f->items[x];
+    uint32_t pred = item_pred(f, x), origin = f->items[pred].anchor;
     /* A node that the next character cannot follow is not complete here in
      * any parse: skip it, and the chain of completions above it (right
      * recursion would otherwise complete every open level at every step). */
-    if (p->lookahead && it.origin < p->set && it.node != f->start_node && !can_follow(p, it.node))
+    if (p->lookahead && origin < p->set && it.node != f->start_node && !can_follow(p, it.node))
         return;
-    bool empty = it.origin == p->set;
-    struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, it.node, 0, it.origin);
+    bool empty = origin == p->set;
+    struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, it.node, 0, origin);
     uint32_t known = empty ? empty_symbol(p, it.node) : s->value;
     if (known != NONE) {
         /* Another derivation of a known symbol: its waiters have advanced. */
@@ -387,20 +412,20 @@ static void complete(struct parser *p, uint32_t x)
      * waiters may still register on it in this set. */
     uint32_t sym = NONE;
     if (empty) {
-        sym = add_symbol(f, it.node, it.origin, p->set);
+        sym = add_symbol(f, it.node, origin, p->set);
         f->symbols[sym].derivs = add_link(f, x, NONE);
         p->stamp_empty[it.node] = p->set + 1;
         p->empty[it.node] = sym;
     }
-    for (uint32_t l = f->items[it.pred].waiters; l != NONE; l = f->links[l].next) {
+    for (uint32_t l = f->items[pred].list; l != NONE; l = f->links[l].next) {
         uint32_t w = f->links[l].value;
         if (sym == NONE) {
             if (!worth_advancing(p, w))
                 continue;
-            sym = add_symbol(f, it.node, it.origin, p->set);
+            sym = add_symbol(f, it.node, origin, p->set);
             f->symbols[sym].derivs = add_link(f, x, NONE);
             /* Advancing may have grown the table: look the slot up again. */
-            table_find(p, KEY_SYMBOL, it.node, 0, it.origin)->value = sym;
+            table_find(p, KEY_SYMBOL, it.node, 0, origin)->value = sym;
         } else if (!worth_advancing(p, w)) {
             continue;
         }
@@ -824,7 +849,7 @@ static uint32_t run(struct parser *p)
         if (p->expected_set == j)
             p->root_done_at_expected = root_done;
         if (j == f->len && root_done)
-            f->root = f->packed[f->items[accept->value].packed].right;
+            f->root = f->packed[item_packed(f, accept->value)].right;
     }
     return furthest;
 }
@@ -926,6 +951,7 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
         furthest = run(&p);
         report_no_parse(&p, name, furthest, diags);
     }
+    f->npending_peak = p.npending;
     parser_free(&p);
     if (f->root == NONE) {
         forest_free(f);
@@ -949,6 +975,17 @@ void forest_free(struct forest *f)
 size_t forest_item_count(const struct forest *f)
 {
     return f->nitems;
+}
+
+void forest_stats(const struct forest *f, struct forest_stats *out)
+{
+    out->chars = f->len;
+    out->items = f->nitems;
+    out->symbols = f->nsymbols;
+    out->links = f->nlinks;
+    out->packed = f->npacked;
+    out->pending = f->npending_peak;
+    out->bytes = forest_memory(f);
 }
 
 /* ---- forest traversals ------------------------------------------------------
@@ -1010,10 +1047,10 @@ uint64_t forest_count_trees(const struct forest *f, bool *infinite)
                 }
             }
         } else {
-            const struct item *it = &f->items[id - S];
-            if (it->packed == NONE)
+            uint32_t head = item_packed(f, id - S);
+            if (head == NONE)
                 value = 1; /* complete with no children (zero repetitions) */
-            for (uint32_t pk = it->packed; pk != NONE; pk = f->packed[pk].next) {
+            for (uint32_t pk = head; pk != NONE; pk = f->packed[pk].next) {
                 uint32_t left = f->packed[pk].left, right = f->packed[pk].right;
                 uint32_t kids[2] = {left == NONE ? NONE : (uint32_t)(S + left), right};
                 uint64_t product = 1;
@@ -1250,7 +1287,7 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
             if (stamp[item] == walk)
                 continue;
             stamp[item] = walk;
-            for (uint32_t pk = f->items[item].packed; pk != NONE; pk = f->packed[pk].next) {
+            for (uint32_t pk = item_packed(f, item); pk != NONE; pk = f->packed[pk].next) {
                 add_context(&w, f->packed[pk].right, child_ctx);
                 if (f->packed[pk].left != NONE) {
                     stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
@@ -1313,8 +1350,8 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
         /* The children of the earliest derivation, collected right to left. */
         nkids = 0;
         uint32_t item = earliest_link(f, s->derivs);
-        while (item != NONE && f->items[item].packed != NONE) {
-            const struct packed *pk = &f->packed[earliest_packed(f, f->items[item].packed)];
+        while (item != NONE && item_packed(f, item) != NONE) {
+            const struct packed *pk = &f->packed[earliest_packed(f, item_packed(f, item))];
             kids = xgrow(kids, &kids_cap, nkids + 1, sizeof *kids);
             kids[nkids++] = pk->right;
             item = pk->left;

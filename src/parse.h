@@ -63,5 +63,12 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
 bool forest_first_tree(const struct forest *f, struct dtree *t);
 /* Statistics, for benchmarks. */
 size_t forest_item_count(const struct forest *f);
+struct forest_stats {
+    size_t chars;                          /* code points of the input */
+    size_t items, symbols, links, packed;  /* what the forest holds */
+    size_t pending;                        /* advances waiting for a later set */
+    size_t bytes;                          /* the forest's arrays, in use */
+};
+void forest_stats(const struct forest *f, struct forest_stats *out);
 
 #endif
