@@ -1,5 +1,7 @@
 #include "parse.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1006,6 +1008,15 @@ struct frame {
     uint32_t id;
     bool post;
 };
+
+const char *forest_trees_text(uint64_t trees, char buf[FOREST_TREES_TEXT_SIZE])
+{
+    if (trees == FOREST_TREES_SATURATED)
+        snprintf(buf, FOREST_TREES_TEXT_SIZE, "more than 2^64");
+    else
+        snprintf(buf, FOREST_TREES_TEXT_SIZE, "%" PRIu64, trees);
+    return buf;
+}
 
 uint64_t forest_count_trees(const struct forest *f, bool *infinite)
 {

@@ -45,9 +45,16 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
                           struct diag_list *diags);
 void forest_free(struct forest *f);
 
-/* Number of derivation trees, saturating at UINT64_MAX; *infinite is set when
- * the forest has a cycle (a rule deriving itself without consuming input). */
+/* Number of derivation trees, saturating at FOREST_TREES_SATURATED; *infinite
+ * is set when the forest has a cycle (a rule deriving itself without consuming
+ * input). */
 uint64_t forest_count_trees(const struct forest *f, bool *infinite);
+/* A count that reached this does not fit in 64 bits (strictly: it is at least
+ * 2^64 - 1); it is printed as "more than 2^64", never as a number. */
+#define FOREST_TREES_SATURATED UINT64_MAX
+/* A tree count for people: its digits, or "more than 2^64".  Returns buf. */
+#define FOREST_TREES_TEXT_SIZE 24
+const char *forest_trees_text(uint64_t trees, char buf[FOREST_TREES_TEXT_SIZE]);
 /* Add the k-paths of every tree of the forest to `set`; returns how many were new. */
 uint64_t forest_add_kpaths(const struct forest *f, struct kpath_set *set);
 /* The same for several sets (spaces of different k) in one pass. */
