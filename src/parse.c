@@ -32,10 +32,15 @@ struct packed {
     uint32_t left, right, next;
 };
 
-/* A completed instance (node, start, end).  Leaves have no derivations. */
+/* A completed instance (node, start, end).  Leaves have no derivations.
+ * Refs and alts ("unit" nodes: one child per derivation) complete as soon as
+ * their child does, so they get no advanced item: the derivations of their
+ * symbols are the child symbols themselves.  That saves an item, a packed
+ * pair and a lookup per level of every unit chain (JSON's char → unescaped →
+ * class costs three levels per character of a string). */
 struct symbol {
     uint32_t node, start, end;
-    uint32_t derivs; /* head of a link list of complete items */
+    uint32_t derivs; /* head of a link list of complete items, or of child symbols (unit nodes) */
 };
 
 struct link {
@@ -44,6 +49,12 @@ struct link {
 
 struct pending {
     uint32_t waiter, symbol, next;
+};
+
+/* Work of the current set, in the order it arose: process an item
+ * (symbol == NONE), or complete the unit prediction `item` by child `symbol`. */
+struct task {
+    uint32_t item, symbol;
 };
 
 struct slot {
@@ -91,6 +102,8 @@ struct parser {
     bool over_budget;             /* stopped for max_memory */
     struct pending *pending;
     size_t npending, pending_cap;
+    struct task *agenda;          /* the current set's work */
+    size_t nagenda, agenda_cap;
     uint32_t **lit_cps;           /* per literal node: its code points */
     uint32_t *lit_len;
     uint32_t *expected;           /* leaves predicted in the furthest set */
@@ -122,6 +135,14 @@ static inline uint32_t item_origin(const struct forest *f, uint32_t i)
 static inline uint32_t item_packed(const struct forest *f, uint32_t i)
 {
     return f->items[i].dot ? f->items[i].list : NONE;
+}
+
+static inline bool node_is_unit(const struct forest *f, uint32_t node)
+{
+    if (node == f->start_node)
+        return false;
+    enum node_kind kind = f->graph->nodes[node].kind;
+    return kind == NODE_REF || kind == NODE_ALT;
 }
 
 /* ---- growing arrays ------------------------------------------------------ */
@@ -216,6 +237,12 @@ static void new_set(struct parser *p)
 
 /* ---- Earley operations ----------------------------------------------------- */
 
+static void push_task(struct parser *p, uint32_t item, uint32_t symbol)
+{
+    p->agenda = xgrow(p->agenda, &p->agenda_cap, p->nagenda + 1, sizeof *p->agenda);
+    p->agenda[p->nagenda++] = (struct task){item, symbol};
+}
+
 static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t origin,
                          uint32_t pred, bool *created)
 {
@@ -236,6 +263,7 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
     f->items = xgrow(f->items, &f->items_cap, f->nitems + 1, sizeof *f->items);
     uint32_t idx = (uint32_t)f->nitems++;
     f->items[idx] = (struct item){node, dot, dot ? pred : origin, NONE};
+    push_task(p, idx, NONE);
     if (here)
         p->stamp_pred[node] = stamp, p->pred[node] = idx;
     else
@@ -295,6 +323,10 @@ static void advance(struct parser *p, uint32_t w, uint32_t s)
         f->symbols[s].start == f->symbols[s].end &&
         it.dot >= p->g->nodes[it.node].expr->u.quant.min)
         return;
+    if (node_is_unit(f, it.node)) {
+        push_task(p, w, s); /* w is the unit's prediction: it completes */
+        return;
+    }
     bool created;
     uint32_t pred = item_pred(f, w);
     uint32_t next = add_item(p, it.node, it.dot + 1, f->items[pred].anchor, pred, &created);
@@ -392,47 +424,54 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
 
 static bool can_follow(const struct parser *p, uint32_t node);
 
-static void complete(struct parser *p, uint32_t x)
+/* `node`, predicted by item `pred` at `origin`, completes here by derivation
+ * `deriv`: a complete item, or the child symbol of a unit node. */
+static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32_t origin,
+                          uint32_t deriv)
 {
     struct forest *f = p->f;
-    struct item it = f->items[x];
-    uint32_t pred = item_pred(f, x), origin = f->items[pred].anchor;
     /* A node that the next character cannot follow is not complete here in
      * any parse: skip it, and the chain of completions above it (right
      * recursion would otherwise complete every open level at every step). */
-    if (p->lookahead && origin < p->set && it.node != f->start_node && !can_follow(p, it.node))
+    if (p->lookahead && origin < p->set && node != f->start_node && !can_follow(p, node))
         return;
     bool empty = origin == p->set;
-    struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, it.node, 0, origin);
-    uint32_t known = empty ? empty_symbol(p, it.node) : s->value;
+    struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, node, 0, origin);
+    uint32_t known = empty ? empty_symbol(p, node) : s->value;
     if (known != NONE) {
         /* Another derivation of a known symbol: its waiters have advanced. */
-        f->symbols[known].derivs = add_link(f, x, f->symbols[known].derivs);
+        f->symbols[known].derivs = add_link(f, deriv, f->symbols[known].derivs);
         return;
     }
     /* The symbol is made once a waiter can use it.  An empty one always:
      * waiters may still register on it in this set. */
     uint32_t sym = NONE;
     if (empty) {
-        sym = add_symbol(f, it.node, origin, p->set);
-        f->symbols[sym].derivs = add_link(f, x, NONE);
-        p->stamp_empty[it.node] = p->set + 1;
-        p->empty[it.node] = sym;
+        sym = add_symbol(f, node, origin, p->set);
+        f->symbols[sym].derivs = add_link(f, deriv, NONE);
+        p->stamp_empty[node] = p->set + 1;
+        p->empty[node] = sym;
     }
     for (uint32_t l = f->items[pred].list; l != NONE; l = f->links[l].next) {
         uint32_t w = f->links[l].value;
         if (sym == NONE) {
             if (!worth_advancing(p, w))
                 continue;
-            sym = add_symbol(f, it.node, origin, p->set);
-            f->symbols[sym].derivs = add_link(f, x, NONE);
+            sym = add_symbol(f, node, origin, p->set);
+            f->symbols[sym].derivs = add_link(f, deriv, NONE);
             /* Advancing may have grown the table: look the slot up again. */
-            table_find(p, KEY_SYMBOL, it.node, 0, origin)->value = sym;
+            table_find(p, KEY_SYMBOL, node, 0, origin)->value = sym;
         } else if (!worth_advancing(p, w)) {
             continue;
         }
         advance(p, w, sym);
     }
+}
+
+static void complete(struct parser *p, uint32_t x)
+{
+    uint32_t pred = item_pred(p->f, x);
+    complete_node(p, p->f->items[x].node, pred, p->f->items[pred].anchor, x);
 }
 
 static void process_item(struct parser *p, uint32_t idx)
@@ -790,6 +829,7 @@ static void parser_free(struct parser *p)
     free(p->table);
     free(p->pending_head);
     free(p->pending);
+    free(p->agenda);
     if (p->lit_cps)
         for (uint32_t i = 0; i < p->g->nnodes; i++)
             free(p->lit_cps[i]);
@@ -824,7 +864,7 @@ static uint32_t run(struct parser *p)
     for (uint32_t j = 0; j <= f->len; j++) {
         p->set = j;
         new_set(p);
-        size_t first = f->nitems;
+        p->nagenda = 0;
         if (j == 0) {
             bool created;
             add_item(p, f->start_node, 0, 0, NONE, &created);
@@ -832,15 +872,21 @@ static uint32_t run(struct parser *p)
         for (uint32_t e = p->pending_head[j]; e != NONE; e = p->pending[e].next)
             if (worth_advancing(p, p->pending[e].waiter))
                 advance(p, p->pending[e].waiter, p->pending[e].symbol);
-        if (f->nitems == first) {
+        if (p->nagenda == 0) {
             /* Nothing reached here; a longer literal may still land later. */
             if (j >= p->last_pending)
                 break;
             continue;
         }
         furthest = j;
-        for (size_t idx = first; idx < f->nitems; idx++)
-            process_item(p, (uint32_t)idx);
+        for (size_t t = 0; t < p->nagenda; t++) {
+            struct task task = p->agenda[t];
+            if (task.symbol == NONE)
+                process_item(p, task.item);
+            else
+                complete_node(p, f->items[task.item].node, task.item, f->items[task.item].anchor,
+                              task.symbol);
+        }
         if (p->max_memory && forest_memory(f) + p->npending * sizeof *p->pending > p->max_memory) {
             p->over_budget = true;
             break;
@@ -1044,8 +1090,9 @@ uint64_t forest_count_trees(const struct forest *f, bool *infinite)
             uint32_t l = f->symbols[id].derivs;
             if (l == NONE)
                 value = 1; /* a leaf */
+            size_t base = node_is_unit(f, f->symbols[id].node) ? 0 : S;
             for (; l != NONE; l = f->links[l].next) {
-                uint32_t child = (uint32_t)(S + f->links[l].value);
+                uint32_t child = (uint32_t)(base + f->links[l].value);
                 if (!fr.post) {
                     if (state[child] == 1)
                         *infinite = true;
@@ -1288,6 +1335,11 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
                                  ? extend_context(&w.ctx, ctx, node, inside_at(&w, ctx, node),
                                                   scratch)
                                  : ctx;
+        if (node_is_unit(f, node)) {
+            for (uint32_t l = f->symbols[sym].derivs; l != NONE; l = f->links[l].next)
+                add_context(&w, f->links[l].value, child_ctx);
+            continue;
+        }
         walk++;
         for (uint32_t l = f->symbols[sym].derivs; l != NONE; l = f->links[l].next) {
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
@@ -1360,7 +1412,13 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
         }
         /* The children of the earliest derivation, collected right to left. */
         nkids = 0;
-        uint32_t item = earliest_link(f, s->derivs);
+        uint32_t item = NONE;
+        if (node_is_unit(f, s->node)) {
+            kids = xgrow(kids, &kids_cap, 1, sizeof *kids);
+            kids[nkids++] = earliest_link(f, s->derivs);
+        } else {
+            item = earliest_link(f, s->derivs);
+        }
         while (item != NONE && item_packed(f, item) != NONE) {
             const struct packed *pk = &f->packed[earliest_packed(f, item_packed(f, item))];
             kids = xgrow(kids, &kids_cap, nkids + 1, sizeof *kids);
