@@ -212,7 +212,7 @@ static void table_grow(struct parser *p)
 {
     struct slot *old = p->table;
     size_t old_cap = p->table_cap;
-    p->table_cap = old_cap ? old_cap * 2 : 1024;
+    p->table_cap = old_cap ? old_cap * 2 : 64;
     p->table = xcalloc(p->table_cap, sizeof *p->table);
     p->table_used = 0;
     uint32_t stamp = p->set + 1;
@@ -849,11 +849,36 @@ static void parser_free(struct parser *p)
     free(p->empty);
 }
 
-/* What the sets and the forest take, in bytes (what grows with the input). */
+/* What the forest's arrays hold, in bytes. */
 static size_t forest_memory(const struct forest *f)
 {
     return f->nitems * sizeof *f->items + f->npacked * sizeof *f->packed +
            f->nsymbols * sizeof *f->symbols + f->nlinks * sizeof *f->links;
+}
+
+/* Bytes that the passes over a finished forest allocate besides it:
+ * forest_count_trees takes 9 per symbol and item, the k-path walk 4 per item
+ * and at least 16 per symbol (its contexts, work list and marks). */
+static size_t passes_memory(const struct forest *f)
+{
+    size_t count = 9 * (f->nsymbols + f->nitems);
+    size_t walk = 16 * f->nsymbols + 4 * f->nitems;
+    return count > walk ? count : walk;
+}
+
+/* What --max-memory covers: everything that grows with the input, as it is
+ * in use (the growing arrays double their capacity, but pages never written
+ * are never resident), and what the passes over the forest will take after
+ * the parse.  So the peak resident size of a parse and its passes stays
+ * within the budget, give or take the program's own few megabytes. */
+static size_t parser_memory(const struct parser *p)
+{
+    const struct forest *f = p->f;
+    size_t per_position = ((size_t)f->len + 1) * sizeof *f->text +
+                          ((size_t)f->len + 2) * sizeof *p->pending_head;
+    return forest_memory(f) + p->npending * sizeof *p->pending +
+           p->agenda_cap * sizeof *p->agenda + p->table_cap * sizeof *p->table + per_position +
+           passes_memory(f);
 }
 
 /* The sets, left to right; returns the furthest position reached. */
@@ -887,7 +912,7 @@ static uint32_t run(struct parser *p)
                 complete_node(p, f->items[task.item].node, task.item, f->items[task.item].anchor,
                               task.symbol);
         }
-        if (p->max_memory && forest_memory(f) + p->npending * sizeof *p->pending > p->max_memory) {
+        if (p->max_memory && parser_memory(p) > p->max_memory) {
             p->over_budget = true;
             break;
         }
