@@ -154,6 +154,40 @@ static uint32_t add_link(struct forest *f, uint32_t value, uint32_t next)
     return (uint32_t)f->nlinks++;
 }
 
+/* ---- lists: a symbol's derivations, a prediction's waiters ------------------
+ * A list head is NONE (empty), a single value tagged with LIST_ONE, or the
+ * index of its first link.  Most lists hold one value (a symbol derived one
+ * way, a node predicted by one item), and then need no link.  Values and link
+ * indices stay below LIST_ONE (the parse stops before: see run). */
+#define LIST_ONE 0x80000000u
+#define LIST_MAX_INDEX (LIST_ONE - 2)
+
+/* Prepend: the earliest value ends up last. */
+static uint32_t list_push(struct forest *f, uint32_t head, uint32_t value)
+{
+    if (head == NONE)
+        return value | LIST_ONE;
+    if (head & LIST_ONE)
+        head = add_link(f, head & ~LIST_ONE, NONE);
+    return add_link(f, value, head);
+}
+
+/* Iterate: for (uint32_t c = head, v; list_next(f, &c, &v);) ... */
+static inline bool list_next(const struct forest *f, uint32_t *cursor, uint32_t *value)
+{
+    uint32_t c = *cursor;
+    if (c == NONE)
+        return false;
+    if (c & LIST_ONE) {
+        *value = c & ~LIST_ONE;
+        *cursor = NONE;
+        return true;
+    }
+    *value = f->links[c].value;
+    *cursor = f->links[c].next;
+    return true;
+}
+
 static uint32_t add_symbol(struct forest *f, uint32_t node, uint32_t start, uint32_t end)
 {
     f->symbols = xgrow(f->symbols, &f->symbols_cap, f->nsymbols + 1, sizeof *f->symbols);
@@ -413,7 +447,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
     }
     bool created;
     uint32_t pr = add_item(p, c, 0, j, NONE, &created);
-    f->items[pr].list = add_link(f, w, f->items[pr].list);
+    f->items[pr].list = list_push(f, f->items[pr].list, w);
     /* A nullable node may already have completed here with an empty span. */
     if (p->g->nodes[c].min_length == 0) {
         uint32_t done = empty_symbol(p, c);
@@ -440,7 +474,7 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
     uint32_t known = empty ? empty_symbol(p, node) : s->value;
     if (known != NONE) {
         /* Another derivation of a known symbol: its waiters have advanced. */
-        f->symbols[known].derivs = add_link(f, deriv, f->symbols[known].derivs);
+        f->symbols[known].derivs = list_push(f, f->symbols[known].derivs, deriv);
         return;
     }
     /* The symbol is made once a waiter can use it.  An empty one always:
@@ -448,17 +482,16 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
     uint32_t sym = NONE;
     if (empty) {
         sym = add_symbol(f, node, origin, p->set);
-        f->symbols[sym].derivs = add_link(f, deriv, NONE);
+        f->symbols[sym].derivs = list_push(f, NONE, deriv);
         p->stamp_empty[node] = p->set + 1;
         p->empty[node] = sym;
     }
-    for (uint32_t l = f->items[pred].list; l != NONE; l = f->links[l].next) {
-        uint32_t w = f->links[l].value;
+    for (uint32_t c = f->items[pred].list, w; list_next(f, &c, &w);) {
         if (sym == NONE) {
             if (!worth_advancing(p, w))
                 continue;
             sym = add_symbol(f, node, origin, p->set);
-            f->symbols[sym].derivs = add_link(f, deriv, NONE);
+            f->symbols[sym].derivs = list_push(f, NONE, deriv);
             /* Advancing may have grown the table: look the slot up again. */
             table_find(p, KEY_SYMBOL, node, 0, origin)->value = sym;
         } else if (!worth_advancing(p, w)) {
@@ -912,7 +945,9 @@ static uint32_t run(struct parser *p)
                 complete_node(p, f->items[task.item].node, task.item, f->items[task.item].anchor,
                               task.symbol);
         }
-        if (p->max_memory && parser_memory(p) > p->max_memory) {
+        /* Past LIST_MAX_INDEX of anything, indices would no longer fit. */
+        if ((p->max_memory && parser_memory(p) > p->max_memory) || f->nitems > LIST_MAX_INDEX ||
+            f->nsymbols > LIST_MAX_INDEX || f->nlinks > LIST_MAX_INDEX) {
             p->over_budget = true;
             break;
         }
@@ -1112,12 +1147,12 @@ uint64_t forest_count_trees(const struct forest *f, bool *infinite)
         /* Children: a symbol's complete items; an item's left items and right symbols. */
         uint64_t value = 0;
         if (id < S) {
-            uint32_t l = f->symbols[id].derivs;
-            if (l == NONE)
+            uint32_t c = f->symbols[id].derivs, d;
+            if (c == NONE)
                 value = 1; /* a leaf */
             size_t base = node_is_unit(f, f->symbols[id].node) ? 0 : S;
-            for (; l != NONE; l = f->links[l].next) {
-                uint32_t child = (uint32_t)(base + f->links[l].value);
+            while (list_next(f, &c, &d)) {
+                uint32_t child = (uint32_t)(base + d);
                 if (!fr.post) {
                     if (state[child] == 1)
                         *infinite = true;
@@ -1361,14 +1396,14 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
                                                   scratch)
                                  : ctx;
         if (node_is_unit(f, node)) {
-            for (uint32_t l = f->symbols[sym].derivs; l != NONE; l = f->links[l].next)
-                add_context(&w, f->links[l].value, child_ctx);
+            for (uint32_t c = f->symbols[sym].derivs, d; list_next(f, &c, &d);)
+                add_context(&w, d, child_ctx);
             continue;
         }
         walk++;
-        for (uint32_t l = f->symbols[sym].derivs; l != NONE; l = f->links[l].next) {
+        for (uint32_t c = f->symbols[sym].derivs, d; list_next(f, &c, &d);) {
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = f->links[l].value;
+            stack[depth++] = d;
         }
         while (depth) {
             uint32_t item = stack[--depth];
@@ -1403,11 +1438,12 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
 /* The earliest entry of a prepended list: its tail.  The earliest derivation
  * of a symbol only uses symbols created before it, so following earliest
  * derivations always ends. */
-static uint32_t earliest_link(const struct forest *f, uint32_t l)
+static uint32_t earliest_link(const struct forest *f, uint32_t head)
 {
-    while (f->links[l].next != NONE)
-        l = f->links[l].next;
-    return f->links[l].value;
+    uint32_t value = NONE;
+    while (list_next(f, &head, &value))
+        ;
+    return value;
 }
 
 static uint32_t earliest_packed(const struct forest *f, uint32_t pk)
