@@ -66,16 +66,47 @@ struct slot {
 enum { KEY_ITEM, KEY_SYMBOL, KEY_LEAF };
 #define NO_MATCH (NONE - 1)
 
+/* The big arrays of a parse grow by chunks of CHUNK_LEN elements that never
+ * move: growing copies nothing (a doubling realloc holds the old and the new
+ * block at once, a peak the memory budget would miss).  Element i of a chunked
+ * array a is a[i >> CHUNK_BITS][i & CHUNK_MASK]: ITEM, SYMBOL, PACKED and
+ * PENDING below. */
+#define CHUNK_BITS 14
+#define CHUNK_LEN ((size_t)1 << CHUNK_BITS)
+#define CHUNK_MASK (CHUNK_LEN - 1)
+#define ITEM(f, i) ((f)->items[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
+#define SYMBOL(f, i) ((f)->symbols[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
+#define PACKED(f, i) ((f)->packed[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
+#define PENDING(p, i) ((p)->pending[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
+
+/* Make room for element n (the next one) of a chunked array: a new chunk
+ * when n starts one. */
+#define CHUNK_ROOM(table, nchunks, table_cap, n)                                     \
+    do {                                                                             \
+        if (((size_t)(n) >> CHUNK_BITS) >= (nchunks)) {                              \
+            (table) = xgrow((table), &(table_cap), (nchunks) + 1, sizeof *(table));   \
+            (table)[(nchunks)++] = xmalloc(CHUNK_LEN * sizeof **(table));            \
+        }                                                                            \
+    } while (0)
+
+static void free_chunks(void *table, size_t nchunks)
+{
+    void **chunks = table;
+    for (size_t i = 0; i < nchunks; i++)
+        free(chunks[i]);
+    free(chunks);
+}
+
 struct forest {
     const struct graph *graph;
     uint32_t *text;      /* code points */
     uint32_t len;
-    struct item *items;
-    size_t nitems, items_cap;
-    struct packed *packed;
-    size_t npacked, packed_cap;
-    struct symbol *symbols;
-    size_t nsymbols, symbols_cap;
+    struct item **items; /* chunked, as the next two */
+    size_t nitems, items_chunks, items_table_cap;
+    struct packed **packed;
+    size_t npacked, packed_chunks, packed_table_cap;
+    struct symbol **symbols;
+    size_t nsymbols, symbols_chunks, symbols_table_cap;
     struct link *links;
     size_t nlinks, links_cap;
     uint32_t root;       /* symbol of the start node over the whole input */
@@ -100,8 +131,8 @@ struct parser {
     uint32_t *stamp_empty, *empty;
     size_t max_memory;            /* bytes; 0 = no limit */
     bool over_budget;             /* stopped for max_memory */
-    struct pending *pending;
-    size_t npending, pending_cap;
+    struct pending **pending;     /* chunked */
+    size_t npending, pending_chunks, pending_table_cap;
     struct task *agenda;          /* the current set's work */
     size_t nagenda, agenda_cap;
     uint32_t **lit_cps;           /* per literal node: its code points */
@@ -123,18 +154,18 @@ struct parser {
 
 static inline uint32_t item_pred(const struct forest *f, uint32_t i)
 {
-    return f->items[i].dot ? f->items[i].anchor : i;
+    return ITEM(f, i).dot ? ITEM(f, i).anchor : i;
 }
 
 static inline uint32_t item_origin(const struct forest *f, uint32_t i)
 {
-    return f->items[item_pred(f, i)].anchor;
+    return ITEM(f, item_pred(f, i)).anchor;
 }
 
 /* The head of an item's derivations; NONE for a prediction. */
 static inline uint32_t item_packed(const struct forest *f, uint32_t i)
 {
-    return f->items[i].dot ? f->items[i].list : NONE;
+    return ITEM(f, i).dot ? ITEM(f, i).list : NONE;
 }
 
 static inline bool node_is_unit(const struct forest *f, uint32_t node)
@@ -147,13 +178,6 @@ static inline bool node_is_unit(const struct forest *f, uint32_t node)
 
 /* ---- growing arrays ------------------------------------------------------ */
 
-static uint32_t add_link(struct forest *f, uint32_t value, uint32_t next)
-{
-    f->links = xgrow(f->links, &f->links_cap, f->nlinks + 1, sizeof *f->links);
-    f->links[f->nlinks] = (struct link){value, next};
-    return (uint32_t)f->nlinks++;
-}
-
 /* ---- lists: a symbol's derivations, a prediction's waiters ------------------
  * A list head is NONE (empty), a single value tagged with LIST_ONE, or the
  * index of its first link.  Most lists hold one value (a symbol derived one
@@ -162,18 +186,27 @@ static uint32_t add_link(struct forest *f, uint32_t value, uint32_t next)
 #define LIST_ONE 0x80000000u
 #define LIST_MAX_INDEX (LIST_ONE - 2)
 
-/* Prepend: the earliest value ends up last. */
-static uint32_t list_push(struct forest *f, uint32_t head, uint32_t value)
+static uint32_t push_link(struct link **links, size_t *n, size_t *cap, uint32_t value,
+                          uint32_t next)
+{
+    *links = xgrow(*links, cap, *n + 1, sizeof **links);
+    (*links)[*n] = (struct link){value, next};
+    return (uint32_t)(*n)++;
+}
+
+/* Prepend to a list whose links are in *links: the earliest value ends up last. */
+static uint32_t list_push_in(struct link **links, size_t *n, size_t *cap, uint32_t head,
+                             uint32_t value)
 {
     if (head == NONE)
         return value | LIST_ONE;
     if (head & LIST_ONE)
-        head = add_link(f, head & ~LIST_ONE, NONE);
-    return add_link(f, value, head);
+        head = push_link(links, n, cap, head & ~LIST_ONE, NONE);
+    return push_link(links, n, cap, value, head);
 }
 
-/* Iterate: for (uint32_t c = head, v; list_next(f, &c, &v);) ... */
-static inline bool list_next(const struct forest *f, uint32_t *cursor, uint32_t *value)
+/* Iterate: for (uint32_t c = head, v; list_next_in(links, &c, &v);) ... */
+static inline bool list_next_in(const struct link *links, uint32_t *cursor, uint32_t *value)
 {
     uint32_t c = *cursor;
     if (c == NONE)
@@ -183,23 +216,33 @@ static inline bool list_next(const struct forest *f, uint32_t *cursor, uint32_t 
         *cursor = NONE;
         return true;
     }
-    *value = f->links[c].value;
-    *cursor = f->links[c].next;
+    *value = links[c].value;
+    *cursor = links[c].next;
     return true;
+}
+
+static uint32_t list_push(struct forest *f, uint32_t head, uint32_t value)
+{
+    return list_push_in(&f->links, &f->nlinks, &f->links_cap, head, value);
+}
+
+static inline bool list_next(const struct forest *f, uint32_t *cursor, uint32_t *value)
+{
+    return list_next_in(f->links, cursor, value);
 }
 
 static uint32_t add_symbol(struct forest *f, uint32_t node, uint32_t start, uint32_t end)
 {
-    f->symbols = xgrow(f->symbols, &f->symbols_cap, f->nsymbols + 1, sizeof *f->symbols);
-    f->symbols[f->nsymbols] = (struct symbol){node, start, end, NONE};
+    CHUNK_ROOM(f->symbols, f->symbols_chunks, f->symbols_table_cap, f->nsymbols);
+    SYMBOL(f, f->nsymbols) = (struct symbol){node, start, end, NONE};
     return (uint32_t)f->nsymbols++;
 }
 
 static void add_packed(struct forest *f, uint32_t item, uint32_t left, uint32_t right)
 {
-    f->packed = xgrow(f->packed, &f->packed_cap, f->npacked + 1, sizeof *f->packed);
-    f->packed[f->npacked] = (struct packed){left, right, f->items[item].list};
-    f->items[item].list = (uint32_t)f->npacked++;
+    CHUNK_ROOM(f->packed, f->packed_chunks, f->packed_table_cap, f->npacked);
+    PACKED(f, f->npacked) = (struct packed){left, right, ITEM(f, item).list};
+    ITEM(f, item).list = (uint32_t)f->npacked++;
 }
 
 /* ---- the current set's index --------------------------------------------- */
@@ -294,9 +337,9 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
             return s->value;
     }
     struct forest *f = p->f;
-    f->items = xgrow(f->items, &f->items_cap, f->nitems + 1, sizeof *f->items);
+    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
     uint32_t idx = (uint32_t)f->nitems++;
-    f->items[idx] = (struct item){node, dot, dot ? pred : origin, NONE};
+    ITEM(f, idx) = (struct item){node, dot, dot ? pred : origin, NONE};
     push_task(p, idx, NONE);
     if (here)
         p->stamp_pred[node] = stamp, p->pred[node] = idx;
@@ -350,11 +393,11 @@ static bool viable(const struct parser *p, uint32_t node, uint32_t dot)
 static void advance(struct parser *p, uint32_t w, uint32_t s)
 {
     struct forest *f = p->f;
-    struct item it = f->items[w];
+    struct item it = ITEM(f, w);
     /* An empty repetition beyond the minimum adds nothing but infinitely many
      * trees (and items): leave it out. */
     if (it.node != f->start_node && p->g->nodes[it.node].kind == NODE_QUANT &&
-        f->symbols[s].start == f->symbols[s].end &&
+        SYMBOL(f, s).start == SYMBOL(f, s).end &&
         it.dot >= p->g->nodes[it.node].expr->u.quant.min)
         return;
     if (node_is_unit(f, it.node)) {
@@ -363,14 +406,14 @@ static void advance(struct parser *p, uint32_t w, uint32_t s)
     }
     bool created;
     uint32_t pred = item_pred(f, w);
-    uint32_t next = add_item(p, it.node, it.dot + 1, f->items[pred].anchor, pred, &created);
+    uint32_t next = add_item(p, it.node, it.dot + 1, ITEM(f, pred).anchor, pred, &created);
     add_packed(f, next, it.dot ? w : NONE, s);
 }
 
 /* Would advancing waiter w lead anywhere? */
 static bool worth_advancing(const struct parser *p, uint32_t w)
 {
-    const struct item *it = &p->f->items[w];
+    const struct item *it = &ITEM(p->f, w);
     return viable(p, it->node, it->dot + 1);
 }
 
@@ -405,8 +448,8 @@ static void note_expected(struct parser *p, uint32_t leaf)
 
 static void push_pending(struct parser *p, uint32_t at, uint32_t waiter, uint32_t symbol)
 {
-    p->pending = xgrow(p->pending, &p->pending_cap, p->npending + 1, sizeof *p->pending);
-    p->pending[p->npending] = (struct pending){waiter, symbol, p->pending_head[at]};
+    CHUNK_ROOM(p->pending, p->pending_chunks, p->pending_table_cap, p->npending);
+    PENDING(p, p->npending) = (struct pending){waiter, symbol, p->pending_head[at]};
     if (at > p->last_pending)
         p->last_pending = at;
     p->pending_head[at] = (uint32_t)p->npending++;
@@ -428,11 +471,11 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
         uint32_t sym = p->leaf[c];
         if (sym == NO_MATCH)
             return;
-        if (f->symbols[sym].end == j) {
+        if (SYMBOL(f, sym).end == j) {
             if (worth_advancing(p, w))
                 advance(p, w, sym);
         } else {
-            push_pending(p, f->symbols[sym].end, w, sym);
+            push_pending(p, SYMBOL(f, sym).end, w, sym);
         }
         return;
     }
@@ -447,7 +490,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
     }
     bool created;
     uint32_t pr = add_item(p, c, 0, j, NONE, &created);
-    f->items[pr].list = list_push(f, f->items[pr].list, w);
+    ITEM(f, pr).list = list_push(f, ITEM(f, pr).list, w);
     /* A nullable node may already have completed here with an empty span. */
     if (p->g->nodes[c].min_length == 0) {
         uint32_t done = empty_symbol(p, c);
@@ -474,7 +517,7 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
     uint32_t known = empty ? empty_symbol(p, node) : s->value;
     if (known != NONE) {
         /* Another derivation of a known symbol: its waiters have advanced. */
-        f->symbols[known].derivs = list_push(f, f->symbols[known].derivs, deriv);
+        SYMBOL(f, known).derivs = list_push(f, SYMBOL(f, known).derivs, deriv);
         return;
     }
     /* The symbol is made once a waiter can use it.  An empty one always:
@@ -482,16 +525,16 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
     uint32_t sym = NONE;
     if (empty) {
         sym = add_symbol(f, node, origin, p->set);
-        f->symbols[sym].derivs = list_push(f, NONE, deriv);
+        SYMBOL(f, sym).derivs = list_push(f, NONE, deriv);
         p->stamp_empty[node] = p->set + 1;
         p->empty[node] = sym;
     }
-    for (uint32_t c = f->items[pred].list, w; list_next(f, &c, &w);) {
+    for (uint32_t c = ITEM(f, pred).list, w; list_next(f, &c, &w);) {
         if (sym == NONE) {
             if (!worth_advancing(p, w))
                 continue;
             sym = add_symbol(f, node, origin, p->set);
-            f->symbols[sym].derivs = list_push(f, NONE, deriv);
+            SYMBOL(f, sym).derivs = list_push(f, NONE, deriv);
             /* Advancing may have grown the table: look the slot up again. */
             table_find(p, KEY_SYMBOL, node, 0, origin)->value = sym;
         } else if (!worth_advancing(p, w)) {
@@ -504,13 +547,13 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
 static void complete(struct parser *p, uint32_t x)
 {
     uint32_t pred = item_pred(p->f, x);
-    complete_node(p, p->f->items[x].node, pred, p->f->items[pred].anchor, x);
+    complete_node(p, ITEM(p->f, x).node, pred, ITEM(p->f, pred).anchor, x);
 }
 
 static void process_item(struct parser *p, uint32_t idx)
 {
     const struct graph *g = p->g;
-    struct item it = p->f->items[idx];
+    struct item it = ITEM(p->f, idx);
     if (it.node == p->f->start_node) {
         if (it.dot == 0)
             predict(p, idx, 0); /* accepting is checked by parse_text */
@@ -861,7 +904,7 @@ static void parser_free(struct parser *p)
 {
     free(p->table);
     free(p->pending_head);
-    free(p->pending);
+    free_chunks(p->pending, p->pending_chunks);
     free(p->agenda);
     if (p->lit_cps)
         for (uint32_t i = 0; i < p->g->nnodes; i++)
@@ -885,33 +928,42 @@ static void parser_free(struct parser *p)
 /* What the forest's arrays hold, in bytes. */
 static size_t forest_memory(const struct forest *f)
 {
-    return f->nitems * sizeof *f->items + f->npacked * sizeof *f->packed +
-           f->nsymbols * sizeof *f->symbols + f->nlinks * sizeof *f->links;
+    return f->nitems * sizeof **f->items + f->npacked * sizeof **f->packed +
+           f->nsymbols * sizeof **f->symbols + f->nlinks * sizeof *f->links;
 }
 
-/* Bytes that the passes over a finished forest allocate besides it:
- * forest_count_trees takes 9 per symbol and item, the k-path walk 4 per item
- * and at least 16 per symbol (its contexts, work list and marks). */
+/* Bytes that the passes over a finished forest allocate besides it.
+ * forest_count_trees: 4 per symbol and item, and a stack that reaches about
+ * half as many entries on the deepest inputs ([[[...]]]), growing by
+ * doubling: 8 in all.  The k-path walk: 4 per item, 4 per symbol, and a work
+ * list that reaches about one pair per symbol on the deepest inputs: 12 per
+ * symbol.  (Symbols seen in more than one context, with a larger k or pins
+ * on an ambiguous forest, take 16 bytes more per extra context, which this
+ * does not foresee.) */
 static size_t passes_memory(const struct forest *f)
 {
-    size_t count = 9 * (f->nsymbols + f->nitems);
-    size_t walk = 16 * f->nsymbols + 4 * f->nitems;
+    size_t count = 8 * (f->nsymbols + f->nitems);
+    size_t walk = 12 * f->nsymbols + 4 * f->nitems;
     return count > walk ? count : walk;
 }
 
-/* What --max-memory covers: everything that grows with the input, as it is
- * in use (the growing arrays double their capacity, but pages never written
- * are never resident), and what the passes over the forest will take after
- * the parse.  So the peak resident size of a parse and its passes stays
- * within the budget, give or take the program's own few megabytes. */
+/* What --max-memory covers: everything allocated that grows with the input,
+ * and what the passes over the forest will take after the parse.  So the
+ * peak resident size of a parse and its passes stays within the budget. */
 static size_t parser_memory(const struct parser *p)
 {
     const struct forest *f = p->f;
     size_t per_position = ((size_t)f->len + 1) * sizeof *f->text +
                           ((size_t)f->len + 2) * sizeof *p->pending_head;
-    return forest_memory(f) + p->npending * sizeof *p->pending +
-           p->agenda_cap * sizeof *p->agenda + p->table_cap * sizeof *p->table + per_position +
-           passes_memory(f);
+    /* Chunks by what they hold: the rest of the last chunk of each array has
+     * never been written, and pages never written are never resident. */
+    size_t chunks = f->nitems * sizeof **f->items + f->npacked * sizeof **f->packed +
+                    f->nsymbols * sizeof **f->symbols + p->npending * sizeof **p->pending;
+    /* Arrays that still grow by doubling: while they move, the old block is
+     * there too, so half as much again. */
+    size_t doubling = f->links_cap * sizeof *f->links + p->agenda_cap * sizeof *p->agenda +
+                      p->table_cap * sizeof *p->table;
+    return chunks + doubling + doubling / 2 + per_position + passes_memory(f);
 }
 
 /* The sets, left to right; returns the furthest position reached. */
@@ -927,9 +979,9 @@ static uint32_t run(struct parser *p)
             bool created;
             add_item(p, f->start_node, 0, 0, NONE, &created);
         }
-        for (uint32_t e = p->pending_head[j]; e != NONE; e = p->pending[e].next)
-            if (worth_advancing(p, p->pending[e].waiter))
-                advance(p, p->pending[e].waiter, p->pending[e].symbol);
+        for (uint32_t e = p->pending_head[j]; e != NONE; e = PENDING(p, e).next)
+            if (worth_advancing(p, PENDING(p, e).waiter))
+                advance(p, PENDING(p, e).waiter, PENDING(p, e).symbol);
         if (p->nagenda == 0) {
             /* Nothing reached here; a longer literal may still land later. */
             if (j >= p->last_pending)
@@ -942,12 +994,13 @@ static uint32_t run(struct parser *p)
             if (task.symbol == NONE)
                 process_item(p, task.item);
             else
-                complete_node(p, f->items[task.item].node, task.item, f->items[task.item].anchor,
+                complete_node(p, ITEM(f, task.item).node, task.item, ITEM(f, task.item).anchor,
                               task.symbol);
         }
-        /* Past LIST_MAX_INDEX of anything, indices would no longer fit. */
-        if ((p->max_memory && parser_memory(p) > p->max_memory) || f->nitems > LIST_MAX_INDEX ||
-            f->nsymbols > LIST_MAX_INDEX || f->nlinks > LIST_MAX_INDEX) {
+        /* Past LIST_MAX_INDEX of anything, indices would no longer fit (nor
+         * the forest ids of forest_count_trees: symbols, then items). */
+        if ((p->max_memory && parser_memory(p) > p->max_memory) ||
+            f->nitems + f->nsymbols > LIST_MAX_INDEX || f->nlinks > LIST_MAX_INDEX) {
             p->over_budget = true;
             break;
         }
@@ -957,7 +1010,7 @@ static uint32_t run(struct parser *p)
         if (p->expected_set == j)
             p->root_done_at_expected = root_done;
         if (j == f->len && root_done)
-            f->root = f->packed[item_packed(f, accept->value)].right;
+            f->root = PACKED(f, item_packed(f, accept->value)).right;
     }
     return furthest;
 }
@@ -1073,9 +1126,9 @@ void forest_free(struct forest *f)
     if (!f)
         return;
     free(f->text);
-    free(f->items);
-    free(f->packed);
-    free(f->symbols);
+    free_chunks(f->items, f->items_chunks);
+    free_chunks(f->packed, f->packed_chunks);
+    free_chunks(f->symbols, f->symbols_chunks);
     free(f->links);
     free(f);
 }
@@ -1110,10 +1163,9 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
-struct frame {
-    uint32_t id;
-    bool post;
-};
+/* Forest ids stay below FRAME_POST (the parse stops before: see run), so a
+ * frame of the traversal below is one id and this flag. */
+#define FRAME_POST 0x80000000u
 
 const char *forest_trees_text(uint64_t trees, char buf[FOREST_TREES_TEXT_SIZE])
 {
@@ -1124,81 +1176,120 @@ const char *forest_trees_text(uint64_t trees, char buf[FOREST_TREES_TEXT_SIZE])
     return buf;
 }
 
+/* The tree counts of forest_count_trees, 4 bytes per symbol and item: a cell
+ * is CELL_NEW (not visited), CELL_OPEN (on the path from the root), or done
+ * with a count n: CELL_DONE + n while that is below CELL_BIG, else CELL_BIG + i
+ * with the count in big[i] (large counts are rare: ambiguous forests only). */
+#define CELL_NEW 0u
+#define CELL_OPEN 1u
+#define CELL_DONE 2u
+#define CELL_BIG 0x80000000u
+struct counts {
+    uint32_t *cell;
+    uint64_t *big;
+    size_t nbig, big_cap;
+};
+
+static uint64_t count_of(const struct counts *c, uint32_t id)
+{
+    uint32_t v = c->cell[id];
+    return v >= CELL_BIG ? c->big[v - CELL_BIG] : v - CELL_DONE;
+}
+
+static void set_count(struct counts *c, uint32_t id, uint64_t n)
+{
+    if (n < CELL_BIG - CELL_DONE) {
+        c->cell[id] = (uint32_t)n + CELL_DONE;
+        return;
+    }
+    /* 2^31 large counts would need a forest of more than 32 GiB; should it
+     * come to that, the last slot is shared and holds the saturated count. */
+    if (c->nbig == CELL_BIG - 1) {
+        c->big[c->nbig - 1] = FOREST_TREES_SATURATED;
+        c->cell[id] = CELL_BIG + (uint32_t)(c->nbig - 1);
+        return;
+    }
+    c->big = xgrow(c->big, &c->big_cap, c->nbig + 1, sizeof *c->big);
+    c->big[c->nbig] = n;
+    c->cell[id] = CELL_BIG + (uint32_t)c->nbig++;
+}
+
 uint64_t forest_count_trees(const struct forest *f, bool *infinite)
 {
     size_t S = f->nsymbols, total = S + f->nitems;
-    uint64_t *count = xcalloc(total + 1, sizeof *count);
-    uint8_t *state = xcalloc(total + 1, 1); /* 0 new, 1 on the path, 2 done */
-    struct frame *stack = NULL;
+    struct counts counts = {xcalloc(total + 1, sizeof *counts.cell), NULL, 0, 0};
+    uint32_t *cell = counts.cell;
+    uint32_t *stack = NULL; /* ids; FRAME_POST: all children done */
     size_t depth = 0, cap = 0;
     *infinite = false;
     stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = (struct frame){f->root, false};
+    stack[depth++] = f->root;
     while (depth) {
-        struct frame fr = stack[--depth];
-        uint32_t id = fr.id;
-        if (!fr.post) {
-            if (state[id])
+        uint32_t top = stack[--depth];
+        bool post = (top & FRAME_POST) != 0;
+        uint32_t id = top & ~FRAME_POST;
+        if (!post) {
+            if (cell[id] != CELL_NEW)
                 continue;
-            state[id] = 1;
+            cell[id] = CELL_OPEN;
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = (struct frame){id, true};
+            stack[depth++] = id | FRAME_POST;
         }
         /* Children: a symbol's complete items; an item's left items and right symbols. */
         uint64_t value = 0;
         if (id < S) {
-            uint32_t c = f->symbols[id].derivs, d;
+            uint32_t c = SYMBOL(f, id).derivs, d;
             if (c == NONE)
                 value = 1; /* a leaf */
-            size_t base = node_is_unit(f, f->symbols[id].node) ? 0 : S;
+            size_t base = node_is_unit(f, SYMBOL(f, id).node) ? 0 : S;
             while (list_next(f, &c, &d)) {
                 uint32_t child = (uint32_t)(base + d);
-                if (!fr.post) {
-                    if (state[child] == 1)
+                if (!post) {
+                    if (cell[child] == CELL_OPEN)
                         *infinite = true;
-                    else if (!state[child]) {
+                    else if (cell[child] == CELL_NEW) {
                         stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-                        stack[depth++] = (struct frame){child, false};
+                        stack[depth++] = child;
                     }
-                } else if (state[child] == 2) {
-                    value = sat_add(value, count[child]);
+                } else if (cell[child] >= CELL_DONE) {
+                    value = sat_add(value, count_of(&counts, child));
                 }
             }
         } else {
             uint32_t head = item_packed(f, id - S);
             if (head == NONE)
                 value = 1; /* complete with no children (zero repetitions) */
-            for (uint32_t pk = head; pk != NONE; pk = f->packed[pk].next) {
-                uint32_t left = f->packed[pk].left, right = f->packed[pk].right;
+            for (uint32_t pk = head; pk != NONE; pk = PACKED(f, pk).next) {
+                uint32_t left = PACKED(f, pk).left, right = PACKED(f, pk).right;
                 uint32_t kids[2] = {left == NONE ? NONE : (uint32_t)(S + left), right};
                 uint64_t product = 1;
                 for (int c = 0; c < 2; c++) {
                     uint32_t child = kids[c];
                     if (child == NONE)
                         continue;
-                    if (!fr.post) {
-                        if (state[child] == 1)
+                    if (!post) {
+                        if (cell[child] == CELL_OPEN)
                             *infinite = true;
-                        else if (!state[child]) {
+                        else if (cell[child] == CELL_NEW) {
                             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-                            stack[depth++] = (struct frame){child, false};
+                            stack[depth++] = child;
                         }
                     } else {
-                        product = state[child] == 2 ? sat_mul(product, count[child]) : 0;
+                        product = cell[child] >= CELL_DONE
+                                      ? sat_mul(product, count_of(&counts, child))
+                                      : 0;
                     }
                 }
-                if (fr.post)
+                if (post)
                     value = sat_add(value, product);
             }
         }
-        if (fr.post) {
-            count[id] = value;
-            state[id] = 2;
-        }
+        if (post)
+            set_count(&counts, id, value);
     }
-    uint64_t result = count[f->root];
-    free(count);
-    free(state);
+    uint64_t result = count_of(&counts, f->root);
+    free(counts.cell);
+    free(counts.big);
     free(stack);
     return *infinite ? UINT64_MAX : result;
 }
@@ -1285,7 +1376,7 @@ struct kpath_walk {
     struct kpath_set *const *sets; /* one per k, any order */
     size_t nsets;
     struct contexts ctx;
-    uint32_t *sym_ctx;      /* per symbol: head of a link list of contexts */
+    uint32_t *sym_ctx;      /* per symbol: a list of contexts (see list_push_in) */
     struct link *links;
     size_t nlinks, links_cap;
     uint32_t *work;         /* pairs (symbol, context) */
@@ -1323,16 +1414,14 @@ static uint32_t inside_at(const struct kpath_walk *w, uint32_t ctx, uint32_t nod
 
 static void add_context(struct kpath_walk *w, uint32_t sym, uint32_t ctx)
 {
-    for (uint32_t l = w->sym_ctx[sym]; l != NONE; l = w->links[l].next)
-        if (w->links[l].value == ctx)
+    for (uint32_t c = w->sym_ctx[sym], known; list_next_in(w->links, &c, &known);)
+        if (known == ctx)
             return;
-    w->links = xgrow(w->links, &w->links_cap, w->nlinks + 1, sizeof *w->links);
-    w->links[w->nlinks] = (struct link){ctx, w->sym_ctx[sym]};
-    w->sym_ctx[sym] = (uint32_t)w->nlinks++;
+    w->sym_ctx[sym] = list_push_in(&w->links, &w->nlinks, &w->links_cap, w->sym_ctx[sym], ctx);
     w->work = xgrow(w->work, &w->work_cap, w->nwork + 2, sizeof *w->work);
     w->work[w->nwork++] = sym;
     w->work[w->nwork++] = ctx;
-    uint32_t node = w->f->symbols[sym].node;
+    uint32_t node = SYMBOL(w->f, sym).node;
     if (!node_kind_is_symbolic(w->f->graph->nodes[node].kind))
         return;
     /* The k-path ending here, for each k: the last k-1 ancestors and the node
@@ -1390,18 +1479,18 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
     while (w.nwork) {
         uint32_t ctx = w.work[--w.nwork];
         uint32_t sym = w.work[--w.nwork];
-        uint32_t node = f->symbols[sym].node;
+        uint32_t node = SYMBOL(f, sym).node;
         uint32_t child_ctx = node_kind_is_symbolic(f->graph->nodes[node].kind)
                                  ? extend_context(&w.ctx, ctx, node, inside_at(&w, ctx, node),
                                                   scratch)
                                  : ctx;
         if (node_is_unit(f, node)) {
-            for (uint32_t c = f->symbols[sym].derivs, d; list_next(f, &c, &d);)
+            for (uint32_t c = SYMBOL(f, sym).derivs, d; list_next(f, &c, &d);)
                 add_context(&w, d, child_ctx);
             continue;
         }
         walk++;
-        for (uint32_t c = f->symbols[sym].derivs, d; list_next(f, &c, &d);) {
+        for (uint32_t c = SYMBOL(f, sym).derivs, d; list_next(f, &c, &d);) {
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
             stack[depth++] = d;
         }
@@ -1410,11 +1499,11 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
             if (stamp[item] == walk)
                 continue;
             stamp[item] = walk;
-            for (uint32_t pk = item_packed(f, item); pk != NONE; pk = f->packed[pk].next) {
-                add_context(&w, f->packed[pk].right, child_ctx);
-                if (f->packed[pk].left != NONE) {
+            for (uint32_t pk = item_packed(f, item); pk != NONE; pk = PACKED(f, pk).next) {
+                add_context(&w, PACKED(f, pk).right, child_ctx);
+                if (PACKED(f, pk).left != NONE) {
                     stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-                    stack[depth++] = f->packed[pk].left;
+                    stack[depth++] = PACKED(f, pk).left;
                 }
             }
         }
@@ -1448,8 +1537,8 @@ static uint32_t earliest_link(const struct forest *f, uint32_t head)
 
 static uint32_t earliest_packed(const struct forest *f, uint32_t pk)
 {
-    while (f->packed[pk].next != NONE)
-        pk = f->packed[pk].next;
+    while (PACKED(f, pk).next != NONE)
+        pk = PACKED(f, pk).next;
     return pk;
 }
 
@@ -1462,7 +1551,7 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
     stack[depth++] = f->root;
     while (depth) {
         uint32_t sym = stack[--depth];
-        const struct symbol *s = &f->symbols[sym];
+        const struct symbol *s = &SYMBOL(f, sym);
         const struct graph_node *n = &g->nodes[s->node];
         if (n->kind == NODE_LIT)
             continue;
@@ -1481,13 +1570,13 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
             item = earliest_link(f, s->derivs);
         }
         while (item != NONE && item_packed(f, item) != NONE) {
-            const struct packed *pk = &f->packed[earliest_packed(f, item_packed(f, item))];
+            const struct packed *pk = &PACKED(f, earliest_packed(f, item_packed(f, item)));
             kids = xgrow(kids, &kids_cap, nkids + 1, sizeof *kids);
             kids[nkids++] = pk->right;
             item = pk->left;
         }
         if (n->kind == NODE_ALT) {
-            uint32_t chosen = f->symbols[kids[0]].node;
+            uint32_t chosen = SYMBOL(f, kids[0]).node;
             for (uint32_t i = 0; i < n->nchildren; i++)
                 if (graph_children(g, s->node)[i] == chosen)
                     decisions[ndec++] = i;
