@@ -71,7 +71,7 @@ enum { KEY_ITEM, KEY_SYMBOL, KEY_LEAF };
  * block at once, a peak the memory budget would miss).  Element i of a chunked
  * array a is a[i >> CHUNK_BITS][i & CHUNK_MASK]: ITEM, SYMBOL, PACKED and
  * PENDING below. */
-#define CHUNK_BITS 14
+#define CHUNK_BITS 10
 #define CHUNK_LEN ((size_t)1 << CHUNK_BITS)
 #define CHUNK_MASK (CHUNK_LEN - 1)
 #define ITEM(f, i) ((f)->items[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
