@@ -157,11 +157,6 @@ static inline uint32_t item_pred(const struct forest *f, uint32_t i)
     return ITEM(f, i).dot ? ITEM(f, i).anchor : i;
 }
 
-static inline uint32_t item_origin(const struct forest *f, uint32_t i)
-{
-    return ITEM(f, item_pred(f, i)).anchor;
-}
-
 /* The head of an item's derivations; NONE for a prediction. */
 static inline uint32_t item_packed(const struct forest *f, uint32_t i)
 {

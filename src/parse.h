@@ -27,9 +27,11 @@
 
 struct parse_options {
     size_t max_input_size; /* bytes; larger inputs are refused, not parsed */
-    /* Bytes the parser's sets and forest may take (0: the default).  A parse
-     * that needs more stops with an error at the position it reached: the
-     * input is too long, or too ambiguous, for the grammar. */
+    /* Bytes a parse may take (0: the default): everything it allocates that
+     * grows with the input, and what forest_count_trees and the k-path walk
+     * will allocate over its forest.  A parse that needs more stops with an
+     * error at the position it reached: the input is too long, or too
+     * ambiguous, for the grammar. */
     size_t max_memory;
 };
 

@@ -572,6 +572,47 @@ static void ambiguous_row(struct side_by_side *sb, size_t n)
     remove(grammar);
 }
 
+/* What the forest holds per character, for 1 MB of each JSON shape (the
+ * design note in the README): parsed in a forked child, like run_coverage. */
+static void forest_shapes(const struct graph *json)
+{
+    static const struct {
+        const char *name;
+        void (*make)(struct strbuf *, size_t, uint64_t);
+    } shapes[] = {{"pretty", make_json}, {"minified", make_json_minified},
+                  {"strings", make_json_strings}};
+    printf("\n== parsing: the forest per character of 1 MB of JSON (json.ebnf)\n");
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid < 0)
+            return;
+        if (pid == 0) {
+            struct rlimit rl = {BENCH_MEMORY_LIMIT, BENCH_MEMORY_LIMIT};
+            setrlimit(RLIMIT_AS, &rl);
+            struct strbuf doc = STRBUF_INIT;
+            shapes[i].make(&doc, (size_t)MB, 42);
+            struct parse_options po = {.max_input_size = doc.len + 1};
+            struct diag_list d = DIAG_LIST_INIT;
+            struct forest *f = parse_text(json, "bench", doc.data, doc.len, &po, &d);
+            if (f) {
+                struct forest_stats st;
+                forest_stats(f, &st);
+                double c = (double)st.chars;
+                printf("  %-8s items %.2f, symbols %.2f, links %.2f, packed %.2f, pending %.2f "
+                       "per character; forest %.0f bytes per character\n",
+                       shapes[i].name, st.items / c, st.symbols / c, st.links / c,
+                       st.packed / c, st.pending / c, st.bytes / c);
+            } else {
+                printf("  %-8s does not parse\n", shapes[i].name);
+            }
+            fflush(stdout);
+            _exit(0);
+        }
+        waitpid(pid, NULL, 0);
+    }
+}
+
 static void side_by_side(const char *root)
 {
     struct side_by_side sb = {.root = root};
@@ -647,6 +688,8 @@ void bench_parsing(const char *root)
     struct graph *arith = load(root, "grammars/arith.ebnf", &arith_grammar);
     if (arith)
         right_recursion(arith);
+    if (json)
+        forest_shapes(json);
     side_by_side(root);
     if (json) {
         printf("\n== parsing: k-path coverage (k = 3) of 10,000 random JSON inputs, parsed back\n");
