@@ -71,26 +71,44 @@ deps:
 	fi
 
 # ---- build ----------------------------------------------------------------
+# Quiet by default: one short line per file; `make V=1` shows the commands.
+V ?=
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-5s %s\n' $(1) $(2)
+endif
+
 $(O)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(UI_OBJ): ALL_CFLAGS += $(CURSES_CFLAGS)
 
 $(LIB): $(CORE_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)$(AR) rcs $@ $^
 
 $(KPATH): $(CLI_OBJ) $(UI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) -lm
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) -lm
 
 $(UNIT): $(TEST_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) -lm
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) -lm
 
 $(BENCH): $(BENCH_SRC:%.c=$(O)/%.o) $(UI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(UI_LIBS) -lm
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(UI_LIBS) -lm
 
-run: $(KPATH)
+# `make run` builds in parallel (one job per core) before it starts.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+run: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(KPATH)
 	./$(KPATH) $(DEFAULT_GRAMMAR)
 
 # ---- tests ----------------------------------------------------------------

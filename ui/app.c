@@ -33,14 +33,39 @@ const char *glyph(const struct ui *ui, const char *utf8, const char *ascii)
 
 /* ---- messages --------------------------------------------------------------- */
 
+void ui_log(struct ui *ui, bool error, const char *text)
+{
+    if (ui->nlog == UI_LOG_MAX) { /* drop the oldest tenth */
+        size_t drop = UI_LOG_MAX / 10;
+        for (size_t i = 0; i < drop; i++)
+            free(ui->log[i].text);
+        memmove(ui->log, ui->log + drop, (ui->nlog - drop) * sizeof *ui->log);
+        ui->nlog -= drop;
+    }
+    if (ui->nlog == ui->log_cap) {
+        ui->log_cap = ui->log_cap ? 2 * ui->log_cap : 64;
+        ui->log = xrealloc(ui->log, ui->log_cap * sizeof *ui->log);
+    }
+    ui->log[ui->nlog++] = (struct log_entry){xstrdup(text), error};
+}
+
+/* The message line shows the first line; the log keeps all of it. */
 static void set_message(struct ui *ui, bool error, const char *fmt, va_list ap)
 {
     struct strbuf sb = STRBUF_INIT;
     strbuf_vaddf(&sb, fmt, ap);
-    /* one line: the first line of a multi-line message */
-    for (size_t i = 0; i < sb.len; i++)
-        if (sb.data[i] == '\n' || sb.data[i] == '\t')
+    ui_log(ui, error, strbuf_str(&sb));
+    ui->message_more = false;
+    for (size_t i = 0; i < sb.len; i++) {
+        if (sb.data[i] == '\n') {
+            sb.data[i] = '\0';
+            sb.len = i;
+            ui->message_more = true;
+            break;
+        }
+        if (sb.data[i] == '\t')
             sb.data[i] = ' ';
+    }
     free(ui->message);
     ui->message = strbuf_detach(&sb, NULL);
     ui->message_error = error;
@@ -73,6 +98,15 @@ void ui_diags(struct ui *ui, struct diag_list *diags)
                 first = i;
                 break;
             }
+        /* every diagnostic goes to the log; the message line gets one */
+        for (size_t i = 0; i < diags->len; i++) {
+            if (i == first)
+                continue;
+            strbuf_reset(&sb);
+            diag_format(&diags->items[i], &sb);
+            ui_log(ui, diags->items[i].severity == DIAG_ERROR, strbuf_str(&sb));
+        }
+        strbuf_reset(&sb);
         diag_format(&diags->items[first], &sb);
         if (diags->len > 1)
             strbuf_addf(&sb, " (and %zu more)", diags->len - 1);
@@ -80,6 +114,7 @@ void ui_diags(struct ui *ui, struct diag_list *diags)
             ui_error(ui, "%s", strbuf_str(&sb));
         else
             ui_message(ui, "%s", strbuf_str(&sb));
+        ui->message_more = diags->len > 1 || ui->message_more;
         strbuf_free(&sb);
     }
     diag_list_free(diags);
@@ -180,6 +215,9 @@ void ui_free(struct ui *ui)
     free(ui->search);
     free(ui->search_node_match);
     free(ui->message);
+    for (size_t i = 0; i < ui->nlog; i++)
+        free(ui->log[i].text);
+    free(ui->log);
     free(ui->question);
     free(ui->cmd_prompt);
     free(ui->cmd_text);
@@ -322,40 +360,76 @@ static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
     strbuf_addf(out, "%u.%u", t / 10, t % 10);
 }
 
+/* The tab bar: the panes by number, the focused one highlighted (it is the
+ * pane the keys go to), and at the right, always, the way to help and the
+ * way out.  Narrow terminals get shorter names, then numbers only for the
+ * panes not focused. */
 static void draw_tabs(struct ui *ui)
 {
     struct screen *s = &ui->scr;
-    screen_fill(s, 0, 0, s->w, ' ', EL_TABS);
-    int x = screen_puts(s, 0, 0, s->w, " kpath ", EL_TAB_ACTIVE);
-    static const char *const names[NPANES] = {"Graph", "k-paths", "Probabilities",
+    static const char *const full[NPANES] = {"Graph", "k-paths", "Probabilities",
+                                             "Stepper", "Inputs", "Detail"};
+    static const char *const brief[NPANES] = {"Graph", "k-paths", "Probs",
                                               "Stepper", "Inputs", "Detail"};
+    const char *right = " ? help  q quit ";
+    int rw = (int)strlen(right);
+    /* the first level that fits: 0 full names and the program's name;
+     * 1 short names; 2 no gaps between the tabs; 3 numbers only for the
+     * panes not focused */
+    int level = 0;
+    for (; level < 3; level++) {
+        int w = level == 0 ? 7 : 0;
+        for (int p = 0; p < NPANES; p++)
+            w += (level < 2) + 4 + (int)strlen((level ? brief : full)[p]);
+        if (w + rw <= s->w)
+            break;
+    }
+    screen_fill(s, 0, 0, s->w, ' ', EL_TABS);
+    int x = level == 0 ? screen_puts(s, 0, 0, s->w, " kpath ", EL_TAB_ACTIVE) : 0;
+    int gap = level < 2;
     for (int p = 0; p < NPANES; p++) {
         char label[40];
-        snprintf(label, sizeof label, " %d %s ", p + 1, names[p]);
-        int style = (enum pane_id)p == ui->focus ? EL_TAB_ACTIVE : EL_TABS;
-        ui->tab_x[p] = x + 1;
-        x += screen_puts(s, x + 1, 0, s->w - x - 1, label, style) + 1;
+        bool focused = (enum pane_id)p == ui->focus;
+        if (level < 3 || focused)
+            snprintf(label, sizeof label, " %d %s ", p + 1, (level ? brief : full)[p]);
+        else
+            snprintf(label, sizeof label, " %d ", p + 1);
+        int style = focused ? EL_TAB_ACTIVE : EL_TABS;
+        ui->tab_x[p] = x + gap;
+        x += screen_puts(s, x + gap, 0, s->w - rw - x - gap, label, style) + gap;
         ui->tab_x[p + 1] = x;
     }
-    const char *help = " ? help ";
-    int hw = (int)strlen(help);
-    if (x + hw + 1 < s->w)
-        screen_puts(s, s->w - hw, 0, hw, help, EL_TABS);
+    screen_puts(s, s->w - rw > x ? s->w - rw : x, 0, rw, right, EL_TABS);
 }
+
+struct status_part {
+    char text[160];
+    int priority; /* 0: always shown; larger: dropped first when narrow */
+};
 
 static void draw_status(struct ui *ui, int y)
 {
     struct screen *s = &ui->scr;
     struct workspace *ws = ui->ws;
     const char *sep = glyph(ui, " \xe2\x94\x82 ", " | ");
+    struct status_part parts[8];
+    int n = 0;
     struct strbuf sb = STRBUF_INIT;
+#define PART(prio)                                                                  \
+    do {                                                                            \
+        snprintf(parts[n].text, sizeof parts[n].text, "%s", strbuf_str(&sb));      \
+        parts[n++].priority = (prio);                                               \
+        strbuf_reset(&sb);                                                          \
+    } while (0)
     const char *base = strrchr(ws->grammar_path, '/');
-    strbuf_addf(&sb, " %s", base ? base + 1 : ws->grammar_path);
+    strbuf_addf(&sb, "%s", base ? base + 1 : ws->grammar_path);
     if (ws->ndups)
         strbuf_addf(&sb, " (+%zu dup)", ws->ndups);
     if (ws->dirty)
         strbuf_addstr(&sb, glyph(ui, " \xe2\x97\x8f", " *"));
-    strbuf_addf(&sb, "%sk=%u%s", sep, ws->k, sep);
+    PART(0);
+    strbuf_addf(&sb, "k=%u", ws->k);
+    PART(0);
     if (ws->space.saturated) {
         strbuf_addf(&sb, "%" PRIu64 " covered of more than 2^64", ws->covered.size);
     } else {
@@ -366,24 +440,49 @@ static void draw_status(struct ui *ui, int y)
         if (ws->pins.len)
             strbuf_addstr(&sb, " pinned");
     }
+    PART(0);
+    size_t marked = workspace_marked(ws);
+    strbuf_addf(&sb, "%zu input%s", ws->ninputs, ws->ninputs == 1 ? "" : "s");
+    if (marked)
+        strbuf_addf(&sb, " (%zu marked)", marked);
+    PART(1);
     const struct gen_options *o = &ws->gen_opts;
-    strbuf_addf(&sb, "%s%s", sep, gen_strategy_name(o->strategy));
+    strbuf_addstr(&sb, gen_strategy_name(o->strategy));
     if (o->strategy == GEN_KPATH)
         strbuf_addf(&sb, "/%s", gen_closeoff_name(o->closeoff));
-    strbuf_addf(&sb, "%sseed %" PRIu64 "%sdepth %u", sep, o->seed, sep, o->max_depth);
+    PART(2);
     if (ws->pins.len) {
-        strbuf_addstr(&sb, sep);
         strbuf_addstr(&sb, "pin ");
         pin_format(ws->graph, &ws->pins.pins[0], &sb);
         if (ws->pins.len > 1)
             strbuf_addf(&sb, " +%zu", ws->pins.len - 1);
+        PART(2);
     }
-    size_t marked = workspace_marked(ws);
-    strbuf_addf(&sb, "%s%zu input%s", sep, ws->ninputs, ws->ninputs == 1 ? "" : "s");
-    if (marked)
-        strbuf_addf(&sb, " (%zu marked)", marked);
+    strbuf_addf(&sb, "seed %" PRIu64, o->seed);
+    PART(3);
+    strbuf_addf(&sb, "depth %u", o->max_depth);
+    PART(3);
+#undef PART
+    /* drop the least important parts until the line fits */
+    int sepw = text_columns(sep, strlen(sep));
+    for (int drop = 4; drop > 0; drop--) {
+        int w = 1;
+        for (int i = 0, shown = 0; i < n; i++)
+            if (parts[i].priority < drop)
+                w += (shown++ ? sepw : 0) + text_columns(parts[i].text, strlen(parts[i].text));
+        if (w <= s->w || drop == 1) {
+            strbuf_addch(&sb, ' ');
+            for (int i = 0, shown = 0; i < n; i++)
+                if (parts[i].priority < drop) {
+                    if (shown++)
+                        strbuf_addstr(&sb, sep);
+                    strbuf_addstr(&sb, parts[i].text);
+                }
+            break;
+        }
+    }
     screen_fill(s, 0, y, s->w, ' ', EL_STATUS);
-    screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
+    screen_put_fit(s, 0, y, s->w, sb.data ? sb.data : "", sb.len, EL_STATUS);
     strbuf_free(&sb);
 }
 
@@ -443,8 +542,47 @@ static void draw_bottom_line(struct ui *ui, int y)
         strbuf_free(&sb);
         return;
     }
-    if (ui->message)
-        screen_puts(s, 0, y, s->w, ui->message, ui->message_error ? EL_ERROR : EL_MESSAGE);
+    if (ui->message) {
+        /* a message longer than the line, or with more in the log, ends in
+         * a pointer to the log, where all of it can be read */
+        const char *more = " (M: all of it)";
+        int mw = (int)strlen(more);
+        size_t len = strlen(ui->message);
+        bool cut = text_columns(ui->message, len) > s->w;
+        int style = ui->message_error ? EL_ERROR : EL_MESSAGE;
+        if ((cut || ui->message_more) && s->w > 2 * mw) {
+            int used = screen_put_fit(s, 0, y, s->w - mw, ui->message, len, style);
+            screen_puts(s, used, y, mw, more, EL_DIM);
+        } else {
+            screen_put_fit(s, 0, y, s->w, ui->message, len, style);
+        }
+    }
+}
+
+/* The footer: the focused pane's most useful keys, then the global ones,
+ * as many as fit (htop, nano); :footer hides it. */
+static void draw_footer(struct ui *ui, int y)
+{
+    struct screen *s = &ui->scr;
+    screen_fill(s, 0, y, s->w, ' ', EL_NORMAL);
+    enum key_context order[2] = {pane_ops[ui->focus]->context, CTX_GLOBAL};
+    int x = 0;
+    for (int o = 0; o < 2; o++)
+        for (size_t i = 0; i < key_table_len; i++) {
+            const struct key_binding *b = &key_table[i];
+            if (b->context != order[o] || !*b->footer)
+                continue;
+            /* the first key of the binding, as the table names it */
+            const char *end = strchr(b->keys, ' ');
+            int kl = end ? (int)(end - b->keys) : (int)strlen(b->keys);
+            int need = kl + 1 + (int)strlen(b->footer) + 2;
+            if (x + need > s->w)
+                return;
+            x += screen_put(s, x, y, kl, b->keys, (size_t)kl, EL_HELP_KEY);
+            x += screen_puts(s, x, y, s->w - x, " ", EL_NORMAL);
+            x += screen_puts(s, x, y, s->w - x, b->footer, EL_DIM);
+            x += 2;
+        }
 }
 
 static void draw_pane(struct ui *ui, enum pane_id p)
@@ -476,30 +614,95 @@ static void draw_pane(struct ui *ui, enum pane_id p)
         pane_ops[p]->draw(ui, body, focused);
 }
 
-static void draw_help(struct ui *ui, struct rect body)
+/* ---- overlays: help and the message log ------------------------------------------ */
+
+/* The overlay's lines, each ending in '\n' and starting with a marker:
+ * \x01 a section title, \x02KEYS\x03TEXT a binding, \x04 an error line,
+ * \x05 a plain line.  Help puts the focused pane's keys first; the log is
+ * wrapped to `width` so every message can be read in full. */
+static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
+{
+    if (ui->overlay == OVERLAY_MESSAGES) {
+        if (ui->nlog == 0)
+            strbuf_addstr(lines, "\x05(no messages yet)\n");
+        int w = width > 10 ? width : 10;
+        for (size_t i = 0; i < ui->nlog; i++) {
+            const char *t = ui->log[i].text;
+            char mark = ui->log[i].error ? '\x04' : '\x05';
+            /* split at newlines, then wrap at w columns */
+            while (*t) {
+                const char *nl = strchr(t, '\n');
+                size_t len = nl ? (size_t)(nl - t) : strlen(t);
+                const char *p = t;
+                do {
+                    size_t take = 0;
+                    int cols = 0;
+                    while (take < (size_t)(t + len - p) && cols < w) {
+                        take++;
+                        while (take < (size_t)(t + len - p) && ((unsigned char)p[take] & 0xc0) == 0x80)
+                            take++;
+                        cols++;
+                    }
+                    strbuf_addch(lines, mark);
+                    strbuf_add(lines, p, take);
+                    strbuf_addch(lines, '\n');
+                    p += take;
+                    mark = mark == '\x04' ? '\x04' : '\x05';
+                } while (p < t + len);
+                t = nl ? nl + 1 : t + len;
+            }
+        }
+        return;
+    }
+    enum key_context first = pane_ops[ui->focus]->context;
+    enum key_context order[NCONTEXTS];
+    int n = 0;
+    order[n++] = first;
+    order[n++] = CTX_LIST;
+    order[n++] = CTX_GLOBAL;
+    for (int c = 0; c < NCONTEXTS; c++)
+        if ((enum key_context)c != first && c != CTX_LIST && c != CTX_GLOBAL)
+            order[n++] = (enum key_context)c;
+    for (int o = 0; o < n; o++) {
+        enum key_context c = order[o];
+        bool any = false;
+        for (size_t i = 0; i < key_table_len; i++)
+            any |= key_table[i].context == c;
+        if (!any)
+            continue;
+        strbuf_addf(lines, "\x01%s%s\n", key_context_titles[c],
+                    o == 0 && c != CTX_LIST && c != CTX_GLOBAL ? " (the focused pane)" : "");
+        for (size_t i = 0; i < key_table_len; i++)
+            if (key_table[i].context == c)
+                strbuf_addf(lines, "\x02%s\x03%s\n", key_table[i].keys, key_table[i].help);
+    }
+    strbuf_addstr(lines, "\x01" "Commands (type : first)\n");
+    commands_help(lines, width);
+    strbuf_addstr(lines, "\x01" "Mouse\n\x02" "click\x03" "focus a pane and select a row\n"
+                         "\x02" "wheel\x03" "scroll\n");
+}
+
+void ui_overlay(struct ui *ui, enum overlay_kind kind)
+{
+    ui->overlay = kind;
+    ui->overlay_match = 0;
+    /* help from its top; the log at its end, where the newest message is */
+    ui->help_top = kind == OVERLAY_MESSAGES ? UINT64_MAX / 2 : 0;
+}
+
+static void draw_overlay(struct ui *ui, struct rect body)
 {
     struct screen *s = &ui->scr;
     struct rect r = body;
     for (int y = r.y; y < r.y + r.h; y++)
         screen_fill(s, r.x, y, r.w, ' ', EL_NORMAL);
     screen_fill(s, r.x, r.y, r.w, ' ', EL_TITLE_FOCUS);
-    screen_puts(s, r.x, r.y, r.w, " Help: keys and commands (j/k scroll, Esc closes)",
-                EL_TITLE_FOCUS);
-    /* Lines: built from the key table, then the command table. */
+    const char *title = ui->overlay == OVERLAY_MESSAGES
+                            ? " Messages of this session (j/k scroll, / searches, Esc closes)"
+                            : " Help: keys and commands (j/k scroll, / searches, Esc closes)";
+    screen_put_fit(s, r.x, r.y, r.w, title, strlen(title), EL_TITLE_FOCUS);
     struct strbuf lines = STRBUF_INIT;
-    for (int c = 0; c < NCONTEXTS; c++) {
-        strbuf_addf(&lines, "\x01%s\n", key_context_titles[c]);
-        for (size_t i = 0; i < key_table_len; i++) {
-            if (key_table[i].context != (enum key_context)c)
-                continue;
-            strbuf_addf(&lines, "\x02%s\x03%s\n", key_table[i].keys, key_table[i].help);
-        }
-    }
-    strbuf_addstr(&lines, "\x01" "Commands (type : first)\n");
-    commands_help(&lines, r.w);
-    strbuf_addstr(&lines, "\x01" "Mouse\n\x02" "click\x03" "focus a pane and select a row\n"
-                          "\x02" "wheel\x03" "scroll\n");
-    /* count and draw */
+    overlay_lines(ui, r.w - 2, &lines);
     uint64_t total = 0;
     for (size_t i = 0; i < lines.len; i++)
         total += lines.data[i] == '\n';
@@ -519,16 +722,65 @@ static void draw_help(struct ui *ui, struct rect body)
                 screen_put(s, r.x + 1, y, r.w - 2, p + 1, (size_t)(nl - p - 1), EL_HEADER);
             } else if (*p == '\x02') {
                 const char *mid = memchr(p, '\x03', (size_t)(nl - p));
-                int kw = 24;
-                screen_put(s, r.x + 3, y, kw - 1, p + 1, (size_t)(mid - p - 1), EL_HELP_KEY);
-                screen_put(s, r.x + 3 + kw, y, r.w - kw - 4, mid + 1, (size_t)(nl - mid - 1),
-                           EL_NORMAL);
+                int kw = r.w >= 70 ? 24 : 16;
+                screen_put_fit(s, r.x + 3, y, kw - 1, p + 1, (size_t)(mid - p - 1), EL_HELP_KEY);
+                screen_put_fit(s, r.x + 3 + kw, y, r.w - kw - 4, mid + 1, (size_t)(nl - mid - 1),
+                               EL_NORMAL);
+            } else {
+                screen_put(s, r.x + 1, y, r.w - 2, p + 1, (size_t)(nl - p - 1),
+                           *p == '\x04' ? EL_ERROR : EL_NORMAL);
             }
+            if (ui->overlay_match == row)
+                screen_restyle(s, r.x, y, r.w, EL_SEARCH, false);
             y++;
         }
         p = nl + 1;
     }
     strbuf_free(&lines);
+}
+
+static bool contains_nocase(const char *hay, const char *needle);
+
+/* Search the overlay's lines from the line after the last match (or the
+ * first shown line), wrapping around. */
+static void overlay_search(struct ui *ui, bool backward)
+{
+    struct strbuf lines = STRBUF_INIT;
+    overlay_lines(ui, ui->scr.w - 2, &lines);
+    size_t nlines = 0;
+    for (size_t i = 0; i < lines.len; i++)
+        nlines += lines.data[i] == '\n';
+    char **line = xcalloc(nlines + 1, sizeof *line);
+    size_t k = 0;
+    for (char *p = lines.data; p && *p; k++) {
+        char *nl = strchr(p, '\n');
+        *nl = '\0';
+        for (char *q = p; *q; q++)
+            if (*q >= 1 && *q <= 5)
+                *q = ' ';
+        line[k] = p;
+        p = nl + 1;
+    }
+    uint64_t from = ui->overlay_match ? ui->overlay_match - 1 : ui->help_top;
+    bool found = false;
+    for (size_t i = 1; i <= nlines && nlines; i++) {
+        size_t at = backward ? (size_t)((from + nlines * 2 - i) % nlines)
+                             : (size_t)((from + i - (ui->overlay_match ? 0 : 1)) % nlines);
+        if (contains_nocase(line[at], ui->search)) {
+            ui->overlay_match = at + 1;
+            uint64_t h = ui->help_height > 2 ? (uint64_t)ui->help_height : 1;
+            if (at < ui->help_top || at >= ui->help_top + h)
+                ui->help_top = at > h / 3 ? at - h / 3 : 0;
+            found = true;
+            break;
+        }
+    }
+    free(line);
+    strbuf_free(&lines);
+    if (found)
+        ui_message(ui, "/%s", ui->search);
+    else
+        ui_error(ui, "not found: %s", ui->search);
 }
 
 void ui_draw(struct ui *ui)
@@ -545,7 +797,8 @@ void ui_draw(struct ui *ui)
         return;
     }
     draw_tabs(ui);
-    struct rect body = {0, 1, s->w, s->h - 3};
+    bool footer = !ui->footer_hidden;
+    struct rect body = {0, 1, s->w, s->h - 3 - footer};
     layout(ui, body);
     /* column separators: wherever no pane was drawn inside the body */
     for (int p = 0; p < NPANES; p++)
@@ -558,8 +811,10 @@ void ui_draw(struct ui *ui)
                     screen_fill(s, r.x + r.w, y, 1, ui->ascii ? '|' : 0x2502, EL_BORDER);
         }
     }
-    if (ui->help)
-        draw_help(ui, body);
+    if (ui->overlay)
+        draw_overlay(ui, body);
+    if (footer)
+        draw_footer(ui, s->h - 3);
     draw_status(ui, s->h - 2);
     draw_bottom_line(ui, s->h - 1);
 }
@@ -773,7 +1028,7 @@ static bool search_slice(struct ui *ui, double deadline)
                 more = false;
                 break;
             }
-            ui->search_pos = ui->search_backward ? (ui->search_pos + rows - 1) % rows
+            ui->search_pos = ui->search_scan_backward ? (ui->search_pos + rows - 1) % rows
                                                  : (ui->search_pos + 1) % rows;
         }
         if (more && ui_now() >= deadline)
@@ -796,7 +1051,7 @@ static void search_begin(struct ui *ui, bool backward)
     ui->search_pane = p;
     uint64_t rows = pane_ops[p]->rows(ui);
     uint64_t cur = ui->list[p].cursor;
-    ui->search_backward = backward;
+    ui->search_scan_backward = backward;
     ui->search_pos = rows ? (backward ? (cur + rows - 1) % rows : (cur + 1) % rows) : 0;
     ui->search_done = 0;
     /* A query without blanks or arrows matches node names: a k-path
@@ -828,8 +1083,13 @@ void ui_search(struct ui *ui, const char *text, bool backward)
     } else {
         free(ui->search);
         ui->search = xstrdup(text);
+        ui->search_backward = backward; /* n keeps this direction, N goes against it */
+        ui->overlay_match = 0;
     }
-    search_begin(ui, backward);
+    if (ui->overlay)
+        overlay_search(ui, backward);
+    else
+        search_begin(ui, backward);
 }
 
 /* ---- quitting and autosave ----------------------------------------------------------------- */
@@ -930,11 +1190,37 @@ static void export_prompt(struct ui *ui)
     term_cmdline_begin(ui, ":", "export ");
 }
 
+/* P: pin what is selected: the graph's node when the graph (or the detail
+ * pane showing its node) is focused, else the selected k-path. */
+static void pin_selection(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    struct strbuf text = STRBUF_INIT;
+    uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+    if (ui->focus == PANE_GRAPH || (ui->focus == PANE_DETAIL && ui->detail_of == PANE_GRAPH)) {
+        uint32_t n = graph_selected_node(ui);
+        if (n != NODE_NONE)
+            graph_node_name(ws->graph, n, &text);
+    } else if (ui_selected_kpath(ui, path, NULL)) {
+        workspace_path_name(ws, path, ws->k, " ", &text);
+    }
+    free(path);
+    if (text.len) {
+        struct strbuf cmd = STRBUF_INIT;
+        strbuf_addf(&cmd, "pin %s", strbuf_str(&text));
+        ui_command(ui, strbuf_str(&cmd));
+        strbuf_free(&cmd);
+    } else {
+        ui_error(ui, "nothing selected to pin");
+    }
+    strbuf_free(&text);
+}
+
 static void global_action(struct ui *ui, enum action a, int key)
 {
     struct workspace *ws = ui->ws;
     switch (a) {
-    case ACT_HELP: ui->help = true; ui->help_top = 0; break;
+    case ACT_HELP: ui_overlay(ui, OVERLAY_HELP); break;
     case ACT_QUIT: ui_request_quit(ui, false); break;
     case ACT_INTERRUPT: ui_request_quit(ui, false); break;
     case ACT_COMMAND:
@@ -945,15 +1231,14 @@ static void global_action(struct ui *ui, enum action a, int key)
             term_cmdline_begin(ui, a == ACT_COMMAND ? ":" : "/", "");
         break;
     case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
+    /* N goes against the search's direction without changing it (vim, less) */
     case ACT_SEARCH_PREV: ui_search(ui, "", !ui->search_backward); break;
     case ACT_NEXT_PANE:
     case ACT_PREV_PANE: {
-        /* cycle through the panes that are on screen, then the rest */
+        /* every pane in turn, also those the layout does not show now:
+         * focusing a pane puts it on screen (ui_focus) */
         int step = a == ACT_NEXT_PANE ? 1 : NPANES - 1;
-        enum pane_id p = (enum pane_id)(((int)ui->focus + step) % NPANES);
-        for (int i = 0; i < NPANES && ui->pane_rect[p].w == 0 && !ui->zoom; i++)
-            p = (enum pane_id)(((int)p + step) % NPANES);
-        ui_focus(ui, p);
+        ui_focus(ui, (enum pane_id)(((int)ui->focus + step) % NPANES));
         break;
     }
     case ACT_PANE1: case ACT_PANE2: case ACT_PANE3:
@@ -974,14 +1259,16 @@ static void global_action(struct ui *ui, enum action a, int key)
         break;
     }
     case ACT_STEP:
-        ui->slot_b = PANE_STEPPER;
+        /* the stepper shows what the step did: on screen and focused at
+         * every size, so the keys that follow go where the eyes are */
+        ui_focus(ui, PANE_STEPPER);
         if (!workspace_gen_step(ws) && ws->gen_error)
             ui_error(ui, "%s", ws->gen_error);
         else if (ws->gen && ws->gen->phase == GEN_PHASE_DONE)
             ui_message(ui, "generation is over: R resets, r runs again");
         break;
     case ACT_FINISH_TREE: {
-        ui->slot_b = PANE_STEPPER;
+        ui_focus(ui, PANE_STEPPER);
         bool more = true;
         do
             more = workspace_gen_step(ws);
@@ -990,7 +1277,7 @@ static void global_action(struct ui *ui, enum action a, int key)
             ui_error(ui, "%s", ws->gen_error);
         break;
     }
-    case ACT_RUN: start_run(ui); break;
+    case ACT_RUN: ui_focus(ui, PANE_STEPPER); start_run(ui); break;
     case ACT_RESET: {
         size_t before = ws->ninputs;
         bool had = ws->gen != NULL;
@@ -1004,6 +1291,18 @@ static void global_action(struct ui *ui, enum action a, int key)
         break;
     }
     case ACT_EXPORT: export_prompt(ui); break;
+    case ACT_COVER: {
+        uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+        if (ui->focus != PANE_GRAPH && !(ui->focus == PANE_DETAIL && ui->detail_of == PANE_GRAPH) &&
+            ui_selected_kpath(ui, path, NULL))
+            ui_cover_path(ui, path);
+        else
+            ui_error(ui, "C covers the k-path selected in pane 2 (k-paths) or shown in pane 6");
+        free(path);
+        break;
+    }
+    case ACT_PIN: pin_selection(ui); break;
+    case ACT_MESSAGES: ui_overlay(ui, OVERLAY_MESSAGES); break;
     case ACT_CANCEL:
         free(ui->message);
         ui->message = NULL;
@@ -1051,7 +1350,7 @@ static void mouse_event(struct ui *ui)
     }
 }
 
-static void help_key(struct ui *ui, int key)
+static void overlay_key(struct ui *ui, int key)
 {
     enum action a = keys_lookup(key, CTX_LIST, true);
     uint64_t h = ui->help_height > 0 ? (uint64_t)ui->help_height : 1;
@@ -1062,11 +1361,21 @@ static void help_key(struct ui *ui, int key)
     case ACT_PAGE_UP: case ACT_HALF_UP: ui->help_top = ui->help_top > h / 2 ? ui->help_top - h / 2 : 0; break;
     case ACT_TOP: ui->help_top = 0; break;
     case ACT_BOTTOM: ui->help_top = UINT64_MAX / 2; break;
-    case ACT_HELP: case ACT_CANCEL: case ACT_QUIT: ui->help = false; break;
+    case ACT_SEARCH:
+        if (ui->script_mode || !term_active())
+            ui_error(ui, "scripts search with /TEXT lines");
+        else
+            term_cmdline_begin(ui, "/", "");
+        break;
+    case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
+    case ACT_SEARCH_PREV: ui_search(ui, "", !ui->search_backward); break;
+    case ACT_HELP: ui_overlay(ui, ui->overlay == OVERLAY_HELP ? OVERLAY_NONE : OVERLAY_HELP); break;
+    case ACT_MESSAGES:
+        ui_overlay(ui, ui->overlay == OVERLAY_MESSAGES ? OVERLAY_NONE : OVERLAY_MESSAGES);
+        break;
+    case ACT_CANCEL: case ACT_QUIT: case ACT_INTERRUPT: ui->overlay = OVERLAY_NONE; break;
     default: break;
     }
-    if (key == 'q' || key == K_ESC || key == '?')
-        ui->help = false;
 }
 
 void ui_key(struct ui *ui, int key)
@@ -1076,20 +1385,36 @@ void ui_key(struct ui *ui, int key)
         return;
     }
     if (ui->question) {
+        /* y and n answer; Ctrl-C after a question about quitting leaves at
+         * once (twice in a row); Esc, Enter and Ctrl-C put the question away
+         * unanswered; any other key does too and then does what it does, so
+         * keys typed after the question are not lost. */
         char *q = ui->question;
         void (*yes)(struct ui *) = ui->on_yes, (*no)(struct ui *) = ui->on_no;
         ui->question = NULL;
         free(q);
-        if (key == 'y' || key == 'Y') {
+        if (key == 'y' || key == 'Y' || (key == 3 && yes == quit_yes)) {
             if (yes)
                 yes(ui);
-        } else {
+            return;
+        }
+        if (key == 'n' || key == 'N') {
             if (no)
                 no(ui);
             else
                 ui_message(ui, "cancelled");
+            return;
         }
-        return;
+        ui_message(ui, "cancelled");
+        if (key == K_ESC || key == K_ENTER || key == 3 || key == K_RESIZE)
+            return;
+    }
+    /* A message is about what the last key did: the next key takes it
+     * away, so no stale line stays (the log keeps it: M). */
+    if (key != K_MOUSE) {
+        free(ui->message);
+        ui->message = NULL;
+        ui->message_more = false;
     }
     if (ui->job == JOB_WHY) {
         ui->job = JOB_NONE; /* not worth waiting for: the selection moves on */
@@ -1097,8 +1422,8 @@ void ui_key(struct ui *ui, int key)
         ui_job_stop(ui, NULL);
         return;
     }
-    if (ui->help) {
-        help_key(ui, key);
+    if (ui->overlay) {
+        overlay_key(ui, key);
         return;
     }
     if (key == K_MOUSE) {

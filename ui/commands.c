@@ -59,6 +59,8 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("svg", cmd_svg, "FILE", ARG_FILE, "write the screen as an SVG picture")                     \
     X("resize", cmd_resize, "W H", ARG_NONE, "script mode: set the screen size")                 \
     X("help", cmd_help, "", ARG_NONE, "keys and commands")                                        \
+    X("messages", cmd_messages, "", ARG_NONE, "every message and error of this session (also M)") \
+    X("footer", cmd_footer, "", ARG_NONE, "show or hide the line of the focused pane's keys")    \
     X("q", cmd_quit, "", ARG_NONE, "quit (q! without asking)")                                    \
     X("quit", cmd_quit, "", ARG_NONE, "quit")
 
@@ -255,7 +257,7 @@ static void cmd_step(struct ui *ui, const struct cmd_args *a)
     uint32_t n = 1;
     if (!need_args(ui, a, 0, 1) || (a->argc == 2 && !arg_u32(ui, "N", a->argv[1], 1, 100000000, &n)))
         return;
-    ui->slot_b = PANE_STEPPER;
+    ui_focus(ui, PANE_STEPPER);
     for (uint32_t i = 0; i < n; i++)
         if (!workspace_gen_step(ui->ws))
             break;
@@ -746,11 +748,24 @@ static void cmd_resize(struct ui *ui, const struct cmd_args *a)
     screen_resize(&ui->scr, (int)w, (int)h);
 }
 
+static void cmd_messages(struct ui *ui, const struct cmd_args *a)
+{
+    if (need_args(ui, a, 0, 0))
+        ui_overlay(ui, OVERLAY_MESSAGES);
+}
+
+static void cmd_footer(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    ui->footer_hidden = !ui->footer_hidden;
+    ui_message(ui, "footer %s", ui->footer_hidden ? "hidden (:footer shows it)" : "shown");
+}
+
 static void cmd_help(struct ui *ui, const struct cmd_args *a)
 {
     (void)a;
-    ui->help = true;
-    ui->help_top = 0;
+    ui_overlay(ui, OVERLAY_HELP);
 }
 
 static void cmd_quit(struct ui *ui, const struct cmd_args *a)

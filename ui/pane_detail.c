@@ -332,48 +332,11 @@ static void detail_draw(struct ui *ui, struct rect r, bool focused)
     paras_free(&ps);
 }
 
-static bool detail_action(struct ui *ui, enum action a)
-{
-    struct workspace *ws = ui->ws;
-    switch (a) {
-    case ACT_DETAIL_COVER: {
-        uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-        if (ui->detail_of == PANE_KPATHS && ui_selected_kpath(ui, path, NULL))
-            ui_cover_path(ui, path);
-        else
-            ui_error(ui, "select a k-path first (pane 2)");
-        free(path);
-        return true;
-    }
-    case ACT_DETAIL_PIN: {
-        struct strbuf text = STRBUF_INIT;
-        uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-        if (ui->detail_of == PANE_GRAPH) {
-            uint32_t n = graph_selected_node(ui);
-            if (n != NODE_NONE)
-                graph_node_name(ws->graph, n, &text);
-        } else if (ui_selected_kpath(ui, path, NULL)) {
-            workspace_path_name(ws, path, ws->k, " ", &text);
-        }
-        free(path);
-        if (text.len) {
-            struct strbuf cmd = STRBUF_INIT;
-            strbuf_addf(&cmd, "pin %s", strbuf_str(&text));
-            ui_command(ui, strbuf_str(&cmd));
-            strbuf_free(&cmd);
-        }
-        strbuf_free(&text);
-        return true;
-    }
-    default: return false;
-    }
-}
-
 static void detail_summary(struct ui *ui, struct strbuf *out)
 {
     strbuf_addstr(out, ui->detail_of == PANE_GRAPH ? "of the selected node" : "of the selected k-path");
 }
 
 const struct pane_ops detail_pane_ops = {
-    "Detail", CTX_DETAIL, detail_rows, detail_draw, detail_action, NULL, NULL, detail_summary,
+    "Detail", CTX_DETAIL, detail_rows, detail_draw, NULL, NULL, NULL, detail_summary,
 };

@@ -145,15 +145,6 @@ static bool kpaths_action(struct ui *ui, enum action a)
         ui_message(ui, "patterns %s", ui->show_patterns ? "shown" : "hidden");
         return true;
     case ACT_KPATH_OPEN: ui_focus(ui, PANE_DETAIL); ui->detail_of = PANE_KPATHS; return true;
-    case ACT_COVER_PATH: {
-        uint32_t *path = xmalloc((ui->ws->k + 1) * sizeof *path);
-        if (ui_selected_kpath(ui, path, NULL))
-            ui_cover_path(ui, path);
-        else
-            ui_error(ui, "no k-path selected");
-        free(path);
-        return true;
-    }
     default: return false;
     }
 }

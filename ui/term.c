@@ -60,7 +60,11 @@ bool term_active(void)
 
 static void emergency_restore(void)
 {
-    static const char reset[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
+    /* attributes off, mouse reporting off, cursor keys and keypad back to
+     * normal mode (what curses' keypad() turned on: DECCKM and DECKPAM),
+     * cursor shown, the main screen back */
+    static const char reset[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>"
+                                "\033[?25h\033[?1049l\r\n";
     if (have_termios)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);

@@ -191,7 +191,7 @@ int tui_main(int argc, char **argv)
     }
     const char *bad = keys_check_table();
     if (bad) {
-        fprintf(stderr, "kpath: internal error: bad key name in '%s'\n", bad);
+        fprintf(stderr, "kpath: internal error: bad or clashing keys in '%s'\n", bad);
         return 1;
     }
     if (!script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {

@@ -33,6 +33,7 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 /* Smallest terminal the layout works in; below it a message is shown. */
 #define UI_MIN_W 60
 #define UI_MIN_H 16
+#define UI_LOG_MAX 5000
 
 struct list_state {
     uint64_t cursor, top;
@@ -145,7 +146,8 @@ struct ui {
 
     /* search */
     char *search;            /* owned; the last search text */
-    bool search_backward;
+    bool search_backward;      /* the direction of the last search typed */
+    bool search_scan_backward; /* the direction of the scan under way (N: reversed) */
     enum pane_id search_pane;
     uint64_t search_pos, search_start, search_done;
     bool *search_node_match; /* owned; per node: its name contains the text */
@@ -158,12 +160,23 @@ struct ui {
     size_t job_next, job_added;
     struct diag_list job_diags;
 
-    /* messages and prompts */
+    /* messages and prompts: the message line shows the last message, the
+     * log keeps every message and every diagnostic of the session in full
+     * (:messages, M), the oldest dropped past UI_LOG_MAX entries */
     char *message;           /* owned */
     bool message_error;
-    bool help;
+    bool message_more;       /* the log holds more than the message line shows */
+    struct log_entry {
+        char *text;          /* owned; may have several lines */
+        bool error;
+    } *log;                  /* owned */
+    size_t nlog, log_cap;
+    /* an overlay over the panes: help or the message log; j/k scroll, / searches */
+    enum overlay_kind { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_MESSAGES } overlay;
     uint64_t help_top;
     int help_height;
+    uint64_t overlay_match;  /* the line the last search in the overlay found + 1; 0: none */
+    bool footer_hidden;      /* the line of the focused pane's keys (:footer toggles it) */
     /* a yes/no question: on 'y' run `on_yes` */
     char *question;          /* owned */
     void (*on_yes)(struct ui *ui);
@@ -204,14 +217,21 @@ void ui_draw(struct ui *ui);
 void ui_key(struct ui *ui, int key);
 /* Run a command line (without the ':'). */
 void ui_command(struct ui *ui, const char *line);
-/* Search for text in the focused list (or the k-paths). */
+/* Search for text in the focused list (or the k-paths); an empty text
+ * repeats the last search in the given direction. */
 void ui_search(struct ui *ui, const char *text, bool backward);
 /* Do a slice of the current job (at most `budget` seconds). */
 void ui_job_slice(struct ui *ui, double budget);
 void ui_job_stop(struct ui *ui, const char *why);
 void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ui_diags(struct ui *ui, struct diag_list *diags); /* shows and frees them */
+/* Shows the first error (or the first diagnostic) and how many more there
+ * are, logs every one of them in full, and frees them. */
+void ui_diags(struct ui *ui, struct diag_list *diags);
+/* Add a line to the message log only (the message line is left alone). */
+void ui_log(struct ui *ui, bool error, const char *text);
+/* Open an overlay (help or the message log) at its top. */
+void ui_overlay(struct ui *ui, enum overlay_kind kind);
 void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
             void (*on_no)(struct ui *));
 void ui_focus(struct ui *ui, enum pane_id p);
