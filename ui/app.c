@@ -1131,7 +1131,7 @@ void ui_autosave(struct ui *ui, bool force)
     strbuf_free(&out);
 }
 
-bool ui_set_theme(struct ui *ui, const char *name)
+bool ui_set_theme(struct ui *ui, const char *name, bool quiet)
 {
     struct diag_list d = DIAG_LIST_INIT;
     struct theme t;
@@ -1143,7 +1143,7 @@ bool ui_set_theme(struct ui *ui, const char *name)
     ui->redraw_all = true;
     if (d.len)
         ui_diags(ui, &d);
-    else if (ok)
+    else if (ok && !quiet)
         ui_message(ui, "theme %s", t.name);
     diag_list_free(&d);
     return ok;

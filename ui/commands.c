@@ -519,7 +519,7 @@ static void cmd_theme(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 1, 1))
         return;
-    ui_set_theme(ui, a->argv[1]);
+    ui_set_theme(ui, a->argv[1], false);
 }
 
 static void reset_generator(struct ui *ui)

@@ -2,6 +2,7 @@
  * then script mode or the terminal. */
 #include "tui.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <langinfo.h>
@@ -33,8 +34,94 @@ bool tui_wanted(int argc, char **argv, bool (*is_command)(const char *name))
             return true;
     if (a[0] == '-' || is_command(a))
         return false;
+    /* a file, or what looks like a path to one (a slash or an extension):
+     * the explorer says what is wrong with it, not "unknown command" */
     struct stat st;
-    return stat(a, &st) == 0 && !S_ISDIR(st.st_mode);
+    if (stat(a, &st) == 0)
+        return true;
+    const char *base = strrchr(a, '/');
+    return base || strchr(a, '.');
+}
+
+/* Levenshtein distance, two rows; names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t *prev = xmalloc((lb + 1) * sizeof *prev), *cur = xmalloc((lb + 1) * sizeof *cur);
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            cur[j] = best;
+        }
+        size_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    size_t d = prev[lb];
+    free(prev);
+    free(cur);
+    return d;
+}
+
+/* The closest file name to `path`'s base name in `dir`; appended to best
+ * when closer than *best_d. */
+static void closest_in(const char *dir, const char *want, struct strbuf *best, size_t *best_d)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t dist = edit_distance(want, e->d_name);
+        if (dist < *best_d) {
+            *best_d = dist;
+            strbuf_reset(best);
+            strbuf_addf(best, "%s/%s", dir, e->d_name);
+        }
+    }
+    closedir(d);
+}
+
+/* Why the grammar file cannot be opened, on stderr, with a did-you-mean
+ * among the files next to it and the bundled grammars; false when it can. */
+static bool grammar_missing(const char *path, const char *bundled_dir)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return false;
+        fprintf(stderr, "kpath: %s is a directory; the explorer takes one grammar file, "
+                        "e.g. %s/expr.ebnf\n", path, bundled_dir ? bundled_dir : "grammars");
+        return true;
+    }
+    fprintf(stderr, "kpath: %s: %s\n", path, strerror(errno));
+    const char *slash = strrchr(path, '/');
+    const char *want = slash ? slash + 1 : path;
+    struct strbuf dir = STRBUF_INIT, best = STRBUF_INIT;
+    if (slash)
+        strbuf_add(&dir, path, (size_t)(slash - path));
+    else
+        strbuf_addstr(&dir, ".");
+    size_t best_d = strlen(want) / 3 + 2; /* farther than this is no typo */
+    closest_in(strbuf_str(&dir), want, &best, &best_d);
+    if (bundled_dir)
+        closest_in(bundled_dir, want, &best, &best_d);
+    if (best.len) {
+        const char *b = strbuf_str(&best);
+        fprintf(stderr, "kpath: did you mean %s?\n", strncmp(b, "./", 2) == 0 ? b + 2 : b);
+    }
+    strbuf_free(&dir);
+    strbuf_free(&best);
+    return true;
 }
 
 static void usage(FILE *out)
@@ -194,6 +281,21 @@ int tui_main(int argc, char **argv)
         fprintf(stderr, "kpath: internal error: bad or clashing keys in '%s'\n", bad);
         return 1;
     }
+    if (grammar && !workspace) {
+        /* a missing file or a directory: say so first, with a did-you-mean */
+        char *dir = dir_of_executable();
+        char *fallback = default_grammar(dir);
+        char *slash = strrchr(fallback, '/');
+        if (slash)
+            *slash = '\0';
+        char real[PATH_MAX];
+        bool missing = grammar_missing(grammar, !slash ? NULL
+                                                : realpath(fallback, real) ? real : fallback);
+        free(fallback);
+        free(dir);
+        if (missing)
+            return 2;
+    }
     if (!script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         fprintf(stderr, "kpath: the explorer needs a terminal; 'kpath --help' lists the "
                         "commands, 'kpath --script FILE' runs the explorer from a script\n");
@@ -208,6 +310,7 @@ int tui_main(int argc, char **argv)
 
     char *exe_dir = dir_of_executable();
     char *grammar_path = grammar ? xstrdup(grammar) : default_grammar(exe_dir);
+
     struct diag_list d = DIAG_LIST_INIT;
     struct workspace *ws = workspace ? workspace_open(workspace, &d)
                                      : workspace_new(grammar_path, start, &d);
@@ -219,6 +322,10 @@ int tui_main(int argc, char **argv)
             fprintf(stderr, "kpath: %s\n", strbuf_str(&sb));
         }
         strbuf_free(&sb);
+        const char *dot = strrchr(grammar_path, '.');
+        if (!ws && !workspace && (!dot || strcmp(dot, ".ebnf") != 0))
+            fprintf(stderr, "kpath: note: if %s is not in kpath's EBNF, see 'kpath check --help' "
+                            "and the README for the grammar formats kpath reads\n", grammar_path);
         if (!ws) {
             diag_list_free(&d);
             free(grammar_path);
@@ -234,13 +341,21 @@ int tui_main(int argc, char **argv)
     ui.script_mode = script != NULL;
     const char *no_color = getenv("NO_COLOR");
     ui.mono = no_color && *no_color;
-    ui_set_theme(&ui, theme && *theme ? theme : "default");
-    if (!ui.message_error) {
-        free(ui.message);
+    /* the theme's problems and the grammar's warnings stay on the message
+     * line (the log has all of them); "theme default" does not */
+    ui_set_theme(&ui, theme && *theme ? theme : "default", true);
+    if (d.len) {
+        char *theme_message = ui.message;
+        bool theme_error = ui.message_error;
         ui.message = NULL;
-    }
-    if (d.len)
         ui_diags(&ui, &d);
+        if (theme_message) { /* both: say the theme's first, the log has the rest */
+            free(ui.message);
+            ui.message = theme_message;
+            ui.message_error = theme_error;
+            ui.message_more = true;
+        }
+    }
     diag_list_free(&d);
     if (!ui.message)
         ui_message(&ui, "%s: %u rules, %" PRIu64 " %u-paths. ? shows the keys, q quits",

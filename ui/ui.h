@@ -239,7 +239,8 @@ void ui_focus(struct ui *ui, enum pane_id p);
 void ui_workspace_changed(struct ui *ui);
 /* Ask to quit (checks unsaved work). */
 void ui_request_quit(struct ui *ui, bool force);
-bool ui_set_theme(struct ui *ui, const char *name);
+/* Switch themes; problems are reported, success too unless `quiet`. */
+bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
 double ui_now(void);
 void ui_autosave(struct ui *ui, bool force);
 
