@@ -719,6 +719,39 @@ static void cmd_dump(struct ui *ui, const struct cmd_args *a)
             strbuf_addf(&sb, " %d", y);
     }
     strbuf_addch(&sb, '\n');
+    /* and what only colour shows: the highlighted tab, the focused pane's
+     * title (the first row drawn in each style) */
+    static const struct {
+        const char *label;
+        int style;
+    } marks[] = {{"-- tab:", EL_TAB_ACTIVE}, {"-- focused title:", EL_TITLE_FOCUS}};
+    for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
+        strbuf_addstr(&sb, marks[m].label);
+        for (int y = 0; y < s->h; y++) {
+            bool found = false;
+            struct strbuf run = STRBUF_INIT;
+            /* the runs of the style on this row, as text up to a gap */
+            for (int x = 0; x <= s->w; x++) {
+                const struct cell *c = x < s->w ? &s->cells[(size_t)y * (size_t)s->w + (size_t)x] : NULL;
+                if (c && (c->style & STYLE_ELEMENT_MASK) == marks[m].style) {
+                    strbuf_add_utf8(&run, c->ch);
+                    continue;
+                }
+                if (!run.len)
+                    continue;
+                char *gap = strstr(run.data + 1, "  ");
+                if (gap)
+                    *gap = '\0';
+                strbuf_addf(&sb, " [%s]", run.data);
+                strbuf_reset(&run);
+                found = true;
+            }
+            strbuf_free(&run);
+            if (found)
+                break;
+        }
+        strbuf_addch(&sb, '\n');
+    }
     write_whole(ui, a->argv[1], &sb);
     strbuf_free(&sb);
 }
