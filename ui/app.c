@@ -858,6 +858,14 @@ static void samples_finished(struct ui *ui, bool stopped)
         strbuf_addf(&sb, " (inputs %" PRIu64 "..%zu)", ui->job_inputs_before + 1, ui->ws->ninputs);
     if (stopped)
         strbuf_addf(&sb, "; stopped after %zu of %zu files", ui->job_next, ui->job_files.len);
+    /* every diagnostic goes to the log; the line shows the first error */
+    struct strbuf one = STRBUF_INIT;
+    for (size_t i = 0; i < ui->job_diags.len; i++) {
+        strbuf_reset(&one);
+        diag_format(&ui->job_diags.items[i], &one);
+        ui_log(ui, ui->job_diags.items[i].severity == DIAG_ERROR, strbuf_str(&one));
+    }
+    strbuf_free(&one);
     if (ui->job_diags.errors) {
         for (size_t i = 0; i < ui->job_diags.len; i++) {
             if (ui->job_diags.items[i].severity != DIAG_ERROR)
@@ -870,6 +878,7 @@ static void samples_finished(struct ui *ui, bool stopped)
     } else {
         ui_message(ui, "%s", strbuf_str(&sb));
     }
+    ui->message_more = ui->job_diags.len > 1;
     strbuf_free(&sb);
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
