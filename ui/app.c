@@ -125,6 +125,7 @@ void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
 {
     free(ui->question);
     ui->question = xstrdup(question);
+    ui_log(ui, false, question);
     ui->on_yes = on_yes;
     ui->on_no = on_no;
 }
@@ -219,6 +220,7 @@ void ui_free(struct ui *ui)
         free(ui->log[i].text);
     free(ui->log);
     free(ui->question);
+    free(ui->pending_export);
     free(ui->cmd_prompt);
     free(ui->cmd_text);
     free(ui->cmd_hint);
@@ -516,7 +518,15 @@ static void draw_bottom_line(struct ui *ui, int y)
         return;
     }
     if (ui->question) {
-        screen_puts(s, 0, y, s->w, ui->question, EL_HELP_KEY);
+        /* the answer keys stay visible however long the question is */
+        const char *q = ui->question, *yn = " (y/n)";
+        size_t len = strlen(q), ynl = strlen(yn);
+        if (text_columns(q, len) > s->w && len > ynl && strcmp(q + len - ynl, yn) == 0) {
+            int used = screen_put_fit(s, 0, y, s->w - (int)ynl, q, len - ynl, EL_HELP_KEY);
+            screen_puts(s, used, y, s->w - used, yn, EL_HELP_KEY);
+        } else {
+            screen_put_fit(s, 0, y, s->w, q, len, EL_HELP_KEY);
+        }
         return;
     }
     if (ui->job == JOB_SAMPLES) {
@@ -1111,8 +1121,10 @@ static void quit_yes(struct ui *ui)
 void ui_request_quit(struct ui *ui, bool force)
 {
     struct workspace *ws = ui->ws;
-    size_t marked = ui->marks_exported ? 0 : workspace_marked(ws);
-    if (force || ui->script_mode || (!ws->dirty && marked == 0)) {
+    /* marks saved in the workspace file are not lost: no question then */
+    bool marks_safe = ui->marks_exported || (ws->file && !ws->dirty);
+    size_t marked = marks_safe ? 0 : workspace_marked(ws);
+    if (force || (!ws->dirty && marked == 0)) {
         ui->quit = true;
         return;
     }

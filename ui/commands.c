@@ -2,6 +2,7 @@
  * (COMMAND_TABLE) gives each command's arguments, completion and help; the
  * help overlay and Tab completion read it.  Errors go to the status line and
  * never end the program. */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "grammar_write.h"
 #include "number.h"
+#include "outdir.h"
 #include "parse.h"
 #include "pattern.h"
 #include "ui.h"
@@ -472,6 +474,96 @@ static void cmd_why(struct ui *ui, const struct cmd_args *a)
     ui->list[PANE_DETAIL].cursor = 0;
 }
 
+/* The inputs export writes: the marked ones, or the selected one. */
+static size_t export_which(struct ui *ui, size_t **which, bool *selected_only)
+{
+    struct workspace *ws = ui->ws;
+    size_t n = 0;
+    *which = xmalloc((ws->ninputs + 1) * sizeof **which);
+    for (size_t i = 0; i < ws->ninputs; i++)
+        if (ws->inputs[i].marked)
+            (*which)[n++] = i;
+    *selected_only = n == 0;
+    if (*selected_only) {
+        list_clamp(&ui->list[PANE_INPUTS], ws->ninputs);
+        (*which)[n++] = (size_t)ui->list[PANE_INPUTS].cursor;
+    }
+    return n;
+}
+
+/* What export! into dir would do to the test cases there (outdir.h: the
+ * numbered cases this run does not write are removed, those it writes are
+ * replaced); false when dir is no directory. */
+static bool export_plan(const char *dir, size_t n, size_t *replaced, size_t *removed)
+{
+    *replaced = *removed = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *e;
+    struct strbuf name = STRBUF_INIT;
+    while ((e = readdir(d))) {
+        if (!outdir_is_case_name(e->d_name, ".txt"))
+            continue;
+        bool written = false;
+        for (size_t i = 0; i < n && !written; i++) {
+            strbuf_reset(&name);
+            outdir_case_name(&name, i + 1, n, ".txt");
+            written = strcmp(strbuf_str(&name), e->d_name) == 0;
+        }
+        ++*(written ? replaced : removed);
+    }
+    strbuf_free(&name);
+    closedir(d);
+    return true;
+}
+
+static void export_now(struct ui *ui, const char *dir, bool force)
+{
+    struct workspace *ws = ui->ws;
+    bool selected_only;
+    size_t *which, n = export_which(ui, &which, &selected_only);
+    size_t replaced = 0, removed = 0;
+    if (force)
+        export_plan(dir, n, &replaced, &removed);
+    struct strbuf report = STRBUF_INIT;
+    struct diag_list d = DIAG_LIST_INIT;
+    bool ok = workspace_export(ws, dir, which, n, force, &report, &d);
+    free(which);
+    if (ok) {
+        if (!selected_only)
+            ui->marks_exported = true;
+        if (removed)
+            strbuf_addf(&report, "; removed %zu old test case%s", removed, removed == 1 ? "" : "s");
+        ui_message(ui, "%s%s", strbuf_str(&report), selected_only ? " (the selected input: none marked)" : "");
+    } else {
+        struct strbuf first = STRBUF_INIT;
+        if (d.len)
+            diag_format(&d.items[0], &first);
+        ui_error(ui, "%s%s%s%s", strbuf_str(&first), report.len ? "; " : "", strbuf_str(&report),
+                 strstr(strbuf_str(&first), "not empty") ? " (:export! DIR replaces them)" : "");
+        strbuf_free(&first);
+    }
+    diag_list_free(&d);
+    strbuf_free(&report);
+}
+
+static void export_confirmed(struct ui *ui)
+{
+    char *dir = ui->pending_export;
+    ui->pending_export = NULL;
+    if (dir)
+        export_now(ui, dir, true);
+    free(dir);
+}
+
+static void export_declined(struct ui *ui)
+{
+    free(ui->pending_export);
+    ui->pending_export = NULL;
+    ui_message(ui, "export cancelled; nothing was written");
+}
+
 static void cmd_export(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 1, 2))
@@ -486,33 +578,23 @@ static void cmd_export(struct ui *ui, const struct cmd_args *a)
         ui_error(ui, "no inputs to export");
         return;
     }
-    size_t *which = xmalloc(ws->ninputs * sizeof *which), n = 0;
-    for (size_t i = 0; i < ws->ninputs; i++)
-        if (ws->inputs[i].marked)
-            which[n++] = i;
-    bool selected_only = n == 0;
-    if (selected_only) {
-        list_clamp(&ui->list[PANE_INPUTS], ws->ninputs);
-        which[n++] = (size_t)ui->list[PANE_INPUTS].cursor;
-    }
-    struct strbuf report = STRBUF_INIT;
-    struct diag_list d = DIAG_LIST_INIT;
-    bool ok = workspace_export(ws, a->argv[1], which, n, force, &report, &d);
+    size_t replaced = 0, removed = 0;
+    bool selected_only;
+    size_t *which, n = export_which(ui, &which, &selected_only);
     free(which);
-    if (ok) {
-        if (!selected_only)
-            ui->marks_exported = true;
-        ui_message(ui, "%s%s", strbuf_str(&report), selected_only ? " (the selected input: none marked)" : "");
-    } else {
-        struct strbuf first = STRBUF_INIT;
-        if (d.len)
-            diag_format(&d.items[0], &first);
-        ui_error(ui, "%s%s%s%s", strbuf_str(&first), report.len ? "; " : "", strbuf_str(&report),
-                 strstr(strbuf_str(&first), "not empty") ? " (:export! DIR replaces them)" : "");
-        strbuf_free(&first);
+    if (force && export_plan(a->argv[1], n, &replaced, &removed) && (replaced || removed)) {
+        /* export! replaces a suite: say what goes, and ask (scripts answer
+         * with a y or n line, like a user) */
+        struct strbuf q = STRBUF_INIT;
+        strbuf_addf(&q, "export! writes %zu file%s to %s: %zu replaced, %zu removed. Go on? (y/n)", n,
+                    n == 1 ? "" : "s", a->argv[1], replaced, removed);
+        free(ui->pending_export);
+        ui->pending_export = xstrdup(a->argv[1]);
+        ui_ask(ui, strbuf_str(&q), export_confirmed, export_declined);
+        strbuf_free(&q);
+        return;
     }
-    diag_list_free(&d);
-    strbuf_free(&report);
+    export_now(ui, a->argv[1], force);
 }
 
 static void cmd_theme(struct ui *ui, const struct cmd_args *a)

@@ -181,6 +181,7 @@ struct ui {
     char *question;          /* owned */
     void (*on_yes)(struct ui *ui);
     void (*on_no)(struct ui *ui);
+    char *pending_export;    /* owned; the directory export! asks about */
 
     /* the command line (drawn from these; term.c keeps them current) */
     bool cmdline;
