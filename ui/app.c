@@ -282,6 +282,16 @@ void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
     }
 }
 
+const char *coverage_mark(const struct ui *ui, int style)
+{
+    switch (style) {
+    case EL_COVERED: return glyph(ui, "\xe2\x9c\x93", "+");   /* ✓ */
+    case EL_PARTLY: return glyph(ui, "\xe2\x97\x90", "~");    /* ◐ */
+    case EL_UNCOVERED: return glyph(ui, "\xc2\xb7", "-");      /* · */
+    default: return " ";                                        /* outside the pins */
+    }
+}
+
 int node_style(struct ui *ui, uint32_t node)
 {
     struct workspace *ws = ui->ws;

@@ -87,8 +87,8 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
         bool covered = ui->filter == WS_COVERED ||
                        (ui->filter == WS_ALL && workspace_rank_covered(ws, rank));
         int yy = r.y + 1 + y;
-        screen_puts(s, r.x, yy, 2, covered ? glyph(ui, "\xe2\x9c\x93", "+") : glyph(ui, "\xc2\xb7", "-"),
-                    covered ? EL_COVERED : EL_UNCOVERED);
+        int style = covered ? EL_COVERED : EL_UNCOVERED;
+        screen_puts(s, r.x, yy, 2, coverage_mark(ui, style), style);
         int used = 2 + draw_path(ui, r.x + 2, yy, r.w - 2, path, ws->k, &tmp);
         if (ui->show_patterns && used + 3 < r.w) {
             strbuf_reset(&pat);

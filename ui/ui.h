@@ -256,6 +256,9 @@ const char *glyph(const struct ui *ui, const char *utf8, const char *ascii);
 void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
 /* The k-path selected in the k-paths pane (false when there is none). */
 bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank);
+/* The mark that says a coverage style without colour: covered, partly,
+ * uncovered (the k-path list and the graph use the same marks). */
+const char *coverage_mark(const struct ui *ui, int style);
 /* The coverage style of a symbolic node. */
 int node_style(struct ui *ui, uint32_t node);
 /* Draw a derivation tree (pre-order, indented) rows [top, top+h) into r;
