@@ -2,6 +2,7 @@
  * key dispatch, jobs and search.  No curses here: see ui.h. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -196,6 +197,7 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
     ui->preview_top = 0;
     ui->saved_changes = ws->changes;
     graph_state_init(ui);
+    ui_autosave_rekey(ui);
 }
 
 void ui_free(struct ui *ui)
@@ -226,6 +228,7 @@ void ui_free(struct ui *ui)
     free(ui->cmd_hint);
     free(ui->exe_dir);
     free(ui->autosave_path);
+    free(ui->state_dir);
     memset(ui, 0, sizeof *ui);
 }
 
@@ -1160,6 +1163,24 @@ void ui_autosave(struct ui *ui, bool force)
         ui->saved_changes = ui->ws->changes;
     diag_list_free(&d);
     strbuf_free(&out);
+}
+
+void ui_autosave_rekey(struct ui *ui)
+{
+    if (!ui->state_dir)
+        return;
+    const char *of = ui->ws->file ? ui->ws->file : ui->ws->grammar_path;
+    char real[PATH_MAX];
+    const char *key = realpath(of, real) ? real : of;
+    char hex[SHA256_HEX_SIZE];
+    sha256_hex(key, strlen(key), hex);
+    const char *base = strrchr(key, '/');
+    struct strbuf p = STRBUF_INIT;
+    strbuf_addf(&p, "%s/autosave-%s-%.12s.kpw", ui->state_dir, base ? base + 1 : key, hex);
+    if (ui->autosave_path && strcmp(ui->autosave_path, strbuf_str(&p)) != 0)
+        unlink(ui->autosave_path);
+    free(ui->autosave_path);
+    ui->autosave_path = strbuf_detach(&p, NULL);
 }
 
 bool ui_set_theme(struct ui *ui, const char *name, bool quiet)

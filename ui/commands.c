@@ -741,9 +741,10 @@ static void cmd_save(struct ui *ui, const struct cmd_args *a)
     }
     char *copy = xstrdup(path);
     struct diag_list d = DIAG_LIST_INIT;
-    if (workspace_save(ui->ws, copy, &d))
+    if (workspace_save(ui->ws, copy, &d)) {
         ui_message(ui, "saved %s", copy);
-    else
+        ui_autosave_rekey(ui); /* from now on the autosave is of this file */
+    } else
         ui_diags(ui, &d);
     diag_list_free(&d);
     free(copy);

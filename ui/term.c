@@ -545,7 +545,10 @@ int term_run(struct ui *ui, const char *history_path)
         wint_t wc;
         int r = get_wch(&wc);
         if (r == ERR) {
-            if (ui_now() - last_autosave > 3.0) {
+            /* idle (no key for a quarter second): save what changed now, so
+             * a kill -9 right after a command loses nothing; while a job
+             * runs (no wait for keys) every 3 seconds */
+            if (!ui->job || ui_now() - last_autosave > 3.0) {
                 ui_autosave(ui, false);
                 last_autosave = ui_now();
             }

@@ -196,18 +196,6 @@ static char *state_dir(void)
     return strbuf_detach(&p, NULL);
 }
 
-static char *autosave_path_for(const char *state, const char *grammar)
-{
-    char real[PATH_MAX];
-    const char *key = realpath(grammar, real) ? real : grammar;
-    char hex[SHA256_HEX_SIZE];
-    sha256_hex(key, strlen(key), hex);
-    const char *base = strrchr(key, '/');
-    struct strbuf p = STRBUF_INIT;
-    strbuf_addf(&p, "%s/autosave-%s-%.12s.kpw", state, base ? base + 1 : key, hex);
-    return strbuf_detach(&p, NULL);
-}
-
 static void restore_yes(struct ui *ui)
 {
     struct diag_list d = DIAG_LIST_INIT;
@@ -216,8 +204,11 @@ static void restore_yes(struct ui *ui)
         ui_diags(ui, &d);
         return;
     }
+    /* :save writes to the user's workspace file when the session was
+     * started from one; otherwise it asks for a name (the autosave is not
+     * the user's file) */
     free(ws->file);
-    ws->file = NULL; /* :save asks for a name: the autosave is not the user's file */
+    ws->file = ui->ws->file ? xstrdup(ui->ws->file) : NULL;
     ws->dirty = true;
     ui_set_workspace(ui, ws);
     ui->saved_changes = 0;
@@ -372,15 +363,16 @@ int tui_main(int argc, char **argv)
             struct strbuf h = STRBUF_INIT;
             strbuf_addf(&h, "%s/history", state);
             history = strbuf_detach(&h, NULL);
-            if (!workspace) {
-                ui.autosave_path = autosave_path_for(state, grammar_path);
+            {
+                ui.state_dir = xstrdup(state);
+                ui_autosave_rekey(&ui);
                 struct stat st;
                 if (stat(ui.autosave_path, &st) == 0 && st.st_size > 0) {
                     char when[64];
                     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&st.st_mtime));
                     char q[160];
-                    snprintf(q, sizeof q, "An autosaved session of this grammar from %s exists. "
-                                          "Restore it? (y/n)", when);
+                    snprintf(q, sizeof q, "An autosaved session of this %s from %s exists. "
+                                          "Restore it? (y/n)", workspace ? "workspace" : "grammar", when);
                     ui_ask(&ui, q, restore_yes, restore_no);
                 }
             }

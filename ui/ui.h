@@ -201,6 +201,7 @@ struct ui {
     int exit_status;
     uint64_t saved_changes;  /* ws->changes at the last autosave */
     char *autosave_path;     /* owned; NULL: no autosave */
+    char *state_dir;         /* owned; where autosaves go (NULL: none) */
 };
 
 extern const struct pane_ops *const pane_ops[NPANES];
@@ -244,6 +245,10 @@ void ui_request_quit(struct ui *ui, bool force);
 bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
 double ui_now(void);
 void ui_autosave(struct ui *ui, bool force);
+/* File the autosave under what the session is about: the workspace file it
+ * was opened from or saved to, else the grammar; an autosave filed under
+ * the previous key is removed (its work was saved or given up). */
+void ui_autosave_rekey(struct ui *ui);
 
 /* list helpers */
 void list_clamp(struct list_state *l, uint64_t rows);
