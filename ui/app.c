@@ -276,8 +276,6 @@ void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
             strbuf_addstr(out, "\\t");
         else if (c == '\r')
             strbuf_addstr(out, "\\r");
-        else if (c == '\\')
-            strbuf_addstr(out, "\\\\");
         else if (c < 0x20 || c == 0x7f)
             strbuf_addf(out, "\\x%02x", c);
         else
@@ -355,7 +353,7 @@ void ui_focus(struct ui *ui, enum pane_id p)
         ui->slot_b = p;
     if (p == PANE_PROBS || p == PANE_INPUTS)
         ui->slot_c = p;
-    if (p == PANE_GRAPH || p == PANE_KPATHS)
+    if (p == PANE_GRAPH || p == PANE_KPATHS || p == PANE_INPUTS)
         ui->detail_of = p;
     ui->focus = p;
 }
@@ -735,6 +733,18 @@ static void draw_overlay(struct ui *ui, struct rect body)
         ui->help_top = total - (uint64_t)h;
     if (total <= (uint64_t)h)
         ui->help_top = 0;
+    /* the key column fits the longest keys (a command with its arguments),
+     * up to half the width */
+    int kw = 12;
+    for (const char *q = lines.data; q && *q;) {
+        const char *nl = strchr(q, '\n');
+        const char *mid = *q == '\x02' ? memchr(q, '\x03', (size_t)(nl - q)) : NULL;
+        if (mid && text_columns(q + 1, (size_t)(mid - q - 1)) + 2 > kw)
+            kw = text_columns(q + 1, (size_t)(mid - q - 1)) + 2;
+        q = nl + 1;
+    }
+    if (kw > r.w / 2)
+        kw = r.w / 2;
     uint64_t row = 0;
     int y = r.y + 1;
     const char *p = lines.data;
@@ -745,7 +755,6 @@ static void draw_overlay(struct ui *ui, struct rect body)
                 screen_put(s, r.x + 1, y, r.w - 2, p + 1, (size_t)(nl - p - 1), EL_HEADER);
             } else if (*p == '\x02') {
                 const char *mid = memchr(p, '\x03', (size_t)(nl - p));
-                int kw = r.w >= 70 ? 24 : 16;
                 screen_put_fit(s, r.x + 3, y, kw - 1, p + 1, (size_t)(mid - p - 1), EL_HELP_KEY);
                 screen_put_fit(s, r.x + 3 + kw, y, r.w - kw - 4, mid + 1, (size_t)(nl - mid - 1),
                                EL_NORMAL);
@@ -1345,7 +1354,8 @@ static void global_action(struct ui *ui, enum action a, int key)
     case ACT_EXPORT: export_prompt(ui); break;
     case ACT_COVER: {
         uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-        if (ui->focus != PANE_GRAPH && !(ui->focus == PANE_DETAIL && ui->detail_of == PANE_GRAPH) &&
+        if (ui->focus != PANE_GRAPH && ui->focus != PANE_INPUTS &&
+            !(ui->focus == PANE_DETAIL && ui->detail_of != PANE_KPATHS) &&
             ui_selected_kpath(ui, path, NULL))
             ui_cover_path(ui, path);
         else

@@ -768,7 +768,8 @@ static void cmd_open(struct ui *ui, const struct cmd_args *a)
     if (d.len)
         ui_diags(ui, &d);
     else
-        ui_message(ui, "opened %s: %zu inputs, k=%u", a->argv[1], ws->ninputs, ws->k);
+        ui_message(ui, "opened %s: %zu input%s, k=%u", a->argv[1], ws->ninputs,
+                   ws->ninputs == 1 ? "" : "s", ws->k);
     diag_list_free(&d);
 }
 

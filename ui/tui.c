@@ -212,7 +212,8 @@ static void restore_yes(struct ui *ui)
     ws->dirty = true;
     ui_set_workspace(ui, ws);
     ui->saved_changes = 0;
-    ui_message(ui, "restored the autosaved session: %zu inputs, k=%u", ws->ninputs, ws->k);
+    ui_message(ui, "restored the autosaved session: %zu input%s, k=%u", ws->ninputs,
+               ws->ninputs == 1 ? "" : "s", ws->k);
     diag_list_free(&d);
 }
 

@@ -97,7 +97,7 @@ struct ui {
     enum pane_id focus;
     enum pane_id slot_b;     /* k-paths or stepper */
     enum pane_id slot_c;     /* probabilities or inputs */
-    enum pane_id detail_of;  /* graph or k-paths: what the detail pane explains */
+    enum pane_id detail_of;  /* graph, k-paths or inputs: what the detail pane explains */
     bool zoom;
     struct rect pane_rect[NPANES]; /* where each pane was drawn (w == 0: hidden) */
     int tab_x[NPANES + 1];   /* where each tab starts in the tab bar */
@@ -257,7 +257,8 @@ void list_scroll_into_view(struct list_state *l, uint64_t rows);
 void draw_selected(struct ui *ui, struct rect r, int y, bool focused);
 /* Glyph strings, UTF-8 or ASCII. */
 const char *glyph(const struct ui *ui, const char *utf8, const char *ascii);
-/* Escape an input for one-line display: \n, \t, control characters. */
+/* Escape an input for one-line display: \n, \t, \r and \xHH for control
+ * characters; a backslash stays one backslash (the text as written). */
 void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
 /* The k-path selected in the k-paths pane (false when there is none). */
 bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank);
