@@ -808,7 +808,8 @@ static void cmd_dump(struct ui *ui, const struct cmd_args *a)
     static const struct {
         const char *label;
         int style;
-    } marks[] = {{"-- tab:", EL_TAB_ACTIVE}, {"-- focused title:", EL_TITLE_FOCUS}};
+    } marks[] = {{"-- tab:", EL_TAB_ACTIVE}, {"-- focused title:", EL_TITLE_FOCUS},
+                 {"-- search highlight:", EL_SEARCH}};
     for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
         strbuf_addstr(&sb, marks[m].label);
         for (int y = 0; y < s->h; y++) {

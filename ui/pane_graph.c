@@ -263,6 +263,8 @@ static void draw_node_label(struct ui *ui, int x, int y, int maxw, uint32_t n, s
         strbuf_addstr(tmp, kind == NODE_ALT ? "\xe2\x97\x87 " : kind == NODE_CAT ? "\xe2\x88\x98 " : "\xe2\x86\xbb ");
     graph_node_name(g, n, tmp);
     int style = node_kind_is_symbolic(kind) ? node_style(ui, n) : EL_SYNTHETIC;
+    if (ui_node_highlighted(ui, n))
+        style = EL_SEARCH;
     int used = screen_put_fit(&ui->scr, x, y, maxw, tmp->data, tmp->len, style);
     uint32_t target = backedge_target(ui, n);
     if (target != NODE_NONE && used < maxw) {

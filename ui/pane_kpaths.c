@@ -47,7 +47,8 @@ static int draw_path(struct ui *ui, int x, int y, int maxw, const uint32_t *path
             used += screen_puts(&ui->scr, x + used, y, maxw - used, arrow, EL_DIM);
         strbuf_reset(tmp);
         graph_node_name(g, path[i], tmp);
-        used += screen_puts(&ui->scr, x + used, y, maxw - used, strbuf_str(tmp), EL_NORMAL);
+        used += screen_puts(&ui->scr, x + used, y, maxw - used, strbuf_str(tmp),
+                            ui_node_highlighted(ui, path[i]) ? EL_SEARCH : EL_NORMAL);
     }
     return used;
 }

@@ -34,6 +34,7 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 #define UI_MIN_W 60
 #define UI_MIN_H 16
 #define UI_LOG_MAX 5000
+#define UI_SEARCH_MATCHES_MAX (1u << 20)
 
 struct list_state {
     uint64_t cursor, top;
@@ -150,7 +151,17 @@ struct ui {
     bool search_scan_backward; /* the direction of the scan under way (N: reversed) */
     enum pane_id search_pane;
     uint64_t search_pos, search_start, search_done;
-    bool *search_node_match; /* owned; per node: its name contains the text */
+    bool *search_node_match; /* owned; per node: its name contains the text
+                                (NULL when the text has blanks or arrows) */
+    bool search_highlight;   /* show the matching nodes (Esc hides them) */
+    /* after a match is found, every match of the list is counted once (a
+     * slice at a time): "match 3 of 40" */
+    bool search_counting, search_counted;
+    uint64_t search_key[6];    /* the list the count is of */
+    uint64_t search_count_pos, search_total;
+    uint64_t *search_matches;  /* owned; the matching rows, sorted (the first
+                                  UI_SEARCH_MATCHES_MAX of search_total) */
+    size_t search_nmatches, search_matches_cap;
 
     /* job */
     enum job_kind job;
@@ -262,6 +273,8 @@ const char *glyph(const struct ui *ui, const char *utf8, const char *ascii);
 void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
 /* The k-path selected in the k-paths pane (false when there is none). */
 bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank);
+/* Is node n a match of the last search, to be highlighted? */
+bool ui_node_highlighted(const struct ui *ui, uint32_t n);
 /* The mark that says a coverage style without colour: covered, partly,
  * uncovered (the k-path list and the graph use the same marks). */
 const char *coverage_mark(const struct ui *ui, int style);
