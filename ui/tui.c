@@ -135,6 +135,76 @@ static void usage(FILE *out)
             "Inside: ? lists every key, :help every command, q quits.\n");
 }
 
+const char *const *tui_options(void)
+{
+    return explorer_options;
+}
+
+/* roff: a hyphen is a minus sign, a backslash is \e, a leading dot is text */
+static void roff(FILE *out, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (i == 0 && (c == '.' || c == '\''))
+            fputs("\\&", out);
+        if (c == '\\')
+            fputs("\\e", out);
+        else if (c == '-')
+            fputs("\\-", out);
+        else
+            fputc(c, out);
+    }
+}
+
+void tui_man(FILE *out)
+{
+    fputs(".SH THE EXPLORER\n"
+          "Without a command kpath shows the grammar graph, the k\\-paths, the "
+          "probabilities, the generation stepper, the inputs and a detail pane.  "
+          "Options: \\fB\\-\\-workspace\\fR \\fIFILE\\fR opens a saved exploration, "
+          "\\fB\\-\\-script\\fR \\fIFILE\\fR runs keys and : commands from FILE, "
+          "\\fB\\-\\-theme\\fR \\fINAME\\fR picks a colour theme, "
+          "\\fB\\-\\-start\\fR \\fIRULE\\fR the start rule, "
+          "\\fB\\-\\-size\\fR \\fIWxH\\fR the screen of script mode, "
+          "\\fB\\-\\-ascii\\fR ASCII only, \\fB\\-\\-list\\-keys\\fR prints the key table.\n",
+          out);
+    for (int c = 0; c < NCONTEXTS; c++) {
+        bool any = false;
+        for (size_t i = 0; i < key_table_len; i++)
+            any |= key_table[i].context == (enum key_context)c;
+        if (!any)
+            continue;
+        fputs(".SS \"Keys: ", out);
+        roff(out, key_context_titles[c], strlen(key_context_titles[c]));
+        fputs("\"\n", out);
+        for (size_t i = 0; i < key_table_len; i++) {
+            if (key_table[i].context != (enum key_context)c)
+                continue;
+            fputs(".TP\n\\fB", out);
+            roff(out, key_table[i].keys, strlen(key_table[i].keys));
+            fputs("\\fR\n", out);
+            roff(out, key_table[i].help, strlen(key_table[i].help));
+            fputc('\n', out);
+        }
+    }
+    fputs(".SS \"Commands (type : first)\"\n", out);
+    struct strbuf lines = STRBUF_INIT;
+    commands_help(&lines, 1000);
+    for (const char *p = lines.data; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        const char *mid = memchr(p, '\x03', (size_t)(nl - p));
+        if (*p == '\x02' && mid) {
+            fputs(".TP\n\\fB", out);
+            roff(out, p + 1, (size_t)(mid - p - 1));
+            fputs("\\fR\n", out);
+            roff(out, mid + 1, (size_t)(nl - mid - 1));
+            fputc('\n', out);
+        }
+        p = nl + 1;
+    }
+    strbuf_free(&lines);
+}
+
 static char *dir_of_executable(void)
 {
     char buf[PATH_MAX];
