@@ -419,9 +419,16 @@ int tui_main(int argc, char **argv)
         }
     }
     diag_list_free(&d);
-    if (!ui.message)
-        ui_message(&ui, "%s: %u rules, %" PRIu64 " %u-paths. ? shows the keys, q quits",
-                   ws->grammar_path, ws->grammar->nrules, ws->space.total, ws->k);
+    if (!ui.message) {
+        /* the file's name (the status bar's), the path is in the log */
+        const char *base = strrchr(ws->grammar_path, '/');
+        struct strbuf full = STRBUF_INIT;
+        strbuf_addf(&full, "grammar %s", ws->grammar_path);
+        ui_log(&ui, false, strbuf_str(&full));
+        strbuf_free(&full);
+        ui_message(&ui, "%s: %u rules, %" PRIu64 " %u-paths; Tab moves between the panes",
+                   base ? base + 1 : ws->grammar_path, ws->grammar->nrules, ws->space.total, ws->k);
+    }
 
     int status;
     if (script) {
