@@ -185,6 +185,9 @@ install: $(KPATH) $(DOCS)
 	install -m 755 $(KPATH) $(DESTDIR)$(BINDIR)/kpath
 	install -m 644 grammars/*.ebnf $(DESTDIR)$(DATADIR)/grammars/
 	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
+	install -d $(DESTDIR)$(DATADIR)/lessons/samples
+	install -m 644 lessons/*.lesson lessons/README.md $(DESTDIR)$(DATADIR)/lessons/
+	install -m 644 lessons/samples/* $(DESTDIR)$(DATADIR)/lessons/samples/
 	install -m 644 $(O)/kpath.1 $(DESTDIR)$(MANDIR)/man1/kpath.1
 	install -m 644 $(O)/kpath.bash $(DESTDIR)$(BASHCOMPDIR)/kpath
 	install -m 644 $(O)/_kpath $(DESTDIR)$(ZSHCOMPDIR)/_kpath

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "grammar_write.h"
+#include "lesson.h"
+#include "script.h"
 #include "ui.h"
 #include "xalloc.h"
 
@@ -230,6 +232,7 @@ void ui_free(struct ui *ui)
     free(ui->exe_dir);
     free(ui->autosave_path);
     free(ui->state_dir);
+    lesson_free(ui->lesson);
     memset(ui, 0, sizeof *ui);
 }
 
@@ -821,6 +824,151 @@ static void overlay_search(struct ui *ui, bool backward)
         ui_error(ui, "not found: %s", ui->search);
 }
 
+/* ---- lessons ------------------------------------------------------------------------ */
+
+/* Wrap text at w columns (at blanks); calls back per line. */
+static int wrap_lines(const char *text, int w, struct screen *s, int x, int y, int maxlines, int style)
+{
+    int lines = 0;
+    const char *p = text;
+    while (*p && lines < maxlines) {
+        const char *end = p, *cut = NULL;
+        int cols = 0;
+        while (*end && cols < w) {
+            if (*end == ' ')
+                cut = end;
+            end++;
+            while (*end && ((unsigned char)*end & 0xc0) == 0x80)
+                end++;
+            cols++;
+        }
+        if (*end && cut && cut > p)
+            end = cut;
+        if (s && lines < maxlines)
+            screen_put_fit(s, x, y + lines, w, p, (size_t)(end - p), style);
+        lines++;
+        p = end;
+        while (*p == ' ')
+            p++;
+    }
+    return lines;
+}
+
+static int lesson_caption_height(struct ui *ui)
+{
+    const struct lesson_step *st = &ui->lesson->steps[ui->lesson_step];
+    int text = wrap_lines(st->caption, ui->scr.w - 2, NULL, 0, 0, 6, 0);
+    int h = 1 + text;
+    int most = ui->scr.h / 3; /* the panes keep two thirds */
+    return h > most ? most : h;
+}
+
+static void draw_caption(struct ui *ui, int y, int h)
+{
+    struct screen *s = &ui->scr;
+    const struct lesson *l = ui->lesson;
+    const struct lesson_step *st = &l->steps[ui->lesson_step];
+    for (int i = 0; i < h; i++)
+        screen_fill(s, 0, y + i, s->w, ' ', EL_NORMAL);
+    screen_fill(s, 0, y, s->w, ' ', EL_TITLE);
+    struct strbuf t = STRBUF_INIT;
+    strbuf_addf(&t, " %s: step %zu/%zu, %s", l->title, ui->lesson_step + 1, l->nsteps, st->title);
+    const char *keys = "  < > steps ";
+    int kw = (int)strlen(keys);
+    int used = screen_put_fit(s, 0, y, s->w - kw, t.data, t.len, EL_TITLE);
+    screen_puts(s, s->w - kw > used ? s->w - kw : used, y, kw, keys, EL_TITLE);
+    strbuf_free(&t);
+    wrap_lines(st->caption, s->w - 2, s, 1, y + 1, h - 1, EL_NORMAL);
+}
+
+char *ui_lessons_dir(const struct ui *ui)
+{
+    struct strbuf p = STRBUF_INIT;
+    const char *tries[] = {"%s/../lessons", "%s/../../lessons"};
+    for (size_t i = 0; ui->exe_dir && i < 2; i++) {
+        strbuf_reset(&p);
+        strbuf_addf(&p, tries[i], ui->exe_dir);
+        char real[PATH_MAX];
+        if (realpath(strbuf_str(&p), real)) {
+            strbuf_free(&p);
+            return xstrdup(real);
+        }
+    }
+    strbuf_reset(&p);
+    strbuf_addf(&p, "%s/lessons", KPATH_DATADIR);
+    if (access(strbuf_str(&p), R_OK) == 0)
+        return strbuf_detach(&p, NULL);
+    strbuf_free(&p);
+    return NULL;
+}
+
+bool ui_lesson_open(struct ui *ui, const char *name)
+{
+    char *dir = ui_lessons_dir(ui);
+    struct strbuf path = STRBUF_INIT;
+    if (strchr(name, '/') || !dir)
+        strbuf_addstr(&path, name);
+    else
+        strbuf_addf(&path, "%s/%s.lesson", dir, name);
+    /* {data}: the directory above lessons/, where grammars/ is */
+    struct strbuf data = STRBUF_INIT;
+    const char *slash = strrchr(strbuf_str(&path), '/');
+    if (slash)
+        strbuf_add(&data, path.data, (size_t)(slash - path.data));
+    else
+        strbuf_addstr(&data, ".");
+    strbuf_addstr(&data, "/..");
+    char real[PATH_MAX];
+    struct diag_list d = DIAG_LIST_INIT;
+    struct lesson *l = lesson_load(strbuf_str(&path),
+                                   realpath(strbuf_str(&data), real) ? real : strbuf_str(&data), &d);
+    strbuf_free(&path);
+    strbuf_free(&data);
+    free(dir);
+    if (!l) {
+        ui_diags(ui, &d);
+        return false;
+    }
+    diag_list_free(&d);
+    lesson_free(ui->lesson);
+    ui->lesson = l;
+    ui_lesson_goto(ui, 0);
+    return true;
+}
+
+void ui_lesson_goto(struct ui *ui, size_t i)
+{
+    struct lesson *l = ui->lesson;
+    if (!l || i >= l->nsteps)
+        return;
+    ui->lesson = NULL; /* the setup lines run as typed, with no caption */
+    /* from the view a fresh start has, so toggles (z, p) replay the same */
+    ui->zoom = false;
+    ui->show_patterns = false;
+    ui->text_view = false;
+    ui->filter = WS_UNCOVERED;
+    ui->overlay = OVERLAY_NONE;
+    ui->search_highlight = false;
+    ui->slot_b = PANE_KPATHS;
+    ui->slot_c = PANE_PROBS;
+    ui_focus(ui, PANE_KPATHS);
+    bool ok = true;
+    for (size_t s = 0; s <= i && ok; s++)
+        for (size_t j = 0; j < l->steps[s].nsetup && ok; j++) {
+            char where[4200];
+            snprintf(where, sizeof where, "%s:%u", l->path, l->steps[s].setup[j].number);
+            ok = script_line(ui, l->steps[s].setup[j].text, where);
+        }
+    if (ui->lesson) /* a setup line opened another lesson */
+        lesson_free(ui->lesson);
+    ui->lesson = l;
+    ui->lesson_step = i;
+    free(ui->message);
+    ui->message = NULL;
+    if (!ok)
+        ui_error(ui, "the lesson's step %zu has a line that is not a key (M shows it)", i + 1);
+}
+
 void ui_draw(struct ui *ui)
 {
     struct screen *s = &ui->scr;
@@ -836,7 +984,8 @@ void ui_draw(struct ui *ui)
     }
     draw_tabs(ui);
     bool footer = !ui->footer_hidden;
-    struct rect body = {0, 1, s->w, s->h - 3 - footer};
+    int caption = ui->lesson ? lesson_caption_height(ui) : 0;
+    struct rect body = {0, 1, s->w, s->h - 3 - footer - caption};
     layout(ui, body);
     /* column separators: wherever no pane was drawn inside the body */
     for (int p = 0; p < NPANES; p++)
@@ -851,6 +1000,8 @@ void ui_draw(struct ui *ui)
     }
     if (ui->overlay)
         draw_overlay(ui, body);
+    if (caption)
+        draw_caption(ui, s->h - 2 - footer - caption, caption);
     if (footer)
         draw_footer(ui, s->h - 3);
     draw_status(ui, s->h - 2);
@@ -1444,6 +1595,17 @@ static void global_action(struct ui *ui, enum action a, int key)
     }
     case ACT_PIN: pin_selection(ui); break;
     case ACT_MESSAGES: ui_overlay(ui, OVERLAY_MESSAGES); break;
+    case ACT_LESSON_NEXT:
+    case ACT_LESSON_PREV:
+        if (!ui->lesson) {
+            ui_error(ui, "no lesson open: :lesson lists them, :lesson NAME opens one");
+        } else if (a == ACT_LESSON_NEXT ? ui->lesson_step + 1 >= ui->lesson->nsteps
+                                        : ui->lesson_step == 0) {
+            ui_message(ui, "%s step of the lesson", a == ACT_LESSON_NEXT ? "the last" : "the first");
+        } else {
+            ui_lesson_goto(ui, a == ACT_LESSON_NEXT ? ui->lesson_step + 1 : ui->lesson_step - 1);
+        }
+        break;
     case ACT_CANCEL:
         free(ui->message);
         ui->message = NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "grammar_write.h"
+#include "lesson.h"
 #include "number.h"
 #include "outdir.h"
 #include "parse.h"
@@ -63,6 +64,7 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("help", cmd_help, "", ARG_NONE, "keys and commands")                                        \
     X("messages", cmd_messages, "", ARG_NONE, "every message and error of this session (also M)") \
     X("footer", cmd_footer, "", ARG_NONE, "show or hide the line of the focused pane's keys")    \
+    X("lesson", cmd_lesson, "[NAME|FILE|off]", ARG_FILE, "open a lesson (< and > step); no NAME lists them") \
     X("q", cmd_quit, "", ARG_NONE, "quit (q! without asking)")                                    \
     X("quit", cmd_quit, "", ARG_NONE, "quit")
 
@@ -870,6 +872,56 @@ static void cmd_messages(struct ui *ui, const struct cmd_args *a)
 {
     if (need_args(ui, a, 0, 0))
         ui_overlay(ui, OVERLAY_MESSAGES);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void cmd_lesson(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 1))
+        return;
+    if (a->argc == 2 && strcmp(a->argv[1], "off") == 0) {
+        lesson_free(ui->lesson);
+        ui->lesson = NULL;
+        ui_message(ui, "lesson closed");
+        return;
+    }
+    if (a->argc == 2) {
+        ui_lesson_open(ui, a->argv[1]);
+        return;
+    }
+    /* the bundled lessons, by name */
+    char *dir = ui_lessons_dir(ui);
+    DIR *d = dir ? opendir(dir) : NULL;
+    struct strbuf names = STRBUF_INIT;
+    char **list = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len > 7 && strcmp(e->d_name + len - 7, ".lesson") == 0) {
+            list = xgrow(list, &cap, n + 1, sizeof *list);
+            list[n++] = xmemdup(e->d_name, len - 7 + 1);
+            list[n - 1][len - 7] = '\0';
+        }
+    }
+    if (d)
+        closedir(d);
+    qsort(list, n, sizeof *list, compare_strings);
+    for (size_t i = 0; i < n; i++) {
+        strbuf_addf(&names, "%s%s", i ? ", " : "", list[i]);
+        free(list[i]);
+    }
+    free(list);
+    if (n)
+        ui_message(ui, "lessons: %s (:lesson NAME opens one)", strbuf_str(&names));
+    else
+        ui_error(ui, "no lessons found%s%s", dir ? " in " : "", dir ? dir : "");
+    strbuf_free(&names);
+    free(dir);
 }
 
 static void cmd_footer(struct ui *ui, const struct cmd_args *a)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@
 #include "xalloc.h"
 
 static const char *const explorer_options[] = {
-    "--script", "--theme", "--workspace", "--size", "--start", "--list-keys", "--ascii", NULL,
+    "--script", "--theme", "--workspace", "--size", "--start", "--list-keys", "--ascii", "--lesson", NULL,
 };
 
 bool tui_wanted(int argc, char **argv, bool (*is_command)(const char *name))
@@ -130,6 +131,7 @@ static void usage(FILE *out)
             "Usage: kpath [GRAMMAR]                    the explorer (default grammars/expr.ebnf)\n"
             "       kpath --workspace FILE             open a saved exploration\n"
             "       kpath --script FILE [GRAMMAR]      run keys and :commands from FILE\n"
+            "       kpath --lesson [NAME]              a lesson, step by step (< and > move)\n"
             "Options: --theme NAME, --start RULE, --size WxH (script mode), --ascii,\n"
             "         --list-keys (print the key table)\n"
             "Inside: ? lists every key, :help every command, q quits.\n");
@@ -296,7 +298,7 @@ static void restore_no(struct ui *ui)
 int tui_main(int argc, char **argv)
 {
     const char *script = NULL, *theme = getenv("KPATH_THEME"), *workspace = NULL;
-    const char *start = NULL, *grammar = NULL;
+    const char *start = NULL, *grammar = NULL, *lesson = NULL;
     int width = 100, height = 30;
     bool force_ascii = false;
     for (int i = 1; i < argc; i++) {
@@ -310,6 +312,10 @@ int tui_main(int argc, char **argv)
             workspace = argv[++i];
         else if (strcmp(a, "--start") == 0 && has_value)
             start = argv[++i];
+        else if (strcmp(a, "--lesson") == 0) {
+            /* a NAME may follow; without one, the first lesson */
+            lesson = has_value && argv[i + 1][0] != '-' ? argv[++i] : "paper";
+        }
         else if (strcmp(a, "--size") == 0 && has_value) {
             if (sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width < 1 || height < 1 ||
                 width > 1000 || height > 1000) {
@@ -430,9 +436,22 @@ int tui_main(int argc, char **argv)
                    base ? base + 1 : ws->grammar_path, ws->grammar->nrules, ws->space.total, ws->k);
     }
 
-    int status;
+    /* a lesson's setup lines run on a screen of the size they will show on */
     if (script) {
         screen_resize(&ui.scr, width, height);
+    } else {
+        struct winsize wsz;
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &wsz) == 0 && wsz.ws_col && wsz.ws_row)
+            screen_resize(&ui.scr, wsz.ws_col, wsz.ws_row);
+    }
+    if (lesson && !ui_lesson_open(&ui, lesson) && script) {
+        fprintf(stderr, "kpath: %s\n", ui.message ? ui.message : "cannot open the lesson");
+        ui_free(&ui);
+        free(grammar_path);
+        return 2;
+    }
+    int status;
+    if (script) {
         status = script_run(&ui, script);
     } else {
         char *state = state_dir();

@@ -207,6 +207,10 @@ struct ui {
         enum { MOUSE_CLICK, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN } kind;
     } mouse;
 
+    /* a lesson (lesson.h): its caption is shown above the footer */
+    struct lesson *lesson;   /* owned; NULL: none */
+    size_t lesson_step;
+
     bool quit;
     bool redraw_all;         /* the terminal should be repainted from scratch */
     int exit_status;
@@ -299,6 +303,14 @@ void ui_start_samples(struct ui *ui, char *const *paths, size_t n);
 void detail_explain_selected(struct ui *ui);
 /* Generate a smallest input covering the k-path of rank r. */
 void ui_cover_path(struct ui *ui, const uint32_t *path);
+
+/* Open a lesson by name (lessons/NAME.lesson) or path at its first step;
+ * false with an error message. */
+bool ui_lesson_open(struct ui *ui, const char *name);
+/* Go to step i of the open lesson (its setup lines and those before run). */
+void ui_lesson_goto(struct ui *ui, size_t i);
+/* The directory of the bundled lessons (owned string), or NULL. */
+char *ui_lessons_dir(const struct ui *ui);
 
 /* ---- commands.c ---------------------------------------------------------------- */
 /* Completion candidates for the command line `line` whose last word starts
