@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grammar_load.h"
 #include "script.h"
 #include "term.h"
 #include "ui.h"
@@ -390,10 +391,14 @@ int tui_main(int argc, char **argv)
             fprintf(stderr, "kpath: %s\n", strbuf_str(&sb));
         }
         strbuf_free(&sb);
+        /* the loader picks the format by the extension; one it does not
+         * know was read as EBNF: say so, and where the formats are */
         const char *dot = strrchr(grammar_path, '.');
-        if (!ws && !workspace && (!dot || strcmp(dot, ".ebnf") != 0))
-            fprintf(stderr, "kpath: note: if %s is not in kpath's EBNF, see 'kpath check --help' "
-                            "and the README for the grammar formats kpath reads\n", grammar_path);
+        if (!ws && !workspace && grammar_format_of_path(grammar_path) == GRAMMAR_FORMAT_EBNF &&
+            (!dot || strcmp(dot, ".ebnf") != 0))
+            fprintf(stderr, "kpath: note: %s was read as kpath's EBNF (its name says no other "
+                            "format); 'kpath check --help' lists the formats kpath reads\n",
+                    grammar_path);
         if (!ws) {
             diag_list_free(&d);
             free(grammar_path);
