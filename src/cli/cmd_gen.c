@@ -394,7 +394,10 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
     for (size_t u = 0; u < gen->nunreachable; u++) {
         strbuf_addstr(out, u ? ",\n      {\"path\": " : "\n      {\"path\": ");
         add_ids(out, gen->unreachable[u].path, k);
-        strbuf_addf(out, ", \"needed_depth\": %u}", gen->unreachable[u].needed_depth);
+        strbuf_addf(out, ", \"needed_depth\": %u", gen->unreachable[u].needed_depth);
+        if (gen->unreachable[u].needed_size)
+            strbuf_addf(out, ", \"needed_size\": %" PRIu64, gen->unreachable[u].needed_size);
+        strbuf_addch(out, '}');
     }
     strbuf_addstr(out, gen->nunreachable ? "\n    ],\n" : "],\n");
     strbuf_addf(out, "    \"agenda_left\": %" PRIu64 "\n  },\n  \"error\": ", r->agenda_left);
@@ -471,8 +474,12 @@ static void print_summary(const struct run *r)
         for (size_t u = 0; u < gen->nunreachable; u++) {
             strbuf_addstr(&s, "  ");
             add_path_names(&s, gen->graph, gen->unreachable[u].path, k);
-            strbuf_addf(&s, " needs depth %u (limit %u)\n", gen->unreachable[u].needed_depth,
-                        o->max_depth);
+            if (gen->unreachable[u].needed_size)
+                strbuf_addf(&s, " needs %" PRIu64 " tree nodes (--max-size %u)\n",
+                            gen->unreachable[u].needed_size, o->max_size);
+            else
+                strbuf_addf(&s, " needs depth %u (limit %u)\n",
+                            gen->unreachable[u].needed_depth, o->max_depth);
         }
         uint64_t explained = (uint64_t)gen->nunreachable;
         if (o->strategy == GEN_KPATH) {
