@@ -1555,6 +1555,19 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
 
 /* ---- finishing trees ------------------------------------------------------ */
 
+uint32_t gen_derivation_depth(const struct dtree *t)
+{
+    /* Parents come before their children: one forward pass. */
+    uint32_t *at = xmalloc((t->len + 1) * sizeof *at), deepest = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        uint32_t p = t->insts[i].parent;
+        at[i] = p == DTREE_NONE ? 1 : at[p] + 1;
+        deepest = max32(deepest, at[i]);
+    }
+    free(at);
+    return deepest;
+}
+
 struct new_paths {
     struct generator *gen;
     struct gen_input *input;
@@ -1588,6 +1601,7 @@ static void finish_tree(struct generator *gen)
     dtree_text(&in->tree, &text);
     in->text = strbuf_detach(&text, &in->len);
     in->depth = dtree_depth(&in->tree);
+    in->derivation_depth = gen_derivation_depth(&in->tree);
     if (gen->opts.strategy == GEN_KPATH)
         in->target = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
     struct new_paths np = {gen, in, 0};

@@ -163,7 +163,11 @@ struct gen_input {
     struct dtree tree;        /* owned */
     char *text;               /* owned, NUL-terminated (may contain NUL: see len) */
     size_t len;
-    uint32_t depth;
+    uint32_t depth;           /* reference nodes on the longest root-to-leaf path */
+    /* Tree nodes on the longest root-to-leaf path, every node counted: one
+     * derivation step per grammar graph node, as the k-path paper counts a
+     * tree's depth (shown beside kpath's depth so figures compare). */
+    uint32_t derivation_depth;
     uint32_t *new_paths;      /* owned; k ids per k-path newly covered by it */
     uint32_t nnew;            /* how many k-paths */
     bool target_covered;      /* kpath strategy: its target was among them */
@@ -228,5 +232,8 @@ uint64_t gen_agenda_left(const struct generator *gen);
  * the generator has pins), UINT32_MAX when no tree can contain it.  Call it
  * between trees (phase IDLE or DONE). */
 uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path);
+
+/* Tree nodes on the longest root-to-leaf path of t (see gen_input). */
+uint32_t gen_derivation_depth(const struct dtree *t);
 
 #endif

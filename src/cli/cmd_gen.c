@@ -361,7 +361,8 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
             json_add_cstring(out, r->names[i]);
             strbuf_addstr(out, ", ");
         }
-        strbuf_addf(out, "\"size\": %zu, \"depth\": %u", in->len, in->depth);
+        strbuf_addf(out, "\"size\": %zu, \"depth\": %u, \"derivation_depth\": %u", in->len,
+                    in->depth, in->derivation_depth);
         if (texts) {
             strbuf_addstr(out, ", \"text\": ");
             json_add_string(out, in->text, in->len);

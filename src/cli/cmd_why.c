@@ -298,8 +298,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         strbuf_addstr(&out, "], \"example\": ");
         if (r.example) {
             json_add_string(&out, r.example, r.example_len);
-            strbuf_addf(&out, ", \"example_depth\": %u, \"example_within_limit\": %s",
-                        r.example_depth, r.example_within_limit ? "true" : "false");
+            strbuf_addf(&out, ", \"example_depth\": %u, \"example_derivation_depth\": %u, "
+                              "\"example_within_limit\": %s",
+                        r.example_depth, r.example_derivation_depth,
+                        r.example_within_limit ? "true" : "false");
         } else {
             strbuf_addstr(&out, "null");
         }
@@ -317,8 +319,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
                 strbuf_addf(&out, "  - %s\n", lines[i]);
         }
         if (r.example) {
-            strbuf_addf(&out, "smallest input containing it (depth %u, %zu byte%s)%s:\n  ",
-                        r.example_depth, r.example_len, r.example_len == 1 ? "" : "s",
+            strbuf_addf(&out, "smallest input containing it (depth %u, derivation depth %u, "
+                              "%zu byte%s)%s:\n  ",
+                        r.example_depth, r.example_derivation_depth, r.example_len,
+                        r.example_len == 1 ? "" : "s",
                         r.example_within_limit ? "" : ", beyond the depth limit");
             strbuf_add(&out, r.example, r.example_len);
             strbuf_addch(&out, '\n');

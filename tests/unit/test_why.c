@@ -182,6 +182,9 @@ TEST(why_smallest_input_is_the_fewest_characters_within_the_depth)
     CHECK(r.example_within_limit);
     CHECK_STR(r.example, "t");
     CHECK_INT(r.example_depth, 4);
+    /* Issue 10.6: the paper's derivation depth counts every node: S_0, |_1,
+     * Y_3, Z_5, T_8, "t"_11. */
+    CHECK_INT(r.example_derivation_depth, 6);
     why_report_free(&r);
     /* Depth 3 rules "t" out: the smallest within it is "abcdt". */
     o.max_depth = 3;
@@ -189,6 +192,8 @@ TEST(why_smallest_input_is_the_fewest_characters_within_the_depth)
     CHECK(r.example_within_limit);
     CHECK_STR(r.example, "abcdt");
     CHECK_INT(r.example_depth, 3);
+    /* S_0, |_1, X_2, ~_4, ~_7, ~_10, ~_13, T_15, "t"_11 */
+    CHECK_INT(r.example_derivation_depth, 9);
     why_report_free(&r);
     test_unload(&l);
 }
