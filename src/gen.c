@@ -31,10 +31,13 @@ struct gen_state {
      * the node's own subtree.  One Dijkstra search from the root for the
      * whole graph; ctx_pred[n] is the parent on that way, so the smallest way
      * to any node is read off in its length. */
-    uint64_t *ctx_weight;
-    uint32_t *ctx_pred;
-    uint32_t *ctx_refs;       /* references on that way, the node included */
-    uint32_t *ctx_side;       /* the depth closing its sides needs */
+    struct context {
+        uint64_t *key;        /* what the search minimized (see compute_contexts) */
+        uint32_t *pred;
+        uint32_t *refs;       /* references on that way, the node included */
+        uint32_t *side;       /* the depth closing its sides needs */
+    } ctx[2];                 /* [0] smallest; [1] shallowest, then smallest */
+    const struct context *route_ctx; /* the one the current first leg follows */
     double *probabilities;    /* owned when computed from the grammar */
     /* ---- agenda (kpath strategy) ---- */
     uint64_t *agenda;
@@ -47,7 +50,7 @@ struct gen_state {
     const uint32_t *cost;     /* backward distances to the first goal (pin or target) */
     const uint32_t *cost_below; /* with a pin: from its last node to the target */
     const struct pin *via;    /* the pin the current target is reached through */
-    bool smallest_route;      /* the first leg follows ctx_pred, not `cost` */
+    bool smallest_route;      /* the first leg follows route_ctx, not `cost` */
     size_t leg_end;           /* route position where the first leg (by cost) ends */
     struct cost_entry cache[COST_CACHE];
     uint64_t cache_clock;
@@ -205,26 +208,25 @@ static uint64_t add64(uint64_t a, uint64_t b)
 
 /* The smallest contexts (see gen_state): Dijkstra from the root over parent
  * to child edges, each adding the parent's node and its closed sides. */
-static void compute_contexts(struct generator *gen)
+static void compute_contexts(struct generator *gen, struct context *cx, bool shallow)
 {
     const struct graph *g = gen->graph;
-    struct gen_state *st = gen->state;
     uint32_t N = g->nnodes;
-    st->ctx_weight = xmalloc((N + 1) * sizeof *st->ctx_weight);
-    st->ctx_pred = xmalloc((N + 1) * sizeof *st->ctx_pred);
-    st->ctx_refs = xcalloc(N + 1, sizeof *st->ctx_refs);
-    st->ctx_side = xcalloc(N + 1, sizeof *st->ctx_side);
+    cx->key = xmalloc((N + 1) * sizeof *cx->key);
+    cx->pred = xmalloc((N + 1) * sizeof *cx->pred);
+    cx->refs = xcalloc(N + 1, sizeof *cx->refs);
+    cx->side = xcalloc(N + 1, sizeof *cx->side);
     for (uint32_t n = 0; n < N; n++)
-        st->ctx_weight[n] = METRIC_INFINITE, st->ctx_pred[n] = NODE_NONE;
+        cx->key[n] = METRIC_INFINITE, cx->pred[n] = NODE_NONE;
     if (!N)
         return;
     bool *done = xcalloc(N + 1, sizeof *done);
     struct ctx_item { uint64_t key; uint32_t node; } *heap = NULL;
     size_t len = 0, cap = 0;
-    st->ctx_weight[0] = 0;
-    st->ctx_refs[0] = is_ref(g, 0);
+    cx->key[0] = shallow ? (uint64_t)is_ref(g, 0) << 32 : 0;
+    cx->refs[0] = is_ref(g, 0);
     heap = xgrow(heap, &cap, 1, sizeof *heap);
-    heap[len++] = (struct ctx_item){0, 0};
+    heap[len++] = (struct ctx_item){cx->key[0], 0};
     while (len) {
         struct ctx_item top = heap[0], last = heap[--len];
         size_t i = 0;
@@ -242,20 +244,27 @@ static void compute_contexts(struct generator *gen)
         if (len)
             heap[i] = last;
         uint32_t p = top.node;
-        if (done[p] || top.key != st->ctx_weight[p])
+        if (done[p] || top.key != cx->key[p])
             continue;
         done[p] = true;
         if (!passable(g, p))
             continue;
         for (uint32_t j = 0; j < g->nodes[p].nchildren; j++) {
             uint32_t c = graph_children(g, p)[j];
-            uint64_t w = add64(add64(st->ctx_weight[p], 1), side_weight(g, p, c));
-            if (done[c] || w >= st->ctx_weight[c])
+            uint32_t refs = cx->refs[p] + is_ref(g, c);
+            uint32_t side = max32(cx->side[p], add32(cx->refs[p], side_need(gen, p, c)));
+            uint64_t w;
+            if (shallow) /* the depth the way needs, then tree nodes */
+                w = ((uint64_t)max32(refs, side) << 32) +
+                    (((cx->key[p] & 0xffffffffu) + 1) & 0xffffffffu);
+            else
+                w = add64(add64(cx->key[p], 1), side_weight(g, p, c));
+            if (done[c] || w >= cx->key[c])
                 continue;
-            st->ctx_weight[c] = w;
-            st->ctx_pred[c] = p;
-            st->ctx_refs[c] = st->ctx_refs[p] + is_ref(g, c);
-            st->ctx_side[c] = max32(st->ctx_side[p], add32(st->ctx_refs[p], side_need(gen, p, c)));
+            cx->key[c] = w;
+            cx->pred[c] = p;
+            cx->refs[c] = refs;
+            cx->side[c] = side;
             heap = xgrow(heap, &cap, len + 1, sizeof *heap);
             size_t at = len++;
             while (at > 0 && heap[(at - 1) / 2].key > w) {
@@ -331,7 +340,8 @@ static void precompute(struct generator *gen)
         }
     }
     free(deque);
-    compute_contexts(gen);
+    compute_contexts(gen, &st->ctx[0], false);
+    compute_contexts(gen, &st->ctx[1], true);
 }
 
 /* ---- the target's tail and distances -------------------------------------- */
@@ -511,7 +521,7 @@ static void route_smallest(struct generator *gen, uint32_t to)
 {
     struct gen_state *st = gen->state;
     size_t mark = st->route_len;
-    for (uint32_t m = to; m != 0; m = st->ctx_pred[m])
+    for (uint32_t m = to; m != 0; m = st->route_ctx->pred[m])
         route_push(st, m);
     for (size_t a = mark, b = st->route_len ? st->route_len - 1 : 0; a < b; a++, b--) {
         uint32_t t = st->route[a];
@@ -590,10 +600,20 @@ static uint32_t plan_smallest(struct generator *gen, const uint32_t *target)
     struct gen_state *st = gen->state;
     st->via = NULL;
     st->smallest_route = false;
-    if ((gen->opts.pins && gen->opts.pins->len) || st->ctx_weight[target[0]] == METRIC_INFINITE)
+    if ((gen->opts.pins && gen->opts.pins->len) || st->ctx[0].key[target[0]] == METRIC_INFINITE)
         return INF32;
+    /* The smallest way, else the shallowest of the precomputed ways (a
+     * cheap second try before a search of its own for this target). */
+    uint32_t tail = tail_need(gen, target), best = INF32;
+    for (int i = 0; i < 2 && best > gen->opts.max_depth; i++) {
+        const struct context *cx = &st->ctx[i];
+        if (cx->key[target[0]] == METRIC_INFINITE)
+            continue;
+        best = max32(cx->side[target[0]], add32(cx->refs[target[0]], tail));
+        st->route_ctx = cx;
+    }
     st->smallest_route = true;
-    return max32(st->ctx_side[target[0]], add32(st->ctx_refs[target[0]], tail_need(gen, target)));
+    return best;
 }
 
 /* Plan how to reach a target: the cost tables of the walk, and the pin to go
@@ -821,10 +841,12 @@ void gen_free(struct generator *gen)
     free(st->side_top1_node);
     free(st->entry_side);
     free(st->refs_from_root);
-    free(st->ctx_weight);
-    free(st->ctx_pred);
-    free(st->ctx_refs);
-    free(st->ctx_side);
+    for (int i = 0; i < 2; i++) {
+        free(st->ctx[i].key);
+        free(st->ctx[i].pred);
+        free(st->ctx[i].refs);
+        free(st->ctx[i].side);
+    }
     free(st->probabilities);
     free(st->agenda);
     kpath_set_free(&st->skipped);
@@ -1630,8 +1652,121 @@ static void fill_step(struct generator *gen)
 
 /* ---- stepping ------------------------------------------------------------- */
 
+/* ---- dropping redundant inputs -------------------------------------------- */
+
+struct rank_list {
+    const struct generator *gen;
+    uint64_t *ranks;
+    size_t len, cap;
+};
+
+static void collect_rank(const uint32_t *path, void *ctx)
+{
+    struct rank_list *l = ctx;
+    uint64_t rank;
+    if (!kpath_rank(&l->gen->space, path, &rank))
+        return;
+    l->ranks = xgrow(l->ranks, &l->cap, l->len + 1, sizeof *l->ranks);
+    l->ranks[l->len++] = rank;
+}
+
+static int compare_rank(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The distinct ranks of the k-paths of input i (in a pinned context). */
+static void input_ranks(const struct generator *gen, size_t i, struct rank_list *l)
+{
+    l->len = 0;
+    pin_foreach_kpath(gen->opts.pins, &gen->inputs[i].tree, gen->opts.k, collect_rank, l);
+    qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
+    size_t out = 0;
+    for (size_t j = 0; j < l->len; j++)
+        if (!out || l->ranks[out - 1] != l->ranks[j])
+            l->ranks[out++] = l->ranks[j];
+    l->len = out;
+}
+
+/* Covering k-paths is a set-cover problem, and a greedy suite carries inputs
+ * whose k-paths all occur in other inputs (an early input for a deep target
+ * is often covered again by later ones).  Drop them, newest first (a late
+ * input for a leftover target is the likeliest to be covered already), then
+ * recount what each kept input newly covers.  Coverage stays exactly the
+ * same.  Counts saturate at 255, which only keeps an input. */
+static void drop_redundant(struct generator *gen)
+{
+    if (gen->ninputs < 2 || gen->space.saturated || gen->space.total > GEN_MAX_AGENDA)
+        return;
+    uint8_t *count = xcalloc((size_t)gen->space.total + 1, 1);
+    struct rank_list l = {gen, NULL, 0, 0};
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        input_ranks(gen, i, &l);
+        for (size_t j = 0; j < l.len; j++)
+            if (count[l.ranks[j]] < UINT8_MAX)
+                count[l.ranks[j]]++;
+    }
+    bool *dropped = xcalloc(gen->ninputs + 1, sizeof *dropped);
+    for (size_t i = gen->ninputs; i-- > 0;) {
+        input_ranks(gen, i, &l);
+        bool redundant = true;
+        for (size_t j = 0; j < l.len && redundant; j++)
+            redundant = count[l.ranks[j]] >= 2;
+        if (!redundant)
+            continue;
+        dropped[i] = true;
+        for (size_t j = 0; j < l.len; j++)
+            if (count[l.ranks[j]] < UINT8_MAX)
+                count[l.ranks[j]]--;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct gen_input *in = &gen->inputs[i];
+        if (dropped[i]) {
+            dtree_free(&in->tree);
+            free(in->text);
+            free(in->new_paths);
+            free(in->target);
+        } else {
+            gen->inputs[kept++] = *in;
+        }
+    }
+    gen->ninputs = kept;
+    /* What each kept input newly covers, in order. */
+    memset(count, 0, (size_t)gen->space.total + 1);
+    uint32_t k = gen->opts.k;
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct gen_input *in = &gen->inputs[i];
+        input_ranks(gen, i, &l);
+        uint64_t target_rank = UINT64_MAX;
+        if (in->target)
+            kpath_rank(&gen->space, in->target, &target_rank);
+        in->nnew = 0;
+        in->target_covered = false;
+        size_t cap = 0;
+        free(in->new_paths);
+        in->new_paths = NULL;
+        for (size_t j = 0; j < l.len; j++) {
+            in->target_covered = in->target_covered || l.ranks[j] == target_rank;
+            if (count[l.ranks[j]])
+                continue;
+            count[l.ranks[j]] = 1;
+            in->new_paths = xgrow(in->new_paths, &cap, ((size_t)in->nnew + 1) * k,
+                                  sizeof *in->new_paths);
+            kpath_unrank(&gen->space, l.ranks[j], in->new_paths + (size_t)in->nnew * k);
+            in->nnew++;
+        }
+    }
+    free(l.ranks);
+    free(dropped);
+    free(count);
+}
+
 static void finish(struct generator *gen)
 {
+    if (gen->opts.drop_redundant && gen->opts.strategy == GEN_KPATH && !gen->error)
+        drop_redundant(gen);
     gen->phase = GEN_PHASE_DONE;
     gen->events |= GEN_EVENT_DONE;
 }

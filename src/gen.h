@@ -104,6 +104,11 @@ struct gen_options {
      * containing it (with shortest close-off): fewest characters, then tree
      * nodes, within the depth limit. */
     const uint32_t *only_path;
+    /* kpath strategy: once done, drop every input whose k-paths all occur
+     * in the other inputs (coverage stays the same; each kept input's
+     * new_paths are recounted).  Off by default: a caller that takes inputs
+     * as they are made (the workspace) must not lose them afterwards. */
+    bool drop_redundant;
 };
 
 void gen_options_default(struct gen_options *o);

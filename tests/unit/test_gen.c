@@ -460,3 +460,54 @@ TEST(gen_refuses_a_grammar_whose_smallest_input_exceeds_the_budget)
     }
     test_unload(&l);
 }
+
+/* Issue 10.4: dropping redundant inputs keeps full coverage, makes fewer
+ * inputs, and leaves every kept input with a k-path no other one has
+ * (checked from the trees, not from the generator's bookkeeping). */
+TEST(gen_drop_redundant_keeps_coverage_and_only_needed_inputs)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    struct kpath_space sp;
+    kpath_space_init(&sp, l.graph, 2);
+    size_t made[2] = {0, 0};
+    for (int drop = 0; drop < 2; drop++) {
+        struct gen_options o;
+        gen_options_default(&o);
+        o.k = 2;
+        o.drop_redundant = drop;
+        char *error = NULL;
+        struct generator *gen = gen_new(l.graph, &o, &error);
+        if (!CHECK(gen != NULL))
+            break;
+        gen_run(gen);
+        made[drop] = gen->ninputs;
+        CHECK_INT(covered_by_trees(gen, &sp), sp.total);
+        uint64_t newly = 0;
+        for (size_t i = 0; i < gen->ninputs; i++)
+            newly += gen->inputs[i].nnew;
+        CHECK_INT(newly, sp.total);
+        if (drop) {
+            for (size_t i = 0; i < gen->ninputs; i++) {
+                struct kpath_set others, own;
+                kpath_set_init(&others, &sp);
+                kpath_set_init(&own, &sp);
+                for (size_t j = 0; j < gen->ninputs; j++)
+                    if (j != i)
+                        dtree_add_kpaths(&gen->inputs[j].tree, &others);
+                dtree_add_kpaths(&gen->inputs[i].tree, &own);
+                uint64_t before = others.size;
+                dtree_add_kpaths(&gen->inputs[i].tree, &others);
+                CHECK(others.size > before); /* input i has a k-path of its own */
+                CHECK(gen->inputs[i].target_covered);
+                kpath_set_free(&others);
+                kpath_set_free(&own);
+            }
+        }
+        gen_free(gen);
+    }
+    CHECK(made[1] < made[0]);
+    kpath_space_free(&sp);
+    test_unload(&l);
+}
