@@ -44,7 +44,7 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     {"pin", 0, "PATH", "cover the k-paths under PATH in its context (repeatable)"},     \
     {"max-depth", 0, "D", "reference nodes per root-to-leaf path (default 16)"},         \
     {"max-repetitions", 0, "R", "repetitions of *, + and {n,}, at most (default 3)"},    \
-    {"max-size", 0, "S", "size budget in tree nodes, not kpath (default 2000)"},         \
+    {"max-size", 0, "S", "size budget in tree nodes, every strategy (default 2000)"},         \
     {"seed", 0, "S", "seed of every random choice (default 1)"},                         \
     {"output", 'o', "DIR", "write DIR/0001.txt, ... and DIR/manifest.json"},             \
     {"suffix", 0, "SUF", "with -o: file name suffix (default .txt)"},                    \
@@ -67,9 +67,19 @@ static const struct cli_option cover_options[] = {
 
 #define DEPTH_TEXT                                                                  \
     "Depth is the number of reference nodes on the longest root-to-leaf path of a\n" \
-    "derivation tree.  No strategy builds a tree deeper than --max-depth when the\n" \
-    "grammar allows one within it; the kpath strategy reports each k-path that\n"   \
-    "needs more, with the depth it needs.\n"
+    "derivation tree (the manifest also gives the k-path paper's derivation\n"  \
+    "depth: tree nodes on that path).  No strategy builds a tree deeper than\n"   \
+    "--max-depth when the grammar allows one within it; the kpath strategy\n"    \
+    "reports each k-path that needs more, with the depth it needs.\n"                                       \
+    "\n"                                                                            \
+    "Smallest means fewest characters, then fewest tree nodes, within --max-depth:\n" \
+    "the kpath walk follows the smallest way to its target (the shallowest when\n" \
+    "the smallest is too deep).  --max-size is a budget of tree nodes for every\n" \
+    "strategy and close-off: a choice may only take what keeps the tree, closed\n" \
+    "in the smallest way, within it; with nothing left, the smallest alternative\n" \
+    "and the fewest repetitions.  A grammar whose smallest input exceeds it is\n" \
+    "refused (exit status 2, naming the rule); a k-path whose smallest tree does\n" \
+    "is reported with the tree nodes it needs.\n"
 
 #define OUTPUT_TEXT                                                                 \
     "Without -o the inputs go to stdout, each followed by a newline (with -0 by a\n" \
@@ -95,9 +105,12 @@ static const struct cli_option cover_options[] = {
     "            fewest repetitions and the first printable character of a class\n"  \
     "  random    uniform among the alternatives that fit --max-depth, repetitions\n" \
     "            uniform up to --max-repetitions, random characters\n"            \
-    "  greedy    the alternative adding the most k-paths not covered yet (then\n"  \
-    "            one that can lead to one, then the shortest), repetitions while\n" \
-    "            they add k-paths: the fewest inputs, somewhat longer ones\n"
+    "  greedy    (default) the alternative adding the most k-paths not covered\n" \
+    "            yet (then one that can lead to one, then the shortest),\n"         \
+    "            repetitions while they add k-paths: the fewest inputs, and\n"     \
+    "            mostly the fewest bytes in total\n"                                \
+    "Once done, inputs whose k-paths all occur in other inputs are dropped\n"      \
+    "(coverage stays the same); --keep-redundant keeps them.\n"
 
 const struct cli_command cmd_gen_command = {
     "gen",
@@ -107,13 +120,13 @@ const struct cli_command cmd_gen_command = {
     "\n"
     "Strategies:\n"
     "  kpath     the k-path algorithm: takes each k-path not covered yet as a\n"
-    "            target, derives from the root towards its nodes along the way\n"
-    "            that needs the least depth, then completes the tree with the\n"
+    "            target, derives from the root towards its nodes along the\n"
+    "            smallest way, then completes the tree with the\n"
     "            close-off; stops when every k-path is covered or needs more\n"
     "            than --max-depth (or after -n inputs)\n"
-    "  random    uniform among the alternatives that still fit --max-depth,\n"
-    "            repetitions uniform up to --max-repetitions; with nothing that\n"
-    "            fits, or past --max-size, the choice that completes the tree fastest\n"
+    "  random    uniform among the alternatives that still fit --max-depth and\n"
+    "            --max-size, repetitions uniform up to --max-repetitions; with\n"
+    "            nothing that fits, the smallest choice\n"
     "  coverage  like random, but prefers alternatives not used yet in any\n"
     "            input, looking below used ones for unused ones; random among ties\n"
     "  prob      alternatives drawn by their weights in the grammar (40%, @@ 0.4;\n"
@@ -134,7 +147,7 @@ const struct cli_command cmd_cover_command = {
     "Generate inputs from GRAMMAR until they cover every k-path that a tree\n"
     "within --max-depth can contain: 'kpath gen --strategy kpath'.  Each k-path\n"
     "not covered yet becomes a target; the tree derives from the root towards\n"
-    "its nodes along the way that needs the least depth and is completed by the\n"
+    "its nodes along the smallest way and is completed by the\n"
     "close-off.  With -k 3 on grammars/config.ebnf that is every combination of\n"
     "operating system, processor and browser.\n"
     CLOSEOFF_TEXT

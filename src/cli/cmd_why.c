@@ -43,8 +43,11 @@ const struct cli_command cmd_why_command = {
     "    longest prefix and suffix of it that one covers, and which;\n"
     "  - otherwise, that it is reachable within the limits and simply not\n"
     "    produced yet.\n"
-    "It also shows a smallest input containing it (the k-path generator with\n"
-    "shortest close-off), or says that none exists within the limits.",
+    "It also shows the smallest input containing it: fewest characters, then\n"
+    "fewest tree nodes, within the depth limit (the k-path generator with the\n"
+    "shortest close-off), with its depth and the k-path paper's derivation\n"
+    "depth (tree nodes on its longest path), or says that none exists within\n"
+    "the limits.",
     options, run, true,
 };
 
