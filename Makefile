@@ -47,7 +47,7 @@ BENCH    := $(O)/bench
 
 DEFAULT_GRAMMAR := grammars/expr.ebnf
 
-.PHONY: all deps run test test-build bench fuzz screenshots \
+.PHONY: all deps run subjects test test-build bench fuzz screenshots \
         install uninstall clean
 
 all: $(KPATH)
@@ -93,6 +93,20 @@ $(BENCH): $(BENCH_SRC:%.c=$(O)/%.o) $(UI_OBJ) $(LIB)
 run: $(KPATH)
 	./$(KPATH) $(DEFAULT_GRAMMAR)
 
+# ---- programs under test (subjects/, tests/subjects/) ----------------------
+# They are not kpath: built without kpath's flags or sanitizers.  calc gets
+# --coverage, so `kpath run --gcov $(O)/subjects` sees what each run did.
+SUBJECTS := $(O)/subjects/calc $(O)/tests/subjects/hostile
+subjects: $(SUBJECTS)
+
+$(O)/subjects/calc: subjects/calc.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O0 -g --coverage -o $@ $<
+
+$(O)/tests/subjects/hostile: tests/subjects/hostile.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -o $@ $<
+
 # ---- tests ----------------------------------------------------------------
 # `make test` runs everything twice: once optimized, once under ASan+UBSan.
 test: deps
@@ -100,7 +114,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-build O=build/san SANITIZE=1 CFLAGS="-g"
 	@echo "make test: all suites passed (plain and sanitized)"
 
-test-build: $(KPATH) $(UNIT)
+test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 	@echo "== unit tests ($(O))"
 	@KPATH_ROOT=$(CURDIR) ./$(UNIT)
 	@echo "== cli tests ($(O))"
@@ -108,7 +122,7 @@ test-build: $(KPATH) $(UNIT)
 	@echo "== tui tests ($(O))"
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/tui/run.sh
 
-bench: $(BENCH) $(KPATH)
+bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@./$(BENCH) $(CURDIR)
 
 # ---- screenshots: SVG pictures of the explorer, drawn by kpath itself -------

@@ -257,6 +257,14 @@ static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
                     total ? floor((double)covered * 1000.0 / (double)total) / 10.0 : 100.0);
 }
 
+static const struct results *sorting;
+
+static int compare_inputs(const void *a, const void *b)
+{
+    return strcmp(sorting->records[*(const size_t *)a].input,
+                  sorting->records[*(const size_t *)b].input);
+}
+
 static void format_report(const struct results *r, const struct run_report *rep, bool per_input,
                           struct strbuf *out)
 {
@@ -273,8 +281,15 @@ static void format_report(const struct results *r, const struct run_report *rep,
     strbuf_addf(out, "features reached: %zu\n", rep->features);
     if (per_input && r->nrecords) {
         strbuf_addstr(out, "per input (outcome, features):\n");
-        for (size_t i = 0; i < r->nrecords; i++) {
-            const struct run_record *rec = &r->records[i];
+        /* In path order: records are appended in the order runs end. */
+        size_t *order = xcalloc(r->nrecords, sizeof *order);
+        for (size_t i = 0; i < r->nrecords; i++)
+            order[i] = i;
+        sorting = r;
+        qsort(order, r->nrecords, sizeof *order, compare_inputs);
+        sorting = NULL;
+        for (size_t o = 0; o < r->nrecords; o++) {
+            const struct run_record *rec = &r->records[order[o]];
             strbuf_addf(out, "  %s  %s  %u:", rec->input, rec->outcome, rec->nfeatures);
             /* The features other than the outcome, by name. */
             const char **names = xcalloc(rec->nfeatures + 1, sizeof *names);
@@ -300,6 +315,7 @@ static void format_report(const struct results *r, const struct run_report *rep,
             free(names);
             strbuf_addch(out, '\n');
         }
+        free(order);
     }
     if (!rep->ks)
         return;
