@@ -53,13 +53,15 @@ DEFAULT_GRAMMAR := grammars/expr.ebnf
 all: $(KPATH)
 
 # ---- dependencies ---------------------------------------------------------
-DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config
+# parallel: GNU parallel, for the test that spreads `kpath run --shard` over jobs.
+DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config parallel
 deps:
 	@missing=""; \
 	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
 	[ -f /usr/include/readline/readline.h ] || missing="$$missing libreadline-dev"; \
 	{ [ -f /usr/include/ncursesw/curses.h ] || [ -f /usr/include/curses.h ]; } || missing="$$missing libncurses-dev"; \
 	command -v $(PKG_CONFIG) >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "deps: installing$$missing"; \

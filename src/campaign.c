@@ -279,7 +279,9 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
         if (!a->main) {
             a->main = res;
             runner_outcome(res, &a->outcome);
-            ok = early_check(c, a, diags) && advance(c, a, NULL, diags);
+            /* The run is recorded either way; a command failing alike stops after. */
+            bool early_ok = early_check(c, a, diags);
+            ok = advance(c, a, NULL, diags) && early_ok;
         } else {
             ok = advance(c, a, res, diags); /* may free a */
             runner_result_free(res);

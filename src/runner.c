@@ -428,6 +428,17 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
     for (size_t i = 0; i < argc; i++)
         argv[i] = xstrdup(job->input_name && strcmp(job->argv[i], "{}") == 0 ? input.data
                                                                               : job->argv[i]);
+    /* The child runs in its own directory: a relative command path means
+     * kpath's working directory. */
+    if (argc && strchr(argv[0], '/') && argv[0][0] != '/') {
+        char here[PATH_MAX];
+        if (getcwd(here, sizeof here)) {
+            struct strbuf abs = STRBUF_INIT;
+            strbuf_addf(&abs, "%s/%s", here, argv[0]);
+            free(argv[0]);
+            argv[0] = strbuf_detach(&abs, NULL);
+        }
+    }
     char **env = build_env(job->env, dir);
     /* The child's stdout/stderr ends are dup2'd over 1 and 2 (dup2 clears
      * close-on-exec); the status pipe's end closes by itself on exec. */

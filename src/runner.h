@@ -48,7 +48,9 @@ struct runner_options {
 
 /* What to run.  Everything is copied by runner_start. */
 struct runner_job {
-    char *const *argv;       /* NULL-terminated; an argument "{}" becomes in/NAME's path */
+    char *const *argv;       /* NULL-terminated; an argument "{}" becomes in/NAME's path;
+                              * a relative argv[0] with a "/" is taken from kpath's working
+                              * directory (the child runs in cwd/) */
     char *const *env;        /* extra "NAME=VALUE" entries, NULL-terminated or NULL; the
                               * text "{run}" in a value becomes the run's directory */
     const char *input_name;  /* base name of the input copy; NULL: no input (stdin
