@@ -40,6 +40,7 @@ struct campaign {
     char *early_outcome;
     char early_stderr[SHA256_HEX_SIZE];
     char *early_stderr_line;
+    bool all_failed_alike;         /* every input failed alike: fail at the end */
     bool failed;
 };
 
@@ -281,6 +282,12 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
             runner_outcome(res, &a->outcome);
             /* The run is recorded either way; a command failing alike stops after. */
             bool early_ok = early_check(c, a, diags);
+            /* When every input has run already there is nothing to stop:
+             * the others finish, and the campaign fails at its end. */
+            if (!early_ok && c->early_seen == c->ntodo && strncmp(a->outcome.data, "error:", 6)) {
+                c->all_failed_alike = true;
+                early_ok = true;
+            }
             ok = advance(c, a, NULL, diags) && early_ok;
         } else {
             ok = advance(c, a, res, diags); /* may free a */
@@ -293,7 +300,7 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
         }
     }
     if (!c->actives && c->next_todo >= c->ntodo)
-        return CAMPAIGN_DONE;
+        return c->all_failed_alike ? CAMPAIGN_FAILED : CAMPAIGN_DONE;
     return CAMPAIGN_RUNNING;
 }
 
