@@ -47,13 +47,15 @@ static const struct cli_option options[] = {
                              "built with --coverage whose .gcno files are below BUILD_DIR"},
     {"lines", 0, NULL, "with --gcov, also the lines (line:FILE:N)"},
     {"node-coverage", 0, NULL, "collect the functions a Node.js program ran (fn:NAME)"},
-    {"features-cmd", 0, "CMD", "run `sh -c CMD` after each run; each line it prints is a feature"},
+    {"features-cmd", 0, "CMD", "run `sh -c CMD` after each run; each line it prints is a feature "
+                             "(repeatable)"},
     {"merge", 0, NULL, "merge the results files given as arguments into --results FILE"},
     {"report", 0, "RESULTS", "report on a results file (GRAMMAR: the one it names)"},
     {"k", 'k', "K", "the report covers k = 1 .. K (default 3)"},
     {"seed", 0, "S", "seed of the report's random draws (default 1)"},
     {"quiet", 'q', NULL, "no per-input lines in the report"},
-    CLI_SAMPLE_OPTIONS,
+    {"max-input-size", 0, "N", "refuse inputs larger than N bytes; K, M, G suffixes "
+                               "(default 16M)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {0},
 };
@@ -67,6 +69,8 @@ const struct cli_command cmd_run_command = {
     .description =
     "Run COMMAND once per input, with the input on standard input, or as a file\n"
     "path where an argument is {} (a read-only copy: the suite is never touched).\n"
+    "The command runs in an empty directory of its own: name the files it needs\n"
+    "by absolute paths (a relative path to the command itself is fine).\n"
     "Each run has its own fresh directory, its own process group and session (no\n"
     "terminal), a timeout and a memory limit; at its end its whole process group\n"
     "is killed.  Only the size, SHA-256 and first line of stdout and stderr are\n"
@@ -75,7 +79,9 @@ const struct cli_command cmd_run_command = {
     "interrupted run (Ctrl-C, a crash) keeps every finished record, and --resume\n"
     "goes on from there.  Features: the outcome (exit:N, signal:NAME, timeout)\n"
     "always; gcov functions and lines (--gcov, --lines); V8 functions\n"
-    "(--node-coverage); the lines a --features-cmd prints.\n"
+    "(--node-coverage); the lines a --features-cmd prints (it runs in the run's\n"
+    "directory with KPATH_RUN_DIR, KPATH_INPUT, KPATH_INPUT_FILE, KPATH_OUTCOME,\n"
+    "KPATH_STDOUT_SHA256 and KPATH_STDERR_SHA256 set).\n"
     "\n"
     "At the end, and with --report: the outcome classes with the smallest input\n"
     "of each, per input its outcome and features, and per k the k-path coverage\n"
