@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "collect.h"
 #include "commands.h"
+#include "json.h"
 #include "number.h"
 #include "results.h"
 #include "run_report.h"
@@ -57,6 +58,7 @@ static const struct cli_option options[] = {
     {"max-input-size", 0, "N", "refuse inputs larger than N bytes; K, M, G suffixes "
                                "(default 16M)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    {"json", 0, NULL, "print the report as JSON"},
     {0},
 };
 
@@ -101,7 +103,7 @@ struct run_args {
     uint64_t timeout_ms;
     uint64_t max_memory;
     const char *results;
-    bool results_given, resume, keep_going, lines, node, merge, quiet;
+    bool results_given, resume, keep_going, lines, node, merge, quiet, json;
     uint32_t shard_index, shard_count;
     const char *gcov_dir;
     const char **features_cmds;
@@ -198,6 +200,7 @@ static int on_option(const struct cli_command *cmd, const char *name, const char
                  : strcmp(name, "node-coverage") == 0 ? &a->node
                  : strcmp(name, "merge") == 0         ? &a->merge
                  : strcmp(name, "quiet") == 0         ? &a->quiet
+                 : strcmp(name, "json") == 0          ? &a->json
                                                       : NULL;
     if (flag) {
         *flag = true;
@@ -271,6 +274,18 @@ static int compare_inputs(const void *a, const void *b)
                   sorting->records[*(const size_t *)b].input);
 }
 
+/* Records are appended in the order runs end; reports list them by path. */
+static size_t *records_in_path_order(const struct results *r)
+{
+    size_t *order = xcalloc(r->nrecords + 1, sizeof *order);
+    for (size_t i = 0; i < r->nrecords; i++)
+        order[i] = i;
+    sorting = r;
+    qsort(order, r->nrecords, sizeof *order, compare_inputs);
+    sorting = NULL;
+    return order;
+}
+
 static void format_report(const struct results *r, const struct run_report *rep, bool per_input,
                           struct strbuf *out)
 {
@@ -287,13 +302,7 @@ static void format_report(const struct results *r, const struct run_report *rep,
     strbuf_addf(out, "features reached: %zu\n", rep->features);
     if (per_input && r->nrecords) {
         strbuf_addstr(out, "per input (outcome, features):\n");
-        /* In path order: records are appended in the order runs end. */
-        size_t *order = xcalloc(r->nrecords, sizeof *order);
-        for (size_t i = 0; i < r->nrecords; i++)
-            order[i] = i;
-        sorting = r;
-        qsort(order, r->nrecords, sizeof *order, compare_inputs);
-        sorting = NULL;
+        size_t *order = records_in_path_order(r);
         for (size_t o = 0; o < r->nrecords; o++) {
             const struct run_record *rec = &r->records[order[o]];
             strbuf_addf(out, "  %s  %s  %u:", rec->input, rec->outcome, rec->nfeatures);
@@ -354,6 +363,57 @@ static void format_report(const struct results *r, const struct run_report *rep,
     }
 }
 
+/* The same report as one JSON object (see the README). */
+static void format_report_json(const struct results *r, const struct run_report *rep,
+                               bool per_input, struct strbuf *out)
+{
+    strbuf_addf(out, "{\"runs\": %zu, \"features\": %zu, \"outcomes\": [", rep->runs,
+                rep->features);
+    for (size_t i = 0; i < rep->nclasses; i++) {
+        const struct run_report_class *cl = &rep->classes[i];
+        strbuf_addstr(out, i ? ",\n    {\"outcome\": " : "\n    {\"outcome\": ");
+        json_add_cstring(out, cl->outcome);
+        strbuf_addf(out, ", \"count\": %zu, \"smallest\": ", cl->count);
+        json_add_cstring(out, cl->smallest);
+        strbuf_addf(out, ", \"smallest_size\": %" PRIu64 "}", cl->smallest_size);
+    }
+    strbuf_addstr(out, rep->nclasses ? "\n  ]" : "]");
+    if (per_input) {
+        strbuf_addstr(out, ",\n  \"inputs\": [");
+        size_t *order = records_in_path_order(r);
+        for (size_t i = 0; i < r->nrecords; i++) {
+            struct strbuf line = STRBUF_INIT;
+            results_format_record(r, &r->records[order[i]], &line);
+            line.data[--line.len] = '\0'; /* the newline */
+            strbuf_addstr(out, i ? ",\n    " : "\n    ");
+            strbuf_add(out, line.data, line.len);
+            strbuf_free(&line);
+        }
+        free(order);
+        strbuf_addstr(out, r->nrecords ? "\n  ]" : "]");
+    }
+    if (rep->ks) {
+        strbuf_addf(out, ",\n  \"measured\": %zu, \"not_measured\": %zu, \"k\": [",
+                    rep->measured, rep->not_measured);
+        for (uint32_t j = 0; j < rep->K; j++) {
+            const struct run_report_k *row = &rep->ks[j];
+            strbuf_addf(out, "%s{\"k\": %u, \"covered\": %" PRIu64 ", \"total\": %" PRIu64
+                             ", \"saturated\": %s, \"correlation\": ",
+                        j ? ",\n    " : "\n    ", row->k, row->covered, row->total,
+                        row->total == UINT64_MAX ? "true" : "false");
+            if (isnan(row->correlation))
+                strbuf_addstr(out, "null");
+            else
+                strbuf_addf(out, "%.6f", row->correlation);
+            strbuf_addf(out, ", \"suite\": %zu, \"suite_features\": %zu, "
+                             "\"random_features\": %.3f}",
+                        row->suite_size, row->suite_features, row->random_features);
+        }
+        strbuf_addstr(out, "\n  ]");
+    }
+    strbuf_addstr(out, "}\n");
+}
+
 static int print_report(const struct cli_command *cmd, const struct results *r,
                         const struct graph *g, const struct run_args *a)
 {
@@ -365,7 +425,10 @@ static int print_report(const struct cli_command *cmd, const struct results *r,
         run_report_outcomes(r, &rep);
     print_diags(cmd, &diags);
     struct strbuf out = STRBUF_INIT;
-    format_report(r, &rep, !a->quiet, &out);
+    if (a->json)
+        format_report_json(r, &rep, !a->quiet, &out);
+    else
+        format_report(r, &rep, !a->quiet, &out);
     bool ok = cli_write(out.data ? out.data : "", out.len);
     strbuf_free(&out);
     run_report_free(&rep);
@@ -405,7 +468,9 @@ static int load_grammar_for(const struct cli_command *cmd, const char *path,
                         "(its SHA-256 differs from the results' grammar_sha256)\n", path);
         return EXIT_USAGE;
     }
-    return cli_load(path, a->start, NULL, g, graph);
+    /* The start rule the results were made with, unless --start says otherwise. */
+    const char *start = a->start ? a->start : h && h->start && *h->start ? h->start : NULL;
+    return cli_load(path, start, NULL, g, graph);
 }
 
 static int do_report(const struct cli_command *cmd, const struct run_args *a)
@@ -481,6 +546,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
         collector_cmd(&cols[ncols++], a->features_cmds[i]);
 
     struct results_header h = {.kpath_version = KPATH_VERSION, .grammar = (char *)a->positional[0],
+                               .start = (char *)a->start,
                                .command = command, .ncommand = (uint32_t)ncommand};
     char **collect_names = xcalloc(ncols + 1, sizeof *collect_names);
     for (size_t i = 0; i < ncols; i++)

@@ -71,6 +71,16 @@ grep -qxF "  $tmp/two/a  exit:0  6: fn:main fn:parse_expr fn:parse_factor fn:par
 grep -qxF "  $tmp/two/b  exit:0  7: fn:add fn:main fn:parse_expr fn:parse_factor fn:parse_number fn:parse_term" \
     "$tmp/report2" || { cat "$tmp/report2" >&2; fail "per-input line of b"; }
 
+# The start rule comes from the results' header; --json gives the same figures.
+grep -qF '"start":"Expr"' "$tmp/two.jsonl" || fail "the header has no start rule"
+"$KPATH" run --report "$tmp/two.jsonl" --json -k 1 >"$tmp/json" 2>"$tmp/err" ||
+    { cat "$tmp/err" >&2; fail "--json report: exit status $?"; }
+[ -s "$tmp/err" ] && { cat "$tmp/err" >&2; fail "--report did not take the start rule from the header"; }
+grep -qF '{"outcome": "exit:0", "count": 2, "smallest": "'"$tmp/two/a"'", "smallest_size": 1}' "$tmp/json" ||
+    { cat "$tmp/json" >&2; fail "--json: outcomes"; }
+grep -qE '^    \{"k": 1, "covered": [0-9]+, "total": 35, "saturated": false, "correlation": 1\.000000, "suite": 1, "suite_features": 7, "random_features": 6\.[0-9]+\}$' "$tmp/json" ||
+    { cat "$tmp/json" >&2; fail "--json: the k=1 row"; }
+
 # --report with a grammar that is not the one of the results.
 "$KPATH" run --report "$tmp/two.jsonl" grammars/expr.ebnf >/dev/null 2>"$tmp/err"
 [ $? = 2 ] || fail "wrong grammar: exit status"
