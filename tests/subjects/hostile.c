@@ -10,6 +10,9 @@
  *   flood N       write N MiB to stdout, then exit 0
  *   tty           exit 0 when it has no terminal (/dev/tty cannot be
  *                 opened), 1 when it has one
+ *   fill N        write N MiB into a file of its working directory (exit 0 when
+ *                 all of it was written, 1 when a write failed)
+ *   alloc N       allocate and touch N MiB (exit 5 when the allocation fails)
  *   echo          copy the input to stdout */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -73,6 +76,24 @@ int main(int argc, char **argv)
             if (fwrite(block, 1, sizeof block, stdout) != sizeof block)
                 return 1;
         return 0;
+    }
+    if (strcmp(word, "fill") == 0) {
+        static char block[1 << 20];
+        FILE *f = fopen("junk", "w");
+        if (!f)
+            return 1;
+        for (int i = 0; i < atoi(arg); i++)
+            if (fwrite(block, 1, sizeof block, f) != sizeof block)
+                return 1;
+        return fclose(f) == 0 ? 0 : 1;
+    }
+    if (strcmp(word, "alloc") == 0) {
+        size_t size = (size_t)atoi(arg) << 20;
+        char *p = malloc(size);
+        if (!p)
+            return 5;
+        memset(p, 1, size);
+        return p[size - 1] == 1 ? 0 : 6;
     }
     if (strcmp(word, "tty") == 0)
         return open("/dev/tty", O_RDWR) < 0 ? 0 : 1;

@@ -3,7 +3,8 @@
 # chosen exit codes, a crash, a hang and one that ignores SIGTERM (both end
 # as timeouts), a fork whose child would outlive the run (it must be killed:
 # no process may remain), 16 MiB on stdout (counted and hashed whole, one
-# capped first line kept), no terminal, the input as a read-only copy; no
+# capped first line kept), no terminal, the input as a read-only copy, the
+# memory limit on allocations and on files written; no
 # run directory is left behind and the suite is unchanged.
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
@@ -64,6 +65,22 @@ first=$(echo "$line" | sed 's/.*"stdout":{[^}]*"first_line":"\(x*\)".*/\1/')
 # Nothing left behind, nothing changed.
 [ -z "$(ls -A "$tmp/runs")" ] || fail "run directories left: $(ls "$tmp/runs")"
 (cd "$tmp/in" && sha256sum ./*) | cmp -s - "$tmp/before" || fail "the suite changed"
+
+# The memory limit (32M): a file past it ends the run with SIGXFSZ (the
+# working directory cannot be filled), an allocation past it fails, a small
+# one does not.
+mkdir "$tmp/lim"
+printf 'fill 64' >"$tmp/lim/fill"
+printf 'alloc 64' >"$tmp/lim/alloc"
+printf 'alloc 1' >"$tmp/lim/alloc-small"
+TMPDIR=$tmp/runs "$KPATH" run -q --max-memory 32M --keep-going --results "$tmp/lim.jsonl" \
+    grammars/expr.ebnf "$tmp/lim" -- "$hostile" >/dev/null 2>"$tmp/err" ||
+    { cat "$tmp/err" >&2; fail "limits: exit status $?"; }
+limit() { grep -F "\"input\":\"$tmp/lim/$1\"" "$tmp/lim.jsonl" | sed 's/.*"outcome":"\([^"]*\)".*/\1/'; }
+[ "$(limit fill)" = signal:SIGXFSZ ] || fail "fill: $(limit fill)"
+[ "$(limit alloc)" = exit:5 ] || fail "alloc past the limit: $(limit alloc)"
+[ "$(limit alloc-small)" = exit:0 ] || fail "small alloc: $(limit alloc-small)"
+[ -z "$(ls -A "$tmp/runs")" ] || fail "run directories left after the limits"
 
 # The report lists the classes, failures with their smallest input.
 grep -q '^  exit:0 .* 4$' "$tmp/out" || { cat "$tmp/out" >&2; fail "no exit:0 class of 4 (a, g, h, i)"; }
