@@ -57,6 +57,15 @@ static const char *base_name(const char *path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
+static char *const *sorting_paths; /* qsort has no context argument */
+
+static int compare_positions(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(sorting_paths[x], sorting_paths[y]);
+    return c ? c : (x > y) - (x < y);
+}
+
 struct campaign *campaign_open(const struct campaign_options *opts,
                                const struct sample_list *inputs, struct diag_list *diags)
 {
@@ -78,6 +87,18 @@ struct campaign *campaign_open(const struct campaign_options *opts,
         return NULL;
     }
     c->inputs = inputs->paths;
+    /* The same path given twice runs once, at its first position: sort the
+     * positions by path (then position) and mark the later ones. */
+    size_t *by_path = xcalloc(inputs->len + 1, sizeof *by_path);
+    bool *repeated = xcalloc(inputs->len + 1, sizeof *repeated);
+    for (size_t i = 0; i < inputs->len; i++)
+        by_path[i] = i;
+    sorting_paths = inputs->paths;
+    qsort(by_path, inputs->len, sizeof *by_path, compare_positions);
+    sorting_paths = NULL;
+    for (size_t i = 1; i < inputs->len; i++)
+        repeated[by_path[i]] = strcmp(inputs->paths[by_path[i]], inputs->paths[by_path[i - 1]]) == 0;
+    free(by_path);
     c->todo = xcalloc(inputs->len + 1, sizeof *c->todo);
     for (size_t i = 0; i < inputs->len; i++) {
         if (opts->shard_count > 1 && i % opts->shard_count != opts->shard_index - 1)
@@ -86,12 +107,10 @@ struct campaign *campaign_open(const struct campaign_options *opts,
             c->progress.skipped++;
             continue;
         }
-        bool repeated = false; /* the same path given twice runs once */
-        for (size_t j = 0; j < c->ntodo && !repeated; j++)
-            repeated = strcmp(inputs->paths[c->todo[j]], inputs->paths[i]) == 0;
-        if (!repeated)
+        if (!repeated[i])
             c->todo[c->ntodo++] = i;
     }
+    free(repeated);
     c->progress.total = c->ntodo;
     for (size_t i = 0; i < opts->ncollectors; i++)
         if (opts->collectors[i].ops->env)

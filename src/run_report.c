@@ -70,17 +70,29 @@ void run_report_outcomes(const struct results *r, struct run_report *out)
     qsort(out->classes, out->nclasses, sizeof *out->classes, compare_classes);
 }
 
-/* Counting the k-paths of one set that another lacks. */
-struct new_count {
-    const struct kpath_set *have;
-    uint64_t n;
+/* The k-paths of one input for one k, as paths (k node ids each): small
+ * however large the grammar's space is. */
+struct path_list {
+    uint32_t *ids; /* n * k */
+    size_t n, cap;
+    uint32_t k;
 };
 
-static bool count_new(const uint32_t *path, void *ctx)
+static bool collect_path(const uint32_t *path, void *ctx)
 {
-    struct new_count *nc = ctx;
-    nc->n += !kpath_set_contains(nc->have, path);
+    struct path_list *l = ctx;
+    l->ids = xgrow(l->ids, &l->cap, (l->n + 1) * l->k, sizeof *l->ids);
+    memcpy(l->ids + l->n * l->k, path, l->k * sizeof *path);
+    l->n++;
     return true;
+}
+
+static size_t new_paths(const struct path_list *l, const struct kpath_set *have)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += !kpath_set_contains(have, l->ids + i * l->k);
+    return n;
 }
 
 /* Distinct features of the runs chosen[0..n). */
@@ -100,6 +112,77 @@ static size_t features_of(const struct results *r, const size_t *records, const 
     return count;
 }
 
+/* A max-heap of (gain bound, input) for the lazy greedy choice: an input's
+ * gain only shrinks as the suite grows, so a bound that still beats every
+ * other bound once recomputed is the best choice.  Ties go to the earlier
+ * input, which makes the suite deterministic. */
+struct gain {
+    size_t bound, input;
+};
+
+static bool gain_before(struct gain a, struct gain b)
+{
+    return a.bound > b.bound || (a.bound == b.bound && a.input < b.input);
+}
+
+static void heap_push(struct gain *h, size_t *n, struct gain g)
+{
+    size_t i = (*n)++;
+    for (; i && gain_before(g, h[(i - 1) / 2]); i = (i - 1) / 2)
+        h[i] = h[(i - 1) / 2];
+    h[i] = g;
+}
+
+static struct gain heap_pop(struct gain *h, size_t *n)
+{
+    struct gain top = h[0], last = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && gain_before(h[c + 1], h[c]))
+            c++;
+        if (!gain_before(h[c], last))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n)
+        h[i] = last;
+    return top;
+}
+
+/* Greedy k-path suite over lists[0..n): indices into chosen, how many. */
+static size_t greedy_suite(const struct path_list *lists, size_t n, const struct kpath_space *sp,
+                           uint64_t target, size_t *chosen)
+{
+    struct gain *heap = xcalloc(n + 1, sizeof *heap);
+    size_t nheap = 0, m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (lists[i].n)
+            heap_push(heap, &nheap, (struct gain){lists[i].n, i});
+    struct kpath_set have;
+    kpath_set_init(&have, sp);
+    while (have.size < target && nheap) {
+        struct gain top = heap_pop(heap, &nheap);
+        top.bound = new_paths(&lists[top.input], &have);
+        if (!top.bound)
+            continue;
+        if (nheap && gain_before(heap[0], top)) {
+            heap_push(heap, &nheap, top);
+            continue;
+        }
+        chosen[m++] = top.input;
+        const struct path_list *l = &lists[top.input];
+        for (size_t i = 0; i < l->n; i++)
+            kpath_set_add(&have, l->ids + i * l->k);
+    }
+    kpath_set_free(&have);
+    free(heap);
+    return m;
+}
+
 void run_report_compute(const struct results *r, const struct graph *g, uint32_t K,
                         const struct parse_options *po, uint64_t seed, struct run_report *out,
                         struct diag_list *diags)
@@ -109,16 +192,17 @@ void run_report_compute(const struct results *r, const struct graph *g, uint32_t
     out->ks = xcalloc(K, sizeof *out->ks);
     struct kpath_space *spaces = xcalloc(K, sizeof *spaces);
     struct kpath_set *totals = xcalloc(K, sizeof *totals);
+    struct kpath_set *one = xcalloc(K, sizeof *one);
+    struct kpath_set **ptrs = xcalloc(K, sizeof *ptrs);
     for (uint32_t j = 0; j < K; j++) {
         kpath_space_init(&spaces[j], g, j + 1);
         kpath_set_init(&totals[j], &spaces[j]);
         out->ks[j].k = j + 1;
         out->ks[j].total = spaces[j].saturated ? UINT64_MAX : spaces[j].total;
     }
-    /* Per measured input: its record and one k-path set per k. */
+    /* Per measured input: its record and its k-paths for each k. */
     size_t *records = xcalloc(r->nrecords + 1, sizeof *records);
-    struct kpath_set *sets = xcalloc((r->nrecords + 1) * (size_t)K, sizeof *sets);
-    struct kpath_set **ptrs = xcalloc(K, sizeof *ptrs);
+    struct path_list *lists = xcalloc((r->nrecords + 1) * (size_t)K, sizeof *lists);
     struct strbuf text = STRBUF_INIT;
     size_t n = 0;
     for (size_t i = 0; i < r->nrecords; i++) {
@@ -144,13 +228,18 @@ void run_report_compute(const struct results *r, const struct graph *g, uint32_t
         }
         diag_list_free(&local);
         for (uint32_t j = 0; j < K; j++) {
-            kpath_set_init(&sets[n * K + j], &spaces[j]);
-            ptrs[j] = &sets[n * K + j];
+            kpath_set_init(&one[j], &spaces[j]);
+            ptrs[j] = &one[j];
         }
         forest_add_kpaths_many(f, ptrs, K);
         forest_free(f);
-        for (uint32_t j = 0; j < K; j++)
-            kpath_set_union(&totals[j], &sets[n * K + j]);
+        for (uint32_t j = 0; j < K; j++) {
+            struct path_list *l = &lists[n * K + j];
+            l->k = j + 1;
+            kpath_set_foreach(&one[j], collect_path, l);
+            kpath_set_union(&totals[j], &one[j]);
+            kpath_set_free(&one[j]);
+        }
         records[n++] = i;
     }
     strbuf_free(&text);
@@ -159,41 +248,18 @@ void run_report_compute(const struct results *r, const struct graph *g, uint32_t
     double *x = xcalloc(n + 1, sizeof *x), *y = xcalloc(n + 1, sizeof *y);
     size_t *chosen = xcalloc(n + 1, sizeof *chosen);
     uint8_t *seen = xcalloc((size_t)r->nfeatures + 1, 1);
-    bool *taken = xcalloc(n + 1, sizeof *taken);
+    struct path_list *column = xcalloc(n + 1, sizeof *column);
     struct rng rng;
     for (uint32_t j = 0; j < K; j++) {
         struct run_report_k *row = &out->ks[j];
         row->covered = totals[j].size;
         for (size_t i = 0; i < n; i++) {
-            x[i] = (double)sets[i * K + j].size;
+            column[i] = lists[i * K + j];
+            x[i] = (double)column[i].n;
             y[i] = (double)r->records[records[i]].nfeatures;
         }
         row->correlation = run_report_pearson(x, y, n);
-        /* The greedy suite. */
-        struct kpath_set have;
-        kpath_set_init(&have, &spaces[j]);
-        memset(taken, 0, n + 1);
-        size_t m = 0;
-        while (have.size < totals[j].size) {
-            size_t best = n;
-            uint64_t best_new = 0;
-            for (size_t i = 0; i < n; i++) {
-                if (taken[i])
-                    continue;
-                struct new_count nc = {.have = &have};
-                kpath_set_foreach(&sets[i * K + j], count_new, &nc);
-                if (nc.n > best_new) {
-                    best_new = nc.n;
-                    best = i;
-                }
-            }
-            if (best == n)
-                break;
-            taken[best] = true;
-            chosen[m++] = best;
-            kpath_set_union(&have, &sets[best * K + j]);
-        }
-        kpath_set_free(&have);
+        size_t m = greedy_suite(column, n, &spaces[j], totals[j].size, chosen);
         row->suite_size = m;
         row->suite_features = features_of(r, records, chosen, m, seen);
         /* As many inputs at random: a partial Fisher-Yates shuffle per draw. */
@@ -216,12 +282,13 @@ void run_report_compute(const struct results *r, const struct graph *g, uint32_t
     free(y);
     free(chosen);
     free(seen);
-    free(taken);
+    free(column);
     for (size_t i = 0; i < n * K; i++)
-        kpath_set_free(&sets[i]);
-    free(sets);
-    free(ptrs);
+        free(lists[i].ids);
+    free(lists);
     free(records);
+    free(ptrs);
+    free(one);
     for (uint32_t j = 0; j < K; j++) {
         kpath_set_free(&totals[j]);
         kpath_space_free(&spaces[j]);

@@ -4,6 +4,7 @@
 # saying so, where node is not installed).  Features from a command
 # (--features-cmd): each line it prints, with the run's outcome, input and
 # directory in its environment; a feature command that fails stops the run.
+# An input named twice runs once.
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -37,6 +38,11 @@ fi
     fail "features-cmd a: $(features a "$tmp/f.jsonl")"
 [ "$(features c "$tmp/f.jsonl")" = "exit:4,has-run-dir,made-by-run,outcome-was:exit:4,size:5" ] ||
     fail "features-cmd c: $(features c "$tmp/f.jsonl")"
+
+# An input named twice (here: itself and through its directory) runs once.
+"$KPATH" run -q --results "$tmp/d.jsonl" --start Expr grammars/arith.ebnf "$tmp/in/a" "$tmp/in" \
+    -- cat >/dev/null 2>&1 || fail "repeated input: exit status $?"
+[ "$(grep -c '"input"' "$tmp/d.jsonl")" = 4 ] || fail "repeated input ran twice"
 
 # A feature command that fails is an error, not an empty set of features.
 "$KPATH" run -q --results "$tmp/g.jsonl" --start Expr grammars/arith.ebnf "$tmp/in" \
