@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,10 +100,17 @@ struct campaign *campaign_open(const struct campaign_options *opts,
     for (size_t i = 1; i < inputs->len; i++)
         repeated[by_path[i]] = strcmp(inputs->paths[by_path[i]], inputs->paths[by_path[i - 1]]) == 0;
     free(by_path);
+    struct stat results_st;
+    if (fstat(c->fd, &results_st) != 0)
+        memset(&results_st, 0, sizeof results_st);
     c->todo = xcalloc(inputs->len + 1, sizeof *c->todo);
     for (size_t i = 0; i < inputs->len; i++) {
         if (opts->shard_count > 1 && i % opts->shard_count != opts->shard_index - 1)
             continue;
+        struct stat st;
+        if (stat(inputs->paths[i], &st) == 0 && st.st_dev == results_st.st_dev &&
+            st.st_ino == results_st.st_ino)
+            continue; /* the results file itself, in a directory of inputs */
         if (results_find_input(&c->results, inputs->paths[i])) {
             c->progress.skipped++;
             continue;

@@ -8,7 +8,8 @@
  * results file with one write (results.h) — so an interrupted campaign keeps
  * every finished record and nothing else.  Inputs are taken in the order
  * given; `--shard I/N` keeps the inputs whose position p (0-based) has
- * p mod N = I-1; `--resume` skips inputs the results file already records.
+ * p mod N = I-1; `--resume` skips inputs the results file already records;
+ * a path given twice runs once; the results file itself is never an input.
  *
  * Failing at once: when the first few runs (CAMPAIGN_EARLY, or all when there
  * are fewer) all fail the same way — same outcome, same stderr — or a run
