@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input_kpaths.h"
 #include "kpath.h"
 #include "rng.h"
-#include "samples.h"
 #include "sha256.h"
 #include "xalloc.h"
 
@@ -208,31 +208,31 @@ void run_report_compute(const struct results *r, const struct graph *g, uint32_t
     for (size_t i = 0; i < r->nrecords; i++) {
         const struct run_record *rec = &r->records[i];
         struct diag_list local = DIAG_LIST_INIT;
-        struct forest *f = NULL;
-        if (samples_read(rec->input, po->max_input_size, &text, &local)) {
+        for (uint32_t j = 0; j < K; j++) {
+            kpath_set_init(&one[j], &spaces[j]);
+            ptrs[j] = &one[j];
+        }
+        bool ok = input_kpaths_file(g, rec->input, po, ptrs, K, NULL, &text, NULL, &local);
+        if (ok) {
             char hex[SHA256_HEX_SIZE];
             sha256_hex(text.data ? text.data : "", text.len, hex);
-            if (strcmp(hex, rec->input_sha256) != 0)
+            if (strcmp(hex, rec->input_sha256) != 0) {
                 diag_add(&local, DIAG_ERROR, rec->input, 0, 0, "changed since it ran");
-            else
-                f = parse_text(g, rec->input, text.data ? text.data : "", text.len, po, &local);
+                ok = false;
+            }
         }
-        if (!f) {
+        if (!ok) {
             for (size_t d = 0; d < local.len; d++)
                 diag_add(diags, DIAG_WARNING, local.items[d].file, local.items[d].line,
                          local.items[d].col, "%s (not in the k-path report)",
                          local.items[d].message);
             diag_list_free(&local);
+            for (uint32_t j = 0; j < K; j++)
+                kpath_set_free(&one[j]);
             out->not_measured++;
             continue;
         }
         diag_list_free(&local);
-        for (uint32_t j = 0; j < K; j++) {
-            kpath_set_init(&one[j], &spaces[j]);
-            ptrs[j] = &one[j];
-        }
-        forest_add_kpaths_many(f, ptrs, K);
-        forest_free(f);
         for (uint32_t j = 0; j < K; j++) {
             struct path_list *l = &lists[n * K + j];
             l->k = j + 1;

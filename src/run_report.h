@@ -3,8 +3,8 @@
  * structure cover more behaviour?
  *
  * For each record whose input is still there unchanged (same SHA-256) and
- * parses, its k-paths for k = 1..K are found (as `kpath coverage` does), and
- * its behaviour is its set of features.  Per k:
+ * parses, its k-paths for k = 1..K are found (input_kpaths, as for `kpath
+ * coverage`), and its behaviour is its set of features.  Per k:
  *  - covered: the k-paths of all those inputs together, out of the grammar's;
  *  - correlation: Pearson's r across the inputs between the number of
  *    k-paths of an input and the number of features of its run (NAN when
