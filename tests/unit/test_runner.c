@@ -1,8 +1,8 @@
-/* runner, run_report: children run through the step API end the way they
- * should (exit, signal, timeout, cannot start), their streams are hashed and
- * their first lines kept, the input reaches them unchanged; directories a
- * program leaves are removed however deep; Pearson's r on hand-computed
- * values. */
+/* runner, campaign, run_report: children run through the step API end the
+ * way they should (exit, signal, timeout, cannot start), their streams are
+ * hashed and their first lines kept, the input reaches them unchanged;
+ * directories a program leaves are removed however deep; a campaign step
+ * returns without waiting for a run; Pearson's r on hand-computed values. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "campaign.h"
+#include "collect.h"
 #include "harness.h"
+#include "results.h"
 #include "run_report.h"
 #include "runner.h"
+#include "samples.h"
 #include "sha256.h"
 
 /* Run argv to its end through runner_poll; the result (free it). */
@@ -180,4 +184,85 @@ TEST(pearson_on_hand_computed_values)
     double flat[] = {5, 5, 5, 5};
     CHECK(isnan(run_report_pearson(x, flat, 4)));
     CHECK(isnan(run_report_pearson(x, up, 1)));
+}
+
+/* The step API never blocks longer than asked: with wait 0 a step returns
+ * while a run is still going (nothing recorded yet), and stepping on records
+ * every input once, in the results file too. */
+TEST(campaign_steps_without_blocking)
+{
+    char dir[] = "/tmp/kpath-test-campaign-XXXXXX";
+    if (!CHECK(mkdtemp(dir) != NULL))
+        return;
+    struct sample_list inputs = SAMPLE_LIST_INIT;
+    for (int i = 0; i < 3; i++) {
+        struct strbuf path = STRBUF_INIT;
+        strbuf_addf(&path, "%s/%d.txt", dir, i);
+        FILE *f = fopen(path.data, "w");
+        if (f) {
+            fprintf(f, "%d", i);
+            fclose(f);
+        }
+        inputs.paths = realloc(inputs.paths, (inputs.len + 1) * sizeof *inputs.paths);
+        inputs.paths[inputs.len++] = strbuf_detach(&path, NULL);
+    }
+    struct strbuf results = STRBUF_INIT;
+    strbuf_addf(&results, "%s/r.jsonl", dir);
+    /* The first input's run waits for a file that only appears once the test
+     * has seen the campaign come back with nothing done. */
+    struct strbuf gate = STRBUF_INIT, script = STRBUF_INIT;
+    strbuf_addf(&gate, "%s/gate", dir);
+    strbuf_addf(&script, "while [ ! -e %s ]; do sleep 0.01; done; cat", gate.data);
+    char *argv[] = {"sh", "-c", script.data, NULL};
+    struct collector outcome;
+    collector_outcome(&outcome);
+    char *collect[] = {outcome.name};
+    struct results_header h = {.kpath_version = "test", .grammar = "g", .command = argv,
+                               .ncommand = 3, .collect = collect, .ncollect = 1};
+    memset(h.grammar_sha256, 'a', SHA256_HEX_SIZE - 1);
+    struct campaign_options o = {.runner = {.jobs = 1, .timeout_ms = 60000},
+                                 .argv = argv, .collectors = &outcome, .ncollectors = 1,
+                                 .results_path = results.data, .header = &h,
+                                 .max_input_size = 1024};
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct campaign *c = campaign_open(&o, &inputs, &diags);
+    if (CHECK(c != NULL)) {
+        CHECK_INT(campaign_step(c, 0, &diags), CAMPAIGN_RUNNING);
+        struct campaign_progress p;
+        campaign_get_progress(c, &p);
+        CHECK_INT(p.done, 0);
+        CHECK_INT(p.total, 3);
+        FILE *f = fopen(gate.data, "w");
+        if (f)
+            fclose(f);
+        enum campaign_state st;
+        while ((st = campaign_step(c, 50, &diags)) == CAMPAIGN_RUNNING)
+            ;
+        CHECK_INT(st, CAMPAIGN_DONE);
+        campaign_get_progress(c, &p);
+        CHECK_INT(p.done, 3);
+        const struct results *r = campaign_results(c);
+        CHECK_INT(r->nrecords, 3);
+        for (size_t i = 0; i < r->nrecords; i++)
+            CHECK_STR(r->records[i].outcome, "exit:0");
+        campaign_free(c);
+    }
+    CHECK_INT(diags.len, 0);
+    diag_list_free(&diags);
+    struct results back;
+    if (CHECK(results_load(results.data, &back, &diags))) {
+        CHECK_INT(back.nrecords, 3);
+        results_free(&back);
+    }
+    diag_list_free(&diags);
+    collector_free(&outcome);
+    for (size_t i = 0; i < inputs.len; i++)
+        unlink(inputs.paths[i]);
+    sample_list_free(&inputs);
+    unlink(results.data);
+    unlink(gate.data);
+    rmdir(dir);
+    strbuf_free(&results);
+    strbuf_free(&gate);
+    strbuf_free(&script);
 }
