@@ -58,6 +58,7 @@ static const struct cli_option options[] = {
     {"max-input-size", 0, "N", "refuse inputs larger than N bytes; K, M, G suffixes "
                                "(default 16M)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print the report as JSON"},
     {0},
 };
@@ -194,6 +195,8 @@ static int on_option(const struct cli_command *cmd, const char *name, const char
         a->start = value;
         return CLI_CONTINUE;
     }
+    if (strcmp(name, "format") == 0)
+        return cli_format_option(cmd, value);
     bool *flag = strcmp(name, "resume") == 0          ? &a->resume
                  : strcmp(name, "keep-going") == 0    ? &a->keep_going
                  : strcmp(name, "lines") == 0         ? &a->lines
