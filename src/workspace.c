@@ -1192,6 +1192,9 @@ bool workspace_export(struct workspace *ws, const char *dir, const size_t *which
     char hex[SHA256_HEX_SIZE] = "";
     if (ok)
         ok = sha256_file(ws->grammar_path, hex, diags);
+    /* Stale cases first: when the manifest appears, the directory is the suite. */
+    if (ok)
+        ok = outdir_finish(&od, suffix, diags);
     if (ok) {
         const struct gen_options *o = &ws->gen_opts;
         uint32_t k = ws->k;
@@ -1276,11 +1279,11 @@ bool workspace_export(struct workspace *ws, const char *dir, const size_t *which
         }
         strbuf_addstr(&m, "\n    ],\n    \"unreachable\": [],\n    \"agenda_left\": 0\n  },\n"
                           "  \"error\": null\n}\n");
-        ok = outdir_write(&od, "manifest.json", m.data, m.len, diags);
+        ok = outdir_write(&od, OUTDIR_MANIFEST, m.data, m.len, diags);
         strbuf_free(&m);
     }
-    if (ok)
-        ok = outdir_finish(&od, suffix, diags);
+    if (!ok)
+        outdir_commit(&od, diags); /* what was written is in place, and counted */
     if (ok)
         strbuf_addf(report, "wrote %zu input file%s and manifest.json to %s", n,
                     n == 1 ? "" : "s", dir);
