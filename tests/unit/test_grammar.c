@@ -886,8 +886,34 @@ TEST(grammar_diag_invalid_utf8_and_unreadable)
 
 TEST(grammar_diag_no_rules)
 {
-    CHECK_DIAGS("", "t.ebnf: error: the grammar defines no rules");
-    CHECK_DIAGS("# nothing\n/* at all */\n", "t.ebnf: error: the grammar defines no rules");
+    /* At the end of the file, where a rule was still awaited. */
+    CHECK_DIAGS("", "t.ebnf:1:1: error: the grammar defines no rules");
+    CHECK_DIAGS("# nothing\n/* at all */\n", "t.ebnf:3:1: error: the grammar defines no rules");
+    CHECK_DIAGS("  # nothing", "t.ebnf:1:12: error: the grammar defines no rules");
+    CHECK_DIAGS("# nothing\r\n\r\n", "t.ebnf:3:1: error: the grammar defines no rules");
+}
+
+/* CR alone, CRLF and LF are all line breaks: a '#' comment ends at any of
+ * them, and positions count lines the same way.  Line 3 is "B := x;" after
+ * a CR-only comment line, a CRLF line and an LF line. */
+TEST(grammar_cr_only_line_endings_are_line_breaks)
+{
+    CHECK_DIAGS("# comment\rS := \"a\" | B;\r\nB := x;\n",
+                "t.ebnf:3:6: error: undefined rule 'x'");
+    CHECK_DIAGS("# one\r# two\r\r", "t.ebnf:4:1: error: the grammar defines no rules");
+    /* A string ends at a lone CR as at LF. */
+    CHECK_DIAGS("S := \"a\rb\";\r",
+                "t.ebnf:1:6: error: unterminated string\n"
+                "t.ebnf:2:2: error: unterminated string");
+    struct grammar *g = LOAD_OK("# old Mac file\rS := \"a\" T;\r# T is a digit\rT := [0-9];\r");
+    if (g) {
+        CHECK_INT(g->nrules, 2);
+        CHECK_STR(g->rules[1].name, "T");
+        CHECK_INT(g->rules[1].pos.line, 4);
+        /* The source is kept as it was, CRs and all. */
+        CHECK(g->source_len == 54 && memchr(g->source, '\n', g->source_len) == NULL);
+        grammar_free(g);
+    }
 }
 
 TEST(grammar_diag_several_in_one_file)
