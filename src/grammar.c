@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "samples.h"
 #include "strbuf.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -1616,27 +1618,52 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
     return g;
 }
 
+/* What kind of file st is, for "not a regular file (a character device)". */
+static const char *file_kind(const struct stat *st)
+{
+    return S_ISDIR(st->st_mode)    ? "a directory"
+           : S_ISCHR(st->st_mode)  ? "a character device"
+           : S_ISBLK(st->st_mode)  ? "a block device"
+           : S_ISSOCK(st->st_mode) ? "a socket"
+                                   : "not a regular file";
+}
+
+/* The file's text, checked before it is opened: only the kinds of file
+ * opts allow, and at most max_size bytes (a regular file's size is checked
+ * first; a pipe is read to one byte past the limit and no further). */
+static bool read_grammar_file(const char *path, const struct grammar_options *opts,
+                              struct strbuf *out, struct diag_list *diags)
+{
+    size_t max_size = opts && opts->max_size ? opts->max_size : GRAMMAR_DEFAULT_MAX_SIZE;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(EISDIR));
+        return false;
+    }
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !(opts && opts->any_file)) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0,
+                 "cannot read: %s, not a grammar file (only regular files and pipes are read)",
+                 file_kind(&st));
+        return false;
+    }
+    /* samples_read_limited takes "-" for standard input; a grammar file
+     * called "-" is a file. */
+    return samples_read_limited(strcmp(path, "-") == 0 ? "./-" : path, max_size,
+                                " for a grammar file", out, diags);
+}
+
 struct grammar *grammar_load_file(const char *path, const struct grammar_options *opts,
                                   struct diag_list *diags)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
-        return NULL;
-    }
     struct strbuf sb = STRBUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        strbuf_add(&sb, chunk, n);
-    if (ferror(f)) {
-        int err = errno;
-        fclose(f);
+    if (!read_grammar_file(path, opts, &sb, diags)) {
         strbuf_free(&sb);
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(err));
         return NULL;
     }
-    fclose(f);
     struct grammar *g = grammar_load_string(path, strbuf_str(&sb), sb.len, opts, diags);
     strbuf_free(&sb);
     return g;

@@ -537,7 +537,7 @@ static void init_probabilities(struct workspace *ws)
 
 static bool load_grammar(struct workspace *ws, struct diag_list *diags)
 {
-    struct grammar_options go = {ws->start};
+    struct grammar_options go = {.start = ws->start};
     ws->grammar = grammar_load_file(ws->grammar_path, &go, diags);
     if (!ws->grammar)
         return false;
