@@ -37,6 +37,7 @@ int main(int argc, char **argv)
     bench_core(root);
     bench_generation(root);
     bench_parsing(root);
+    bench_output(root);
     bench_tui(root);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
