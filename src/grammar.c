@@ -16,9 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "samples.h"
+#include "grammar_load.h"
 #include "strbuf.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -1345,16 +1344,24 @@ static bool check_utf8(struct loader *L)
     return ok;
 }
 
+/* The file a rule was read from (importers read several). */
+static const char *rule_file(const struct loader *L, uint32_t r)
+{
+    return r < L->g->nrules && L->g->rules[r].file ? L->g->rules[r].file : L->file;
+}
+
 static void resolve_references(struct loader *L)
 {
     for (size_t k = 0; k < L->nrefs; k++) {
         struct expr *r = L->refs[k];
         struct rule_index *found = NULL;
         HASH_FIND(hh, L->g->index, r->u.ref.name, strlen(r->u.ref.name), found);
-        if (found)
+        if (found) {
             r->u.ref.target = found->rule;
-        else
-            error_at(L, ERR_OTHER, r->pos, "undefined rule '%s'", r->u.ref.name);
+        } else {
+            diag_add(L->diags, DIAG_ERROR, rule_file(L, r->rule), r->pos.line, r->pos.col,
+                     "undefined rule '%s'", r->u.ref.name);
+        }
     }
 }
 
@@ -1470,8 +1477,8 @@ static void check_reachable(struct loader *L)
     }
     for (uint32_t k = 0; k < g->nrules; k++) {
         if (!g->rules[k].reachable)
-            diag_add(L->diags, DIAG_WARNING, L->file, g->rules[k].pos.line, g->rules[k].pos.col,
-                     "rule '%s' is unreachable from the start rule '%s'", g->rules[k].name,
+            diag_add(L->diags, DIAG_WARNING, rule_file(L, k), g->rules[k].pos.line,
+                     g->rules[k].pos.col, "rule '%s' is unreachable from the start rule '%s'", g->rules[k].name,
                      g->rules[g->start].name);
     }
     free(queue);
@@ -1535,8 +1542,8 @@ static void check_productive(struct loader *L)
     }
     for (uint32_t r = 0; r < g->nrules; r++) {
         if (!rule_prod[r])
-            error_at(L, ERR_OTHER, g->rules[r].pos,
-                     "rule '%s' is unproductive: it can never derive a finite string",
+            diag_add(L->diags, DIAG_ERROR, rule_file(L, r), g->rules[r].pos.line,
+                     g->rules[r].pos.col, "rule '%s' is unproductive: it can never derive a finite string",
                      g->rules[r].name);
     }
     free_ref_lists(&in);
@@ -1618,55 +1625,78 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
     return g;
 }
 
-/* What kind of file st is, for "not a regular file (a character device)". */
-static const char *file_kind(const struct stat *st)
-{
-    return S_ISDIR(st->st_mode)    ? "a directory"
-           : S_ISCHR(st->st_mode)  ? "a character device"
-           : S_ISBLK(st->st_mode)  ? "a block device"
-           : S_ISSOCK(st->st_mode) ? "a socket"
-                                   : "not a regular file";
-}
-
-/* The file's text, checked before it is opened: only the kinds of file
- * opts allow, and at most max_size bytes (a regular file's size is checked
- * first; a pipe is read to one byte past the limit and no further). */
-static bool read_grammar_file(const char *path, const struct grammar_options *opts,
-                              struct strbuf *out, struct diag_list *diags)
-{
-    size_t max_size = opts && opts->max_size ? opts->max_size : GRAMMAR_DEFAULT_MAX_SIZE;
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
-        return false;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(EISDIR));
-        return false;
-    }
-    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !(opts && opts->any_file)) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0,
-                 "cannot read: %s, not a grammar file (only regular files and pipes are read)",
-                 file_kind(&st));
-        return false;
-    }
-    /* samples_read_limited takes "-" for standard input; a grammar file
-     * called "-" is a file. */
-    return samples_read_limited(strcmp(path, "-") == 0 ? "./-" : path, max_size,
-                                " for a grammar file", out, diags);
-}
-
 struct grammar *grammar_load_file(const char *path, const struct grammar_options *opts,
                                   struct diag_list *diags)
 {
     struct strbuf sb = STRBUF_INIT;
-    if (!read_grammar_file(path, opts, &sb, diags)) {
+    if (!grammar_read_file(path, opts, &sb, diags)) {
         strbuf_free(&sb);
         return NULL;
     }
     struct grammar *g = grammar_load_string(path, strbuf_str(&sb), sb.len, opts, diags);
     strbuf_free(&sb);
     return g;
+}
+
+/* ---- grammars built by importers ---------------------------------------- */
+
+struct grammar *grammar_new(const char *file)
+{
+    struct grammar *g = xcalloc(1, sizeof *g);
+    arena_init(&g->arena);
+    const char *name = file ? file : "<string>";
+    g->file = arena_strndup(&g->arena, name, strlen(name));
+    g->start = RULE_NONE;
+    g->source = arena_strndup(&g->arena, "", 0);
+    return g;
+}
+
+/* The same passes as grammar_load_string after parsing, over a tree built
+ * with grammar_new_expr: every expr is numbered by walking the rules with an
+ * explicit stack (so depth costs heap), then references are resolved by name
+ * and the start rule, reachability and productivity are checked. */
+bool grammar_finish(struct grammar *g, const struct grammar_options *opts,
+                    struct diag_list *diags)
+{
+    struct loader L = {0};
+    L.g = g;
+    L.diags = diags;
+    L.file = g->file;
+    size_t errors_before = diags->errors;
+    struct expr **stack = NULL;
+    size_t depth = 0, stack_cap = 0;
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        stack = xgrow(stack, &stack_cap, depth + 1, sizeof *stack);
+        stack[depth++] = g->rules[r].rhs;
+        g->rules[r].rhs->parent = NULL;
+        while (depth) {
+            struct expr *e = stack[--depth];
+            e->rule = r;
+            ((struct expr_node *)e)->id = (uint32_t)L.nexprs;
+            L.exprs = xgrow(L.exprs, &L.exprs_cap, L.nexprs + 1, sizeof *L.exprs);
+            L.exprs[L.nexprs++] = e;
+            if (e->kind == EXPR_REF) {
+                L.refs = xgrow(L.refs, &L.refs_cap, L.nrefs + 1, sizeof *L.refs);
+                L.refs[L.nrefs++] = e;
+            }
+            for (uint32_t k = 0; k < e->nchildren; k++) {
+                e->children[k]->parent = e;
+                stack = xgrow(stack, &stack_cap, depth + 1, sizeof *stack);
+                stack[depth++] = e->children[k];
+            }
+        }
+    }
+    free(stack);
+    resolve_references(&L);
+    if (g->nrules == 0 && diags->errors == errors_before)
+        error_at(&L, ERR_OTHER, (struct src_pos){0, 0}, "the grammar defines no rules");
+    if (g->nrules > 0 && diags->errors == errors_before && choose_start(&L, opts))
+        check_reachable(&L);
+    if (g->nrules > 0 && diags->errors == errors_before)
+        check_productive(&L);
+    free(L.exprs);
+    free(L.refs);
+    return diags->errors == errors_before;
 }
 
 void grammar_free(struct grammar *g)

@@ -1,0 +1,133 @@
+/* grammar_load: picking the importer for a grammar file. */
+#include "grammar_load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "import.h"
+#include "samples.h"
+
+static const struct {
+    const char *name;
+    enum grammar_format format;
+} format_names[] = {
+    {"ebnf", GRAMMAR_FORMAT_EBNF},
+    {"g4", GRAMMAR_FORMAT_G4},
+    {"antlr", GRAMMAR_FORMAT_G4},
+    {"fuzzingbook", GRAMMAR_FORMAT_FUZZINGBOOK},
+    {"json", GRAMMAR_FORMAT_FUZZINGBOOK},
+    {"tribble", GRAMMAR_FORMAT_TRIBBLE},
+    {"fandango", GRAMMAR_FORMAT_FANDANGO},
+    {"fan", GRAMMAR_FORMAT_FANDANGO},
+};
+
+bool grammar_format_parse(const char *name, enum grammar_format *out)
+{
+    for (size_t k = 0; k < sizeof format_names / sizeof *format_names; k++) {
+        if (strcmp(name, format_names[k].name) == 0) {
+            *out = format_names[k].format;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *grammar_format_name(enum grammar_format f)
+{
+    for (size_t k = 0; k < sizeof format_names / sizeof *format_names; k++)
+        if (format_names[k].format == f)
+            return format_names[k].name;
+    return "auto";
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+enum grammar_format grammar_format_of_path(const char *path)
+{
+    if (ends_with(path, ".g4"))
+        return GRAMMAR_FORMAT_G4;
+    if (ends_with(path, ".json"))
+        return GRAMMAR_FORMAT_FUZZINGBOOK;
+    if (ends_with(path, ".tribble"))
+        return GRAMMAR_FORMAT_TRIBBLE;
+    if (ends_with(path, ".fan"))
+        return GRAMMAR_FORMAT_FANDANGO;
+    return GRAMMAR_FORMAT_EBNF;
+}
+
+/* What kind of file st is, for "not a regular file (a character device)". */
+static const char *file_kind(const struct stat *st)
+{
+    return S_ISDIR(st->st_mode)    ? "a directory"
+           : S_ISCHR(st->st_mode)  ? "a character device"
+           : S_ISBLK(st->st_mode)  ? "a block device"
+           : S_ISSOCK(st->st_mode) ? "a socket"
+                                   : "not a regular file";
+}
+
+/* The file's text, checked before it is opened: only the kinds of file
+ * opts allow, and at most max_size bytes (a regular file's size is checked
+ * first; a pipe is read to one byte past the limit and no further). */
+bool grammar_read_file(const char *path, const struct grammar_options *opts,
+                       struct strbuf *out, struct diag_list *diags)
+{
+    strbuf_reset(out);
+    size_t max_size = opts && opts->max_size ? opts->max_size : GRAMMAR_DEFAULT_MAX_SIZE;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(EISDIR));
+        return false;
+    }
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !(opts && opts->any_file)) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0,
+                 "cannot read: %s, not a grammar file (only regular files and pipes are read)",
+                 file_kind(&st));
+        return false;
+    }
+    /* samples_read_limited takes "-" for standard input; a grammar file
+     * called "-" is a file. */
+    return samples_read_limited(strcmp(path, "-") == 0 ? "./-" : path, max_size,
+                                " for a grammar file", out, diags);
+}
+
+struct grammar *grammar_open_string(const char *name, const char *text, size_t len,
+                                    enum grammar_format format,
+                                    const struct grammar_options *opts,
+                                    struct diag_list *diags)
+{
+    if (format == GRAMMAR_FORMAT_AUTO)
+        format = grammar_format_of_path(name);
+    switch (format) {
+    case GRAMMAR_FORMAT_G4: return import_antlr(name, text, len, opts, diags);
+    case GRAMMAR_FORMAT_FUZZINGBOOK: return import_fuzzingbook(name, text, len, opts, diags);
+    case GRAMMAR_FORMAT_TRIBBLE: return import_tribble(name, text, len, opts, diags);
+    case GRAMMAR_FORMAT_FANDANGO: return import_fandango(name, text, len, opts, diags);
+    default: return grammar_load_string(name, text, len, opts, diags);
+    }
+}
+
+struct grammar *grammar_open(const char *path, enum grammar_format format,
+                             const struct grammar_options *opts, struct diag_list *diags)
+{
+    if (format == GRAMMAR_FORMAT_AUTO)
+        format = grammar_format_of_path(path);
+    /* kpath's own format: grammar_load_file reads it the same way. */
+    if (format == GRAMMAR_FORMAT_EBNF)
+        return grammar_load_file(path, opts, diags);
+    struct strbuf sb = STRBUF_INIT;
+    struct grammar *g = NULL;
+    if (grammar_read_file(path, opts, &sb, diags))
+        g = grammar_open_string(path, strbuf_str(&sb), sb.len, format, opts, diags);
+    strbuf_free(&sb);
+    return g;
+}
