@@ -38,6 +38,7 @@ int main(int argc, char **argv)
     bench_generation(root);
     bench_parsing(root);
     bench_output(root);
+    bench_concise(root);
     bench_tui(root);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
