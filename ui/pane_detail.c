@@ -210,8 +210,8 @@ static void detail_why(struct ui *ui, const uint32_t *path, uint64_t rank, struc
         struct strbuf *t = para_add(ps, "smallest", EL_PATTERN);
         strbuf_addch(t, '"');
         escape_text(r->example, r->example_len, 400, t);
-        strbuf_addf(t, "\" (depth %u%s); C adds it as an input", r->example_depth,
-                    r->example_within_limit ? "" : ", over the limit");
+        strbuf_addf(t, "\" (depth %u%s", r->example_depth,
+                    r->example_within_limit ? "); C adds it as an input" : ", over the limit: C needs that :depth)");
     } else {
         strbuf_addstr(para_add(ps, "smallest", EL_DIM), "no input within the limits contains it");
     }

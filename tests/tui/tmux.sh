@@ -50,11 +50,13 @@ start() {
     wait_for "? help" "the first screen"
 }
 
-# wait_for TEXT WHAT: until the screen shows TEXT (20 s at most)
+# wait_for TEXT WHAT: until the screen shows TEXT (20 s at most).  -J joins
+# wrapped lines: what the shell prints after kpath ends wraps at a column
+# that depends on the length of the paths in it.
 wait_for() {
     i=0
     while [ $i -lt 200 ]; do
-        if tmux -L "$sock" capture-pane -p -t e2e 2>/dev/null | grep -qF -- "$1"; then
+        if tmux -L "$sock" capture-pane -p -J -t e2e 2>/dev/null | grep -qF -- "$1"; then
             return 0
         fi
         sleep 0.1
