@@ -162,9 +162,12 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Isrc -ffp-contract=off \
               -DKPATH_VERSION='"$(VERSION)"' -DKPATH_DATADIR='"$(DATADIR)"' \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-# Two targets, FUZZ_SECONDS each: the grammar loader, then the sample parser
+# Three targets, FUZZ_SECONDS each: the grammar loader, then the sample parser
 # (first byte: which bundled grammar; seeded with the hand-written samples and
-# random inputs of each grammar, prefixed with that byte).
+# random inputs of each grammar, prefixed with that byte), then generation
+# (random grammars from tests/support/random_grammar.c and mutated grammar
+# texts through cover -k 2 under the default budgets: an abort, a single
+# allocation over 2 GB or a run over 20 s is a failure).
 fuzz: deps $(KPATH)
 	@mkdir -p $(O)/fuzz tests/fuzz/crashes $(O)/fuzz/corpus
 	clang $(FUZZ_FLAGS) -o $(O)/fuzz/fuzz-grammar tests/fuzz/fuzz_grammar.c $(CORE_SRC) -lm
@@ -185,6 +188,16 @@ fuzz: deps $(KPATH)
 	done
 	$(O)/fuzz/fuzz-parse -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=tests/fuzz/crashes-parse/ \
 	    -max_len=4096 -timeout=20 $(O)/fuzz/corpus-parse
+	@mkdir -p tests/fuzz/crashes-gen $(O)/fuzz/corpus-gen
+	clang $(FUZZ_FLAGS) -Itests/support -o $(O)/fuzz/fuzz-gen tests/fuzz/fuzz_gen.c tests/support/gen_case.c \
+	    tests/support/random_grammar.c $(CORE_SRC) -lm
+	cp grammars/*.ebnf $(O)/fuzz/corpus-gen/
+	@for s in 1 2 3 4 5 6 7 8; do \
+	  printf "\\000\\000\\000\\000\\000\\000\\000\\000\\$$(printf %03o $$s)\\$$(printf %03o $$((s * 31)))" \
+	    >$(O)/fuzz/corpus-gen/random-$$s; \
+	done
+	$(O)/fuzz/fuzz-gen -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=tests/fuzz/crashes-gen/ \
+	    -max_len=4096 -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=2048 $(O)/fuzz/corpus-gen
 
 # ---- the manual page and shell completion, made by kpath from its tables ----
 DOCS := $(O)/kpath.1 $(O)/kpath.bash $(O)/_kpath

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar_load.h"
 #include "strbuf.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -1582,18 +1583,35 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
     L.col = 1;
     L.cur_rule = RULE_NONE;
     size_t errors_before = diags->errors;
+    /* A CR alone (old Mac files) is a line break like LF and CRLF.  The
+     * loader reads a copy with each lone CR made LF: the same length, so every
+     * offset into the source is unchanged, and only one kind of line break to
+     * know about.  g->source keeps the text as it was. */
+    char *unified = NULL;
+    for (size_t i = 0; i < L.len; i++) {
+        if (L.src[i] != '\r' || (i + 1 < L.len && L.src[i + 1] == '\n'))
+            continue;
+        if (!unified) {
+            unified = xmalloc(L.len + 1);
+            memcpy(unified, L.src, L.len);
+            unified[L.len] = '\0';
+        }
+        unified[i] = '\n';
+    }
 
     if (L.len >= 3 && memcmp(L.src, "\xEF\xBB\xBF", 3) == 0)
         L.i = 3; /* a byte order mark is not part of the text */
     g->source = arena_strndup(&g->arena, L.src, L.len);
     g->source_len = L.len;
+    if (unified)
+        L.src = unified;
     if (check_utf8(&L)) {
         parse_grammar(&L);
         if (L.syntax_errors == 0)
             compute_spans(&L);
         resolve_references(&L);
         if (g->nrules == 0 && diags->errors == errors_before)
-            error_at(&L, ERR_OTHER, (struct src_pos){0, 0}, "the grammar defines no rules");
+            error_at(&L, ERR_OTHER, here(&L), "the grammar defines no rules"); /* at the end */
         if (g->nrules > 0 && L.syntax_errors == 0 && choose_start(&L, opts))
             check_reachable(&L);
         if (g->nrules > 0 && diags->errors - errors_before == L.weight_errors)
@@ -1601,6 +1619,7 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
     }
 
     g->rules_cap = L.rules_cap;
+    free(unified);
     strbuf_free(&L.sbuf);
     free(L.cr);
     free(L.frames);
@@ -1618,24 +1637,11 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
 struct grammar *grammar_load_file(const char *path, const struct grammar_options *opts,
                                   struct diag_list *diags)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
-        return NULL;
-    }
     struct strbuf sb = STRBUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        strbuf_add(&sb, chunk, n);
-    if (ferror(f)) {
-        int err = errno;
-        fclose(f);
+    if (!grammar_read_file(path, opts, &sb, diags)) {
         strbuf_free(&sb);
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(err));
         return NULL;
     }
-    fclose(f);
     struct grammar *g = grammar_load_string(path, strbuf_str(&sb), sb.len, opts, diags);
     strbuf_free(&sb);
     return g;

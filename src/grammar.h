@@ -123,8 +123,17 @@ struct grammar {
     size_t rules_cap;    /* allocated entries of rules */
 };
 
+/* Grammar files larger than this are refused before they are read. */
+#define GRAMMAR_DEFAULT_MAX_SIZE ((size_t)16 << 20) /* bytes */
+
 struct grammar_options {
     const char *start; /* --start NAME, or NULL to choose as documented */
+    size_t max_size;   /* bytes; 0: GRAMMAR_DEFAULT_MAX_SIZE */
+    /* grammar_load_file reads regular files and pipes (a FIFO, <(...) in a
+     * shell), nothing else: a device such as /dev/zero or /dev/tty, a socket
+     * or a directory is an error.  True: any file that can be read, still
+     * at most max_size bytes of it. */
+    bool any_file;
 };
 
 struct grammar *grammar_load_file(const char *path, const struct grammar_options *opts,

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "import.h"
+#include "samples.h"
 
 static const struct {
     const char *name;
@@ -59,26 +61,43 @@ enum grammar_format grammar_format_of_path(const char *path)
     return GRAMMAR_FORMAT_EBNF;
 }
 
-bool grammar_read_file(const char *path, struct strbuf *out, struct diag_list *diags)
+/* What kind of file st is, for "not a regular file (a character device)". */
+static const char *file_kind(const struct stat *st)
+{
+    return S_ISDIR(st->st_mode)    ? "a directory"
+           : S_ISCHR(st->st_mode)  ? "a character device"
+           : S_ISBLK(st->st_mode)  ? "a block device"
+           : S_ISSOCK(st->st_mode) ? "a socket"
+                                   : "not a regular file";
+}
+
+/* The file's text, checked before it is opened: only the kinds of file
+ * opts allow, and at most max_size bytes (a regular file's size is checked
+ * first; a pipe is read to one byte past the limit and no further). */
+bool grammar_read_file(const char *path, const struct grammar_options *opts,
+                       struct strbuf *out, struct diag_list *diags)
 {
     strbuf_reset(out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t max_size = opts && opts->max_size ? opts->max_size : GRAMMAR_DEFAULT_MAX_SIZE;
+    struct stat st;
+    if (stat(path, &st) != 0) {
         diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
         return false;
     }
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        strbuf_add(out, chunk, n);
-    bool failed = ferror(f);
-    int err = errno;
-    fclose(f);
-    if (failed) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(err));
+    if (S_ISDIR(st.st_mode)) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(EISDIR));
         return false;
     }
-    return true;
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !(opts && opts->any_file)) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0,
+                 "cannot read: %s, not a grammar file (only regular files and pipes are read)",
+                 file_kind(&st));
+        return false;
+    }
+    /* samples_read_limited takes "-" for standard input; a grammar file
+     * called "-" is a file. */
+    return samples_read_limited(strcmp(path, "-") == 0 ? "./-" : path, max_size,
+                                " for a grammar file", out, diags);
 }
 
 struct grammar *grammar_open_string(const char *name, const char *text, size_t len,
@@ -102,12 +121,12 @@ struct grammar *grammar_open(const char *path, enum grammar_format format,
 {
     if (format == GRAMMAR_FORMAT_AUTO)
         format = grammar_format_of_path(path);
-    /* kpath's own format keeps its own reader (and whatever limits it has). */
+    /* kpath's own format: grammar_load_file reads it the same way. */
     if (format == GRAMMAR_FORMAT_EBNF)
         return grammar_load_file(path, opts, diags);
     struct strbuf sb = STRBUF_INIT;
     struct grammar *g = NULL;
-    if (grammar_read_file(path, &sb, diags))
+    if (grammar_read_file(path, opts, &sb, diags))
         g = grammar_open_string(path, strbuf_str(&sb), sb.len, format, opts, diags);
     strbuf_free(&sb);
     return g;

@@ -48,8 +48,12 @@ struct grammar *grammar_open_string(const char *name, const char *text, size_t l
                                     const struct grammar_options *opts,
                                     struct diag_list *diags);
 
-/* Read a whole file into `out` (reset first); false with "PATH: error:
- * cannot read: ..." in diags. */
-bool grammar_read_file(const char *path, struct strbuf *out, struct diag_list *diags);
+/* Read a whole grammar file into `out` (reset first), within the bounds of
+ * opts (may be NULL: the defaults; see struct grammar_options): only regular
+ * files and pipes unless opts->any_file, and at most opts->max_size bytes
+ * (GRAMMAR_DEFAULT_MAX_SIZE), checked before reading a regular file.  False
+ * with "PATH: error: cannot read: ..." or the size in diags. */
+bool grammar_read_file(const char *path, const struct grammar_options *opts,
+                       struct strbuf *out, struct diag_list *diags);
 
 #endif

@@ -1636,7 +1636,7 @@ static void parse_pending(struct importer *im, const char *from)
         strbuf_addf(&path, "%s%s.g4", im->dir, name);
         const char *file = arena_strndup(&im->g->arena, strbuf_str(&path), path.len);
         struct diag_list local = DIAG_LIST_INIT;
-        if (grammar_read_file(file, &text, &local)) {
+        if (grammar_read_file(file, NULL, &text, &local)) {
             parse_text(im, file, strbuf_str(&text), text.len, false);
         } else {
             /* Said where the grammar was named, with the reason. */

@@ -1,11 +1,15 @@
 /* outdir: see outdir.h.  Every file operation goes through a descriptor of the
  * directory (openat, renameat, unlinkat), so the suite lands in the directory
  * that was checked even if its path is renamed meanwhile. */
+#ifdef __linux__
+#define _GNU_SOURCE /* syncfs: one flush for a whole batch of files */
+#endif
 #include "outdir.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +93,9 @@ enum outdir_status outdir_open(struct outdir *od, const char *path, bool force,
     od->dirfd = -1;
     od->force = force;
     od->path = xstrdup(path);
+    const char *kill_at = getenv("KPATH_OUTDIR_KILL_AT");
+    if (kill_at)
+        od->kill_at = strtoul(kill_at, NULL, 10);
 
     if (!*path) {
         diag_add(diags, DIAG_ERROR, NULL, 0, 0, "the output directory name is empty");
@@ -121,6 +128,7 @@ enum outdir_status outdir_open(struct outdir *od, const char *path, bool force,
         return OUTDIR_FAILED;
     }
     od->was_empty = has == 0;
+    od->manifest_gone = od->was_empty;
     if (has && !force) {
         diag_add(diags, DIAG_ERROR, NULL, 0, 0,
                  "%s is not empty (use --force to replace its test cases)", path);
@@ -132,6 +140,13 @@ enum outdir_status outdir_open(struct outdir *od, const char *path, bool force,
 static bool plain_name(const char *name)
 {
     return *name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/* The test hook: die, as a kill -9 would, before the chosen change. */
+static void step(struct outdir *od)
+{
+    if (od->kill_at && ++od->steps == od->kill_at)
+        raise(SIGKILL);
 }
 
 static bool write_all(int fd, const char *p, size_t len)
@@ -149,6 +164,84 @@ static bool write_all(int fd, const char *p, size_t len)
     return true;
 }
 
+static bool sync_directory(struct outdir *od, struct diag_list *diags);
+
+/* Drop the pending batch from index `from` on, removing its temporaries. */
+static void drop_pending(struct outdir *od, size_t from)
+{
+    for (size_t i = from; i < od->npending; i++) {
+        unlinkat(od->dirfd, od->pending[i].tmp, 0);
+        free(od->pending[i].name);
+        free(od->pending[i].tmp);
+    }
+    od->npending = from;
+}
+
+/* An earlier run's manifest goes before anything of this run is in place. */
+static bool remove_old_manifest(struct outdir *od, struct diag_list *diags)
+{
+    if (od->manifest_gone)
+        return true;
+    struct stat st;
+    if (fstatat(od->dirfd, OUTDIR_MANIFEST, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno != ENOENT) {
+            report(diags, DIAG_ERROR, od, OUTDIR_MANIFEST, "cannot check the old manifest", errno);
+            return false;
+        }
+    } else if (!S_ISDIR(st.st_mode)) {
+        step(od);
+        if (unlinkat(od->dirfd, OUTDIR_MANIFEST, 0) != 0 && errno != ENOENT) {
+            report(diags, DIAG_ERROR, od, OUTDIR_MANIFEST, "cannot remove the old manifest", errno);
+            return false;
+        }
+        /* Durable before any file it describes changes. */
+        if (!sync_directory(od, diags))
+            return false;
+    }
+    od->manifest_gone = true;
+    return true;
+}
+
+bool outdir_commit(struct outdir *od, struct diag_list *diags)
+{
+    if (od->dirfd < 0)
+        return false;
+    if (!od->npending)
+        return true;
+#ifdef __linux__
+    /* The batch's data, durable before any of it is renamed into place. */
+    if (syncfs(od->dirfd) != 0) {
+        diag_add(diags, DIAG_ERROR, od->path, 0, 0, "cannot write (syncfs): %s", strerror(errno));
+        drop_pending(od, 0);
+        return false;
+    }
+#endif
+    if (!remove_old_manifest(od, diags)) {
+        drop_pending(od, 0);
+        return false;
+    }
+    for (size_t i = 0; i < od->npending; i++) {
+        struct outdir_pending *p = &od->pending[i];
+        step(od);
+        if (renameat(od->dirfd, p->tmp, od->dirfd, p->name) != 0) {
+            report(diags, DIAG_ERROR, od, p->name, "cannot put the new file in place", errno);
+            drop_pending(od, i); /* those before i are in place, and in names */
+            od->npending = 0;
+            od->pending_bytes = 0;
+            sync_directory(od, NULL);
+            return false;
+        }
+        od->names = xgrow(od->names, &od->names_cap, od->nnames + 1, sizeof *od->names);
+        od->names[od->nnames++] = p->name;
+        free(p->tmp);
+        od->written++;
+    }
+    od->npending = 0;
+    od->pending_bytes = 0;
+    od->unsynced = true;
+    return sync_directory(od, diags);
+}
+
 bool outdir_write(struct outdir *od, const char *name, const void *data, size_t len,
                   struct diag_list *diags)
 {
@@ -157,9 +250,21 @@ bool outdir_write(struct outdir *od, const char *name, const void *data, size_t 
                  od->dirfd < 0 ? "the directory is not open" : "not a plain file name");
         return false;
     }
+    bool last = strcmp(name, OUTDIR_MANIFEST) == 0;
+    /* The manifest describes files that are in place, so they go first. */
+    if (last && !outdir_commit(od, diags))
+        return false;
+    /* A directory in the way would fail only at the rename: say so now. */
+    struct stat st;
+    if (fstatat(od->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+        report(diags, DIAG_ERROR, od, name, "cannot put the new file in place", EISDIR);
+        outdir_commit(od, diags);
+        return false;
+    }
     static unsigned long serial;
     struct strbuf tmp = STRBUF_INIT;
     int fd = -1;
+    step(od);
     for (int attempt = 0; attempt < 1000; attempt++) {
         strbuf_reset(&tmp);
         strbuf_addf(&tmp, ".%s.%ld-%lu.tmp", name, (long)getpid(), serial++);
@@ -170,6 +275,7 @@ bool outdir_write(struct outdir *od, const char *name, const void *data, size_t 
     if (fd < 0) {
         report(diags, DIAG_ERROR, od, name, "cannot create a temporary file for it", errno);
         strbuf_free(&tmp);
+        outdir_commit(od, diags);
         return false;
     }
 
@@ -178,29 +284,30 @@ bool outdir_write(struct outdir *od, const char *name, const void *data, size_t 
     if (!write_all(fd, data, len)) {
         failed = "cannot write";
         err = errno;
-    } else if (fsync(fd) != 0) {
+    }
+#ifndef __linux__
+    else if (fsync(fd) != 0) { /* no syncfs: each file on its own */
         failed = "cannot write (fsync)";
         err = errno;
     }
+#endif
     if (close(fd) != 0 && !failed) {
         failed = "cannot write (close)";
-        err = errno;
-    }
-    if (!failed && renameat(od->dirfd, tmp.data, od->dirfd, name) != 0) {
-        failed = "cannot put the new file in place";
         err = errno;
     }
     if (failed) {
         unlinkat(od->dirfd, tmp.data, 0);
         report(diags, DIAG_ERROR, od, name, failed, err);
         strbuf_free(&tmp);
+        outdir_commit(od, diags);
         return false;
     }
-    strbuf_free(&tmp);
-    od->names = xgrow(od->names, &od->names_cap, od->nnames + 1, sizeof *od->names);
-    od->names[od->nnames++] = xstrdup(name);
-    od->written++;
-    od->unsynced = true;
+    od->pending = xgrow(od->pending, &od->pending_cap, od->npending + 1, sizeof *od->pending);
+    od->pending[od->npending++] =
+        (struct outdir_pending){xstrdup(name), strbuf_detach(&tmp, NULL)};
+    od->pending_bytes += len;
+    if (last || od->npending >= OUTDIR_BATCH_FILES || od->pending_bytes >= OUTDIR_BATCH_BYTES)
+        return outdir_commit(od, diags);
     return true;
 }
 
@@ -238,10 +345,38 @@ static bool sync_directory(struct outdir *od, struct diag_list *diags)
     return true;
 }
 
+/* Is `name` a temporary file of outdir_write (".NAME.PID-N.tmp") whose
+ * process is gone?  Then nobody will ever rename it: a killed run's. */
+static bool is_orphan_temporary(const char *name)
+{
+    size_t len = strlen(name);
+    if (name[0] != '.' || len < 10 || strcmp(name + len - 4, ".tmp") != 0)
+        return false;
+    size_t end = len - 4, i = end;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    if (i == end || i == 0 || name[i - 1] != '-')
+        return false;
+    size_t pid_end = --i;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    if (i == pid_end || i < 3 || name[i - 1] != '.')
+        return false;
+    long pid = strtol(name + i, NULL, 10);
+    if (pid <= 0 || pid == (long)getpid())
+        return false;
+    int saved = errno; /* the caller is in a readdir loop that checks errno */
+    bool gone = kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    errno = saved;
+    return gone;
+}
+
 bool outdir_finish(struct outdir *od, const char *suffix, struct diag_list *diags)
 {
     if (od->dirfd < 0)
         return false;
+    if (!outdir_commit(od, diags))
+        return false; /* stale cases stay until a run is complete */
     bool ok = true;
     /* The names written, sorted, to look up each directory entry. */
     char **sorted = xcalloc(od->nnames + 1, sizeof *sorted);
@@ -267,6 +402,11 @@ bool outdir_finish(struct outdir *od, const char *suffix, struct diag_list *diag
     errno = 0;
     while ((e = readdir(d)) != NULL) {
         const char *n = e->d_name;
+        if (is_orphan_temporary(n)) {
+            stale = xgrow(stale, &stale_cap, nstale + 1, sizeof *stale);
+            stale[nstale++] = xstrdup(n);
+            continue;
+        }
         if (!outdir_is_case_name(n, suffix))
             continue;
         if (bsearch(&n, sorted, od->nnames, sizeof *sorted, compare_names))
@@ -292,8 +432,10 @@ bool outdir_finish(struct outdir *od, const char *suffix, struct diag_list *diag
             diag_add(diags, DIAG_WARNING, strbuf_str(&path), 0, 0,
                      "not removed: a directory with the name of a stale test case");
             strbuf_free(&path);
-        } else if (unlinkat(od->dirfd, stale[i], 0) != 0 && errno != ENOENT) {
-            report(diags, DIAG_ERROR, od, stale[i], "cannot remove stale test case", errno);
+        } else if (step(od), unlinkat(od->dirfd, stale[i], 0) != 0 && errno != ENOENT) {
+            report(diags, DIAG_ERROR, od, stale[i],
+                   stale[i][0] == '.' ? "cannot remove a killed run's temporary file"
+                                      : "cannot remove stale test case", errno);
             ok = false;
         } else {
             od->unsynced = true;
@@ -310,6 +452,11 @@ void outdir_close(struct outdir *od)
 {
     /* A zeroed outdir has no path, and its descriptor 0 is not ours. */
     if (od->path && od->dirfd >= 0) {
+        if (od->npending) {
+            struct diag_list ignored = DIAG_LIST_INIT;
+            outdir_commit(od, &ignored);
+            diag_list_free(&ignored);
+        }
         if (od->unsynced)
             sync_directory(od, NULL);
         close(od->dirfd);
@@ -317,6 +464,11 @@ void outdir_close(struct outdir *od)
     for (size_t i = 0; i < od->nnames; i++)
         free(od->names[i]);
     free(od->names);
+    for (size_t i = 0; i < od->npending; i++) {
+        free(od->pending[i].name);
+        free(od->pending[i].tmp);
+    }
+    free(od->pending);
     free(od->path);
     memset(od, 0, sizeof *od);
     od->dirfd = -1;

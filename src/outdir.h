@@ -11,21 +11,40 @@
  *  - outdir_write puts one file in place atomically: the data goes to a
  *    temporary file in the same directory (".NAME.PID-N.tmp", created with
  *    O_EXCL and mode 0666 so the umask applies as for any new file), which is
- *    fsync'd and then renamed over NAME.  A reader, or a crash, sees the old
- *    file or the whole new one, never a part.  On any error the temporary is
- *    removed and the error is reported for DIR/NAME; the files written before
- *    stay as they are, complete, and `written` says how many there are, so a
- *    front end can say "N files were written before the error; they are
- *    intact".
+ *    made durable and then renamed over NAME.  A reader, or a crash, sees the
+ *    old file or the whole new one, never a part.  To spare one disk flush
+ *    per file, files are put in place in batches: the temporaries of a batch
+ *    (at most OUTDIR_BATCH_FILES files or OUTDIR_BATCH_BYTES bytes) are
+ *    written, then made durable together (one syncfs on Linux; elsewhere one
+ *    fsync per file, as they are written), then renamed, then the directory
+ *    is fsync'd.  outdir_commit puts the pending batch in place at once; so
+ *    does every function below that needs the files in place, and the
+ *    manifest (OUTDIR_MANIFEST) always goes alone, after everything written
+ *    before it is in place and durable.  A name that is a directory is refused
+ *    when it is written; any other error (a rename that fails at the commit)
+ *    is reported for DIR/NAME, that file's temporary and those after it are
+ *    removed, and the files put in place before stay as they are, complete:
+ *    `written` says how many there are, so a front end can say "N files were
+ *    written before the error; they are intact".
  *  - With force on a directory that is not empty, files of the same names are
  *    replaced (each atomically, as above) and every other file is left alone,
- *    except what outdir_finish removes after a successful run: the numbered
- *    test cases of an earlier run that this run did not write.  A numbered
- *    test case is a name made of four or more ASCII digits followed by exactly
- *    the suite's suffix (outdir_is_case_name); nothing else is ever removed,
- *    so notes, other suffixes and subdirectories survive, and afterwards the
+ *    except what outdir_finish removes: the numbered test cases of an earlier
+ *    run that this run did not write, and the temporary files of outdir runs
+ *    that were killed (their PID is not a live process).  A numbered test
+ *    case is a name made of four or more ASCII digits followed by exactly the
+ *    suite's suffix (outdir_is_case_name); nothing else is ever removed, so
+ *    notes, other suffixes and subdirectories survive, and afterwards the
  *    numbered cases in the directory are exactly the ones this run wrote.
- *  - outdir_finish also fsyncs the directory, so the renames are durable.
+ *  - The manifest never lies: before the first file of a run replaces or
+ *    joins the files of an earlier run, that run's manifest is removed (and
+ *    the removal made durable), and the new one is written last.  So after an
+ *    interruption at any point (kill -9, a crash) the manifest is absent, or
+ *    it describes files that are all there, complete.  Callers write the
+ *    cases, call outdir_finish, then write the manifest.
+ *  - Test hook: when the environment variable KPATH_OUTDIR_KILL_AT is a
+ *    number N, the process kills itself with SIGKILL just before the N-th
+ *    change it would make to the directory (a temporary file created, a
+ *    rename, a removal), so tests can interrupt a run at any chosen point.
  *
  * Errors are appended to a diag_list (file = the path concerned, no line);
  * nothing here prints or exits.
@@ -40,6 +59,15 @@
 
 #include "diag.h"
 #include "strbuf.h"
+
+/* The file that describes a suite: written last, removed first. */
+#define OUTDIR_MANIFEST "manifest.json"
+enum { OUTDIR_BATCH_FILES = 4096 };
+#define OUTDIR_BATCH_BYTES ((size_t)64 << 20)
+
+struct outdir_pending {
+    char *name, *tmp;
+};
 
 enum outdir_status {
     OUTDIR_OK,
@@ -57,21 +85,31 @@ struct outdir {
     char **names;    /* owned; the names written, in the order written */
     size_t nnames, names_cap;
     bool unsynced;   /* renames made since the directory was last fsync'd */
+    /* The batch: temporaries written but not yet renamed. */
+    struct outdir_pending *pending; /* owned; each owns its strings */
+    size_t npending, pending_cap, pending_bytes;
+    bool manifest_gone; /* an earlier run's manifest is known to be absent */
+    unsigned long steps, kill_at; /* the test hook (see above); 0: none */
 };
 
 enum outdir_status outdir_open(struct outdir *od, const char *path, bool force,
                                struct diag_list *diags);
-/* Write `len` bytes as DIR/name, atomically.  `name` is a plain file name (no
- * '/', not "." or ".."). */
+/* Write `len` bytes as DIR/name, atomically; in place at the next commit at
+ * the latest (OUTDIR_MANIFEST: at once, after all the others).  `name` is a
+ * plain file name (no '/', not "." or ".."). */
 bool outdir_write(struct outdir *od, const char *name, const void *data, size_t len,
                   struct diag_list *diags);
-/* After a successful run: remove the stale numbered test cases with this
- * suffix (see above; a directory of such a name is left, with a warning) and
- * fsync the directory.  False when something could not be removed or synced;
- * every problem is reported. */
+/* Put every file written so far in place, durably (see above).  False when
+ * one could not be; every problem is reported. */
+bool outdir_commit(struct outdir *od, struct diag_list *diags);
+/* After a run wrote all its cases: commit them, remove the stale numbered
+ * test cases with this suffix (see above; a directory of such a name is
+ * left, with a warning) and killed runs' temporary files, and fsync the
+ * directory.  False when something could not be removed or synced; every
+ * problem is reported. */
 bool outdir_finish(struct outdir *od, const char *suffix, struct diag_list *diags);
-/* Release everything (the directory is fsync'd first, best effort, when files
- * were written since the last sync).  Safe on a zeroed or failed outdir. */
+/* Release everything (files still pending are committed first, and the
+ * directory fsync'd, best effort).  Safe on a zeroed or failed outdir. */
 void outdir_close(struct outdir *od);
 
 /* The name of test case `number` (1-based) of a suite of `count`: the number

@@ -156,6 +156,13 @@ enum { READ_CHUNK = 1 << 16 };
 bool samples_read(const char *path, size_t max_size, struct strbuf *out,
                   struct diag_list *diags)
 {
+    return samples_read_limited(path, max_size, " (--max-input-size)", out, diags);
+}
+
+bool samples_read_limited(const char *path, size_t max_size, const char *limit_note,
+                          struct strbuf *out, struct diag_list *diags)
+{
+    const char *why = limit_note ? limit_note : "";
     const char *name = samples_display_name(path);
     bool is_stdin = strcmp(path, "-") == 0;
     strbuf_reset(out);
@@ -176,8 +183,8 @@ bool samples_read(const char *path, size_t max_size, struct strbuf *out,
     } else if (S_ISREG(st.st_mode)) {
         if ((uintmax_t)st.st_size > (uintmax_t)max_size) {
             diag_add(diags, DIAG_ERROR, name, 0, 0,
-                     "input is %jd bytes, more than the limit of %zu (--max-input-size)",
-                     (intmax_t)st.st_size, max_size);
+                     "input is %jd bytes, more than the limit of %zu%s",
+                     (intmax_t)st.st_size, max_size, why);
             ok = false;
         } else {
             expected = (size_t)st.st_size;
@@ -208,7 +215,7 @@ bool samples_read(const char *path, size_t max_size, struct strbuf *out,
         out->data[out->len] = '\0';
     if (ok && out->len > max_size) {
         diag_add(diags, DIAG_ERROR, name, 0, 0,
-                 "input is more than %zu bytes, the limit (--max-input-size)", max_size);
+                 "input is more than %zu bytes, the limit%s", max_size, why);
         ok = false;
     }
     if (!is_stdin)

@@ -60,6 +60,11 @@ const char *samples_display_name(const char *path);
  * error diagnostic, when it cannot be read or is larger than `max_size` bytes. */
 bool samples_read(const char *path, size_t max_size, struct strbuf *out,
                   struct diag_list *diags);
+/* The same for any file read whole under a limit (grammar files too): the
+ * message about the limit ends with `limit_note` (samples_read's is
+ * " (--max-input-size)"; NULL: nothing). */
+bool samples_read_limited(const char *path, size_t max_size, const char *limit_note,
+                          struct strbuf *out, struct diag_list *diags);
 
 /* A size in bytes as users write it: digits, optionally followed by K, M or G
  * (powers of 1024; "16M" is 16777216).  False for anything else, for 0, and

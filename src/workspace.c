@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dup.h"
 #include "grammar_load.h"
@@ -537,7 +538,7 @@ static void init_probabilities(struct workspace *ws)
 
 static bool load_grammar(struct workspace *ws, struct diag_list *diags)
 {
-    struct grammar_options go = {ws->start};
+    struct grammar_options go = {.start = ws->start};
     ws->grammar = grammar_open(ws->grammar_path, GRAMMAR_FORMAT_AUTO, &go, diags);
     if (!ws->grammar)
         return false;
@@ -1237,6 +1238,9 @@ bool workspace_export(struct workspace *ws, const char *dir, const size_t *which
     char hex[SHA256_HEX_SIZE] = "";
     if (ok)
         ok = sha256_file(ws->grammar_path, hex, diags);
+    /* Stale cases first: when the manifest appears, the directory is the suite. */
+    if (ok)
+        ok = outdir_finish(&od, suffix, diags);
     if (ok) {
         const struct gen_options *o = &ws->gen_opts;
         uint32_t k = ws->k;
@@ -1329,11 +1333,11 @@ bool workspace_export(struct workspace *ws, const char *dir, const size_t *which
         }
         strbuf_addstr(&m, "\n    ],\n    \"unreachable\": [],\n    \"agenda_left\": 0\n  },\n"
                           "  \"error\": null\n}\n");
-        ok = outdir_write(&od, "manifest.json", m.data, m.len, diags);
+        ok = outdir_write(&od, OUTDIR_MANIFEST, m.data, m.len, diags);
         strbuf_free(&m);
     }
-    if (ok)
-        ok = outdir_finish(&od, suffix, diags);
+    if (!ok)
+        outdir_commit(&od, diags); /* what was written is in place, and counted */
     if (ok)
         strbuf_addf(report, "wrote %zu input file%s and manifest.json to %s", n,
                     n == 1 ? "" : "s", dir);
@@ -1626,8 +1630,63 @@ static bool apply_setting(struct workspace *ws, const char *file, const struct l
     return true;
 }
 
+
 /* Workspace files hold the inputs' texts; far more than any one sample. */
 #define WORKSPACE_MAX_FILE ((size_t)1 << 30)
+
+/* Stands for a damaged input or sample line (not a word a file can hold). */
+#define DROPPED_INPUT "#dropped-input"
+
+/* Lines of the workspace file that were not taken as written: warnings with
+ * the file's name and a line number. */
+static size_t count_dropped(const struct diag_list *diags, const char *path)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < diags->len; i++)
+        n += diags->items[i].severity == DIAG_WARNING && diags->items[i].line > 0 &&
+             diags->items[i].file && strcmp(diags->items[i].file, path) == 0;
+    return n;
+}
+
+/* A damaged workspace is kept as PATH.damaged (or .damaged.2 ...) before
+ * anything can save over it: a hard link, so it costs nothing and the next
+ * atomic save replaces only the name PATH; a copy where links do not work.
+ * Opening the same damaged file again finds its link and keeps no second. */
+static void keep_damaged(const char *path, struct diag_list *diags)
+{
+    struct stat st, kept;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    struct strbuf name = STRBUF_INIT;
+    for (int n = 1; n < 100; n++) {
+        strbuf_reset(&name);
+        strbuf_addf(&name, n == 1 ? "%s.damaged" : "%s.damaged.%d", path, n);
+        if (stat(name.data, &kept) == 0) {
+            if (kept.st_dev == st.st_dev && kept.st_ino == st.st_ino)
+                break; /* kept already */
+            continue;
+        }
+        bool ok = link(path, name.data) == 0;
+        if (!ok && errno != EEXIST) {
+            struct strbuf copy = STRBUF_INIT;
+            struct diag_list ignored = DIAG_LIST_INIT;
+            ok = samples_read(path, WORKSPACE_MAX_FILE, &copy, &ignored) &&
+                 write_file_atomic(name.data, copy.data ? copy.data : "", copy.len, &ignored);
+            strbuf_free(&copy);
+            diag_list_free(&ignored);
+        }
+        if (ok)
+            diag_add(diags, DIAG_WARNING, path, 0, 0,
+                     "the file as it was is kept as %s; saving writes only what was loaded",
+                     name.data);
+        else
+            diag_add(diags, DIAG_WARNING, path, 0, 0,
+                     "cannot keep a copy of the damaged file (%s): saving over it loses "
+                     "what could not be loaded", strerror(errno));
+        break;
+    }
+    strbuf_free(&name);
+}
 
 struct workspace *workspace_open(const char *path, struct diag_list *diags)
 {
@@ -1638,35 +1697,70 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
     }
     size_t len;
     char *text = strbuf_detach(&file, &len);
+    size_t dropped_before = count_dropped(diags, path);
     struct line *lines = NULL;
     size_t nlines = 0, cap = 0;
     bool ok = true;
-    uint32_t number = 0;
-    for (char *p = text; ok && *p;) {
-        char *nl = strchr(p, '\n');
-        if (nl)
-            *nl = '\0';
+    uint32_t number = 0, end_line = 0, last_line = 0;
+    /* Lines by length, not by NUL: a NUL byte damages its line, not the rest. */
+    for (size_t at = 0; ok && at < len;) {
+        char *line = text + at;
+        char *nl = memchr(line, '\n', len - at);
+        size_t ll = nl ? (size_t)(nl - line) : len - at;
+        at += ll + (nl != NULL);
+        line[ll] = '\0'; /* the newline, or the strbuf's terminator */
         number++;
-        char *line = p;
-        p = nl ? nl + 1 : p + strlen(p);
-        size_t ll = strlen(line);
         if (ll && line[ll - 1] == '\r')
             line[--ll] = '\0';
         const char *q = line;
         while (*q == ' ' || *q == '\t')
             q++;
-        if (!*q || *q == '#')
+        bool has_nul = memchr(line, '\0', ll) != NULL;
+        if (!has_nul && (!*q || *q == '#'))
             continue;
+        last_line = number;
+        if (end_line) {
+            diag_add(diags, DIAG_WARNING, path, number, 1,
+                     "text after the 'end' line (line %u); ignored", (unsigned)end_line);
+            continue;
+        }
         struct line l = {number, {0}};
-        if (!split_words(line, &l.w)) {
-            diag_add(diags, DIAG_ERROR, path, number, 1, "unterminated string or bad escape");
+        bool damaged = has_nul || !split_words(line, &l.w);
+        if (damaged && nlines < 2) { /* the header: without it, nothing can be read */
             words_free(&l.w);
+            diag_add(diags, DIAG_ERROR, path, number, 1, has_nul ? "NUL byte" :
+                     "unterminated string or bad escape");
             ok = false;
             break;
         }
+        if (has_nul)
+            diag_add(diags, DIAG_WARNING, path, number,
+                     (uint32_t)((char *)memchr(line, '\0', ll) - line) + 1,
+                     "NUL byte: the line is damaged; dropped");
+        else if (damaged)
+            diag_add(diags, DIAG_WARNING, path, number, 1,
+                     "unterminated string or bad escape: the line is damaged; dropped");
+        if (damaged) {
+            /* A damaged input still counts where 'marked' numbers inputs. */
+            words_free(&l.w);
+            if (strncmp(q, "input", 5) != 0 && strncmp(q, "sample", 6) != 0)
+                continue;
+            struct strbuf w = STRBUF_INIT;
+            strbuf_addstr(&w, DROPPED_INPUT);
+            l.w.w = xgrow(l.w.w, &l.w.cap, 1, sizeof *l.w.w);
+            l.w.len = xgrow(l.w.len, &l.w.lcap, 1, sizeof *l.w.len);
+            l.w.w[0] = strbuf_detach(&w, &l.w.len[0]);
+            l.w.n = 1;
+        }
+        if (strcmp(l.w.w[0], "end") == 0 && l.w.n == 1)
+            end_line = number;
         lines = xgrow(lines, &cap, nlines + 1, sizeof *lines);
         lines[nlines++] = l;
     }
+    if (ok && nlines >= 2 && !end_line)
+        diag_add(diags, DIAG_WARNING, path, last_line ? last_line : 1, 1,
+                 "no 'end' line: the file is cut short after line %u; what followed is lost",
+                 (unsigned)last_line);
     free(text);
     struct workspace *ws = NULL;
     if (ok && (nlines < 2 || strcmp(lines[0].w.w[0], "kpath-workspace") != 0 ||
@@ -1716,10 +1810,24 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
         }
     }
     size_t *marked = NULL, nmarked = 0, mcap = 0;
+    /* Per input or sample line of the file, its index among the loaded
+     * inputs, or SIZE_MAX when dropped: 'marked' numbers the file's. */
+    size_t *loaded = NULL, nloaded = 0, loaded_cap = 0;
     for (size_t i = 2; ok && i < nlines; i++) {
         const struct line *l = &lines[i];
         const char *key = l->w.w[0];
-        if (strcmp(key, "k") == 0) {
+        size_t inputs_before = ws->ninputs;
+        bool is_input = strcmp(key, "input") == 0 || strcmp(key, "sample") == 0 ||
+                        strcmp(key, DROPPED_INPUT) == 0;
+        if (is_input) {
+            loaded = xgrow(loaded, &loaded_cap, nloaded + 1, sizeof *loaded);
+            loaded[nloaded++] = SIZE_MAX;
+        }
+        if (strcmp(key, DROPPED_INPUT) == 0) {
+            /* reported when it was read */
+        } else if (strcmp(key, "input") == 0 && l->w.n < 2) {
+            diag_add(diags, DIAG_WARNING, path, l->number, 1, "input without text; dropped");
+        } else if (strcmp(key, "k") == 0) {
             uint32_t k;
             if (l->w.n != 2 || !number_parse_u32(l->w.w[1], &k) || !workspace_set_k(ws, k, diags))
                 diag_add(diags, DIAG_WARNING, path, l->number, 1, "bad value for k; ignored");
@@ -1773,11 +1881,14 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
             /* The target of the input just before, if that one was kept. */
             size_t n = l->w.n - 1;
             uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
-            bool good = n > 0 && ws->ninputs && !ws->inputs[ws->ninputs - 1].sample;
+            bool good = n > 0 && nloaded && loaded[nloaded - 1] != SIZE_MAX &&
+                        !ws->inputs[loaded[nloaded - 1]].sample;
             for (size_t j = 0; j < n && good; j++)
                 good = number_parse_u32(l->w.w[1 + j], &ids[j]) && ids[j] < ws->graph->nnodes;
             if (good && kpath_is_valid(ws->graph, ids, (uint32_t)n))
-                input_set_target(&ws->inputs[ws->ninputs - 1], ids, (uint32_t)n);
+                input_set_target(&ws->inputs[loaded[nloaded - 1]], ids, (uint32_t)n);
+            else if (nloaded && loaded[nloaded - 1] != SIZE_MAX)
+                diag_add(diags, DIAG_WARNING, path, l->number, 1, "bad target; ignored");
             free(ids);
         } else if (strcmp(key, "origin") == 0) {
             /* How the input just before was made (kept in the manifest). */
@@ -1792,6 +1903,9 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
                 if (number_parse_u64(l->w.w[m], &v)) {
                     marked = xgrow(marked, &mcap, nmarked + 1, sizeof *marked);
                     marked[nmarked++] = (size_t)v;
+                } else {
+                    diag_add(diags, DIAG_WARNING, path, l->number, 1,
+                             "bad input number '%s' in marked; ignored", l->w.w[m]);
                 }
             }
         } else if (strcmp(key, "prob") == 0 || strcmp(key, "repeat") == 0 ||
@@ -1801,11 +1915,14 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
         } else if (!apply_setting(ws, path, l, diags)) {
             diag_add(diags, DIAG_WARNING, path, l->number, 1, "unknown line '%s'; ignored", key);
         }
+        if (is_input && ws->ninputs > inputs_before)
+            loaded[nloaded - 1] = inputs_before;
     }
     for (size_t m = 0; ok && m < nmarked; m++)
-        if (marked[m] < ws->ninputs)
-            ws->inputs[marked[m]].marked = true;
+        if (marked[m] < nloaded && loaded[marked[m]] != SIZE_MAX)
+            ws->inputs[loaded[marked[m]]].marked = true;
     free(marked);
+    free(loaded);
     /* Probabilities last: learned counts need the samples. */
     bool any_learned = false;
     for (size_t i = 2; ok && !changed && i < nlines; i++) {
@@ -1838,6 +1955,8 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
     for (size_t i = 0; i < nlines; i++)
         words_free(&lines[i].w);
     free(lines);
+    if (count_dropped(diags, path) > dropped_before)
+        keep_damaged(path, diags);
     if (!ok) {
         workspace_free(ws);
         return NULL;

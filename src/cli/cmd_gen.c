@@ -554,16 +554,19 @@ static int write_suite(struct run *r, struct outdir *od, struct diag_list *diags
     char hex[SHA256_HEX_SIZE];
     if (ok && (ok = sha256_file(r->grammar_path, hex, diags)))
         r->grammar_sha256 = hex;
+    /* Stale cases go only after a run that made everything it meant to, and
+     * before the manifest: when it appears, the directory is the suite. */
+    if (ok && !gen->error)
+        ok = outdir_finish(od, r->gc->suffix, diags);
     if (ok) {
         struct strbuf manifest = STRBUF_INIT;
         build_manifest(r, false, &manifest);
-        ok = outdir_write(od, "manifest.json", manifest.data, manifest.len, diags);
+        ok = outdir_write(od, OUTDIR_MANIFEST, manifest.data, manifest.len, diags);
         strbuf_free(&manifest);
     }
     r->grammar_sha256 = NULL; /* hex dies here */
-    /* Stale cases go only after a run that made everything it meant to. */
-    if (ok && !gen->error)
-        ok = outdir_finish(od, r->gc->suffix, diags);
+    if (!ok)
+        outdir_commit(od, diags); /* what was written is in place, and counted */
     print_diags(r->cmd, diags);
     if (!ok) {
         fprintf(stderr, "kpath %s: %zu file%s written to %s before the error; %s intact\n",

@@ -40,7 +40,9 @@ const struct cli_command cmd_parse_command = {
     .description =
     "Parse FILE ('-' for standard input) with GRAMMAR and print its derivation\n"
     "tree, one node per line as Name_id (the graph node it is an instance of),\n"
-    "indented two spaces per level.  A class leaf shows the character it\n"
+    "indented two spaces per level down to level 32; deeper lines keep that\n"
+    "indentation and start with @LEVEL (\"@33 Value_2\"), so the output stays\n"
+    "linear in the size of the tree.  A class leaf shows the character it\n"
     "matched ([0-9]_12 '4'); a literal's name already shows its text.\n"
     "Synthetic nodes (| ~ and quantifiers) are shown too, unless --symbolic:\n"
     "then only references, literals and classes are, and the root.\n"
@@ -270,13 +272,22 @@ static bool flush(struct strbuf *out, bool force)
     return ok;
 }
 
+/* Two spaces per level up to this level; deeper lines keep that indentation
+ * and say their level as "@LEVEL ", so that the output stays linear in the
+ * size of the tree however deep it is (a line per node, each of bounded
+ * indentation), where full indentation would be quadratic. */
+enum { INDENT_MAX_LEVEL = 32 };
+
 static bool print_text(const struct dtree *t, const struct layout *l, char **names)
 {
     struct strbuf out = STRBUF_INIT;
     bool ok = true;
     for (size_t p = 0; ok && p < l->len; p++) {
-        for (uint32_t i = 0; i < l->level[p]; i++)
+        uint32_t level = l->level[p];
+        for (uint32_t i = 0; i < level && i < INDENT_MAX_LEVEL; i++)
             strbuf_addstr(&out, "  ");
+        if (level > INDENT_MAX_LEVEL)
+            strbuf_addf(&out, "@%" PRIu32 " ", level);
         add_label(&out, t, names, l->order[p]);
         strbuf_addch(&out, '\n');
         ok = flush(&out, false);

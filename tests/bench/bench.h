@@ -12,6 +12,7 @@ char *bench_read(const char *root, const char *relative, size_t *len);
 void bench_core(const char *root);
 void bench_generation(const char *root);
 void bench_parsing(const char *root);
+void bench_output(const char *root);
 void bench_tui(const char *root);
 void bench_concise(const char *root);
 void bench_run(const char *root);

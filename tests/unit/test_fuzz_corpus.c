@@ -2,12 +2,14 @@
  * loader, graph and k-path space (each must load or fail, never crash), and
  * tests/fuzz/crashes-parse/ through the sample parser against every bundled
  * grammar (each must parse, with a first tree spelling it, or fail with a
- * diagnostic). */
+ * diagnostic), and tests/fuzz/crashes-gen/ through cover -k 2 under the
+ * default budgets (tests/support/gen_case.h). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../support/gen_case.h"
 #include "harness.h"
 #include "kpath.h"
 #include "parse.h"
@@ -181,4 +183,33 @@ TEST(fuzz_parse_corpus_replays_against_every_bundled_grammar)
     }
     free_files(gnames, ngrammars);
     free_files(inputs, ninputs);
+}
+
+TEST(fuzz_gen_corpus_replays_within_the_budgets)
+{
+    char cdir[4096];
+    snprintf(cdir, sizeof cdir, "%s", harness_path("tests/fuzz/crashes-gen"));
+    CHECK(opendir_ok(cdir));
+    size_t ninputs;
+    char **inputs = list_files(cdir, &ninputs);
+    for (size_t i = 0; i < ninputs; i++) {
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", cdir, inputs[i]);
+        size_t n = 0;
+        char *data = read_all(path, &n);
+        if (!CHECK(data != NULL))
+            continue;
+        const char *wrong = gen_case_run((const uint8_t *)data, n);
+        if (!CHECK(wrong == NULL))
+            fprintf(stderr, "  %s: %s\n", inputs[i], wrong);
+        free(data);
+    }
+    free_files(inputs, ninputs);
+    /* The case itself: a random grammar of 40 rules (seed 5) runs within
+     * the budgets, and a grammar whose input is too deep for them is
+     * not made deeper than --max-depth. */
+    static const uint8_t random40[10] = {0, 0, 0, 0, 0, 0, 0, 0, 5, 39};
+    CHECK(gen_case_run(random40, sizeof random40) == NULL);
+    const char *deep = "S := \"(\" S \")\" | \"x\";";
+    CHECK(gen_case_run((const uint8_t *)deep, strlen(deep)) == NULL);
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "grammar.h"
 #include "harness.h"
@@ -649,7 +651,7 @@ TEST(grammar_start_rule)
 
 TEST(grammar_start_option)
 {
-    struct grammar_options opts = {"A"};
+    struct grammar_options opts = {.start = "A"};
     struct diag_list d = DIAG_LIST_INIT;
     struct grammar *g = load_opts("S := A | B;\nA := \"a\";\nB := \"b\";", &opts, &d);
     CHECK(g != NULL);
@@ -666,9 +668,9 @@ TEST(grammar_start_option)
     grammar_free(g);
     diag_list_free(&d);
 
-    struct grammar_options bad = {"Nope"};
+    struct grammar_options bad = {.start = "Nope"};
     CHECK_DIAGS_OPTS("S := \"s\";", &bad, "t.ebnf: error: start rule 'Nope' is not defined");
-    struct grammar_options none = {NULL};
+    struct grammar_options none = {.start = NULL};
     CHECK_DIAGS_OPTS("S := \"s\";", &none, "");
 }
 
@@ -891,10 +893,91 @@ TEST(grammar_diag_invalid_utf8_and_unreadable)
     diag_list_free(&d);
 }
 
+/* Grammar files: regular files and pipes only, and at most max_size bytes
+ * (checked before reading a regular file, read no further on a pipe). */
+TEST(grammar_file_kind_and_size_are_bounded)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(grammar_load_file("/dev/zero", NULL, &d) == NULL);
+    char *got = diags_text(&d);
+    CHECK_STR(got, "/dev/zero: error: cannot read: a character device, not a grammar file "
+                   "(only regular files and pipes are read)");
+    free(got);
+    diag_list_free(&d);
+
+    /* Asked for: any file, still bounded. */
+    struct grammar_options any = {.any_file = true, .max_size = 1000};
+    CHECK(grammar_load_file("/dev/zero", &any, &d) == NULL);
+    got = diags_text(&d);
+    CHECK_STR(got, "/dev/zero: error: input is more than 1000 bytes, the limit for a grammar file");
+    free(got);
+    diag_list_free(&d);
+
+    /* A regular file over the limit is refused by its size. */
+    struct grammar_options small = {.max_size = 10};
+    const char *expr = harness_path("grammars/expr.ebnf");
+    struct stat st;
+    CHECK(stat(expr, &st) == 0 && st.st_size > 10);
+    CHECK(grammar_load_file(expr, &small, &d) == NULL);
+    if (CHECK_INT(d.len, 1)) {
+        char want[128];
+        snprintf(want, sizeof want, "input is %lld bytes, more than the limit of 10 for a grammar file",
+                 (long long)st.st_size);
+        CHECK_STR(d.items[0].message, want);
+    }
+    diag_list_free(&d);
+    /* The default limit is far above any real grammar. */
+    struct grammar *g = grammar_load_file(expr, NULL, &d);
+    CHECK(g != NULL && d.errors == 0);
+    grammar_free(g);
+    diag_list_free(&d);
+
+    /* A pipe is read. */
+    int fds[2];
+    if (CHECK(pipe(fds) == 0)) {
+        const char *text = "S := \"a\" S?;\n";
+        CHECK(write(fds[1], text, strlen(text)) == (ssize_t)strlen(text));
+        close(fds[1]);
+        char name[64];
+        snprintf(name, sizeof name, "/dev/fd/%d", fds[0]);
+        g = grammar_load_file(name, NULL, &d);
+        CHECK(g != NULL && g->nrules == 1);
+        grammar_free(g);
+        close(fds[0]);
+        diag_list_free(&d);
+    }
+}
+
 TEST(grammar_diag_no_rules)
 {
-    CHECK_DIAGS("", "t.ebnf: error: the grammar defines no rules");
-    CHECK_DIAGS("# nothing\n/* at all */\n", "t.ebnf: error: the grammar defines no rules");
+    /* At the end of the file, where a rule was still awaited. */
+    CHECK_DIAGS("", "t.ebnf:1:1: error: the grammar defines no rules");
+    CHECK_DIAGS("# nothing\n/* at all */\n", "t.ebnf:3:1: error: the grammar defines no rules");
+    CHECK_DIAGS("  # nothing", "t.ebnf:1:12: error: the grammar defines no rules");
+    CHECK_DIAGS("# nothing\r\n\r\n", "t.ebnf:3:1: error: the grammar defines no rules");
+}
+
+/* CR alone, CRLF and LF are all line breaks: a '#' comment ends at any of
+ * them, and positions count lines the same way.  Line 3 is "B := x;" after
+ * a CR-only comment line, a CRLF line and an LF line. */
+TEST(grammar_cr_only_line_endings_are_line_breaks)
+{
+    CHECK_DIAGS("# comment\rS := \"a\" | B;\r\nB := x;\n",
+                "t.ebnf:3:6: error: undefined rule 'x'");
+    CHECK_DIAGS("# one\r# two\r\r", "t.ebnf:4:1: error: the grammar defines no rules");
+    /* A string ends at a lone CR as at LF. */
+    CHECK_DIAGS("S := \"a\rb\";\r",
+                "t.ebnf:1:6: error: unterminated string\n"
+                "t.ebnf:2:2: error: unterminated string");
+    struct grammar *g = LOAD_OK("# old Mac file\rS := \"a\" T;\r# T is a digit\rT := [0-9];\r");
+    if (g) {
+        CHECK_INT(g->nrules, 2);
+        CHECK_STR(g->rules[1].name, "T");
+        CHECK_INT(g->rules[1].pos.line, 4);
+        /* The source is kept as it was, CRs and all. */
+        CHECK(g->source_len == 54 && memchr(g->source, '\n', g->source_len) == NULL);
+        grammar_free(g);
+    }
 }
 
 TEST(grammar_diag_several_in_one_file)

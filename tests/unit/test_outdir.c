@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -328,5 +329,73 @@ TEST(outdir_failure_half_way_keeps_earlier_files_and_no_temporaries)
 
     diag_list_free(&diags);
     strbuf_free(&blocker);
+    remove_tree(base);
+}
+
+TEST(outdir_removes_the_old_manifest_before_the_first_file_changes)
+{
+    char base[64];
+    if (!CHECK(make_scratch(base, sizeof base)))
+        return;
+    CHECK(put_file(base, "0001.txt", "old 1"));
+    CHECK(put_file(base, "manifest.json", "{\"old\": true}"));
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od;
+    CHECK_INT(outdir_open(&od, base, true, &diags), OUTDIR_OK);
+    CHECK(write_str(&od, "0001.txt", "new 1", &diags));
+    /* Written but pending: the old suite, manifest included, is untouched. */
+    CHECK_STR(file_text(base, "0001.txt"), "old 1");
+    CHECK_STR(file_text(base, "manifest.json"), "{\"old\": true}");
+    CHECK(outdir_commit(&od, &diags));
+    /* Now a file changed, so the manifest describing the old one is gone. */
+    CHECK_STR(file_text(base, "0001.txt"), "new 1");
+    CHECK_STR(file_text(base, "manifest.json"), "<missing>");
+    CHECK_INT(od.written, 1);
+    CHECK(outdir_finish(&od, ".txt", &diags));
+    CHECK(write_str(&od, OUTDIR_MANIFEST, "{\"new\": true}", &diags));
+    CHECK_STR(file_text(base, "manifest.json"), "{\"new\": true}");
+    CHECK_INT(od.written, 2);
+    CHECK_INT(diags.len, 0);
+    outdir_close(&od);
+    CHECK_STR(listing(base), "0001.txt manifest.json");
+    diag_list_free(&diags);
+    remove_tree(base);
+}
+
+TEST(outdir_finish_removes_temporaries_of_dead_processes_only)
+{
+    char base[64];
+    if (!CHECK(make_scratch(base, sizeof base)))
+        return;
+    /* A process that is surely gone: a child that exited and was reaped. */
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    if (!CHECK(child > 0))
+        return;
+    waitpid(child, NULL, 0);
+    char dead[128], alive[128], own[128];
+    snprintf(dead, sizeof dead, ".0003.txt.%ld-7.tmp", (long)child);
+    snprintf(alive, sizeof alive, ".0004.txt.%ld-0.tmp", (long)getppid());
+    snprintf(own, sizeof own, ".0005.txt.%ld-0.tmp", (long)getpid());
+    CHECK(put_file(base, dead, "killed run"));
+    CHECK(put_file(base, alive, "a live writer"));
+    CHECK(put_file(base, own, "ours"));
+    /* Not of outdir's kind: no PID-N, or not hidden. */
+    CHECK(put_file(base, ".notes.tmp", "x"));
+    CHECK(put_file(base, ".x.12a-1.tmp", "x"));
+    CHECK(put_file(base, "0006.txt.1-1.tmp", "x"));
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od;
+    CHECK_INT(outdir_open(&od, base, true, &diags), OUTDIR_OK);
+    CHECK(write_str(&od, "0001.txt", "one", &diags));
+    CHECK(outdir_finish(&od, ".txt", &diags));
+    CHECK_INT(diags.len, 0);
+    outdir_close(&od);
+    struct strbuf want = STRBUF_INIT;
+    strbuf_addf(&want, "%s %s .notes.tmp .x.12a-1.tmp 0001.txt 0006.txt.1-1.tmp", alive, own);
+    CHECK_STR(listing(base), strbuf_str(&want));
+    strbuf_free(&want);
+    diag_list_free(&diags);
     remove_tree(base);
 }

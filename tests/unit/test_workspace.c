@@ -346,3 +346,152 @@ TEST(workspace_export_suite)
     free(dir);
     workspace_free(ws);
 }
+
+/* ---- damaged workspace files ---------------------------------------------- */
+
+static bool put_bytes(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(data, 1, len, f) == len;
+    return fclose(f) == 0 && ok;
+}
+
+static size_t file_bytes(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, size, f);
+    fclose(f);
+    return n;
+}
+
+/* The warning at `line` (NULL when there is none). */
+static const struct diag *warning_at(const struct diag_list *d, uint32_t line)
+{
+    for (size_t i = 0; i < d->len; i++)
+        if (d->items[i].severity == DIAG_WARNING && d->items[i].line == line)
+            return &d->items[i];
+    return NULL;
+}
+
+TEST(workspace_damaged_files_say_what_was_dropped_and_are_kept)
+{
+    char *dir = temp_dir();
+    if (!CHECK(dir != NULL))
+        return;
+    char path[512], kept[600], kept2[600];
+    snprintf(path, sizeof path, "%s/w.kpw", dir);
+    snprintf(kept, sizeof kept, "%s.damaged", path);
+    snprintf(kept2, sizeof kept2, "%s.damaged.2", path);
+    /* Written by hand, so the line numbers are known: inputs on lines 4-7,
+     * the first and the fourth marked. */
+    struct strbuf good = STRBUF_INIT;
+    strbuf_addf(&good, "kpath-workspace 1\ngrammar \"%s\"\nk 2\n", harness_path("grammars/expr.ebnf"));
+    strbuf_addstr(&good, "input \"x\"\ninput \"1\"\ninput \"(x)+1\"\ninput \"x+x\"\nmarked 0 3\nend\n");
+    struct diag_list d = DIAG_LIST_INIT;
+
+    /* Intact: four inputs, no warning, nothing kept. */
+    CHECK(put_bytes(path, good.data, good.len));
+    struct workspace *ws = workspace_open(path, &d);
+    if (CHECK(ws != NULL)) {
+        CHECK_INT(ws->ninputs, 4);
+        CHECK(ws->inputs[0].marked && ws->inputs[3].marked && !ws->inputs[1].marked);
+        workspace_free(ws);
+    }
+    CHECK_INT(d.len, 0);
+    CHECK(access(kept, F_OK) != 0);
+    diag_list_free(&d);
+
+    /* A NUL byte in line 5 ("input \"1\0\""): that line is dropped, with
+     * its line and column; the lines after it are all read, and 'marked'
+     * still means the file's first and fourth inputs. */
+    struct strbuf nul = STRBUF_INIT;
+    strbuf_add(&nul, good.data, good.len);
+    char *five = strstr(nul.data, "input \"1\"");
+    five[8] = '\0';
+    CHECK(put_bytes(path, nul.data, nul.len));
+    ws = workspace_open(path, &d);
+    if (CHECK(ws != NULL)) {
+        CHECK_INT(ws->ninputs, 3);
+        if (CHECK_INT(ws->ninputs, 3)) {
+            CHECK_STR(ws->inputs[1].text, "(x)+1");
+            CHECK(ws->inputs[0].marked && !ws->inputs[1].marked && ws->inputs[2].marked);
+        }
+        const struct diag *w = warning_at(&d, 5);
+        if (CHECK(w != NULL)) {
+            CHECK_INT(w->col, 9);
+            CHECK(strstr(w->message, "NUL byte") != NULL);
+            CHECK(strstr(w->message, "dropped") != NULL);
+        }
+        /* The damaged file is kept before anything can save over it. */
+        char buf[1024];
+        CHECK_INT(file_bytes(kept, buf, sizeof buf), nul.len);
+        CHECK(memcmp(buf, nul.data, nul.len) == 0);
+        bool said = false;
+        for (size_t i = 0; i < d.len; i++)
+            said |= strstr(d.items[i].message, kept) != NULL;
+        CHECK(said);
+        diag_list_free(&d);
+        /* Saving over it leaves the kept copy as it was. */
+        CHECK(workspace_save(ws, path, &d));
+        CHECK_INT(file_bytes(kept, buf, sizeof buf), nul.len);
+        CHECK(memcmp(buf, nul.data, nul.len) == 0);
+        workspace_free(ws);
+    }
+    diag_list_free(&d);
+    /* What was saved is whole: it opens without a warning. */
+    ws = workspace_open(path, &d);
+    CHECK(ws != NULL && ws->ninputs == 3);
+    CHECK_INT(d.len, 0);
+    workspace_free(ws);
+    diag_list_free(&d);
+
+    /* Cut short after line 6: no 'end' line, said with the line number; a
+     * second copy is kept beside the first, and opening the same damaged
+     * file again keeps no third. */
+    size_t cut = (size_t)(strstr(good.data, "input \"x+x\"") - good.data);
+    CHECK(put_bytes(path, good.data, cut));
+    for (int round = 0; round < 2; round++) {
+        ws = workspace_open(path, &d);
+        if (CHECK(ws != NULL))
+            CHECK_INT(ws->ninputs, 3);
+        const struct diag *w = warning_at(&d, 6);
+        if (CHECK(w != NULL))
+            CHECK(strstr(w->message, "no 'end' line: the file is cut short after line 6") != NULL);
+        workspace_free(ws);
+        diag_list_free(&d);
+    }
+    char buf[1024];
+    CHECK_INT(file_bytes(kept2, buf, sizeof buf), cut);
+    snprintf(buf, sizeof buf, "%s.damaged.3", path);
+    CHECK(access(buf, F_OK) != 0);
+
+    /* Text after 'end', and a bad escape in an input: each line reported. */
+    struct strbuf after = STRBUF_INIT;
+    strbuf_add(&after, good.data, good.len);
+    char *bad = strstr(after.data, "input \"(x)+1\"");
+    memcpy(bad, "input \"\\q\"   ", 13);
+    strbuf_addstr(&after, "input \"y\"\n");
+    CHECK(put_bytes(path, after.data, after.len));
+    ws = workspace_open(path, &d);
+    if (CHECK(ws != NULL))
+        CHECK_INT(ws->ninputs, 3);
+    CHECK(warning_at(&d, 6) != NULL && strstr(warning_at(&d, 6)->message, "bad escape"));
+    CHECK(warning_at(&d, 10) != NULL && strstr(warning_at(&d, 10)->message, "after the 'end' line"));
+    workspace_free(ws);
+    diag_list_free(&d);
+
+    snprintf(buf, sizeof buf, "%s.damaged.3", path);
+    unlink(buf);
+    unlink(kept2);
+    unlink(kept);
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+    strbuf_free(&after);
+    strbuf_free(&nul);
+    strbuf_free(&good);
+}
