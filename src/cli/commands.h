@@ -18,7 +18,8 @@
     X(cover, cmd_cover)       \
     X(dup, cmd_dup)           \
     X(parse, cmd_parse)       \
-    X(coverage, cmd_coverage)
+    X(coverage, cmd_coverage) \
+    X(explain, cmd_explain)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)
