@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "samples.h"
 #include "strbuf.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -1338,13 +1337,4 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
     free(stack);
     free(kids);
     return used == (long)ndec && dtree_complete(t);
-}
-
-struct forest *parse_file(const struct graph *g, const char *path,
-                          const struct parse_options *opts, struct strbuf *text,
-                          struct diag_list *diags)
-{
-    if (!samples_read(path, opts->max_input_size, text, diags))
-        return NULL;
-    return parse_text(g, samples_display_name(path), strbuf_str(text), text->len, opts, diags);
 }

@@ -21,7 +21,6 @@
 #include "dtree.h"
 #include "kpath.h"
 #include "pin.h"
-#include "strbuf.h"
 
 #define PARSE_DEFAULT_MAX_INPUT (16u << 20) /* bytes */
 #define PARSE_DEFAULT_MAX_MEMORY ((size_t)4 << 30) /* bytes */
@@ -45,13 +44,6 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
                           size_t len, const struct parse_options *opts,
                           struct diag_list *diags);
 void forest_free(struct forest *f);
-/* Read the sample file `path` ("-": standard input; its size checked first,
- * see samples_read) into `text` and parse it, named as samples_display_name
- * says: what every command that measures sample files does.  NULL with a
- * diagnostic when it cannot be read or does not parse. */
-struct forest *parse_file(const struct graph *g, const char *path,
-                          const struct parse_options *opts, struct strbuf *text,
-                          struct diag_list *diags);
 
 /* Number of derivation trees, saturating at UINT64_MAX; *infinite is set when
  * the forest has a cycle (a rule deriving itself without consuming input). */

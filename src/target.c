@@ -418,6 +418,7 @@ void target_free(struct target_gen *t)
 struct slot_info {
     uint32_t *state;    /* automaton state of the chain above */
     uint32_t *depth;    /* reference instances above */
+    uint32_t *goal;     /* the required path the slot works towards, or INF */
     uint32_t *progress; /* per instance, nrequired KMP positions */
     size_t cap;
 };
@@ -431,6 +432,7 @@ static void slots_reserve(struct slot_info *s, size_t need, size_t nreq)
         cap *= 2;
     s->state = xrealloc(s->state, cap * sizeof *s->state);
     s->depth = xrealloc(s->depth, cap * sizeof *s->depth);
+    s->goal = xrealloc(s->goal, cap * sizeof *s->goal);
     s->progress = xrealloc(s->progress, cap * (nreq + 1) * sizeof *s->progress);
     s->cap = cap;
 }
@@ -443,36 +445,49 @@ static bool fits(const struct target_gen *t, uint32_t q, uint32_t depth, uint32_
     return v != INF && depth + v <= t->opts.max_depth;
 }
 
-/* The smallest distance from a child c (in state q, with the slot's progress)
- * to a required path not contained yet. */
-static uint32_t guide(const struct target_gen *t, const bool *done, const uint32_t *progress,
-                      uint32_t q, uint32_t c)
+static uint32_t least_depth(const struct target_gen *t, uint32_t q, uint32_t c)
 {
-    uint32_t best = INF;
-    for (size_t r = 0; r < t->c.nrequired; r++) {
-        if (done[r])
-            continue;
-        uint32_t d = required_distance(&t->req[r], t->graph, q, progress[r], c);
-        if (d < best)
-            best = d;
-    }
-    return best;
+    return t->md[(size_t)q * t->graph->nnodes + c];
 }
 
-/* Build one tree; explore: sometimes take a random fitting choice instead of
- * the guided one, so that a retry does not repeat a failed attempt. */
+/* Uniform among the entries of cand[0..n) whose score is the least. */
+static uint32_t pick_least(struct rng *rng, const uint32_t *cand, const uint32_t *score, uint32_t n)
+{
+    uint32_t least = INF, nleast = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        if (score[j] < least)
+            least = score[j], nleast = 0;
+        nleast += score[j] == least;
+    }
+    uint32_t pick = (uint32_t)rng_below(rng, nleast);
+    for (uint32_t j = 0; j < n; j++)
+        if (score[j] == least && pick-- == 0)
+            return cand[j];
+    return cand[0];
+}
+
+/* Build one tree, slot by slot in pre-order.  A slot without a goal takes
+ * the required path, not contained and not claimed by another slot, that is
+ * nearest below it (if any) and claims it; a slot with a goal chooses the
+ * alternative nearest to it and hands the goal to the one child on the way
+ * (a sequence's nearest item), so two parts of a tree never chase the same
+ * path.  Other slots close with the least deep alternatives (random among
+ * equals) and the fewest repetitions.  With `explore` (every attempt but
+ * the first) a quarter of the choices are uniform among what fits instead,
+ * so retries differ and inputs vary. */
 static void build_tree(struct target_gen *t, struct dtree *tree, struct slot_info *s, bool explore)
 {
     const struct graph *g = t->graph;
     size_t nreq = t->c.nrequired;
     dtree_init(tree, g, 0);
-    bool *done = xcalloc(nreq + 1, sizeof *done);
+    bool *done = xcalloc(nreq + 1, sizeof *done), *claimed = xcalloc(nreq + 1, sizeof *claimed);
     uint32_t *below = xcalloc(nreq + 1, sizeof *below);
-    uint32_t *stack = xcalloc(16, sizeof *stack), *fit = NULL;
-    size_t nstack = 0, stack_cap = 16, fit_cap = 0;
+    uint32_t *stack = xcalloc(16, sizeof *stack), *cand = NULL, *score = NULL;
+    size_t nstack = 0, stack_cap = 16, cand_cap = 0, score_cap = 0;
     slots_reserve(s, 1, nreq);
     s->state[0] = 0;
     s->depth[0] = 0;
+    s->goal[0] = INF;
     memset(s->progress, 0, (nreq + 1) * sizeof *s->progress);
     stack[nstack++] = 0;
     while (nstack) {
@@ -487,35 +502,52 @@ static void build_tree(struct target_gen *t, struct dtree *tree, struct slot_inf
             if (below[r] == t->req[r].len)
                 done[r] = true;
         }
+        uint32_t goal = s->goal[i];
+        if (goal != INF && done[goal])
+            goal = INF;
+        if (goal == INF) {
+            /* Claim the nearest open required path below this slot. */
+            uint32_t best = INF;
+            for (uint32_t r = 0; r < nreq; r++) {
+                if (done[r] || claimed[r])
+                    continue;
+                uint32_t d = required_distance(&t->req[r], g, s->state[i], progress[r], n);
+                if (d < best)
+                    best = d, goal = r;
+            }
+            if (goal != INF)
+                claimed[goal] = true;
+        }
         const uint32_t *kids = graph_children(g, n);
-        uint32_t decision = 0;
+        uint32_t nk = node->nchildren;
+        cand = xgrow(cand, &cand_cap, nk + 1, sizeof *cand);
+        score = xgrow(score, &score_cap, nk + 1, sizeof *score);
+        /* Distance from each child to the goal (INF without one). */
+        for (uint32_t c = 0; c < nk; c++)
+            score[c] = goal == INF ? INF
+                                   : required_distance(&t->req[goal], g, q, below[goal], kids[c]);
+        uint32_t decision = 0, goal_child = INF; /* which child (by position) gets the goal */
         bool random_choice = explore && rng_below(&t->rng, 4) == 0;
         if (node->kind == NODE_ALT) {
-            fit = xgrow(fit, &fit_cap, node->nchildren, sizeof *fit);
-            uint32_t nfit = 0, best = INF, nbest = 0;
-            for (uint32_t c = 0; c < node->nchildren; c++)
+            uint32_t nfit = 0;
+            for (uint32_t c = 0; c < nk; c++)
                 if (fits(t, q, depth, kids[c])) {
-                    uint32_t d = guide(t, done, below, q, kids[c]);
-                    if (d < best) {
-                        best = d;
-                        nbest = 0;
-                    }
-                    if (d == best)
-                        nbest++;
-                    fit[nfit++] = c;
+                    cand[nfit] = c;
+                    score[nfit++] = score[c];
                 }
-            /* fit[] holds every fitting alternative; the guided ones are those
-             * at distance `best`. */
-            if (best == INF || random_choice) {
-                decision = fit[rng_below(&t->rng, nfit)];
+            bool toward = false;
+            for (uint32_t j = 0; j < nfit; j++)
+                toward = toward || score[j] != INF;
+            if (random_choice) {
+                decision = cand[rng_below(&t->rng, nfit)];
+            } else if (toward) {
+                decision = pick_least(&t->rng, cand, score, nfit);
             } else {
-                uint32_t pick = (uint32_t)rng_below(&t->rng, nbest);
                 for (uint32_t j = 0; j < nfit; j++)
-                    if (guide(t, done, below, q, kids[fit[j]]) == best && pick-- == 0) {
-                        decision = fit[j];
-                        break;
-                    }
+                    score[j] = least_depth(t, q, kids[cand[j]]);
+                decision = pick_least(&t->rng, cand, score, nfit);
             }
+            goal_child = 0;
         } else if (node->kind == NODE_QUANT) {
             uint32_t lo = node->expr->u.quant.min, hi = node->expr->u.quant.max;
             uint32_t cap = lo > t->opts.max_repetitions ? lo : t->opts.max_repetitions;
@@ -523,10 +555,19 @@ static void build_tree(struct target_gen *t, struct dtree *tree, struct slot_inf
                 hi = cap;
             if (!fits(t, q, depth, kids[0]))
                 decision = lo;
-            else if (!random_choice && guide(t, done, below, q, kids[0]) != INF)
+            else if (random_choice)
+                decision = lo + (uint32_t)rng_below(&t->rng, (uint64_t)(hi - lo) + 1);
+            else if (score[0] != INF)
                 decision = lo ? lo : 1;
             else
-                decision = lo + (uint32_t)rng_below(&t->rng, (uint64_t)(hi - lo) + 1);
+                decision = lo;
+            goal_child = 0;
+        } else if (node->kind == NODE_CAT) {
+            for (uint32_t c = 0; c < nk; c++)
+                cand[c] = c;
+            goal_child = pick_least(&t->rng, cand, score, nk);
+        } else if (node->kind == NODE_REF) {
+            goal_child = 0;
         } else if (node->kind == NODE_CLASS) {
             decision = gen_random_class_char(node->expr, &t->rng);
         }
@@ -534,17 +575,34 @@ static void build_tree(struct target_gen *t, struct dtree *tree, struct slot_inf
         uint32_t nkids = tree->insts[i].nchildren;
         slots_reserve(s, tree->len, nreq);
         stack = xgrow(stack, &stack_cap, nstack + nkids, sizeof *stack);
+        bool handed = false;
         for (uint32_t j = nkids; j-- > 0;) {
             uint32_t child = dtree_children(tree, i)[j];
             s->state[child] = q;
             s->depth[child] = depth;
+            s->goal[child] = INF;
             memcpy(s->progress + (size_t)child * (nreq + 1), below, nreq * sizeof *below);
             stack[nstack++] = child;
         }
+        /* The goal goes to one child: the chosen alternative, the first
+         * repetition, the sequence's nearest item, the rule's node.  When no
+         * child can lead there any more, the path is free for other slots. */
+        if (goal != INF && goal_child != INF && nkids) {
+            uint32_t at = node->kind == NODE_CAT ? goal_child : 0;
+            uint32_t child = dtree_children(tree, i)[at];
+            if (required_distance(&t->req[goal], g, q, below[goal], tree->insts[child].node) != INF) {
+                s->goal[child] = goal;
+                handed = true;
+            }
+        }
+        if (goal != INF && !handed && !done[goal])
+            claimed[goal] = false;
     }
     free(stack);
-    free(fit);
+    free(cand);
+    free(score);
     free(done);
+    free(claimed);
     free(below);
 }
 
@@ -623,6 +681,7 @@ bool target_next(struct target_gen *t, struct dtree *out)
         memset(out, 0, sizeof *out);
     free(s.state);
     free(s.depth);
+    free(s.goal);
     free(s.progress);
     strbuf_free(&text);
     return found;

@@ -299,7 +299,9 @@ static void process_file(struct run *r, const char *path)
 {
     const char *name = samples_display_name(path);
     struct diag_list diags = DIAG_LIST_INIT;
-    struct forest *f = parse_file(r->graph, path, &r->po, &r->text, &diags);
+    struct forest *f = NULL;
+    if (samples_read(path, r->po.max_input_size, &r->text, &diags))
+        f = parse_text(r->graph, name, strbuf_str(&r->text), r->text.len, &r->po, &diags);
     if (r->json) {
         strbuf_addstr(&r->out, r->entries++ ? ",\n    {\"file\": " : "\n    {\"file\": ");
         json_add_cstring(&r->out, name);

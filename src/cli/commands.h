@@ -19,7 +19,8 @@
     X(dup, cmd_dup)           \
     X(parse, cmd_parse)       \
     X(coverage, cmd_coverage) \
-    X(explain, cmd_explain)
+    X(explain, cmd_explain)   \
+    X(target, cmd_target)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)
