@@ -1,8 +1,8 @@
 /* cmd_coverage: `kpath coverage` — the k-path coverage of sample files.
  *
  * Each file is read (size checked first), parsed, and its forest's k-paths
- * for every k from 1 to K are added in one pass to the file's own sets and to
- * the sets of the whole run.  Files are processed one at a time, so memory
+ * for every k from 1 to K are added in one pass (input_kpaths.h) to the
+ * file's own sets and to the sets of the whole run.  Files are processed one at a time, so memory
  * holds one forest, whatever the number of files.  A file that cannot be read
  * or parsed is recorded and the run goes on; the failures are listed at the
  * end and make the exit status 2, so nothing is dropped silently. */
@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
+#include "input_kpaths.h"
 #include "kpath.h"
 #include "parse.h"
 #include "pin.h"
@@ -198,19 +199,22 @@ static void measure_free(struct measure *m)
     free(m->total);
 }
 
-/* One pass over the forest adds its k-paths to the file's sets and the totals. */
-static void measure_forest(struct measure *m, const struct forest *f)
+/* The next file's sets, then its counts once input_kpaths has filled them. */
+static void measure_begin(struct measure *m)
 {
     for (uint32_t j = 0; j < m->k; j++) {
         kpath_set_init(&m->per_file[j], &m->spaces[j]);
         m->sets[j] = &m->per_file[j];
     }
-    forest_add_kpaths_pinned(f, m->sets, 2 * (size_t)m->k, m->pins);
+}
+
+static void measure_end(struct measure *m, bool parsed)
+{
     for (uint32_t j = 0; j < m->k; j++) {
         m->covered[j] = m->per_file[j].size;
         kpath_set_free(&m->per_file[j]);
     }
-    m->parsed++;
+    m->parsed += parsed;
 }
 
 struct list_ctx {
@@ -299,15 +303,17 @@ static void process_file(struct run *r, const char *path)
 {
     const char *name = samples_display_name(path);
     struct diag_list diags = DIAG_LIST_INIT;
-    struct forest *f = NULL;
-    if (samples_read(path, r->po.max_input_size, &r->text, &diags))
-        f = parse_text(r->graph, name, strbuf_str(&r->text), r->text.len, &r->po, &diags);
+    struct input_kpaths_info info;
+    measure_begin(&r->m);
+    bool parsed = input_kpaths_file(r->graph, path, &r->po, r->m.sets, 2 * (size_t)r->m.k,
+                                    r->m.pins, &r->text, &info, &diags);
+    measure_end(&r->m, parsed);
     if (r->json) {
         strbuf_addstr(&r->out, r->entries++ ? ",\n    {\"file\": " : "\n    {\"file\": ");
         json_add_cstring(&r->out, name);
     }
     r->attempted++;
-    if (!f) {
+    if (!parsed) {
         add_failures(r, &diags);
         if (r->json) {
             strbuf_reset(&r->line);
@@ -322,10 +328,8 @@ static void process_file(struct run *r, const char *path)
         return;
     }
     diag_list_free(&diags);
-    bool infinite = false;
-    uint64_t trees = forest_count_trees(f, &infinite);
-    measure_forest(&r->m, f);
-    forest_free(f);
+    bool infinite = info.infinite;
+    uint64_t trees = info.trees;
     if (r->json) {
         if (infinite)
             strbuf_addstr(&r->out, ", \"trees\": null, \"infinite\": true");

@@ -1,0 +1,31 @@
+#include "input_kpaths.h"
+
+#include "samples.h"
+
+bool input_kpaths_text(const struct graph *g, const char *name, const char *text, size_t len,
+                       const struct parse_options *po, struct kpath_set *const *sets,
+                       size_t nsets, const struct pin_set *pins, struct input_kpaths_info *info,
+                       struct diag_list *diags)
+{
+    struct forest *f = parse_text(g, name, text, len, po, diags);
+    if (!f)
+        return false;
+    if (info) {
+        info->infinite = false;
+        info->trees = forest_count_trees(f, &info->infinite);
+    }
+    forest_add_kpaths_pinned(f, sets, nsets, pins);
+    forest_free(f);
+    return true;
+}
+
+bool input_kpaths_file(const struct graph *g, const char *path, const struct parse_options *po,
+                       struct kpath_set *const *sets, size_t nsets, const struct pin_set *pins,
+                       struct strbuf *text, struct input_kpaths_info *info,
+                       struct diag_list *diags)
+{
+    if (!samples_read(path, po->max_input_size, text, diags))
+        return false;
+    return input_kpaths_text(g, samples_display_name(path), strbuf_str(text), text->len, po,
+                             sets, nsets, pins, info, diags);
+}

@@ -1,0 +1,47 @@
+/* input_kpaths: the k-paths of one input, read from a file or given as text.
+ *
+ * The one place that turns an input into the k-paths of its derivation trees
+ * (kpath coverage, reduce, explain and anything else that measures inputs
+ * goes through here): read the file (size checked first, see samples.h),
+ * parse it with the grammar (parse.h) and add the k-paths of every tree of the
+ * forest to the caller's sets in one pass.  sets[i] may belong to spaces of
+ * any k (usually k = 1 .. K); with pins, only the k-paths in a pinned context
+ * count (pin.h).  A sample that cannot be read or parsed leaves the sets as
+ * they were and appends the reader's or the parser's diagnostic.
+ *
+ * Ownership: the caller owns the sets, the diagnostics and `text` (a buffer
+ * reused from file to file; after a call it holds the file's bytes, or is
+ * empty when the file could not be read). */
+#ifndef KPATH_INPUT_KPATHS_H
+#define KPATH_INPUT_KPATHS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "kpath.h"
+#include "parse.h"
+#include "pin.h"
+#include "strbuf.h"
+
+/* What else the parse found out, for reports. */
+struct input_kpaths_info {
+    uint64_t trees; /* derivation trees of the input, saturated at UINT64_MAX */
+    bool infinite;  /* infinitely many (a cycle in the forest) */
+};
+
+/* The k-paths of text[0..len), called `name` in diagnostics.  info may be NULL.
+ * False with a diagnostic when the text does not parse. */
+bool input_kpaths_text(const struct graph *g, const char *name, const char *text, size_t len,
+                       const struct parse_options *po, struct kpath_set *const *sets,
+                       size_t nsets, const struct pin_set *pins, struct input_kpaths_info *info,
+                       struct diag_list *diags);
+
+/* The same for the file `path` ("-": standard input), read into `text`. */
+bool input_kpaths_file(const struct graph *g, const char *path, const struct parse_options *po,
+                       struct kpath_set *const *sets, size_t nsets, const struct pin_set *pins,
+                       struct strbuf *text, struct input_kpaths_info *info,
+                       struct diag_list *diags);
+
+#endif
