@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <uthash.h>
 
+#include "input_kpaths.h"
 #include "pattern.h"
 #include "xalloc.h"
 
@@ -150,23 +151,23 @@ static void read_rows(const struct kpath_features *kf, struct kpath_features *gr
     for (size_t i = 0; i < r->nrecords; i++) {
         resolve_input(results_path, r->records[i].input, &path);
         struct diag_list pd = DIAG_LIST_INIT;
-        struct forest *f = parse_file(kf->graph, strbuf_str(&path), &o->po, &text, &pd);
-        if (!f) {
+        for (uint32_t j = 0; j < kf->k; j++) {
+            kpath_set_init(&sets[j], &kf->spaces[j]);
+            set_ptrs[j] = &sets[j];
+        }
+        if (!input_kpaths_file(kf->graph, strbuf_str(&path), &o->po, set_ptrs, kf->k, NULL,
+                               &text, NULL, &pd)) {
             for (size_t d = 0; d < pd.len; d++)
                 if (pd.items[d].severity == DIAG_ERROR)
                     diag_add(diags, DIAG_WARNING, pd.items[d].file, pd.items[d].line,
                              pd.items[d].col, "%s (input skipped)", pd.items[d].message);
             diag_list_free(&pd);
+            for (uint32_t j = 0; j < kf->k; j++)
+                kpath_set_free(&sets[j]);
             in->skipped++;
             continue;
         }
         diag_list_free(&pd);
-        for (uint32_t j = 0; j < kf->k; j++) {
-            kpath_set_init(&sets[j], &kf->spaces[j]);
-            set_ptrs[j] = &sets[j];
-        }
-        forest_add_kpaths_many(f, set_ptrs, kf->k);
-        forest_free(f);
         b.ncols = 0;
         for (uint32_t j = 0; j < kf->k; j++) {
             b.len = j + 1;
