@@ -505,7 +505,11 @@ static int explain(const struct cli_command *cmd, struct explain_args *a,
                 strbuf_addch(&out, '\n');
                 add_text_result(&out, &s.kf, &res[i]);
             }
-        strbuf_addch(&out, '\n');
+        bool lists = false;
+        for (size_t i = 0; i < nnames; i++)
+            lists = lists || res[i].kind != EXPLAIN_TRAINABLE;
+        if (lists)
+            strbuf_addch(&out, '\n');
         add_name_list(&out, "reached by every training input: ", res, nnames, EXPLAIN_ALWAYS);
         add_name_list(&out, "reached by no training input: ", res, nnames, EXPLAIN_NEVER);
         if (test_in)
