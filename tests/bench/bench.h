@@ -13,5 +13,6 @@ void bench_core(const char *root);
 void bench_generation(const char *root);
 void bench_parsing(const char *root);
 void bench_tui(const char *root);
+void bench_explain(const char *root);
 
 #endif
