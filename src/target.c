@@ -338,6 +338,11 @@ static bool check_conflicts(struct target_gen *t, struct diag_list *diags)
         strbuf_reset(&msg);
         strbuf_addstr(&msg, "unsatisfiable: no input contains required ");
         add_path_name(g, &c->required[i], &msg);
+        if (!c->nprohibited) {
+            diag_add(diags, DIAG_ERROR, NULL, 0, 0, "%s", strbuf_str(&msg));
+            ok = false;
+            continue;
+        }
         strbuf_addstr(&msg, " without prohibited ");
         /* Name the prohibited paths that block it on their own, else all. */
         size_t named = 0;
@@ -557,7 +562,7 @@ static void build_tree(struct target_gen *t, struct dtree *tree, struct slot_inf
                 decision = lo;
             else if (random_choice)
                 decision = lo + (uint32_t)rng_below(&t->rng, (uint64_t)(hi - lo) + 1);
-            else if (score[0] != INF)
+            else if (score[0] != INF && hi >= 1)
                 decision = lo ? lo : 1;
             else
                 decision = lo;
@@ -662,7 +667,7 @@ bool target_next(struct target_gen *t, struct dtree *out)
     for (uint32_t attempt = 0; attempt < t->opts.attempts && !found; attempt++) {
         build_tree(t, out, &s, attempt > 0);
         t->tries++;
-        if (target_satisfied(t->graph, &t->c, out)) {
+        if (dtree_complete(out) && target_satisfied(t->graph, &t->c, out)) {
             strbuf_reset(&text);
             dtree_text(out, &text);
             bool fresh = true;

@@ -183,3 +183,37 @@ TEST(target_checks_a_prohibited_path_at_its_last_element)
     free_paths(pro, 1);
     test_unload(&l);
 }
+
+TEST(target_knows_what_no_tree_can_contain)
+{
+    /* T_7 sits under a {0} quantifier: no input has it, prohibited or not. */
+    struct loaded l;
+    if (!test_load_string("S := \"a\" (\"b\" T){0} T;\nT := \"c\" | \"d\";\n", &l))
+        return;
+    const char *r[] = {"T_7 \"d\"_9"};
+    expect_unsatisfiable(l.graph, r, 1, NULL, 0,
+                         "unsatisfiable: no input contains required T_7 -> \"d\"_9");
+    /* T_3 -> "d"_9 is fine: every input is "ad". */
+    struct target_path req[1] = {path_of(l.graph, "T_3 \"d\"_9")};
+    struct target_constraint c = {req, 1, NULL, 0};
+    struct target_options o;
+    target_options_default(&o);
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct target_gen *t = target_new(l.graph, &c, &o, &diags);
+    CHECK(t != NULL);
+    struct dtree tree;
+    CHECK(t && target_next(t, &tree));
+    if (t) {
+        struct strbuf text = STRBUF_INIT;
+        dtree_text(&tree, &text);
+        CHECK_STR(strbuf_str(&text), "ad");
+        strbuf_free(&text);
+        dtree_free(&tree);
+        /* There is no second input. */
+        CHECK(!target_next(t, &tree));
+    }
+    target_free(t);
+    diag_list_free(&diags);
+    free_paths(req, 1);
+    test_unload(&l);
+}
