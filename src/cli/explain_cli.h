@@ -15,7 +15,7 @@
     {"max-depth", 0, "D", "decision trees at most D tests deep (default 5)"},            \
     {"criterion", 0, "C", "split by gini (the default) or entropy"},                     \
     {"no-balance", 0, NULL, "learn on every training input, not a class-balanced sample"}, \
-    {"seed", 0, "S", "the seed of the balanced sample and of --split (default 1)"},      \
+    {"seed", 0, "S", "seed of every random choice: sample, --split, generation (default 1)"}, \
     CLI_SAMPLE_OPTIONS
 
 /* Handle one of EXPLAIN_CLI_OPTIONS: CLI_CONTINUE, EXIT_USAGE after a message,
