@@ -362,8 +362,9 @@ static bool check_conflicts(struct target_gen *t, struct diag_list *diags)
     }
     if (ok && t->md[0] > t->opts.max_depth) {
         diag_add(diags, DIAG_ERROR, NULL, 0, 0,
-                 "unsatisfiable within the depth limit: avoiding the prohibited k-paths needs "
-                 "depth %u (limit %u)", t->md[0], t->opts.max_depth);
+                 "unsatisfiable within the depth limit: the shallowest input%s needs depth %u "
+                 "(limit %u)", c->nprohibited ? " without the prohibited k-paths" : "", t->md[0],
+                 t->opts.max_depth);
         ok = false;
     }
     strbuf_free(&msg);
