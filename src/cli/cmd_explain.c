@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "explain_cli.h"
 #include "json.h"
+#include "sha256.h"
 #include "xalloc.h"
 
 /* ---- shared with kpath target ------------------------------------------------ */
@@ -54,10 +55,18 @@ void explain_cli_print_skipped(const struct cli_command *cmd, const struct diag_
                 cmd->name, skipped, skipped == 1 ? "" : "s", results_path);
 }
 
-static int load_results(const struct cli_command *cmd, const char *path, struct results *r)
+/* Load a results file and warn when it names another grammar (by hash). */
+static int load_results(const struct cli_command *cmd, const char *grammar, const char *path,
+                        struct results *r)
 {
     struct diag_list diags = DIAG_LIST_INIT;
     bool ok = results_load(path, r, &diags);
+    char hex[SHA256_HEX_SIZE];
+    if (ok && r->header.grammar_sha256[0] && sha256_file(grammar, hex, &diags) &&
+        strcmp(hex, r->header.grammar_sha256) != 0)
+        diag_add(&diags, DIAG_WARNING, path, 0, 0,
+                 "recorded with another grammar than %s (grammar_sha256 differs): its inputs "
+                 "may not parse, or not the same way", grammar);
     cli_print_diags(cmd, &diags);
     diag_list_free(&diags);
     return ok ? EXIT_OK : EXIT_USAGE;
@@ -73,7 +82,7 @@ int explain_session_open(const struct cli_command *cmd, const char *grammar, con
     int status = cli_load(grammar, start, NULL, &s->grammar, &s->graph);
     if (status != EXIT_OK)
         return status;
-    status = load_results(cmd, results_path, &s->results);
+    status = load_results(cmd, grammar, results_path, &s->results);
     if (status != EXIT_OK)
         return status;
     struct diag_list diags = DIAG_LIST_INIT;
@@ -425,7 +434,7 @@ static int explain(const struct cli_command *cmd, struct explain_args *a,
                                                        a->nfeatures, &nnames)))
         status = EXIT_USAGE;
     if (status == EXIT_OK && a->test) {
-        status = load_results(cmd, a->test, &test_results);
+        status = load_results(cmd, c->grammar, a->test, &test_results);
         if (status == EXIT_OK) {
             struct diag_list diags = DIAG_LIST_INIT;
             explain_inputs_read(&s.kf, &test_results, a->test, &a->o, &test_inputs, &diags);
