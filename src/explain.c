@@ -123,6 +123,11 @@ static int cmp_u32(const void *a, const void *b)
 static void resolve_input(const char *results_path, const char *input, struct strbuf *out)
 {
     strbuf_reset(out);
+    if (strcmp(input, "-") == 0) {
+        /* A file called "-", never standard input. */
+        strbuf_addstr(out, "./-");
+        return;
+    }
     const char *slash = strrchr(results_path, '/');
     if (input[0] != '/' && slash && access(input, F_OK) != 0) {
         strbuf_add(out, results_path, (size_t)(slash - results_path) + 1);
