@@ -20,6 +20,7 @@ static const struct cli_option options[] = {
     {"count", 'n', "N", "inputs to generate, shared round-robin by the rules (default 10)"},
     {"output", 'o', "DIR", "write each input to DIR/0001.txt, ... and DIR/manifest.json"},
     {"force", 0, NULL, "with -o: write into a DIR that is not empty (see kpath gen --help)"},
+    {"null", '0', NULL, "end each input with a NUL instead of a newline"},
     {"gen-depth", 0, "D", "generated derivation trees at most D deep (default 16)"},
     {"max-repetitions", 0, "R", "cap for *, + and {n,} (default 3)"},
     {"attempts", 0, "A", "trees tried per input before a rule gives up (default 200)"},
@@ -42,7 +43,7 @@ const struct cli_command cmd_target_command = {
     "input is checked by computing its k-paths.  A rule whose constraint cannot\n"
     "be satisfied is reported with the k-paths that conflict.\n"
     "\n"
-    "Inputs go to stdout, one per line, or with -o DIR to numbered files and a\n"
+    "Inputs go to stdout, one per line (-0: NUL-terminated), or with -o DIR to numbered files and a\n"
     "manifest.json naming each file's rule and constraint (written last, every\n"
     "file atomically).  The report goes to stderr.  Exit status 1 when no input\n"
     "could be generated.",
@@ -57,7 +58,7 @@ struct target_args {
     const char *feature;
     uint32_t count;
     const char *outdir;
-    bool force;
+    bool force, null;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -76,6 +77,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     }
     if (strcmp(name, "force") == 0) {
         a->force = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "null") == 0) {
+        a->null = true;
         return CLI_CONTINUE;
     }
     if (strcmp(name, "gen-depth") == 0)
@@ -303,7 +308,7 @@ static int target(const struct cli_command *cmd, struct target_args *a, const st
         struct strbuf out = STRBUF_INIT;
         for (size_t i = 0; i < nmade; i++) {
             strbuf_add(&out, made[i].text, made[i].len);
-            strbuf_addch(&out, '\n');
+            strbuf_addch(&out, a->null ? '\0' : '\n');
         }
         if (!cli_write(out.data, out.len))
             status = EXIT_FAILURE_OTHER;
@@ -341,6 +346,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         if (c.nfiles != 1)
             status = cli_usage_error(cmd, "expected GRAMMAR and one RESULTS file, got %zu files",
                                      c.nfiles);
+        else if (a.null && a.outdir)
+            status = cli_usage_error(cmd, "-0 and -o cannot be used together");
         else if (!a.feature)
             status = cli_usage_error(cmd, "--feature NAME is required");
         else

@@ -20,6 +20,8 @@ while IFS= read -r line; do
     echo "$tree" | grep -q '"+"_10' || fail "'$line' has no binary +"
     echo "$tree" | grep -q '"\*"_23' || fail "'$line' has no *"
 done <"$tmp/out"
+"$KPATH" target -0 -n 3 $args 2>/dev/null | tr -cd '\000' | wc -c >"$tmp/nuls"
+[ "$(cat "$tmp/nuls")" = 3 ] || fail "-0: expected 3 NUL-terminated inputs"
 "$KPATH" target -n 3 -o "$tmp/suite" $args 2>"$tmp/err" || fail "target -o exited $?"
 [ -f "$tmp/suite/manifest.json" ] || fail "no manifest"
 [ "$(ls "$tmp/suite" | grep -c '^000[1-3]\.txt$')" = 3 ] || fail "files: $(ls "$tmp/suite")"
