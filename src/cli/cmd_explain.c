@@ -524,7 +524,7 @@ static int explain(const struct cli_command *cmd, struct explain_args *a,
         if (test_in)
             add_metrics_table(&out, res, nnames, test_name, ntest);
     }
-    if (!cli_write(out.data, out.len))
+    if (!cli_write(strbuf_str(&out), out.len))
         status = EXIT_FAILURE_OTHER;
     strbuf_free(&out);
     for (size_t i = 0; i < nnames; i++)

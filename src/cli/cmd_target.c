@@ -310,7 +310,7 @@ static int target(const struct cli_command *cmd, struct target_args *a, const st
             strbuf_add(&out, made[i].text, made[i].len);
             strbuf_addch(&out, a->null ? '\0' : '\n');
         }
-        if (!cli_write(out.data, out.len))
+        if (!cli_write(strbuf_str(&out), out.len))
             status = EXIT_FAILURE_OTHER;
         strbuf_free(&out);
     }
