@@ -47,7 +47,7 @@ BENCH    := $(O)/bench
 
 DEFAULT_GRAMMAR := grammars/expr.ebnf
 
-.PHONY: all deps run test test-build bench fuzz screenshots \
+.PHONY: all deps run test test-build bench formats-check fuzz screenshots \
         install uninstall clean
 
 all: $(KPATH)
@@ -110,6 +110,11 @@ test-build: $(KPATH) $(UNIT)
 
 bench: $(BENCH) $(KPATH)
 	@./$(BENCH) $(CURDIR)
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
+
+# Real ANTLR grammars (KPATH_GRAMMARS_V4=a grammars-v4 checkout; else skipped).
+formats-check: $(KPATH)
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 
 # ---- screenshots: SVG pictures of the explorer, drawn by kpath itself -------
 screenshots: $(KPATH)

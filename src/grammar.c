@@ -1343,16 +1343,24 @@ static bool check_utf8(struct loader *L)
     return ok;
 }
 
+/* The file a rule was read from (importers read several). */
+static const char *rule_file(const struct loader *L, uint32_t r)
+{
+    return r < L->g->nrules && L->g->rules[r].file ? L->g->rules[r].file : L->file;
+}
+
 static void resolve_references(struct loader *L)
 {
     for (size_t k = 0; k < L->nrefs; k++) {
         struct expr *r = L->refs[k];
         struct rule_index *found = NULL;
         HASH_FIND(hh, L->g->index, r->u.ref.name, strlen(r->u.ref.name), found);
-        if (found)
+        if (found) {
             r->u.ref.target = found->rule;
-        else
-            error_at(L, ERR_OTHER, r->pos, "undefined rule '%s'", r->u.ref.name);
+        } else {
+            diag_add(L->diags, DIAG_ERROR, rule_file(L, r->rule), r->pos.line, r->pos.col,
+                     "undefined rule '%s'", r->u.ref.name);
+        }
     }
 }
 
@@ -1468,8 +1476,8 @@ static void check_reachable(struct loader *L)
     }
     for (uint32_t k = 0; k < g->nrules; k++) {
         if (!g->rules[k].reachable)
-            diag_add(L->diags, DIAG_WARNING, L->file, g->rules[k].pos.line, g->rules[k].pos.col,
-                     "rule '%s' is unreachable from the start rule '%s'", g->rules[k].name,
+            diag_add(L->diags, DIAG_WARNING, rule_file(L, k), g->rules[k].pos.line,
+                     g->rules[k].pos.col, "rule '%s' is unreachable from the start rule '%s'", g->rules[k].name,
                      g->rules[g->start].name);
     }
     free(queue);
@@ -1533,8 +1541,8 @@ static void check_productive(struct loader *L)
     }
     for (uint32_t r = 0; r < g->nrules; r++) {
         if (!rule_prod[r])
-            error_at(L, ERR_OTHER, g->rules[r].pos,
-                     "rule '%s' is unproductive: it can never derive a finite string",
+            diag_add(L->diags, DIAG_ERROR, rule_file(L, r), g->rules[r].pos.line,
+                     g->rules[r].pos.col, "rule '%s' is unproductive: it can never derive a finite string",
                      g->rules[r].name);
     }
     free_ref_lists(&in);
@@ -1622,6 +1630,67 @@ struct grammar *grammar_load_file(const char *path, const struct grammar_options
     struct grammar *g = grammar_load_string(path, strbuf_str(&sb), sb.len, opts, diags);
     strbuf_free(&sb);
     return g;
+}
+
+/* ---- grammars built by importers ---------------------------------------- */
+
+struct grammar *grammar_new(const char *file)
+{
+    struct grammar *g = xcalloc(1, sizeof *g);
+    arena_init(&g->arena);
+    const char *name = file ? file : "<string>";
+    g->file = arena_strndup(&g->arena, name, strlen(name));
+    g->start = RULE_NONE;
+    g->source = arena_strndup(&g->arena, "", 0);
+    return g;
+}
+
+/* The same passes as grammar_load_string after parsing, over a tree built
+ * with grammar_new_expr: every expr is numbered by walking the rules with an
+ * explicit stack (so depth costs heap), then references are resolved by name
+ * and the start rule, reachability and productivity are checked. */
+bool grammar_finish(struct grammar *g, const struct grammar_options *opts,
+                    struct diag_list *diags)
+{
+    struct loader L = {0};
+    L.g = g;
+    L.diags = diags;
+    L.file = g->file;
+    size_t errors_before = diags->errors;
+    struct expr **stack = NULL;
+    size_t depth = 0, stack_cap = 0;
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        stack = xgrow(stack, &stack_cap, depth + 1, sizeof *stack);
+        stack[depth++] = g->rules[r].rhs;
+        g->rules[r].rhs->parent = NULL;
+        while (depth) {
+            struct expr *e = stack[--depth];
+            e->rule = r;
+            ((struct expr_node *)e)->id = (uint32_t)L.nexprs;
+            L.exprs = xgrow(L.exprs, &L.exprs_cap, L.nexprs + 1, sizeof *L.exprs);
+            L.exprs[L.nexprs++] = e;
+            if (e->kind == EXPR_REF) {
+                L.refs = xgrow(L.refs, &L.refs_cap, L.nrefs + 1, sizeof *L.refs);
+                L.refs[L.nrefs++] = e;
+            }
+            for (uint32_t k = 0; k < e->nchildren; k++) {
+                e->children[k]->parent = e;
+                stack = xgrow(stack, &stack_cap, depth + 1, sizeof *stack);
+                stack[depth++] = e->children[k];
+            }
+        }
+    }
+    free(stack);
+    resolve_references(&L);
+    if (g->nrules == 0 && diags->errors == errors_before)
+        error_at(&L, ERR_OTHER, (struct src_pos){0, 0}, "the grammar defines no rules");
+    if (g->nrules > 0 && diags->errors == errors_before && choose_start(&L, opts))
+        check_reachable(&L);
+    if (g->nrules > 0 && diags->errors == errors_before)
+        check_productive(&L);
+    free(L.exprs);
+    free(L.refs);
+    return diags->errors == errors_before;
 }
 
 void grammar_free(struct grammar *g)

@@ -83,6 +83,8 @@ struct rule {
     char *name;          /* as written, angle brackets included */
     struct src_pos pos;  /* of the name in the definition */
     struct expr *rhs;
+    const char *file;    /* where it was read when not grammar.file (an
+                          * imported grammar), else NULL; for diagnostics */
     bool reachable;      /* from the start rule */
     /* Where the rule is written in grammar.source, as byte offsets (all 0 for
      * a rule that was not loaded, see grammar_rule_has_source):
@@ -132,6 +134,18 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
                                     const struct grammar_options *opts,
                                     struct diag_list *diags);
 void grammar_free(struct grammar *g);
+
+/* ---- building a grammar (the importers of other formats) -----------------
+ * grammar_new makes an empty grammar named `file` (no source text: its rules
+ * are written from their syntax trees).  The importer adds rules with
+ * grammar_add_rule and exprs with grammar_new_expr (positions in the original
+ * file, children and reference names filled in; parents, `rule` and targets
+ * are set by grammar_finish), then calls grammar_finish, which runs the
+ * loader's checks (references, start rule, reachability, productivity) and
+ * returns false when it appended an error: the caller then frees the grammar. */
+struct grammar *grammar_new(const char *file);
+bool grammar_finish(struct grammar *g, const struct grammar_options *opts,
+                    struct diag_list *diags);
 
 /* Index of the rule called `name`, or RULE_NONE. */
 uint32_t grammar_find_rule(const struct grammar *g, const char *name);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "dup.h"
+#include "grammar_load.h"
 #include "grammar_write.h"
 #include "json.h"
 #include "outdir.h"
@@ -537,7 +538,7 @@ static void init_probabilities(struct workspace *ws)
 static bool load_grammar(struct workspace *ws, struct diag_list *diags)
 {
     struct grammar_options go = {ws->start};
-    ws->grammar = grammar_load_file(ws->grammar_path, &go, diags);
+    ws->grammar = grammar_open(ws->grammar_path, GRAMMAR_FORMAT_AUTO, &go, diags);
     if (!ws->grammar)
         return false;
     ws->graph = graph_build(ws->grammar);

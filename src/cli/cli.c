@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grammar_load.h"
 #include "number.h"
 #include "samples.h"
 #include "strbuf.h"
@@ -115,6 +116,10 @@ int cli_next(struct cli_parser *p, const char **value)
     return CLI_ERROR;
 }
 
+/* The format --format named; one command runs per process, so the run's
+ * loads (cli_load) read it here rather than through every command. */
+static enum grammar_format grammar_format = GRAMMAR_FORMAT_AUTO;
+
 int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
                    struct cli_common *common,
                    int (*on_option)(const struct cli_command *cmd, int index,
@@ -124,6 +129,7 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
     int start_index = cli_option_index(cmd, "start");
     int json_index = cli_option_index(cmd, "json");
     int pin_index = cli_option_index(cmd, "pin");
+    int format_index = cli_option_index(cmd, "format");
     struct cli_parser p;
     const char *value;
     cli_parser_init(&p, cmd, argc, argv);
@@ -148,6 +154,10 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
             common->start = value;
         } else if (o == json_index) {
             common->json = true;
+        } else if (o == format_index) {
+            if (!grammar_format_parse(value, &grammar_format))
+                return cli_usage_error(cmd, "unknown grammar format '%s' (expected ebnf, g4, "
+                                            "fuzzingbook, tribble or fandango)", value);
         } else if (o == pin_index) {
             if (!common->pins)
                 common->pins = xcalloc((size_t)argc + 1, sizeof *common->pins);
@@ -245,7 +255,7 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
 {
     struct diag_list diags = DIAG_LIST_INIT;
     struct grammar_options opts = {.start = start};
-    struct grammar *g = grammar_load_file(path, &opts, &diags);
+    struct grammar *g = grammar_open(path, grammar_format, &opts, &diags);
     diag_sort(&diags);
     if (collect) {
         *collect = diags;

@@ -53,6 +53,11 @@ int cli_next(struct cli_parser *p, const char **value);
 /* Index of the option called `name` in cmd->options. */
 int cli_option_index(const struct cli_command *cmd, const char *name);
 
+/* The --format option of every grammar command (listed after --start). */
+#define CLI_FORMAT_OPTION                                                              \
+    {"format", 0, "FORMAT", "read GRAMMAR as ebnf, g4, fuzzingbook, tribble or "       \
+                            "fandango (default: by its extension)"}
+
 /* What every grammar command takes: one GRAMMAR, --start NAME, --json, and
  * for commands that take files, the arguments after GRAMMAR. */
 struct cli_common {
@@ -107,7 +112,9 @@ bool cli_parse_u32(const struct cli_command *cmd, const char *what, const char *
 bool cli_parse_u64(const struct cli_command *cmd, const char *what, const char *text,
                    uint64_t *out);
 
-/* Load a grammar and build its graph (when `graph` is not NULL).  Diagnostics,
+/* Load a grammar (through grammar_open, in the format --format gave to
+ * cli_parse_args in this run, else by the file's extension) and build its
+ * graph (when `graph` is not NULL).  Diagnostics,
  * warnings too, are printed to stderr, or handed to `collect` when it is not
  * NULL.  Returns EXIT_OK, or EXIT_USAGE when the grammar is invalid. */
 int cli_load(const char *path, const char *start, struct diag_list *collect,

@@ -32,6 +32,7 @@ static const struct cli_option options[] = {
     {"pin", 0, "PATH", "coverage in the context of PATH, of the k-paths under it (repeatable)"},
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
 };

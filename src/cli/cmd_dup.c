@@ -17,6 +17,7 @@ static const struct cli_option options[] = {
     {"output", 'o', "OUT", "write the grammar to OUT (atomically) instead of stdout"},
     {"max-new-rules", 0, "N", "refuse to make more than N copies (default 100000)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
 };

@@ -18,6 +18,7 @@ static const struct cli_option options[] = {
     {"invert", 0, NULL, "write inverted probabilities: inputs unlike the samples"},
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {0},
 };
 

@@ -22,6 +22,7 @@ static const struct cli_option options[] = {
     {"pin", 0, "PATH", "only the k-paths under PATH: starting at its last node or below "
                        "(repeatable)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
 };

@@ -15,6 +15,7 @@ static const struct cli_option options[] = {
     {"ids", 0, NULL, "the path is node ids (0 10) instead of names"},
     {"quoted", 0, NULL, "keep literals in double quotes (when they look like parentheses)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
 };

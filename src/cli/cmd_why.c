@@ -25,6 +25,7 @@ static const struct cli_option options[] = {
     {"pin", 0, "PATH", "an active pin (repeatable)"},
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
 };

@@ -19,6 +19,7 @@
     X(dup, cmd_dup)           \
     X(parse, cmd_parse)       \
     X(coverage, cmd_coverage) \
+    X(convert, cmd_convert)   \
     X(explain, cmd_explain)   \
     X(target, cmd_target)
 

@@ -1,0 +1,696 @@
+/* grammar_export: kpath grammars written as ANTLR 4 and fuzzingbook. */
+#include "grammar_export.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "grammar_build.h"
+#include "grammar_write.h"
+#include "import.h"
+#include "json.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+/* ---- shared ------------------------------------------------------------- */
+
+/* The rule an ANTLR import made for skip tokens: (A | B ...)* over rules. */
+static uint32_t find_skip_rule(const struct grammar *g)
+{
+    uint32_t r = grammar_find_rule(g, ANTLR_SKIP_RULE);
+    if (r == RULE_NONE)
+        return RULE_NONE;
+    const struct expr *e = g->rules[r].rhs;
+    if (e->kind != EXPR_QUANT || e->u.quant.min != 0 || e->u.quant.max != QUANT_INFINITE)
+        return RULE_NONE;
+    e = e->children[0];
+    if (e->kind == EXPR_REF)
+        return r;
+    if (e->kind != EXPR_ALT)
+        return RULE_NONE;
+    for (uint32_t k = 0; k < e->nchildren; k++)
+        if (e->children[k]->kind != EXPR_REF)
+            return RULE_NONE;
+    return r;
+}
+
+static bool is_ref_to(const struct expr *e, uint32_t rule)
+{
+    return rule != RULE_NONE && e->kind == EXPR_REF && e->u.ref.target == rule;
+}
+
+/* Calls visit(ctx, e) on every expr of the rule, without recursion. */
+static void walk_rule(const struct grammar *g, uint32_t rule,
+                      void (*visit)(void *ctx, const struct expr *e), void *ctx)
+{
+    struct expr_list stack = {0};
+    expr_list_push(&stack, g->rules[rule].rhs);
+    while (stack.len) {
+        struct expr *e = stack.items[--stack.len];
+        visit(ctx, e);
+        for (uint32_t k = 0; k < e->nchildren; k++)
+            expr_list_push(&stack, e->children[k]);
+    }
+    expr_list_free(&stack);
+}
+
+/* ---- ANTLR 4 ------------------------------------------------------------ */
+
+struct g4_writer {
+    const struct grammar *g;
+    struct diag_list *diags;
+    uint32_t skip_rule, start;
+    bool *lexer, *skip_token, *named_by_parser;
+    char **names;
+    bool warned_weights, warned_counted;
+    struct strbuf *out;
+};
+
+static void add_g4_char(struct strbuf *out, uint32_t cp, bool in_set)
+{
+    switch (cp) {
+    case '\n': strbuf_addstr(out, "\\n"); return;
+    case '\r': strbuf_addstr(out, "\\r"); return;
+    case '\t': strbuf_addstr(out, "\\t"); return;
+    case '\b': strbuf_addstr(out, "\\b"); return;
+    case '\f': strbuf_addstr(out, "\\f"); return;
+    case '\\': strbuf_addstr(out, "\\\\"); return;
+    default: break;
+    }
+    if ((!in_set && cp == '\'') || (in_set && (cp == ']' || cp == '-'))) {
+        strbuf_addch(out, '\\');
+        strbuf_addch(out, (char)cp);
+    } else if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
+        strbuf_addf(out, "\\u%04X", (unsigned)cp);
+    } else if (cp > 0xFFFF) {
+        strbuf_addf(out, "\\u{%X}", (unsigned)cp);
+    } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+        strbuf_addf(out, "\\u%04X", (unsigned)cp);
+    } else {
+        strbuf_add_utf8(out, cp);
+    }
+}
+
+static void add_g4_literal(struct strbuf *out, const char *s, size_t len)
+{
+    strbuf_addch(out, '\'');
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
+        if (!n) {
+            cp = 0xFFFD;
+            n = 1;
+        }
+        add_g4_char(out, cp, false);
+        i += n;
+    }
+    strbuf_addch(out, '\'');
+}
+
+static void add_g4_set(struct strbuf *out, const struct expr *cls)
+{
+    const struct class_range *r = cls->u.cls.ranges;
+    uint32_t n = cls->u.cls.nranges;
+    if (!cls->u.cls.negated && n == 1 && r[0].lo == 0 && r[0].hi == UTF8_MAX_CODEPOINT) {
+        strbuf_addch(out, '.');
+        return;
+    }
+    strbuf_addstr(out, cls->u.cls.negated ? "~[" : "[");
+    for (uint32_t k = 0; k < n; k++) {
+        add_g4_char(out, r[k].lo, true);
+        if (r[k].hi != r[k].lo) {
+            strbuf_addch(out, '-');
+            add_g4_char(out, r[k].hi, true);
+        }
+    }
+    strbuf_addch(out, ']');
+}
+
+static bool g4_needs_parens(const struct expr *parent, const struct expr *child)
+{
+    switch (child->kind) {
+    case EXPR_ALT: return true;
+    case EXPR_CAT: return parent->kind != EXPR_ALT;
+    case EXPR_QUANT: return parent->kind == EXPR_QUANT;
+    default: return false;
+    }
+}
+
+static bool is_simple_quant(const struct expr *q)
+{
+    uint32_t a = q->u.quant.min, b = q->u.quant.max;
+    return (a == 0 && b == 1) || (a == 0 && b == QUANT_INFINITE) || (a == 1 && b == QUANT_INFINITE);
+}
+
+struct g4_frame {
+    const struct expr *e;
+    uint32_t next;    /* children (or copies of a counted quantifier) begun */
+    uint32_t printed; /* items printed so far (a CAT leaves _skip out) */
+    bool parens;
+};
+
+/* Iterative printing, as grammar_write does it. */
+static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
+{
+    struct strbuf *out = w->out;
+    struct g4_frame *stack = NULL;
+    size_t cap = 0, depth = 0;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = (struct g4_frame){root, 0, 0, parens};
+    if (parens)
+        strbuf_addch(out, '(');
+    while (depth) {
+        struct g4_frame *f = &stack[depth - 1];
+        const struct expr *e = f->e;
+        const struct expr *child = NULL;
+        bool child_parens = false;
+        if (e->kind == EXPR_QUANT && !is_simple_quant(e)) {
+            /* n copies, then m-n nested optionals (or a last copy with +). */
+            uint32_t min = e->u.quant.min, max = e->u.quant.max;
+            uint32_t copies = max == QUANT_INFINITE ? (min ? min : 1) : max;
+            if (f->next == 0 && !w->warned_counted) {
+                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                         "ANTLR has no counted repetition: rule '%s' writes it out, which "
+                         "changes its graph", w->g->rules[e->rule].name);
+                w->warned_counted = true;
+            }
+            if (f->next < copies) {
+                uint32_t i = f->next++;
+                if (i)
+                    strbuf_addch(out, ' ');
+                if (max != QUANT_INFINITE && i >= min)
+                    strbuf_addch(out, '(');
+                child = e->children[0];
+                child_parens = child->kind == EXPR_ALT || child->kind == EXPR_CAT ||
+                               child->kind == EXPR_QUANT;
+            } else {
+                if (max == QUANT_INFINITE)
+                    strbuf_addstr(out, min ? "+" : "*");
+                for (uint32_t k = min; max != QUANT_INFINITE && k < max; k++)
+                    strbuf_addstr(out, ")?");
+            }
+        } else if (f->next < e->nchildren) {
+            uint32_t i = f->next++;
+            child = e->children[i];
+            if (e->kind == EXPR_CAT && is_ref_to(child, w->skip_rule))
+                continue;
+            if (e->kind == EXPR_ALT && i)
+                strbuf_addstr(out, " | ");
+            else if (e->kind == EXPR_CAT && f->printed)
+                strbuf_addch(out, ' ');
+            f->printed++;
+            child_parens = g4_needs_parens(e, child);
+            /* A sequence left with one item after _skip still needs no
+             * parentheses of its own in an alternation. */
+        }
+        if (child) {
+            if (child_parens)
+                strbuf_addch(out, '(');
+            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
+            stack[depth++] = (struct g4_frame){child, 0, 0, child_parens};
+            continue;
+        }
+        switch (e->kind) {
+        case EXPR_LIT:
+            if (e->u.lit.len)
+                add_g4_literal(out, e->u.lit.text, e->u.lit.len);
+            else if (!(e->parent && e->parent->kind == EXPR_ALT))
+                strbuf_addstr(out, "''");
+            break;
+        case EXPR_CLASS: add_g4_set(out, e); break;
+        case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
+        case EXPR_QUANT:
+            if (is_simple_quant(e))
+                grammar_quant_label(e, out);
+            break;
+        case EXPR_ALT:
+            if (e->u.alt.weights && !w->warned_weights) {
+                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                         "ANTLR has no probabilities: the weights of rule '%s' and any "
+                         "other are left out", w->g->rules[e->rule].name);
+                w->warned_weights = true;
+            }
+            break;
+        default: break;
+        }
+        if (f->parens)
+            strbuf_addch(out, ')');
+        depth--;
+    }
+    free(stack);
+}
+
+struct ref_scan {
+    bool has_class;
+    uint32_t *refs;
+    size_t nrefs, cap;
+};
+
+static void scan_visit(void *ctx, const struct expr *e)
+{
+    struct ref_scan *s = ctx;
+    if (e->kind == EXPR_CLASS)
+        s->has_class = true;
+    if (e->kind == EXPR_REF && e->u.ref.target != RULE_NONE) {
+        s->refs = xgrow(s->refs, &s->cap, s->nrefs + 1, sizeof *s->refs);
+        s->refs[s->nrefs++] = e->u.ref.target;
+    }
+}
+
+static const char *const antlr_reserved[] = {
+    "import", "fragment", "lexer", "parser", "grammar", "returns", "locals", "throws",
+    "catch", "finally", "mode", "options", "tokens", "channels", "EOF", NULL,
+};
+
+/* A valid ANTLR name for `name`: letters, digits and '_', starting with a
+ * capital for a lexer rule and a small letter for a parser rule. */
+static char *g4_name(const char *name, bool lexer)
+{
+    struct strbuf sb = STRBUF_INIT;
+    for (const char *p = name; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '<' || c == '>')
+            continue;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        strbuf_addch(&sb, ok ? (char)c : '_');
+    }
+    char *s = strbuf_detach(&sb, NULL);
+    if (!s || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'))) {
+        struct strbuf p = STRBUF_INIT;
+        strbuf_addf(&p, "%c%s", lexer ? 'R' : 'r', s ? s : "");
+        free(s);
+        s = strbuf_detach(&p, NULL);
+    }
+    if (lexer && s[0] >= 'a' && s[0] <= 'z')
+        s[0] = (char)(s[0] - 'a' + 'A');
+    if (!lexer && s[0] >= 'A' && s[0] <= 'Z')
+        s[0] = (char)(s[0] - 'A' + 'a');
+    for (int k = 0; antlr_reserved[k]; k++) {
+        if (strcmp(s, antlr_reserved[k]) == 0) {
+            size_t n = strlen(s);
+            s = xrealloc(s, n + 2);
+            s[n] = '_';
+            s[n + 1] = '\0';
+        }
+    }
+    return s;
+}
+
+static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_list *diags)
+{
+    uint32_t n = g->nrules;
+    struct g4_writer w = {g, diags, find_skip_rule(g), g->start, NULL, NULL, NULL, NULL,
+                          false, false, out};
+    /* The wrapper an import adds around a start rule that is referenced. */
+    const struct expr *sr = g->rules[g->start].rhs;
+    bool wrapper = w.skip_rule != RULE_NONE && strcmp(g->rules[g->start].name, "_start") == 0 &&
+                   sr->kind == EXPR_CAT && sr->nchildren == 2 &&
+                   is_ref_to(sr->children[0], w.skip_rule) && sr->children[1]->kind == EXPR_REF;
+    if (wrapper)
+        w.start = sr->children[1]->u.ref.target;
+    w.lexer = xcalloc(n, sizeof *w.lexer);
+    w.skip_token = xcalloc(n, sizeof *w.skip_token);
+    w.named_by_parser = xcalloc(n, sizeof *w.named_by_parser);
+    w.names = xcalloc(n, sizeof *w.names);
+    /* References of each rule, and whether it holds a class. */
+    struct ref_scan *scan = xcalloc(n, sizeof *scan);
+    for (uint32_t r = 0; r < n; r++)
+        walk_rule(g, r, scan_visit, &scan[r]);
+    if (w.skip_rule != RULE_NONE)
+        for (size_t k = 0; k < scan[w.skip_rule].nrefs; k++)
+            w.skip_token[scan[w.skip_rule].refs[k]] = true;
+    /* Lexer rules: those with a class or a capital name, as far as every rule
+     * they use can be a lexer rule too (a greatest fixpoint). */
+    bool *candidate = xcalloc(n, sizeof *candidate);
+    for (uint32_t r = 0; r < n; r++) {
+        const char *name = g->rules[r].name + (g->rules[r].name[0] == '<');
+        candidate[r] = scan[r].has_class || w.skip_token[r] || (name[0] >= 'A' && name[0] <= 'Z');
+    }
+    /* Rules with classes must be lexer rules, and so must what they use. */
+    uint32_t *queue = xmalloc(((size_t)n + 1) * sizeof *queue);
+    size_t head = 0, tail = 0;
+    for (uint32_t r = 0; r < n; r++)
+        if (scan[r].has_class || w.skip_token[r]) {
+            w.lexer[r] = true;
+            queue[tail++] = r;
+        }
+    while (head < tail) {
+        uint32_t r = queue[head++];
+        for (size_t k = 0; k < scan[r].nrefs; k++) {
+            uint32_t t = scan[r].refs[k];
+            if (!w.lexer[t]) {
+                w.lexer[t] = true;
+                queue[tail++] = t;
+            }
+        }
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t r = 0; r < n; r++) {
+            if (!candidate[r] || w.lexer[r])
+                continue;
+            for (size_t k = 0; k < scan[r].nrefs; k++) {
+                uint32_t t = scan[r].refs[k];
+                if (!candidate[t] && !w.lexer[t]) {
+                    candidate[r] = false;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    for (uint32_t r = 0; r < n; r++)
+        if (candidate[r])
+            w.lexer[r] = true;
+    if (w.skip_rule != RULE_NONE)
+        w.lexer[w.skip_rule] = false;
+    /* A lexer start rule: then every rule is one (a lexer grammar). */
+    bool lexer_grammar = w.lexer[w.start];
+    for (uint32_t r = 0; lexer_grammar && r < n; r++)
+        w.lexer[r] = true;
+    for (uint32_t r = 0; r < n; r++) {
+        if (w.lexer[r])
+            continue;
+        for (size_t k = 0; k < scan[r].nrefs; k++)
+            w.named_by_parser[scan[r].refs[k]] = true;
+    }
+    w.named_by_parser[w.start] = true;
+    /* Names, unique. */
+    for (uint32_t r = 0; r < n; r++) {
+        char *base_name = g4_name(g->rules[r].name, w.lexer[r]);
+        char *name = xstrdup(base_name);
+        for (unsigned suffix = 2;; suffix++) {
+            bool taken = false;
+            for (uint32_t k = 0; k < r && !taken; k++)
+                taken = strcmp(w.names[k], name) == 0;
+            if (!taken)
+                break;
+            struct strbuf sb = STRBUF_INIT;
+            strbuf_addf(&sb, "%s_%u", base_name, suffix);
+            free(name);
+            name = strbuf_detach(&sb, NULL);
+        }
+        free(base_name);
+        w.names[r] = name;
+    }
+    /* The header names the grammar after its file. */
+    const char *base = strrchr(g->file, '/');
+    base = base ? base + 1 : g->file;
+    char *gname = g4_name(base, true);
+    char *dot = strchr(gname, '_');
+    if (dot && strlen(dot) <= 6 && dot != gname)
+        *dot = '\0'; /* "JSON_g4" -> "JSON" */
+    strbuf_addf(out, "%sgrammar %s;\n", lexer_grammar ? "lexer " : "", gname);
+    free(gname);
+    /* Parser rules (the start rule first), then lexer rules. */
+    for (int pass = 0; pass < 2; pass++) {
+        bool want_lexer = pass == 1;
+        for (uint32_t k = 0; k <= n; k++) {
+            uint32_t r = k == 0 ? w.start : k - 1;
+            if (k > 0 && r == w.start)
+                continue;
+            if (w.lexer[r] != want_lexer || r == w.skip_rule || (wrapper && r == g->start))
+                continue;
+            strbuf_addch(out, '\n');
+            if (want_lexer && !w.named_by_parser[r] && !w.skip_token[r])
+                strbuf_addstr(out, "fragment ");
+            strbuf_addf(out, "%s\n    : ", w.names[r]);
+            const struct expr *rhs = g->rules[r].rhs;
+            if (rhs->kind == EXPR_ALT) {
+                for (uint32_t i = 0; i < rhs->nchildren; i++) {
+                    if (i)
+                        strbuf_addstr(out, "\n    | ");
+                    g4_print(&w, rhs->children[i], g4_needs_parens(rhs, rhs->children[i]));
+                }
+                if (rhs->u.alt.weights && !w.warned_weights) {
+                    diag_add(diags, DIAG_WARNING, g->file, g->rules[r].pos.line,
+                             g->rules[r].pos.col,
+                             "ANTLR has no probabilities: the weights of rule '%s' and any "
+                             "other are left out", g->rules[r].name);
+                    w.warned_weights = true;
+                }
+            } else {
+                g4_print(&w, rhs, false);
+            }
+            if (w.skip_token[r])
+                strbuf_addstr(out, " -> skip");
+            strbuf_addstr(out, "\n    ;\n");
+        }
+    }
+    for (uint32_t r = 0; r < n; r++) {
+        free(w.names[r]);
+        free(scan[r].refs);
+    }
+    free(scan);
+    free(candidate);
+    free(queue);
+    free(w.names);
+    free(w.lexer);
+    free(w.skip_token);
+    free(w.named_by_parser);
+    return true;
+}
+
+/* ---- fuzzingbook -------------------------------------------------------- */
+
+#define FB_CLASS_MAX 256 /* members a class may have to be listed */
+
+struct fb_writer {
+    const struct grammar *g;
+    struct diag_list *diags;
+    char **names;                /* per rule: "<name>" */
+    const struct expr **helpers; /* exprs that became helper rules */
+    char **helper_names;
+    size_t nhelpers, helpers_cap, helper_names_cap;
+    bool failed;
+};
+
+static const char *fb_helper(struct fb_writer *w, const struct expr *e)
+{
+    const char *base = w->names[e->rule];
+    struct strbuf sb = STRBUF_INIT;
+    for (unsigned k = 1;; k++) {
+        strbuf_reset(&sb);
+        strbuf_addf(&sb, "%.*s-%u>", (int)strlen(base) - 1, base, k);
+        bool taken = false;
+        for (uint32_t r = 0; r < w->g->nrules && !taken; r++)
+            taken = strcmp(w->names[r], strbuf_str(&sb)) == 0;
+        for (size_t h = 0; h < w->nhelpers && !taken; h++)
+            taken = strcmp(w->helper_names[h], strbuf_str(&sb)) == 0;
+        if (!taken)
+            break;
+    }
+    w->helpers = xgrow(w->helpers, &w->helpers_cap, w->nhelpers + 1, sizeof *w->helpers);
+    w->helper_names =
+        xgrow(w->helper_names, &w->helper_names_cap, w->nhelpers + 1, sizeof *w->helper_names);
+    w->helpers[w->nhelpers] = e;
+    w->helper_names[w->nhelpers] = strbuf_detach(&sb, NULL);
+    return w->helper_names[w->nhelpers++];
+}
+
+/* A group (x|y)q says the same as a helper when its inside has no
+ * parentheses, quantifiers or classes: only literals and references. */
+static bool fb_flat(const struct expr *e)
+{
+    if (e->kind == EXPR_LIT) {
+        for (size_t i = 0; i < e->u.lit.len; i++)
+            if (strchr("()|", e->u.lit.text[i]))
+                return false;
+        return e->u.lit.len > 0;
+    }
+    return e->kind == EXPR_REF;
+}
+
+static bool fb_flat_seq(const struct expr *e)
+{
+    if (e->kind != EXPR_CAT)
+        return fb_flat(e);
+    for (uint32_t k = 0; k < e->nchildren; k++)
+        if (!fb_flat(e->children[k]))
+            return false;
+    return true;
+}
+
+static void fb_item(struct fb_writer *w, const struct expr *e, struct strbuf *out);
+
+static void fb_seq(struct fb_writer *w, const struct expr *e, struct strbuf *out)
+{
+    if (e->kind == EXPR_CAT)
+        for (uint32_t k = 0; k < e->nchildren; k++)
+            fb_item(w, e->children[k], out);
+    else
+        fb_item(w, e, out);
+}
+
+/* One item of an expansion; anything that needs more than one level goes to
+ * a helper rule (so the recursion here is bounded: fb_seq -> fb_item ->
+ * fb_seq on flat items only). */
+static void fb_item(struct fb_writer *w, const struct expr *e, struct strbuf *out)
+{
+    switch (e->kind) {
+    case EXPR_LIT: strbuf_add(out, e->u.lit.text, e->u.lit.len); return;
+    case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); return;
+    case EXPR_QUANT:
+        if (is_simple_quant(e)) {
+            const struct expr *c = e->children[0];
+            if (c->kind == EXPR_REF) {
+                strbuf_addstr(out, w->names[c->u.ref.target]);
+                grammar_quant_label(e, out);
+                return;
+            }
+            bool flat = fb_flat_seq(c);
+            if (c->kind == EXPR_ALT) {
+                flat = true;
+                for (uint32_t k = 0; k < c->nchildren && flat; k++)
+                    flat = fb_flat_seq(c->children[k]);
+            }
+            if (flat) {
+                strbuf_addch(out, '(');
+                if (c->kind == EXPR_ALT) {
+                    for (uint32_t k = 0; k < c->nchildren; k++) {
+                        if (k)
+                            strbuf_addch(out, '|');
+                        fb_seq(w, c->children[k], out);
+                    }
+                } else {
+                    fb_seq(w, c, out);
+                }
+                strbuf_addch(out, ')');
+                grammar_quant_label(e, out);
+                return;
+            }
+        }
+        break;
+    default: break;
+    }
+    strbuf_addstr(out, fb_helper(w, e));
+}
+
+static void fb_expansion(struct fb_writer *w, const struct expr *e, double weight, bool first,
+                         struct strbuf *out)
+{
+    struct strbuf text = STRBUF_INIT;
+    fb_seq(w, e, &text);
+    strbuf_addstr(out, first ? "" : ", ");
+    if (weight >= 0)
+        strbuf_addch(out, '[');
+    json_add_string(out, text.data ? text.data : "", text.len);
+    if (weight >= 0)
+        strbuf_addf(out, ", {\"prob\": %.6g}]", weight);
+    strbuf_free(&text);
+}
+
+/* The expansions of a rule's right-hand side or of a helper. */
+static void fb_expansions(struct fb_writer *w, const struct expr *e, bool helper,
+                          struct strbuf *out)
+{
+    strbuf_addch(out, '[');
+    if (helper && e->kind == EXPR_CLASS) {
+        uint64_t size = grammar_class_size(e);
+        if (size > FB_CLASS_MAX) {
+            diag_add(w->diags, DIAG_ERROR, w->g->file, e->pos.line, e->pos.col,
+                     "class %s of rule '%s' has %llu characters: fuzzingbook lists each "
+                     "expansion, and kpath writes at most %d",
+                     e->u.cls.source, w->g->rules[e->rule].name, (unsigned long long)size,
+                     FB_CLASS_MAX);
+            w->failed = true;
+        }
+        for (uint64_t k = 0; k < size && k < FB_CLASS_MAX; k++) {
+            char buf[4];
+            size_t len = utf8_encode(grammar_class_nth(e, k), buf);
+            strbuf_addstr(out, k ? ", " : "");
+            json_add_string(out, buf, len);
+        }
+    } else if (helper && e->kind == EXPR_QUANT) {
+        /* x{n,m}: one expansion per count; x{n,}: n copies and x*. */
+        const struct expr *c = e->children[0];
+        uint32_t min = e->u.quant.min, max = e->u.quant.max;
+        uint32_t last = max == QUANT_INFINITE ? min : max;
+        for (uint32_t count = min; count <= last; count++) {
+            struct strbuf text = STRBUF_INIT;
+            for (uint32_t i = 0; i < count; i++)
+                fb_item(w, c, &text);
+            if (max == QUANT_INFINITE) {
+                /* x* for the rest, x a reference or a helper */
+                strbuf_addstr(&text, c->kind == EXPR_REF ? w->names[c->u.ref.target]
+                                                         : fb_helper(w, c));
+                strbuf_addch(&text, '*');
+            }
+            strbuf_addstr(out, count > min ? ", " : "");
+            json_add_string(out, text.data ? text.data : "", text.len);
+            strbuf_free(&text);
+        }
+    } else if (e->kind == EXPR_ALT) {
+        for (uint32_t k = 0; k < e->nchildren; k++) {
+            double weight = e->u.alt.weights ? e->u.alt.weights[k] : -1;
+            fb_expansion(w, e->children[k], weight, k == 0, out);
+        }
+    } else {
+        fb_expansion(w, e, -1, true, out);
+    }
+    strbuf_addch(out, ']');
+}
+
+static bool export_fuzzingbook(const struct grammar *g, struct strbuf *out,
+                               struct diag_list *diags)
+{
+    struct fb_writer w = {g, diags, xcalloc(g->nrules, sizeof(char *)), NULL, NULL, 0, 0, 0,
+                          false};
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        struct strbuf sb = STRBUF_INIT;
+        const char *name = g->rules[r].name;
+        if (name[0] == '<')
+            strbuf_addstr(&sb, name);
+        else
+            strbuf_addf(&sb, "<%s>", name);
+        w.names[r] = strbuf_detach(&sb, NULL);
+    }
+    strbuf_addstr(out, "{");
+    bool first = true;
+    for (uint32_t k = 0; k <= g->nrules; k++) {
+        uint32_t r = k == 0 ? g->start : k - 1;
+        if (k > 0 && r == g->start)
+            continue;
+        strbuf_addstr(out, first ? "\n  " : ",\n  ");
+        first = false;
+        json_add_cstring(out, w.names[r]);
+        strbuf_addstr(out, ": ");
+        fb_expansions(&w, g->rules[r].rhs, false, out);
+    }
+    /* Helpers may make helpers: a work list, no recursion. */
+    for (size_t h = 0; h < w.nhelpers; h++) {
+        strbuf_addstr(out, ",\n  ");
+        json_add_cstring(out, w.helper_names[h]);
+        strbuf_addstr(out, ": ");
+        fb_expansions(&w, w.helpers[h], true, out);
+    }
+    strbuf_addstr(out, "\n}\n");
+    for (uint32_t r = 0; r < g->nrules; r++)
+        free(w.names[r]);
+    for (size_t h = 0; h < w.nhelpers; h++)
+        free(w.helper_names[h]);
+    free(w.names);
+    free(w.helpers);
+    free(w.helper_names);
+    return !w.failed;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+bool grammar_export(const struct grammar *g, enum grammar_format format, struct strbuf *out,
+                    struct diag_list *diags)
+{
+    switch (format) {
+    case GRAMMAR_FORMAT_G4: return export_g4(g, out, diags);
+    case GRAMMAR_FORMAT_FUZZINGBOOK: return export_fuzzingbook(g, out, diags);
+    case GRAMMAR_FORMAT_EBNF:
+    case GRAMMAR_FORMAT_AUTO: {
+        struct grammar_write_options o = {0};
+        grammar_write(g, &o, out);
+        return true;
+    }
+    default:
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "writing %s grammars is not supported yet",
+                 grammar_format_name(format));
+        return false;
+    }
+}

@@ -1,0 +1,114 @@
+/* grammar_load: picking the importer for a grammar file. */
+#include "grammar_load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "import.h"
+
+static const struct {
+    const char *name;
+    enum grammar_format format;
+} format_names[] = {
+    {"ebnf", GRAMMAR_FORMAT_EBNF},
+    {"g4", GRAMMAR_FORMAT_G4},
+    {"antlr", GRAMMAR_FORMAT_G4},
+    {"fuzzingbook", GRAMMAR_FORMAT_FUZZINGBOOK},
+    {"json", GRAMMAR_FORMAT_FUZZINGBOOK},
+    {"tribble", GRAMMAR_FORMAT_TRIBBLE},
+    {"fandango", GRAMMAR_FORMAT_FANDANGO},
+    {"fan", GRAMMAR_FORMAT_FANDANGO},
+};
+
+bool grammar_format_parse(const char *name, enum grammar_format *out)
+{
+    for (size_t k = 0; k < sizeof format_names / sizeof *format_names; k++) {
+        if (strcmp(name, format_names[k].name) == 0) {
+            *out = format_names[k].format;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *grammar_format_name(enum grammar_format f)
+{
+    for (size_t k = 0; k < sizeof format_names / sizeof *format_names; k++)
+        if (format_names[k].format == f)
+            return format_names[k].name;
+    return "auto";
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+enum grammar_format grammar_format_of_path(const char *path)
+{
+    if (ends_with(path, ".g4"))
+        return GRAMMAR_FORMAT_G4;
+    if (ends_with(path, ".json"))
+        return GRAMMAR_FORMAT_FUZZINGBOOK;
+    if (ends_with(path, ".tribble"))
+        return GRAMMAR_FORMAT_TRIBBLE;
+    if (ends_with(path, ".fan"))
+        return GRAMMAR_FORMAT_FANDANGO;
+    return GRAMMAR_FORMAT_EBNF;
+}
+
+bool grammar_read_file(const char *path, struct strbuf *out, struct diag_list *diags)
+{
+    strbuf_reset(out);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+        return false;
+    }
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        strbuf_add(out, chunk, n);
+    bool failed = ferror(f);
+    int err = errno;
+    fclose(f);
+    if (failed) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(err));
+        return false;
+    }
+    return true;
+}
+
+struct grammar *grammar_open_string(const char *name, const char *text, size_t len,
+                                    enum grammar_format format,
+                                    const struct grammar_options *opts,
+                                    struct diag_list *diags)
+{
+    if (format == GRAMMAR_FORMAT_AUTO)
+        format = grammar_format_of_path(name);
+    switch (format) {
+    case GRAMMAR_FORMAT_G4: return import_antlr(name, text, len, opts, diags);
+    case GRAMMAR_FORMAT_FUZZINGBOOK: return import_fuzzingbook(name, text, len, opts, diags);
+    case GRAMMAR_FORMAT_TRIBBLE: return import_tribble(name, text, len, opts, diags);
+    case GRAMMAR_FORMAT_FANDANGO: return import_fandango(name, text, len, opts, diags);
+    default: return grammar_load_string(name, text, len, opts, diags);
+    }
+}
+
+struct grammar *grammar_open(const char *path, enum grammar_format format,
+                             const struct grammar_options *opts, struct diag_list *diags)
+{
+    if (format == GRAMMAR_FORMAT_AUTO)
+        format = grammar_format_of_path(path);
+    /* kpath's own format keeps its own reader (and whatever limits it has). */
+    if (format == GRAMMAR_FORMAT_EBNF)
+        return grammar_load_file(path, opts, diags);
+    struct strbuf sb = STRBUF_INIT;
+    struct grammar *g = NULL;
+    if (grammar_read_file(path, &sb, diags))
+        g = grammar_open_string(path, strbuf_str(&sb), sb.len, format, opts, diags);
+    strbuf_free(&sb);
+    return g;
+}

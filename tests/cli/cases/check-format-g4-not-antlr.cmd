@@ -1,0 +1,1 @@
+check --format g4 tests/grammars/formats/calc-sample.txt

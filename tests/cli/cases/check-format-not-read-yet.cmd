@@ -1,0 +1,1 @@
+check --format fandango tests/grammars/formats/calc-sample.txt

@@ -1,0 +1,1 @@
+convert --to tribble grammars/expr.ebnf

@@ -1,0 +1,1 @@
+convert --to yaml grammars/expr.ebnf

@@ -1,0 +1,1 @@
+info --format xml grammars/expr.ebnf

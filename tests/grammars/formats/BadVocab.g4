@@ -1,0 +1,3 @@
+parser grammar BadVocab;
+options { tokenVocab = Missing; }
+s : A ;

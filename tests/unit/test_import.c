@@ -1,0 +1,382 @@
+/* Unit tests of the importers (src/import_*.c) and of kpath convert's writers
+ * (src/grammar_export.c).  Every grammar here was written for these tests.
+ * The expected trees are written in .ebnf, worked out by hand from the
+ * construction documented in src/import_antlr.c; the .ebnf writer prints an
+ * imported grammar from its syntax tree, so equal text means equal trees. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grammar.h"
+#include "grammar_export.h"
+#include "grammar_load.h"
+#include "grammar_write.h"
+#include "graph.h"
+#include "harness.h"
+#include "strbuf.h"
+
+static char *diags_text(struct diag_list *d)
+{
+    struct strbuf sb = STRBUF_INIT;
+    diag_sort(d);
+    for (size_t i = 0; i < d->len; i++) {
+        if (i)
+            strbuf_addch(&sb, '\n');
+        diag_format(&d->items[i], &sb);
+    }
+    char *s = strbuf_detach(&sb, NULL);
+    return s ? s : calloc(1, 1);
+}
+
+static struct grammar *open_text(const char *name, const char *text, const char *start,
+                                 struct diag_list *d)
+{
+    struct grammar_options o = {.start = start};
+    return grammar_open_string(name, text, strlen(text), GRAMMAR_FORMAT_AUTO, &o, d);
+}
+
+static char *as_ebnf(const struct grammar *g)
+{
+    struct strbuf sb = STRBUF_INIT;
+    struct grammar_write_options o = {.reprint = true};
+    grammar_write(g, &o, &sb);
+    return strbuf_detach(&sb, NULL);
+}
+
+/* Import `text` as `name`; its .ebnf form must be `want` and its
+ * diagnostics `want_diags`. */
+static void check_import(const char *name, const char *text, const char *want,
+                         const char *want_diags)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text(name, text, NULL, &d);
+    char *got_diags = diags_text(&d);
+    CHECK_STR(got_diags, want_diags);
+    CHECK(g != NULL);
+    if (g) {
+        char *got = as_ebnf(g);
+        CHECK_STR(got, want);
+        free(got);
+    }
+    free(got_diags);
+    diag_list_free(&d);
+    grammar_free(g);
+}
+
+static void check_error(const char *name, const char *text, const char *want_diags)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text(name, text, NULL, &d);
+    CHECK(g == NULL);
+    char *got = diags_text(&d);
+    CHECK_STR(got, want_diags);
+    free(got);
+    diag_list_free(&d);
+    grammar_free(g);
+}
+
+/* ---- ANTLR -------------------------------------------------------------- */
+
+TEST(antlr_skip_tokens_between_parser_tokens)
+{
+    /* s is referenced by a, so the leading _skip goes into a wrapper. */
+    check_import("t.g4",
+                 "grammar T;\n"
+                 "s : a (',' a)* EOF ;\n"
+                 "a : ID | '(' s ')' ;\n"
+                 "ID : [a-z]+ ;\n"
+                 "WS : [ \\t]+ -> skip ;\n"
+                 "COMMENT : '#' ~[\\n]* -> channel(HIDDEN) ;\n",
+                 "_start := _skip s;\n"
+                 "s := a (\",\" _skip a)*;\n"
+                 "a := ID _skip | \"(\" _skip s \")\" _skip;\n"
+                 "ID := [a-z]+;\n"
+                 "WS := [\\t ];\n"
+                 "COMMENT := \"#\" [^\\n]*;\n"
+                 "_skip := (WS | COMMENT)*;\n",
+                 "");
+    /* An unreferenced start rule begins with _skip itself; a token alone in
+     * an alternative or under a quantifier gets a sequence with _skip. */
+    check_import("t.g4",
+                 "grammar T;\n"
+                 "list : '[' (NUM | NAME)* ']' ;\n"
+                 "NUM : [0-9]+ ;\n"
+                 "NAME : [a-z]+ ;\n"
+                 "SPACE : ' '+ -> skip ;\n"
+                 "UNUSED : '!' ;\n",
+                 "list := _skip \"[\" _skip (NUM _skip | NAME _skip)* \"]\" _skip;\n"
+                 "NUM := [0-9]+;\n"
+                 "NAME := [a-z]+;\n"
+                 "SPACE := \" \";\n"
+                 "_skip := SPACE*;\n",
+                 "");
+}
+
+TEST(antlr_elements_and_ignored_parts)
+{
+    check_import("t.g4",
+                 "/* a grammar of every element */\n"
+                 "grammar E;\n"
+                 "options { language = Java; }\n"
+                 "tokens { EXTRA }\n"
+                 "@header { import java.util.*; }\n"
+                 "r[int x] returns [int y] locals [int z]\n"
+                 "@init { y = 0; }\n"
+                 "  : v+=item*? # Many\n"
+                 "  | {p()}? k=KW { act(); } item?? # One\n"
+                 "  ;\n"
+                 "item : <assoc=right> NUM ;\n"
+                 "KW : 'kw' ;\n"
+                 "NUM : ('0'..'9')+? D ;\n"
+                 "fragment D : ~('a' | 'b' | [x-z]) . ;\n",
+                 "r := item* | KW item?;\n"
+                 "item := NUM;\n"
+                 "KW := \"kw\";\n"
+                 "NUM := [0-9]+ D;\n"
+                 "D := [^abx-z] [\\u{0}-\\u{10FFFF}];\n",
+                 "t.g4:5:9: warning: 3 actions and 1 semantic predicate ignored (kpath reads "
+                 "the grammar without running code); the first is here");
+}
+
+TEST(antlr_any_token_in_parser_rules)
+{
+    /* '.' is any token; '~' leaves out the tokens named, a literal naming
+     * the token rule of exactly that literal; fragments are no tokens. */
+    check_import("t.g4",
+                 "grammar T;\n"
+                 "s : '(' ~(B | ')')* ')' . ;\n"
+                 "A : 'a' ;\n"
+                 "B : 'b' ;\n"
+                 "R : ')' ;\n"
+                 "fragment F : 'f' ;\n",
+                 "s := \"(\" A* \")\" (A | B | R);\n"
+                 "A := \"a\";\n"
+                 "B := \"b\";\n"
+                 "R := \")\";\n",
+                 "");
+}
+
+TEST(antlr_case_insensitive_and_escapes)
+{
+    check_import("t.g4",
+                 "grammar C;\n"
+                 "options { caseInsensitive = true; }\n"
+                 "stmt : 'select' ID ;\n"
+                 "ID : [a-c] '\\u00e9\\n\\'' ;\n",
+                 "stmt := ([Ss] [Ee] [Ll] [Ee] [Cc] [Tt]) ID;\n"
+                 "ID := [A-Ca-c] \"é\\n'\";\n",
+                 "");
+}
+
+TEST(antlr_lexer_only_commands_and_modes)
+{
+    /* A lexer grammar starts at its first token; tokens it never uses are
+     * left out; unsupported commands and modes are warned about. */
+    check_import("L.g4",
+                 "lexer grammar L;\n"
+                 "A : 'a' B? -> type(X) ;\n"
+                 "fragment B : 'b' ;\n"
+                 "C : 'c' ;\n"
+                 "mode M;\n"
+                 "D : 'd' -> popMode ;\n",
+                 "A := \"a\" B?;\n"
+                 "B := \"b\";\n",
+                 "L.g4:2:15: warning: lexer command 'type' of rule 'A' is not supported and is "
+                 "ignored (kpath reads one character-level grammar, without modes or token "
+                 "types)\n"
+                 "L.g4:5:1: warning: lexer mode 'M' is not supported: its rules are read as if "
+                 "they were in the default mode\n"
+                 "L.g4:6:12: warning: lexer command 'popMode' of rule 'D' is not supported and "
+                 "is ignored (kpath reads one character-level grammar, without modes or token "
+                 "types)");
+}
+
+TEST(antlr_errors_point_into_the_file)
+{
+    check_error("t.g4", "grammar T;\ns : A ;\n", "t.g4:2:5: error: undefined rule 'A'");
+    check_error("t.g4", "grammar T;\ns : 'a\n;\n", "t.g4:2:5: error: unterminated literal");
+    check_error("t.g4", "grammar T;\ns : 'a' . ;\n",
+                "t.g4:2:9: error: no token is left for this '~' or '.' to stand for");
+    check_error("t.g4", "grammar T;\ns : ~( A | ;\nA : 'a' ;\n",
+                "t.g4:2:12: error: expected a token name or literal after '~' in a parser "
+                "rule, found ';'");
+    check_error("t.g4", "grammar T;\nA : ~B ;\nB : 'b' ;\n",
+                "t.g4:2:6: error: '~B': the complement of a rule cannot be expressed; write "
+                "the set itself ([...]) after '~'");
+    check_error("t.g4", "grammar T;\ns : ('a' | 'b' ;\n",
+                "t.g4:2:16: error: expected ')' to close the '(' at 2:5, found ';'");
+    check_error("t.g4", "grammar T;\ns : 'a' ;\ns : 'b' ;\n",
+                "t.g4:3:1: error: rule 's' is defined twice (first at 2:1)");
+    check_error("t.g4", "s : 'a' ;\n",
+                "t.g4:1:1: error: expected 'grammar NAME;' (an ANTLR 4 grammar starts with it), "
+                "found 's'");
+    check_error("t.g4", "grammar T;\nA : 'z'..'a' ;\n",
+                "t.g4:2:5: error: inverted range 'z'..'a'");
+    check_error("t.g4", "grammar T;\nA : [a-\n",
+                "t.g4:2:5: error: unterminated set");
+    check_error("t.g4", "grammar T;\ns : A s ;\nA : 'a' ;\n",
+                "t.g4:2:1: error: rule 's' is unproductive: it can never derive a finite string");
+}
+
+TEST(antlr_start_option)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text("t.g4", "grammar T;\na : b 'x' ;\nb : 'y' ;\n", "b", &d);
+    CHECK(g != NULL);
+    if (g)
+        CHECK_STR(g->rules[g->start].name, "b");
+    grammar_free(g);
+    diag_list_free(&d);
+    g = open_text("t.g4", "grammar T;\na : 'x' ;\n", "nope", &d);
+    CHECK(g == NULL);
+    char *got = diags_text(&d);
+    CHECK_STR(got, "t.g4: error: start rule 'nope' is not defined");
+    free(got);
+    diag_list_free(&d);
+}
+
+/* ---- round trips --------------------------------------------------------- */
+
+/* The graph as text: one line per node, as `kpath graph` prints it. */
+static char *graph_text(const struct grammar *g, bool strip_brackets)
+{
+    struct graph *gr = graph_build(g);
+    struct strbuf sb = STRBUF_INIT;
+    for (uint32_t n = 0; n < gr->nnodes; n++) {
+        strbuf_addf(&sb, "%u ", n);
+        size_t at = sb.len;
+        graph_node_label(gr, n, &sb);
+        if (strip_brackets && gr->nodes[n].kind == NODE_REF) {
+            size_t w = at;
+            for (size_t r = at; r < sb.len; r++)
+                if (sb.data[r] != '<' && sb.data[r] != '>')
+                    sb.data[w++] = sb.data[r];
+            sb.len = w;
+            sb.data[w] = '\0';
+        }
+        for (uint32_t c = 0; c < gr->nodes[n].nchildren; c++)
+            strbuf_addf(&sb, " %u", gr->children[gr->nodes[n].first_child + c]);
+        strbuf_addch(&sb, '\n');
+    }
+    graph_free(gr);
+    return strbuf_detach(&sb, NULL);
+}
+
+/* Load, write in `format`, load again: the same graph (and names, except
+ * for the angle brackets fuzzingbook's names need). */
+static void check_round_trip(const char *name, const char *text, enum grammar_format format,
+                             const char *ext)
+{
+    bool strip = format == GRAMMAR_FORMAT_FUZZINGBOOK;
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text(name, text, NULL, &d);
+    CHECK(g != NULL);
+    if (!g) {
+        diag_list_free(&d);
+        return;
+    }
+    struct strbuf out = STRBUF_INIT;
+    CHECK(grammar_export(g, format, &out, &d));
+    char back_name[32];
+    snprintf(back_name, sizeof back_name, "back.%s", ext);
+    struct grammar *back = grammar_open_string(back_name, strbuf_str(&out), out.len,
+                                               GRAMMAR_FORMAT_AUTO, NULL, &d);
+    CHECK(back != NULL);
+    char *msgs = diags_text(&d);
+    CHECK_STR(msgs, "");
+    if (back) {
+        char *a = graph_text(g, strip), *b = graph_text(back, strip);
+        CHECK_STR(b, a);
+        free(a);
+        free(b);
+    }
+    free(msgs);
+    strbuf_free(&out);
+    grammar_free(back);
+    grammar_free(g);
+    diag_list_free(&d);
+}
+
+static const char *const round_trip_g4 =
+    "grammar R;\n"
+    "doc : item (';' item)* EOF ;\n"
+    "item : KEY '=' value | '[' KEY ']' | ;\n"
+    "value : NUM | STR | '(' value+ ')' ;\n"
+    "KEY : [a-zA-Z_] [a-zA-Z_0-9]* ;\n"
+    "NUM : '-'? DIGIT+ ('.' DIGIT+)? ;\n"
+    "STR : '\"' (~[\"\\\\\\n] | '\\\\' .)* '\"' ;\n"
+    "fragment DIGIT : [0-9] ;\n"
+    "WS : [ \\t\\r\\n]+ -> skip ;\n"
+    "LINE_COMMENT : '//' ~[\\n]* -> skip ;\n";
+
+TEST(round_trip_antlr_through_every_format)
+{
+    check_round_trip("r.g4", round_trip_g4, GRAMMAR_FORMAT_G4, "g4");
+    check_round_trip("r.g4", round_trip_g4, GRAMMAR_FORMAT_EBNF, "ebnf");
+    /* A start rule that is referenced gets the _start wrapper, which the g4
+     * writer turns back into the start rule. */
+    /* An alternation as an alternative keeps its parentheses. */
+    check_round_trip("a.g4", "grammar A;\ns : ~B | '(' s ')' ;\nA : 'a' ;\nB : 'b' ;\nC : 'c' ;\n",
+                     GRAMMAR_FORMAT_G4, "g4");
+    check_round_trip("w.g4",
+                     "grammar W;\ne : t ('+' e)? ;\nt : N | '(' e ')' ;\nN : [0-9]+ ;\n"
+                     "S : ' ' -> skip ;\n",
+                     GRAMMAR_FORMAT_G4, "g4");
+}
+
+TEST(round_trip_ebnf_through_every_format)
+{
+    /* Names a g4 writer keeps: capitals for rules with classes. */
+    const char *text = "list := \"[\" (Item (\",\" Item)*)? \"]\";\n"
+                       "Item := Digit+ | \"x\" | \"\";\n"
+                       "Digit := [0-9];\n";
+    check_round_trip("e.ebnf", text, GRAMMAR_FORMAT_EBNF, "ebnf");
+    check_round_trip("e.ebnf", text, GRAMMAR_FORMAT_G4, "g4");
+}
+
+/* ---- fuzzingbook --------------------------------------------------------- */
+
+TEST(fuzzingbook_expansions_shorthands_and_probabilities)
+{
+    check_import("f.json",
+                 "{\"<start>\": [\"<expr>\"],\n"
+                 " \"<expr>\": [[\"<term> + <expr>\", {\"prob\": 0.25}], \"<term>\"],\n"
+                 " \"<term>\": [\"<sign>?<digit>+(.<digit>|e<digit>*)?\", \"(<expr>)\"],\n"
+                 " \"<sign>\": [\"-\", \"\"],\n"
+                 " \"<digit>\": [\"0\", \"1\"]}\n",
+                 "<start> := <expr>;\n"
+                 "<expr> := 25% <term> \" + \" <expr> | <term>;\n"
+                 "<term> := <sign>? <digit>+ (\".\" <digit> | \"e\" <digit>*)? | \"(\" <expr> \")\";\n"
+                 "<sign> := \"-\" | \"\";\n"
+                 "<digit> := \"0\" | \"1\";\n",
+                 "");
+}
+
+TEST(fuzzingbook_errors_point_into_the_file)
+{
+    check_error("f.json", "{\"<start>\": [\"<a>\"]}", "f.json:1:15: error: undefined rule '<a>'");
+    check_error("f.json", "{\"<start>\": [\"x\", 3]}",
+                "f.json:1:19: error: an expansion of '<start>' must be a string, not a number");
+    check_error("f.json", "{\"<start>\": []}",
+                "f.json:1:13: error: the expansions of '<start>' must be a non-empty list of "
+                "strings, not an empty list");
+    check_error("f.json", "[1]",
+                "f.json:1:1: error: a fuzzingbook grammar is an object of \"<name>\": "
+                "[expansions], not an array");
+    check_error("f.json", "{\"<start>\": [[\"x\", {\"prob\": 2}]]}",
+                "f.json:1:29: error: \"prob\" must be a number from 0 to 1");
+}
+
+TEST(round_trip_fuzzingbook)
+{
+    const char *text = "{\"<start>\": [\"<list>\"],\n"
+                       " \"<list>\": [\"[<item>(, <item>)*]\", \"[]\"],\n"
+                       " \"<item>\": [[\"<digit>+\", {\"prob\": 0.5}], \"x<item>?\"],\n"
+                       " \"<digit>\": [\"0\", \"1\", \"2\"]}\n";
+    check_round_trip("f.json", text, GRAMMAR_FORMAT_FUZZINGBOOK, "json");
+    check_round_trip("f.json", text, GRAMMAR_FORMAT_EBNF, "ebnf");
+    /* From ANTLR to fuzzingbook: the same graph as long as there is no
+     * class (a class becomes a helper rule). */
+    check_round_trip("n.g4", "grammar N;\ns : 'a' s? 'b' | N ;\nN : 'n'+ ;\n",
+                     GRAMMAR_FORMAT_FUZZINGBOOK, "json");
+}
