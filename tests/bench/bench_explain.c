@@ -110,12 +110,6 @@ static void write_set(const char *dir, const char *name, struct generator *gen,
     results_free(&r);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double worst(const double *v, size_t n)
 {
     double w = NAN;
@@ -328,7 +322,6 @@ out:
     kpath_space_free(&sp[1]);
     graph_free(g);
     grammar_free(gr);
-    (void)cmp_double;
 }
 
 void bench_explain(const char *root)
