@@ -13,9 +13,11 @@
  * them is computed by a fixpoint; a choice is taken only when that subtree
  * fits under the depth limit.  For each required k-path a second fixpoint
  * gives, per (state, progress along the path, node), the fewest steps down to
- * an instance completing it; slots follow the smallest of these distances
- * over the required paths not yet contained, and are closed at random (within
- * the depth limit, seeded) once no required path can be reached from them.
+ * an instance completing it.  A slot claims the nearest required path not
+ * contained yet and not claimed elsewhere in the tree, follows those
+ * distances and hands the claim to the one child on the way; other slots
+ * close with the least deep alternatives (retries choose at random a quarter
+ * of the time, seeded, so they differ).
  * Every finished tree is checked against the constraint by computing its
  * k-paths; inputs that miss a required path are dropped and the search tries
  * again, up to `attempts` times per input.  Texts are never repeated.
