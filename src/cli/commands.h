@@ -19,6 +19,8 @@
     X(dup, cmd_dup)           \
     X(parse, cmd_parse)       \
     X(coverage, cmd_coverage) \
+    X(reduce, cmd_reduce)     \
+    X(bonsai, cmd_bonsai)     \
     X(convert, cmd_convert)   \
     X(explain, cmd_explain)   \
     X(target, cmd_target)

@@ -37,6 +37,7 @@ int main(int argc, char **argv)
     bench_core(root);
     bench_generation(root);
     bench_parsing(root);
+    bench_concise(root);
     bench_tui(root);
     bench_explain(root);
     struct rusage ru;

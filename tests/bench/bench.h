@@ -13,6 +13,7 @@ void bench_core(const char *root);
 void bench_generation(const char *root);
 void bench_parsing(const char *root);
 void bench_tui(const char *root);
+void bench_concise(const char *root);
 void bench_explain(const char *root);
 
 #endif

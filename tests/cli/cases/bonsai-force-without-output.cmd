@@ -1,0 +1,1 @@
+bonsai --force grammars/expr.ebnf

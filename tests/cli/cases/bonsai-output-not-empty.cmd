@@ -1,0 +1,1 @@
+bonsai -o tests/samples/expr grammars/expr.ebnf

@@ -1,0 +1,1 @@
+bonsai --max-depth 0 grammars/expr.ebnf

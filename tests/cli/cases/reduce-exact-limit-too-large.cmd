@@ -1,0 +1,1 @@
+reduce --exact-limit 300 grammars/expr.ebnf tests/samples/expr/valid

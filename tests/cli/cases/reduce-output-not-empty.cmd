@@ -1,0 +1,1 @@
+reduce -o tests/samples/expr/valid grammars/expr.ebnf tests/samples/expr/valid

@@ -1,0 +1,1 @@
+reduce --results grammars/expr.ebnf grammars/expr.ebnf tests/samples/expr/valid

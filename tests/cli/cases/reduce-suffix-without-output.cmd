@@ -1,0 +1,1 @@
+reduce --suffix .in grammars/expr.ebnf tests/samples/expr/valid
