@@ -5,6 +5,9 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/kpath
+MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 VERSION  := 0.1.0
 
 CC       ?= cc
@@ -47,7 +50,7 @@ BENCH    := $(O)/bench
 
 DEFAULT_GRAMMAR := grammars/expr.ebnf
 
-.PHONY: all deps run test test-build bench formats-check fuzz screenshots \
+.PHONY: all deps run test test-build bench formats-check fuzz screenshots docs \
         install uninstall clean
 
 all: $(KPATH)
@@ -71,26 +74,44 @@ deps:
 	fi
 
 # ---- build ----------------------------------------------------------------
+# Quiet by default: one short line per file; `make V=1` shows the commands.
+V ?=
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-5s %s\n' $(1) $(2)
+endif
+
 $(O)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(UI_OBJ): ALL_CFLAGS += $(CURSES_CFLAGS)
 
 $(LIB): $(CORE_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)$(AR) rcs $@ $^
 
 $(KPATH): $(CLI_OBJ) $(UI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) -lm
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) -lm
 
 $(UNIT): $(TEST_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) -lm
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) -lm
 
 $(BENCH): $(BENCH_SRC:%.c=$(O)/%.o) $(UI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(UI_LIBS) -lm
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(UI_LIBS) -lm
 
-run: $(KPATH)
+# `make run` builds in parallel (one job per core) before it starts.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+run: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(KPATH)
 	./$(KPATH) $(DEFAULT_GRAMMAR)
 
 # ---- tests ----------------------------------------------------------------
@@ -149,15 +170,36 @@ fuzz: deps $(KPATH)
 	$(O)/fuzz/fuzz-parse -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=tests/fuzz/crashes-parse/ \
 	    -max_len=4096 -timeout=20 $(O)/fuzz/corpus-parse
 
+# ---- the manual page and shell completion, made by kpath from its tables ----
+DOCS := $(O)/kpath.1 $(O)/kpath.bash $(O)/_kpath
+docs: $(DOCS)
+$(O)/kpath.1: $(KPATH)
+	$(call say,GEN,$@)
+	$(Q)./$(KPATH) --man >$@.tmp && mv $@.tmp $@
+$(O)/kpath.bash: $(KPATH)
+	$(call say,GEN,$@)
+	$(Q)./$(KPATH) --completion bash >$@.tmp && mv $@.tmp $@
+$(O)/_kpath: $(KPATH)
+	$(call say,GEN,$@)
+	$(Q)./$(KPATH) --completion zsh >$@.tmp && mv $@.tmp $@
+
 # ---- install --------------------------------------------------------------
-install: $(KPATH)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/grammars $(DESTDIR)$(DATADIR)/themes
+install: $(KPATH) $(DOCS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/grammars $(DESTDIR)$(DATADIR)/themes \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(KPATH) $(DESTDIR)$(BINDIR)/kpath
 	install -m 644 grammars/*.ebnf $(DESTDIR)$(DATADIR)/grammars/
 	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
+	install -d $(DESTDIR)$(DATADIR)/lessons/samples
+	install -m 644 lessons/*.lesson lessons/README.md $(DESTDIR)$(DATADIR)/lessons/
+	install -m 644 lessons/samples/* $(DESTDIR)$(DATADIR)/lessons/samples/
+	install -m 644 $(O)/kpath.1 $(DESTDIR)$(MANDIR)/man1/kpath.1
+	install -m 644 $(O)/kpath.bash $(DESTDIR)$(BASHCOMPDIR)/kpath
+	install -m 644 $(O)/_kpath $(DESTDIR)$(ZSHCOMPDIR)/_kpath
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/kpath
+	rm -f $(DESTDIR)$(BINDIR)/kpath $(DESTDIR)$(MANDIR)/man1/kpath.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/kpath $(DESTDIR)$(ZSHCOMPDIR)/_kpath
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:

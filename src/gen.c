@@ -26,6 +26,18 @@ struct gen_state {
     uint32_t *side_top1, *side_top2, *side_top1_node; /* cats: the largest two min_depths */
     uint32_t *entry_side;     /* depth closing needs between a rule node and this node */
     uint32_t *refs_from_root; /* fewest references to reach the node */
+    /* The smallest context of each node: the smallest tree (characters, then
+     * tree nodes, as min_weight) that holds an instance of the node, without
+     * the node's own subtree.  One Dijkstra search from the root for the
+     * whole graph; ctx_pred[n] is the parent on that way, so the smallest way
+     * to any node is read off in its length. */
+    struct context {
+        uint64_t *key;        /* what the search minimized (see compute_contexts) */
+        uint32_t *pred;
+        uint32_t *refs;       /* references on that way, the node included */
+        uint32_t *side;       /* the depth closing its sides needs */
+    } ctx[2];                 /* [0] smallest; [1] shallowest, then smallest */
+    const struct context *route_ctx; /* the one the current first leg follows */
     double *probabilities;    /* owned when computed from the grammar */
     /* ---- agenda (kpath strategy) ---- */
     uint64_t *agenda;
@@ -38,6 +50,7 @@ struct gen_state {
     const uint32_t *cost;     /* backward distances to the first goal (pin or target) */
     const uint32_t *cost_below; /* with a pin: from its last node to the target */
     const struct pin *via;    /* the pin the current target is reached through */
+    bool smallest_route;      /* the first leg follows route_ctx, not `cost` */
     size_t leg_end;           /* route position where the first leg (by cost) ends */
     struct cost_entry cache[COST_CACHE];
     uint64_t cache_clock;
@@ -48,6 +61,11 @@ struct gen_state {
     size_t stack_len, stack_cap;
     uint32_t *refs;           /* per instance: references from the root, itself included */
     size_t refs_cap;
+    /* The size budget: the fewest tree nodes the tree will have once every
+     * open slot is closed in the smallest way (its instances, plus the
+     * smallest subtree below each open slot).  Every choice keeps it within
+     * --max-size when it can; see size_fits. */
+    uint64_t projected;
     /* ---- coverage strategy ---- */
     bool *alt_used;           /* per child edge of an alt */
     bool *reaches_unused;     /* per node */
@@ -132,6 +150,14 @@ static bool is_ref(const struct graph *g, uint32_t n)
     return g->nodes[n].kind == NODE_REF;
 }
 
+/* A node's smallest subtree in tree nodes, capped so that sums over a whole
+ * tree cannot overflow: anything past the cap is past every --max-size. */
+#define SIZE_CAP (UINT64_C(1) << 40)
+static uint64_t node_min_size(const struct graph *g, uint32_t n)
+{
+    return g->nodes[n].min_size < SIZE_CAP ? g->nodes[n].min_size : SIZE_CAP;
+}
+
 /* The depth, relative to the parent's, that closing p's other children needs
  * when the walk goes from p into child c. */
 static uint32_t side_need(const struct generator *gen, uint32_t p, uint32_t c)
@@ -156,6 +182,100 @@ static bool passable(const struct graph *g, uint32_t p)
 static uint32_t walk_repetitions(const struct graph_node *n)
 {
     return n->expr->u.quant.min > 1 ? n->expr->u.quant.min : 1;
+}
+
+/* Weight of what closing p's other children adds when the way goes from p
+ * into child c (see min_weight in graph.h). */
+static uint64_t side_weight(const struct graph *g, uint32_t p, uint32_t c)
+{
+    const struct graph_node *n = &g->nodes[p];
+    if (n->kind == NODE_CAT)
+        return n->min_weight == METRIC_INFINITE ? METRIC_INFINITE
+                                                : n->min_weight - 1 - g->nodes[c].min_weight;
+    if (n->kind == NODE_QUANT) {
+        uint64_t others = walk_repetitions(n) - 1, w = g->nodes[c].min_weight;
+        if (others && w > METRIC_INFINITE / others)
+            return METRIC_INFINITE;
+        return others * w;
+    }
+    return 0;
+}
+
+static uint64_t add64(uint64_t a, uint64_t b)
+{
+    return a > METRIC_INFINITE - b ? METRIC_INFINITE : a + b;
+}
+
+/* The smallest contexts (see gen_state): Dijkstra from the root over parent
+ * to child edges, each adding the parent's node and its closed sides. */
+static void compute_contexts(struct generator *gen, struct context *cx, bool shallow)
+{
+    const struct graph *g = gen->graph;
+    uint32_t N = g->nnodes;
+    cx->key = xmalloc((N + 1) * sizeof *cx->key);
+    cx->pred = xmalloc((N + 1) * sizeof *cx->pred);
+    cx->refs = xcalloc(N + 1, sizeof *cx->refs);
+    cx->side = xcalloc(N + 1, sizeof *cx->side);
+    for (uint32_t n = 0; n < N; n++)
+        cx->key[n] = METRIC_INFINITE, cx->pred[n] = NODE_NONE;
+    if (!N)
+        return;
+    bool *done = xcalloc(N + 1, sizeof *done);
+    struct ctx_item { uint64_t key; uint32_t node; } *heap = NULL;
+    size_t len = 0, cap = 0;
+    cx->key[0] = shallow ? (uint64_t)is_ref(g, 0) << 32 : 0;
+    cx->refs[0] = is_ref(g, 0);
+    heap = xgrow(heap, &cap, 1, sizeof *heap);
+    heap[len++] = (struct ctx_item){cx->key[0], 0};
+    while (len) {
+        struct ctx_item top = heap[0], last = heap[--len];
+        size_t i = 0;
+        for (;;) { /* sift `last` down from the root */
+            size_t c = 2 * i + 1;
+            if (c >= len)
+                break;
+            if (c + 1 < len && heap[c + 1].key < heap[c].key)
+                c++;
+            if (heap[c].key >= last.key)
+                break;
+            heap[i] = heap[c];
+            i = c;
+        }
+        if (len)
+            heap[i] = last;
+        uint32_t p = top.node;
+        if (done[p] || top.key != cx->key[p])
+            continue;
+        done[p] = true;
+        if (!passable(g, p))
+            continue;
+        for (uint32_t j = 0; j < g->nodes[p].nchildren; j++) {
+            uint32_t c = graph_children(g, p)[j];
+            uint32_t refs = cx->refs[p] + is_ref(g, c);
+            uint32_t side = max32(cx->side[p], add32(cx->refs[p], side_need(gen, p, c)));
+            uint64_t w;
+            if (shallow) /* the depth the way needs, then tree nodes */
+                w = ((uint64_t)max32(refs, side) << 32) +
+                    (((cx->key[p] & 0xffffffffu) + 1) & 0xffffffffu);
+            else
+                w = add64(add64(cx->key[p], 1), side_weight(g, p, c));
+            if (done[c] || w >= cx->key[c])
+                continue;
+            cx->key[c] = w;
+            cx->pred[c] = p;
+            cx->refs[c] = refs;
+            cx->side[c] = side;
+            heap = xgrow(heap, &cap, len + 1, sizeof *heap);
+            size_t at = len++;
+            while (at > 0 && heap[(at - 1) / 2].key > w) {
+                heap[at] = heap[(at - 1) / 2];
+                at = (at - 1) / 2;
+            }
+            heap[at] = (struct ctx_item){w, c};
+        }
+    }
+    free(heap);
+    free(done);
 }
 
 static void precompute(struct generator *gen)
@@ -220,6 +340,8 @@ static void precompute(struct generator *gen)
         }
     }
     free(deque);
+    compute_contexts(gen, &st->ctx[0], false);
+    compute_contexts(gen, &st->ctx[1], true);
 }
 
 /* ---- the target's tail and distances -------------------------------------- */
@@ -393,6 +515,41 @@ static void route_chain(struct generator *gen, uint32_t from, uint32_t to)
     }
 }
 
+/* Append the smallest way from the root (not included) down to `to`, read
+ * off the smallest contexts backwards. */
+static void route_smallest(struct generator *gen, uint32_t to)
+{
+    struct gen_state *st = gen->state;
+    size_t mark = st->route_len;
+    for (uint32_t m = to; m != 0; m = st->route_ctx->pred[m])
+        route_push(st, m);
+    for (size_t a = mark, b = st->route_len ? st->route_len - 1 : 0; a < b; a++, b--) {
+        uint32_t t = st->route[a];
+        st->route[a] = st->route[b];
+        st->route[b] = t;
+    }
+}
+
+/* The fewest tree nodes a tree along the route has: each node walked
+ * through, its closed sides, and the smallest subtree below the last. */
+static uint64_t route_min_size(const struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    const struct gen_state *st = gen->state;
+    uint64_t size = 0;
+    for (size_t i = 0; i + 1 < st->route_len; i++) {
+        uint32_t p = st->route[i], c = st->route[i + 1];
+        const struct graph_node *n = &g->nodes[p];
+        uint64_t side = 0;
+        if (n->kind == NODE_CAT)
+            side = node_min_size(g, p) - 1 - node_min_size(g, c);
+        else if (n->kind == NODE_QUANT)
+            side = (uint64_t)(walk_repetitions(n) - 1) * node_min_size(g, c);
+        size = add64(size, add64(1, side));
+    }
+    return add64(size, node_min_size(g, st->route[st->route_len - 1]));
+}
+
 /* The way from the root to the first target node (through the pin, if any),
  * then to each next target node. */
 static void build_route(struct generator *gen)
@@ -408,6 +565,9 @@ static void build_route(struct generator *gen)
         for (uint32_t j = 1; j < pin->len; j++)
             route_chain(gen, pin->nodes[j - 1], pin->nodes[j]);
         route_down(gen, pin->nodes[pin->len - 1], target[0], st->cost_below);
+    } else if (st->smallest_route) {
+        route_smallest(gen, target[0]);
+        st->leg_end = st->route_len - 1;
     } else {
         route_down(gen, 0, target[0], st->cost);
         st->leg_end = st->route_len - 1;
@@ -432,6 +592,30 @@ static uint32_t pin_need(const struct generator *gen, const struct pin *pin, con
     return max32(need, add32(refs, below[pin->nodes[pin->len - 1]]));
 }
 
+/* Plan the smallest way to a target (without pins): the smallest context of
+ * its first node, then the target's own chain.  Returns the depth that tree
+ * needs (UINT32_MAX with pins: they take the shallowest way). */
+static uint32_t plan_smallest(struct generator *gen, const uint32_t *target)
+{
+    struct gen_state *st = gen->state;
+    st->via = NULL;
+    st->smallest_route = false;
+    if ((gen->opts.pins && gen->opts.pins->len) || st->ctx[0].key[target[0]] == METRIC_INFINITE)
+        return INF32;
+    /* The smallest way, else the shallowest of the precomputed ways (a
+     * cheap second try before a search of its own for this target). */
+    uint32_t tail = tail_need(gen, target), best = INF32;
+    for (int i = 0; i < 2 && best > gen->opts.max_depth; i++) {
+        const struct context *cx = &st->ctx[i];
+        if (cx->key[target[0]] == METRIC_INFINITE)
+            continue;
+        best = max32(cx->side[target[0]], add32(cx->refs[target[0]], tail));
+        st->route_ctx = cx;
+    }
+    st->smallest_route = true;
+    return best;
+}
+
 /* Plan how to reach a target: the cost tables of the walk, and the pin to go
  * through.  Returns the smallest depth a tree containing it needs. */
 static uint32_t plan_target(struct generator *gen, const uint32_t *target)
@@ -440,6 +624,7 @@ static uint32_t plan_target(struct generator *gen, const uint32_t *target)
     struct gen_state *st = gen->state;
     uint32_t tail = tail_need(gen, target);
     st->via = NULL;
+    st->smallest_route = false;
     if (!gen->opts.pins || !gen->opts.pins->len) {
         st->cost = costs_for(gen, target[0], tail);
         return add32(is_ref(g, 0), st->cost[0]);
@@ -542,11 +727,58 @@ static void default_probabilities(struct generator *gen)
     gen->opts.probabilities = st->probabilities;
 }
 
+/* When the smallest input is larger than the size budget, the error naming
+ * the rule whose smallest derivation is the innermost one over the budget:
+ * the smallest derivation is followed down from the root, into the largest
+ * part at each node, while it stays over the budget.  Sizes fall strictly on
+ * the way, so it ends; nothing is built. */
+static char *too_large_error(const struct graph *g, uint32_t max_size)
+{
+    uint32_t n = 0, culprit = 0;
+    while (g->nodes[n].min_size > max_size) {
+        culprit = n;
+        const struct graph_node *node = &g->nodes[n];
+        uint32_t next = NODE_NONE;
+        for (uint32_t i = 0; i < node->nchildren; i++) {
+            uint32_t c = graph_children(g, n)[i];
+            bool better = next == NODE_NONE ||
+                          (node->kind == NODE_ALT ? g->nodes[c].min_size < g->nodes[next].min_size
+                                                  : g->nodes[c].min_size > g->nodes[next].min_size);
+            if (better)
+                next = c;
+        }
+        if (next == NODE_NONE)
+            break;
+        n = next;
+    }
+    uint32_t rule = g->nodes[culprit].rule;
+    const struct graph_node *at = &g->nodes[g->rule_node[rule]];
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "rule %s: its smallest derivation has ", g->grammar->rules[rule].name);
+    if (at->min_size == METRIC_INFINITE)
+        strbuf_addstr(&sb, "more than 2^64");
+    else
+        strbuf_addf(&sb, "%llu", (unsigned long long)at->min_size);
+    strbuf_addf(&sb, " tree nodes, more than the size budget (--max-size %u); the smallest input "
+                     "needs --max-size ", max_size);
+    if (g->nodes[0].min_size == METRIC_INFINITE)
+        strbuf_addstr(&sb, "more than 2^64");
+    else
+        strbuf_addf(&sb, "%llu", (unsigned long long)g->nodes[0].min_size);
+    if (g->nodes[0].min_size > UINT32_MAX - 1)
+        strbuf_addf(&sb, ", beyond its largest value %u", UINT32_MAX - 1);
+    return strbuf_detach(&sb, NULL);
+}
+
 struct generator *gen_new(const struct graph *g, const struct gen_options *opts, char **error)
 {
     *error = NULL;
     if (opts->k < 1 || opts->k > KPATH_MAX_K) {
         *error = format_error("k must be from 1 to %llu", KPATH_MAX_K);
+        return NULL;
+    }
+    if (g->nnodes && g->nodes[0].min_size > opts->max_size) {
+        *error = too_large_error(g, opts->max_size);
         return NULL;
     }
     struct generator *gen = xcalloc(1, sizeof *gen);
@@ -609,6 +841,12 @@ void gen_free(struct generator *gen)
     free(st->side_top1_node);
     free(st->entry_side);
     free(st->refs_from_root);
+    for (int i = 0; i < 2; i++) {
+        free(st->ctx[i].key);
+        free(st->ctx[i].pred);
+        free(st->ctx[i].refs);
+        free(st->ctx[i].side);
+    }
     free(st->probabilities);
     free(st->agenda);
     kpath_set_free(&st->skipped);
@@ -689,11 +927,13 @@ static bool expand(struct generator *gen, uint32_t inst, uint32_t decision)
     uint32_t node = gen->tree.insts[inst].node;
     if (!dtree_expand(&gen->tree, inst, decision))
         return false;
+    st->projected -= node_min_size(g, node) - 1;
     st->refs = xgrow(st->refs, &st->refs_cap, gen->tree.len + 1, sizeof *st->refs);
     st->symup = xgrow(st->symup, &st->symup_cap, gen->tree.len + 1, sizeof *st->symup);
     for (size_t i = before; i < gen->tree.len; i++) {
         const struct dtree_inst *in = &gen->tree.insts[i];
         st->refs[i] = st->refs[in->parent] + is_ref(g, in->node);
+        st->projected += node_min_size(g, in->node);
         uint32_t p = in->parent;
         st->symup[i] = node_kind_is_symbolic(g->nodes[gen->tree.insts[p].node].kind) ? p
                                                                                     : st->symup[p];
@@ -718,6 +958,7 @@ static void start_tree(struct generator *gen)
     dtree_init(&gen->tree, gen->graph, 0);
     st->refs = xgrow(st->refs, &st->refs_cap, 1, sizeof *st->refs);
     st->refs[0] = is_ref(gen->graph, 0);
+    st->projected = node_min_size(gen->graph, 0);
     st->symup = xgrow(st->symup, &st->symup_cap, 1, sizeof *st->symup);
     st->symup[0] = DTREE_NONE;
     st->stack_len = 0;
@@ -747,13 +988,14 @@ static void push_children(struct generator *gen, uint32_t inst)
 
 /* ---- the k-path walk ------------------------------------------------------ */
 
-static void record_unreachable(struct generator *gen, uint32_t needed)
+static void record_unreachable(struct generator *gen, uint32_t needed, uint64_t size)
 {
     gen->unreachable = xgrow(gen->unreachable, &gen->unreachable_cap, gen->nunreachable + 1,
                              sizeof *gen->unreachable);
     struct gen_unreachable *u = &gen->unreachable[gen->nunreachable++];
     u->path = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
     u->needed_depth = needed;
+    u->needed_size = needed <= gen->opts.max_depth ? size : 0;
 }
 
 /* Take the next target from the agenda, skipping covered ones and reporting
@@ -768,16 +1010,20 @@ static bool next_target(struct generator *gen)
         if (rank_in(gen, &gen->covered, rank))
             continue;
         kpath_unrank(&gen->space, rank, gen->target);
-        uint32_t needed = plan_target(gen, gen->target);
-        if (needed > gen->opts.max_depth) {
-            record_unreachable(gen, needed);
-            st->open_ends[gen->target[gen->opts.k - 1]]--;
-            kpath_set_add(&st->skipped, gen->target);
-            gen->events |= GEN_EVENT_TARGET_SKIPPED;
-            continue;
+        uint32_t needed = plan_smallest(gen, gen->target);
+        if (needed > gen->opts.max_depth) /* the smallest way is too deep */
+            needed = plan_target(gen, gen->target);
+        uint64_t size = 0;
+        if (needed <= gen->opts.max_depth) {
+            build_route(gen);
+            size = route_min_size(gen);
+            if (size <= gen->opts.max_size)
+                return true;
         }
-        build_route(gen);
-        return true;
+        record_unreachable(gen, needed, size);
+        st->open_ends[gen->target[gen->opts.k - 1]]--;
+        kpath_set_add(&st->skipped, gen->target);
+        gen->events |= GEN_EVENT_TARGET_SKIPPED;
     }
     return false;
 }
@@ -879,7 +1125,7 @@ static void walk_step(struct generator *gen)
     for (uint32_t i = 0; i < node->nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
         uint32_t d;
-        if (first_leg)
+        if (first_leg && !st->smallest_route)
             d = step_cost(gen, n, c);
         else
             d = c == next ? (uint32_t)(goal_at - st->route_pos - 1) : INF32;
@@ -908,6 +1154,58 @@ static bool fits(const struct generator *gen, uint32_t inst, uint32_t child)
 {
     uint32_t depth = add32(gen->state->refs[inst], gen->graph->nodes[child].min_depth);
     return depth <= gen->opts.max_depth;
+}
+
+/* Would alternative c of the alt slot inst keep the tree within the size
+ * budget, closed in the smallest way? */
+static bool size_fits(const struct generator *gen, uint32_t inst, uint32_t c)
+{
+    const struct graph *g = gen->graph;
+    uint32_t n = gen->tree.insts[inst].node;
+    uint64_t after = gen->state->projected - node_min_size(g, n) + 1 + node_min_size(g, c);
+    return after <= gen->opts.max_size;
+}
+
+/* A free choice may take alternative c: it fits the depth and the size. */
+static bool allowed(const struct generator *gen, uint32_t inst, uint32_t c)
+{
+    return fits(gen, inst, c) && size_fits(gen, inst, c);
+}
+
+/* The most repetitions of the quant slot inst that keep the tree within the
+ * size budget (never fewer than the minimum). */
+static uint32_t size_repetitions(const struct generator *gen, uint32_t inst)
+{
+    const struct graph *g = gen->graph;
+    uint32_t n = gen->tree.insts[inst].node;
+    uint32_t lo = g->nodes[n].expr->u.quant.min;
+    uint64_t base = gen->state->projected - node_min_size(g, n) + 1;
+    uint64_t each = node_min_size(g, graph_children(g, n)[0]);
+    if (base >= gen->opts.max_size)
+        return lo;
+    uint64_t r = (gen->opts.max_size - base) / (each ? each : 1);
+    return r < lo ? lo : r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+}
+
+/* Once the budget is spent: among the alternatives that fit the depth, the
+ * smallest (tree nodes, then depth), which keeps the budget; with none that
+ * fits, the one that closes fastest. */
+static uint32_t fastest_alternative(const struct generator *gen, uint32_t n);
+static uint32_t smallest_alternative(const struct generator *gen, uint32_t inst, uint32_t n)
+{
+    const struct graph *g = gen->graph;
+    uint32_t best = INF32;
+    for (uint32_t i = 0; i < g->nodes[n].nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        if (!fits(gen, inst, c))
+            continue;
+        const struct graph_node *x = &g->nodes[c];
+        const struct graph_node *y = best == INF32 ? NULL : &g->nodes[graph_children(g, n)[best]];
+        if (!y || x->min_size < y->min_size ||
+            (x->min_size == y->min_size && x->min_depth < y->min_depth))
+            best = i;
+    }
+    return best == INF32 ? fastest_alternative(gen, n) : best;
 }
 
 /* The symbolic nodes reached from n through synthetic nodes only (n itself
@@ -993,7 +1291,7 @@ static uint32_t greedy_alternative(struct generator *gen, uint32_t inst, uint32_
     uint32_t best = INF32, best_score = 0;
     for (uint32_t i = 0; i < node->nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
-        if (!fits(gen, inst, c))
+        if (!allowed(gen, inst, c))
             continue;
         uint32_t score = greedy_score(gen, inst, c);
         if (score > best_score ||
@@ -1002,16 +1300,14 @@ static uint32_t greedy_alternative(struct generator *gen, uint32_t inst, uint32_
     }
     if (best != INF32)
         return best;
-    if (gen->tree.len < gen->opts.max_size) {
-        for (uint32_t i = 0; i < node->nchildren; i++) {
-            uint32_t c = graph_children(g, n)[i];
-            if (fits(gen, inst, c) && gen->state->leads[c] &&
-                (best == INF32 || is_shorter(g, c, graph_children(g, n)[best])))
-                best = i;
-        }
-        if (best != INF32)
-            return best;
+    for (uint32_t i = 0; i < node->nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        if (allowed(gen, inst, c) && gen->state->leads[c] &&
+            (best == INF32 || is_shorter(g, c, graph_children(g, n)[best])))
+            best = i;
     }
+    if (best != INF32)
+        return best;
     return shortest_fitting(gen, inst, n);
 }
 
@@ -1026,10 +1322,11 @@ static bool closes_faster(const struct graph *g, uint32_t a, uint32_t b)
 
 static bool is_shorter(const struct graph *g, uint32_t a, uint32_t b)
 {
+    /* characters, then tree nodes (min_weight), then depth */
     const struct graph_node *x = &g->nodes[a], *y = &g->nodes[b];
-    if (x->min_length != y->min_length)
-        return x->min_length < y->min_length;
-    return closes_faster(g, a, b);
+    if (x->min_weight != y->min_weight)
+        return x->min_weight < y->min_weight;
+    return x->min_depth < y->min_depth;
 }
 
 static uint32_t fastest_alternative(const struct generator *gen, uint32_t n)
@@ -1100,7 +1397,9 @@ static uint32_t random_repetitions(struct generator *gen, uint32_t inst, const s
                                    uint32_t child)
 {
     uint32_t lo = n->expr->u.quant.min, hi = repetition_cap(gen, n);
-    if (!fits(gen, inst, child))
+    uint32_t budget = size_repetitions(gen, inst);
+    hi = budget < hi ? budget : hi;
+    if (!fits(gen, inst, child) || hi <= lo)
         return lo;
     return lo + (uint32_t)rng_below(&gen->rng, (uint64_t)(hi - lo) + 1);
 }
@@ -1154,42 +1453,41 @@ static uint32_t coverage_alternative(struct generator *gen, uint32_t inst, uint3
             bool wanted = tier == 0 ? !st->alt_used[node->first_child + i]
                         : tier == 1 ? st->reaches_unused[c]
                                     : true;
-            if (wanted && fits(gen, inst, c))
+            if (wanted && allowed(gen, inst, c))
                 st->pick[count++] = i;
         }
     }
-    return pick_uniform(gen, count);
+    return count ? pick_uniform(gen, count) : smallest_alternative(gen, inst, n);
 }
 
-static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t n, bool closing)
+/* Drawn by probability among the positive alternatives the depth and the
+ * size allow; once none is left, the smallest positive one that fits the
+ * depth (ties drawn by probability), else the smallest of all. */
+static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t n)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
     const struct graph_node *node = &g->nodes[n];
     const double *p = gen->opts.probabilities + node->first_child;
-    if (!closing) {
-        bool any = false;
-        for (uint32_t i = 0; i < node->nchildren; i++) {
-            uint32_t c = graph_children(g, n)[i];
-            st->weights[i] = p[i] > 0 && fits(gen, inst, c) ? p[i] : 0;
-            any = any || st->weights[i] > 0;
-        }
-        if (any)
-            return rng_weighted(&gen->rng, st->weights, node->nchildren);
-    }
-    /* Closing: among the positive alternatives that fit, those that close
-     * fastest, drawn by probability; if no positive one fits, the fastest. */
-    uint32_t best_depth = INF32;
+    bool any = false;
     for (uint32_t i = 0; i < node->nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
-        if (p[i] > 0 && fits(gen, inst, c) && g->nodes[c].min_depth < best_depth)
-            best_depth = g->nodes[c].min_depth;
+        st->weights[i] = p[i] > 0 && allowed(gen, inst, c) ? p[i] : 0;
+        any = any || st->weights[i] > 0;
     }
-    if (best_depth == INF32)
-        return fastest_alternative(gen, n);
+    if (any)
+        return rng_weighted(&gen->rng, st->weights, node->nchildren);
+    uint64_t best_size = UINT64_MAX;
     for (uint32_t i = 0; i < node->nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
-        st->weights[i] = p[i] > 0 && fits(gen, inst, c) && g->nodes[c].min_depth == best_depth
+        if (p[i] > 0 && fits(gen, inst, c) && g->nodes[c].min_size < best_size)
+            best_size = g->nodes[c].min_size;
+    }
+    if (best_size == UINT64_MAX)
+        return smallest_alternative(gen, inst, n);
+    for (uint32_t i = 0; i < node->nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        st->weights[i] = p[i] > 0 && fits(gen, inst, c) && g->nodes[c].min_size == best_size
                              ? p[i] : 0;
     }
     return rng_weighted(&gen->rng, st->weights, node->nchildren);
@@ -1206,19 +1504,18 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
     bool closeoff = gen->phase == GEN_PHASE_CLOSEOFF;
     bool shortest = closeoff && gen->opts.closeoff == GEN_CLOSE_SHORTEST;
     bool greedy = closeoff && gen->opts.closeoff == GEN_CLOSE_GREEDY;
-    bool closing = !closeoff && (st->refs[inst] >= gen->opts.max_depth ||
-                                 gen->tree.len >= gen->opts.max_size);
     *decision = 0;
     gen->last.ncandidates = 0;
     switch (node->kind) {
     case NODE_ALT: {
-        uint32_t fitting = 0;
+        uint32_t fitting = 0, within = 0;
         for (uint32_t i = 0; i < node->nchildren; i++) {
             uint32_t c = graph_children(g, n)[i];
             uint32_t depth = add32(st->refs[inst], g->nodes[c].min_depth);
             gen->last.candidates[gen->last.ncandidates++] = (struct gen_candidate){c, depth};
-            if (depth <= gen->opts.max_depth)
-                st->pick[fitting++] = i;
+            fitting += depth <= gen->opts.max_depth;
+            if (allowed(gen, inst, c))
+                st->pick[within++] = i;
         }
         if (shortest) {
             *decision = shortest_fitting(gen, inst, n);
@@ -1237,18 +1534,13 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
                 strbuf_free(&name);
                 return false;
             }
-            *decision = pick_uniform(gen, fitting);
-        } else if (closing) {
-            *decision = gen->opts.strategy == GEN_PROB ? prob_alternative(gen, inst, n, true)
-                                                       : fastest_alternative(gen, n);
-        } else if (!fitting) {
-            *decision = fastest_alternative(gen, n);
+            *decision = within ? pick_uniform(gen, within) : smallest_alternative(gen, inst, n);
         } else if (gen->opts.strategy == GEN_COVERAGE) {
             *decision = coverage_alternative(gen, inst, n);
         } else if (gen->opts.strategy == GEN_PROB) {
-            *decision = prob_alternative(gen, inst, n, false);
+            *decision = prob_alternative(gen, inst, n);
         } else {
-            *decision = pick_uniform(gen, fitting);
+            *decision = within ? pick_uniform(gen, within) : smallest_alternative(gen, inst, n);
         }
         break;
     }
@@ -1257,17 +1549,19 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
         uint32_t lo = node->expr->u.quant.min;
         if (greedy) {
             uint32_t score = 0;
-            if (fits(gen, inst, child) && gen->tree.len < gen->opts.max_size)
+            uint32_t cap = repetition_cap(gen, node), budget = size_repetitions(gen, inst);
+            cap = budget < cap ? budget : cap;
+            if (fits(gen, inst, child) && cap > lo)
                 score = greedy_score(gen, inst, child);
-            uint32_t cap = repetition_cap(gen, node);
             *decision = score < lo ? lo : score > cap ? cap : score;
-        } else if (shortest || closing) {
+        } else if (shortest) {
             *decision = lo;
         } else if (gen->opts.strategy == GEN_PROB && gen->opts.probabilities[node->first_child] >= 0 &&
                    fits(gen, inst, child)) {
             /* Learned: one more repetition with probability q, up to the cap. */
             double q = gen->opts.probabilities[node->first_child];
-            uint32_t cap = repetition_cap(gen, node);
+            uint32_t cap = repetition_cap(gen, node), budget = size_repetitions(gen, inst);
+            cap = budget < cap ? budget : cap;
             *decision = lo;
             while (*decision < cap && rng_uniform(&gen->rng) < q)
                 ++*decision;
@@ -1287,6 +1581,19 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
 }
 
 /* ---- finishing trees ------------------------------------------------------ */
+
+uint32_t gen_derivation_depth(const struct dtree *t)
+{
+    /* Parents come before their children: one forward pass. */
+    uint32_t *at = xmalloc((t->len + 1) * sizeof *at), deepest = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        uint32_t p = t->insts[i].parent;
+        at[i] = p == DTREE_NONE ? 1 : at[p] + 1;
+        deepest = max32(deepest, at[i]);
+    }
+    free(at);
+    return deepest;
+}
 
 struct new_paths {
     struct generator *gen;
@@ -1321,6 +1628,7 @@ static void finish_tree(struct generator *gen)
     dtree_text(&in->tree, &text);
     in->text = strbuf_detach(&text, &in->len);
     in->depth = dtree_depth(&in->tree);
+    in->derivation_depth = gen_derivation_depth(&in->tree);
     if (gen->opts.strategy == GEN_KPATH)
         in->target = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
     struct new_paths np = {gen, in, 0};
@@ -1349,8 +1657,121 @@ static void fill_step(struct generator *gen)
 
 /* ---- stepping ------------------------------------------------------------- */
 
+/* ---- dropping redundant inputs -------------------------------------------- */
+
+struct rank_list {
+    const struct generator *gen;
+    uint64_t *ranks;
+    size_t len, cap;
+};
+
+static void collect_rank(const uint32_t *path, void *ctx)
+{
+    struct rank_list *l = ctx;
+    uint64_t rank;
+    if (!kpath_rank(&l->gen->space, path, &rank))
+        return;
+    l->ranks = xgrow(l->ranks, &l->cap, l->len + 1, sizeof *l->ranks);
+    l->ranks[l->len++] = rank;
+}
+
+static int compare_rank(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The distinct ranks of the k-paths of input i (in a pinned context). */
+static void input_ranks(const struct generator *gen, size_t i, struct rank_list *l)
+{
+    l->len = 0;
+    pin_foreach_kpath(gen->opts.pins, &gen->inputs[i].tree, gen->opts.k, collect_rank, l);
+    qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
+    size_t out = 0;
+    for (size_t j = 0; j < l->len; j++)
+        if (!out || l->ranks[out - 1] != l->ranks[j])
+            l->ranks[out++] = l->ranks[j];
+    l->len = out;
+}
+
+/* Covering k-paths is a set-cover problem, and a greedy suite carries inputs
+ * whose k-paths all occur in other inputs (an early input for a deep target
+ * is often covered again by later ones).  Drop them, newest first (a late
+ * input for a leftover target is the likeliest to be covered already), then
+ * recount what each kept input newly covers.  Coverage stays exactly the
+ * same.  Counts saturate at 255, which only keeps an input. */
+static void drop_redundant(struct generator *gen)
+{
+    if (gen->ninputs < 2 || gen->space.saturated || gen->space.total > GEN_MAX_AGENDA)
+        return;
+    uint8_t *count = xcalloc((size_t)gen->space.total + 1, 1);
+    struct rank_list l = {gen, NULL, 0, 0};
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        input_ranks(gen, i, &l);
+        for (size_t j = 0; j < l.len; j++)
+            if (count[l.ranks[j]] < UINT8_MAX)
+                count[l.ranks[j]]++;
+    }
+    bool *dropped = xcalloc(gen->ninputs + 1, sizeof *dropped);
+    for (size_t i = gen->ninputs; i-- > 0;) {
+        input_ranks(gen, i, &l);
+        bool redundant = true;
+        for (size_t j = 0; j < l.len && redundant; j++)
+            redundant = count[l.ranks[j]] >= 2;
+        if (!redundant)
+            continue;
+        dropped[i] = true;
+        for (size_t j = 0; j < l.len; j++)
+            if (count[l.ranks[j]] < UINT8_MAX)
+                count[l.ranks[j]]--;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct gen_input *in = &gen->inputs[i];
+        if (dropped[i]) {
+            dtree_free(&in->tree);
+            free(in->text);
+            free(in->new_paths);
+            free(in->target);
+        } else {
+            gen->inputs[kept++] = *in;
+        }
+    }
+    gen->ninputs = kept;
+    /* What each kept input newly covers, in order. */
+    memset(count, 0, (size_t)gen->space.total + 1);
+    uint32_t k = gen->opts.k;
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct gen_input *in = &gen->inputs[i];
+        input_ranks(gen, i, &l);
+        uint64_t target_rank = UINT64_MAX;
+        if (in->target)
+            kpath_rank(&gen->space, in->target, &target_rank);
+        in->nnew = 0;
+        in->target_covered = false;
+        size_t cap = 0;
+        free(in->new_paths);
+        in->new_paths = NULL;
+        for (size_t j = 0; j < l.len; j++) {
+            in->target_covered = in->target_covered || l.ranks[j] == target_rank;
+            if (count[l.ranks[j]])
+                continue;
+            count[l.ranks[j]] = 1;
+            in->new_paths = xgrow(in->new_paths, &cap, ((size_t)in->nnew + 1) * k,
+                                  sizeof *in->new_paths);
+            kpath_unrank(&gen->space, l.ranks[j], in->new_paths + (size_t)in->nnew * k);
+            in->nnew++;
+        }
+    }
+    free(l.ranks);
+    free(dropped);
+    free(count);
+}
+
 static void finish(struct generator *gen)
 {
+    if (gen->opts.drop_redundant && gen->opts.strategy == GEN_KPATH && !gen->error)
+        drop_redundant(gen);
     gen->phase = GEN_PHASE_DONE;
     gen->events |= GEN_EVENT_DONE;
 }

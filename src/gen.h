@@ -3,14 +3,14 @@
  * Strategies:
  *  - GEN_KPATH: the k-path algorithm.  The agenda is every k-path; each tree
  *    takes the next target from it, walks from the root towards the target's
- *    nodes one slot at a time (following the child with the smallest
- *    derivation distance, see below), hands the tree to a close-off strategy
+ *    nodes one slot at a time (along the smallest way, see below), hands
+ *    the tree to a close-off strategy
  *    once the whole target is in it, and removes every k-path the finished tree
  *    contains from the agenda.  Runs until the agenda is empty or `count`
  *    inputs were made (count 0: no limit).
  *  - GEN_RANDOM: uniform choices among the alternatives that still fit under
- *    the depth limit, repetitions uniform within bounds; with nothing fitting,
- *    or once the size budget is spent, always the choice that closes fastest.
+ *    the depth limit and the size budget, repetitions uniform within bounds;
+ *    with nothing that fits, the smallest choice (see the size budget).
  *    GEN_COVERAGE: the same, but prefers alternatives not used yet anywhere,
  *    looking ahead below used ones; random among ties.  GEN_PROB: alternatives
  *    drawn by probability (0 is never drawn unless nothing else closes).
@@ -26,12 +26,31 @@
  * that can still lead to one, then the shortest) and repeats quantified items
  * up to the cap while they can lead to new k-paths: fewer, longer inputs.
  *
- * Derivation distance, the measure the k-path walk minimizes, is the depth a
- * tree needs: from a slot, the fewest reference nodes on the way to the next
- * target node and below every sibling that has to be closed on the way
- * (depth as everywhere: reference nodes on the longest root-to-leaf path).
- * So the walk never builds a tree deeper than it must, and a target that no
- * tree within --max-depth can contain is reported with the depth it needs.
+ * The smallest way.  The walk to a target's first node follows the smallest
+ * context of that node: the tree with the fewest characters, then the fewest
+ * tree nodes (graph.h's min_weight), around an instance of it, found once
+ * for the whole graph (one Dijkstra search from the root), so planning a
+ * target costs the length of its way.  When that tree is deeper than
+ * --max-depth (or with pins), the walk takes the way that needs the least
+ * depth instead: the derivation distance, from a slot, is the fewest
+ * reference nodes on the way to the next target node and below every
+ * sibling that has to be closed on the way (depth as everywhere: reference
+ * nodes on the longest root-to-leaf path).  A target that no tree within
+ * --max-depth can contain is reported with the depth it needs.  So the
+ * smallest input containing a target is the smallest one within the depth
+ * limit whenever the smallest overall fits (and a shallow one otherwise).
+ *
+ * The size budget (--max-size, in tree nodes) is one mechanism for every
+ * strategy: the generator keeps the fewest nodes the tree will have once
+ * every open slot is closed in the smallest way, and a free choice (random,
+ * coverage and prob alternatives, repetitions, random and greedy close-off)
+ * may only take what keeps that within the budget; with nothing left, it
+ * takes the smallest alternative and the fewest repetitions.  So a tree
+ * exceeds the budget only where the depth limit forces it.  A grammar whose
+ * smallest input exceeds the budget is refused by gen_new, naming the rule;
+ * a k-path whose smallest tree exceeds it is reported unreachable with the
+ * size it needs.  Nothing is allocated for a repetition bound before it is
+ * chosen, and choices never exceed the budget.
  *
  * The step API: gen_step fills exactly one open slot (one dtree_expand) or, at
  * the start of a tree, picks the target; after each step the caller reads
@@ -68,7 +87,7 @@ struct gen_options {
     uint32_t k;                     /* k-path length (agenda and reports) */
     uint32_t max_depth;             /* reference nodes on a root-to-leaf path */
     uint32_t max_repetitions;       /* cap for *, + and {n,} */
-    uint32_t max_size;              /* tree nodes; budget of random/coverage/prob */
+    uint32_t max_size;              /* tree nodes; the size budget of every strategy */
     uint64_t seed;
     uint32_t count;                 /* inputs to make; 0 = kpath until done */
     /* A probability table (see learn.h): alternative i of alt node n at
@@ -82,8 +101,14 @@ struct gen_options {
      * k-paths in a pinned context count as covered. */
     const struct pin_set *pins;
     /* When set (k ids), the agenda is this one k-path: the smallest input
-     * containing it (with shortest close-off). */
+     * containing it (with shortest close-off): fewest characters, then tree
+     * nodes, within the depth limit. */
     const uint32_t *only_path;
+    /* kpath strategy: once done, drop every input whose k-paths all occur
+     * in the other inputs (coverage stays the same; each kept input's
+     * new_paths are recounted).  Off by default: a caller that takes inputs
+     * as they are made (the workspace) must not lose them afterwards. */
+    bool drop_redundant;
 };
 
 void gen_options_default(struct gen_options *o);
@@ -112,7 +137,9 @@ enum {
 };
 
 /* One candidate of a decision: a child (or alternative) and its measure.
- * Walking to the target's first node, `distance` is the derivation distance
+ * Walking to the target's first node along the smallest way, the steps left
+ * to it for the child on that way, UINT32_MAX for the others (not on it);
+ * along the shallowest way, `distance` is the derivation distance
  * (the depth the rest of the tree needs below the slot when it goes this way);
  * between target nodes, the edges to the next target node through synthetic
  * nodes only (one candidate can lead there); during close-off, the depth the
@@ -141,7 +168,11 @@ struct gen_input {
     struct dtree tree;        /* owned */
     char *text;               /* owned, NUL-terminated (may contain NUL: see len) */
     size_t len;
-    uint32_t depth;
+    uint32_t depth;           /* reference nodes on the longest root-to-leaf path */
+    /* Tree nodes on the longest root-to-leaf path, every node counted: one
+     * derivation step per grammar graph node, as the k-path paper counts a
+     * tree's depth (shown beside kpath's depth so figures compare). */
+    uint32_t derivation_depth;
     uint32_t *new_paths;      /* owned; k ids per k-path newly covered by it */
     uint32_t nnew;            /* how many k-paths */
     bool target_covered;      /* kpath strategy: its target was among them */
@@ -152,6 +183,8 @@ struct gen_input {
 struct gen_unreachable {
     uint32_t *path;           /* owned; k ids */
     uint32_t needed_depth;    /* the smallest depth that allows it */
+    uint64_t needed_size;     /* 0, or (when it fits the depth) the tree nodes
+                                 its tree needs, more than max_size */
 };
 
 struct gen_state; /* private working state */
@@ -208,5 +241,8 @@ uint64_t gen_agenda_left(const struct generator *gen);
  * the generator has pins), UINT32_MAX when no tree can contain it.  Call it
  * between trees (phase IDLE or DONE). */
 uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path);
+
+/* Tree nodes on the longest root-to-leaf path of t (see gen_input). */
+uint32_t gen_derivation_depth(const struct dtree *t);
 
 #endif

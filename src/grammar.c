@@ -1007,6 +1007,7 @@ static struct expr *finish_alternation(struct loader *L, struct frame *f)
             add_child(e, (uint32_t)k, a[k].e);
         bool any = false;
         double sum = 0;
+        size_t annotated = 0;
         struct src_pos first = {0, 0};
         for (size_t k = 0; k < n; k++) {
             if (a[k].weight >= 0) {
@@ -1014,6 +1015,7 @@ static struct expr *finish_alternation(struct loader *L, struct frame *f)
                     first = a[k].weight_pos;
                 any = true;
                 sum += a[k].weight;
+                annotated++;
             }
         }
         if (any) {
@@ -1024,6 +1026,13 @@ static struct expr *finish_alternation(struct loader *L, struct frame *f)
                 error_at(L, ERR_WEIGHT, first,
                          "weights of this alternation add up to %g%%, more than 100%%",
                          sum * 100);
+            /* All given and short of 100%: a typo rather than a wish to
+             * rescale.  Rounded weights (kpath learn writes 5 digits) pass. */
+            else if (annotated == n && sum < 1 - 1e-5 * (double)n)
+                error_at(L, ERR_WEIGHT, first,
+                         "weights of this alternation add up to %g%%, less than 100%%; make "
+                         "them add up to 100%%, or leave one alternative without a weight "
+                         "to take the rest", sum * 100);
         }
     }
     L->nalts = base;

@@ -194,7 +194,9 @@ static void index_symbolic(struct graph *g)
  * value final when it is taken.  An alt is final with its best child; a cat,
  * ref or quant once all its children are final.  O(E log N), no recursion. */
 
-enum metric { METRIC_DEPTH, METRIC_SIZE, METRIC_LENGTH };
+/* METRIC_WEIGHT orders subtrees by characters, then tree nodes, in one
+ * integer: (characters << 32) + nodes (see graph.h, min_weight). */
+enum metric { METRIC_DEPTH, METRIC_SIZE, METRIC_LENGTH, METRIC_WEIGHT };
 
 struct heap_item {
     uint64_t value;
@@ -259,7 +261,7 @@ static uint64_t combine(const struct graph *g, uint32_t id, enum metric m, const
 {
     const struct graph_node *n = &g->nodes[id];
     const uint32_t *kids = graph_children(g, id);
-    uint64_t self = m == METRIC_SIZE ? 1 : 0;
+    uint64_t self = m == METRIC_SIZE || m == METRIC_WEIGHT ? 1 : 0;
     switch (n->kind) {
     case NODE_REF:
         return sat_add(value[kids[0]], m == METRIC_LENGTH ? 0 : 1);
@@ -283,6 +285,10 @@ static uint64_t leaf_value(const struct graph_node *n, enum metric m)
 {
     if (m == METRIC_SIZE)
         return 1;
+    if (m == METRIC_WEIGHT) {
+        uint64_t chars = leaf_value(n, METRIC_LENGTH);
+        return chars >= (UINT64_C(1) << 31) ? METRIC_INFINITE : (chars << 32) + 1;
+    }
     if (m == METRIC_DEPTH)
         return 0;
     if (n->kind == NODE_LIT)
@@ -317,7 +323,7 @@ static void compute_metric(const struct graph *g, enum metric m, uint64_t *value
             if (final[parent])
                 continue;
             if (g->nodes[parent].kind == NODE_ALT) {
-                uint64_t v = sat_add(it.value, m == METRIC_SIZE ? 1 : 0);
+                uint64_t v = sat_add(it.value, m == METRIC_SIZE || m == METRIC_WEIGHT ? 1 : 0);
                 heap_push(&h, v, parent); /* stale entries are skipped when taken */
             } else if (--pending[parent] == 0) {
                 heap_push(&h, combine(g, parent, m, value), parent);
@@ -341,6 +347,9 @@ static void compute_metrics(struct graph *g)
     compute_metric(g, METRIC_LENGTH, value);
     for (uint32_t i = 0; i < g->nnodes; i++)
         g->nodes[i].min_length = value[i];
+    compute_metric(g, METRIC_WEIGHT, value);
+    for (uint32_t i = 0; i < g->nnodes; i++)
+        g->nodes[i].min_weight = value[i];
     free(value);
 }
 

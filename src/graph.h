@@ -41,6 +41,10 @@ struct graph_node {
     uint32_t min_depth;       /* reference nodes on the longest path */
     uint64_t min_size;        /* tree nodes (saturating) */
     uint64_t min_length;      /* characters of text (saturating) */
+    /* The smallest subtree by characters, then tree nodes, as one integer:
+     * (characters << 32) + nodes, saturating.  Sums of weights order trees
+     * the same way while the nodes stay below 2^32 (any --max-size). */
+    uint64_t min_weight;
 };
 
 struct graph {

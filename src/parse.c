@@ -1,5 +1,7 @@
 #include "parse.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +13,17 @@
 
 /* An Earley item of a non-leaf node: `dot` children recognized since
  * `origin`.  Items of one set are contiguous and created only while their set
- * is current.  `pred` is the item (node, 0, origin) in the origin set whose
- * waiters are advanced when this node completes. */
+ * is current.  Its prediction ("pred") is the item (node, 0, origin) in the
+ * origin set whose waiters are advanced when this node completes.
+ *
+ * 16 bytes, because the fields of the two kinds of item overlap: a prediction
+ * (dot 0) is its own pred, has no derivations and keeps its origin and its
+ * waiters; an advanced item (dot > 0) keeps its pred, whose fields give its
+ * origin, and its derivations.  Use the accessors below. */
 struct item {
-    uint32_t node, dot, origin;
-    uint32_t pred;
-    uint32_t packed;  /* head of the derivations of this item (packed pairs) */
-    uint32_t waiters; /* for dot-0 items: head of the items waiting on the node */
+    uint32_t node, dot;
+    uint32_t anchor; /* dot 0: origin; dot > 0: pred */
+    uint32_t list;   /* dot 0: head of the waiters (links); dot > 0: head of the packed pairs */
 };
 
 /* One way an item came about: the item one child shorter (or NONE at the
@@ -26,10 +32,15 @@ struct packed {
     uint32_t left, right, next;
 };
 
-/* A completed instance (node, start, end).  Leaves have no derivations. */
+/* A completed instance (node, start, end).  Leaves have no derivations.
+ * Refs and alts ("unit" nodes: one child per derivation) complete as soon as
+ * their child does, so they get no advanced item: the derivations of their
+ * symbols are the child symbols themselves.  That saves an item, a packed
+ * pair and a lookup per level of every unit chain (JSON's char → unescaped →
+ * class costs three levels per character of a string). */
 struct symbol {
     uint32_t node, start, end;
-    uint32_t derivs; /* head of a link list of complete items */
+    uint32_t derivs; /* head of a link list of complete items, or of child symbols (unit nodes) */
 };
 
 struct link {
@@ -38,6 +49,12 @@ struct link {
 
 struct pending {
     uint32_t waiter, symbol, next;
+};
+
+/* Work of the current set, in the order it arose: process an item
+ * (symbol == NONE), or complete the unit prediction `item` by child `symbol`. */
+struct task {
+    uint32_t item, symbol;
 };
 
 struct slot {
@@ -49,19 +66,51 @@ struct slot {
 enum { KEY_ITEM, KEY_SYMBOL, KEY_LEAF };
 #define NO_MATCH (NONE - 1)
 
+/* The big arrays of a parse grow by chunks of CHUNK_LEN elements that never
+ * move: growing copies nothing (a doubling realloc holds the old and the new
+ * block at once, a peak the memory budget would miss).  Element i of a chunked
+ * array a is a[i >> CHUNK_BITS][i & CHUNK_MASK]: ITEM, SYMBOL, PACKED and
+ * PENDING below. */
+#define CHUNK_BITS 10
+#define CHUNK_LEN ((size_t)1 << CHUNK_BITS)
+#define CHUNK_MASK (CHUNK_LEN - 1)
+#define ITEM(f, i) ((f)->items[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
+#define SYMBOL(f, i) ((f)->symbols[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
+#define PACKED(f, i) ((f)->packed[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
+#define PENDING(p, i) ((p)->pending[(size_t)(i) >> CHUNK_BITS][(size_t)(i) & CHUNK_MASK])
+
+/* Make room for element n (the next one) of a chunked array: a new chunk
+ * when n starts one. */
+#define CHUNK_ROOM(table, nchunks, table_cap, n)                                     \
+    do {                                                                             \
+        if (((size_t)(n) >> CHUNK_BITS) >= (nchunks)) {                              \
+            (table) = xgrow((table), &(table_cap), (nchunks) + 1, sizeof *(table));   \
+            (table)[(nchunks)++] = xmalloc(CHUNK_LEN * sizeof **(table));            \
+        }                                                                            \
+    } while (0)
+
+static void free_chunks(void *table, size_t nchunks)
+{
+    void **chunks = table;
+    for (size_t i = 0; i < nchunks; i++)
+        free(chunks[i]);
+    free(chunks);
+}
+
 struct forest {
     const struct graph *graph;
     uint32_t *text;      /* code points */
     uint32_t len;
-    struct item *items;
-    size_t nitems, items_cap;
-    struct packed *packed;
-    size_t npacked, packed_cap;
-    struct symbol *symbols;
-    size_t nsymbols, symbols_cap;
+    struct item **items; /* chunked, as the next two */
+    size_t nitems, items_chunks, items_table_cap;
+    struct packed **packed;
+    size_t npacked, packed_chunks, packed_table_cap;
+    struct symbol **symbols;
+    size_t nsymbols, symbols_chunks, symbols_table_cap;
     struct link *links;
     size_t nlinks, links_cap;
     uint32_t root;       /* symbol of the start node over the whole input */
+    size_t npending_peak; /* statistics: pending advances of the parse */
     uint32_t start_node; /* graph->nnodes: the virtual start */
 };
 
@@ -82,8 +131,10 @@ struct parser {
     uint32_t *stamp_empty, *empty;
     size_t max_memory;            /* bytes; 0 = no limit */
     bool over_budget;             /* stopped for max_memory */
-    struct pending *pending;
-    size_t npending, pending_cap;
+    struct pending **pending;     /* chunked */
+    size_t npending, pending_chunks, pending_table_cap;
+    struct task *agenda;          /* the current set's work */
+    size_t nagenda, agenda_cap;
     uint32_t **lit_cps;           /* per literal node: its code points */
     uint32_t *lit_len;
     uint32_t *expected;           /* leaves predicted in the furthest set */
@@ -99,27 +150,94 @@ struct parser {
     bool *follow_end;             /* per node: the input can end after it */
 };
 
+/* ---- items ---------------------------------------------------------------- */
+
+static inline uint32_t item_pred(const struct forest *f, uint32_t i)
+{
+    return ITEM(f, i).dot ? ITEM(f, i).anchor : i;
+}
+
+/* The head of an item's derivations; NONE for a prediction. */
+static inline uint32_t item_packed(const struct forest *f, uint32_t i)
+{
+    return ITEM(f, i).dot ? ITEM(f, i).list : NONE;
+}
+
+static inline bool node_is_unit(const struct forest *f, uint32_t node)
+{
+    if (node == f->start_node)
+        return false;
+    enum node_kind kind = f->graph->nodes[node].kind;
+    return kind == NODE_REF || kind == NODE_ALT;
+}
+
 /* ---- growing arrays ------------------------------------------------------ */
 
-static uint32_t add_link(struct forest *f, uint32_t value, uint32_t next)
+/* ---- lists: a symbol's derivations, a prediction's waiters ------------------
+ * A list head is NONE (empty), a single value tagged with LIST_ONE, or the
+ * index of its first link.  Most lists hold one value (a symbol derived one
+ * way, a node predicted by one item), and then need no link.  Values and link
+ * indices stay below LIST_ONE (the parse stops before: see run). */
+#define LIST_ONE 0x80000000u
+#define LIST_MAX_INDEX (LIST_ONE - 2)
+
+static uint32_t push_link(struct link **links, size_t *n, size_t *cap, uint32_t value,
+                          uint32_t next)
 {
-    f->links = xgrow(f->links, &f->links_cap, f->nlinks + 1, sizeof *f->links);
-    f->links[f->nlinks] = (struct link){value, next};
-    return (uint32_t)f->nlinks++;
+    *links = xgrow(*links, cap, *n + 1, sizeof **links);
+    (*links)[*n] = (struct link){value, next};
+    return (uint32_t)(*n)++;
+}
+
+/* Prepend to a list whose links are in *links: the earliest value ends up last. */
+static uint32_t list_push_in(struct link **links, size_t *n, size_t *cap, uint32_t head,
+                             uint32_t value)
+{
+    if (head == NONE)
+        return value | LIST_ONE;
+    if (head & LIST_ONE)
+        head = push_link(links, n, cap, head & ~LIST_ONE, NONE);
+    return push_link(links, n, cap, value, head);
+}
+
+/* Iterate: for (uint32_t c = head, v; list_next_in(links, &c, &v);) ... */
+static inline bool list_next_in(const struct link *links, uint32_t *cursor, uint32_t *value)
+{
+    uint32_t c = *cursor;
+    if (c == NONE)
+        return false;
+    if (c & LIST_ONE) {
+        *value = c & ~LIST_ONE;
+        *cursor = NONE;
+        return true;
+    }
+    *value = links[c].value;
+    *cursor = links[c].next;
+    return true;
+}
+
+static uint32_t list_push(struct forest *f, uint32_t head, uint32_t value)
+{
+    return list_push_in(&f->links, &f->nlinks, &f->links_cap, head, value);
+}
+
+static inline bool list_next(const struct forest *f, uint32_t *cursor, uint32_t *value)
+{
+    return list_next_in(f->links, cursor, value);
 }
 
 static uint32_t add_symbol(struct forest *f, uint32_t node, uint32_t start, uint32_t end)
 {
-    f->symbols = xgrow(f->symbols, &f->symbols_cap, f->nsymbols + 1, sizeof *f->symbols);
-    f->symbols[f->nsymbols] = (struct symbol){node, start, end, NONE};
+    CHUNK_ROOM(f->symbols, f->symbols_chunks, f->symbols_table_cap, f->nsymbols);
+    SYMBOL(f, f->nsymbols) = (struct symbol){node, start, end, NONE};
     return (uint32_t)f->nsymbols++;
 }
 
 static void add_packed(struct forest *f, uint32_t item, uint32_t left, uint32_t right)
 {
-    f->packed = xgrow(f->packed, &f->packed_cap, f->npacked + 1, sizeof *f->packed);
-    f->packed[f->npacked] = (struct packed){left, right, f->items[item].packed};
-    f->items[item].packed = (uint32_t)f->npacked++;
+    CHUNK_ROOM(f->packed, f->packed_chunks, f->packed_table_cap, f->npacked);
+    PACKED(f, f->npacked) = (struct packed){left, right, ITEM(f, item).list};
+    ITEM(f, item).list = (uint32_t)f->npacked++;
 }
 
 /* ---- the current set's index --------------------------------------------- */
@@ -166,7 +284,7 @@ static void table_grow(struct parser *p)
 {
     struct slot *old = p->table;
     size_t old_cap = p->table_cap;
-    p->table_cap = old_cap ? old_cap * 2 : 1024;
+    p->table_cap = old_cap ? old_cap * 2 : 64;
     p->table = xcalloc(p->table_cap, sizeof *p->table);
     p->table_used = 0;
     uint32_t stamp = p->set + 1;
@@ -191,6 +309,12 @@ static void new_set(struct parser *p)
 
 /* ---- Earley operations ----------------------------------------------------- */
 
+static void push_task(struct parser *p, uint32_t item, uint32_t symbol)
+{
+    p->agenda = xgrow(p->agenda, &p->agenda_cap, p->nagenda + 1, sizeof *p->agenda);
+    p->agenda[p->nagenda++] = (struct task){item, symbol};
+}
+
 static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t origin,
                          uint32_t pred, bool *created)
 {
@@ -208,9 +332,10 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
             return s->value;
     }
     struct forest *f = p->f;
-    f->items = xgrow(f->items, &f->items_cap, f->nitems + 1, sizeof *f->items);
+    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
     uint32_t idx = (uint32_t)f->nitems++;
-    f->items[idx] = (struct item){node, dot, origin, pred == NONE ? idx : pred, NONE, NONE};
+    ITEM(f, idx) = (struct item){node, dot, dot ? pred : origin, NONE};
+    push_task(p, idx, NONE);
     if (here)
         p->stamp_pred[node] = stamp, p->pred[node] = idx;
     else
@@ -263,22 +388,27 @@ static bool viable(const struct parser *p, uint32_t node, uint32_t dot)
 static void advance(struct parser *p, uint32_t w, uint32_t s)
 {
     struct forest *f = p->f;
-    struct item it = f->items[w];
+    struct item it = ITEM(f, w);
     /* An empty repetition beyond the minimum adds nothing but infinitely many
      * trees (and items): leave it out. */
     if (it.node != f->start_node && p->g->nodes[it.node].kind == NODE_QUANT &&
-        f->symbols[s].start == f->symbols[s].end &&
+        SYMBOL(f, s).start == SYMBOL(f, s).end &&
         it.dot >= p->g->nodes[it.node].expr->u.quant.min)
         return;
+    if (node_is_unit(f, it.node)) {
+        push_task(p, w, s); /* w is the unit's prediction: it completes */
+        return;
+    }
     bool created;
-    uint32_t next = add_item(p, it.node, it.dot + 1, it.origin, it.pred, &created);
+    uint32_t pred = item_pred(f, w);
+    uint32_t next = add_item(p, it.node, it.dot + 1, ITEM(f, pred).anchor, pred, &created);
     add_packed(f, next, it.dot ? w : NONE, s);
 }
 
 /* Would advancing waiter w lead anywhere? */
 static bool worth_advancing(const struct parser *p, uint32_t w)
 {
-    const struct item *it = &p->f->items[w];
+    const struct item *it = &ITEM(p->f, w);
     return viable(p, it->node, it->dot + 1);
 }
 
@@ -313,8 +443,8 @@ static void note_expected(struct parser *p, uint32_t leaf)
 
 static void push_pending(struct parser *p, uint32_t at, uint32_t waiter, uint32_t symbol)
 {
-    p->pending = xgrow(p->pending, &p->pending_cap, p->npending + 1, sizeof *p->pending);
-    p->pending[p->npending] = (struct pending){waiter, symbol, p->pending_head[at]};
+    CHUNK_ROOM(p->pending, p->pending_chunks, p->pending_table_cap, p->npending);
+    PENDING(p, p->npending) = (struct pending){waiter, symbol, p->pending_head[at]};
     if (at > p->last_pending)
         p->last_pending = at;
     p->pending_head[at] = (uint32_t)p->npending++;
@@ -336,11 +466,11 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
         uint32_t sym = p->leaf[c];
         if (sym == NO_MATCH)
             return;
-        if (f->symbols[sym].end == j) {
+        if (SYMBOL(f, sym).end == j) {
             if (worth_advancing(p, w))
                 advance(p, w, sym);
         } else {
-            push_pending(p, f->symbols[sym].end, w, sym);
+            push_pending(p, SYMBOL(f, sym).end, w, sym);
         }
         return;
     }
@@ -355,7 +485,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
     }
     bool created;
     uint32_t pr = add_item(p, c, 0, j, NONE, &created);
-    f->items[pr].waiters = add_link(f, w, f->items[pr].waiters);
+    ITEM(f, pr).list = list_push(f, ITEM(f, pr).list, w);
     /* A nullable node may already have completed here with an empty span. */
     if (p->g->nodes[c].min_length == 0) {
         uint32_t done = empty_symbol(p, c);
@@ -366,41 +496,42 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
 
 static bool can_follow(const struct parser *p, uint32_t node);
 
-static void complete(struct parser *p, uint32_t x)
+/* `node`, predicted by item `pred` at `origin`, completes here by derivation
+ * `deriv`: a complete item, or the child symbol of a unit node. */
+static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32_t origin,
+                          uint32_t deriv)
 {
     struct forest *f = p->f;
-    struct item it = f->items[x];
     /* A node that the next character cannot follow is not complete here in
      * any parse: skip it, and the chain of completions above it (right
      * recursion would otherwise complete every open level at every step). */
-    if (p->lookahead && it.origin < p->set && it.node != f->start_node && !can_follow(p, it.node))
+    if (p->lookahead && origin < p->set && node != f->start_node && !can_follow(p, node))
         return;
-    bool empty = it.origin == p->set;
-    struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, it.node, 0, it.origin);
-    uint32_t known = empty ? empty_symbol(p, it.node) : s->value;
+    bool empty = origin == p->set;
+    struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, node, 0, origin);
+    uint32_t known = empty ? empty_symbol(p, node) : s->value;
     if (known != NONE) {
         /* Another derivation of a known symbol: its waiters have advanced. */
-        f->symbols[known].derivs = add_link(f, x, f->symbols[known].derivs);
+        SYMBOL(f, known).derivs = list_push(f, SYMBOL(f, known).derivs, deriv);
         return;
     }
     /* The symbol is made once a waiter can use it.  An empty one always:
      * waiters may still register on it in this set. */
     uint32_t sym = NONE;
     if (empty) {
-        sym = add_symbol(f, it.node, it.origin, p->set);
-        f->symbols[sym].derivs = add_link(f, x, NONE);
-        p->stamp_empty[it.node] = p->set + 1;
-        p->empty[it.node] = sym;
+        sym = add_symbol(f, node, origin, p->set);
+        SYMBOL(f, sym).derivs = list_push(f, NONE, deriv);
+        p->stamp_empty[node] = p->set + 1;
+        p->empty[node] = sym;
     }
-    for (uint32_t l = f->items[it.pred].waiters; l != NONE; l = f->links[l].next) {
-        uint32_t w = f->links[l].value;
+    for (uint32_t c = ITEM(f, pred).list, w; list_next(f, &c, &w);) {
         if (sym == NONE) {
             if (!worth_advancing(p, w))
                 continue;
-            sym = add_symbol(f, it.node, it.origin, p->set);
-            f->symbols[sym].derivs = add_link(f, x, NONE);
+            sym = add_symbol(f, node, origin, p->set);
+            SYMBOL(f, sym).derivs = list_push(f, NONE, deriv);
             /* Advancing may have grown the table: look the slot up again. */
-            table_find(p, KEY_SYMBOL, it.node, 0, it.origin)->value = sym;
+            table_find(p, KEY_SYMBOL, node, 0, origin)->value = sym;
         } else if (!worth_advancing(p, w)) {
             continue;
         }
@@ -408,10 +539,16 @@ static void complete(struct parser *p, uint32_t x)
     }
 }
 
+static void complete(struct parser *p, uint32_t x)
+{
+    uint32_t pred = item_pred(p->f, x);
+    complete_node(p, ITEM(p->f, x).node, pred, ITEM(p->f, pred).anchor, x);
+}
+
 static void process_item(struct parser *p, uint32_t idx)
 {
     const struct graph *g = p->g;
-    struct item it = p->f->items[idx];
+    struct item it = ITEM(p->f, idx);
     if (it.node == p->f->start_node) {
         if (it.dot == 0)
             predict(p, idx, 0); /* accepting is checked by parse_text */
@@ -762,7 +899,8 @@ static void parser_free(struct parser *p)
 {
     free(p->table);
     free(p->pending_head);
-    free(p->pending);
+    free_chunks(p->pending, p->pending_chunks);
+    free(p->agenda);
     if (p->lit_cps)
         for (uint32_t i = 0; i < p->g->nnodes; i++)
             free(p->lit_cps[i]);
@@ -782,11 +920,45 @@ static void parser_free(struct parser *p)
     free(p->empty);
 }
 
-/* What the sets and the forest take, in bytes (what grows with the input). */
+/* What the forest's arrays hold, in bytes. */
 static size_t forest_memory(const struct forest *f)
 {
-    return f->nitems * sizeof *f->items + f->npacked * sizeof *f->packed +
-           f->nsymbols * sizeof *f->symbols + f->nlinks * sizeof *f->links;
+    return f->nitems * sizeof **f->items + f->npacked * sizeof **f->packed +
+           f->nsymbols * sizeof **f->symbols + f->nlinks * sizeof *f->links;
+}
+
+/* Bytes that the passes over a finished forest allocate besides it.
+ * forest_count_trees: 4 per symbol and item, and a stack that reaches about
+ * half as many entries on the deepest inputs ([[[...]]]), growing by
+ * doubling: 8 in all.  The k-path walk: 4 per item, 4 per symbol, and a work
+ * list that reaches about one pair per symbol on the deepest inputs: 12 per
+ * symbol.  (Symbols seen in more than one context, with a larger k or pins
+ * on an ambiguous forest, take 16 bytes more per extra context, which this
+ * does not foresee.) */
+static size_t passes_memory(const struct forest *f)
+{
+    size_t count = 8 * (f->nsymbols + f->nitems);
+    size_t walk = 12 * f->nsymbols + 4 * f->nitems;
+    return count > walk ? count : walk;
+}
+
+/* What --max-memory covers: everything allocated that grows with the input,
+ * and what the passes over the forest will take after the parse.  So the
+ * peak resident size of a parse and its passes stays within the budget. */
+static size_t parser_memory(const struct parser *p)
+{
+    const struct forest *f = p->f;
+    size_t per_position = ((size_t)f->len + 1) * sizeof *f->text +
+                          ((size_t)f->len + 2) * sizeof *p->pending_head;
+    /* Chunks by what they hold: the rest of the last chunk of each array has
+     * never been written, and pages never written are never resident. */
+    size_t chunks = f->nitems * sizeof **f->items + f->npacked * sizeof **f->packed +
+                    f->nsymbols * sizeof **f->symbols + p->npending * sizeof **p->pending;
+    /* Arrays that still grow by doubling: while they move, the old block is
+     * there too, so half as much again. */
+    size_t doubling = f->links_cap * sizeof *f->links + p->agenda_cap * sizeof *p->agenda +
+                      p->table_cap * sizeof *p->table;
+    return chunks + doubling + doubling / 2 + per_position + passes_memory(f);
 }
 
 /* The sets, left to right; returns the furthest position reached. */
@@ -797,24 +969,33 @@ static uint32_t run(struct parser *p)
     for (uint32_t j = 0; j <= f->len; j++) {
         p->set = j;
         new_set(p);
-        size_t first = f->nitems;
+        p->nagenda = 0;
         if (j == 0) {
             bool created;
             add_item(p, f->start_node, 0, 0, NONE, &created);
         }
-        for (uint32_t e = p->pending_head[j]; e != NONE; e = p->pending[e].next)
-            if (worth_advancing(p, p->pending[e].waiter))
-                advance(p, p->pending[e].waiter, p->pending[e].symbol);
-        if (f->nitems == first) {
+        for (uint32_t e = p->pending_head[j]; e != NONE; e = PENDING(p, e).next)
+            if (worth_advancing(p, PENDING(p, e).waiter))
+                advance(p, PENDING(p, e).waiter, PENDING(p, e).symbol);
+        if (p->nagenda == 0) {
             /* Nothing reached here; a longer literal may still land later. */
             if (j >= p->last_pending)
                 break;
             continue;
         }
         furthest = j;
-        for (size_t idx = first; idx < f->nitems; idx++)
-            process_item(p, (uint32_t)idx);
-        if (p->max_memory && forest_memory(f) + p->npending * sizeof *p->pending > p->max_memory) {
+        for (size_t t = 0; t < p->nagenda; t++) {
+            struct task task = p->agenda[t];
+            if (task.symbol == NONE)
+                process_item(p, task.item);
+            else
+                complete_node(p, ITEM(f, task.item).node, task.item, ITEM(f, task.item).anchor,
+                              task.symbol);
+        }
+        /* Past LIST_MAX_INDEX of anything, indices would no longer fit (nor
+         * the forest ids of forest_count_trees: symbols, then items). */
+        if ((p->max_memory && parser_memory(p) > p->max_memory) ||
+            f->nitems + f->nsymbols > LIST_MAX_INDEX || f->nlinks > LIST_MAX_INDEX) {
             p->over_budget = true;
             break;
         }
@@ -824,7 +1005,7 @@ static uint32_t run(struct parser *p)
         if (p->expected_set == j)
             p->root_done_at_expected = root_done;
         if (j == f->len && root_done)
-            f->root = f->packed[f->items[accept->value].packed].right;
+            f->root = PACKED(f, item_packed(f, accept->value)).right;
     }
     return furthest;
 }
@@ -926,6 +1107,7 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
         furthest = run(&p);
         report_no_parse(&p, name, furthest, diags);
     }
+    f->npending_peak = p.npending;
     parser_free(&p);
     if (f->root == NONE) {
         forest_free(f);
@@ -939,9 +1121,9 @@ void forest_free(struct forest *f)
     if (!f)
         return;
     free(f->text);
-    free(f->items);
-    free(f->packed);
-    free(f->symbols);
+    free_chunks(f->items, f->items_chunks);
+    free_chunks(f->packed, f->packed_chunks);
+    free_chunks(f->symbols, f->symbols_chunks);
     free(f->links);
     free(f);
 }
@@ -949,6 +1131,17 @@ void forest_free(struct forest *f)
 size_t forest_item_count(const struct forest *f)
 {
     return f->nitems;
+}
+
+void forest_stats(const struct forest *f, struct forest_stats *out)
+{
+    out->chars = f->len;
+    out->items = f->nitems;
+    out->symbols = f->nsymbols;
+    out->links = f->nlinks;
+    out->packed = f->npacked;
+    out->pending = f->npending_peak;
+    out->bytes = forest_memory(f);
 }
 
 /* ---- forest traversals ------------------------------------------------------
@@ -965,85 +1158,133 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
-struct frame {
-    uint32_t id;
-    bool post;
+/* Forest ids stay below FRAME_POST (the parse stops before: see run), so a
+ * frame of the traversal below is one id and this flag. */
+#define FRAME_POST 0x80000000u
+
+const char *forest_trees_text(uint64_t trees, char buf[FOREST_TREES_TEXT_SIZE])
+{
+    if (trees == FOREST_TREES_SATURATED)
+        snprintf(buf, FOREST_TREES_TEXT_SIZE, "more than 2^64");
+    else
+        snprintf(buf, FOREST_TREES_TEXT_SIZE, "%" PRIu64, trees);
+    return buf;
+}
+
+/* The tree counts of forest_count_trees, 4 bytes per symbol and item: a cell
+ * is CELL_NEW (not visited), CELL_OPEN (on the path from the root), or done
+ * with a count n: CELL_DONE + n while that is below CELL_BIG, else CELL_BIG + i
+ * with the count in big[i] (large counts are rare: ambiguous forests only). */
+#define CELL_NEW 0u
+#define CELL_OPEN 1u
+#define CELL_DONE 2u
+#define CELL_BIG 0x80000000u
+struct counts {
+    uint32_t *cell;
+    uint64_t *big;
+    size_t nbig, big_cap;
 };
+
+static uint64_t count_of(const struct counts *c, uint32_t id)
+{
+    uint32_t v = c->cell[id];
+    return v >= CELL_BIG ? c->big[v - CELL_BIG] : v - CELL_DONE;
+}
+
+static void set_count(struct counts *c, uint32_t id, uint64_t n)
+{
+    if (n < CELL_BIG - CELL_DONE) {
+        c->cell[id] = (uint32_t)n + CELL_DONE;
+        return;
+    }
+    /* 2^31 large counts would need a forest of more than 32 GiB; should it
+     * come to that, the last slot is shared and holds the saturated count. */
+    if (c->nbig == CELL_BIG - 1) {
+        c->big[c->nbig - 1] = FOREST_TREES_SATURATED;
+        c->cell[id] = CELL_BIG + (uint32_t)(c->nbig - 1);
+        return;
+    }
+    c->big = xgrow(c->big, &c->big_cap, c->nbig + 1, sizeof *c->big);
+    c->big[c->nbig] = n;
+    c->cell[id] = CELL_BIG + (uint32_t)c->nbig++;
+}
 
 uint64_t forest_count_trees(const struct forest *f, bool *infinite)
 {
     size_t S = f->nsymbols, total = S + f->nitems;
-    uint64_t *count = xcalloc(total + 1, sizeof *count);
-    uint8_t *state = xcalloc(total + 1, 1); /* 0 new, 1 on the path, 2 done */
-    struct frame *stack = NULL;
+    struct counts counts = {xcalloc(total + 1, sizeof *counts.cell), NULL, 0, 0};
+    uint32_t *cell = counts.cell;
+    uint32_t *stack = NULL; /* ids; FRAME_POST: all children done */
     size_t depth = 0, cap = 0;
     *infinite = false;
     stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = (struct frame){f->root, false};
+    stack[depth++] = f->root;
     while (depth) {
-        struct frame fr = stack[--depth];
-        uint32_t id = fr.id;
-        if (!fr.post) {
-            if (state[id])
+        uint32_t top = stack[--depth];
+        bool post = (top & FRAME_POST) != 0;
+        uint32_t id = top & ~FRAME_POST;
+        if (!post) {
+            if (cell[id] != CELL_NEW)
                 continue;
-            state[id] = 1;
+            cell[id] = CELL_OPEN;
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = (struct frame){id, true};
+            stack[depth++] = id | FRAME_POST;
         }
         /* Children: a symbol's complete items; an item's left items and right symbols. */
         uint64_t value = 0;
         if (id < S) {
-            uint32_t l = f->symbols[id].derivs;
-            if (l == NONE)
+            uint32_t c = SYMBOL(f, id).derivs, d;
+            if (c == NONE)
                 value = 1; /* a leaf */
-            for (; l != NONE; l = f->links[l].next) {
-                uint32_t child = (uint32_t)(S + f->links[l].value);
-                if (!fr.post) {
-                    if (state[child] == 1)
+            size_t base = node_is_unit(f, SYMBOL(f, id).node) ? 0 : S;
+            while (list_next(f, &c, &d)) {
+                uint32_t child = (uint32_t)(base + d);
+                if (!post) {
+                    if (cell[child] == CELL_OPEN)
                         *infinite = true;
-                    else if (!state[child]) {
+                    else if (cell[child] == CELL_NEW) {
                         stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-                        stack[depth++] = (struct frame){child, false};
+                        stack[depth++] = child;
                     }
-                } else if (state[child] == 2) {
-                    value = sat_add(value, count[child]);
+                } else if (cell[child] >= CELL_DONE) {
+                    value = sat_add(value, count_of(&counts, child));
                 }
             }
         } else {
-            const struct item *it = &f->items[id - S];
-            if (it->packed == NONE)
+            uint32_t head = item_packed(f, id - S);
+            if (head == NONE)
                 value = 1; /* complete with no children (zero repetitions) */
-            for (uint32_t pk = it->packed; pk != NONE; pk = f->packed[pk].next) {
-                uint32_t left = f->packed[pk].left, right = f->packed[pk].right;
+            for (uint32_t pk = head; pk != NONE; pk = PACKED(f, pk).next) {
+                uint32_t left = PACKED(f, pk).left, right = PACKED(f, pk).right;
                 uint32_t kids[2] = {left == NONE ? NONE : (uint32_t)(S + left), right};
                 uint64_t product = 1;
                 for (int c = 0; c < 2; c++) {
                     uint32_t child = kids[c];
                     if (child == NONE)
                         continue;
-                    if (!fr.post) {
-                        if (state[child] == 1)
+                    if (!post) {
+                        if (cell[child] == CELL_OPEN)
                             *infinite = true;
-                        else if (!state[child]) {
+                        else if (cell[child] == CELL_NEW) {
                             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-                            stack[depth++] = (struct frame){child, false};
+                            stack[depth++] = child;
                         }
                     } else {
-                        product = state[child] == 2 ? sat_mul(product, count[child]) : 0;
+                        product = cell[child] >= CELL_DONE
+                                      ? sat_mul(product, count_of(&counts, child))
+                                      : 0;
                     }
                 }
-                if (fr.post)
+                if (post)
                     value = sat_add(value, product);
             }
         }
-        if (fr.post) {
-            count[id] = value;
-            state[id] = 2;
-        }
+        if (post)
+            set_count(&counts, id, value);
     }
-    uint64_t result = count[f->root];
-    free(count);
-    free(state);
+    uint64_t result = count_of(&counts, f->root);
+    free(counts.cell);
+    free(counts.big);
     free(stack);
     return *infinite ? UINT64_MAX : result;
 }
@@ -1130,7 +1371,7 @@ struct kpath_walk {
     struct kpath_set *const *sets; /* one per k, any order */
     size_t nsets;
     struct contexts ctx;
-    uint32_t *sym_ctx;      /* per symbol: head of a link list of contexts */
+    uint32_t *sym_ctx;      /* per symbol: a list of contexts (see list_push_in) */
     struct link *links;
     size_t nlinks, links_cap;
     uint32_t *work;         /* pairs (symbol, context) */
@@ -1168,16 +1409,14 @@ static uint32_t inside_at(const struct kpath_walk *w, uint32_t ctx, uint32_t nod
 
 static void add_context(struct kpath_walk *w, uint32_t sym, uint32_t ctx)
 {
-    for (uint32_t l = w->sym_ctx[sym]; l != NONE; l = w->links[l].next)
-        if (w->links[l].value == ctx)
+    for (uint32_t c = w->sym_ctx[sym], known; list_next_in(w->links, &c, &known);)
+        if (known == ctx)
             return;
-    w->links = xgrow(w->links, &w->links_cap, w->nlinks + 1, sizeof *w->links);
-    w->links[w->nlinks] = (struct link){ctx, w->sym_ctx[sym]};
-    w->sym_ctx[sym] = (uint32_t)w->nlinks++;
+    w->sym_ctx[sym] = list_push_in(&w->links, &w->nlinks, &w->links_cap, w->sym_ctx[sym], ctx);
     w->work = xgrow(w->work, &w->work_cap, w->nwork + 2, sizeof *w->work);
     w->work[w->nwork++] = sym;
     w->work[w->nwork++] = ctx;
-    uint32_t node = w->f->symbols[sym].node;
+    uint32_t node = SYMBOL(w->f, sym).node;
     if (!node_kind_is_symbolic(w->f->graph->nodes[node].kind))
         return;
     /* The k-path ending here, for each k: the last k-1 ancestors and the node
@@ -1235,26 +1474,31 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
     while (w.nwork) {
         uint32_t ctx = w.work[--w.nwork];
         uint32_t sym = w.work[--w.nwork];
-        uint32_t node = f->symbols[sym].node;
+        uint32_t node = SYMBOL(f, sym).node;
         uint32_t child_ctx = node_kind_is_symbolic(f->graph->nodes[node].kind)
                                  ? extend_context(&w.ctx, ctx, node, inside_at(&w, ctx, node),
                                                   scratch)
                                  : ctx;
+        if (node_is_unit(f, node)) {
+            for (uint32_t c = SYMBOL(f, sym).derivs, d; list_next(f, &c, &d);)
+                add_context(&w, d, child_ctx);
+            continue;
+        }
         walk++;
-        for (uint32_t l = f->symbols[sym].derivs; l != NONE; l = f->links[l].next) {
+        for (uint32_t c = SYMBOL(f, sym).derivs, d; list_next(f, &c, &d);) {
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = f->links[l].value;
+            stack[depth++] = d;
         }
         while (depth) {
             uint32_t item = stack[--depth];
             if (stamp[item] == walk)
                 continue;
             stamp[item] = walk;
-            for (uint32_t pk = f->items[item].packed; pk != NONE; pk = f->packed[pk].next) {
-                add_context(&w, f->packed[pk].right, child_ctx);
-                if (f->packed[pk].left != NONE) {
+            for (uint32_t pk = item_packed(f, item); pk != NONE; pk = PACKED(f, pk).next) {
+                add_context(&w, PACKED(f, pk).right, child_ctx);
+                if (PACKED(f, pk).left != NONE) {
                     stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-                    stack[depth++] = f->packed[pk].left;
+                    stack[depth++] = PACKED(f, pk).left;
                 }
             }
         }
@@ -1278,17 +1522,18 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
 /* The earliest entry of a prepended list: its tail.  The earliest derivation
  * of a symbol only uses symbols created before it, so following earliest
  * derivations always ends. */
-static uint32_t earliest_link(const struct forest *f, uint32_t l)
+static uint32_t earliest_link(const struct forest *f, uint32_t head)
 {
-    while (f->links[l].next != NONE)
-        l = f->links[l].next;
-    return f->links[l].value;
+    uint32_t value = NONE;
+    while (list_next(f, &head, &value))
+        ;
+    return value;
 }
 
 static uint32_t earliest_packed(const struct forest *f, uint32_t pk)
 {
-    while (f->packed[pk].next != NONE)
-        pk = f->packed[pk].next;
+    while (PACKED(f, pk).next != NONE)
+        pk = PACKED(f, pk).next;
     return pk;
 }
 
@@ -1301,7 +1546,7 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
     stack[depth++] = f->root;
     while (depth) {
         uint32_t sym = stack[--depth];
-        const struct symbol *s = &f->symbols[sym];
+        const struct symbol *s = &SYMBOL(f, sym);
         const struct graph_node *n = &g->nodes[s->node];
         if (n->kind == NODE_LIT)
             continue;
@@ -1312,15 +1557,21 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
         }
         /* The children of the earliest derivation, collected right to left. */
         nkids = 0;
-        uint32_t item = earliest_link(f, s->derivs);
-        while (item != NONE && f->items[item].packed != NONE) {
-            const struct packed *pk = &f->packed[earliest_packed(f, f->items[item].packed)];
+        uint32_t item = NONE;
+        if (node_is_unit(f, s->node)) {
+            kids = xgrow(kids, &kids_cap, 1, sizeof *kids);
+            kids[nkids++] = earliest_link(f, s->derivs);
+        } else {
+            item = earliest_link(f, s->derivs);
+        }
+        while (item != NONE && item_packed(f, item) != NONE) {
+            const struct packed *pk = &PACKED(f, earliest_packed(f, item_packed(f, item)));
             kids = xgrow(kids, &kids_cap, nkids + 1, sizeof *kids);
             kids[nkids++] = pk->right;
             item = pk->left;
         }
         if (n->kind == NODE_ALT) {
-            uint32_t chosen = f->symbols[kids[0]].node;
+            uint32_t chosen = SYMBOL(f, kids[0]).node;
             for (uint32_t i = 0; i < n->nchildren; i++)
                 if (graph_children(g, s->node)[i] == chosen)
                     decisions[ndec++] = i;

@@ -27,9 +27,11 @@
 
 struct parse_options {
     size_t max_input_size; /* bytes; larger inputs are refused, not parsed */
-    /* Bytes the parser's sets and forest may take (0: the default).  A parse
-     * that needs more stops with an error at the position it reached: the
-     * input is too long, or too ambiguous, for the grammar. */
+    /* Bytes a parse may take (0: the default): everything it allocates that
+     * grows with the input, and what forest_count_trees and the k-path walk
+     * will allocate over its forest.  A parse that needs more stops with an
+     * error at the position it reached: the input is too long, or too
+     * ambiguous, for the grammar. */
     size_t max_memory;
 };
 
@@ -45,9 +47,16 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
                           struct diag_list *diags);
 void forest_free(struct forest *f);
 
-/* Number of derivation trees, saturating at UINT64_MAX; *infinite is set when
- * the forest has a cycle (a rule deriving itself without consuming input). */
+/* Number of derivation trees, saturating at FOREST_TREES_SATURATED; *infinite
+ * is set when the forest has a cycle (a rule deriving itself without consuming
+ * input). */
 uint64_t forest_count_trees(const struct forest *f, bool *infinite);
+/* A count that reached this does not fit in 64 bits (strictly: it is at least
+ * 2^64 - 1); it is printed as "more than 2^64", never as a number. */
+#define FOREST_TREES_SATURATED UINT64_MAX
+/* A tree count for people: its digits, or "more than 2^64".  Returns buf. */
+#define FOREST_TREES_TEXT_SIZE 24
+const char *forest_trees_text(uint64_t trees, char buf[FOREST_TREES_TEXT_SIZE]);
 /* Add the k-paths of every tree of the forest to `set`; returns how many were new. */
 uint64_t forest_add_kpaths(const struct forest *f, struct kpath_set *set);
 /* The same for several sets (spaces of different k) in one pass. */
@@ -63,5 +72,12 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
 bool forest_first_tree(const struct forest *f, struct dtree *t);
 /* Statistics, for benchmarks. */
 size_t forest_item_count(const struct forest *f);
+struct forest_stats {
+    size_t chars;                          /* code points of the input */
+    size_t items, symbols, links, packed;  /* what the forest holds */
+    size_t pending;                        /* advances waiting for a later set */
+    size_t bytes;                          /* the forest's arrays, in use */
+};
+void forest_stats(const struct forest *f, struct forest_stats *out);
 
 #endif

@@ -92,6 +92,7 @@ static void build_example(const struct graph *g, const uint32_t *path, uint32_t 
         r->example = xmemdup(gen->inputs[0].text, gen->inputs[0].len + 1);
         r->example_len = gen->inputs[0].len;
         r->example_depth = gen->inputs[0].depth;
+        r->example_derivation_depth = gen->inputs[0].derivation_depth;
     }
     gen_free(gen);
 }

@@ -58,6 +58,7 @@ struct why_report {
     char *example;             /* owned: a smallest input containing it, or NULL */
     size_t example_len;
     uint32_t example_depth;
+    uint32_t example_derivation_depth; /* tree nodes on its longest path (the paper's) */
     bool example_within_limit; /* built within max_depth (else at needed_depth) */
 };
 

@@ -577,6 +577,7 @@ static void input_free(struct ws_input *in)
     if (in->has_tree)
         dtree_free(&in->tree);
     free(in->target);
+    free(in->origin);
     free(in->ranks);
     memset(in, 0, sizeof *in);
 }
@@ -610,6 +611,7 @@ void workspace_free(struct workspace *ws)
     free(ws->rule_alts);
     free(ws->rule_alts_start);
     free(ws->gen_error);
+    free(ws->gen_origin);
     graph_free(ws->graph);
     grammar_free(ws->grammar);
     free(ws->grammar_path);
@@ -770,6 +772,36 @@ size_t workspace_marked(const struct workspace *ws)
 
 /* ---- generation ------------------------------------------------------------ */
 
+/* The provenance of a generator's inputs, for the export manifest: the
+ * strategy and its settings, and for the prob strategy where the
+ * probabilities came from (each source that some alternation uses). */
+static char *generator_origin(const struct workspace *ws, const struct gen_options *o)
+{
+    struct strbuf j = STRBUF_INIT;
+    strbuf_addf(&j, "{\"made_by\": \"generator\", \"strategy\": \"%s\", \"seed\": %" PRIu64,
+                gen_strategy_name(o->strategy), o->seed);
+    if (o->strategy == GEN_KPATH)
+        strbuf_addf(&j, ", \"close_off\": \"%s\"", gen_closeoff_name(o->closeoff));
+    strbuf_addf(&j, ", \"k\": %u, \"max_depth\": %u", o->k, o->max_depth);
+    if (o->strategy == GEN_PROB) {
+        bool used[WS_PROB_EDITED + 1] = {false};
+        const struct graph *g = ws->graph;
+        for (uint32_t n = 0; n < g->nnodes; n++)
+            if (g->nodes[n].kind == NODE_ALT || g->nodes[n].kind == NODE_QUANT)
+                used[ws->prob_source[n]] = true;
+        strbuf_addstr(&j, ", \"probabilities\": [");
+        bool first = true;
+        for (int src = 0; src <= WS_PROB_EDITED; src++)
+            if (used[src]) {
+                strbuf_addf(&j, "%s\"%s\"", first ? "" : ", ", ws_prob_source_name((enum ws_prob_source)src));
+                first = false;
+            }
+        strbuf_addch(&j, ']');
+    }
+    strbuf_addch(&j, '}');
+    return strbuf_detach(&j, NULL);
+}
+
 bool workspace_gen_start(struct workspace *ws, uint32_t count, struct diag_list *diags)
 {
     workspace_gen_reset(ws, false);
@@ -787,6 +819,8 @@ bool workspace_gen_start(struct workspace *ws, uint32_t count, struct diag_list 
     }
     ws->session++;
     ws->gen_taken = 0;
+    free(ws->gen_origin);
+    ws->gen_origin = generator_origin(ws, &o);
     free(ws->gen_error);
     ws->gen_error = NULL;
     /* The agenda skips what the inputs cover already. */
@@ -822,6 +856,8 @@ bool workspace_gen_step(struct workspace *ws)
     while (ws->gen_taken < gen->ninputs) {
         const struct gen_input *gi = &gen->inputs[ws->gen_taken++];
         workspace_add_generated(ws, &gi->tree, gi->target, ws->session);
+        if (ws->gen_origin)
+            ws->inputs[ws->ninputs - 1].origin = xstrdup(ws->gen_origin);
     }
     if (!more && gen->error && !ws->gen_error)
         ws->gen_error = xstrdup(gen->error);
@@ -854,6 +890,14 @@ bool workspace_cover_path(struct workspace *ws, const uint32_t *path, struct dia
     bool ok = gen->ninputs == 1;
     if (ok) {
         workspace_add_generated(ws, &gen->inputs[0].tree, gen->inputs[0].target, 0);
+        struct strbuf j = STRBUF_INIT;
+        strbuf_addstr(&j, "{\"made_by\": \"cover\", \"for\": ");
+        struct strbuf name = STRBUF_INIT;
+        workspace_path_name(ws, path, ws->k, " -> ", &name);
+        json_add_cstring(&j, strbuf_str(&name));
+        strbuf_free(&name);
+        strbuf_addstr(&j, ", \"close_off\": \"shortest\"}");
+        ws->inputs[ws->ninputs - 1].origin = strbuf_detach(&j, NULL);
     } else if (gen->nunreachable) {
         diag_add(diags, DIAG_ERROR, NULL, 0, 0,
                  "no input within depth %u contains it: it needs depth %u (:depth D)",
@@ -1243,6 +1287,14 @@ bool workspace_export(struct workspace *ws, const char *dir, const size_t *which
                 strbuf_addstr(&m, ", \"target\": ");
                 add_ids(&m, in->target, k);
             }
+            strbuf_addstr(&m, ", \"origin\": ");
+            if (in->sample) {
+                strbuf_addstr(&m, "{\"made_by\": \"sample\", \"file\": ");
+                json_add_cstring(&m, in->sample);
+                strbuf_addch(&m, '}');
+            } else {
+                strbuf_addstr(&m, in->origin ? in->origin : "{\"made_by\": \"unknown\"}");
+            }
             strbuf_addstr(&m, ", \"new_paths\": [");
             struct export_paths ep = {&seen, &m, k, 0};
             if (in->forest) {
@@ -1386,6 +1438,10 @@ void workspace_serialize(const struct workspace *ws, struct strbuf *out)
                 strbuf_addstr(out, "\ntarget");
                 for (uint32_t j = 0; j < in->target_k; j++)
                     strbuf_addf(out, " %u", in->target[j]);
+            }
+            if (in->origin) {
+                strbuf_addstr(out, "\norigin ");
+                add_quoted(out, in->origin, strlen(in->origin));
             }
         }
         strbuf_addch(out, '\n');
@@ -1723,6 +1779,13 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
             if (good && kpath_is_valid(ws->graph, ids, (uint32_t)n))
                 input_set_target(&ws->inputs[ws->ninputs - 1], ids, (uint32_t)n);
             free(ids);
+        } else if (strcmp(key, "origin") == 0) {
+            /* How the input just before was made (kept in the manifest). */
+            if (l->w.n == 2 && ws->ninputs && !ws->inputs[ws->ninputs - 1].sample &&
+                !ws->inputs[ws->ninputs - 1].origin)
+                ws->inputs[ws->ninputs - 1].origin = xmemdup(l->w.w[1], l->w.len[1] + 1);
+            else
+                diag_add(diags, DIAG_WARNING, path, l->number, 1, "origin without an input; ignored");
         } else if (strcmp(key, "marked") == 0) {
             for (size_t m = 1; m < l->w.n; m++) {
                 uint64_t v;

@@ -34,6 +34,8 @@
  *     sample "FILE" "TEXT"            (a loaded sample, its text escaped)
  *     input "TEXT" D1 D2 ...          (a generated input and its decisions)
  *     target ID ID ...                (the k-path the input before was made for)
+ *     origin "JSON"                   (how the input before was made: strategy,
+ *                                      seed, close-off, probabilities; or C)
  *     marked I J ...                  (0-based input indices)
  *     end
  *
@@ -98,6 +100,9 @@ struct ws_input {
     uint32_t *target;       /* owned; k-path strategy: its target (target_k ids) */
     uint32_t target_k;
     bool target_covered;    /* the target was among the k-paths it added */
+    char *origin;           /* owned; how it was made, a JSON object for the
+                               export manifest (NULL: not known, e.g. from an
+                               older workspace file); samples need none */
     uint64_t nnew;          /* k-paths of the current k it added, in list order */
     uint64_t *ranks;        /* owned; its k-paths (current k), sorted, unique;
                                NULL when the space is saturated */
@@ -157,6 +162,7 @@ struct workspace {
     uint32_t session;            /* generator sessions started so far */
     size_t gen_taken;            /* gen->inputs already copied into inputs */
     char *gen_error;             /* owned; the last generator's error */
+    char *gen_origin;            /* owned; the origin of the generator's inputs */
 
     char *file;                  /* owned; where it was last saved or opened from */
     bool dirty;                  /* changed since loaded, opened or saved */

@@ -2,6 +2,7 @@
  * key dispatch, jobs and search.  No curses here: see ui.h. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include "grammar_write.h"
+#include "lesson.h"
+#include "script.h"
 #include "ui.h"
 #include "xalloc.h"
 
@@ -33,14 +36,39 @@ const char *glyph(const struct ui *ui, const char *utf8, const char *ascii)
 
 /* ---- messages --------------------------------------------------------------- */
 
+void ui_log(struct ui *ui, bool error, const char *text)
+{
+    if (ui->nlog == UI_LOG_MAX) { /* drop the oldest tenth */
+        size_t drop = UI_LOG_MAX / 10;
+        for (size_t i = 0; i < drop; i++)
+            free(ui->log[i].text);
+        memmove(ui->log, ui->log + drop, (ui->nlog - drop) * sizeof *ui->log);
+        ui->nlog -= drop;
+    }
+    if (ui->nlog == ui->log_cap) {
+        ui->log_cap = ui->log_cap ? 2 * ui->log_cap : 64;
+        ui->log = xrealloc(ui->log, ui->log_cap * sizeof *ui->log);
+    }
+    ui->log[ui->nlog++] = (struct log_entry){xstrdup(text), error};
+}
+
+/* The message line shows the first line; the log keeps all of it. */
 static void set_message(struct ui *ui, bool error, const char *fmt, va_list ap)
 {
     struct strbuf sb = STRBUF_INIT;
     strbuf_vaddf(&sb, fmt, ap);
-    /* one line: the first line of a multi-line message */
-    for (size_t i = 0; i < sb.len; i++)
-        if (sb.data[i] == '\n' || sb.data[i] == '\t')
+    ui_log(ui, error, strbuf_str(&sb));
+    ui->message_more = false;
+    for (size_t i = 0; i < sb.len; i++) {
+        if (sb.data[i] == '\n') {
+            sb.data[i] = '\0';
+            sb.len = i;
+            ui->message_more = true;
+            break;
+        }
+        if (sb.data[i] == '\t')
             sb.data[i] = ' ';
+    }
     free(ui->message);
     ui->message = strbuf_detach(&sb, NULL);
     ui->message_error = error;
@@ -73,6 +101,15 @@ void ui_diags(struct ui *ui, struct diag_list *diags)
                 first = i;
                 break;
             }
+        /* every diagnostic goes to the log; the message line gets one */
+        for (size_t i = 0; i < diags->len; i++) {
+            if (i == first)
+                continue;
+            strbuf_reset(&sb);
+            diag_format(&diags->items[i], &sb);
+            ui_log(ui, diags->items[i].severity == DIAG_ERROR, strbuf_str(&sb));
+        }
+        strbuf_reset(&sb);
         diag_format(&diags->items[first], &sb);
         if (diags->len > 1)
             strbuf_addf(&sb, " (and %zu more)", diags->len - 1);
@@ -80,6 +117,7 @@ void ui_diags(struct ui *ui, struct diag_list *diags)
             ui_error(ui, "%s", strbuf_str(&sb));
         else
             ui_message(ui, "%s", strbuf_str(&sb));
+        ui->message_more = diags->len > 1 || ui->message_more;
         strbuf_free(&sb);
     }
     diag_list_free(diags);
@@ -90,6 +128,7 @@ void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
 {
     free(ui->question);
     ui->question = xstrdup(question);
+    ui_log(ui, false, question);
     ui->on_yes = on_yes;
     ui->on_no = on_no;
 }
@@ -160,6 +199,7 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
     ui->preview_top = 0;
     ui->saved_changes = ws->changes;
     graph_state_init(ui);
+    ui_autosave_rekey(ui);
 }
 
 void ui_free(struct ui *ui)
@@ -179,13 +219,20 @@ void ui_free(struct ui *ui)
     diag_list_free(&ui->job_diags);
     free(ui->search);
     free(ui->search_node_match);
+    free(ui->search_matches);
     free(ui->message);
+    for (size_t i = 0; i < ui->nlog; i++)
+        free(ui->log[i].text);
+    free(ui->log);
     free(ui->question);
+    free(ui->pending_export);
     free(ui->cmd_prompt);
     free(ui->cmd_text);
     free(ui->cmd_hint);
     free(ui->exe_dir);
     free(ui->autosave_path);
+    free(ui->state_dir);
+    lesson_free(ui->lesson);
     memset(ui, 0, sizeof *ui);
 }
 
@@ -233,12 +280,25 @@ void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
             strbuf_addstr(out, "\\t");
         else if (c == '\r')
             strbuf_addstr(out, "\\r");
-        else if (c == '\\')
-            strbuf_addstr(out, "\\\\");
         else if (c < 0x20 || c == 0x7f)
             strbuf_addf(out, "\\x%02x", c);
         else
             strbuf_addch(out, (char)c);
+    }
+}
+
+bool ui_node_highlighted(const struct ui *ui, uint32_t n)
+{
+    return ui->search_highlight && ui->search_node_match && ui->search_node_match[n];
+}
+
+const char *coverage_mark(const struct ui *ui, int style)
+{
+    switch (style) {
+    case EL_COVERED: return glyph(ui, "\xe2\x9c\x93", "+");   /* ✓ */
+    case EL_PARTLY: return glyph(ui, "\xe2\x97\x90", "~");    /* ◐ */
+    case EL_UNCOVERED: return glyph(ui, "\xc2\xb7", "-");      /* · */
+    default: return " ";                                        /* outside the pins */
     }
 }
 
@@ -302,7 +362,7 @@ void ui_focus(struct ui *ui, enum pane_id p)
         ui->slot_b = p;
     if (p == PANE_PROBS || p == PANE_INPUTS)
         ui->slot_c = p;
-    if (p == PANE_GRAPH || p == PANE_KPATHS)
+    if (p == PANE_GRAPH || p == PANE_KPATHS || p == PANE_INPUTS)
         ui->detail_of = p;
     ui->focus = p;
 }
@@ -322,40 +382,76 @@ static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
     strbuf_addf(out, "%u.%u", t / 10, t % 10);
 }
 
+/* The tab bar: the panes by number, the focused one highlighted (it is the
+ * pane the keys go to), and at the right, always, the way to help and the
+ * way out.  Narrow terminals get shorter names, then numbers only for the
+ * panes not focused. */
 static void draw_tabs(struct ui *ui)
 {
     struct screen *s = &ui->scr;
-    screen_fill(s, 0, 0, s->w, ' ', EL_TABS);
-    int x = screen_puts(s, 0, 0, s->w, " kpath ", EL_TAB_ACTIVE);
-    static const char *const names[NPANES] = {"Graph", "k-paths", "Probabilities",
+    static const char *const full[NPANES] = {"Graph", "k-paths", "Probabilities",
+                                             "Stepper", "Inputs", "Detail"};
+    static const char *const brief[NPANES] = {"Graph", "k-paths", "Probs",
                                               "Stepper", "Inputs", "Detail"};
+    const char *right = " ? help  q quit ";
+    int rw = (int)strlen(right);
+    /* the first level that fits: 0 full names and the program's name;
+     * 1 short names; 2 no gaps between the tabs; 3 numbers only for the
+     * panes not focused */
+    int level = 0;
+    for (; level < 3; level++) {
+        int w = level == 0 ? 7 : 0;
+        for (int p = 0; p < NPANES; p++)
+            w += (level < 2) + 4 + (int)strlen((level ? brief : full)[p]);
+        if (w + rw <= s->w)
+            break;
+    }
+    screen_fill(s, 0, 0, s->w, ' ', EL_TABS);
+    int x = level == 0 ? screen_puts(s, 0, 0, s->w, " kpath ", EL_TAB_ACTIVE) : 0;
+    int gap = level < 2;
     for (int p = 0; p < NPANES; p++) {
         char label[40];
-        snprintf(label, sizeof label, " %d %s ", p + 1, names[p]);
-        int style = (enum pane_id)p == ui->focus ? EL_TAB_ACTIVE : EL_TABS;
-        ui->tab_x[p] = x + 1;
-        x += screen_puts(s, x + 1, 0, s->w - x - 1, label, style) + 1;
+        bool focused = (enum pane_id)p == ui->focus;
+        if (level < 3 || focused)
+            snprintf(label, sizeof label, " %d %s ", p + 1, (level ? brief : full)[p]);
+        else
+            snprintf(label, sizeof label, " %d ", p + 1);
+        int style = focused ? EL_TAB_ACTIVE : EL_TABS;
+        ui->tab_x[p] = x + gap;
+        x += screen_puts(s, x + gap, 0, s->w - rw - x - gap, label, style) + gap;
         ui->tab_x[p + 1] = x;
     }
-    const char *help = " ? help ";
-    int hw = (int)strlen(help);
-    if (x + hw + 1 < s->w)
-        screen_puts(s, s->w - hw, 0, hw, help, EL_TABS);
+    screen_puts(s, s->w - rw > x ? s->w - rw : x, 0, rw, right, EL_TABS);
 }
+
+struct status_part {
+    char text[160];
+    int priority; /* 0: always shown; larger: dropped first when narrow */
+};
 
 static void draw_status(struct ui *ui, int y)
 {
     struct screen *s = &ui->scr;
     struct workspace *ws = ui->ws;
     const char *sep = glyph(ui, " \xe2\x94\x82 ", " | ");
+    struct status_part parts[8];
+    int n = 0;
     struct strbuf sb = STRBUF_INIT;
+#define PART(prio)                                                                  \
+    do {                                                                            \
+        snprintf(parts[n].text, sizeof parts[n].text, "%s", strbuf_str(&sb));      \
+        parts[n++].priority = (prio);                                               \
+        strbuf_reset(&sb);                                                          \
+    } while (0)
     const char *base = strrchr(ws->grammar_path, '/');
-    strbuf_addf(&sb, " %s", base ? base + 1 : ws->grammar_path);
+    strbuf_addf(&sb, "%s", base ? base + 1 : ws->grammar_path);
     if (ws->ndups)
         strbuf_addf(&sb, " (+%zu dup)", ws->ndups);
     if (ws->dirty)
         strbuf_addstr(&sb, glyph(ui, " \xe2\x97\x8f", " *"));
-    strbuf_addf(&sb, "%sk=%u%s", sep, ws->k, sep);
+    PART(0);
+    strbuf_addf(&sb, "k=%u", ws->k);
+    PART(0);
     if (ws->space.saturated) {
         strbuf_addf(&sb, "%" PRIu64 " covered of more than 2^64", ws->covered.size);
     } else {
@@ -366,24 +462,49 @@ static void draw_status(struct ui *ui, int y)
         if (ws->pins.len)
             strbuf_addstr(&sb, " pinned");
     }
+    PART(0);
+    size_t marked = workspace_marked(ws);
+    strbuf_addf(&sb, "%zu input%s", ws->ninputs, ws->ninputs == 1 ? "" : "s");
+    if (marked)
+        strbuf_addf(&sb, " (%zu marked)", marked);
+    PART(1);
     const struct gen_options *o = &ws->gen_opts;
-    strbuf_addf(&sb, "%s%s", sep, gen_strategy_name(o->strategy));
+    strbuf_addstr(&sb, gen_strategy_name(o->strategy));
     if (o->strategy == GEN_KPATH)
         strbuf_addf(&sb, "/%s", gen_closeoff_name(o->closeoff));
-    strbuf_addf(&sb, "%sseed %" PRIu64 "%sdepth %u", sep, o->seed, sep, o->max_depth);
+    PART(2);
     if (ws->pins.len) {
-        strbuf_addstr(&sb, sep);
         strbuf_addstr(&sb, "pin ");
         pin_format(ws->graph, &ws->pins.pins[0], &sb);
         if (ws->pins.len > 1)
             strbuf_addf(&sb, " +%zu", ws->pins.len - 1);
+        PART(2);
     }
-    size_t marked = workspace_marked(ws);
-    strbuf_addf(&sb, "%s%zu input%s", sep, ws->ninputs, ws->ninputs == 1 ? "" : "s");
-    if (marked)
-        strbuf_addf(&sb, " (%zu marked)", marked);
+    strbuf_addf(&sb, "seed %" PRIu64, o->seed);
+    PART(3);
+    strbuf_addf(&sb, "depth %u", o->max_depth);
+    PART(3);
+#undef PART
+    /* drop the least important parts until the line fits */
+    int sepw = text_columns(sep, strlen(sep));
+    for (int drop = 4; drop > 0; drop--) {
+        int w = 1;
+        for (int i = 0, shown = 0; i < n; i++)
+            if (parts[i].priority < drop)
+                w += (shown++ ? sepw : 0) + text_columns(parts[i].text, strlen(parts[i].text));
+        if (w <= s->w || drop == 1) {
+            strbuf_addch(&sb, ' ');
+            for (int i = 0, shown = 0; i < n; i++)
+                if (parts[i].priority < drop) {
+                    if (shown++)
+                        strbuf_addstr(&sb, sep);
+                    strbuf_addstr(&sb, parts[i].text);
+                }
+            break;
+        }
+    }
     screen_fill(s, 0, y, s->w, ' ', EL_STATUS);
-    screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
+    screen_put_fit(s, 0, y, s->w, sb.data ? sb.data : "", sb.len, EL_STATUS);
     strbuf_free(&sb);
 }
 
@@ -417,7 +538,15 @@ static void draw_bottom_line(struct ui *ui, int y)
         return;
     }
     if (ui->question) {
-        screen_puts(s, 0, y, s->w, ui->question, EL_HELP_KEY);
+        /* the answer keys stay visible however long the question is */
+        const char *q = ui->question, *yn = " (y/n)";
+        size_t len = strlen(q), ynl = strlen(yn);
+        if (text_columns(q, len) > s->w && len > ynl && strcmp(q + len - ynl, yn) == 0) {
+            int used = screen_put_fit(s, 0, y, s->w - (int)ynl, q, len - ynl, EL_HELP_KEY);
+            screen_puts(s, used, y, s->w - used, yn, EL_HELP_KEY);
+        } else {
+            screen_put_fit(s, 0, y, s->w, q, len, EL_HELP_KEY);
+        }
         return;
     }
     if (ui->job == JOB_SAMPLES) {
@@ -443,8 +572,47 @@ static void draw_bottom_line(struct ui *ui, int y)
         strbuf_free(&sb);
         return;
     }
-    if (ui->message)
-        screen_puts(s, 0, y, s->w, ui->message, ui->message_error ? EL_ERROR : EL_MESSAGE);
+    if (ui->message) {
+        /* a message longer than the line, or with more in the log, ends in
+         * a pointer to the log, where all of it can be read */
+        const char *more = " (M: all of it)";
+        int mw = (int)strlen(more);
+        size_t len = strlen(ui->message);
+        bool cut = text_columns(ui->message, len) > s->w;
+        int style = ui->message_error ? EL_ERROR : EL_MESSAGE;
+        if ((cut || ui->message_more) && s->w > 2 * mw) {
+            int used = screen_put_fit(s, 0, y, s->w - mw, ui->message, len, style);
+            screen_puts(s, used, y, mw, more, EL_DIM);
+        } else {
+            screen_put_fit(s, 0, y, s->w, ui->message, len, style);
+        }
+    }
+}
+
+/* The footer: the focused pane's most useful keys, then the global ones,
+ * as many as fit (htop, nano); :footer hides it. */
+static void draw_footer(struct ui *ui, int y)
+{
+    struct screen *s = &ui->scr;
+    screen_fill(s, 0, y, s->w, ' ', EL_NORMAL);
+    enum key_context order[2] = {pane_ops[ui->focus]->context, CTX_GLOBAL};
+    int x = 0;
+    for (int o = 0; o < 2; o++)
+        for (size_t i = 0; i < key_table_len; i++) {
+            const struct key_binding *b = &key_table[i];
+            if (b->context != order[o] || !*b->footer)
+                continue;
+            /* the first key of the binding, as the table names it */
+            const char *end = strchr(b->keys, ' ');
+            int kl = end ? (int)(end - b->keys) : (int)strlen(b->keys);
+            int need = kl + 1 + (int)strlen(b->footer) + 2;
+            if (x + need > s->w)
+                return;
+            x += screen_put(s, x, y, kl, b->keys, (size_t)kl, EL_HELP_KEY);
+            x += screen_puts(s, x, y, s->w - x, " ", EL_NORMAL);
+            x += screen_puts(s, x, y, s->w - x, b->footer, EL_DIM);
+            x += 2;
+        }
 }
 
 static void draw_pane(struct ui *ui, enum pane_id p)
@@ -476,30 +644,95 @@ static void draw_pane(struct ui *ui, enum pane_id p)
         pane_ops[p]->draw(ui, body, focused);
 }
 
-static void draw_help(struct ui *ui, struct rect body)
+/* ---- overlays: help and the message log ------------------------------------------ */
+
+/* The overlay's lines, each ending in '\n' and starting with a marker:
+ * \x01 a section title, \x02KEYS\x03TEXT a binding, \x04 an error line,
+ * \x05 a plain line.  Help puts the focused pane's keys first; the log is
+ * wrapped to `width` so every message can be read in full. */
+static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
+{
+    if (ui->overlay == OVERLAY_MESSAGES) {
+        if (ui->nlog == 0)
+            strbuf_addstr(lines, "\x05(no messages yet)\n");
+        int w = width > 10 ? width : 10;
+        for (size_t i = 0; i < ui->nlog; i++) {
+            const char *t = ui->log[i].text;
+            char mark = ui->log[i].error ? '\x04' : '\x05';
+            /* split at newlines, then wrap at w columns */
+            while (*t) {
+                const char *nl = strchr(t, '\n');
+                size_t len = nl ? (size_t)(nl - t) : strlen(t);
+                const char *p = t;
+                do {
+                    size_t take = 0;
+                    int cols = 0;
+                    while (take < (size_t)(t + len - p) && cols < w) {
+                        take++;
+                        while (take < (size_t)(t + len - p) && ((unsigned char)p[take] & 0xc0) == 0x80)
+                            take++;
+                        cols++;
+                    }
+                    strbuf_addch(lines, mark);
+                    strbuf_add(lines, p, take);
+                    strbuf_addch(lines, '\n');
+                    p += take;
+                    mark = mark == '\x04' ? '\x04' : '\x05';
+                } while (p < t + len);
+                t = nl ? nl + 1 : t + len;
+            }
+        }
+        return;
+    }
+    enum key_context first = pane_ops[ui->focus]->context;
+    enum key_context order[NCONTEXTS];
+    int n = 0;
+    order[n++] = first;
+    order[n++] = CTX_LIST;
+    order[n++] = CTX_GLOBAL;
+    for (int c = 0; c < NCONTEXTS; c++)
+        if ((enum key_context)c != first && c != CTX_LIST && c != CTX_GLOBAL)
+            order[n++] = (enum key_context)c;
+    for (int o = 0; o < n; o++) {
+        enum key_context c = order[o];
+        bool any = false;
+        for (size_t i = 0; i < key_table_len; i++)
+            any |= key_table[i].context == c;
+        if (!any)
+            continue;
+        strbuf_addf(lines, "\x01%s%s\n", key_context_titles[c],
+                    o == 0 && c != CTX_LIST && c != CTX_GLOBAL ? " (the focused pane)" : "");
+        for (size_t i = 0; i < key_table_len; i++)
+            if (key_table[i].context == c)
+                strbuf_addf(lines, "\x02%s\x03%s\n", key_table[i].keys, key_table[i].help);
+    }
+    strbuf_addstr(lines, "\x01" "Commands (type : first)\n");
+    commands_help(lines, width);
+    strbuf_addstr(lines, "\x01" "Mouse\n\x02" "click\x03" "focus a pane and select a row\n"
+                         "\x02" "wheel\x03" "scroll\n");
+}
+
+void ui_overlay(struct ui *ui, enum overlay_kind kind)
+{
+    ui->overlay = kind;
+    ui->overlay_match = 0;
+    /* help from its top; the log at its end, where the newest message is */
+    ui->help_top = kind == OVERLAY_MESSAGES ? UINT64_MAX / 2 : 0;
+}
+
+static void draw_overlay(struct ui *ui, struct rect body)
 {
     struct screen *s = &ui->scr;
     struct rect r = body;
     for (int y = r.y; y < r.y + r.h; y++)
         screen_fill(s, r.x, y, r.w, ' ', EL_NORMAL);
     screen_fill(s, r.x, r.y, r.w, ' ', EL_TITLE_FOCUS);
-    screen_puts(s, r.x, r.y, r.w, " Help: keys and commands (j/k scroll, Esc closes)",
-                EL_TITLE_FOCUS);
-    /* Lines: built from the key table, then the command table. */
+    const char *title = ui->overlay == OVERLAY_MESSAGES
+                            ? " Messages of this session (j/k scroll, / searches, Esc closes)"
+                            : " Help: keys and commands (j/k scroll, / searches, Esc closes)";
+    screen_put_fit(s, r.x, r.y, r.w, title, strlen(title), EL_TITLE_FOCUS);
     struct strbuf lines = STRBUF_INIT;
-    for (int c = 0; c < NCONTEXTS; c++) {
-        strbuf_addf(&lines, "\x01%s\n", key_context_titles[c]);
-        for (size_t i = 0; i < key_table_len; i++) {
-            if (key_table[i].context != (enum key_context)c)
-                continue;
-            strbuf_addf(&lines, "\x02%s\x03%s\n", key_table[i].keys, key_table[i].help);
-        }
-    }
-    strbuf_addstr(&lines, "\x01" "Commands (type : first)\n");
-    commands_help(&lines, r.w);
-    strbuf_addstr(&lines, "\x01" "Mouse\n\x02" "click\x03" "focus a pane and select a row\n"
-                          "\x02" "wheel\x03" "scroll\n");
-    /* count and draw */
+    overlay_lines(ui, r.w - 2, &lines);
     uint64_t total = 0;
     for (size_t i = 0; i < lines.len; i++)
         total += lines.data[i] == '\n';
@@ -509,6 +742,18 @@ static void draw_help(struct ui *ui, struct rect body)
         ui->help_top = total - (uint64_t)h;
     if (total <= (uint64_t)h)
         ui->help_top = 0;
+    /* the key column fits the longest keys (a command with its arguments),
+     * up to half the width */
+    int kw = 12;
+    for (const char *q = lines.data; q && *q;) {
+        const char *nl = strchr(q, '\n');
+        const char *mid = *q == '\x02' ? memchr(q, '\x03', (size_t)(nl - q)) : NULL;
+        if (mid && text_columns(q + 1, (size_t)(mid - q - 1)) + 2 > kw)
+            kw = text_columns(q + 1, (size_t)(mid - q - 1)) + 2;
+        q = nl + 1;
+    }
+    if (kw > r.w / 2)
+        kw = r.w / 2;
     uint64_t row = 0;
     int y = r.y + 1;
     const char *p = lines.data;
@@ -519,16 +764,209 @@ static void draw_help(struct ui *ui, struct rect body)
                 screen_put(s, r.x + 1, y, r.w - 2, p + 1, (size_t)(nl - p - 1), EL_HEADER);
             } else if (*p == '\x02') {
                 const char *mid = memchr(p, '\x03', (size_t)(nl - p));
-                int kw = 24;
-                screen_put(s, r.x + 3, y, kw - 1, p + 1, (size_t)(mid - p - 1), EL_HELP_KEY);
-                screen_put(s, r.x + 3 + kw, y, r.w - kw - 4, mid + 1, (size_t)(nl - mid - 1),
-                           EL_NORMAL);
+                screen_put_fit(s, r.x + 3, y, kw - 1, p + 1, (size_t)(mid - p - 1), EL_HELP_KEY);
+                screen_put_fit(s, r.x + 3 + kw, y, r.w - kw - 4, mid + 1, (size_t)(nl - mid - 1),
+                               EL_NORMAL);
+            } else {
+                screen_put(s, r.x + 1, y, r.w - 2, p + 1, (size_t)(nl - p - 1),
+                           *p == '\x04' ? EL_ERROR : EL_NORMAL);
             }
+            if (ui->overlay_match == row)
+                screen_restyle(s, r.x, y, r.w, EL_SEARCH, false);
             y++;
         }
         p = nl + 1;
     }
     strbuf_free(&lines);
+}
+
+static bool contains_nocase(const char *hay, const char *needle);
+
+/* Search the overlay's lines from the line after the last match (or the
+ * first shown line), wrapping around. */
+static void overlay_search(struct ui *ui, bool backward)
+{
+    struct strbuf lines = STRBUF_INIT;
+    overlay_lines(ui, ui->scr.w - 2, &lines);
+    size_t nlines = 0;
+    for (size_t i = 0; i < lines.len; i++)
+        nlines += lines.data[i] == '\n';
+    char **line = xcalloc(nlines + 1, sizeof *line);
+    size_t k = 0;
+    for (char *p = lines.data; p && *p; k++) {
+        char *nl = strchr(p, '\n');
+        *nl = '\0';
+        for (char *q = p; *q; q++)
+            if (*q >= 1 && *q <= 5)
+                *q = ' ';
+        line[k] = p;
+        p = nl + 1;
+    }
+    uint64_t from = ui->overlay_match ? ui->overlay_match - 1 : ui->help_top;
+    bool found = false;
+    for (size_t i = 1; i <= nlines && nlines; i++) {
+        size_t at = backward ? (size_t)((from + nlines * 2 - i) % nlines)
+                             : (size_t)((from + i - (ui->overlay_match ? 0 : 1)) % nlines);
+        if (contains_nocase(line[at], ui->search)) {
+            ui->overlay_match = at + 1;
+            uint64_t h = ui->help_height > 2 ? (uint64_t)ui->help_height : 1;
+            if (at < ui->help_top || at >= ui->help_top + h)
+                ui->help_top = at > h / 3 ? at - h / 3 : 0;
+            found = true;
+            break;
+        }
+    }
+    free(line);
+    strbuf_free(&lines);
+    if (found)
+        ui_message(ui, "/%s", ui->search);
+    else
+        ui_error(ui, "not found: %s", ui->search);
+}
+
+/* ---- lessons ------------------------------------------------------------------------ */
+
+/* Wrap text at w columns (at blanks); calls back per line. */
+static int wrap_lines(const char *text, int w, struct screen *s, int x, int y, int maxlines, int style)
+{
+    int lines = 0;
+    const char *p = text;
+    while (*p && lines < maxlines) {
+        const char *end = p, *cut = NULL;
+        int cols = 0;
+        while (*end && cols < w) {
+            if (*end == ' ')
+                cut = end;
+            end++;
+            while (*end && ((unsigned char)*end & 0xc0) == 0x80)
+                end++;
+            cols++;
+        }
+        if (*end && cut && cut > p)
+            end = cut;
+        if (s && lines < maxlines)
+            screen_put_fit(s, x, y + lines, w, p, (size_t)(end - p), style);
+        lines++;
+        p = end;
+        while (*p == ' ')
+            p++;
+    }
+    return lines;
+}
+
+static int lesson_caption_height(struct ui *ui)
+{
+    const struct lesson_step *st = &ui->lesson->steps[ui->lesson_step];
+    int text = wrap_lines(st->caption, ui->scr.w - 2, NULL, 0, 0, 6, 0);
+    int h = 1 + text;
+    int most = ui->scr.h / 3; /* the panes keep two thirds */
+    return h > most ? most : h;
+}
+
+static void draw_caption(struct ui *ui, int y, int h)
+{
+    struct screen *s = &ui->scr;
+    const struct lesson *l = ui->lesson;
+    const struct lesson_step *st = &l->steps[ui->lesson_step];
+    for (int i = 0; i < h; i++)
+        screen_fill(s, 0, y + i, s->w, ' ', EL_NORMAL);
+    screen_fill(s, 0, y, s->w, ' ', EL_TITLE);
+    struct strbuf t = STRBUF_INIT;
+    strbuf_addf(&t, " %s: step %zu/%zu, %s", l->title, ui->lesson_step + 1, l->nsteps, st->title);
+    const char *keys = "  < > steps ";
+    int kw = (int)strlen(keys);
+    int used = screen_put_fit(s, 0, y, s->w - kw, t.data, t.len, EL_TITLE);
+    screen_puts(s, s->w - kw > used ? s->w - kw : used, y, kw, keys, EL_TITLE);
+    strbuf_free(&t);
+    wrap_lines(st->caption, s->w - 2, s, 1, y + 1, h - 1, EL_NORMAL);
+}
+
+char *ui_lessons_dir(const struct ui *ui)
+{
+    struct strbuf p = STRBUF_INIT;
+    const char *tries[] = {"%s/../lessons", "%s/../../lessons"};
+    for (size_t i = 0; ui->exe_dir && i < 2; i++) {
+        strbuf_reset(&p);
+        strbuf_addf(&p, tries[i], ui->exe_dir);
+        char real[PATH_MAX];
+        if (realpath(strbuf_str(&p), real)) {
+            strbuf_free(&p);
+            return xstrdup(real);
+        }
+    }
+    strbuf_reset(&p);
+    strbuf_addf(&p, "%s/lessons", KPATH_DATADIR);
+    if (access(strbuf_str(&p), R_OK) == 0)
+        return strbuf_detach(&p, NULL);
+    strbuf_free(&p);
+    return NULL;
+}
+
+bool ui_lesson_open(struct ui *ui, const char *name)
+{
+    char *dir = ui_lessons_dir(ui);
+    struct strbuf path = STRBUF_INIT;
+    if (strchr(name, '/') || !dir)
+        strbuf_addstr(&path, name);
+    else
+        strbuf_addf(&path, "%s/%s.lesson", dir, name);
+    /* {data}: the directory above lessons/, where grammars/ is */
+    struct strbuf data = STRBUF_INIT;
+    const char *slash = strrchr(strbuf_str(&path), '/');
+    if (slash)
+        strbuf_add(&data, path.data, (size_t)(slash - path.data));
+    else
+        strbuf_addstr(&data, ".");
+    strbuf_addstr(&data, "/..");
+    char real[PATH_MAX];
+    struct diag_list d = DIAG_LIST_INIT;
+    struct lesson *l = lesson_load(strbuf_str(&path),
+                                   realpath(strbuf_str(&data), real) ? real : strbuf_str(&data), &d);
+    strbuf_free(&path);
+    strbuf_free(&data);
+    free(dir);
+    if (!l) {
+        ui_diags(ui, &d);
+        return false;
+    }
+    diag_list_free(&d);
+    lesson_free(ui->lesson);
+    ui->lesson = l;
+    ui_lesson_goto(ui, 0);
+    return true;
+}
+
+void ui_lesson_goto(struct ui *ui, size_t i)
+{
+    struct lesson *l = ui->lesson;
+    if (!l || i >= l->nsteps)
+        return;
+    ui->lesson = NULL; /* the setup lines run as typed, with no caption */
+    /* from the view a fresh start has, so toggles (z, p) replay the same */
+    ui->zoom = false;
+    ui->show_patterns = false;
+    ui->text_view = false;
+    ui->filter = WS_UNCOVERED;
+    ui->overlay = OVERLAY_NONE;
+    ui->search_highlight = false;
+    ui->slot_b = PANE_KPATHS;
+    ui->slot_c = PANE_PROBS;
+    ui_focus(ui, PANE_KPATHS);
+    bool ok = true;
+    for (size_t s = 0; s <= i && ok; s++)
+        for (size_t j = 0; j < l->steps[s].nsetup && ok; j++) {
+            char where[4200];
+            snprintf(where, sizeof where, "%s:%u", l->path, l->steps[s].setup[j].number);
+            ok = script_line(ui, l->steps[s].setup[j].text, where);
+        }
+    if (ui->lesson) /* a setup line opened another lesson */
+        lesson_free(ui->lesson);
+    ui->lesson = l;
+    ui->lesson_step = i;
+    free(ui->message);
+    ui->message = NULL;
+    if (!ok)
+        ui_error(ui, "the lesson's step %zu has a line that is not a key (M shows it)", i + 1);
 }
 
 void ui_draw(struct ui *ui)
@@ -545,7 +983,9 @@ void ui_draw(struct ui *ui)
         return;
     }
     draw_tabs(ui);
-    struct rect body = {0, 1, s->w, s->h - 3};
+    bool footer = !ui->footer_hidden;
+    int caption = ui->lesson ? lesson_caption_height(ui) : 0;
+    struct rect body = {0, 1, s->w, s->h - 3 - footer - caption};
     layout(ui, body);
     /* column separators: wherever no pane was drawn inside the body */
     for (int p = 0; p < NPANES; p++)
@@ -558,8 +998,12 @@ void ui_draw(struct ui *ui)
                     screen_fill(s, r.x + r.w, y, 1, ui->ascii ? '|' : 0x2502, EL_BORDER);
         }
     }
-    if (ui->help)
-        draw_help(ui, body);
+    if (ui->overlay)
+        draw_overlay(ui, body);
+    if (caption)
+        draw_caption(ui, s->h - 2 - footer - caption, caption);
+    if (footer)
+        draw_footer(ui, s->h - 3);
     draw_status(ui, s->h - 2);
     draw_bottom_line(ui, s->h - 1);
 }
@@ -603,6 +1047,14 @@ static void samples_finished(struct ui *ui, bool stopped)
         strbuf_addf(&sb, " (inputs %" PRIu64 "..%zu)", ui->job_inputs_before + 1, ui->ws->ninputs);
     if (stopped)
         strbuf_addf(&sb, "; stopped after %zu of %zu files", ui->job_next, ui->job_files.len);
+    /* every diagnostic goes to the log; the line shows the first error */
+    struct strbuf one = STRBUF_INIT;
+    for (size_t i = 0; i < ui->job_diags.len; i++) {
+        strbuf_reset(&one);
+        diag_format(&ui->job_diags.items[i], &one);
+        ui_log(ui, ui->job_diags.items[i].severity == DIAG_ERROR, strbuf_str(&one));
+    }
+    strbuf_free(&one);
     if (ui->job_diags.errors) {
         for (size_t i = 0; i < ui->job_diags.len; i++) {
             if (ui->job_diags.items[i].severity != DIAG_ERROR)
@@ -615,6 +1067,7 @@ static void samples_finished(struct ui *ui, bool stopped)
     } else {
         ui_message(ui, "%s", strbuf_str(&sb));
     }
+    ui->message_more = ui->job_diags.len > 1;
     strbuf_free(&sb);
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
@@ -679,7 +1132,10 @@ void ui_job_stop(struct ui *ui, const char *why)
         run_finished(ui, true);
     else if (job == JOB_SAMPLES)
         samples_finished(ui, true);
-    else if (job == JOB_SEARCH)
+    else if (job == JOB_SEARCH && ui->search_counting) {
+        ui->search_counting = false; /* found; the count was not finished */
+        ui_message(ui, "/%s", ui->search);
+    } else if (job == JOB_SEARCH)
         ui_message(ui, "search stopped%s%s", why ? ": " : "", why ? why : "");
 }
 
@@ -737,7 +1193,48 @@ static bool kpath_row_matches(struct ui *ui, uint64_t row, struct strbuf *tmp, u
     return contains_nocase(strbuf_str(tmp), ui->search);
 }
 
-/* Scan from search_pos; true while there is more to scan. */
+static bool row_matches(struct ui *ui, enum pane_id p, uint64_t row, struct strbuf *tmp,
+                        uint32_t *path)
+{
+    if (p == PANE_KPATHS)
+        return kpath_row_matches(ui, row, tmp, path);
+    strbuf_reset(tmp);
+    pane_ops[p]->row_text(ui, row, tmp);
+    return contains_nocase(strbuf_str(tmp), ui->search);
+}
+
+/* What the counted matches belong to: the same search in the same list of
+ * the same workspace state needs no new count. */
+static void search_count_key(struct ui *ui, uint64_t key[6])
+{
+    key[0] = ui->search_pane;
+    key[1] = ui->ws->changes;
+    key[2] = ui->filter;
+    key[3] = ui->ws->k;
+    key[4] = (uint64_t)(uintptr_t)ui->ws;
+    key[5] = ui->text_view;
+}
+
+/* "match 3 of 40": the found row's place among every match of the list. */
+static void search_report(struct ui *ui)
+{
+    uint64_t row = ui->list[ui->search_pane].cursor, before = 0;
+    size_t lo = 0, hi = ui->search_nmatches;
+    while (lo < hi) { /* matches before the row: the rows are sorted */
+        size_t mid = lo + (hi - lo) / 2;
+        if (ui->search_matches[mid] < row)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    before = lo;
+    ui_message(ui, "/%s: match %" PRIu64 " of %" PRIu64 "%s", ui->search, before + 1,
+               ui->search_total, ui->search_total > ui->search_nmatches ? " (counted up to here)" : "");
+}
+
+/* Scan from search_pos for the next match, then count every match of the
+ * list once (kept until the list or the text changes); true while there is
+ * more to do. */
 static bool search_slice(struct ui *ui, double deadline)
 {
     enum pane_id p = ui->search_pane;
@@ -749,7 +1246,7 @@ static bool search_slice(struct ui *ui, double deadline)
     struct strbuf tmp = STRBUF_INIT;
     uint32_t *path = xmalloc((ui->ws->k + 1) * sizeof *path);
     bool more = true;
-    while (more) {
+    while (more && !ui->search_counting) {
         for (int i = 0; i < 4096; i++) {
             if (ui->search_done >= rows) {
                 ui_error(ui, "not found: %s", ui->search);
@@ -757,27 +1254,51 @@ static bool search_slice(struct ui *ui, double deadline)
                 break;
             }
             uint64_t row = ui->search_pos % rows;
-            bool match;
-            if (p == PANE_KPATHS) {
-                match = kpath_row_matches(ui, row, &tmp, path);
-            } else {
-                strbuf_reset(&tmp);
-                pane_ops[p]->row_text(ui, row, &tmp);
-                match = contains_nocase(strbuf_str(&tmp), ui->search);
-            }
+            bool match = row_matches(ui, p, row, &tmp, path);
             ui->search_done++;
             if (match) {
                 ui->list[p].cursor = row;
                 list_scroll_into_view(&ui->list[p], rows);
                 ui_message(ui, "/%s", ui->search);
-                more = false;
+                uint64_t key[6];
+                search_count_key(ui, key);
+                if (ui->search_counted && memcmp(key, ui->search_key, sizeof key) == 0) {
+                    search_report(ui);
+                    more = false;
+                } else { /* count them, from the top */
+                    ui->search_counting = true;
+                    ui->search_counted = false;
+                    memcpy(ui->search_key, key, sizeof key);
+                    ui->search_nmatches = 0;
+                    ui->search_total = 0;
+                    ui->search_count_pos = 0;
+                }
                 break;
             }
-            ui->search_pos = ui->search_backward ? (ui->search_pos + rows - 1) % rows
-                                                 : (ui->search_pos + 1) % rows;
+            ui->search_pos = ui->search_scan_backward ? (ui->search_pos + rows - 1) % rows
+                                                      : (ui->search_pos + 1) % rows;
         }
         if (more && ui_now() >= deadline)
             break;
+    }
+    while (more && ui->search_counting) {
+        for (int i = 0; i < 4096 && ui->search_count_pos < rows; i++, ui->search_count_pos++) {
+            if (!row_matches(ui, p, ui->search_count_pos, &tmp, path))
+                continue;
+            if (ui->search_total++ < UI_SEARCH_MATCHES_MAX) {
+                ui->search_matches = xgrow(ui->search_matches, &ui->search_matches_cap,
+                                           ui->search_nmatches + 1, sizeof *ui->search_matches);
+                ui->search_matches[ui->search_nmatches++] = ui->search_count_pos;
+            }
+        }
+        if (ui->search_count_pos >= rows) {
+            ui->search_counting = false;
+            ui->search_counted = true;
+            search_report(ui);
+            more = false;
+        } else if (ui_now() >= deadline) {
+            break;
+        }
     }
     free(path);
     strbuf_free(&tmp);
@@ -794,16 +1315,20 @@ static void search_begin(struct ui *ui, bool backward)
         return;
     }
     ui->search_pane = p;
+    ui->search_counting = false;
     uint64_t rows = pane_ops[p]->rows(ui);
     uint64_t cur = ui->list[p].cursor;
-    ui->search_backward = backward;
+    ui->search_scan_backward = backward;
     ui->search_pos = rows ? (backward ? (cur + rows - 1) % rows : (cur + 1) % rows) : 0;
     ui->search_done = 0;
     /* A query without blanks or arrows matches node names: a k-path
      * matches when one of its nodes does, which is fast to test. */
     free(ui->search_node_match);
     ui->search_node_match = NULL;
-    if (p == PANE_KPATHS && !strpbrk(ui->search, " \t>") && !strstr(ui->search, "\xe2\x86\x92")) {
+    /* (also for the other panes: the graph and the k-path list highlight
+     * the nodes that match) */
+    ui->search_highlight = true;
+    if (!strpbrk(ui->search, " \t>") && !strstr(ui->search, "\xe2\x86\x92")) {
         const struct graph *g = ui->ws->graph;
         ui->search_node_match = xcalloc((size_t)g->nnodes + 1, sizeof *ui->search_node_match);
         struct strbuf name = STRBUF_INIT;
@@ -828,8 +1353,14 @@ void ui_search(struct ui *ui, const char *text, bool backward)
     } else {
         free(ui->search);
         ui->search = xstrdup(text);
+        ui->search_backward = backward; /* n keeps this direction, N goes against it */
+        ui->overlay_match = 0;
+        ui->search_counted = false; /* a new text: count its matches again */
     }
-    search_begin(ui, backward);
+    if (ui->overlay)
+        overlay_search(ui, backward);
+    else
+        search_begin(ui, backward);
 }
 
 /* ---- quitting and autosave ----------------------------------------------------------------- */
@@ -842,8 +1373,10 @@ static void quit_yes(struct ui *ui)
 void ui_request_quit(struct ui *ui, bool force)
 {
     struct workspace *ws = ui->ws;
-    size_t marked = ui->marks_exported ? 0 : workspace_marked(ws);
-    if (force || ui->script_mode || (!ws->dirty && marked == 0)) {
+    /* marks saved in the workspace file are not lost: no question then */
+    bool marks_safe = ui->marks_exported || (ws->file && !ws->dirty);
+    size_t marked = marks_safe ? 0 : workspace_marked(ws);
+    if (force || (!ws->dirty && marked == 0)) {
         ui->quit = true;
         return;
     }
@@ -871,7 +1404,25 @@ void ui_autosave(struct ui *ui, bool force)
     strbuf_free(&out);
 }
 
-bool ui_set_theme(struct ui *ui, const char *name)
+void ui_autosave_rekey(struct ui *ui)
+{
+    if (!ui->state_dir)
+        return;
+    const char *of = ui->ws->file ? ui->ws->file : ui->ws->grammar_path;
+    char real[PATH_MAX];
+    const char *key = realpath(of, real) ? real : of;
+    char hex[SHA256_HEX_SIZE];
+    sha256_hex(key, strlen(key), hex);
+    const char *base = strrchr(key, '/');
+    struct strbuf p = STRBUF_INIT;
+    strbuf_addf(&p, "%s/autosave-%s-%.12s.kpw", ui->state_dir, base ? base + 1 : key, hex);
+    if (ui->autosave_path && strcmp(ui->autosave_path, strbuf_str(&p)) != 0)
+        unlink(ui->autosave_path);
+    free(ui->autosave_path);
+    ui->autosave_path = strbuf_detach(&p, NULL);
+}
+
+bool ui_set_theme(struct ui *ui, const char *name, bool quiet)
 {
     struct diag_list d = DIAG_LIST_INIT;
     struct theme t;
@@ -883,7 +1434,7 @@ bool ui_set_theme(struct ui *ui, const char *name)
     ui->redraw_all = true;
     if (d.len)
         ui_diags(ui, &d);
-    else if (ok)
+    else if (ok && !quiet)
         ui_message(ui, "theme %s", t.name);
     diag_list_free(&d);
     return ok;
@@ -930,11 +1481,37 @@ static void export_prompt(struct ui *ui)
     term_cmdline_begin(ui, ":", "export ");
 }
 
+/* P: pin what is selected: the graph's node when the graph (or the detail
+ * pane showing its node) is focused, else the selected k-path. */
+static void pin_selection(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    struct strbuf text = STRBUF_INIT;
+    uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+    if (ui->focus == PANE_GRAPH || (ui->focus == PANE_DETAIL && ui->detail_of == PANE_GRAPH)) {
+        uint32_t n = graph_selected_node(ui);
+        if (n != NODE_NONE)
+            graph_node_name(ws->graph, n, &text);
+    } else if (ui_selected_kpath(ui, path, NULL)) {
+        workspace_path_name(ws, path, ws->k, " ", &text);
+    }
+    free(path);
+    if (text.len) {
+        struct strbuf cmd = STRBUF_INIT;
+        strbuf_addf(&cmd, "pin %s", strbuf_str(&text));
+        ui_command(ui, strbuf_str(&cmd));
+        strbuf_free(&cmd);
+    } else {
+        ui_error(ui, "nothing selected to pin");
+    }
+    strbuf_free(&text);
+}
+
 static void global_action(struct ui *ui, enum action a, int key)
 {
     struct workspace *ws = ui->ws;
     switch (a) {
-    case ACT_HELP: ui->help = true; ui->help_top = 0; break;
+    case ACT_HELP: ui_overlay(ui, OVERLAY_HELP); break;
     case ACT_QUIT: ui_request_quit(ui, false); break;
     case ACT_INTERRUPT: ui_request_quit(ui, false); break;
     case ACT_COMMAND:
@@ -945,15 +1522,14 @@ static void global_action(struct ui *ui, enum action a, int key)
             term_cmdline_begin(ui, a == ACT_COMMAND ? ":" : "/", "");
         break;
     case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
+    /* N goes against the search's direction without changing it (vim, less) */
     case ACT_SEARCH_PREV: ui_search(ui, "", !ui->search_backward); break;
     case ACT_NEXT_PANE:
     case ACT_PREV_PANE: {
-        /* cycle through the panes that are on screen, then the rest */
+        /* every pane in turn, also those the layout does not show now:
+         * focusing a pane puts it on screen (ui_focus) */
         int step = a == ACT_NEXT_PANE ? 1 : NPANES - 1;
-        enum pane_id p = (enum pane_id)(((int)ui->focus + step) % NPANES);
-        for (int i = 0; i < NPANES && ui->pane_rect[p].w == 0 && !ui->zoom; i++)
-            p = (enum pane_id)(((int)p + step) % NPANES);
-        ui_focus(ui, p);
+        ui_focus(ui, (enum pane_id)(((int)ui->focus + step) % NPANES));
         break;
     }
     case ACT_PANE1: case ACT_PANE2: case ACT_PANE3:
@@ -974,14 +1550,16 @@ static void global_action(struct ui *ui, enum action a, int key)
         break;
     }
     case ACT_STEP:
-        ui->slot_b = PANE_STEPPER;
+        /* the stepper shows what the step did: on screen and focused at
+         * every size, so the keys that follow go where the eyes are */
+        ui_focus(ui, PANE_STEPPER);
         if (!workspace_gen_step(ws) && ws->gen_error)
             ui_error(ui, "%s", ws->gen_error);
         else if (ws->gen && ws->gen->phase == GEN_PHASE_DONE)
             ui_message(ui, "generation is over: R resets, r runs again");
         break;
     case ACT_FINISH_TREE: {
-        ui->slot_b = PANE_STEPPER;
+        ui_focus(ui, PANE_STEPPER);
         bool more = true;
         do
             more = workspace_gen_step(ws);
@@ -990,7 +1568,7 @@ static void global_action(struct ui *ui, enum action a, int key)
             ui_error(ui, "%s", ws->gen_error);
         break;
     }
-    case ACT_RUN: start_run(ui); break;
+    case ACT_RUN: ui_focus(ui, PANE_STEPPER); start_run(ui); break;
     case ACT_RESET: {
         size_t before = ws->ninputs;
         bool had = ws->gen != NULL;
@@ -1004,10 +1582,35 @@ static void global_action(struct ui *ui, enum action a, int key)
         break;
     }
     case ACT_EXPORT: export_prompt(ui); break;
+    case ACT_COVER: {
+        uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+        if (ui->focus != PANE_GRAPH && ui->focus != PANE_INPUTS &&
+            !(ui->focus == PANE_DETAIL && ui->detail_of != PANE_KPATHS) &&
+            ui_selected_kpath(ui, path, NULL))
+            ui_cover_path(ui, path);
+        else
+            ui_error(ui, "C covers the k-path selected in pane 2 (k-paths) or shown in pane 6");
+        free(path);
+        break;
+    }
+    case ACT_PIN: pin_selection(ui); break;
+    case ACT_MESSAGES: ui_overlay(ui, OVERLAY_MESSAGES); break;
+    case ACT_LESSON_NEXT:
+    case ACT_LESSON_PREV:
+        if (!ui->lesson) {
+            ui_error(ui, "no lesson open: :lesson lists them, :lesson NAME opens one");
+        } else if (a == ACT_LESSON_NEXT ? ui->lesson_step + 1 >= ui->lesson->nsteps
+                                        : ui->lesson_step == 0) {
+            ui_message(ui, "%s step of the lesson", a == ACT_LESSON_NEXT ? "the last" : "the first");
+        } else {
+            ui_lesson_goto(ui, a == ACT_LESSON_NEXT ? ui->lesson_step + 1 : ui->lesson_step - 1);
+        }
+        break;
     case ACT_CANCEL:
         free(ui->message);
         ui->message = NULL;
         ui->zoom = false;
+        ui->search_highlight = false;
         break;
     case ACT_REDRAW: ui->redraw_all = true; break;
     default: {
@@ -1051,7 +1654,7 @@ static void mouse_event(struct ui *ui)
     }
 }
 
-static void help_key(struct ui *ui, int key)
+static void overlay_key(struct ui *ui, int key)
 {
     enum action a = keys_lookup(key, CTX_LIST, true);
     uint64_t h = ui->help_height > 0 ? (uint64_t)ui->help_height : 1;
@@ -1062,11 +1665,21 @@ static void help_key(struct ui *ui, int key)
     case ACT_PAGE_UP: case ACT_HALF_UP: ui->help_top = ui->help_top > h / 2 ? ui->help_top - h / 2 : 0; break;
     case ACT_TOP: ui->help_top = 0; break;
     case ACT_BOTTOM: ui->help_top = UINT64_MAX / 2; break;
-    case ACT_HELP: case ACT_CANCEL: case ACT_QUIT: ui->help = false; break;
+    case ACT_SEARCH:
+        if (ui->script_mode || !term_active())
+            ui_error(ui, "scripts search with /TEXT lines");
+        else
+            term_cmdline_begin(ui, "/", "");
+        break;
+    case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
+    case ACT_SEARCH_PREV: ui_search(ui, "", !ui->search_backward); break;
+    case ACT_HELP: ui_overlay(ui, ui->overlay == OVERLAY_HELP ? OVERLAY_NONE : OVERLAY_HELP); break;
+    case ACT_MESSAGES:
+        ui_overlay(ui, ui->overlay == OVERLAY_MESSAGES ? OVERLAY_NONE : OVERLAY_MESSAGES);
+        break;
+    case ACT_CANCEL: case ACT_QUIT: case ACT_INTERRUPT: ui->overlay = OVERLAY_NONE; break;
     default: break;
     }
-    if (key == 'q' || key == K_ESC || key == '?')
-        ui->help = false;
 }
 
 void ui_key(struct ui *ui, int key)
@@ -1076,20 +1689,36 @@ void ui_key(struct ui *ui, int key)
         return;
     }
     if (ui->question) {
+        /* y and n answer; Ctrl-C after a question about quitting leaves at
+         * once (twice in a row); Esc, Enter and Ctrl-C put the question away
+         * unanswered; any other key does too and then does what it does, so
+         * keys typed after the question are not lost. */
         char *q = ui->question;
         void (*yes)(struct ui *) = ui->on_yes, (*no)(struct ui *) = ui->on_no;
         ui->question = NULL;
         free(q);
-        if (key == 'y' || key == 'Y') {
+        if (key == 'y' || key == 'Y' || (key == 3 && yes == quit_yes)) {
             if (yes)
                 yes(ui);
-        } else {
+            return;
+        }
+        if (key == 'n' || key == 'N') {
             if (no)
                 no(ui);
             else
                 ui_message(ui, "cancelled");
+            return;
         }
-        return;
+        ui_message(ui, "cancelled");
+        if (key == K_ESC || key == K_ENTER || key == 3 || key == K_RESIZE)
+            return;
+    }
+    /* A message is about what the last key did: the next key takes it
+     * away, so no stale line stays (the log keeps it: M). */
+    if (key != K_MOUSE) {
+        free(ui->message);
+        ui->message = NULL;
+        ui->message_more = false;
     }
     if (ui->job == JOB_WHY) {
         ui->job = JOB_NONE; /* not worth waiting for: the selection moves on */
@@ -1097,8 +1726,8 @@ void ui_key(struct ui *ui, int key)
         ui_job_stop(ui, NULL);
         return;
     }
-    if (ui->help) {
-        help_key(ui, key);
+    if (ui->overlay) {
+        overlay_key(ui, key);
         return;
     }
     if (key == K_MOUSE) {

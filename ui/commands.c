@@ -2,6 +2,7 @@
  * (COMMAND_TABLE) gives each command's arguments, completion and help; the
  * help overlay and Tab completion read it.  Errors go to the status line and
  * never end the program. */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,7 +10,9 @@
 #include <string.h>
 
 #include "grammar_write.h"
+#include "lesson.h"
 #include "number.h"
+#include "outdir.h"
 #include "parse.h"
 #include "pattern.h"
 #include "ui.h"
@@ -59,6 +62,9 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("svg", cmd_svg, "FILE", ARG_FILE, "write the screen as an SVG picture")                     \
     X("resize", cmd_resize, "W H", ARG_NONE, "script mode: set the screen size")                 \
     X("help", cmd_help, "", ARG_NONE, "keys and commands")                                        \
+    X("messages", cmd_messages, "", ARG_NONE, "every message and error of this session (also M)") \
+    X("footer", cmd_footer, "", ARG_NONE, "show or hide the line of the focused pane's keys")    \
+    X("lesson", cmd_lesson, "[NAME|FILE|off]", ARG_FILE, "open a lesson (< and > step); no NAME lists them") \
     X("q", cmd_quit, "", ARG_NONE, "quit (q! without asking)")                                    \
     X("quit", cmd_quit, "", ARG_NONE, "quit")
 
@@ -255,7 +261,7 @@ static void cmd_step(struct ui *ui, const struct cmd_args *a)
     uint32_t n = 1;
     if (!need_args(ui, a, 0, 1) || (a->argc == 2 && !arg_u32(ui, "N", a->argv[1], 1, 100000000, &n)))
         return;
-    ui->slot_b = PANE_STEPPER;
+    ui_focus(ui, PANE_STEPPER);
     for (uint32_t i = 0; i < n; i++)
         if (!workspace_gen_step(ui->ws))
             break;
@@ -470,6 +476,96 @@ static void cmd_why(struct ui *ui, const struct cmd_args *a)
     ui->list[PANE_DETAIL].cursor = 0;
 }
 
+/* The inputs export writes: the marked ones, or the selected one. */
+static size_t export_which(struct ui *ui, size_t **which, bool *selected_only)
+{
+    struct workspace *ws = ui->ws;
+    size_t n = 0;
+    *which = xmalloc((ws->ninputs + 1) * sizeof **which);
+    for (size_t i = 0; i < ws->ninputs; i++)
+        if (ws->inputs[i].marked)
+            (*which)[n++] = i;
+    *selected_only = n == 0;
+    if (*selected_only) {
+        list_clamp(&ui->list[PANE_INPUTS], ws->ninputs);
+        (*which)[n++] = (size_t)ui->list[PANE_INPUTS].cursor;
+    }
+    return n;
+}
+
+/* What export! into dir would do to the test cases there (outdir.h: the
+ * numbered cases this run does not write are removed, those it writes are
+ * replaced); false when dir is no directory. */
+static bool export_plan(const char *dir, size_t n, size_t *replaced, size_t *removed)
+{
+    *replaced = *removed = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *e;
+    struct strbuf name = STRBUF_INIT;
+    while ((e = readdir(d))) {
+        if (!outdir_is_case_name(e->d_name, ".txt"))
+            continue;
+        bool written = false;
+        for (size_t i = 0; i < n && !written; i++) {
+            strbuf_reset(&name);
+            outdir_case_name(&name, i + 1, n, ".txt");
+            written = strcmp(strbuf_str(&name), e->d_name) == 0;
+        }
+        ++*(written ? replaced : removed);
+    }
+    strbuf_free(&name);
+    closedir(d);
+    return true;
+}
+
+static void export_now(struct ui *ui, const char *dir, bool force)
+{
+    struct workspace *ws = ui->ws;
+    bool selected_only;
+    size_t *which, n = export_which(ui, &which, &selected_only);
+    size_t replaced = 0, removed = 0;
+    if (force)
+        export_plan(dir, n, &replaced, &removed);
+    struct strbuf report = STRBUF_INIT;
+    struct diag_list d = DIAG_LIST_INIT;
+    bool ok = workspace_export(ws, dir, which, n, force, &report, &d);
+    free(which);
+    if (ok) {
+        if (!selected_only)
+            ui->marks_exported = true;
+        if (removed)
+            strbuf_addf(&report, "; removed %zu old test case%s", removed, removed == 1 ? "" : "s");
+        ui_message(ui, "%s%s", strbuf_str(&report), selected_only ? " (the selected input: none marked)" : "");
+    } else {
+        struct strbuf first = STRBUF_INIT;
+        if (d.len)
+            diag_format(&d.items[0], &first);
+        ui_error(ui, "%s%s%s%s", strbuf_str(&first), report.len ? "; " : "", strbuf_str(&report),
+                 strstr(strbuf_str(&first), "not empty") ? " (:export! DIR replaces them)" : "");
+        strbuf_free(&first);
+    }
+    diag_list_free(&d);
+    strbuf_free(&report);
+}
+
+static void export_confirmed(struct ui *ui)
+{
+    char *dir = ui->pending_export;
+    ui->pending_export = NULL;
+    if (dir)
+        export_now(ui, dir, true);
+    free(dir);
+}
+
+static void export_declined(struct ui *ui)
+{
+    free(ui->pending_export);
+    ui->pending_export = NULL;
+    ui_message(ui, "export cancelled; nothing was written");
+}
+
 static void cmd_export(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 1, 2))
@@ -484,40 +580,30 @@ static void cmd_export(struct ui *ui, const struct cmd_args *a)
         ui_error(ui, "no inputs to export");
         return;
     }
-    size_t *which = xmalloc(ws->ninputs * sizeof *which), n = 0;
-    for (size_t i = 0; i < ws->ninputs; i++)
-        if (ws->inputs[i].marked)
-            which[n++] = i;
-    bool selected_only = n == 0;
-    if (selected_only) {
-        list_clamp(&ui->list[PANE_INPUTS], ws->ninputs);
-        which[n++] = (size_t)ui->list[PANE_INPUTS].cursor;
-    }
-    struct strbuf report = STRBUF_INIT;
-    struct diag_list d = DIAG_LIST_INIT;
-    bool ok = workspace_export(ws, a->argv[1], which, n, force, &report, &d);
+    size_t replaced = 0, removed = 0;
+    bool selected_only;
+    size_t *which, n = export_which(ui, &which, &selected_only);
     free(which);
-    if (ok) {
-        if (!selected_only)
-            ui->marks_exported = true;
-        ui_message(ui, "%s%s", strbuf_str(&report), selected_only ? " (the selected input: none marked)" : "");
-    } else {
-        struct strbuf first = STRBUF_INIT;
-        if (d.len)
-            diag_format(&d.items[0], &first);
-        ui_error(ui, "%s%s%s%s", strbuf_str(&first), report.len ? "; " : "", strbuf_str(&report),
-                 strstr(strbuf_str(&first), "not empty") ? " (:export! DIR replaces them)" : "");
-        strbuf_free(&first);
+    if (force && export_plan(a->argv[1], n, &replaced, &removed) && (replaced || removed)) {
+        /* export! replaces a suite: say what goes, and ask (scripts answer
+         * with a y or n line, like a user) */
+        struct strbuf q = STRBUF_INIT;
+        strbuf_addf(&q, "export! writes %zu file%s to %s: %zu replaced, %zu removed. Go on? (y/n)", n,
+                    n == 1 ? "" : "s", a->argv[1], replaced, removed);
+        free(ui->pending_export);
+        ui->pending_export = xstrdup(a->argv[1]);
+        ui_ask(ui, strbuf_str(&q), export_confirmed, export_declined);
+        strbuf_free(&q);
+        return;
     }
-    diag_list_free(&d);
-    strbuf_free(&report);
+    export_now(ui, a->argv[1], force);
 }
 
 static void cmd_theme(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 1, 1))
         return;
-    ui_set_theme(ui, a->argv[1]);
+    ui_set_theme(ui, a->argv[1], false);
 }
 
 static void reset_generator(struct ui *ui)
@@ -657,9 +743,10 @@ static void cmd_save(struct ui *ui, const struct cmd_args *a)
     }
     char *copy = xstrdup(path);
     struct diag_list d = DIAG_LIST_INIT;
-    if (workspace_save(ui->ws, copy, &d))
+    if (workspace_save(ui->ws, copy, &d)) {
         ui_message(ui, "saved %s", copy);
-    else
+        ui_autosave_rekey(ui); /* from now on the autosave is of this file */
+    } else
         ui_diags(ui, &d);
     diag_list_free(&d);
     free(copy);
@@ -683,7 +770,8 @@ static void cmd_open(struct ui *ui, const struct cmd_args *a)
     if (d.len)
         ui_diags(ui, &d);
     else
-        ui_message(ui, "opened %s: %zu inputs, k=%u", a->argv[1], ws->ninputs, ws->k);
+        ui_message(ui, "opened %s: %zu input%s, k=%u", a->argv[1], ws->ninputs,
+                   ws->ninputs == 1 ? "" : "s", ws->k);
     diag_list_free(&d);
 }
 
@@ -717,6 +805,40 @@ static void cmd_dump(struct ui *ui, const struct cmd_args *a)
             strbuf_addf(&sb, " %d", y);
     }
     strbuf_addch(&sb, '\n');
+    /* and what only colour shows: the highlighted tab, the focused pane's
+     * title (the first row drawn in each style) */
+    static const struct {
+        const char *label;
+        int style;
+    } marks[] = {{"-- tab:", EL_TAB_ACTIVE}, {"-- focused title:", EL_TITLE_FOCUS},
+                 {"-- search highlight:", EL_SEARCH}};
+    for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
+        strbuf_addstr(&sb, marks[m].label);
+        for (int y = 0; y < s->h; y++) {
+            bool found = false;
+            struct strbuf run = STRBUF_INIT;
+            /* the runs of the style on this row, as text up to a gap */
+            for (int x = 0; x <= s->w; x++) {
+                const struct cell *c = x < s->w ? &s->cells[(size_t)y * (size_t)s->w + (size_t)x] : NULL;
+                if (c && (c->style & STYLE_ELEMENT_MASK) == marks[m].style) {
+                    strbuf_add_utf8(&run, c->ch);
+                    continue;
+                }
+                if (!run.len)
+                    continue;
+                char *gap = strstr(run.data + 1, "  ");
+                if (gap)
+                    *gap = '\0';
+                strbuf_addf(&sb, " [%s]", run.data);
+                strbuf_reset(&run);
+                found = true;
+            }
+            strbuf_free(&run);
+            if (found)
+                break;
+        }
+        strbuf_addch(&sb, '\n');
+    }
     write_whole(ui, a->argv[1], &sb);
     strbuf_free(&sb);
 }
@@ -746,11 +868,74 @@ static void cmd_resize(struct ui *ui, const struct cmd_args *a)
     screen_resize(&ui->scr, (int)w, (int)h);
 }
 
+static void cmd_messages(struct ui *ui, const struct cmd_args *a)
+{
+    if (need_args(ui, a, 0, 0))
+        ui_overlay(ui, OVERLAY_MESSAGES);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void cmd_lesson(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 1))
+        return;
+    if (a->argc == 2 && strcmp(a->argv[1], "off") == 0) {
+        lesson_free(ui->lesson);
+        ui->lesson = NULL;
+        ui_message(ui, "lesson closed");
+        return;
+    }
+    if (a->argc == 2) {
+        ui_lesson_open(ui, a->argv[1]);
+        return;
+    }
+    /* the bundled lessons, by name */
+    char *dir = ui_lessons_dir(ui);
+    DIR *d = dir ? opendir(dir) : NULL;
+    struct strbuf names = STRBUF_INIT;
+    char **list = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len > 7 && strcmp(e->d_name + len - 7, ".lesson") == 0) {
+            list = xgrow(list, &cap, n + 1, sizeof *list);
+            list[n++] = xmemdup(e->d_name, len - 7 + 1);
+            list[n - 1][len - 7] = '\0';
+        }
+    }
+    if (d)
+        closedir(d);
+    qsort(list, n, sizeof *list, compare_strings);
+    for (size_t i = 0; i < n; i++) {
+        strbuf_addf(&names, "%s%s", i ? ", " : "", list[i]);
+        free(list[i]);
+    }
+    free(list);
+    if (n)
+        ui_message(ui, "lessons: %s (:lesson NAME opens one)", strbuf_str(&names));
+    else
+        ui_error(ui, "no lessons found%s%s", dir ? " in " : "", dir ? dir : "");
+    strbuf_free(&names);
+    free(dir);
+}
+
+static void cmd_footer(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    ui->footer_hidden = !ui->footer_hidden;
+    ui_message(ui, "footer %s", ui->footer_hidden ? "hidden (:footer shows it)" : "shown");
+}
+
 static void cmd_help(struct ui *ui, const struct cmd_args *a)
 {
     (void)a;
-    ui->help = true;
-    ui->help_top = 0;
+    ui_overlay(ui, OVERLAY_HELP);
 }
 
 static void cmd_quit(struct ui *ui, const struct cmd_args *a)

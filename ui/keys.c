@@ -1,11 +1,12 @@
 /* keys: see keys.h. */
 #include "keys.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "utf8.h"
 
-#define BINDING_ENTRY(id, ctx, keys, help) {id, ctx, keys, help},
+#define BINDING_ENTRY(id, ctx, keys, footer, help) {id, ctx, keys, footer, help},
 const struct key_binding key_table[] = {KEY_TABLE(BINDING_ENTRY)};
 #undef BINDING_ENTRY
 const size_t key_table_len = sizeof key_table / sizeof key_table[0];
@@ -104,20 +105,72 @@ enum action keys_lookup(int key, enum key_context context, bool list)
     return ACT_NONE;
 }
 
+/* Call fn for every key of a binding's key list; false when a name does
+ * not parse. */
+static bool each_key(const char *keys, void (*fn)(int key, void *arg), void *arg)
+{
+    const char *p = keys;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *end = p;
+        while (*end && *end != ' ')
+            end++;
+        int k;
+        if (end > p) {
+            if (!keys_parse(p, (size_t)(end - p), &k))
+                return false;
+            fn(k, arg);
+        }
+        p = end;
+    }
+    return true;
+}
+
+struct clash_search {
+    size_t self;
+    const char *clash;
+};
+
+static bool is_pane_context(enum key_context c)
+{
+    return c != CTX_GLOBAL && c != CTX_LIST;
+}
+
+/* Does `key` of binding `self` clash with another binding?  Two panes may
+ * share a key only when it is Enter (open what is selected); a pane never
+ * rebinds a key that is global or for every list. */
+static void find_clash(int key, void *arg)
+{
+    struct clash_search *cs = arg;
+    const struct key_binding *b = &key_table[cs->self];
+    for (size_t i = 0; i < key_table_len && !cs->clash; i++) {
+        const struct key_binding *o = &key_table[i];
+        if (i == cs->self || !list_has(o->keys, key))
+            continue;
+        bool both_panes = is_pane_context(b->context) && is_pane_context(o->context);
+        if (o->context == b->context || !both_panes || key != K_ENTER)
+            cs->clash = o->keys;
+    }
+}
+
+static void ignore_key(int key, void *arg)
+{
+    (void)key;
+    (void)arg;
+}
+
 const char *keys_check_table(void)
 {
+    static char bad[160];
     for (size_t i = 0; i < key_table_len; i++) {
-        const char *p = key_table[i].keys;
-        while (*p) {
-            while (*p == ' ')
-                p++;
-            const char *end = p;
-            while (*end && *end != ' ')
-                end++;
-            int k;
-            if (end > p && !keys_parse(p, (size_t)(end - p), &k))
-                return key_table[i].keys;
-            p = end;
+        if (!each_key(key_table[i].keys, ignore_key, NULL))
+            return key_table[i].keys;
+        struct clash_search cs = {i, NULL};
+        each_key(key_table[i].keys, find_clash, &cs);
+        if (cs.clash) {
+            snprintf(bad, sizeof bad, "%s' and '%s", key_table[i].keys, cs.clash);
+            return bad;
         }
     }
     return NULL;

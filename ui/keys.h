@@ -46,72 +46,82 @@ enum {
 enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
 #undef CONTEXT_ENUM
 
-/* X(action, context, keys, help): keys are separated by spaces, each a
- * character or a <Name>. */
-#define KEY_TABLE(X)                                                                        \
-    X(ACT_HELP, CTX_GLOBAL, "? <F1>", "show this help (Esc or ? closes it)")                 \
-    X(ACT_QUIT, CTX_GLOBAL, "q", "quit (asks first about unsaved or unexported work)")       \
-    X(ACT_COMMAND, CTX_GLOBAL, ":", "command line: :help lists the commands, Tab completes") \
-    X(ACT_SEARCH, CTX_GLOBAL, "/", "search the focused list (k-paths by default)")          \
-    X(ACT_SEARCH_NEXT, CTX_GLOBAL, "n", "next match")                                        \
-    X(ACT_SEARCH_PREV, CTX_GLOBAL, "N", "previous match")                                    \
-    X(ACT_NEXT_PANE, CTX_GLOBAL, "<Tab>", "focus the next pane")                             \
-    X(ACT_PREV_PANE, CTX_GLOBAL, "<S-Tab>", "focus the previous pane")                       \
-    X(ACT_PANE1, CTX_GLOBAL, "1", "grammar graph")                                           \
-    X(ACT_PANE2, CTX_GLOBAL, "2", "k-paths")                                                 \
-    X(ACT_PANE3, CTX_GLOBAL, "3", "probabilities")                                           \
-    X(ACT_PANE4, CTX_GLOBAL, "4", "generation stepper")                                      \
-    X(ACT_PANE5, CTX_GLOBAL, "5", "inputs")                                                  \
-    X(ACT_PANE6, CTX_GLOBAL, "6", "detail")                                                  \
-    X(ACT_ZOOM, CTX_GLOBAL, "z", "zoom the focused pane to the whole screen, and back")      \
-    X(ACT_K_MORE, CTX_GLOBAL, "]", "k + 1")                                                  \
-    X(ACT_K_LESS, CTX_GLOBAL, "[", "k - 1")                                                  \
-    X(ACT_STEP, CTX_GLOBAL, "s", "generator: one step (fill one slot)")                      \
-    X(ACT_FINISH_TREE, CTX_GLOBAL, "S", "generator: finish the current tree")                \
-    X(ACT_RUN, CTX_GLOBAL, "r", "generator: run to full coverage (any key stops)")          \
-    X(ACT_RESET, CTX_GLOBAL, "R", "generator: reset (drops the inputs of this run)")         \
-    X(ACT_EXPORT, CTX_GLOBAL, "e", "export the marked inputs (or the selected one)")         \
-    X(ACT_CANCEL, CTX_GLOBAL, "<Esc>", "cancel: stop a run, close help, clear the message")  \
-    X(ACT_REDRAW, CTX_GLOBAL, "<C-l>", "redraw the screen")                                  \
-    X(ACT_INTERRUPT, CTX_GLOBAL, "<C-c>", "stop a run; otherwise quit like q")               \
-    X(ACT_DOWN, CTX_LIST, "j <Down>", "next row")                                            \
-    X(ACT_UP, CTX_LIST, "k <Up>", "previous row")                                            \
-    X(ACT_HALF_DOWN, CTX_LIST, "<C-d>", "half a page down")                                  \
-    X(ACT_HALF_UP, CTX_LIST, "<C-u>", "half a page up")                                      \
-    X(ACT_PAGE_DOWN, CTX_LIST, "<PgDn> <C-f> <Space>", "page down")                          \
-    X(ACT_PAGE_UP, CTX_LIST, "<PgUp> <C-b>", "page up")                                      \
-    X(ACT_TOP, CTX_LIST, "g <Home>", "first row")                                            \
-    X(ACT_BOTTOM, CTX_LIST, "G <End>", "last row")                                           \
-    X(ACT_GRAPH_OPEN, CTX_GRAPH, "<Enter>", "expand or collapse; on a back edge: go to the node") \
-    X(ACT_GRAPH_EXPAND, CTX_GRAPH, "l <Right>", "expand")                                    \
-    X(ACT_GRAPH_COLLAPSE, CTX_GRAPH, "h <Left>", "collapse, or go to the parent")            \
-    X(ACT_GRAPH_EXPAND_ALL, CTX_GRAPH, "E", "expand everything below the selected node")     \
-    X(ACT_GRAPH_COLLAPSE_ALL, CTX_GRAPH, "X", "collapse everything")                         \
-    X(ACT_GRAPH_VIEW, CTX_GRAPH, "t", "switch between the tree and the grammar text")        \
-    X(ACT_GRAPH_PATHS, CTX_GRAPH, "p", "k-paths pane: search the k-paths starting here")     \
-    X(ACT_FILTER, CTX_KPATHS, "f", "filter: uncovered, covered, all")                        \
-    X(ACT_FILTER_UNCOVERED, CTX_KPATHS, "u", "show the uncovered k-paths")                   \
-    X(ACT_FILTER_COVERED, CTX_KPATHS, "c", "show the covered k-paths")                       \
-    X(ACT_FILTER_ALL, CTX_KPATHS, "a", "show all k-paths")                                   \
-    X(ACT_PATTERNS, CTX_KPATHS, "p", "show or hide each k-path's pattern")                   \
-    X(ACT_KPATH_OPEN, CTX_KPATHS, "<Enter>", "focus the detail pane")                        \
-    X(ACT_COVER_PATH, CTX_KPATHS, "C", "generate a smallest input that covers this k-path")  \
-    X(ACT_PROB_MORE, CTX_PROBS, "+ l <Right>", "raise the selected alternative by 5 points")  \
-    X(ACT_PROB_LESS, CTX_PROBS, "- h <Left>", "lower the selected alternative by 5 points")   \
-    X(ACT_PROB_TYPE, CTX_PROBS, "<Enter> =", "type the selected alternative's probability")  \
-    X(ACT_PROB_LEARN, CTX_PROBS, "L", "toggle: learned from the samples / the grammar's")    \
-    X(ACT_PROB_INVERT, CTX_PROBS, "I", "toggle inverted probabilities")                      \
-    X(ACT_PROB_STRATEGY, CTX_PROBS, "P", "use them: switch the strategy to prob")            \
-    X(ACT_MARK, CTX_INPUTS, "<Space> m", "mark or unmark the selected input for export")     \
-    X(ACT_MARK_ALL, CTX_INPUTS, "a", "mark every input")                                     \
-    X(ACT_MARK_INVERT, CTX_INPUTS, "i", "invert the marks")                                  \
-    X(ACT_DELETE_INPUT, CTX_INPUTS, "d <Delete>", "remove the selected input")               \
-    X(ACT_PREVIEW_DOWN, CTX_INPUTS, "J", "scroll the derivation tree down")                  \
-    X(ACT_PREVIEW_UP, CTX_INPUTS, "K", "scroll the derivation tree up")                      \
-    X(ACT_DETAIL_COVER, CTX_DETAIL, "C", "generate a smallest input that covers the k-path") \
-    X(ACT_DETAIL_PIN, CTX_DETAIL, "P", "pin the k-path (or node) as a context")
+/* X(action, context, keys, footer, help): keys are separated by spaces,
+ * each a character or a <Name>; `footer` is the short word the footer line
+ * shows for the key ("" keeps it out of the footer).
+ *
+ * One key map: a key means the same kind of thing in every pane.  Moving is
+ * the same everywhere (j k g G, Space pages); Enter opens what is selected;
+ * C covers and P pins the selection wherever there is one (a k-path, or a
+ * node in the graph); a key that only one pane uses means nothing elsewhere
+ * (it says so), and a pane never takes a key another pane uses for
+ * something else.  Changing a value needs a key that says so (+, -, =). */
+#define KEY_TABLE(X)                                                                               \
+    X(ACT_HELP, CTX_GLOBAL, "? <F1>", "", "show this help (Esc or ? closes it, / searches)")   \
+    X(ACT_QUIT, CTX_GLOBAL, "q", "", "quit (asks first about unsaved or unexported work)")    \
+    X(ACT_COMMAND, CTX_GLOBAL, ":", "", "command line: :help lists the commands, Tab completes")  \
+    X(ACT_SEARCH, CTX_GLOBAL, "/", "search", "search the focused list (k-paths by default)")      \
+    X(ACT_SEARCH_NEXT, CTX_GLOBAL, "n", "", "next match (in the search's direction)")             \
+    X(ACT_SEARCH_PREV, CTX_GLOBAL, "N", "", "previous match (against the search's direction)")    \
+    X(ACT_NEXT_PANE, CTX_GLOBAL, "<Tab>", "", "focus the next pane (every pane, shown or not)")   \
+    X(ACT_PREV_PANE, CTX_GLOBAL, "<S-Tab>", "", "focus the previous pane")                        \
+    X(ACT_PANE1, CTX_GLOBAL, "1", "", "grammar graph")                                            \
+    X(ACT_PANE2, CTX_GLOBAL, "2", "", "k-paths")                                                  \
+    X(ACT_PANE3, CTX_GLOBAL, "3", "", "probabilities")                                            \
+    X(ACT_PANE4, CTX_GLOBAL, "4", "", "generation stepper")                                       \
+    X(ACT_PANE5, CTX_GLOBAL, "5", "", "inputs")                                                   \
+    X(ACT_PANE6, CTX_GLOBAL, "6", "", "detail")                                                   \
+    X(ACT_ZOOM, CTX_GLOBAL, "z", "", "zoom the focused pane to the whole screen, and back")       \
+    X(ACT_K_MORE, CTX_GLOBAL, "]", "", "k + 1")                                                   \
+    X(ACT_K_LESS, CTX_GLOBAL, "[", "", "k - 1")                                                   \
+    X(ACT_STEP, CTX_GLOBAL, "s", "step", "generator: one step (fill one slot); shows the stepper") \
+    X(ACT_FINISH_TREE, CTX_GLOBAL, "S", "", "generator: finish the current tree")                 \
+    X(ACT_RUN, CTX_GLOBAL, "r", "run", "generator: run to full coverage (any key stops)")        \
+    X(ACT_RESET, CTX_GLOBAL, "R", "", "generator: reset (drops the inputs of this run)")          \
+    X(ACT_COVER, CTX_GLOBAL, "C", "cover", "generate a smallest input that covers the selected k-path") \
+    X(ACT_PIN, CTX_GLOBAL, "P", "pin", "pin the selected k-path (or graph node) as a context")    \
+    X(ACT_EXPORT, CTX_GLOBAL, "e", "", "export the marked inputs (or the selected one)")          \
+    X(ACT_MESSAGES, CTX_GLOBAL, "M", "", "the message log: every message and error in full")      \
+    X(ACT_LESSON_NEXT, CTX_GLOBAL, ">", "", "lesson: the next step (:lesson opens one)")           \
+    X(ACT_LESSON_PREV, CTX_GLOBAL, "<lt>", "", "lesson: the previous step")                        \
+    X(ACT_CANCEL, CTX_GLOBAL, "<Esc>", "", "cancel: stop a run, close help, clear the message")   \
+    X(ACT_REDRAW, CTX_GLOBAL, "<C-l>", "", "redraw the screen")                                   \
+    X(ACT_INTERRUPT, CTX_GLOBAL, "<C-c>", "", "stop a run; otherwise quit like q (twice: at once)") \
+    X(ACT_DOWN, CTX_LIST, "j <Down>", "move", "next row")                                         \
+    X(ACT_UP, CTX_LIST, "k <Up>", "", "previous row")                                             \
+    X(ACT_HALF_DOWN, CTX_LIST, "<C-d>", "", "half a page down")                                   \
+    X(ACT_HALF_UP, CTX_LIST, "<C-u>", "", "half a page up")                                       \
+    X(ACT_PAGE_DOWN, CTX_LIST, "<PgDn> <C-f> <Space>", "", "page down")                           \
+    X(ACT_PAGE_UP, CTX_LIST, "<PgUp> <C-b>", "", "page up")                                       \
+    X(ACT_TOP, CTX_LIST, "g <Home>", "", "first row")                                             \
+    X(ACT_BOTTOM, CTX_LIST, "G <End>", "", "last row")                                            \
+    X(ACT_GRAPH_OPEN, CTX_GRAPH, "<Enter>", "open", "expand or collapse; on a back edge: go to the node") \
+    X(ACT_GRAPH_EXPAND, CTX_GRAPH, "l <Right>", "", "expand")                                     \
+    X(ACT_GRAPH_COLLAPSE, CTX_GRAPH, "h <Left>", "", "collapse, or go to the parent")             \
+    X(ACT_GRAPH_EXPAND_ALL, CTX_GRAPH, "E", "", "expand everything below the selected node")      \
+    X(ACT_GRAPH_COLLAPSE_ALL, CTX_GRAPH, "X", "", "collapse everything")                          \
+    X(ACT_GRAPH_VIEW, CTX_GRAPH, "t", "text", "switch between the tree and the grammar text")     \
+    X(ACT_GRAPH_PATHS, CTX_GRAPH, "o", "k-paths", "k-paths pane: the k-paths starting here")      \
+    X(ACT_FILTER, CTX_KPATHS, "f", "filter", "filter: uncovered, covered, all")                   \
+    X(ACT_FILTER_UNCOVERED, CTX_KPATHS, "u", "", "show the uncovered k-paths")                    \
+    X(ACT_FILTER_COVERED, CTX_KPATHS, "c", "", "show the covered k-paths")                        \
+    X(ACT_FILTER_ALL, CTX_KPATHS, "a", "", "show all k-paths")                                    \
+    X(ACT_PATTERNS, CTX_KPATHS, "p", "patterns", "show or hide each k-path's pattern")            \
+    X(ACT_KPATH_OPEN, CTX_KPATHS, "<Enter>", "detail", "focus the detail pane")                   \
+    X(ACT_PROB_MORE, CTX_PROBS, "+", "raise", "raise the selected alternative by 5 points")       \
+    X(ACT_PROB_LESS, CTX_PROBS, "-", "lower", "lower the selected alternative by 5 points")       \
+    X(ACT_PROB_TYPE, CTX_PROBS, "= <Enter>", "type", "type the selected alternative's probability") \
+    X(ACT_PROB_LEARN, CTX_PROBS, "L", "learn", "toggle: learned from the samples / the grammar's") \
+    X(ACT_PROB_INVERT, CTX_PROBS, "I", "invert", "toggle inverted probabilities")                 \
+    X(ACT_PROB_STRATEGY, CTX_PROBS, "U", "use", "use them: switch the strategy to prob")          \
+    X(ACT_MARK, CTX_INPUTS, "m", "mark", "mark or unmark the selected input for export")          \
+    X(ACT_MARK_ALL, CTX_INPUTS, "A", "all", "mark every input")                                   \
+    X(ACT_MARK_INVERT, CTX_INPUTS, "i", "", "invert the marks")                                   \
+    X(ACT_DELETE_INPUT, CTX_INPUTS, "d <Delete>", "delete", "remove the selected input")          \
+    X(ACT_PREVIEW_DOWN, CTX_INPUTS, "J", "", "scroll the derivation tree down")                   \
+    X(ACT_PREVIEW_UP, CTX_INPUTS, "K", "", "scroll the derivation tree up")
 
-#define ACTION_ENUM(id, ctx, keys, help) id,
+#define ACTION_ENUM(id, ctx, keys, footer, help) id,
 enum action { ACT_NONE, KEY_TABLE(ACTION_ENUM) NACTIONS };
 #undef ACTION_ENUM
 
@@ -119,6 +129,7 @@ struct key_binding {
     enum action action;
     enum key_context context;
     const char *keys;
+    const char *footer; /* a short word for the footer line, or "" */
     const char *help;
 };
 

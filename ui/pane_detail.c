@@ -210,8 +210,8 @@ static void detail_why(struct ui *ui, const uint32_t *path, uint64_t rank, struc
         struct strbuf *t = para_add(ps, "smallest", EL_PATTERN);
         strbuf_addch(t, '"');
         escape_text(r->example, r->example_len, 400, t);
-        strbuf_addf(t, "\" (depth %u%s); C adds it as an input", r->example_depth,
-                    r->example_within_limit ? "" : ", over the limit");
+        strbuf_addf(t, "\" (depth %u%s", r->example_depth,
+                    r->example_within_limit ? "); C adds it as an input" : ", over the limit: C needs that :depth)");
     } else {
         strbuf_addstr(para_add(ps, "smallest", EL_DIM), "no input within the limits contains it");
     }
@@ -284,8 +284,9 @@ static void node_detail(struct ui *ui, struct paras *ps)
         strbuf_addf(para_add(ps, "k-paths", node_style(ui, n)),
                     "%" PRIu64 " of the %" PRIu64 " %u-paths starting here are covered",
                     workspace_node_covered(ws, n), workspace_node_total(ws, n), ws->k);
-    strbuf_addf(para_add(ps, "smallest", EL_NORMAL), "depth %u, %" PRIu64 " tree nodes, %" PRIu64
-                " characters", node->min_depth, node->min_size, node->min_length);
+    strbuf_addf(para_add(ps, "smallest", EL_NORMAL), "depth %u, %" PRIu64 " tree node%s, %" PRIu64
+                " character%s", node->min_depth, node->min_size, node->min_size == 1 ? "" : "s",
+                node->min_length, node->min_length == 1 ? "" : "s");
     if (node->kind == NODE_REF) {
         uint32_t rule = node->expr->u.ref.target;
         struct strbuf *r = para_add(ps, "rule", EL_NORMAL);
@@ -296,13 +297,43 @@ static void node_detail(struct ui *ui, struct paras *ps)
         strbuf_addch(r, ';');
         free(tokens);
     }
-    strbuf_addstr(para_add(ps, "", EL_DIM), "p lists the k-paths starting here");
+    strbuf_addstr(para_add(ps, "", EL_DIM), "o lists the k-paths starting here");
+}
+
+/* The selected input: where it came from, its text in full (escaped), and
+ * what it added. */
+static void input_detail(struct ui *ui, struct paras *ps)
+{
+    struct workspace *ws = ui->ws;
+    if (!ws->ninputs) {
+        strbuf_addstr(para_add(ps, "", EL_DIM), "no inputs yet: s steps, r runs, :samples FILE adds some");
+        return;
+    }
+    list_clamp(&ui->list[PANE_INPUTS], ws->ninputs);
+    size_t i = (size_t)ui->list[PANE_INPUTS].cursor;
+    const struct ws_input *in = &ws->inputs[i];
+    struct strbuf *t = para_add(ps, "input", EL_NORMAL);
+    strbuf_addf(t, "%zu of %zu", i + 1, ws->ninputs);
+    if (in->marked)
+        strbuf_addstr(t, ", marked for export");
+    t = para_add(ps, "made", EL_NORMAL);
+    if (in->sample)
+        strbuf_addf(t, "sample %s", in->sample);
+    else
+        strbuf_addstr(t, in->origin ? in->origin : "generated (how is not recorded)");
+    strbuf_addf(para_add(ps, "size", EL_NORMAL), "%zu character%s, depth %u", in->len,
+                in->len == 1 ? "" : "s", in->depth);
+    strbuf_addf(para_add(ps, "new", EL_NORMAL), "%" PRIu64 " %u-path%s not covered by the inputs before it",
+                in->nnew, ws->k, in->nnew == 1 ? "" : "s");
+    escape_text(in->text, in->len, 4000, para_add(ps, "text", EL_NORMAL));
 }
 
 static void build(struct ui *ui, struct paras *ps)
 {
     if (ui->detail_of == PANE_GRAPH)
         node_detail(ui, ps);
+    else if (ui->detail_of == PANE_INPUTS)
+        input_detail(ui, ps);
     else
         kpath_detail(ui, ps);
 }
@@ -332,48 +363,13 @@ static void detail_draw(struct ui *ui, struct rect r, bool focused)
     paras_free(&ps);
 }
 
-static bool detail_action(struct ui *ui, enum action a)
-{
-    struct workspace *ws = ui->ws;
-    switch (a) {
-    case ACT_DETAIL_COVER: {
-        uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-        if (ui->detail_of == PANE_KPATHS && ui_selected_kpath(ui, path, NULL))
-            ui_cover_path(ui, path);
-        else
-            ui_error(ui, "select a k-path first (pane 2)");
-        free(path);
-        return true;
-    }
-    case ACT_DETAIL_PIN: {
-        struct strbuf text = STRBUF_INIT;
-        uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-        if (ui->detail_of == PANE_GRAPH) {
-            uint32_t n = graph_selected_node(ui);
-            if (n != NODE_NONE)
-                graph_node_name(ws->graph, n, &text);
-        } else if (ui_selected_kpath(ui, path, NULL)) {
-            workspace_path_name(ws, path, ws->k, " ", &text);
-        }
-        free(path);
-        if (text.len) {
-            struct strbuf cmd = STRBUF_INIT;
-            strbuf_addf(&cmd, "pin %s", strbuf_str(&text));
-            ui_command(ui, strbuf_str(&cmd));
-            strbuf_free(&cmd);
-        }
-        strbuf_free(&text);
-        return true;
-    }
-    default: return false;
-    }
-}
-
 static void detail_summary(struct ui *ui, struct strbuf *out)
 {
-    strbuf_addstr(out, ui->detail_of == PANE_GRAPH ? "of the selected node" : "of the selected k-path");
+    strbuf_addstr(out, ui->detail_of == PANE_GRAPH    ? "of the selected node"
+                       : ui->detail_of == PANE_INPUTS ? "of the selected input"
+                                                      : "of the selected k-path");
 }
 
 const struct pane_ops detail_pane_ops = {
-    "Detail", CTX_DETAIL, detail_rows, detail_draw, detail_action, NULL, NULL, detail_summary,
+    "Detail", CTX_DETAIL, detail_rows, detail_draw, NULL, NULL, NULL, detail_summary,
 };

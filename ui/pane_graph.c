@@ -263,6 +263,8 @@ static void draw_node_label(struct ui *ui, int x, int y, int maxw, uint32_t n, s
         strbuf_addstr(tmp, kind == NODE_ALT ? "\xe2\x97\x87 " : kind == NODE_CAT ? "\xe2\x88\x98 " : "\xe2\x86\xbb ");
     graph_node_name(g, n, tmp);
     int style = node_kind_is_symbolic(kind) ? node_style(ui, n) : EL_SYNTHETIC;
+    if (ui_node_highlighted(ui, n))
+        style = EL_SEARCH;
     int used = screen_put_fit(&ui->scr, x, y, maxw, tmp->data, tmp->len, style);
     uint32_t target = backedge_target(ui, n);
     if (target != NODE_NONE && used < maxw) {
@@ -293,15 +295,21 @@ static void draw_tree_view(struct ui *ui, struct rect r, bool focused)
         if (has_children(ui, n))
             marker = ui->expanded[n] ? glyph(ui, "\xe2\x96\xbe", "-") : glyph(ui, "\xe2\x96\xb8", "+");
         screen_puts(&ui->scr, x, r.y + y, r.w - indent, marker, EL_SYNTHETIC);
-        /* coverage figure at the right, for symbolic nodes */
+        /* coverage at the right, for symbolic nodes: a mark that says it
+         * without colour (colour-blind viewers, mono terminals), then the
+         * figure */
         int right = 0;
-        if (node_kind_is_symbolic(ws->graph->nodes[n].kind) && workspace_node_total(ws, n)) {
+        if (node_kind_is_symbolic(ws->graph->nodes[n].kind)) {
             strbuf_reset(&tmp);
-            strbuf_addf(&tmp, "%" PRIu64 "/%" PRIu64, workspace_node_covered(ws, n),
-                        workspace_node_total(ws, n));
+            strbuf_addstr(&tmp, coverage_mark(ui, node_style(ui, n)));
+            if (workspace_node_total(ws, n))
+                strbuf_addf(&tmp, " %" PRIu64 "/%" PRIu64, workspace_node_covered(ws, n),
+                            workspace_node_total(ws, n));
             right = text_columns(tmp.data, tmp.len) + 1;
-            if (r.w - indent - 2 > right + 8)
+            if (r.w - indent - 2 > right + 8) {
                 screen_puts(&ui->scr, r.x + r.w - right, r.y + y, right, strbuf_str(&tmp), EL_DIM);
+                screen_restyle(&ui->scr, r.x + r.w - right, r.y + y, 1, node_style(ui, n), false);
+            }
             else
                 right = 0;
         }

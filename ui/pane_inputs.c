@@ -107,13 +107,13 @@ static bool inputs_action(struct ui *ui, enum action a)
         for (size_t i = 0; i < ws->ninputs; i++)
             ws->inputs[i].marked = true;
         ui->marks_exported = false;
-        ui_message(ui, "%zu inputs marked", ws->ninputs);
+        ui_message(ui, "%zu input%s marked", ws->ninputs, ws->ninputs == 1 ? "" : "s");
         return true;
     case ACT_MARK_INVERT:
         for (size_t i = 0; i < ws->ninputs; i++)
             ws->inputs[i].marked = !ws->inputs[i].marked;
         ui->marks_exported = false;
-        ui_message(ui, "%zu inputs marked", workspace_marked(ws));
+        ui_message(ui, "%zu input%s marked", workspace_marked(ws), workspace_marked(ws) == 1 ? "" : "s");
         return true;
     case ACT_DELETE_INPUT: {
         if (!ws->ninputs)

@@ -47,7 +47,8 @@ static int draw_path(struct ui *ui, int x, int y, int maxw, const uint32_t *path
             used += screen_puts(&ui->scr, x + used, y, maxw - used, arrow, EL_DIM);
         strbuf_reset(tmp);
         graph_node_name(g, path[i], tmp);
-        used += screen_puts(&ui->scr, x + used, y, maxw - used, strbuf_str(tmp), EL_NORMAL);
+        used += screen_puts(&ui->scr, x + used, y, maxw - used, strbuf_str(tmp),
+                            ui_node_highlighted(ui, path[i]) ? EL_SEARCH : EL_NORMAL);
     }
     return used;
 }
@@ -87,8 +88,8 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
         bool covered = ui->filter == WS_COVERED ||
                        (ui->filter == WS_ALL && workspace_rank_covered(ws, rank));
         int yy = r.y + 1 + y;
-        screen_puts(s, r.x, yy, 2, covered ? glyph(ui, "\xe2\x9c\x93", "+") : glyph(ui, "\xc2\xb7", "-"),
-                    covered ? EL_COVERED : EL_UNCOVERED);
+        int style = covered ? EL_COVERED : EL_UNCOVERED;
+        screen_puts(s, r.x, yy, 2, coverage_mark(ui, style), style);
         int used = 2 + draw_path(ui, r.x + 2, yy, r.w - 2, path, ws->k, &tmp);
         if (ui->show_patterns && used + 3 < r.w) {
             strbuf_reset(&pat);
@@ -145,15 +146,6 @@ static bool kpaths_action(struct ui *ui, enum action a)
         ui_message(ui, "patterns %s", ui->show_patterns ? "shown" : "hidden");
         return true;
     case ACT_KPATH_OPEN: ui_focus(ui, PANE_DETAIL); ui->detail_of = PANE_KPATHS; return true;
-    case ACT_COVER_PATH: {
-        uint32_t *path = xmalloc((ui->ws->k + 1) * sizeof *path);
-        if (ui_selected_kpath(ui, path, NULL))
-            ui_cover_path(ui, path);
-        else
-            ui_error(ui, "no k-path selected");
-        free(path);
-        return true;
-    }
     default: return false;
     }
 }

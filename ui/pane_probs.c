@@ -322,7 +322,7 @@ static void probs_row_text(struct ui *ui, uint64_t i, struct strbuf *out)
 
 static void probs_summary(struct ui *ui, struct strbuf *out)
 {
-    strbuf_addstr(out, ui->ws->gen_opts.strategy == GEN_PROB ? "used by: prob" : "P: use them");
+    strbuf_addstr(out, ui->ws->gen_opts.strategy == GEN_PROB ? "used by: prob" : "U: use them");
 }
 
 const struct pane_ops probs_pane_ops = {

@@ -51,6 +51,58 @@ static bool mouse_token(struct ui *ui, const char *tok, size_t len)
     return true;
 }
 
+bool script_line(struct ui *ui, const char *line, const char *where)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p || *p == '#')
+        return true;
+    finish_jobs(ui);
+    if (*p == ':' && p[1]) {
+        ui_command(ui, p + 1);
+    } else if (*p == '/' && p[1]) {
+        ui_search(ui, p + 1, false);
+    } else {
+        /* keys, blank-separated; <...> may hold blanks (mouse) */
+        while (*p) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (!*p)
+                break;
+            const char *end = p + 1;
+            if (*p == '<' && strchr(p, '>'))
+                end = strchr(p, '>') + 1;
+            else
+                while (*end && ((unsigned char)*end & 0xc0) == 0x80)
+                    end++;
+            int key;
+            if (mouse_token(ui, p, (size_t)(end - p))) {
+                ui_draw(ui); /* clicks land where the last frame put things */
+                ui_key(ui, K_MOUSE);
+            } else if (keys_parse(p, (size_t)(end - p), &key)) {
+                ui_key(ui, key);
+            } else {
+                if (ui->script_mode) {
+                    fprintf(stderr, "%s: not a key: '%.*s'\n", where, (int)(end - p), p);
+                } else { /* the terminal belongs to curses: say it in the log */
+                    struct strbuf sb = STRBUF_INIT;
+                    strbuf_addf(&sb, "%s: not a key: '%.*s'", where, (int)(end - p), p);
+                    ui_log(ui, true, strbuf_str(&sb));
+                    strbuf_free(&sb);
+                }
+                return false;
+            }
+            finish_jobs(ui);
+            ui_draw(ui);
+            p = end;
+        }
+    }
+    finish_jobs(ui);
+    ui_draw(ui);
+    return true;
+}
+
 int script_run(struct ui *ui, const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -69,49 +121,12 @@ int script_run(struct ui *ui, const char *path)
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' ||
                          line[n - 1] == '\t'))
             line[--n] = '\0';
-        const char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!*p || *p == '#')
-            continue;
-        finish_jobs(ui);
-        if (*p == ':' && p[1]) {
-            ui_command(ui, p + 1);
-        } else if (*p == '/' && p[1]) {
-            ui_search(ui, p + 1, false);
-        } else {
-            /* keys, blank-separated; <...> may hold blanks (mouse) */
-            while (*p) {
-                while (*p == ' ' || *p == '\t')
-                    p++;
-                if (!*p)
-                    break;
-                const char *end = p + 1;
-                if (*p == '<' && strchr(p, '>'))
-                    end = strchr(p, '>') + 1;
-                else
-                    while (*end && ((unsigned char)*end & 0xc0) == 0x80)
-                        end++;
-                int key;
-                if (mouse_token(ui, p, (size_t)(end - p))) {
-                    ui_draw(ui); /* clicks land where the last frame put things */
-                    ui_key(ui, K_MOUSE);
-                } else if (keys_parse(p, (size_t)(end - p), &key)) {
-                    ui_key(ui, key);
-                } else {
-                    fprintf(stderr, "%s:%u: not a key: '%.*s'\n", path, number, (int)(end - p), p);
-                    status = 2;
-                    break;
-                }
-                finish_jobs(ui);
-                ui_draw(ui);
-                p = end;
-            }
-            if (status)
-                break;
+        char where[4200];
+        snprintf(where, sizeof where, "%s:%u", path, number);
+        if (!script_line(ui, line, where)) {
+            status = 2;
+            break;
         }
-        finish_jobs(ui);
-        ui_draw(ui);
     }
     free(line);
     fclose(f);

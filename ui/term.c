@@ -60,7 +60,11 @@ bool term_active(void)
 
 static void emergency_restore(void)
 {
-    static const char reset[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
+    /* attributes off, mouse reporting off, cursor keys and keypad back to
+     * normal mode (what curses' keypad() turned on: DECCKM and DECKPAM),
+     * cursor shown, the main screen back */
+    static const char reset[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>"
+                                "\033[?25h\033[?1049l\r\n";
     if (have_termios)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
@@ -541,7 +545,10 @@ int term_run(struct ui *ui, const char *history_path)
         wint_t wc;
         int r = get_wch(&wc);
         if (r == ERR) {
-            if (ui_now() - last_autosave > 3.0) {
+            /* idle (no key for a quarter second): save what changed now, so
+             * a kill -9 right after a command loses nothing; while a job
+             * runs (no wait for keys) every 3 seconds */
+            if (!ui->job || ui_now() - last_autosave > 3.0) {
                 ui_autosave(ui, false);
                 last_autosave = ui_now();
             }

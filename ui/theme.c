@@ -199,8 +199,13 @@ static int theme_dirs(const char *exe_dir, char dirs[5][4096])
     return n;
 }
 
+/* The text of a regular file; NULL when there is none (a directory or a
+ * device is no theme, and reading one would hang or give nothing). */
 static char *slurp(const char *path)
 {
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -233,10 +238,15 @@ bool theme_load(struct theme *t, const char *name, const char *exe_dir, struct d
         }
     }
     if (!text) {
+        struct stat st;
+        bool is_dir = strchr(name, '/') && stat(name, &st) == 0 && S_ISDIR(st.st_mode);
         strbuf_free(&path);
         if (strcmp(name, "default") == 0)
             return true; /* the built-in one is the default theme */
-        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "no theme '%s'", name);
+        if (is_dir)
+            diag_add(diags, DIAG_ERROR, NULL, 0, 0, "%s is a directory, not a theme file", name);
+        else
+            diag_add(diags, DIAG_ERROR, NULL, 0, 0, "no theme '%s'", name);
         return false;
     }
     const char *base = strrchr(name, '/');

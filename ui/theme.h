@@ -37,8 +37,8 @@
     X(EL_ERROR, "error", "bright-red", "default", "bold", "bold")                \
     X(EL_COMMAND, "command", "default", "default", "", "")                       \
     X(EL_COVERED, "covered", "green", "default", "", "")                         \
-    X(EL_UNCOVERED, "uncovered", "bright-red", "default", "", "bold")            \
-    X(EL_PARTLY, "partly", "yellow", "default", "", "underline")                 \
+    X(EL_UNCOVERED, "uncovered", "bright-red", "default", "bold", "bold")            \
+    X(EL_PARTLY, "partly", "yellow", "default", "underline", "underline")                 \
     X(EL_SYNTHETIC, "synthetic", "bright-black", "default", "", "dim")           \
     X(EL_BACKEDGE, "backedge", "magenta", "default", "", "dim")                  \
     X(EL_HEADER, "header", "bright-white", "default", "bold", "bold")            \

@@ -2,6 +2,7 @@
  * then script mode or the terminal. */
 #include "tui.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <langinfo.h>
@@ -10,17 +11,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "grammar_load.h"
 #include "script.h"
 #include "term.h"
 #include "ui.h"
 #include "xalloc.h"
 
 static const char *const explorer_options[] = {
-    "--script", "--theme", "--workspace", "--size", "--start", "--list-keys", "--ascii", NULL,
+    "--script", "--theme", "--workspace", "--size", "--start", "--list-keys", "--ascii", "--lesson", NULL,
 };
 
 bool tui_wanted(int argc, char **argv, bool (*is_command)(const char *name))
@@ -33,8 +36,94 @@ bool tui_wanted(int argc, char **argv, bool (*is_command)(const char *name))
             return true;
     if (a[0] == '-' || is_command(a))
         return false;
+    /* a file, or what looks like a path to one (a slash or an extension):
+     * the explorer says what is wrong with it, not "unknown command" */
     struct stat st;
-    return stat(a, &st) == 0 && !S_ISDIR(st.st_mode);
+    if (stat(a, &st) == 0)
+        return true;
+    const char *base = strrchr(a, '/');
+    return base || strchr(a, '.');
+}
+
+/* Levenshtein distance, two rows; names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t *prev = xmalloc((lb + 1) * sizeof *prev), *cur = xmalloc((lb + 1) * sizeof *cur);
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            cur[j] = best;
+        }
+        size_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    size_t d = prev[lb];
+    free(prev);
+    free(cur);
+    return d;
+}
+
+/* The closest file name to `path`'s base name in `dir`; appended to best
+ * when closer than *best_d. */
+static void closest_in(const char *dir, const char *want, struct strbuf *best, size_t *best_d)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t dist = edit_distance(want, e->d_name);
+        if (dist < *best_d) {
+            *best_d = dist;
+            strbuf_reset(best);
+            strbuf_addf(best, "%s/%s", dir, e->d_name);
+        }
+    }
+    closedir(d);
+}
+
+/* Why the grammar file cannot be opened, on stderr, with a did-you-mean
+ * among the files next to it and the bundled grammars; false when it can. */
+static bool grammar_missing(const char *path, const char *bundled_dir)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return false;
+        fprintf(stderr, "kpath: %s is a directory; the explorer takes one grammar file, "
+                        "e.g. %s/expr.ebnf\n", path, bundled_dir ? bundled_dir : "grammars");
+        return true;
+    }
+    fprintf(stderr, "kpath: %s: %s\n", path, strerror(errno));
+    const char *slash = strrchr(path, '/');
+    const char *want = slash ? slash + 1 : path;
+    struct strbuf dir = STRBUF_INIT, best = STRBUF_INIT;
+    if (slash)
+        strbuf_add(&dir, path, (size_t)(slash - path));
+    else
+        strbuf_addstr(&dir, ".");
+    size_t best_d = strlen(want) / 3 + 2; /* farther than this is no typo */
+    closest_in(strbuf_str(&dir), want, &best, &best_d);
+    if (bundled_dir)
+        closest_in(bundled_dir, want, &best, &best_d);
+    if (best.len) {
+        const char *b = strbuf_str(&best);
+        fprintf(stderr, "kpath: did you mean %s?\n", strncmp(b, "./", 2) == 0 ? b + 2 : b);
+    }
+    strbuf_free(&dir);
+    strbuf_free(&best);
+    return true;
 }
 
 static void usage(FILE *out)
@@ -43,9 +132,80 @@ static void usage(FILE *out)
             "Usage: kpath [GRAMMAR]                    the explorer (default grammars/expr.ebnf)\n"
             "       kpath --workspace FILE             open a saved exploration\n"
             "       kpath --script FILE [GRAMMAR]      run keys and :commands from FILE\n"
+            "       kpath --lesson [NAME]              a lesson, step by step (< and > move)\n"
             "Options: --theme NAME, --start RULE, --size WxH (script mode), --ascii,\n"
             "         --list-keys (print the key table)\n"
             "Inside: ? lists every key, :help every command, q quits.\n");
+}
+
+const char *const *tui_options(void)
+{
+    return explorer_options;
+}
+
+/* roff: a hyphen is a minus sign, a backslash is \e, a leading dot is text */
+static void roff(FILE *out, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (i == 0 && (c == '.' || c == '\''))
+            fputs("\\&", out);
+        if (c == '\\')
+            fputs("\\e", out);
+        else if (c == '-')
+            fputs("\\-", out);
+        else
+            fputc(c, out);
+    }
+}
+
+void tui_man(FILE *out)
+{
+    fputs(".SH THE EXPLORER\n"
+          "Without a command kpath shows the grammar graph, the k\\-paths, the "
+          "probabilities, the generation stepper, the inputs and a detail pane.  "
+          "Options: \\fB\\-\\-workspace\\fR \\fIFILE\\fR opens a saved exploration, "
+          "\\fB\\-\\-script\\fR \\fIFILE\\fR runs keys and : commands from FILE, "
+          "\\fB\\-\\-theme\\fR \\fINAME\\fR picks a colour theme, "
+          "\\fB\\-\\-start\\fR \\fIRULE\\fR the start rule, "
+          "\\fB\\-\\-size\\fR \\fIWxH\\fR the screen of script mode, "
+          "\\fB\\-\\-ascii\\fR ASCII only, \\fB\\-\\-list\\-keys\\fR prints the key table.\n",
+          out);
+    for (int c = 0; c < NCONTEXTS; c++) {
+        bool any = false;
+        for (size_t i = 0; i < key_table_len; i++)
+            any |= key_table[i].context == (enum key_context)c;
+        if (!any)
+            continue;
+        fputs(".SS \"Keys: ", out);
+        roff(out, key_context_titles[c], strlen(key_context_titles[c]));
+        fputs("\"\n", out);
+        for (size_t i = 0; i < key_table_len; i++) {
+            if (key_table[i].context != (enum key_context)c)
+                continue;
+            fputs(".TP\n\\fB", out);
+            roff(out, key_table[i].keys, strlen(key_table[i].keys));
+            fputs("\\fR\n", out);
+            roff(out, key_table[i].help, strlen(key_table[i].help));
+            fputc('\n', out);
+        }
+    }
+    fputs(".SS \"Commands (type : first)\"\n", out);
+    struct strbuf lines = STRBUF_INIT;
+    commands_help(&lines, 1000);
+    for (const char *p = lines.data; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        const char *mid = memchr(p, '\x03', (size_t)(nl - p));
+        if (*p == '\x02' && mid) {
+            fputs(".TP\n\\fB", out);
+            roff(out, p + 1, (size_t)(mid - p - 1));
+            fputs("\\fR\n", out);
+            roff(out, mid + 1, (size_t)(nl - mid - 1));
+            fputc('\n', out);
+        }
+        p = nl + 1;
+    }
+    strbuf_free(&lines);
 }
 
 static char *dir_of_executable(void)
@@ -109,18 +269,6 @@ static char *state_dir(void)
     return strbuf_detach(&p, NULL);
 }
 
-static char *autosave_path_for(const char *state, const char *grammar)
-{
-    char real[PATH_MAX];
-    const char *key = realpath(grammar, real) ? real : grammar;
-    char hex[SHA256_HEX_SIZE];
-    sha256_hex(key, strlen(key), hex);
-    const char *base = strrchr(key, '/');
-    struct strbuf p = STRBUF_INIT;
-    strbuf_addf(&p, "%s/autosave-%s-%.12s.kpw", state, base ? base + 1 : key, hex);
-    return strbuf_detach(&p, NULL);
-}
-
 static void restore_yes(struct ui *ui)
 {
     struct diag_list d = DIAG_LIST_INIT;
@@ -129,12 +277,16 @@ static void restore_yes(struct ui *ui)
         ui_diags(ui, &d);
         return;
     }
+    /* :save writes to the user's workspace file when the session was
+     * started from one; otherwise it asks for a name (the autosave is not
+     * the user's file) */
     free(ws->file);
-    ws->file = NULL; /* :save asks for a name: the autosave is not the user's file */
+    ws->file = ui->ws->file ? xstrdup(ui->ws->file) : NULL;
     ws->dirty = true;
     ui_set_workspace(ui, ws);
     ui->saved_changes = 0;
-    ui_message(ui, "restored the autosaved session: %zu inputs, k=%u", ws->ninputs, ws->k);
+    ui_message(ui, "restored the autosaved session: %zu input%s, k=%u", ws->ninputs,
+               ws->ninputs == 1 ? "" : "s", ws->k);
     diag_list_free(&d);
 }
 
@@ -147,7 +299,7 @@ static void restore_no(struct ui *ui)
 int tui_main(int argc, char **argv)
 {
     const char *script = NULL, *theme = getenv("KPATH_THEME"), *workspace = NULL;
-    const char *start = NULL, *grammar = NULL;
+    const char *start = NULL, *grammar = NULL, *lesson = NULL;
     int width = 100, height = 30;
     bool force_ascii = false;
     for (int i = 1; i < argc; i++) {
@@ -161,6 +313,10 @@ int tui_main(int argc, char **argv)
             workspace = argv[++i];
         else if (strcmp(a, "--start") == 0 && has_value)
             start = argv[++i];
+        else if (strcmp(a, "--lesson") == 0) {
+            /* a NAME may follow; without one, the first lesson */
+            lesson = has_value && argv[i + 1][0] != '-' ? argv[++i] : "paper";
+        }
         else if (strcmp(a, "--size") == 0 && has_value) {
             if (sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width < 1 || height < 1 ||
                 width > 1000 || height > 1000) {
@@ -191,8 +347,23 @@ int tui_main(int argc, char **argv)
     }
     const char *bad = keys_check_table();
     if (bad) {
-        fprintf(stderr, "kpath: internal error: bad key name in '%s'\n", bad);
+        fprintf(stderr, "kpath: internal error: bad or clashing keys in '%s'\n", bad);
         return 1;
+    }
+    if (grammar && !workspace) {
+        /* a missing file or a directory: say so first, with a did-you-mean */
+        char *dir = dir_of_executable();
+        char *fallback = default_grammar(dir);
+        char *slash = strrchr(fallback, '/');
+        if (slash)
+            *slash = '\0';
+        char real[PATH_MAX];
+        bool missing = grammar_missing(grammar, !slash ? NULL
+                                                : realpath(fallback, real) ? real : fallback);
+        free(fallback);
+        free(dir);
+        if (missing)
+            return 2;
     }
     if (!script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         fprintf(stderr, "kpath: the explorer needs a terminal; 'kpath --help' lists the "
@@ -208,6 +379,7 @@ int tui_main(int argc, char **argv)
 
     char *exe_dir = dir_of_executable();
     char *grammar_path = grammar ? xstrdup(grammar) : default_grammar(exe_dir);
+
     struct diag_list d = DIAG_LIST_INIT;
     struct workspace *ws = workspace ? workspace_open(workspace, &d)
                                      : workspace_new(grammar_path, start, &d);
@@ -219,6 +391,14 @@ int tui_main(int argc, char **argv)
             fprintf(stderr, "kpath: %s\n", strbuf_str(&sb));
         }
         strbuf_free(&sb);
+        /* the loader picks the format by the extension; one it does not
+         * know was read as EBNF: say so, and where the formats are */
+        const char *dot = strrchr(grammar_path, '.');
+        if (!ws && !workspace && grammar_format_of_path(grammar_path) == GRAMMAR_FORMAT_EBNF &&
+            (!dot || strcmp(dot, ".ebnf") != 0))
+            fprintf(stderr, "kpath: note: %s was read as kpath's EBNF (its name says no other "
+                            "format); 'kpath check --help' lists the formats kpath reads\n",
+                    grammar_path);
         if (!ws) {
             diag_list_free(&d);
             free(grammar_path);
@@ -234,21 +414,49 @@ int tui_main(int argc, char **argv)
     ui.script_mode = script != NULL;
     const char *no_color = getenv("NO_COLOR");
     ui.mono = no_color && *no_color;
-    ui_set_theme(&ui, theme && *theme ? theme : "default");
-    if (!ui.message_error) {
-        free(ui.message);
+    /* the theme's problems and the grammar's warnings stay on the message
+     * line (the log has all of them); "theme default" does not */
+    ui_set_theme(&ui, theme && *theme ? theme : "default", true);
+    if (d.len) {
+        char *theme_message = ui.message;
+        bool theme_error = ui.message_error;
         ui.message = NULL;
-    }
-    if (d.len)
         ui_diags(&ui, &d);
+        if (theme_message) { /* both: say the theme's first, the log has the rest */
+            free(ui.message);
+            ui.message = theme_message;
+            ui.message_error = theme_error;
+            ui.message_more = true;
+        }
+    }
     diag_list_free(&d);
-    if (!ui.message)
-        ui_message(&ui, "%s: %u rules, %" PRIu64 " %u-paths. ? shows the keys, q quits",
-                   ws->grammar_path, ws->grammar->nrules, ws->space.total, ws->k);
+    if (!ui.message) {
+        /* the file's name (the status bar's), the path is in the log */
+        const char *base = strrchr(ws->grammar_path, '/');
+        struct strbuf full = STRBUF_INIT;
+        strbuf_addf(&full, "grammar %s", ws->grammar_path);
+        ui_log(&ui, false, strbuf_str(&full));
+        strbuf_free(&full);
+        ui_message(&ui, "%s: %u rules, %" PRIu64 " %u-paths; Tab moves between the panes",
+                   base ? base + 1 : ws->grammar_path, ws->grammar->nrules, ws->space.total, ws->k);
+    }
 
-    int status;
+    /* a lesson's setup lines run on a screen of the size they will show on */
     if (script) {
         screen_resize(&ui.scr, width, height);
+    } else {
+        struct winsize wsz;
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &wsz) == 0 && wsz.ws_col && wsz.ws_row)
+            screen_resize(&ui.scr, wsz.ws_col, wsz.ws_row);
+    }
+    if (lesson && !ui_lesson_open(&ui, lesson) && script) {
+        fprintf(stderr, "kpath: %s\n", ui.message ? ui.message : "cannot open the lesson");
+        ui_free(&ui);
+        free(grammar_path);
+        return 2;
+    }
+    int status;
+    if (script) {
         status = script_run(&ui, script);
     } else {
         char *state = state_dir();
@@ -257,15 +465,16 @@ int tui_main(int argc, char **argv)
             struct strbuf h = STRBUF_INIT;
             strbuf_addf(&h, "%s/history", state);
             history = strbuf_detach(&h, NULL);
-            if (!workspace) {
-                ui.autosave_path = autosave_path_for(state, grammar_path);
+            {
+                ui.state_dir = xstrdup(state);
+                ui_autosave_rekey(&ui);
                 struct stat st;
                 if (stat(ui.autosave_path, &st) == 0 && st.st_size > 0) {
                     char when[64];
                     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&st.st_mtime));
                     char q[160];
-                    snprintf(q, sizeof q, "An autosaved session of this grammar from %s exists. "
-                                          "Restore it? (y/n)", when);
+                    snprintf(q, sizeof q, "An autosaved session of this %s from %s exists. "
+                                          "Restore it? (y/n)", workspace ? "workspace" : "grammar", when);
                     ui_ask(&ui, q, restore_yes, restore_no);
                 }
             }

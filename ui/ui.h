@@ -33,6 +33,8 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 /* Smallest terminal the layout works in; below it a message is shown. */
 #define UI_MIN_W 60
 #define UI_MIN_H 16
+#define UI_LOG_MAX 5000
+#define UI_SEARCH_MATCHES_MAX (1u << 20)
 
 struct list_state {
     uint64_t cursor, top;
@@ -96,7 +98,7 @@ struct ui {
     enum pane_id focus;
     enum pane_id slot_b;     /* k-paths or stepper */
     enum pane_id slot_c;     /* probabilities or inputs */
-    enum pane_id detail_of;  /* graph or k-paths: what the detail pane explains */
+    enum pane_id detail_of;  /* graph, k-paths or inputs: what the detail pane explains */
     bool zoom;
     struct rect pane_rect[NPANES]; /* where each pane was drawn (w == 0: hidden) */
     int tab_x[NPANES + 1];   /* where each tab starts in the tab bar */
@@ -145,10 +147,21 @@ struct ui {
 
     /* search */
     char *search;            /* owned; the last search text */
-    bool search_backward;
+    bool search_backward;      /* the direction of the last search typed */
+    bool search_scan_backward; /* the direction of the scan under way (N: reversed) */
     enum pane_id search_pane;
     uint64_t search_pos, search_start, search_done;
-    bool *search_node_match; /* owned; per node: its name contains the text */
+    bool *search_node_match; /* owned; per node: its name contains the text
+                                (NULL when the text has blanks or arrows) */
+    bool search_highlight;   /* show the matching nodes (Esc hides them) */
+    /* after a match is found, every match of the list is counted once (a
+     * slice at a time): "match 3 of 40" */
+    bool search_counting, search_counted;
+    uint64_t search_key[6];    /* the list the count is of */
+    uint64_t search_count_pos, search_total;
+    uint64_t *search_matches;  /* owned; the matching rows, sorted (the first
+                                  UI_SEARCH_MATCHES_MAX of search_total) */
+    size_t search_nmatches, search_matches_cap;
 
     /* job */
     enum job_kind job;
@@ -158,16 +171,28 @@ struct ui {
     size_t job_next, job_added;
     struct diag_list job_diags;
 
-    /* messages and prompts */
+    /* messages and prompts: the message line shows the last message, the
+     * log keeps every message and every diagnostic of the session in full
+     * (:messages, M), the oldest dropped past UI_LOG_MAX entries */
     char *message;           /* owned */
     bool message_error;
-    bool help;
+    bool message_more;       /* the log holds more than the message line shows */
+    struct log_entry {
+        char *text;          /* owned; may have several lines */
+        bool error;
+    } *log;                  /* owned */
+    size_t nlog, log_cap;
+    /* an overlay over the panes: help or the message log; j/k scroll, / searches */
+    enum overlay_kind { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_MESSAGES } overlay;
     uint64_t help_top;
     int help_height;
+    uint64_t overlay_match;  /* the line the last search in the overlay found + 1; 0: none */
+    bool footer_hidden;      /* the line of the focused pane's keys (:footer toggles it) */
     /* a yes/no question: on 'y' run `on_yes` */
     char *question;          /* owned */
     void (*on_yes)(struct ui *ui);
     void (*on_no)(struct ui *ui);
+    char *pending_export;    /* owned; the directory export! asks about */
 
     /* the command line (drawn from these; term.c keeps them current) */
     bool cmdline;
@@ -182,11 +207,16 @@ struct ui {
         enum { MOUSE_CLICK, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN } kind;
     } mouse;
 
+    /* a lesson (lesson.h): its caption is shown above the footer */
+    struct lesson *lesson;   /* owned; NULL: none */
+    size_t lesson_step;
+
     bool quit;
     bool redraw_all;         /* the terminal should be repainted from scratch */
     int exit_status;
     uint64_t saved_changes;  /* ws->changes at the last autosave */
     char *autosave_path;     /* owned; NULL: no autosave */
+    char *state_dir;         /* owned; where autosaves go (NULL: none) */
 };
 
 extern const struct pane_ops *const pane_ops[NPANES];
@@ -204,14 +234,21 @@ void ui_draw(struct ui *ui);
 void ui_key(struct ui *ui, int key);
 /* Run a command line (without the ':'). */
 void ui_command(struct ui *ui, const char *line);
-/* Search for text in the focused list (or the k-paths). */
+/* Search for text in the focused list (or the k-paths); an empty text
+ * repeats the last search in the given direction. */
 void ui_search(struct ui *ui, const char *text, bool backward);
 /* Do a slice of the current job (at most `budget` seconds). */
 void ui_job_slice(struct ui *ui, double budget);
 void ui_job_stop(struct ui *ui, const char *why);
 void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ui_diags(struct ui *ui, struct diag_list *diags); /* shows and frees them */
+/* Shows the first error (or the first diagnostic) and how many more there
+ * are, logs every one of them in full, and frees them. */
+void ui_diags(struct ui *ui, struct diag_list *diags);
+/* Add a line to the message log only (the message line is left alone). */
+void ui_log(struct ui *ui, bool error, const char *text);
+/* Open an overlay (help or the message log) at its top. */
+void ui_overlay(struct ui *ui, enum overlay_kind kind);
 void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
             void (*on_no)(struct ui *));
 void ui_focus(struct ui *ui, enum pane_id p);
@@ -219,9 +256,14 @@ void ui_focus(struct ui *ui, enum pane_id p);
 void ui_workspace_changed(struct ui *ui);
 /* Ask to quit (checks unsaved work). */
 void ui_request_quit(struct ui *ui, bool force);
-bool ui_set_theme(struct ui *ui, const char *name);
+/* Switch themes; problems are reported, success too unless `quiet`. */
+bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
 double ui_now(void);
 void ui_autosave(struct ui *ui, bool force);
+/* File the autosave under what the session is about: the workspace file it
+ * was opened from or saved to, else the grammar; an autosave filed under
+ * the previous key is removed (its work was saved or given up). */
+void ui_autosave_rekey(struct ui *ui);
 
 /* list helpers */
 void list_clamp(struct list_state *l, uint64_t rows);
@@ -230,10 +272,16 @@ void list_scroll_into_view(struct list_state *l, uint64_t rows);
 void draw_selected(struct ui *ui, struct rect r, int y, bool focused);
 /* Glyph strings, UTF-8 or ASCII. */
 const char *glyph(const struct ui *ui, const char *utf8, const char *ascii);
-/* Escape an input for one-line display: \n, \t, control characters. */
+/* Escape an input for one-line display: \n, \t, \r and \xHH for control
+ * characters; a backslash stays one backslash (the text as written). */
 void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
 /* The k-path selected in the k-paths pane (false when there is none). */
 bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank);
+/* Is node n a match of the last search, to be highlighted? */
+bool ui_node_highlighted(const struct ui *ui, uint32_t n);
+/* The mark that says a coverage style without colour: covered, partly,
+ * uncovered (the k-path list and the graph use the same marks). */
+const char *coverage_mark(const struct ui *ui, int style);
 /* The coverage style of a symbolic node. */
 int node_style(struct ui *ui, uint32_t node);
 /* Draw a derivation tree (pre-order, indented) rows [top, top+h) into r;
@@ -255,6 +303,14 @@ void ui_start_samples(struct ui *ui, char *const *paths, size_t n);
 void detail_explain_selected(struct ui *ui);
 /* Generate a smallest input covering the k-path of rank r. */
 void ui_cover_path(struct ui *ui, const uint32_t *path);
+
+/* Open a lesson by name (lessons/NAME.lesson) or path at its first step;
+ * false with an error message. */
+bool ui_lesson_open(struct ui *ui, const char *name);
+/* Go to step i of the open lesson (its setup lines and those before run). */
+void ui_lesson_goto(struct ui *ui, size_t i);
+/* The directory of the bundled lessons (owned string), or NULL. */
+char *ui_lessons_dir(const struct ui *ui);
 
 /* ---- commands.c ---------------------------------------------------------------- */
 /* Completion candidates for the command line `line` whose last word starts

@@ -331,9 +331,12 @@ static void process_file(struct run *r, const char *path)
     diag_list_free(&diags);
     bool infinite = info.infinite;
     uint64_t trees = info.trees;
+    char count[FOREST_TREES_TEXT_SIZE];
     if (r->json) {
         if (infinite)
             strbuf_addstr(&r->out, ", \"trees\": null, \"infinite\": true");
+        else if (trees == FOREST_TREES_SATURATED)
+            strbuf_addstr(&r->out, ", \"trees\": null, \"infinite\": false, \"more_than_2_64\": true");
         else
             strbuf_addf(&r->out, ", \"trees\": %" PRIu64 ", \"infinite\": false", trees);
         strbuf_addstr(&r->out, ", \"coverage\": ");
@@ -345,8 +348,7 @@ static void process_file(struct run *r, const char *path)
         if (infinite)
             strbuf_addstr(&r->out, "; infinitely many parse trees");
         else if (trees > 1)
-            strbuf_addf(&r->out, "; %s%" PRIu64 " parse trees",
-                        trees == UINT64_MAX ? "at least " : "", trees);
+            strbuf_addf(&r->out, "; %s parse trees", forest_trees_text(trees, count));
         strbuf_addch(&r->out, '\n');
     }
     r->ok = r->ok && flush(&r->out, r->report_to, false);

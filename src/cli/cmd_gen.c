@@ -37,13 +37,14 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
 /* Option help shared by both commands; cover lacks --strategy. */
 #define OPT_K {"k", 'k', "K", "k-path length to cover and report (default 2)"}
 #define OPT_STRATEGY {"strategy", 0, "NAME", "kpath, random, coverage or prob (default kpath)"}
-#define OPT_CLOSEOFF {"close-off", 0, "HOW", "shortest, random or greedy (default shortest)"}
+#define OPT_CLOSEOFF {"close-off", 0, "HOW", "shortest, random or greedy (default greedy)"}
 #define OPT_COUNT {"count", 'n', "N", "inputs, 0 = all k-paths (default 0 for kpath, else 10)"}
+#define OPT_KEEP {"keep-redundant", 0, NULL, "kpath: keep inputs whose k-paths all occur in other inputs"}
 #define OPT_COMMON_TAIL                                                                   \
     {"pin", 0, "PATH", "cover the k-paths under PATH in its context (repeatable)"},     \
     {"max-depth", 0, "D", "reference nodes per root-to-leaf path (default 16)"},         \
     {"max-repetitions", 0, "R", "repetitions of *, + and {n,}, at most (default 3)"},    \
-    {"max-size", 0, "S", "size budget in tree nodes, not kpath (default 2000)"},         \
+    {"max-size", 0, "S", "size budget in tree nodes, every strategy (default 2000)"},         \
     {"seed", 0, "S", "seed of every random choice (default 1)"},                         \
     {"output", 'o', "DIR", "write DIR/0001.txt, ... and DIR/manifest.json"},             \
     {"suffix", 0, "SUF", "with -o: file name suffix (default .txt)"},                    \
@@ -55,21 +56,31 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     {0}
 
 static const struct cli_option gen_options[] = {
-    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT,
+    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP,
     {"probs", 0, "FILE", "prob: probabilities from FILE (kpath learn's output, or a grammar "
                          "with the same rules annotated by hand)"},
     {"invert", 0, NULL, "prob: invert the probabilities (inputs unlike the samples)"},
     OPT_COMMON_TAIL,
 };
 static const struct cli_option cover_options[] = {
-    OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_COMMON_TAIL,
+    OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_COMMON_TAIL,
 };
 
 #define DEPTH_TEXT                                                                  \
     "Depth is the number of reference nodes on the longest root-to-leaf path of a\n" \
-    "derivation tree.  No strategy builds a tree deeper than --max-depth when the\n" \
-    "grammar allows one within it; the kpath strategy reports each k-path that\n"   \
-    "needs more, with the depth it needs.\n"
+    "derivation tree (the manifest also gives the k-path paper's derivation\n"  \
+    "depth: tree nodes on that path).  No strategy builds a tree deeper than\n"   \
+    "--max-depth when the grammar allows one within it; the kpath strategy\n"    \
+    "reports each k-path that needs more, with the depth it needs.\n"                                       \
+    "\n"                                                                            \
+    "Smallest means fewest characters, then fewest tree nodes, within --max-depth:\n" \
+    "the kpath walk follows the smallest way to its target (the shallowest when\n" \
+    "the smallest is too deep).  --max-size is a budget of tree nodes for every\n" \
+    "strategy and close-off: a choice may only take what keeps the tree, closed\n" \
+    "in the smallest way, within it; with nothing left, the smallest alternative\n" \
+    "and the fewest repetitions.  A grammar whose smallest input exceeds it is\n" \
+    "refused (exit status 2, naming the rule); a k-path whose smallest tree does\n" \
+    "is reported with the tree nodes it needs.\n"
 
 #define OUTPUT_TEXT                                                                 \
     "Without -o the inputs go to stdout, each followed by a newline (with -0 by a\n" \
@@ -95,9 +106,12 @@ static const struct cli_option cover_options[] = {
     "            fewest repetitions and the first printable character of a class\n"  \
     "  random    uniform among the alternatives that fit --max-depth, repetitions\n" \
     "            uniform up to --max-repetitions, random characters\n"            \
-    "  greedy    the alternative adding the most k-paths not covered yet (then\n"  \
-    "            one that can lead to one, then the shortest), repetitions while\n" \
-    "            they add k-paths: the fewest inputs, somewhat longer ones\n"
+    "  greedy    (default) the alternative adding the most k-paths not covered\n" \
+    "            yet (then one that can lead to one, then the shortest),\n"         \
+    "            repetitions while they add k-paths: the fewest inputs, and\n"     \
+    "            mostly the fewest bytes in total\n"                                \
+    "Once done, inputs whose k-paths all occur in other inputs are dropped\n"      \
+    "(coverage stays the same); --keep-redundant keeps them.\n"
 
 const struct cli_command cmd_gen_command = {
     "gen",
@@ -107,13 +121,13 @@ const struct cli_command cmd_gen_command = {
     "\n"
     "Strategies:\n"
     "  kpath     the k-path algorithm: takes each k-path not covered yet as a\n"
-    "            target, derives from the root towards its nodes along the way\n"
-    "            that needs the least depth, then completes the tree with the\n"
+    "            target, derives from the root towards its nodes along the\n"
+    "            smallest way, then completes the tree with the\n"
     "            close-off; stops when every k-path is covered or needs more\n"
     "            than --max-depth (or after -n inputs)\n"
-    "  random    uniform among the alternatives that still fit --max-depth,\n"
-    "            repetitions uniform up to --max-repetitions; with nothing that\n"
-    "            fits, or past --max-size, the choice that completes the tree fastest\n"
+    "  random    uniform among the alternatives that still fit --max-depth and\n"
+    "            --max-size, repetitions uniform up to --max-repetitions; with\n"
+    "            nothing that fits, the smallest choice\n"
     "  coverage  like random, but prefers alternatives not used yet in any\n"
     "            input, looking below used ones for unused ones; random among ties\n"
     "  prob      alternatives drawn by their weights in the grammar (40%, @@ 0.4;\n"
@@ -134,7 +148,7 @@ const struct cli_command cmd_cover_command = {
     "Generate inputs from GRAMMAR until they cover every k-path that a tree\n"
     "within --max-depth can contain: 'kpath gen --strategy kpath'.  Each k-path\n"
     "not covered yet becomes a target; the tree derives from the root towards\n"
-    "its nodes along the way that needs the least depth and is completed by the\n"
+    "its nodes along the smallest way and is completed by the\n"
     "close-off.  With -k 3 on grammars/config.ebnf that is every combination of\n"
     "operating system, processor and browser.\n"
     CLOSEOFF_TEXT
@@ -149,7 +163,7 @@ const struct cli_command cmd_cover_command = {
 
 struct gen_cli {
     struct gen_options opts;
-    bool count_set, closeoff_set;
+    bool count_set, closeoff_set, keep_redundant;
     const char *probs; /* --probs FILE */
     bool invert;
     const char *outdir;
@@ -200,6 +214,8 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         gc->invert = true;
     } else if (strcmp(name, "force") == 0) {
         gc->force = true;
+    } else if (strcmp(name, "keep-redundant") == 0) {
+        gc->keep_redundant = true;
     } else if (strcmp(name, "null") == 0) {
         gc->nul = true;
     }
@@ -218,6 +234,9 @@ static int check_options(const struct cli_command *cmd, struct gen_cli *gc, bool
                                gen_strategy_name(o->strategy));
     if (gc->closeoff_set && o->strategy != GEN_KPATH)
         return cli_usage_error(cmd, "--close-off applies to the kpath strategy only");
+    if (gc->keep_redundant && o->strategy != GEN_KPATH)
+        return cli_usage_error(cmd, "--keep-redundant applies to the kpath strategy only");
+    o->drop_redundant = o->strategy == GEN_KPATH && !gc->keep_redundant;
     if ((gc->probs || gc->invert) && o->strategy != GEN_PROB)
         return cli_usage_error(cmd, "%s applies to --strategy prob only",
                                gc->probs ? "--probs" : "--invert");
@@ -362,7 +381,8 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
             json_add_cstring(out, r->names[i]);
             strbuf_addstr(out, ", ");
         }
-        strbuf_addf(out, "\"size\": %zu, \"depth\": %u", in->len, in->depth);
+        strbuf_addf(out, "\"size\": %zu, \"depth\": %u, \"derivation_depth\": %u", in->len,
+                    in->depth, in->derivation_depth);
         if (texts) {
             strbuf_addstr(out, ", \"text\": ");
             json_add_string(out, in->text, in->len);
@@ -395,7 +415,10 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
     for (size_t u = 0; u < gen->nunreachable; u++) {
         strbuf_addstr(out, u ? ",\n      {\"path\": " : "\n      {\"path\": ");
         add_ids(out, gen->unreachable[u].path, k);
-        strbuf_addf(out, ", \"needed_depth\": %u}", gen->unreachable[u].needed_depth);
+        strbuf_addf(out, ", \"needed_depth\": %u", gen->unreachable[u].needed_depth);
+        if (gen->unreachable[u].needed_size)
+            strbuf_addf(out, ", \"needed_size\": %" PRIu64, gen->unreachable[u].needed_size);
+        strbuf_addch(out, '}');
     }
     strbuf_addstr(out, gen->nunreachable ? "\n    ],\n" : "],\n");
     strbuf_addf(out, "    \"agenda_left\": %" PRIu64 "\n  },\n  \"error\": ", r->agenda_left);
@@ -472,8 +495,12 @@ static void print_summary(const struct run *r)
         for (size_t u = 0; u < gen->nunreachable; u++) {
             strbuf_addstr(&s, "  ");
             add_path_names(&s, gen->graph, gen->unreachable[u].path, k);
-            strbuf_addf(&s, " needs depth %u (limit %u)\n", gen->unreachable[u].needed_depth,
-                        o->max_depth);
+            if (gen->unreachable[u].needed_size)
+                strbuf_addf(&s, " needs %" PRIu64 " tree nodes (--max-size %u)\n",
+                            gen->unreachable[u].needed_size, o->max_size);
+            else
+                strbuf_addf(&s, " needs depth %u (limit %u)\n",
+                            gen->unreachable[u].needed_depth, o->max_depth);
         }
         uint64_t explained = (uint64_t)gen->nunreachable;
         if (o->strategy == GEN_KPATH) {
@@ -563,6 +590,9 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     struct cli_common c = {0};
     struct gen_cli gc = {0};
     gen_options_default(&gc.opts);
+    /* greedy makes the fewest inputs, and mostly the fewest bytes in total
+     * (make bench); the library's default stays shortest for witnesses. */
+    gc.opts.closeoff = GEN_CLOSE_GREEDY;
     if (strcmp(cmd->name, "cover") == 0)
         gc.opts.strategy = GEN_KPATH;
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &gc);

@@ -99,6 +99,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             continue;
         bool infinite;
         uint64_t trees = forest_count_trees(f, &infinite);
+        char count[FOREST_TREES_TEXT_SIZE];
         struct dtree t;
         if (forest_first_tree(f, &t)) {
             learn_add_tree(&lr, &t, trees > 1);
@@ -107,8 +108,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
                 if (infinite)
                     fprintf(stderr, "%s: ambiguous (infinitely many trees); counted its first tree\n", name);
                 else
-                    fprintf(stderr, "%s: ambiguous (%llu trees); counted its first tree\n", name,
-                            (unsigned long long)trees);
+                    fprintf(stderr, "%s: ambiguous (%s trees); counted its first tree\n", name,
+                            forest_trees_text(trees, count));
             }
         }
         dtree_free(&t);

@@ -338,6 +338,8 @@ static bool print_json(const struct dtree *t, const struct layout *l, char **nam
     json_add_cstring(&out, file);
     if (infinite)
         strbuf_addstr(&out, ", \"trees\": null, \"infinite\": true");
+    else if (trees == FOREST_TREES_SATURATED)
+        strbuf_addstr(&out, ", \"trees\": null, \"infinite\": false, \"more_than_2_64\": true");
     else
         strbuf_addf(&out, ", \"trees\": %" PRIu64 ", \"infinite\": false", trees);
     strbuf_addstr(&out, ", \"nodes\": [");
@@ -401,13 +403,14 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 
     bool infinite = false;
     uint64_t trees = forest_count_trees(f, &infinite);
+    char count[FOREST_TREES_TEXT_SIZE];
     if (infinite)
         fprintf(stderr, "%s: infinitely many parse trees; showing the first (at each ambiguity, "
                         "the derivation completed first)\n", name);
     else if (trees > 1)
-        fprintf(stderr, "%s: %s%" PRIu64 " parse trees; showing the first (at each ambiguity, "
+        fprintf(stderr, "%s: %s parse trees; showing the first (at each ambiguity, "
                         "the derivation completed first)\n",
-                name, trees == UINT64_MAX ? "at least " : "", trees);
+                name, forest_trees_text(trees, count));
 
     struct dtree t;
     if (!forest_first_tree(f, &t)) {

@@ -44,8 +44,11 @@ const struct cli_command cmd_why_command = {
     "    longest prefix and suffix of it that one covers, and which;\n"
     "  - otherwise, that it is reachable within the limits and simply not\n"
     "    produced yet.\n"
-    "It also shows a smallest input containing it (the k-path generator with\n"
-    "shortest close-off), or says that none exists within the limits.",
+    "It also shows the smallest input containing it: fewest characters, then\n"
+    "fewest tree nodes, within the depth limit (the k-path generator with the\n"
+    "shortest close-off), with its depth and the k-path paper's derivation\n"
+    "depth (tree nodes on its longest path), or says that none exists within\n"
+    "the limits.",
     options, run, true,
 };
 
@@ -299,8 +302,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         strbuf_addstr(&out, "], \"example\": ");
         if (r.example) {
             json_add_string(&out, r.example, r.example_len);
-            strbuf_addf(&out, ", \"example_depth\": %u, \"example_within_limit\": %s",
-                        r.example_depth, r.example_within_limit ? "true" : "false");
+            strbuf_addf(&out, ", \"example_depth\": %u, \"example_derivation_depth\": %u, "
+                              "\"example_within_limit\": %s",
+                        r.example_depth, r.example_derivation_depth,
+                        r.example_within_limit ? "true" : "false");
         } else {
             strbuf_addstr(&out, "null");
         }
@@ -318,8 +323,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
                 strbuf_addf(&out, "  - %s\n", lines[i]);
         }
         if (r.example) {
-            strbuf_addf(&out, "smallest input containing it (depth %u, %zu byte%s)%s:\n  ",
-                        r.example_depth, r.example_len, r.example_len == 1 ? "" : "s",
+            strbuf_addf(&out, "smallest input containing it (depth %u, derivation depth %u, "
+                              "%zu byte%s)%s:\n  ",
+                        r.example_depth, r.example_derivation_depth, r.example_len,
+                        r.example_len == 1 ? "" : "s",
                         r.example_within_limit ? "" : ", beyond the depth limit");
             strbuf_add(&out, r.example, r.example_len);
             strbuf_addch(&out, '\n');

@@ -5,6 +5,7 @@
 #include "../../ui/tui.h"
 #include "cli.h"
 #include "commands.h"
+#include "docs.h"
 
 #define COMMAND_ENTRY(name, fn) &fn##_command,
 static const struct cli_command *const commands[] = {KPATH_COMMANDS(COMMAND_ENTRY)};
@@ -42,6 +43,8 @@ static void print_main_help(FILE *out)
             "\n"
             "Options:\n"
             "  --version   print the version and exit\n"
+            "  --man       print the manual page (roff), made from these tables\n"
+            "  --completion bash|zsh   print a shell completion script\n"
             "  -h, --help  show this help and exit\n"
             "\n"
             "'kpath COMMAND --help' describes a command.  Exit status: 0 success,\n"
@@ -71,6 +74,11 @@ int main(int argc, char **argv)
         else
             print_main_help(stdout);
         status = EXIT_OK;
+    } else if (strcmp(name, "--man") == 0) {
+        docs_man(stdout, commands, NCOMMANDS);
+        status = EXIT_OK;
+    } else if (strcmp(name, "--completion") == 0) {
+        status = docs_completion(stdout, argc > 2 ? argv[2] : NULL, commands, NCOMMANDS);
     } else if (strcmp(name, "--version") == 0) {
         printf("kpath %s\n", KPATH_VERSION);
         status = EXIT_OK;

@@ -1,20 +1,30 @@
-/* Parsing benchmarks: throughput of the Earley parser on generated JSON
- * documents (1, 2 and 10 MB, pretty-printed) with grammars/json.ebnf and on
- * long arithmetic expressions (1 and 2 MB) with grammars/arith.ebnf, so that
- * the time per MB of n and 2n bytes shows whether parsing is linear; and the
- * k-path coverage (k = 3) of 10,000 generated JSON inputs, parsed back.
+/* Parsing benchmarks.
  *
- * Every measurement runs in a child process, which builds its own input, so
- * that its peak RSS is its own and an allocation failure cannot take the
- * whole benchmark down: the child's address space is limited to
- * BENCH_MEMORY_LIMIT, and a child that dies is reported as such. */
+ * Throughput against a reference: `kpath coverage -k 2` on generated JSON of
+ * three shapes (pretty-printed, minified, string-heavy) at 1, 4 and 16 MB,
+ * and, in the same run on the same files, python3's json.load (skipped with a
+ * message when python3 is missing): MB/s, peak bytes of memory per input
+ * byte, and the ratios.  The same (kpath only) for arith.ebnf, csv.ebnf and
+ * url.ebnf documents, and for the ambiguous S := S S | "a" on 200 and 2,000
+ * characters with its number of trees.  Each of these runs as a child process
+ * (own process group and directory, a time limit, killed with its group), so
+ * its peak RSS is its own.
+ *
+ * In-process: right recursion on one long number (items counted), and the
+ * k-path coverage (k = 3) of 10,000 generated JSON inputs, parsed back; those
+ * children are forked with their address space limited to BENCH_MEMORY_LIMIT. */
+/* wait4: the peak RSS of one particular child. */
+#define _DEFAULT_SOURCE
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -28,8 +38,10 @@
 
 /* ---- inputs, generated deterministically ------------------------------------ */
 
-static void indent(struct strbuf *out, unsigned depth)
+static void indent(struct strbuf *out, unsigned depth, bool pretty)
 {
+    if (!pretty)
+        return;
     strbuf_addch(out, '\n');
     for (unsigned i = 0; i < depth; i++)
         strbuf_addstr(out, "  ");
@@ -67,10 +79,11 @@ static void json_number(struct strbuf *out, struct rng *r)
         strbuf_addf(out, "e%s%" PRIu64, rng_below(r, 2) ? "-" : "+", rng_below(r, 30));
 }
 
-/* A pretty-printed JSON document of about `target` bytes: a top-level array of
- * records, each nested objects and arrays (depth at most 6) of strings,
- * numbers and literals.  Built with an explicit stack of open containers. */
-static void make_json(struct strbuf *out, size_t target, uint64_t seed)
+/* A JSON document of about `target` bytes: a top-level array of records,
+ * each nested objects and arrays (depth at most 6) of strings, numbers and
+ * literals, pretty-printed (two spaces per level) or minified.  Built with an
+ * explicit stack of open containers. */
+static void make_json_shape(struct strbuf *out, size_t target, uint64_t seed, bool pretty)
 {
     struct rng r;
     rng_seed(&r, seed);
@@ -89,16 +102,16 @@ static void make_json(struct strbuf *out, size_t target, uint64_t seed)
                                (items[d] > 0 && rng_below(&r, 6) == 0);
         if (close) {
             if (items[d])
-                indent(out, d);
+                indent(out, d, pretty);
             strbuf_addch(out, open[d] == '[' ? ']' : '}');
             depth--;
             continue;
         }
         strbuf_addstr(out, items[d]++ ? "," : "");
-        indent(out, depth);
+        indent(out, depth, pretty);
         if (open[d] == '{') {
             json_string(out, &r);
-            strbuf_addstr(out, ": ");
+            strbuf_addstr(out, pretty ? ": " : ":");
         }
         unsigned pick = (unsigned)rng_below(&r, top ? 1 : 10);
         if (pick == 0 && depth < MAX_DEPTH) {
@@ -116,7 +129,80 @@ static void make_json(struct strbuf *out, size_t target, uint64_t seed)
             strbuf_addstr(out, literals[rng_below(&r, 3)]);
         }
     }
-    strbuf_addch(out, '\n');
+    if (pretty)
+        strbuf_addch(out, '\n');
+}
+
+static void make_json(struct strbuf *out, size_t target, uint64_t seed)
+{
+    make_json_shape(out, target, seed, true);
+}
+
+static void make_json_minified(struct strbuf *out, size_t target, uint64_t seed)
+{
+    make_json_shape(out, target, seed, false);
+}
+
+/* String-heavy JSON: an array of long strings (20 to 400 characters of words,
+ * escapes and non-ASCII text). */
+static void make_json_strings(struct strbuf *out, size_t target, uint64_t seed)
+{
+    static const char *const pieces[] = {"lorem", "ipsum", "dolor", " ", " ", "-", "\\n",
+                                         "\\\"", "\\u00e9", "caf\xc3\xa9", "\\/", "42"};
+    struct rng r;
+    rng_seed(&r, seed);
+    strbuf_addch(out, '[');
+    while (out->len < target) {
+        if (out->len > 1)
+            strbuf_addch(out, ',');
+        strbuf_addch(out, '"');
+        size_t len = 20 + rng_below(&r, 380), begin = out->len;
+        while (out->len - begin < len)
+            strbuf_addstr(out, pieces[rng_below(&r, sizeof pieces / sizeof pieces[0])]);
+        strbuf_addch(out, '"');
+    }
+    strbuf_addch(out, ']');
+}
+
+/* CSV for csv.ebnf: records of 4 to 10 fields, plain or quoted (with commas,
+ * line breaks and doubled quotes inside), CRLF between records. */
+static void make_csv(struct strbuf *out, size_t target, uint64_t seed)
+{
+    struct rng r;
+    rng_seed(&r, seed);
+    while (out->len < target) {
+        if (out->len)
+            strbuf_addstr(out, "\r\n");
+        unsigned fields = 4 + (unsigned)rng_below(&r, 7);
+        for (unsigned i = 0; i < fields; i++) {
+            if (i)
+                strbuf_addch(out, ',');
+            switch (rng_below(&r, 4)) {
+            case 0: strbuf_addf(out, "%" PRIu64, rng_below(&r, 1000000)); break;
+            case 1: strbuf_addstr(out, "\"quoted, with \"\"quotes\"\"\r\nand a line\""); break;
+            case 2: break; /* empty */
+            default: strbuf_addstr(out, "plain text field"); break;
+            }
+        }
+    }
+}
+
+/* One long URL for url.ebnf: many path segments, percent escapes, a long
+ * query and a fragment. */
+static void make_url(struct strbuf *out, size_t target, uint64_t seed)
+{
+    static const char *const segments[] = {"/api", "/v2", "/items", "/caf%C3%A9", "/a-b_c.d~e",
+                                           "/x:y@z", "/%20", "/42"};
+    struct rng r;
+    rng_seed(&r, seed);
+    strbuf_addstr(out, "https://user:secret@www.example.com:8080");
+    size_t half = target / 2;
+    while (out->len < half)
+        strbuf_addstr(out, segments[rng_below(&r, sizeof segments / sizeof segments[0])]);
+    strbuf_addch(out, '?');
+    while (out->len < target)
+        strbuf_addf(out, "k%" PRIu64 "=v%%2F%" PRIu64 "&", rng_below(&r, 100), rng_below(&r, 1000));
+    strbuf_addstr(out, "#top");
 }
 
 /* An arithmetic expression of about `target` bytes for arith.ebnf: sums and
@@ -166,54 +252,10 @@ static double peak_rss_bytes(void)
     return (double)ru.ru_maxrss * 1024.0;
 }
 
-enum job_kind { JOB_JSON, JOB_ARITH, JOB_COVERAGE };
-
 struct job {
-    enum job_kind kind;
     const struct graph *graph;
-    size_t size;   /* bytes of the document, or inputs for JOB_COVERAGE */
+    size_t size;   /* inputs */
 };
-
-static void run_document(const struct job *job, struct result *res)
-{
-    struct strbuf doc = STRBUF_INIT;
-    double t0 = bench_now();
-    if (job->kind == JOB_JSON)
-        make_json(&doc, job->size, 42);
-    else
-        make_arith(&doc, job->size, 42);
-    res->make_seconds = bench_now() - t0;
-    res->bytes = (double)doc.len;
-    struct parse_options po = {.max_input_size = doc.len + 1};
-    struct diag_list diags = DIAG_LIST_INIT;
-    t0 = bench_now();
-    struct forest *f = parse_text(job->graph, "bench", doc.data, doc.len, &po, &diags);
-    res->parse_seconds = bench_now() - t0;
-    if (!f) {
-        snprintf(res->note, sizeof res->note, "does not parse: %s",
-                 diags.len ? diags.items[0].message : "?");
-        diag_list_free(&diags);
-        strbuf_free(&doc);
-        return;
-    }
-    res->items = (double)forest_item_count(f);
-    bool infinite;
-    res->trees = (double)forest_count_trees(f, &infinite);
-    struct kpath_space sp;
-    kpath_space_init(&sp, job->graph, 3);
-    struct kpath_set set;
-    kpath_set_init(&set, &sp);
-    t0 = bench_now();
-    forest_add_kpaths(f, &set);
-    res->kpath_seconds = bench_now() - t0;
-    res->covered = (double)set.size;
-    res->total = (double)sp.total;
-    kpath_set_free(&set);
-    kpath_space_free(&sp);
-    forest_free(f);
-    strbuf_free(&doc);
-    res->ok = 1;
-}
 
 static void run_coverage(const struct job *job, struct result *res)
 {
@@ -290,10 +332,7 @@ static bool measure(const struct job *job, struct result *res)
         struct rlimit rl = {BENCH_MEMORY_LIMIT, BENCH_MEMORY_LIMIT};
         setrlimit(RLIMIT_AS, &rl);
         struct result r = {0};
-        if (job->kind == JOB_COVERAGE)
-            run_coverage(job, &r);
-        else
-            run_document(job, &r);
+        run_coverage(job, &r);
         r.peak_rss = peak_rss_bytes();
         ssize_t w = write(fds[1], &r, sizeof r);
         _exit(w == (ssize_t)sizeof r ? 0 : 1);
@@ -330,31 +369,296 @@ static struct graph *load(const char *root, const char *relative, struct grammar
     return *grammar ? graph_build(*grammar) : NULL;
 }
 
-/* One document: prints a line, returns seconds per MB (0 when it failed). */
-static double document_row(const char *name, enum job_kind kind, const struct graph *g,
-                           double megabytes)
+/* ---- whole programs, timed side by side ------------------------------------------ */
+
+#define CHILD_SECONDS 600.0                      /* per run; then killed with its group */
+#define CHILD_ADDRESS_SPACE ((rlim_t)12 << 30)   /* per run */
+
+struct run {
+    bool finished;   /* exited by itself (any status) */
+    int status;      /* exit status when finished */
+    double seconds;  /* wall clock */
+    double peak;     /* max RSS, bytes */
+};
+
+/* Run argv in `dir` as its own process group, stdout to out_path, stderr to
+ * err_path, under a time and an address-space limit. */
+static void run_child(char *const argv[], const char *dir, const char *out_path,
+                      const char *err_path, struct run *r)
 {
-    struct job job = {kind, g, (size_t)(megabytes * MB)};
-    struct result r;
-    printf("  %-5s %5.1f MB: ", name, megabytes);
+    memset(r, 0, sizeof *r);
     fflush(stdout);
-    if (!measure(&job, &r) || !r.ok) {
-        printf("not measured: %s\n", r.note);
-        return 0;
+    double t0 = bench_now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return;
+    if (pid == 0) {
+        setpgid(0, 0);
+        struct rlimit rl = {CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE};
+        setrlimit(RLIMIT_AS, &rl);
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (out < 0 || err < 0 || chdir(dir) != 0)
+            _exit(126);
+        dup2(out, STDOUT_FILENO);
+        dup2(err, STDERR_FILENO);
+        close(out);
+        close(err);
+        execvp(argv[0], argv);
+        _exit(127);
     }
-    double mb = r.bytes / MB;
-    printf("parse %6.2f s, %5.2f MB/s, %5.2f s/MB, %5.1f items/byte, k=3 paths %5.2f s, "
-           "peak RSS %6.0f MiB (%.0f MiB/MB)\n",
-           r.parse_seconds, mb / r.parse_seconds, r.parse_seconds / mb, r.items / r.bytes,
-           r.kpath_seconds, r.peak_rss / MB, r.peak_rss / MB / mb);
-    return r.parse_seconds / mb;
+    setpgid(pid, pid);
+    struct rusage ru;
+    int status = 0;
+    for (;;) {
+        pid_t got = wait4(pid, &status, WNOHANG, &ru);
+        if (got == pid)
+            break;
+        if (bench_now() - t0 > CHILD_SECONDS) {
+            kill(-pid, SIGKILL);
+            wait4(pid, &status, 0, &ru);
+            r->seconds = bench_now() - t0;
+            return;
+        }
+        nanosleep(&(struct timespec){0, 2000000}, NULL);
+    }
+    r->seconds = bench_now() - t0;
+    r->finished = WIFEXITED(status);
+    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r->peak = (double)ru.ru_maxrss * 1024.0;
 }
 
-static void doubling(const char *name, double per_mb_n, double per_mb_2n)
+static bool write_whole(const char *path, const char *data, size_t len)
 {
-    if (per_mb_n > 0 && per_mb_2n > 0)
-        printf("  %-5s doubling the input multiplies the time by %.2f (2.00 = linear)\n", name,
-               2.0 * per_mb_2n / per_mb_n);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(data, 1, len, f) == len;
+    return fclose(f) == 0 && ok;
+}
+
+/* The first or the last line of a file (a child's result or its message),
+ * without its newline. */
+static void one_line(const char *path, bool last, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0])
+            snprintf(buf, size, "%.*s", (int)(size - 1), line);
+        if (!last)
+            break;
+    }
+    fclose(f);
+}
+
+struct side_by_side {
+    const char *root, *dir, *kpath;
+    bool python;         /* python3 runs */
+    char out[4096], err[4096];
+};
+
+/* kpath coverage -k 2 GRAMMAR FILE; prints "kpath X MB/s, Y B/B" or why not. */
+static bool run_kpath(struct side_by_side *sb, const char *grammar, const char *file,
+                      double bytes, struct run *r)
+{
+    char gpath[4096];
+    snprintf(gpath, sizeof gpath, "%s/%s", sb->root, grammar);
+    /* Generated documents end a little past their size; the budget is wide
+     * enough to measure what a parse takes (B/B says whether the defaults do). */
+    char *argv[] = {(char *)sb->kpath, "coverage", "-k", "2", "--max-input-size", "64M",
+                    "--max-memory", "10G", gpath, (char *)file, NULL};
+    run_child(argv, sb->dir, sb->out, sb->err, r);
+    if (!r->finished || r->status != 0) {
+        char line[300];
+        one_line(sb->err, true, line, sizeof line);
+        printf("kpath failed after %.1f s, peak %.0f B/B (%s)", r->seconds, r->peak / bytes,
+               r->finished ? line : "killed: time limit or signal");
+        return false;
+    }
+    printf("kpath %6.2f MB/s %6.1f B/B", bytes / MB / r->seconds, r->peak / bytes);
+    return true;
+}
+
+static void json_row(struct side_by_side *sb, const char *shape, double megabytes,
+                     void (*make)(struct strbuf *, size_t, uint64_t))
+{
+    struct strbuf doc = STRBUF_INIT;
+    make(&doc, (size_t)(megabytes * MB), 42);
+    char file[4096];
+    snprintf(file, sizeof file, "%s/%s-%g.json", sb->dir, shape, megabytes);
+    double bytes = (double)doc.len;
+    bool written = write_whole(file, doc.data, doc.len);
+    strbuf_free(&doc);
+    printf("  %-8s %4.0f MB: ", shape, megabytes);
+    if (!written) {
+        printf("cannot write %s\n", file);
+        return;
+    }
+    struct run k, py;
+    bool kok = run_kpath(sb, "grammars/json.ebnf", file, bytes, &k);
+    if (sb->python) {
+        char *argv[] = {"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", file,
+                        NULL};
+        run_child(argv, sb->dir, "/dev/null", sb->err, &py);
+        if (py.finished && py.status == 0) {
+            printf(" | python3 %6.2f MB/s %5.1f B/B", bytes / MB / py.seconds, py.peak / bytes);
+            if (kok)
+                printf(" | kpath takes %5.1fx the time, %5.1fx the memory", k.seconds / py.seconds,
+                       k.peak / py.peak);
+        } else {
+            printf(" | python3 failed");
+        }
+    }
+    printf("\n");
+    remove(file);
+}
+
+static void other_row(struct side_by_side *sb, const char *name, const char *grammar,
+                      double megabytes, void (*make)(struct strbuf *, size_t, uint64_t))
+{
+    struct strbuf doc = STRBUF_INIT;
+    make(&doc, (size_t)(megabytes * MB), 42);
+    char file[4096];
+    snprintf(file, sizeof file, "%s/%s-%g.txt", sb->dir, name, megabytes);
+    double bytes = (double)doc.len;
+    bool written = write_whole(file, doc.data, doc.len);
+    strbuf_free(&doc);
+    printf("  %-8s %4.0f MB: ", name, megabytes);
+    struct run k;
+    if (written)
+        run_kpath(sb, grammar, file, bytes, &k);
+    else
+        printf("cannot write %s", file);
+    printf("\n");
+    remove(file);
+}
+
+/* S := S S | "a" on n characters: every binary bracketing is a tree (the
+ * Catalan number C(n-1) of them), so the forest has about n^3/6 packed nodes. */
+static void ambiguous_row(struct side_by_side *sb, size_t n)
+{
+    char grammar[4096], file[4096];
+    snprintf(grammar, sizeof grammar, "%s/ambiguous.ebnf", sb->dir);
+    snprintf(file, sizeof file, "%s/a-%zu.txt", sb->dir, n);
+    static const char text[] = "S := S S | \"a\";\n";
+    char *as = malloc(n);
+    memset(as, 'a', n);
+    bool written = write_whole(grammar, text, sizeof text - 1) && write_whole(file, as, n);
+    free(as);
+    printf("  S := S S | \"a\", %5zu characters: ", n);
+    if (!written) {
+        printf("cannot write %s\n", file);
+        return;
+    }
+    char *argv[] = {(char *)sb->kpath, "coverage", "-k", "2", grammar, file, NULL};
+    struct run r;
+    run_child(argv, sb->dir, sb->out, sb->err, &r);
+    char line[300];
+    if (r.finished && r.status == 0) {
+        one_line(sb->out, false, line, sizeof line);
+        const char *trees = strstr(line, "; ");
+        printf("%.2f s, peak %.0f MiB%s\n", r.seconds, r.peak / MB, trees ? trees : "");
+    } else {
+        one_line(sb->err, true, line, sizeof line);
+        printf("failed after %.1f s, peak %.0f MiB: %s\n", r.seconds, r.peak / MB,
+               r.finished ? line : "killed: time limit or signal");
+    }
+    remove(file);
+    remove(grammar);
+}
+
+/* What the forest holds per character, for 1 MB of each JSON shape (the
+ * design note in the README): parsed in a forked child, like run_coverage. */
+static void forest_shapes(const struct graph *json)
+{
+    static const struct {
+        const char *name;
+        void (*make)(struct strbuf *, size_t, uint64_t);
+    } shapes[] = {{"pretty", make_json}, {"minified", make_json_minified},
+                  {"strings", make_json_strings}};
+    printf("\n== parsing: the forest per character of 1 MB of JSON (json.ebnf)\n");
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid < 0)
+            return;
+        if (pid == 0) {
+            struct rlimit rl = {BENCH_MEMORY_LIMIT, BENCH_MEMORY_LIMIT};
+            setrlimit(RLIMIT_AS, &rl);
+            struct strbuf doc = STRBUF_INIT;
+            shapes[i].make(&doc, (size_t)MB, 42);
+            struct parse_options po = {.max_input_size = doc.len + 1};
+            struct diag_list d = DIAG_LIST_INIT;
+            struct forest *f = parse_text(json, "bench", doc.data, doc.len, &po, &d);
+            if (f) {
+                struct forest_stats st;
+                forest_stats(f, &st);
+                double c = (double)st.chars;
+                printf("  %-8s items %.2f, symbols %.2f, links %.2f, packed %.2f, pending %.2f "
+                       "per character; forest %.0f bytes per character\n",
+                       shapes[i].name, st.items / c, st.symbols / c, st.links / c,
+                       st.packed / c, st.pending / c, st.bytes / c);
+            } else {
+                printf("  %-8s does not parse\n", shapes[i].name);
+            }
+            fflush(stdout);
+            _exit(0);
+        }
+        waitpid(pid, NULL, 0);
+    }
+}
+
+static void side_by_side(const char *root)
+{
+    struct side_by_side sb = {.root = root};
+    char dir[] = "/tmp/kpath-bench-XXXXXX";
+    char kpath[4096];
+    if (!mkdtemp(dir)) {
+        printf("  not measured: cannot make a temporary directory\n");
+        return;
+    }
+    sb.dir = dir;
+    snprintf(kpath, sizeof kpath, "%s/build/kpath", root);
+    sb.kpath = kpath;
+    snprintf(sb.out, sizeof sb.out, "%s/out", dir);
+    snprintf(sb.err, sizeof sb.err, "%s/err", dir);
+    char *probe[] = {"python3", "-c", "import json", NULL};
+    struct run r;
+    run_child(probe, dir, "/dev/null", sb.err, &r);
+    sb.python = r.finished && r.status == 0;
+
+    printf("\n== parsing: kpath coverage -k 2 and python3's json.load on the same files, one "
+           "process each (wall clock, including start-up; B/B: peak RSS per input byte)\n");
+    if (!sb.python)
+        printf("  python3 is missing (or has no json module): its columns are skipped\n");
+    static const struct {
+        const char *name;
+        void (*make)(struct strbuf *, size_t, uint64_t);
+    } shapes[] = {{"pretty", make_json}, {"minified", make_json_minified},
+                  {"strings", make_json_strings}};
+    static const double sizes[] = {1, 4, 16};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            json_row(&sb, shapes[s].name, sizes[i], shapes[s].make);
+
+    printf("\n== parsing: kpath coverage -k 2 on the other bundled formats\n");
+    for (double mb = 1; mb <= 4; mb *= 4) {
+        other_row(&sb, "arith", "grammars/arith.ebnf", mb, make_arith);
+        other_row(&sb, "csv", "grammars/csv.ebnf", mb, make_csv);
+        other_row(&sb, "url", "grammars/url.ebnf", mb, make_url);
+    }
+
+    printf("\n== parsing: an ambiguous grammar (kpath coverage -k 2, default --max-memory)\n");
+    ambiguous_row(&sb, 200);
+    ambiguous_row(&sb, 2000);
+    remove(sb.out);
+    remove(sb.err);
+    rmdir(dir);
 }
 
 /* Right recursion: arith's Int := Digit Int | Digit on one long number. */
@@ -384,25 +688,12 @@ void bench_parsing(const char *root)
     struct graph *arith = load(root, "grammars/arith.ebnf", &arith_grammar);
     if (arith)
         right_recursion(arith);
-    printf("\n== parsing: throughput (generated inputs, seed 42; each in its own process, "
-           "at most %" PRIu64 " GiB)\n", BENCH_MEMORY_LIMIT >> 30);
-    if (json) {
-        double one = document_row("json", JOB_JSON, json, 1);
-        double two = document_row("json", JOB_JSON, json, 2);
-        double ten = document_row("json", JOB_JSON, json, 10);
-        doubling("json", one, two);
-        if (one > 0 && ten > 0)
-            printf("  json  ten times the input multiplies the time by %.2f (10.00 = linear)\n",
-                   10.0 * ten / one);
-    }
-    if (arith) {
-        double one = document_row("arith", JOB_ARITH, arith, 1);
-        double two = document_row("arith", JOB_ARITH, arith, 2);
-        doubling("arith", one, two);
-    }
+    if (json)
+        forest_shapes(json);
+    side_by_side(root);
     if (json) {
         printf("\n== parsing: k-path coverage (k = 3) of 10,000 random JSON inputs, parsed back\n");
-        struct job job = {JOB_COVERAGE, json, 10000};
+        struct job job = {json, 10000};
         struct result r;
         fflush(stdout);
         if (!measure(&job, &r) || !r.ok) {

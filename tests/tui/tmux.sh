@@ -31,16 +31,18 @@ fail() {
     exit 1
 }
 
-# start NAME: kpath on expr.ebnf in a fresh 100x30 session
+# start [ARGS]: kpath (on expr.ebnf unless ARGS say otherwise) in a fresh
+# session, 100x30 unless W and H are set
 start() {
     tmux -L "$sock" kill-server >/dev/null 2>&1
     rm -f "$tmp/exit"
+    args=${*:-grammars/expr.ebnf}
     # a server that was just killed may still be going away: try again
     tries=0
-    until tmux -L "$sock" -f /dev/null new-session -d -s e2e -x 100 -y 30 \
+    until tmux -L "$sock" -f /dev/null new-session -d -s e2e -x "${W:-100}" -y "${H:-30}" \
         "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=$tmp/home INPUTRC=/dev/null \
              TZ=UTC XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/config \
-             $KPATH grammars/expr.ebnf; echo EXIT=\$? >$tmp/exit; echo SHELL-AGAIN; sleep 60"; do
+             $KPATH $args; echo EXIT=\$? >$tmp/exit; echo SHELL-AGAIN; sleep 60"; do
         tries=$((tries + 1))
         [ $tries -lt 20 ] || fail "cannot start tmux"
         sleep 0.2
@@ -48,11 +50,13 @@ start() {
     wait_for "? help" "the first screen"
 }
 
-# wait_for TEXT WHAT: until the screen shows TEXT (20 s at most)
+# wait_for TEXT WHAT: until the screen shows TEXT (20 s at most).  -J joins
+# wrapped lines: what the shell prints after kpath ends wraps at a column
+# that depends on the length of the paths in it.
 wait_for() {
     i=0
     while [ $i -lt 200 ]; do
-        if tmux -L "$sock" capture-pane -p -t e2e 2>/dev/null | grep -qF -- "$1"; then
+        if tmux -L "$sock" capture-pane -p -J -t e2e 2>/dev/null | grep -qF -- "$1"; then
             return 0
         fi
         sleep 0.1
@@ -148,4 +152,81 @@ keys C-c
 wait_for "Quit anyway? (y/n)" "Ctrl-C with unsaved work"
 keys y
 wait_exit "Ctrl-C, y" 0
+
+# ---- Ctrl-C twice in a row leaves at once, whatever the delay between -----
+start
+keys : 'gen 2' Enter
+wait_for "2 inputs" ":gen 2"
+keys C-c
+wait_for "Quit anyway? (y/n)" "the first Ctrl-C"
+sleep 0.4
+keys C-c
+wait_exit "Ctrl-C twice" 0
+
+# ---- autosave: kill -9 right after a command, with --workspace and after
+# :load; each time at a chosen point: when the autosave file is there -------
+kill9() {
+    pid=$(pgrep -n -f "$KPATH $1") || fail "no kpath process ($1)"
+    kill -KILL "$pid"
+    wait_for "SHELL-AGAIN" "the shell after kill -9"
+}
+wait_file() { # wait_file GLOB WHAT: until a file matches (20 s at most)
+    i=0
+    while [ $i -lt 200 ]; do
+        # shellcheck disable=SC2086
+        ls $1 >/dev/null 2>&1 && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "waited for $2: $1"
+}
+rm -f "$tmp/state/kpath/"autosave-*
+printf 'kpath-workspace 1\ngrammar "grammars/expr.ebnf"\nk 2\nend\n' >"$tmp/w.kpw"
+start --workspace "$tmp/w.kpw"
+keys : 'gen 3' Enter
+wait_for "3 inputs" ":gen 3 in a workspace"
+wait_file "$tmp/state/kpath/autosave-w.kpw-*.kpw" "the autosave of the workspace"
+kill9 "--workspace"
+start --workspace "$tmp/w.kpw"
+wait_for "An autosaved session of this workspace" "the offer after kill -9 (workspace)"
+keys y
+wait_for "restored the autosaved session: 3 inputs" "restoring the workspace's autosave"
+keys : 'q!' Enter
+wait_exit ":q!" 0
+rm -f "$tmp/state/kpath/"autosave-*
+start
+keys : 'load grammars/json.ebnf' Enter
+wait_for "loaded grammars/json.ebnf" ":load"
+keys : 'gen 2' Enter
+wait_for "2 inputs" ":gen 2 on json"
+wait_file "$tmp/state/kpath/autosave-json.ebnf-*.kpw" "the autosave filed under json.ebnf"
+ls "$tmp/state/kpath/"autosave-expr.ebnf-* >/dev/null 2>&1 && fail "an autosave is still filed under expr.ebnf"
+kill9 "grammars/expr.ebnf"
+start grammars/json.ebnf
+wait_for "An autosaved session of this grammar" "the offer on json after :load and kill -9"
+keys n
+wait_for "autosave discarded" "n discards"
+keys q
+wait_exit "q" 0
+
+# ---- at 80x24 the stepper shows and takes the keys after s ------------------
+W=80 H=24 start
+keys s
+wait_for " 4 Stepper " "the stepper after s at 80x24"
+wait_for "? help  q quit" "help and quit on the tab bar at 80x24"
+keys q
+wait_exit "q at 80x24" 0
+
+# ---- a crash gives the terminal back: keypad and cursor keys normal -------
+for sig in SEGV ABRT BUS FPE ILL; do
+    start
+    [ "$(tmux -L "$sock" display -p -t e2e '#{keypad_cursor_flag}#{keypad_flag}')" = 11 ] ||
+        fail "curses did not turn on keypad mode (the test needs it to see the reset)"
+    pid=$(pgrep -n -f "$KPATH grammars/expr.ebnf") || fail "no kpath process"
+    kill -$sig "$pid"
+    wait_for "SHELL-AGAIN" "the shell after SIG$sig"
+    wait_for "kpath: crashed; the terminal was restored" "the crash message (SIG$sig)"
+    modes=$(tmux -L "$sock" display -p -t e2e '#{keypad_cursor_flag}#{keypad_flag}')
+    [ "$modes" = 00 ] || fail "after SIG$sig: application cursor/keypad modes are '$modes', not 00"
+done
 echo "tmux end-to-end test passed"

@@ -358,3 +358,156 @@ TEST(gen_mark_covered_leaves_only_the_rest_on_the_agenda)
     }
     test_unload(&l);
 }
+
+/* Issue 10.2 and 17.2: the size budget holds in every strategy and every
+ * close-off.  The grammar explodes when followed freely: a tree chooses the
+ * branching alternative 90% of the time (prob), half the time (random), and
+ * up to 100 repetitions multiply it.  The smallest tree is S's alt and "x":
+ * 2 nodes, within every budget.  k-paths whose smallest tree exceeds the
+ * budget are left unreachable rather than built. */
+TEST(gen_size_budget_holds_in_every_strategy_and_close_off)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := 10% \"x\" | 90% \"(\" S \")\" S L;\n"
+                                "L := (\",\" S)*;\n", &l)))
+        return;
+    static const uint32_t budgets[] = {5, 20, 60, 300};
+    for (size_t b = 0; b < sizeof budgets / sizeof budgets[0]; b++) {
+        for (int s = GEN_KPATH; s <= GEN_PROB + 2; s++) {
+            struct gen_options o;
+            gen_options_default(&o);
+            /* kpath with the random and the greedy close-off, then the three
+             * strategies without a target */
+            o.strategy = s <= GEN_KPATH + 1 ? GEN_KPATH : (enum gen_strategy)(s - 1);
+            o.closeoff = s == GEN_KPATH ? GEN_CLOSE_RANDOM : GEN_CLOSE_GREEDY;
+            o.k = 1;
+            o.max_repetitions = 100;
+            o.max_size = budgets[b];
+            o.count = 40;
+            char *error = NULL;
+            struct generator *gen = gen_new(l.graph, &o, &error);
+            if (!CHECK(gen != NULL)) {
+                free(error);
+                continue;
+            }
+            gen_run(gen);
+            CHECK(gen->ninputs > 0);
+            for (size_t i = 0; i < gen->ninputs; i++) {
+                CHECK(dtree_complete(&gen->inputs[i].tree));
+                if (!CHECK(gen->inputs[i].tree.len <= budgets[b]))
+                    fprintf(stderr, "  budget %u, strategy %d: %zu nodes\n", budgets[b], s,
+                            gen->inputs[i].tree.len);
+            }
+            gen_free(gen);
+        }
+    }
+    test_unload(&l);
+}
+
+/* Issue 10.2: with the branching alternative drawn 90% of the time, prob
+ * inputs are short and varied under a small budget, not all alike at the
+ * depth limit: the budget decides their size. */
+TEST(gen_prob_inputs_grow_with_the_size_budget)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := 10% \"x\" | 90% \"(\" S \")\" S;\n", &l)))
+        return;
+    size_t total[2] = {0, 0};
+    static const uint32_t budgets[] = {30, 3000};
+    for (int b = 0; b < 2; b++) {
+        struct gen_options o;
+        gen_options_default(&o);
+        o.strategy = GEN_PROB;
+        o.max_size = budgets[b];
+        o.count = 20;
+        char *error = NULL;
+        struct generator *gen = gen_new(l.graph, &o, &error);
+        if (!CHECK(gen != NULL))
+            return;
+        gen_run(gen);
+        for (size_t i = 0; i < gen->ninputs; i++) {
+            CHECK(gen->inputs[i].tree.len <= budgets[b]);
+            total[b] += gen->inputs[i].len;
+        }
+        gen_free(gen);
+    }
+    CHECK(total[0] < total[1]);
+    test_unload(&l);
+}
+
+/* Issue 17.1: a smallest input beyond the size budget is refused before
+ * anything is built, naming the rule and the size it needs. */
+TEST(gen_refuses_a_grammar_whose_smallest_input_exceeds_the_budget)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := \"<\" Body \">\";\nBody := \"a\"{4294967294};\n", &l)))
+        return;
+    for (int s = GEN_KPATH; s <= GEN_PROB; s++) {
+        struct gen_options o;
+        gen_options_default(&o);
+        o.strategy = (enum gen_strategy)s;
+        o.k = 1;
+        char *error = NULL;
+        struct generator *gen = gen_new(l.graph, &o, &error);
+        CHECK(gen == NULL);
+        /* Body: its quant and 4294967294 leaves; the input adds S's cat,
+         * "<", the reference and ">". */
+        CHECK(error && strstr(error, "rule Body: its smallest derivation has 4294967295 tree "
+                                     "nodes"));
+        CHECK(error && strstr(error, "needs --max-size 4294967299"));
+        free(error);
+        gen_free(gen);
+    }
+    test_unload(&l);
+}
+
+/* Issue 10.4: dropping redundant inputs keeps full coverage, makes fewer
+ * inputs, and leaves every kept input with a k-path no other one has
+ * (checked from the trees, not from the generator's bookkeeping). */
+TEST(gen_drop_redundant_keeps_coverage_and_only_needed_inputs)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    struct kpath_space sp;
+    kpath_space_init(&sp, l.graph, 2);
+    size_t made[2] = {0, 0};
+    for (int drop = 0; drop < 2; drop++) {
+        struct gen_options o;
+        gen_options_default(&o);
+        o.k = 2;
+        o.drop_redundant = drop;
+        char *error = NULL;
+        struct generator *gen = gen_new(l.graph, &o, &error);
+        if (!CHECK(gen != NULL))
+            break;
+        gen_run(gen);
+        made[drop] = gen->ninputs;
+        CHECK_INT(covered_by_trees(gen, &sp), sp.total);
+        uint64_t newly = 0;
+        for (size_t i = 0; i < gen->ninputs; i++)
+            newly += gen->inputs[i].nnew;
+        CHECK_INT(newly, sp.total);
+        if (drop) {
+            for (size_t i = 0; i < gen->ninputs; i++) {
+                struct kpath_set others, own;
+                kpath_set_init(&others, &sp);
+                kpath_set_init(&own, &sp);
+                for (size_t j = 0; j < gen->ninputs; j++)
+                    if (j != i)
+                        dtree_add_kpaths(&gen->inputs[j].tree, &others);
+                dtree_add_kpaths(&gen->inputs[i].tree, &own);
+                uint64_t before = others.size;
+                dtree_add_kpaths(&gen->inputs[i].tree, &others);
+                CHECK(others.size > before); /* input i has a k-path of its own */
+                CHECK(gen->inputs[i].target_covered);
+                kpath_set_free(&others);
+                kpath_set_free(&own);
+            }
+        }
+        gen_free(gen);
+    }
+    CHECK(made[1] < made[0]);
+    kpath_space_free(&sp);
+    test_unload(&l);
+}

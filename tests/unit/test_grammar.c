@@ -536,7 +536,7 @@ TEST(grammar_weights_prefix)
 TEST(grammar_weights_suffix_and_more)
 {
     struct grammar *g = LOAD_OK("A := \"a\" @@ 0.5 | \"b\";\n"
-                                "B := 12.5% \"a\" | 12.5% \"b\";\n"
+                                "B := 12.5% \"a\" | 87.5% \"b\";\n"
                                 "C := \"a\" | \"b\" | \"c\" | \"d\";\n"
                                 "D := 100% \"a\" | \"b\" | (\"c\" @@ .25 | \"d\");\n"
                                 "E := 33.3333333333% \"a\" | 33.3333333333% \"b\" "
@@ -550,9 +550,9 @@ TEST(grammar_weights_suffix_and_more)
     CHECK(near(grammar_alt_probability(a, 1), 0.5));
     CHECK_INT(a->end.col, 22);
     const struct expr *b = rhs_of(g, "B");
-    /* all annotated, summing to less than 1: returned as annotated */
+    /* all annotated: returned as annotated (short of 100% is an error) */
     CHECK(near(grammar_alt_probability(b, 0), 0.125));
-    CHECK(near(grammar_alt_probability(b, 1), 0.125));
+    CHECK(near(grammar_alt_probability(b, 1), 0.875));
     const struct expr *c = rhs_of(g, "C");
     CHECK(c->u.alt.weights == NULL);
     CHECK(near(grammar_alt_probability(c, 3), 0.25));
@@ -577,6 +577,13 @@ TEST(grammar_weight_errors)
                 "t.ebnf:1:10: error: weight @@ 1.5 is outside 0-1");
     CHECK_DIAGS("A := 60% \"a\" | 50% \"b\";",
                 "t.ebnf:1:6: error: weights of this alternation add up to 110%, more than 100%");
+    /* Issue 10.6: every weight given and short of 100% is no longer
+     * rescaled silently; learn's rounded 5-digit weights still load. */
+    CHECK_DIAGS("A := 12.5% \"a\" | 12.5% \"b\";",
+                "t.ebnf:1:6: error: weights of this alternation add up to 25%, less than 100%; "
+                "make them add up to 100%, or leave one alternative without a weight to take "
+                "the rest");
+    CHECK_DIAGS("A := 33.333% \"a\" | 33.333% \"b\" | 33.333% \"c\";", "");
     CHECK_DIAGS("A := \"a\" | 0.6% \"b\" @@ 0.1 | \"c\" @@ 0.5;",
                 "t.ebnf:1:21: error: alternative has both a prefix weight and an '@@' weight");
     CHECK_DIAGS("A := 50% \"x\";",

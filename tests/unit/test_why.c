@@ -161,3 +161,39 @@ TEST(why_works_in_spaces_too_large_for_an_agenda)
     why_report_free(&r);
     test_unload(&l);
 }
+
+/* Issue 10.1: the smallest input is the one with the fewest characters, not
+ * the shallowest.  start := S; S := X | Y; X := "a" ("b" ("c" ("d" T)));
+ * Y := Z; Z := T; T := "t".  Nodes: 0 S, 1 alt, 2 X, 3 Y, 4 cat of X, 5 Z,
+ * 6 "a", 7 cat, 8 T (in Z), 9 "b", 10 cat, 11 "t" (T's node), 12 "c", 13 cat,
+ * 14 "d", 15 T (in X).  "t"_11 is in the 1-byte input "t" (references S, Y,
+ * Z, T: depth 4) and in "abcdt" (S, X, T: depth 3). */
+TEST(why_smallest_input_is_the_fewest_characters_within_the_depth)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("start := S;\nS := X | Y;\n"
+                                "X := \"a\" (\"b\" (\"c\" (\"d\" T)));\n"
+                                "Y := Z;\nZ := T;\nT := \"t\";\n", &l)))
+        return;
+    uint32_t path[] = {11};
+    struct why_options o = {.max_depth = 16};
+    struct why_report r = explain(l.graph, path, 1, &o);
+    CHECK_INT(r.needed_depth, 3);
+    CHECK(r.example_within_limit);
+    CHECK_STR(r.example, "t");
+    CHECK_INT(r.example_depth, 4);
+    /* Issue 10.6: the paper's derivation depth counts every node: S_0, |_1,
+     * Y_3, Z_5, T_8, "t"_11. */
+    CHECK_INT(r.example_derivation_depth, 6);
+    why_report_free(&r);
+    /* Depth 3 rules "t" out: the smallest within it is "abcdt". */
+    o.max_depth = 3;
+    r = explain(l.graph, path, 1, &o);
+    CHECK(r.example_within_limit);
+    CHECK_STR(r.example, "abcdt");
+    CHECK_INT(r.example_depth, 3);
+    /* S_0, |_1, X_2, ~_4, ~_7, ~_10, ~_13, T_15, "t"_11 */
+    CHECK_INT(r.example_derivation_depth, 9);
+    why_report_free(&r);
+    test_unload(&l);
+}

@@ -49,7 +49,7 @@ grep -qx "wrote 24 input files and manifest.json to $dir" "$tmp/err" || fail "no
 check_manifest "$dir" .txt 24
 no_hidden_files "$dir"
 # The manifest names the run.
-for field in '"tool": "kpath"' '"command": "cover"' '"strategy": "kpath"' '"close_off": "shortest"' \
+for field in '"tool": "kpath"' '"command": "cover"' '"strategy": "kpath"' '"close_off": "greedy"' \
              '"k": 3' '"max_depth": 16' '"seed": 1' '"start": "start"' '"path": "grammars/config.ebnf"'; do
     grep -qF "$field" "$dir/manifest.json" || fail "manifest lacks $field"
 done

@@ -1,0 +1,1 @@
+check tests/grammars/bad/weight-sum-below.ebnf

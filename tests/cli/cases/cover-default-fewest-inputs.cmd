@@ -1,0 +1,1 @@
+cover -k 2 grammars/json.ebnf

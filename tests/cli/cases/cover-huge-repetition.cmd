@@ -1,0 +1,1 @@
+cover -k 1 tests/grammars/ok/huge-repetition.ebnf

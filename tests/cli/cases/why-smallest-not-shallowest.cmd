@@ -1,0 +1,1 @@
+why tests/grammars/ok/short-not-shallow.ebnf '"t"_11'
