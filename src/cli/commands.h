@@ -22,6 +22,7 @@
     X(reduce, cmd_reduce)     \
     X(bonsai, cmd_bonsai)     \
     X(convert, cmd_convert)   \
+    X(run, cmd_run)           \
     X(explain, cmd_explain)   \
     X(target, cmd_target)
 

@@ -39,6 +39,7 @@ int main(int argc, char **argv)
     bench_parsing(root);
     bench_concise(root);
     bench_tui(root);
+    bench_run(root);
     bench_explain(root);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
