@@ -1372,13 +1372,18 @@ static uint32_t printable_members(const struct expr *cls, uint32_t nth, bool cou
 
 /* A random member of a class: printable ASCII when the class has any (inputs
  * stay readable and typeable), else any member. */
-static uint32_t random_char(struct generator *gen, const struct expr *cls)
+uint32_t gen_random_class_char(const struct expr *cls, struct rng *rng)
 {
     uint32_t printable = printable_members(cls, 0, true);
     if (printable)
-        return printable_members(cls, (uint32_t)rng_below(&gen->rng, printable), false);
+        return printable_members(cls, (uint32_t)rng_below(rng, printable), false);
     uint64_t size = grammar_class_size(cls);
-    return grammar_class_nth(cls, rng_below(&gen->rng, size));
+    return grammar_class_nth(cls, rng_below(rng, size));
+}
+
+static uint32_t random_char(struct generator *gen, const struct expr *cls)
+{
+    return gen_random_class_char(cls, &gen->rng);
 }
 
 static uint32_t repetition_cap(const struct generator *gen, const struct graph_node *n)

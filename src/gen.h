@@ -231,6 +231,10 @@ void gen_run(struct generator *gen);
  * the first step or between trees. */
 bool gen_mark_covered(struct generator *gen, const uint32_t *path);
 
+/* A random member of a class, as the random strategies draw it: printable
+ * ASCII when the class has any (inputs stay readable), else any member. */
+uint32_t gen_random_class_char(const struct expr *cls, struct rng *rng);
+
 /* k-paths still on the agenda (kpath strategy), not counting unreachable ones. */
 uint64_t gen_agenda_left(const struct generator *gen);
 /* The smallest depth a tree containing the k-path needs (through a pin when

@@ -41,6 +41,7 @@ int main(int argc, char **argv)
     bench_concise(root);
     bench_tui(root);
     bench_run(root);
+    bench_explain(root);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("\npeak memory of the whole run (max RSS): %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);

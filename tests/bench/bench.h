@@ -16,5 +16,6 @@ void bench_output(const char *root);
 void bench_tui(const char *root);
 void bench_concise(const char *root);
 void bench_run(const char *root);
+void bench_explain(const char *root);
 
 #endif

@@ -1,0 +1,358 @@
+/* cmd_target: `kpath target` — inputs for a behaviour: the "reached" rules of
+ * a feature's decision tree (learned as kpath explain does) become
+ * constraints, required and prohibited k-paths, and target.h generates inputs
+ * that satisfy them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "explain_cli.h"
+#include "json.h"
+#include "outdir.h"
+#include "target.h"
+#include "xalloc.h"
+
+static int run(const struct cli_command *cmd, int argc, char **argv);
+
+static const struct cli_option options[] = {
+    {"feature", 'f', "NAME", "the behaviour feature to generate inputs for (required)"},
+    {"count", 'n', "N", "inputs to generate, shared round-robin by the rules (default 10)"},
+    {"output", 'o', "DIR", "write each input to DIR/0001.txt, ... and DIR/manifest.json"},
+    {"force", 0, NULL, "with -o: write into a DIR that is not empty (see kpath gen --help)"},
+    {"null", '0', NULL, "end each input with a NUL instead of a newline"},
+    {"gen-depth", 0, "D", "generated derivation trees at most D deep (default 16)"},
+    {"max-repetitions", 0, "R", "cap for *, + and {n,} (default 3)"},
+    {"attempts", 0, "A", "trees tried per input before a rule gives up (default 200)"},
+    EXPLAIN_CLI_OPTIONS,
+    {"start", 0, "NAME", "use rule NAME as the start rule"},
+    {0},
+};
+
+const struct cli_command cmd_target_command = {
+    .name = "target",
+    .usage = "[options] --feature NAME GRAMMAR RESULTS",
+    .summary = "generate inputs that make a behaviour happen",
+    .description =
+    "Learn the decision tree of behaviour feature NAME from RESULTS as kpath\n"
+    "explain does (same options), turn each rule predicting \"reached\" into a\n"
+    "constraint (its k-paths present are required, those absent prohibited)\n"
+    "and generate inputs that satisfy it: derivation trees are grown one slot\n"
+    "at a time towards the required k-paths, and a choice that would complete\n"
+    "a prohibited k-path (checked at its last element) is never taken.  Every\n"
+    "input is checked by computing its k-paths.  A rule whose constraint cannot\n"
+    "be satisfied is reported with the k-paths that conflict.\n"
+    "\n"
+    "Inputs go to stdout, one per line (-0: NUL-terminated), or with -o DIR to numbered files and a\n"
+    "manifest.json naming each file's rule and constraint (written last, every\n"
+    "file atomically).  The report goes to stderr.  Exit status 1 when no input\n"
+    "could be generated.",
+    .options = options,
+    .run = run,
+    .takes_files = true,
+};
+
+struct target_args {
+    struct explain_options o;
+    struct target_options t;
+    const char *feature;
+    uint32_t count;
+    const char *outdir;
+    bool force, null;
+};
+
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
+{
+    struct target_args *a = ctx;
+    const char *name = cmd->options[index].name;
+    if (strcmp(name, "feature") == 0) {
+        a->feature = value;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "count") == 0)
+        return cli_parse_u32(cmd, "-n", value, 1, 1000000, &a->count) ? CLI_CONTINUE : EXIT_USAGE;
+    if (strcmp(name, "output") == 0) {
+        a->outdir = value;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "force") == 0) {
+        a->force = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "null") == 0) {
+        a->null = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "gen-depth") == 0)
+        return cli_parse_u32(cmd, "--gen-depth", value, 1, 10000, &a->t.max_depth) ? CLI_CONTINUE
+                                                                                   : EXIT_USAGE;
+    if (strcmp(name, "max-repetitions") == 0)
+        return cli_parse_u32(cmd, "--max-repetitions", value, 0, 1000, &a->t.max_repetitions)
+                   ? CLI_CONTINUE : EXIT_USAGE;
+    if (strcmp(name, "attempts") == 0)
+        return cli_parse_u32(cmd, "--attempts", value, 1, 1000000, &a->t.attempts)
+                   ? CLI_CONTINUE : EXIT_USAGE;
+    return explain_cli_option(cmd, name, value, &a->o);
+}
+
+/* One rule's constraint and generator. */
+struct target_rule {
+    struct target_path *required, *prohibited; /* owned arrays; ids borrowed from kf */
+    size_t nrequired, nprohibited;
+    struct target_gen *gen;                    /* NULL when unsatisfiable */
+    struct diag_list conflicts;
+    uint32_t made;
+    bool exhausted;
+};
+
+static void add_paths_json(struct strbuf *out, const struct target_path *p, size_t n)
+{
+    strbuf_addch(out, '[');
+    for (size_t i = 0; i < n; i++) {
+        strbuf_addstr(out, i ? ", [" : "[");
+        for (uint32_t j = 0; j < p[i].len; j++)
+            strbuf_addf(out, "%s%u", j ? ", " : "", p[i].ids[j]);
+        strbuf_addch(out, ']');
+    }
+    strbuf_addch(out, ']');
+}
+
+static void add_path_names(struct strbuf *out, const struct graph *g, const struct target_path *p)
+{
+    for (uint32_t j = 0; j < p->len; j++) {
+        if (j)
+            strbuf_addstr(out, " -> ");
+        graph_node_name(g, p->ids[j], out);
+    }
+}
+
+struct made_input {
+    char *text;
+    size_t len;
+    size_t rule;
+};
+
+static int write_outdir(const struct cli_command *cmd, const struct target_args *a,
+                        const struct cli_common *c, const struct explain_result *res,
+                        const struct target_rule *rules, const struct made_input *made,
+                        size_t nmade)
+{
+    struct outdir od;
+    struct diag_list diags = DIAG_LIST_INIT;
+    enum outdir_status st = outdir_open(&od, a->outdir, a->force, &diags);
+    if (st != OUTDIR_OK) {
+        cli_print_diags(cmd, &diags);
+        diag_list_free(&diags);
+        outdir_close(&od);
+        return st == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
+    }
+    struct strbuf name = STRBUF_INIT, manifest = STRBUF_INIT;
+    bool ok = true;
+    strbuf_addstr(&manifest, "{\"kpath_version\": \"" KPATH_VERSION "\", \"grammar\": ");
+    json_add_cstring(&manifest, c->grammar);
+    strbuf_addstr(&manifest, ", \"results\": ");
+    json_add_cstring(&manifest, c->files[0]);
+    strbuf_addstr(&manifest, ", \"feature\": ");
+    json_add_cstring(&manifest, res->name);
+    strbuf_addf(&manifest, ", \"seed\": %llu,\n \"rules\": [", (unsigned long long)a->o.seed);
+    for (size_t r = 0; r < res->nrules; r++) {
+        strbuf_addf(&manifest, "%s{\"support\": %u, \"hits\": %u, \"required\": ",
+                    r ? ",\n   " : "\n   ", res->rules[r].support, res->rules[r].hits);
+        add_paths_json(&manifest, rules[r].required, rules[r].nrequired);
+        strbuf_addstr(&manifest, ", \"prohibited\": ");
+        add_paths_json(&manifest, rules[r].prohibited, rules[r].nprohibited);
+        strbuf_addf(&manifest, ", \"inputs\": %u, \"conflicts\": [", rules[r].made);
+        for (size_t d = 0; d < rules[r].conflicts.len; d++) {
+            strbuf_addstr(&manifest, d ? ", " : "");
+            json_add_cstring(&manifest, rules[r].conflicts.items[d].message);
+        }
+        strbuf_addstr(&manifest, "]}");
+    }
+    strbuf_addstr(&manifest, "],\n \"files\": [");
+    for (size_t i = 0; ok && i < nmade; i++) {
+        strbuf_reset(&name);
+        outdir_case_name(&name, i + 1, nmade, ".txt");
+        ok = outdir_write(&od, strbuf_str(&name), made[i].text, made[i].len, &diags);
+        strbuf_addstr(&manifest, i ? ",\n   {\"name\": " : "\n   {\"name\": ");
+        json_add_cstring(&manifest, strbuf_str(&name));
+        strbuf_addf(&manifest, ", \"rule\": %zu, \"size\": %zu}", made[i].rule + 1, made[i].len);
+    }
+    strbuf_addstr(&manifest, "]}\n");
+    ok = ok && outdir_write(&od, "manifest.json", manifest.data, manifest.len, &diags) &&
+         outdir_finish(&od, ".txt", &diags);
+    if (!ok)
+        fprintf(stderr, "kpath target: %zu file%s written before the error; they are intact\n",
+                od.written, od.written == 1 ? "" : "s");
+    else
+        fprintf(stderr, "wrote %zu input file%s and manifest.json to %s\n", nmade,
+                nmade == 1 ? "" : "s", a->outdir);
+    cli_print_diags(cmd, &diags);
+    diag_list_free(&diags);
+    strbuf_free(&name);
+    strbuf_free(&manifest);
+    outdir_close(&od);
+    return ok ? EXIT_OK : EXIT_FAILURE_OTHER;
+}
+
+static int target(const struct cli_command *cmd, struct target_args *a, const struct cli_common *c)
+{
+    struct explain_session s;
+    int status = explain_session_open(cmd, c->grammar, c->start, c->files[0], &a->o, &s);
+    if (status != EXIT_OK) {
+        explain_session_close(&s);
+        return status;
+    }
+    if (results_find_feature(&s.results, a->feature) == UINT32_MAX) {
+        fprintf(stderr, "kpath target: no input of %s reaches a feature called '%s'\n",
+                c->files[0], a->feature);
+        explain_session_close(&s);
+        return EXIT_USAGE;
+    }
+    uint32_t n = s.inputs.data.nrows;
+    uint32_t *rows = xcalloc(n + 1, sizeof *rows);
+    for (uint32_t i = 0; i < n; i++)
+        rows[i] = i;
+    bool *labels = explain_labels(&s.inputs, &s.results, a->feature);
+    struct explain_result res;
+    explain_learn(&s.inputs, labels, rows, n, a->feature, &a->o, &res);
+    free(labels);
+    free(rows);
+    if (res.kind != EXPLAIN_TRAINABLE || res.nrules == 0) {
+        fprintf(stderr, "kpath target: %s is reached by %s of the %u parsed inputs: no rule "
+                        "tells what leads there\n", a->feature,
+                res.kind == EXPLAIN_ALWAYS ? "every one" : res.kind == EXPLAIN_NEVER ? "none"
+                                                                                     : "some",
+                n);
+        explain_result_free(&res);
+        explain_session_close(&s);
+        return EXIT_USAGE;
+    }
+
+    struct strbuf line = STRBUF_INIT;
+    struct target_rule *rules = xcalloc(res.nrules, sizeof *rules);
+    size_t live = 0;
+    fprintf(stderr, "%s: %zu rule%s from a tree of %u nodes (%s, max depth %u, seed %llu)\n",
+            a->feature, res.nrules, res.nrules == 1 ? "" : "s", res.tree.nnodes,
+            dt_criterion_name(a->o.tree.criterion), a->o.tree.max_depth,
+            (unsigned long long)a->o.seed);
+    for (size_t r = 0; r < res.nrules; r++) {
+        const struct dt_rule *dr = &res.rules[r].rule;
+        struct target_rule *tr = &rules[r];
+        tr->required = xcalloc(dr->nconds + 1, sizeof *tr->required);
+        tr->prohibited = xcalloc(dr->nconds + 1, sizeof *tr->prohibited);
+        for (uint32_t i = 0; i < dr->nconds; i++) {
+            uint32_t f = dr->conds[i].feature;
+            struct target_path p = {s.kf.len[f], kpath_feature_path(&s.kf, f)};
+            if (dr->conds[i].present)
+                tr->required[tr->nrequired++] = p;
+            else
+                tr->prohibited[tr->nprohibited++] = p;
+        }
+        struct target_constraint tc = {tr->required, tr->nrequired, tr->prohibited,
+                                       tr->nprohibited};
+        struct target_options to = a->t;
+        to.seed = a->o.seed + r; /* each rule its own stream */
+        tr->gen = target_new(s.graph, &tc, &to, &tr->conflicts);
+        live += tr->gen != NULL;
+        strbuf_reset(&line);
+        explain_render_rule(&s.kf, dr, &line);
+        fprintf(stderr, "rule %zu: %s   (%u inputs, precision %.2f)\n", r + 1, strbuf_str(&line),
+                res.rules[r].support,
+                res.rules[r].support ? (double)res.rules[r].hits / res.rules[r].support : 0.0);
+        for (size_t i = 0; i < tr->nrequired + tr->nprohibited; i++) {
+            bool req = i < tr->nrequired;
+            strbuf_reset(&line);
+            add_path_names(&line, s.graph,
+                           req ? &tr->required[i] : &tr->prohibited[i - tr->nrequired]);
+            fprintf(stderr, "  %s %s\n", req ? "requires  " : "prohibits ", strbuf_str(&line));
+        }
+        for (size_t d = 0; d < tr->conflicts.len; d++)
+            fprintf(stderr, "  %s\n", tr->conflicts.items[d].message);
+    }
+
+    /* Round-robin over the rules that can still make inputs. */
+    struct made_input *made = xcalloc(a->count + 1, sizeof *made);
+    size_t nmade = 0;
+    struct strbuf text = STRBUF_INIT;
+    while (nmade < a->count && live) {
+        for (size_t r = 0; r < res.nrules && nmade < a->count; r++) {
+            struct target_rule *tr = &rules[r];
+            if (!tr->gen || tr->exhausted)
+                continue;
+            struct dtree tree;
+            if (!target_next(tr->gen, &tree)) {
+                tr->exhausted = true;
+                live--;
+                continue;
+            }
+            strbuf_reset(&text);
+            dtree_text(&tree, &text);
+            dtree_free(&tree);
+            made[nmade].rule = r;
+            made[nmade].text = strbuf_detach(&text, &made[nmade].len);
+            if (!made[nmade].text)
+                made[nmade].text = xstrdup("");
+            nmade++;
+            tr->made++;
+        }
+    }
+    for (size_t r = 0; r < res.nrules; r++)
+        if (rules[r].gen)
+            fprintf(stderr, "rule %zu: %u input%s%s\n", r + 1, rules[r].made,
+                    rules[r].made == 1 ? "" : "s",
+                    rules[r].exhausted ? " (no further input found: the search gave up)" : "");
+
+    if (a->outdir) {
+        status = write_outdir(cmd, a, c, &res, rules, made, nmade);
+    } else {
+        struct strbuf out = STRBUF_INIT;
+        for (size_t i = 0; i < nmade; i++) {
+            strbuf_add(&out, made[i].text, made[i].len);
+            strbuf_addch(&out, a->null ? '\0' : '\n');
+        }
+        if (!cli_write(strbuf_str(&out), out.len))
+            status = EXIT_FAILURE_OTHER;
+        strbuf_free(&out);
+    }
+    if (status == EXIT_OK && nmade == 0) {
+        fprintf(stderr, "kpath target: no input could be generated for %s\n", a->feature);
+        status = EXIT_FAILURE_OTHER;
+    }
+    for (size_t i = 0; i < nmade; i++)
+        free(made[i].text);
+    free(made);
+    for (size_t r = 0; r < res.nrules; r++) {
+        target_free(rules[r].gen);
+        diag_list_free(&rules[r].conflicts);
+        free(rules[r].required);
+        free(rules[r].prohibited);
+    }
+    free(rules);
+    strbuf_free(&text);
+    strbuf_free(&line);
+    explain_result_free(&res);
+    explain_session_close(&s);
+    return status;
+}
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+    struct target_args a = {.count = 10};
+    explain_options_default(&a.o);
+    target_options_default(&a.t);
+    struct cli_common c = {0};
+    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
+    if (status == CLI_CONTINUE) {
+        if (c.nfiles != 1)
+            status = cli_usage_error(cmd, "expected GRAMMAR and one RESULTS file, got %zu files",
+                                     c.nfiles);
+        else if (a.null && a.outdir)
+            status = cli_usage_error(cmd, "-0 and -o cannot be used together");
+        else if (!a.feature)
+            status = cli_usage_error(cmd, "--feature NAME is required");
+        else
+            status = target(cmd, &a, &c);
+    }
+    cli_common_free(&c);
+    return status;
+}

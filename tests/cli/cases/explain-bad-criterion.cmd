@@ -1,0 +1,1 @@
+explain --criterion gain grammars/expr.ebnf tests/explain/expr/train.jsonl

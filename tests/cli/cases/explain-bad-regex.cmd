@@ -1,0 +1,1 @@
+explain --feature 'fn:(' grammars/expr.ebnf tests/explain/expr/train.jsonl

@@ -1,0 +1,1 @@
+explain grammars/expr.ebnf grammars/expr.ebnf

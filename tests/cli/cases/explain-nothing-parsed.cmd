@@ -1,0 +1,1 @@
+explain grammars/expr.ebnf tests/explain/expr/all-bad.jsonl

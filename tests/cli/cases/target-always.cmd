@@ -1,0 +1,1 @@
+target --feature exit:0 grammars/expr.ebnf tests/explain/expr/train.jsonl

@@ -1,0 +1,1 @@
+target grammars/expr.ebnf tests/explain/expr/train.jsonl

@@ -1,0 +1,1 @@
+target --feature fn:none grammars/expr.ebnf tests/explain/expr/train.jsonl
