@@ -90,6 +90,20 @@ static const struct cli_option cover_options[] = {
     "refused (exit status 2, naming the rule); a k-path whose smallest tree does\n" \
     "is reported with the tree nodes it needs.\n"
 
+#define TARGET_TEXT                                                                 \
+    "\n"                                                                            \
+    "--target FILE covers only the k-paths listed in FILE, one a line as 'kpath\n"    \
+    "paths' prints them ('#' comments and blank lines skipped; the k-path paper's\n" \
+    "subset targeting): they alone are the agenda, greedy close-off counts only\n"   \
+    "them, and the summary says how many are covered.  FILE sets k unless -k\n"     \
+    "is given; a bad line is an error at FILE:LINE:COL.\n"                          \
+    "\n"                                                                            \
+    "--recurrent keeps generating after full coverage: the agenda starts over,\n"   \
+    "every reachable target again, in a new random order and with random\n"        \
+    "close-off, round after round, until -n N inputs (exactly N) or --minutes M\n"  \
+    "(checked between trees).  Inputs are never dropped; the manifest gives each\n" \
+    "its round.\n"
+
 #define OUTPUT_TEXT                                                                 \
     "Without -o the inputs go to stdout, each followed by a newline (with -0 by a\n" \
     "NUL, for inputs that contain newlines).  With -o DIR each input is a file,\n"   \
@@ -142,6 +156,7 @@ const struct cli_command cmd_gen_command = {
     "            unweighted ones share the rest); weight 0 is never drawn unless\n"
     "            nothing else completes the tree\n"
     CLOSEOFF_TEXT
+    TARGET_TEXT
     "\n"
     DEPTH_TEXT
     "\n"
@@ -160,6 +175,7 @@ const struct cli_command cmd_cover_command = {
     "close-off.  With -k 3 on grammars/config.ebnf that is every combination of\n"
     "operating system, processor and browser.\n"
     CLOSEOFF_TEXT
+    TARGET_TEXT
     "\n"
     DEPTH_TEXT
     "\n"
