@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expansion.h"
 #include "learn.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -70,9 +71,11 @@ struct gen_state {
      * --max-size when it can; see size_fits. */
     uint64_t projected;
     /* ---- coverage strategy ---- */
-    bool *alt_used;           /* per child edge of an alt */
-    bool *reaches_unused;     /* per node */
-    bool reaches_dirty;
+    struct expansion_set used; /* expansions used by any tree so far */
+    uint32_t *fs_level;       /* deep foresight scratch: per node, references from the alternative */
+    uint32_t *fs_deque;       /* a ring of fs_cap slots */
+    size_t fs_cap;
+    uint64_t *fs_new;         /* per alternative and lookahead depth: new expansions */
     /* ---- greedy close-off ---- */
     bool greedy;
     uint32_t *symup;          /* per instance: nearest symbolic ancestor */
@@ -844,9 +847,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
     st->heap_node = xmalloc((edges + 2) * sizeof *st->heap_node);
     st->heap_key = xmalloc((edges + 2) * sizeof *st->heap_key);
-    st->alt_used = xcalloc(edges + 1, sizeof *st->alt_used);
-    st->reaches_unused = xcalloc(N + 1, sizeof *st->reaches_unused);
-    st->reaches_dirty = true;
+    expansion_set_init(&st->used, g);
     uint32_t widest = 1;
     for (uint32_t n = 0; n < N; n++)
         widest = max32(widest, g->nodes[n].nchildren);
@@ -899,8 +900,10 @@ void gen_free(struct generator *gen)
     free(st->heap_key);
     free(st->stack);
     free(st->refs);
-    free(st->alt_used);
-    free(st->reaches_unused);
+    expansion_set_free(&st->used);
+    free(st->fs_level);
+    free(st->fs_deque);
+    free(st->fs_new);
     free(st->pick);
     free(st->weights);
     free(st);
@@ -973,11 +976,7 @@ static bool expand(struct generator *gen, uint32_t inst, uint32_t decision)
         if (st->greedy && node_kind_is_symbolic(g->nodes[in->node].kind))
             mark_in_tree(gen, (uint32_t)i);
     }
-    if (g->nodes[node].kind == NODE_ALT) {
-        bool *used = &st->alt_used[g->nodes[node].first_child + decision];
-        if (!*used)
-            *used = true, st->reaches_dirty = true;
-    }
+    expansion_add(&st->used, node, decision);
     gen->last.inst = inst;
     gen->last.node = node;
     gen->last.decision = decision;
@@ -995,6 +994,7 @@ static void start_tree(struct generator *gen)
     st->symup = xgrow(st->symup, &st->symup_cap, 1, sizeof *st->symup);
     st->symup[0] = DTREE_NONE;
     st->stack_len = 0;
+    expansion_add(&st->used, 0, 0); /* the start rule's, when it has one only */
     for (size_t i = 0; i < st->in_tree_len; i++)
         kpath_set_remove(&st->in_tree, st->in_tree_paths + i * gen->opts.k);
     st->in_tree_len = 0;
@@ -1434,60 +1434,110 @@ static uint32_t random_repetitions(struct generator *gen, uint32_t inst, const s
     return lo + (uint32_t)rng_below(&gen->rng, (uint64_t)(hi - lo) + 1);
 }
 
-static void refresh_reaches_unused(struct generator *gen)
+/* Deep foresight, as fuzzingbook's GrammarCoverageFuzzer chooses: for each
+ * alternative c of alt node n, new(c, d) is the set of expansions no tree
+ * has used yet among (n, c) itself and every expansion reachable from c
+ * through at most d references (fuzzingbook's max_expansion_coverage(d) of
+ * the symbols in c; here alternations nested in c without a reference in
+ * between, which fuzzingbook's EBNF conversion turns into symbols of their
+ * own, count at c's level).  For d = 0, 1, ... up to the number of rules,
+ * the first d where some alternative has new expansions decides: uniform
+ * among those with the most.  With none anywhere, uniform.  Only
+ * alternatives that fit the depth limit and the size budget take part. */
+static void foresight_levels(struct generator *gen, uint32_t c, uint64_t *by_level,
+                             uint32_t levels)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    if (!st->reaches_dirty)
-        return;
-    st->reaches_dirty = false;
     uint32_t N = g->nnodes;
-    uint32_t *queue = xmalloc((N + 1) * sizeof *queue);
-    size_t head = 0, tail = 0;
-    for (uint32_t n = 0; n < N; n++) {
-        st->reaches_unused[n] = false;
-        if (g->nodes[n].kind != NODE_ALT)
+    uint32_t *level = st->fs_level, *done = st->fs_level + N;
+    for (uint32_t i = 0; i < N; i++)
+        level[i] = UINT32_MAX, done[i] = 0;
+    for (uint32_t l = 0; l < levels; l++)
+        by_level[l] = 0;
+    /* 0-1 breadth-first search: entering a rule's node through a reference
+     * costs one level, every other edge none; free edges push at the front.
+     * Each node is settled once, at its least level, and each edge pushes at
+     * most once, so a ring of edges + 1 slots holds the deque. */
+    size_t cap = st->fs_cap, head = 0, len = 0;
+    level[c] = 0;
+    st->fs_deque[0] = c, len = 1;
+    while (len) {
+        uint32_t x = st->fs_deque[head];
+        head = (head + 1) % cap, len--;
+        if (done[x])
             continue;
-        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++)
-            if (!st->alt_used[g->nodes[n].first_child + i]) {
-                st->reaches_unused[n] = true;
-                queue[tail++] = n;
-                break;
-            }
-    }
-    while (head < tail) {
-        uint32_t n = queue[head++];
-        for (uint32_t i = 0; i < g->nodes[n].nparents; i++) {
-            uint32_t p = graph_parents(g, n)[i];
-            if (!st->reaches_unused[p]) {
-                st->reaches_unused[p] = true;
-                queue[tail++] = p;
+        done[x] = 1;
+        uint32_t lx = level[x];
+        if (lx < levels) {
+            if (g->nodes[x].kind == NODE_ALT) {
+                for (uint32_t i = 0; i < g->nodes[x].nchildren; i++)
+                    by_level[lx] += !expansion_has(&st->used, x, i);
+            } else if (expansion_is_single(g, x)) {
+                by_level[lx] += !expansion_has(&st->used, x, 0);
             }
         }
+        uint32_t step = is_ref(g, x);
+        for (uint32_t i = 0; i < g->nodes[x].nchildren; i++) {
+            uint32_t y = graph_children(g, x)[i];
+            if (done[y] || level[y] <= lx + step || len >= cap)
+                continue;
+            level[y] = lx + step;
+            if (step == 0) {
+                head = (head + cap - 1) % cap;
+                st->fs_deque[head] = y;
+            } else {
+                st->fs_deque[(head + len) % cap] = y;
+            }
+            len++;
+        }
     }
-    free(queue);
 }
 
-/* Among the alternatives that fit the depth: those not used anywhere yet,
- * else those leading to an unused one, else any; uniform within the tier. */
 static uint32_t coverage_alternative(struct generator *gen, uint32_t inst, uint32_t n)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    refresh_reaches_unused(gen);
     const struct graph_node *node = &g->nodes[n];
-    uint32_t count = 0;
-    for (int tier = 0; tier < 3 && !count; tier++) {
-        for (uint32_t i = 0; i < node->nchildren; i++) {
-            uint32_t c = graph_children(g, n)[i];
-            bool wanted = tier == 0 ? !st->alt_used[node->first_child + i]
-                        : tier == 1 ? st->reaches_unused[c]
-                                    : true;
-            if (wanted && allowed(gen, inst, c))
-                st->pick[count++] = i;
-        }
+    uint32_t levels = g->grammar->nrules + 1;
+    if (!st->fs_level) {
+        uint32_t widest = 1;
+        for (uint32_t m = 0; m < g->nnodes; m++)
+            widest = max32(widest, g->nodes[m].nchildren);
+        size_t N = g->nnodes;
+        st->fs_cap = (N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0) + 2;
+        st->fs_level = xmalloc((2 * N + 1) * sizeof *st->fs_level);
+        st->fs_deque = xmalloc(st->fs_cap * sizeof *st->fs_deque);
+        st->fs_new = xmalloc((size_t)widest * levels * sizeof *st->fs_new);
     }
-    return count ? pick_uniform(gen, count) : smallest_alternative(gen, inst, n);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < node->nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        if (!allowed(gen, inst, c))
+            continue;
+        uint64_t *row = st->fs_new + (size_t)count * levels;
+        foresight_levels(gen, c, row, levels);
+        row[0] += !expansion_has(&st->used, n, i);
+        for (uint32_t l = 1; l < levels; l++) /* cumulative: within l references */
+            row[l] += row[l - 1];
+        st->pick[count++] = i;
+    }
+    if (!count)
+        return smallest_alternative(gen, inst, n);
+    for (uint32_t d = 0; d < levels; d++) {
+        uint64_t most = 0;
+        for (uint32_t j = 0; j < count; j++)
+            most = st->fs_new[(size_t)j * levels + d] > most ? st->fs_new[(size_t)j * levels + d]
+                                                             : most;
+        if (!most)
+            continue;
+        uint32_t best = 0;
+        for (uint32_t j = 0; j < count; j++)
+            if (st->fs_new[(size_t)j * levels + d] == most)
+                st->pick[best++] = st->pick[j];
+        return pick_uniform(gen, best);
+    }
+    return pick_uniform(gen, count);
 }
 
 /* Drawn by probability among the positive alternatives the depth and the

@@ -11,8 +11,10 @@
  *  - GEN_RANDOM: uniform choices among the alternatives that still fit under
  *    the depth limit and the size budget, repetitions uniform within bounds;
  *    with nothing that fits, the smallest choice (see the size budget).
- *    GEN_COVERAGE: the same, but prefers alternatives not used yet anywhere,
- *    looking ahead below used ones; random among ties.  GEN_PROB: alternatives
+ *    GEN_COVERAGE: the same, but chooses by deep foresight, as fuzzingbook's
+ *    GrammarCoverageFuzzer does: the alternatives with the most expansions
+ *    (see expansion.h) not used by any tree yet, at the smallest lookahead
+ *    depth (in references) where any alternative has one; random among ties.  GEN_PROB: alternatives
  *    drawn by probability (0 is never drawn unless nothing else closes).
  *    These make `count` inputs; their trees stay within --max-depth whenever
  *    the grammar allows it.

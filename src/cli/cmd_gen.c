@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "expansion.h"
 #include "gen.h"
 #include "json.h"
 #include "kpath.h"
@@ -362,6 +363,7 @@ struct run {
     uint64_t total_bytes;
     uint64_t agenda_left;
     uint64_t targets_covered, targets_distinct; /* with --target */
+    uint64_t expansions_used, expansions_total; /* recomputed from the trees */
 };
 
 static void add_ids(struct strbuf *out, const uint32_t *ids, uint32_t k)
@@ -475,7 +477,10 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
                     j ? "," : "", row->k, row->covered, row->total,
                     row->saturated ? ", \"saturated\": true" : "");
     }
-    strbuf_addstr(out, "\n    ],\n    \"unreachable\": [");
+    strbuf_addf(out, "\n    ],\n    \"expansions\": {\"covered\": %" PRIu64 ", \"total\": %" PRIu64
+                     "},",
+                r->expansions_used, r->expansions_total);
+    strbuf_addstr(out, "\n    \"unreachable\": [");
     for (size_t u = 0; u < gen->nunreachable; u++) {
         strbuf_addstr(out, u ? ",\n      {\"path\": " : "\n      {\"path\": ");
         add_ids(out, gen->unreachable[u].path, k);
@@ -558,6 +563,11 @@ static void print_summary(const struct run *r)
         add_percent(&s, row->covered, row->total, row->saturated);
         strbuf_addstr(&s, "%)\n");
     }
+
+    strbuf_addf(&s, "expansion coverage: %" PRIu64 "/%" PRIu64 " (", r->expansions_used,
+                r->expansions_total);
+    add_percent(&s, r->expansions_used, r->expansions_total, false);
+    strbuf_addstr(&s, "%)\n");
 
     const struct coverage_row *last = &r->rows[k - 1];
     uint64_t uncovered = last->saturated ? UINT64_MAX : last->total - last->covered;
@@ -819,6 +829,13 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     r.agenda_left = gen->opts.strategy == GEN_KPATH && gen->round == 1 ? gen_agenda_left(gen) : 0;
     if (gc.target_file)
         r.targets_covered = count_targets_covered(gen, &targets, &r.targets_distinct);
+    struct expansion_set used;
+    expansion_set_init(&used, graph);
+    for (size_t i = 0; i < gen->ninputs; i++)
+        expansion_add_tree(&used, &gen->inputs[i].tree);
+    r.expansions_used = used.count;
+    r.expansions_total = expansion_total(graph);
+    expansion_set_free(&used);
     struct coverage_row *rows = measure_coverage(gen, gen->opts.k);
     r.rows = rows;
 
