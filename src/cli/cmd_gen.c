@@ -117,8 +117,11 @@ static const struct cli_option cover_options[] = {
     "the suffix) of an earlier run that this run did not write; nothing else.\n"     \
     "\n"                                                                           \
     "A summary goes to stderr: strategy, seed and bounds, sizes, the k-path\n"       \
-    "coverage of the inputs for every k from 1 to K (recomputed from their\n"        \
-    "derivation trees), and each K-path left uncovered with the reason.\n"          \
+    "coverage of the inputs for every k from 1 to K and their expansion\n"          \
+    "coverage (the alternatives of every alternation, and each rule without\n"      \
+    "alternatives, that some input uses: fuzzingbook's expansion_coverage),\n"      \
+    "both recomputed from their derivation trees, and each K-path left\n"           \
+    "uncovered with the reason.\n"                                                  \
     "The same grammar, options and seed give the same inputs on every machine."
 
 #define CLOSEOFF_TEXT                                                                \
@@ -151,8 +154,10 @@ const struct cli_command cmd_gen_command = {
     "  random    uniform among the alternatives that still fit --max-depth and\n"
     "            --max-size, repetitions uniform up to --max-repetitions; with\n"
     "            nothing that fits, the smallest choice\n"
-    "  coverage  like random, but prefers alternatives not used yet in any\n"
-    "            input, looking below used ones for unused ones; random among ties\n"
+    "  coverage  like random, but by fuzzingbook's deep foresight: the\n"
+    "            alternatives whose subtrees add the most expansions no input\n"
+    "            has used yet, at the smallest lookahead (in references) where\n"
+    "            any adds one; random among ties\n"
     "  prob      alternatives drawn by their weights in the grammar (40%, @@ 0.4;\n"
     "            unweighted ones share the rest); weight 0 is never drawn unless\n"
     "            nothing else completes the tree\n"
