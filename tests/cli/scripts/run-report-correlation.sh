@@ -14,7 +14,7 @@ build=$(dirname "$KPATH")
 calc=$build/subjects/calc
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-"$KPATH" cover -k 2 --start Expr grammars/arith.ebnf -o "$tmp/suite" 2>/dev/null || fail "cover"
+"$KPATH" cover -k 2 --close-off shortest --start Expr grammars/arith.ebnf -o "$tmp/suite" 2>/dev/null || fail "cover"
 "$KPATH" run -q -j 2 --gcov "$build/subjects" --results "$tmp/r.jsonl" --start Expr \
     grammars/arith.ebnf "$tmp/suite" -- "$calc" >/dev/null 2>"$tmp/err" ||
     { cat "$tmp/err" >&2; fail "run: exit status $?"; }
