@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expansion.h"
 #include "learn.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -43,6 +44,9 @@ struct gen_state {
     uint64_t *agenda;
     size_t agenda_len, agenda_pos;
     struct kpath_set skipped; /* targets found unreachable within the depth */
+    struct kpath_set target_set; /* with opts.targets: them */
+    bool has_targets;
+    size_t round_first_input; /* the first input of the current round */
     /* ---- current target ---- */
     uint32_t *route;          /* graph nodes from the root through every target node */
     size_t route_len, route_cap, route_pos;
@@ -67,9 +71,11 @@ struct gen_state {
      * --max-size when it can; see size_fits. */
     uint64_t projected;
     /* ---- coverage strategy ---- */
-    bool *alt_used;           /* per child edge of an alt */
-    bool *reaches_unused;     /* per node */
-    bool reaches_dirty;
+    struct expansion_set used; /* expansions used by any tree so far */
+    uint32_t *fs_level;       /* deep foresight scratch: per node, references from the alternative */
+    uint32_t *fs_deque;       /* a ring of fs_cap slots */
+    size_t fs_cap;
+    uint64_t *fs_new;         /* per alternative and lookahead depth: new expansions */
     /* ---- greedy close-off ---- */
     bool greedy;
     uint32_t *symup;          /* per instance: nearest symbolic ancestor */
@@ -670,39 +676,61 @@ static int compare_keyed(const void *a, const void *b)
     return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-/* The agenda: every k-path, those needing the deepest trees first, so their
- * trees cover many shallower paths on the way (measured in `make bench`). */
+/* open_ends[n]: the agenda's k-paths ending at n that are neither covered
+ * nor skipped. */
+static bool rank_in(const struct generator *gen, const struct kpath_set *set, uint64_t rank);
+static void count_open_ends(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    memset(st->open_ends, 0, ((size_t)gen->graph->nnodes + 1) * sizeof *st->open_ends);
+    for (size_t i = 0; i < st->agenda_len; i++) {
+        uint64_t rank = st->agenda[i];
+        if (rank_in(gen, &gen->covered, rank) || rank_in(gen, &st->skipped, rank))
+            continue;
+        kpath_unrank(&gen->space, rank, st->scratch_path);
+        st->open_ends[st->scratch_path[gen->space.k - 1]]++;
+    }
+}
+
+/* One agenda entry: its rank, keyed by the depth its tree needs. */
+static void add_keyed(struct generator *gen, uint64_t *keyed, size_t *i, const uint32_t *path,
+                      uint64_t rank)
+{
+    struct gen_state *st = gen->state;
+    uint32_t first = st->refs_from_root[path[0]];
+    keyed[2 * *i] = (uint64_t)add32(first, tail_need(gen, path));
+    keyed[2 * *i + 1] = rank;
+    ++*i;
+}
+
+/* The agenda: every k-path (or every target), those needing the deepest
+ * trees first, so their trees cover many shallower paths on the way
+ * (measured in `make bench`).  open_ends counts them per last node. */
 static void build_agenda(struct generator *gen)
 {
     struct gen_state *st = gen->state;
     const struct kpath_space *sp = &gen->space;
-    if (gen->opts.only_path) {
-        /* One target: its rank, without walking the space. */
-        uint64_t rank;
-        st->agenda = xmalloc(sizeof *st->agenda);
-        st->agenda_len = 0;
-        if (kpath_rank(sp, gen->opts.only_path, &rank)) {
-            st->agenda[st->agenda_len++] = rank;
-            st->open_ends[gen->opts.only_path[sp->k - 1]]++;
-        }
-        return;
-    }
-    size_t n = (size_t)sp->total;
+    size_t n = gen->opts.targets ? gen->opts.ntargets : (size_t)sp->total;
     uint64_t *keyed = xmalloc((2 * n + 1) * sizeof *keyed);
-    struct kpath_iter it;
-    kpath_iter_init(&it, sp);
     size_t i = 0;
-    uint64_t rank = 0;
-    for (; kpath_iter_next(&it); rank++) { /* iteration order is rank order */
-        if (gen->opts.pins && !pin_set_covers_path(gen->opts.pins, it.path))
-            continue;
-        uint32_t first = st->refs_from_root[it.path[0]];
-        keyed[2 * i] = (uint64_t)add32(first, tail_need(gen, it.path));
-        keyed[2 * i + 1] = rank;
-        st->open_ends[it.path[sp->k - 1]]++;
-        i++;
+    if (gen->opts.targets) {
+        /* The targets: their ranks, without walking the space. */
+        kpath_set_init(&st->target_set, sp);
+        st->has_targets = true;
+        for (size_t t = 0; t < gen->opts.ntargets; t++) {
+            const uint32_t *path = gen->opts.targets + t * sp->k;
+            uint64_t rank;
+            if (kpath_rank(sp, path, &rank) && kpath_set_add(&st->target_set, path))
+                add_keyed(gen, keyed, &i, path, rank);
+        }
+    } else {
+        struct kpath_iter it;
+        kpath_iter_init(&it, sp);
+        for (uint64_t rank = 0; kpath_iter_next(&it); rank++) /* iteration order is rank order */
+            if (!gen->opts.pins || pin_set_covers_path(gen->opts.pins, it.path))
+                add_keyed(gen, keyed, &i, it.path, rank);
+        kpath_iter_free(&it);
     }
-    kpath_iter_free(&it);
     n = i;
     qsort(keyed, n, 2 * sizeof *keyed, compare_keyed);
     st->agenda = xmalloc((n + 1) * sizeof *st->agenda);
@@ -710,6 +738,7 @@ static void build_agenda(struct generator *gen)
         st->agenda[i] = keyed[2 * i + 1];
     st->agenda_len = n;
     free(keyed);
+    count_open_ends(gen);
 }
 
 static char *format_error(const char *fmt, unsigned long long a)
@@ -784,10 +813,15 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     struct generator *gen = xcalloc(1, sizeof *gen);
     gen->graph = g;
     gen->opts = *opts;
+    if (opts->only_path) {
+        gen->opts.targets = opts->only_path;
+        gen->opts.ntargets = 1;
+    }
+    gen->round = 1;
     gen->state = xcalloc(1, sizeof *gen->state);
     struct gen_state *st = gen->state;
     kpath_space_init(&gen->space, g, opts->k);
-    if (opts->strategy == GEN_KPATH && !opts->only_path &&
+    if (opts->strategy == GEN_KPATH && !opts->targets && !opts->only_path &&
         (gen->space.saturated || gen->space.total > GEN_MAX_AGENDA)) {
         *error = format_error("the grammar has too many k-paths for an agenda (more than %llu); "
                               "choose a smaller k", (unsigned long long)GEN_MAX_AGENDA);
@@ -813,9 +847,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
     st->heap_node = xmalloc((edges + 2) * sizeof *st->heap_node);
     st->heap_key = xmalloc((edges + 2) * sizeof *st->heap_key);
-    st->alt_used = xcalloc(edges + 1, sizeof *st->alt_used);
-    st->reaches_unused = xcalloc(N + 1, sizeof *st->reaches_unused);
-    st->reaches_dirty = true;
+    expansion_set_init(&st->used, g);
     uint32_t widest = 1;
     for (uint32_t n = 0; n < N; n++)
         widest = max32(widest, g->nodes[n].nchildren);
@@ -850,6 +882,8 @@ void gen_free(struct generator *gen)
     free(st->probabilities);
     free(st->agenda);
     kpath_set_free(&st->skipped);
+    if (st->has_targets)
+        kpath_set_free(&st->target_set);
     kpath_set_free(&st->in_tree);
     free(st->in_tree_paths);
     free(st->symup);
@@ -866,8 +900,10 @@ void gen_free(struct generator *gen)
     free(st->heap_key);
     free(st->stack);
     free(st->refs);
-    free(st->alt_used);
-    free(st->reaches_unused);
+    expansion_set_free(&st->used);
+    free(st->fs_level);
+    free(st->fs_deque);
+    free(st->fs_new);
     free(st->pick);
     free(st->weights);
     free(st);
@@ -940,11 +976,7 @@ static bool expand(struct generator *gen, uint32_t inst, uint32_t decision)
         if (st->greedy && node_kind_is_symbolic(g->nodes[in->node].kind))
             mark_in_tree(gen, (uint32_t)i);
     }
-    if (g->nodes[node].kind == NODE_ALT) {
-        bool *used = &st->alt_used[g->nodes[node].first_child + decision];
-        if (!*used)
-            *used = true, st->reaches_dirty = true;
-    }
+    expansion_add(&st->used, node, decision);
     gen->last.inst = inst;
     gen->last.node = node;
     gen->last.decision = decision;
@@ -962,6 +994,7 @@ static void start_tree(struct generator *gen)
     st->symup = xgrow(st->symup, &st->symup_cap, 1, sizeof *st->symup);
     st->symup[0] = DTREE_NONE;
     st->stack_len = 0;
+    expansion_add(&st->used, 0, 0); /* the start rule's, when it has one only */
     for (size_t i = 0; i < st->in_tree_len; i++)
         kpath_set_remove(&st->in_tree, st->in_tree_paths + i * gen->opts.k);
     st->in_tree_len = 0;
@@ -1000,14 +1033,13 @@ static void record_unreachable(struct generator *gen, uint32_t needed, uint64_t 
 
 /* Take the next target from the agenda, skipping covered ones and reporting
  * those no tree within the depth limit contains.  False when none is left. */
-static bool rank_in(const struct generator *gen, const struct kpath_set *set, uint64_t rank);
 
 static bool next_target(struct generator *gen)
 {
     struct gen_state *st = gen->state;
     while (st->agenda_pos < st->agenda_len) {
         uint64_t rank = st->agenda[st->agenda_pos++];
-        if (rank_in(gen, &gen->covered, rank))
+        if (rank_in(gen, &gen->covered, rank) || rank_in(gen, &st->skipped, rank))
             continue;
         kpath_unrank(&gen->space, rank, gen->target);
         uint32_t needed = plan_smallest(gen, gen->target);
@@ -1235,10 +1267,13 @@ static size_t frontier_of(struct generator *gen, uint32_t n)
     return count;
 }
 
+/* With targets, only an uncovered target counts (the agenda holds nothing
+ * else). */
 static bool is_new_path(const struct generator *gen, const uint32_t *path)
 {
-    return !kpath_set_contains(&gen->covered, path) &&
-           !kpath_set_contains(&gen->state->in_tree, path);
+    const struct gen_state *st = gen->state;
+    return !kpath_set_contains(&gen->covered, path) && !kpath_set_contains(&st->in_tree, path) &&
+           (!st->has_targets || kpath_set_contains(&st->target_set, path));
 }
 
 /* How many k-paths neither covered yet nor already in the tree the child c of
@@ -1404,60 +1439,110 @@ static uint32_t random_repetitions(struct generator *gen, uint32_t inst, const s
     return lo + (uint32_t)rng_below(&gen->rng, (uint64_t)(hi - lo) + 1);
 }
 
-static void refresh_reaches_unused(struct generator *gen)
+/* Deep foresight, as fuzzingbook's GrammarCoverageFuzzer chooses: for each
+ * alternative c of alt node n, new(c, d) is the set of expansions no tree
+ * has used yet among (n, c) itself and every expansion reachable from c
+ * through at most d references (fuzzingbook's max_expansion_coverage(d) of
+ * the symbols in c; here alternations nested in c without a reference in
+ * between, which fuzzingbook's EBNF conversion turns into symbols of their
+ * own, count at c's level).  For d = 0, 1, ... up to the number of rules,
+ * the first d where some alternative has new expansions decides: uniform
+ * among those with the most.  With none anywhere, uniform.  Only
+ * alternatives that fit the depth limit and the size budget take part. */
+static void foresight_levels(struct generator *gen, uint32_t c, uint64_t *by_level,
+                             uint32_t levels)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    if (!st->reaches_dirty)
-        return;
-    st->reaches_dirty = false;
     uint32_t N = g->nnodes;
-    uint32_t *queue = xmalloc((N + 1) * sizeof *queue);
-    size_t head = 0, tail = 0;
-    for (uint32_t n = 0; n < N; n++) {
-        st->reaches_unused[n] = false;
-        if (g->nodes[n].kind != NODE_ALT)
+    uint32_t *level = st->fs_level, *done = st->fs_level + N;
+    for (uint32_t i = 0; i < N; i++)
+        level[i] = UINT32_MAX, done[i] = 0;
+    for (uint32_t l = 0; l < levels; l++)
+        by_level[l] = 0;
+    /* 0-1 breadth-first search: entering a rule's node through a reference
+     * costs one level, every other edge none; free edges push at the front.
+     * Each node is settled once, at its least level, and each edge pushes at
+     * most once, so a ring of edges + 1 slots holds the deque. */
+    size_t cap = st->fs_cap, head = 0, len = 0;
+    level[c] = 0;
+    st->fs_deque[0] = c, len = 1;
+    while (len) {
+        uint32_t x = st->fs_deque[head];
+        head = (head + 1) % cap, len--;
+        if (done[x])
             continue;
-        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++)
-            if (!st->alt_used[g->nodes[n].first_child + i]) {
-                st->reaches_unused[n] = true;
-                queue[tail++] = n;
-                break;
-            }
-    }
-    while (head < tail) {
-        uint32_t n = queue[head++];
-        for (uint32_t i = 0; i < g->nodes[n].nparents; i++) {
-            uint32_t p = graph_parents(g, n)[i];
-            if (!st->reaches_unused[p]) {
-                st->reaches_unused[p] = true;
-                queue[tail++] = p;
+        done[x] = 1;
+        uint32_t lx = level[x];
+        if (lx < levels) {
+            if (g->nodes[x].kind == NODE_ALT) {
+                for (uint32_t i = 0; i < g->nodes[x].nchildren; i++)
+                    by_level[lx] += !expansion_has(&st->used, x, i);
+            } else if (expansion_is_single(g, x)) {
+                by_level[lx] += !expansion_has(&st->used, x, 0);
             }
         }
+        uint32_t step = is_ref(g, x);
+        for (uint32_t i = 0; i < g->nodes[x].nchildren; i++) {
+            uint32_t y = graph_children(g, x)[i];
+            if (done[y] || level[y] <= lx + step || len >= cap)
+                continue;
+            level[y] = lx + step;
+            if (step == 0) {
+                head = (head + cap - 1) % cap;
+                st->fs_deque[head] = y;
+            } else {
+                st->fs_deque[(head + len) % cap] = y;
+            }
+            len++;
+        }
     }
-    free(queue);
 }
 
-/* Among the alternatives that fit the depth: those not used anywhere yet,
- * else those leading to an unused one, else any; uniform within the tier. */
 static uint32_t coverage_alternative(struct generator *gen, uint32_t inst, uint32_t n)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    refresh_reaches_unused(gen);
     const struct graph_node *node = &g->nodes[n];
-    uint32_t count = 0;
-    for (int tier = 0; tier < 3 && !count; tier++) {
-        for (uint32_t i = 0; i < node->nchildren; i++) {
-            uint32_t c = graph_children(g, n)[i];
-            bool wanted = tier == 0 ? !st->alt_used[node->first_child + i]
-                        : tier == 1 ? st->reaches_unused[c]
-                                    : true;
-            if (wanted && allowed(gen, inst, c))
-                st->pick[count++] = i;
-        }
+    uint32_t levels = g->grammar->nrules + 1;
+    if (!st->fs_level) {
+        uint32_t widest = 1;
+        for (uint32_t m = 0; m < g->nnodes; m++)
+            widest = max32(widest, g->nodes[m].nchildren);
+        size_t N = g->nnodes;
+        st->fs_cap = (N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0) + 2;
+        st->fs_level = xmalloc((2 * N + 1) * sizeof *st->fs_level);
+        st->fs_deque = xmalloc(st->fs_cap * sizeof *st->fs_deque);
+        st->fs_new = xmalloc((size_t)widest * levels * sizeof *st->fs_new);
     }
-    return count ? pick_uniform(gen, count) : smallest_alternative(gen, inst, n);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < node->nchildren; i++) {
+        uint32_t c = graph_children(g, n)[i];
+        if (!allowed(gen, inst, c))
+            continue;
+        uint64_t *row = st->fs_new + (size_t)count * levels;
+        foresight_levels(gen, c, row, levels);
+        row[0] += !expansion_has(&st->used, n, i);
+        for (uint32_t l = 1; l < levels; l++) /* cumulative: within l references */
+            row[l] += row[l - 1];
+        st->pick[count++] = i;
+    }
+    if (!count)
+        return smallest_alternative(gen, inst, n);
+    for (uint32_t d = 0; d < levels; d++) {
+        uint64_t most = 0;
+        for (uint32_t j = 0; j < count; j++)
+            most = st->fs_new[(size_t)j * levels + d] > most ? st->fs_new[(size_t)j * levels + d]
+                                                             : most;
+        if (!most)
+            continue;
+        uint32_t best = 0;
+        for (uint32_t j = 0; j < count; j++)
+            if (st->fs_new[(size_t)j * levels + d] == most)
+                st->pick[best++] = st->pick[j];
+        return pick_uniform(gen, best);
+    }
+    return pick_uniform(gen, count);
 }
 
 /* Drawn by probability among the positive alternatives the depth and the
@@ -1631,6 +1716,7 @@ static void finish_tree(struct generator *gen)
     in->derivation_depth = gen_derivation_depth(&in->tree);
     if (gen->opts.strategy == GEN_KPATH)
         in->target = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
+    in->round = gen->round;
     struct new_paths np = {gen, in, 0};
     pin_foreach_kpath(gen->opts.pins, &in->tree, gen->opts.k, note_path, &np);
     gen->events |= GEN_EVENT_TREE_FINISHED;
@@ -1657,6 +1743,35 @@ static void fill_step(struct generator *gen)
 
 /* ---- stepping ------------------------------------------------------------- */
 
+/* ---- the recurrent mode ------------------------------------------------- */
+
+/* Start the agenda over: every target not skipped is uncovered again, in a
+ * new random order (Fisher-Yates from the seeded generator), and the trees
+ * are closed off at random, so the round makes other inputs.  Targets found
+ * unreachable stay skipped and are not reported again.  False (nothing
+ * changes) outside the recurrent mode, or when the round made no input: a
+ * new one would make none either. */
+static bool start_round(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    if (!gen->opts.recurrent || gen->ninputs == st->round_first_input)
+        return false;
+    gen->round++;
+    st->round_first_input = gen->ninputs;
+    kpath_set_clear(&gen->covered);
+    for (size_t i = st->agenda_len; i > 1; i--) {
+        size_t j = (size_t)rng_below(&gen->rng, i);
+        uint64_t t = st->agenda[i - 1];
+        st->agenda[i - 1] = st->agenda[j];
+        st->agenda[j] = t;
+    }
+    st->agenda_pos = 0;
+    gen->opts.closeoff = GEN_CLOSE_RANDOM;
+    st->greedy = false;
+    count_open_ends(gen);
+    return true;
+}
+
 /* ---- dropping redundant inputs -------------------------------------------- */
 
 struct rank_list {
@@ -1681,15 +1796,19 @@ static int compare_rank(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The distinct ranks of the k-paths of input i (in a pinned context). */
-static void input_ranks(const struct generator *gen, size_t i, struct rank_list *l)
+/* The distinct ranks of the k-paths of input i (in a pinned context); with
+ * only_targets and targets, of the targets among them. */
+static void input_ranks(const struct generator *gen, size_t i, struct rank_list *l,
+                        bool only_targets)
 {
+    const struct gen_state *st = gen->state;
     l->len = 0;
     pin_foreach_kpath(gen->opts.pins, &gen->inputs[i].tree, gen->opts.k, collect_rank, l);
     qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
     size_t out = 0;
     for (size_t j = 0; j < l->len; j++)
-        if (!out || l->ranks[out - 1] != l->ranks[j])
+        if ((!out || l->ranks[out - 1] != l->ranks[j]) &&
+            (!only_targets || !st->has_targets || rank_in(gen, &st->target_set, l->ranks[j])))
             l->ranks[out++] = l->ranks[j];
     l->len = out;
 }
@@ -1707,14 +1826,14 @@ static void drop_redundant(struct generator *gen)
     uint8_t *count = xcalloc((size_t)gen->space.total + 1, 1);
     struct rank_list l = {gen, NULL, 0, 0};
     for (size_t i = 0; i < gen->ninputs; i++) {
-        input_ranks(gen, i, &l);
+        input_ranks(gen, i, &l, true);
         for (size_t j = 0; j < l.len; j++)
             if (count[l.ranks[j]] < UINT8_MAX)
                 count[l.ranks[j]]++;
     }
     bool *dropped = xcalloc(gen->ninputs + 1, sizeof *dropped);
     for (size_t i = gen->ninputs; i-- > 0;) {
-        input_ranks(gen, i, &l);
+        input_ranks(gen, i, &l, true);
         bool redundant = true;
         for (size_t j = 0; j < l.len && redundant; j++)
             redundant = count[l.ranks[j]] >= 2;
@@ -1743,7 +1862,7 @@ static void drop_redundant(struct generator *gen)
     uint32_t k = gen->opts.k;
     for (size_t i = 0; i < gen->ninputs; i++) {
         struct gen_input *in = &gen->inputs[i];
-        input_ranks(gen, i, &l);
+        input_ranks(gen, i, &l, false);
         uint64_t target_rank = UINT64_MAX;
         if (in->target)
             kpath_rank(&gen->space, in->target, &target_rank);
@@ -1770,7 +1889,8 @@ static void drop_redundant(struct generator *gen)
 
 static void finish(struct generator *gen)
 {
-    if (gen->opts.drop_redundant && gen->opts.strategy == GEN_KPATH && !gen->error)
+    if (gen->opts.drop_redundant && gen->opts.strategy == GEN_KPATH && !gen->opts.recurrent &&
+        !gen->error)
         drop_redundant(gen);
     gen->phase = GEN_PHASE_DONE;
     gen->events |= GEN_EVENT_DONE;
@@ -1788,7 +1908,7 @@ bool gen_step(struct generator *gen)
             return false;
         }
         if (gen->opts.strategy == GEN_KPATH) {
-            if (!next_target(gen)) {
+            if (!next_target(gen) && !(start_round(gen) && next_target(gen))) {
                 finish(gen);
                 return false;
             }
@@ -1830,8 +1950,8 @@ bool gen_mark_covered(struct generator *gen, const uint32_t *path)
         return false;
     /* open_ends counts the agenda's k-paths still uncovered. */
     uint32_t k = gen->opts.k;
-    bool on_agenda = gen->opts.only_path
-                         ? memcmp(path, gen->opts.only_path, k * sizeof *path) == 0
+    bool on_agenda = gen->state->has_targets
+                         ? kpath_set_contains(&gen->state->target_set, path)
                          : !gen->opts.pins || pin_set_covers_path(gen->opts.pins, path);
     if (gen->opts.strategy == GEN_KPATH && on_agenda)
         gen->state->open_ends[path[k - 1]]--;

@@ -11,8 +11,10 @@
  *  - GEN_RANDOM: uniform choices among the alternatives that still fit under
  *    the depth limit and the size budget, repetitions uniform within bounds;
  *    with nothing that fits, the smallest choice (see the size budget).
- *    GEN_COVERAGE: the same, but prefers alternatives not used yet anywhere,
- *    looking ahead below used ones; random among ties.  GEN_PROB: alternatives
+ *    GEN_COVERAGE: the same, but chooses by deep foresight, as fuzzingbook's
+ *    GrammarCoverageFuzzer does: the alternatives with the most expansions
+ *    (see expansion.h) not used by any tree yet, at the smallest lookahead
+ *    depth (in references) where any alternative has one; random among ties.  GEN_PROB: alternatives
  *    drawn by probability (0 is never drawn unless nothing else closes).
  *    These make `count` inputs; their trees stay within --max-depth whenever
  *    the grammar allows it.
@@ -104,6 +106,18 @@ struct gen_options {
      * containing it (with shortest close-off): fewest characters, then tree
      * nodes, within the depth limit. */
     const uint32_t *only_path;
+    /* When set (ntargets k-paths, k ids each), the agenda is these k-paths
+     * only: subset targeting, the k-path paper's Section 4.4.1.  Duplicates
+     * count once; with drop_redundant, an input is redundant when the other
+     * inputs hold every target it holds.  only_path is the one-path case. */
+    const uint32_t *targets;
+    size_t ntargets;
+    /* kpath strategy, the recurrent mode: once the agenda is done, start it
+     * over (every reachable k-path a target again, in a new random order)
+     * with random close-off, round after round, until `count` inputs (count
+     * 0: forever; the caller stops stepping).  Never drops inputs.  A round
+     * that makes no input ends generation. */
+    bool recurrent;
     /* kpath strategy: once done, drop every input whose k-paths all occur
      * in the other inputs (coverage stays the same; each kept input's
      * new_paths are recounted).  Off by default: a caller that takes inputs
@@ -177,6 +191,8 @@ struct gen_input {
     uint32_t nnew;            /* how many k-paths */
     bool target_covered;      /* kpath strategy: its target was among them */
     uint32_t *target;         /* owned; kpath strategy: its target (k ids), else NULL */
+    uint32_t round;           /* 1, or in the recurrent mode the round that made it;
+                                 new_paths are new within that round */
 };
 
 /* A k-path no tree within max_depth can contain. */
@@ -209,6 +225,7 @@ struct generator {
     struct gen_unreachable *unreachable; /* owned */
     size_t nunreachable, unreachable_cap;
 
+    uint32_t round;                 /* the agenda's round, from 1 (see recurrent) */
     char *error;                    /* owned; set when generation failed */
     struct gen_state *state;
 };
@@ -223,7 +240,7 @@ void gen_free(struct generator *gen);
 bool gen_step(struct generator *gen);
 /* Step until the current tree is finished (or generation is over). */
 bool gen_finish_tree(struct generator *gen);
-/* Step until done. */
+/* Step until done (never, in the recurrent mode with count 0). */
 void gen_run(struct generator *gen);
 
 /* Count a k-path as covered already (by inputs made elsewhere): it leaves

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "expansion.h"
 #include "gen.h"
 #include "json.h"
 #include "kpath.h"
@@ -22,6 +24,7 @@
 #include "pin.h"
 #include "sha256.h"
 #include "strbuf.h"
+#include "target_list.h"
 #include "xalloc.h"
 
 static int run_gen(const struct cli_command *cmd, int argc, char **argv);
@@ -40,6 +43,12 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
 #define OPT_CLOSEOFF {"close-off", 0, "HOW", "shortest, random or greedy (default greedy)"}
 #define OPT_COUNT {"count", 'n', "N", "inputs, 0 = all k-paths (default 0 for kpath, else 10)"}
 #define OPT_KEEP {"keep-redundant", 0, NULL, "kpath: keep inputs whose k-paths all occur in other inputs"}
+#define OPT_TARGETS                                                                       \
+    {"target", 0, "FILE", "kpath: cover only the k-paths in FILE, one a line as kpath paths " \
+                          "prints them"},                                                  \
+    {"recurrent", 0, NULL, "kpath: after full coverage start over with random choices, "  \
+                           "for -n N inputs or --minutes M"},                             \
+    {"minutes", 0, "M", "with --recurrent: stop after M minutes (a decimal)"}
 #define OPT_COMMON_TAIL                                                                   \
     {"pin", 0, "PATH", "cover the k-paths under PATH in its context (repeatable)"},     \
     {"max-depth", 0, "D", "reference nodes per root-to-leaf path (default 16)"},         \
@@ -56,14 +65,14 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     {0}
 
 static const struct cli_option gen_options[] = {
-    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP,
+    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_TARGETS,
     {"probs", 0, "FILE", "prob: probabilities from FILE (kpath learn's output, or a grammar "
                          "with the same rules annotated by hand)"},
     {"invert", 0, NULL, "prob: invert the probabilities (inputs unlike the samples)"},
     OPT_COMMON_TAIL,
 };
 static const struct cli_option cover_options[] = {
-    OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_COMMON_TAIL,
+    OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_TARGETS, OPT_COMMON_TAIL,
 };
 
 #define DEPTH_TEXT                                                                  \
@@ -82,6 +91,20 @@ static const struct cli_option cover_options[] = {
     "refused (exit status 2, naming the rule); a k-path whose smallest tree does\n" \
     "is reported with the tree nodes it needs.\n"
 
+#define TARGET_TEXT                                                                 \
+    "\n"                                                                            \
+    "--target FILE covers only the k-paths listed in FILE, one a line as 'kpath\n"    \
+    "paths' prints them ('#' comments and blank lines skipped; the k-path paper's\n" \
+    "subset targeting): they alone are the agenda, greedy close-off counts only\n"   \
+    "them, and the summary says how many are covered.  FILE sets k unless -k\n"     \
+    "is given; a bad line is an error at FILE:LINE:COL.\n"                          \
+    "\n"                                                                            \
+    "--recurrent keeps generating after full coverage: the agenda starts over,\n"   \
+    "every reachable target again, in a new random order and with random\n"        \
+    "close-off, round after round, until -n N inputs (exactly N) or --minutes M\n"  \
+    "(checked between trees).  Inputs are never dropped; the manifest gives each\n" \
+    "its round.\n"
+
 #define OUTPUT_TEXT                                                                 \
     "Without -o the inputs go to stdout, each followed by a newline (with -0 by a\n" \
     "NUL, for inputs that contain newlines).  With -o DIR each input is a file,\n"   \
@@ -94,8 +117,11 @@ static const struct cli_option cover_options[] = {
     "the suffix) of an earlier run that this run did not write; nothing else.\n"     \
     "\n"                                                                           \
     "A summary goes to stderr: strategy, seed and bounds, sizes, the k-path\n"       \
-    "coverage of the inputs for every k from 1 to K (recomputed from their\n"        \
-    "derivation trees), and each K-path left uncovered with the reason.\n"          \
+    "coverage of the inputs for every k from 1 to K and their expansion\n"          \
+    "coverage (the alternatives of every alternation, and each rule without\n"      \
+    "alternatives, that some input uses: fuzzingbook's expansion_coverage),\n"      \
+    "both recomputed from their derivation trees, and each K-path left\n"           \
+    "uncovered with the reason.\n"                                                  \
     "The same grammar, options and seed give the same inputs on every machine."
 
 #define CLOSEOFF_TEXT                                                                \
@@ -128,12 +154,15 @@ const struct cli_command cmd_gen_command = {
     "  random    uniform among the alternatives that still fit --max-depth and\n"
     "            --max-size, repetitions uniform up to --max-repetitions; with\n"
     "            nothing that fits, the smallest choice\n"
-    "  coverage  like random, but prefers alternatives not used yet in any\n"
-    "            input, looking below used ones for unused ones; random among ties\n"
+    "  coverage  like random, but by fuzzingbook's deep foresight: the\n"
+    "            alternatives whose subtrees add the most expansions no input\n"
+    "            has used yet, at the smallest lookahead (in references) where\n"
+    "            any adds one; random among ties\n"
     "  prob      alternatives drawn by their weights in the grammar (40%, @@ 0.4;\n"
     "            unweighted ones share the rest); weight 0 is never drawn unless\n"
     "            nothing else completes the tree\n"
     CLOSEOFF_TEXT
+    TARGET_TEXT
     "\n"
     DEPTH_TEXT
     "\n"
@@ -152,6 +181,7 @@ const struct cli_command cmd_cover_command = {
     "close-off.  With -k 3 on grammars/config.ebnf that is every combination of\n"
     "operating system, processor and browser.\n"
     CLOSEOFF_TEXT
+    TARGET_TEXT
     "\n"
     DEPTH_TEXT
     "\n"
@@ -163,7 +193,9 @@ const struct cli_command cmd_cover_command = {
 
 struct gen_cli {
     struct gen_options opts;
-    bool count_set, closeoff_set, keep_redundant;
+    bool k_set, count_set, closeoff_set, keep_redundant;
+    const char *target_file; /* --target FILE */
+    double minutes;          /* --minutes M; 0: not given */
     const char *probs; /* --probs FILE */
     bool invert;
     const char *outdir;
@@ -179,6 +211,19 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     bool ok = true;
     if (strcmp(name, "k") == 0) {
         ok = cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &o->k);
+        gc->k_set = true;
+    } else if (strcmp(name, "target") == 0) {
+        gc->target_file = value;
+    } else if (strcmp(name, "recurrent") == 0) {
+        o->recurrent = true;
+    } else if (strcmp(name, "minutes") == 0) {
+        char *end;
+        double m = strtod(value, &end);
+        /* At most a year: beyond it the deadline's arithmetic loses meaning. */
+        if (!*value || *end || !(m > 0) || m > 525600)
+            return cli_usage_error(cmd, "--minutes must be a number of minutes above 0 and at "
+                                        "most 525600, not '%s'", value);
+        gc->minutes = m;
     } else if (strcmp(name, "strategy") == 0) {
         if (!gen_strategy_parse(value, &o->strategy))
             return cli_usage_error(cmd, "--strategy must be kpath, random, coverage or prob, "
@@ -236,6 +281,19 @@ static int check_options(const struct cli_command *cmd, struct gen_cli *gc, bool
         return cli_usage_error(cmd, "--close-off applies to the kpath strategy only");
     if (gc->keep_redundant && o->strategy != GEN_KPATH)
         return cli_usage_error(cmd, "--keep-redundant applies to the kpath strategy only");
+    if (gc->target_file && o->strategy != GEN_KPATH)
+        return cli_usage_error(cmd, "--target applies to the kpath strategy only");
+    if (o->recurrent && o->strategy != GEN_KPATH)
+        return cli_usage_error(cmd, "--recurrent applies to the kpath strategy only");
+    if (gc->minutes > 0 && !o->recurrent)
+        return cli_usage_error(cmd, "--minutes needs --recurrent (without it, generation ends "
+                                    "at full coverage)");
+    if (o->recurrent && !o->count && gc->minutes <= 0)
+        return cli_usage_error(cmd, "--recurrent needs -n N (inputs) or --minutes M: it "
+                                    "generates until one of them stops it");
+    if (o->recurrent && gc->keep_redundant)
+        return cli_usage_error(cmd, "--keep-redundant and --recurrent exclude each other "
+                                    "(the recurrent mode keeps every input)");
     o->drop_redundant = o->strategy == GEN_KPATH && !gc->keep_redundant;
     if ((gc->probs || gc->invert) && o->strategy != GEN_PROB)
         return cli_usage_error(cmd, "%s applies to --strategy prob only",
@@ -309,6 +367,8 @@ struct run {
     char **names;               /* file names with -o, else NULL */
     uint64_t total_bytes;
     uint64_t agenda_left;
+    uint64_t targets_covered, targets_distinct; /* with --target */
+    uint64_t expansions_used, expansions_total; /* recomputed from the trees */
 };
 
 static void add_ids(struct strbuf *out, const uint32_t *ids, uint32_t k)
@@ -351,9 +411,18 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
         strbuf_addf(out, ",\n  \"inverted\": %s", r->gc->invert ? "true" : "false");
     }
     if (o->strategy == GEN_KPATH)
-        strbuf_addf(out, ",\n  \"close_off\": \"%s\"", gen_closeoff_name(o->closeoff));
+        strbuf_addf(out, ",\n  \"close_off\": \"%s\"", gen_closeoff_name(r->gc->opts.closeoff));
     else
         strbuf_addstr(out, ",\n  \"close_off\": null");
+    if (r->gc->target_file) {
+        strbuf_addstr(out, ",\n  \"targets\": {\"file\": ");
+        json_add_cstring(out, r->gc->target_file);
+        strbuf_addf(out, ", \"k_paths\": %" PRIu64 ", \"covered\": %" PRIu64 "}",
+                    r->targets_distinct, r->targets_covered);
+    }
+    if (o->recurrent)
+        strbuf_addf(out, ",\n  \"recurrent\": {\"rounds\": %u, \"minutes\": %g}", gen->round,
+                    r->gc->minutes);
     if (o->pins && o->pins->len) {
         strbuf_addstr(out, ",\n  \"pins\": [");
         for (size_t i = 0; i < o->pins->len; i++) {
@@ -383,6 +452,8 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
         }
         strbuf_addf(out, "\"size\": %zu, \"depth\": %u, \"derivation_depth\": %u", in->len,
                     in->depth, in->derivation_depth);
+        if (o->recurrent)
+            strbuf_addf(out, ", \"round\": %u", in->round);
         if (texts) {
             strbuf_addstr(out, ", \"text\": ");
             json_add_string(out, in->text, in->len);
@@ -411,7 +482,10 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
                     j ? "," : "", row->k, row->covered, row->total,
                     row->saturated ? ", \"saturated\": true" : "");
     }
-    strbuf_addstr(out, "\n    ],\n    \"unreachable\": [");
+    strbuf_addf(out, "\n    ],\n    \"expansions\": {\"covered\": %" PRIu64 ", \"total\": %" PRIu64
+                     "},",
+                r->expansions_used, r->expansions_total);
+    strbuf_addstr(out, "\n    \"unreachable\": [");
     for (size_t u = 0; u < gen->nunreachable; u++) {
         strbuf_addstr(out, u ? ",\n      {\"path\": " : "\n      {\"path\": ");
         add_ids(out, gen->unreachable[u].path, k);
@@ -449,7 +523,9 @@ static void print_summary(const struct run *r)
     struct strbuf s = STRBUF_INIT;
     strbuf_addf(&s, "strategy: %s", gen_strategy_name(o->strategy));
     if (o->strategy == GEN_KPATH)
-        strbuf_addf(&s, ", close-off %s", gen_closeoff_name(o->closeoff));
+        strbuf_addf(&s, ", close-off %s", gen_closeoff_name(r->gc->opts.closeoff));
+    if (o->recurrent)
+        strbuf_addstr(&s, ", recurrent (rounds after the first: random order and close-off)");
     if (o->strategy == GEN_PROB)
         strbuf_addf(&s, ", probabilities from %s%s", r->gc->probs ? r->gc->probs : "the grammar",
                     r->gc->invert ? ", inverted" : "");
@@ -463,10 +539,19 @@ static void print_summary(const struct run *r)
         }
         strbuf_addstr(&s, " (coverage in their context, of the k-paths under them)\n");
     }
+    if (r->gc->target_file)
+        strbuf_addf(&s, "targets: %s, %" PRIu64 " %u-path%s, %" PRIu64 " covered\n",
+                    r->gc->target_file, r->targets_distinct, k,
+                    r->targets_distinct == 1 ? "" : "s", r->targets_covered);
+    if (o->recurrent)
+        strbuf_addf(&s, "rounds: %u (the agenda started over %u time%s)\n", gen->round,
+                    gen->round - 1, gen->round == 2 ? "" : "s");
     strbuf_addf(&s, "bounds: max depth %u, max repetitions %u, max size %u, ", o->max_depth,
                 o->max_repetitions, o->max_size);
     if (o->count)
         strbuf_addf(&s, "-n %u\n", o->count);
+    else if (r->gc->minutes > 0)
+        strbuf_addf(&s, "--minutes %g\n", r->gc->minutes);
     else
         strbuf_addstr(&s, "-n 0 (until every k-path is covered)\n");
     strbuf_addf(&s, "inputs: %zu, %" PRIu64 " bytes in total, %.1f bytes on average\n", gen->ninputs,
@@ -484,10 +569,20 @@ static void print_summary(const struct run *r)
         strbuf_addstr(&s, "%)\n");
     }
 
+    strbuf_addf(&s, "expansion coverage: %" PRIu64 "/%" PRIu64 " (", r->expansions_used,
+                r->expansions_total);
+    add_percent(&s, r->expansions_used, r->expansions_total, false);
+    strbuf_addstr(&s, "%)\n");
+
     const struct coverage_row *last = &r->rows[k - 1];
     uint64_t uncovered = last->saturated ? UINT64_MAX : last->total - last->covered;
+    /* With targets, only they were aimed at: account for those. */
+    if (r->gc->target_file)
+        uncovered = r->targets_distinct - r->targets_covered;
     if (uncovered) {
-        if (last->saturated)
+        if (r->gc->target_file)
+            strbuf_addf(&s, "uncovered targets: %" PRIu64 "\n", uncovered);
+        else if (last->saturated)
             strbuf_addf(&s, "uncovered %u-paths: more than 2^64 - %" PRIu64 "\n", k,
                         last->covered);
         else
@@ -511,7 +606,7 @@ static void print_summary(const struct run *r)
             explained += r->agenda_left;
             /* The trees and the generator's agenda must agree; say so when
              * they do not, rather than hide it. */
-            if (!last->saturated && explained != uncovered)
+            if ((!last->saturated || r->gc->target_file) && explained != uncovered)
                 strbuf_addf(&s, "  note: the inputs leave %" PRIu64 " uncovered, but the "
                                 "generator accounts for %" PRIu64 "\n",
                             uncovered, explained);
@@ -578,6 +673,47 @@ static int write_suite(struct run *r, struct outdir *od, struct diag_list *diags
 }
 
 static int generate(const struct cli_command *cmd, int argc, char **argv, struct cli_common *cp);
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The recurrent mode for --minutes: whole trees until the time is up (or -n
+ * inputs, or a round that makes none).  The clock is read between trees, so
+ * the last tree is always finished. */
+static void run_for_minutes(struct generator *gen, double minutes)
+{
+    double deadline = seconds_now() + minutes * 60.0;
+    while (gen_finish_tree(gen) && seconds_now() < deadline)
+        ;
+}
+
+/* How many distinct targets the inputs' trees hold (recomputed from the
+ * trees, like the coverage rows). */
+static uint64_t count_targets_covered(const struct generator *gen, const struct target_list *t,
+                                      uint64_t *distinct)
+{
+    struct kpath_set in_inputs, seen;
+    kpath_set_init(&in_inputs, &gen->space);
+    kpath_set_init(&seen, &gen->space);
+    for (size_t i = 0; i < gen->ninputs; i++)
+        pin_add_kpaths(gen->opts.pins, &gen->inputs[i].tree, &in_inputs);
+    uint64_t covered = 0;
+    *distinct = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        const uint32_t *path = t->paths + i * t->k;
+        if (!kpath_set_add(&seen, path))
+            continue;
+        ++*distinct;
+        covered += kpath_set_contains(&in_inputs, path);
+    }
+    kpath_set_free(&seen);
+    kpath_set_free(&in_inputs);
+    return covered;
+}
 
 /* The parsed arguments live here, so that every way out of generate frees them. */
 static int run_gen(const struct cli_command *cmd, int argc, char **argv)
@@ -654,19 +790,41 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     }
     gc.opts.pins = &pins;
 
+    /* The targets fix k when -k does not. */
+    struct target_list targets = TARGET_LIST_INIT;
+    if (gc.target_file) {
+        if (!target_list_read(graph, gc.target_file, gc.k_set ? gc.opts.k : 0, &targets,
+                              &diags)) {
+            print_diags(cmd, &diags);
+            pin_set_free(&pins);
+            free(probs);
+            outdir_close(&od);
+            graph_free(graph);
+            grammar_free(g);
+            return EXIT_USAGE;
+        }
+        gc.opts.k = targets.k;
+        gc.opts.targets = targets.paths;
+        gc.opts.ntargets = targets.len;
+    }
+
     char *error = NULL;
     struct generator *gen = gen_new(graph, &gc.opts, &error);
     if (!gen) {
         fprintf(stderr, "kpath %s: error: %s\n", cmd->name, error ? error : "cannot generate");
         free(error);
         free(probs);
+        target_list_free(&targets);
         pin_set_free(&pins);
         outdir_close(&od);
         graph_free(graph);
         grammar_free(g);
         return EXIT_USAGE;
     }
-    gen_run(gen);
+    if (gc.minutes > 0)
+        run_for_minutes(gen, gc.minutes);
+    else
+        gen_run(gen);
 
     struct run r = {
         .cmd = cmd, .gc = &gc, .grammar_path = c.grammar,
@@ -674,7 +832,18 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     };
     for (size_t i = 0; i < gen->ninputs; i++)
         r.total_bytes += gen->inputs[i].len;
-    r.agenda_left = gen->opts.strategy == GEN_KPATH ? gen_agenda_left(gen) : 0;
+    /* After the first round every reachable target was covered; what is
+     * left of a later round's agenda is covered already. */
+    r.agenda_left = gen->opts.strategy == GEN_KPATH && gen->round == 1 ? gen_agenda_left(gen) : 0;
+    if (gc.target_file)
+        r.targets_covered = count_targets_covered(gen, &targets, &r.targets_distinct);
+    struct expansion_set used;
+    expansion_set_init(&used, graph);
+    for (size_t i = 0; i < gen->ninputs; i++)
+        expansion_add_tree(&used, &gen->inputs[i].tree);
+    r.expansions_used = used.count;
+    r.expansions_total = expansion_total(graph);
+    expansion_set_free(&used);
     struct coverage_row *rows = measure_coverage(gen, gen->opts.k);
     r.rows = rows;
 
@@ -730,6 +899,7 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     outdir_close(&od);
     gen_free(gen);
     free(probs);
+    target_list_free(&targets);
     pin_set_free(&pins);
     graph_free(graph);
     grammar_free(g);

@@ -1,0 +1,86 @@
+#include "expansion.h"
+
+#include <stdlib.h>
+
+#include "xalloc.h"
+
+static size_t edge_count(const struct graph *g)
+{
+    size_t n = g->nnodes;
+    return n ? g->nodes[n - 1].first_child + g->nodes[n - 1].nchildren : 0;
+}
+
+bool expansion_is_single(const struct graph *g, uint32_t n)
+{
+    const struct graph_node *node = &g->nodes[n];
+    return node->kind != NODE_ALT && g->rule_node[node->rule] == n;
+}
+
+uint64_t expansion_total(const struct graph *g)
+{
+    uint64_t total = 0;
+    for (uint32_t n = 0; n < g->nnodes; n++)
+        total += g->nodes[n].kind == NODE_ALT ? g->nodes[n].nchildren
+                                              : expansion_is_single(g, n);
+    return total;
+}
+
+void expansion_set_init(struct expansion_set *s, const struct graph *g)
+{
+    s->graph = g;
+    s->edge = xcalloc(edge_count(g) + 1, sizeof *s->edge);
+    s->node = xcalloc((size_t)g->nnodes + 1, sizeof *s->node);
+    s->count = 0;
+}
+
+void expansion_set_free(struct expansion_set *s)
+{
+    free(s->edge);
+    free(s->node);
+    s->edge = s->node = NULL;
+    s->count = 0;
+}
+
+static bool *flag(const struct expansion_set *s, uint32_t n, uint32_t decision)
+{
+    const struct graph *g = s->graph;
+    if (g->nodes[n].kind == NODE_ALT)
+        return decision < g->nodes[n].nchildren ? &s->edge[g->nodes[n].first_child + decision]
+                                                : NULL;
+    return expansion_is_single(g, n) ? &s->node[n] : NULL;
+}
+
+bool expansion_add(struct expansion_set *s, uint32_t n, uint32_t decision)
+{
+    bool *f = flag(s, n, decision);
+    if (!f || *f)
+        return false;
+    *f = true;
+    s->count++;
+    return true;
+}
+
+bool expansion_has(const struct expansion_set *s, uint32_t n, uint32_t decision)
+{
+    bool *f = flag(s, n, decision);
+    return f && *f;
+}
+
+void expansion_add_tree(struct expansion_set *s, const struct dtree *t)
+{
+    const struct graph *g = s->graph;
+    for (size_t i = 0; i < t->len; i++) {
+        const struct dtree_inst *in = &t->insts[i];
+        uint32_t decision = 0;
+        if (g->nodes[in->node].kind == NODE_ALT) {
+            if (in->open || in->nchildren != 1)
+                continue;
+            /* Alternatives are distinct nodes: the chosen one by its node. */
+            uint32_t chosen = t->insts[dtree_children(t, (uint32_t)i)[0]].node;
+            const uint32_t *kids = graph_children(g, in->node);
+            while (decision < g->nodes[in->node].nchildren && kids[decision] != chosen)
+                decision++;
+        }
+        expansion_add(s, in->node, decision);
+    }
+}

@@ -1,0 +1,1 @@
+cover --minutes 1 grammars/expr.ebnf

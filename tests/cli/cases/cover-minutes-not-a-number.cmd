@@ -1,0 +1,1 @@
+cover --recurrent --minutes 0 grammars/expr.ebnf

@@ -1,0 +1,1 @@
+cover --recurrent -n 3 --keep-redundant grammars/expr.ebnf

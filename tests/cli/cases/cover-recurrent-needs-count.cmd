@@ -1,0 +1,1 @@
+cover --recurrent grammars/expr.ebnf

@@ -1,0 +1,1 @@
+cover --target tests/grammars/targets/expr-bad.txt grammars/expr.ebnf

@@ -1,0 +1,1 @@
+cover --target tests/grammars/targets/empty.txt grammars/expr.ebnf

@@ -1,0 +1,1 @@
+cover -k 3 --target tests/grammars/targets/expr-three.txt grammars/expr.ebnf

@@ -1,0 +1,1 @@
+gen --strategy random --recurrent grammars/expr.ebnf
