@@ -1160,9 +1160,10 @@ static bool next_target(struct generator *gen)
         if (needed > gen->opts.max_depth) { /* the smallest way is too deep */
             /* Without pins the shared depth layers tell whether any way
              * fits; only a target that fits gets a search of its own. */
-            if (!gen->opts.pins || !gen->opts.pins->len)
+            bool pinned = gen->opts.pins && gen->opts.pins->len;
+            if (!pinned)
                 needed = needed_past_limit(gen, gen->target);
-            if (needed <= gen->opts.max_depth)
+            if (pinned || needed <= gen->opts.max_depth)
                 needed = plan_target(gen, gen->target);
         }
         uint64_t size = 0;
