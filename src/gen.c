@@ -19,6 +19,7 @@
 
 struct cost_entry {
     uint32_t start, tail; /* key: first target node, tail need */
+    const uint32_t *within; /* key: the depth layer it is bounded by, or NULL */
     uint32_t *cost;       /* owned; per node */
     uint64_t used;        /* for least-recently-used replacement */
 };
@@ -412,7 +413,15 @@ static void heap_sift_down(uint32_t *node, uint32_t *key, size_t len)
  * n and completing everything on the way needs, the tail included.  Every
  * step's value is at least the value it came from, so Dijkstra's order works
  * backwards from `start` (Knuth's generalization, as in graph.c). */
-static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail, uint32_t *cost)
+/* With `within` (depth layer 0, when a way within max_depth is known to
+ * exist), only nodes that can lie on such a way are settled: a node n with
+ * within[n] + cost[n] > max_depth cannot (every way to it within the depth
+ * has at least within[n] references), so the search stops there.  The nodes
+ * of every way within the depth keep their exact costs, and any other child
+ * costs more than the best one at each step of route_down, so the route is
+ * the same as with the whole table; the rest read as unreachable. */
+static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail,
+                          const uint32_t *within, uint32_t *cost)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
@@ -432,6 +441,8 @@ static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail, 
         if (done[c] || key != cost[c])
             continue;
         done[c] = true;
+        if (within && add32(within[c], key) > gen->opts.max_depth)
+            continue;
         uint32_t up = add32(is_ref(g, c), cost[c]);
         for (uint32_t i = 0; i < g->nodes[c].nparents; i++) {
             uint32_t p = graph_parents(g, c)[i];
@@ -449,13 +460,14 @@ static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail, 
     free(done);
 }
 
-static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t tail)
+static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t tail,
+                                 const uint32_t *within)
 {
     struct gen_state *st = gen->state;
     struct cost_entry *victim = &st->cache[0];
     for (int i = 0; i < COST_CACHE; i++) {
         struct cost_entry *e = &st->cache[i];
-        if (e->cost && e->start == start && e->tail == tail) {
+        if (e->cost && e->start == start && e->tail == tail && e->within == within) {
             e->used = ++st->cache_clock;
             return e->cost;
         }
@@ -466,8 +478,9 @@ static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t
         victim->cost = xmalloc(((size_t)gen->graph->nnodes + 1) * sizeof *victim->cost);
     victim->start = start;
     victim->tail = tail;
+    victim->within = within;
     victim->used = ++st->cache_clock;
-    compute_costs(gen, start, tail, victim->cost);
+    compute_costs(gen, start, tail, within, victim->cost);
     return victim->cost;
 }
 
@@ -634,8 +647,10 @@ static uint32_t plan_smallest(struct generator *gen, const uint32_t *target)
 }
 
 /* Plan how to reach a target: the cost tables of the walk, and the pin to go
- * through.  Returns the smallest depth a tree containing it needs. */
-static uint32_t plan_target(struct generator *gen, const uint32_t *target)
+ * through.  Returns the smallest depth a tree containing it needs.  `within`:
+ * depth layer 0 when the target is known to fit (see compute_costs). */
+static uint32_t plan_target(struct generator *gen, const uint32_t *target,
+                            const uint32_t *within)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
@@ -643,7 +658,7 @@ static uint32_t plan_target(struct generator *gen, const uint32_t *target)
     st->via = NULL;
     st->smallest_route = false;
     if (!gen->opts.pins || !gen->opts.pins->len) {
-        st->cost = costs_for(gen, target[0], tail);
+        st->cost = costs_for(gen, target[0], tail, within);
         return add32(is_ref(g, 0), st->cost[0]);
     }
     const struct pin_set *pins = gen->opts.pins;
@@ -653,19 +668,19 @@ static uint32_t plan_target(struct generator *gen, const uint32_t *target)
         const struct pin *pin = &pins->pins[i];
         if (!pin->below[target[0]])
             continue;
-        const uint32_t *below = costs_for(gen, target[0], tail);
+        const uint32_t *below = costs_for(gen, target[0], tail, NULL);
         uint32_t need = pin_need(gen, pin, below);
         if (need == INF32)
             continue;
-        const uint32_t *to_pin = costs_for(gen, pin->nodes[0], need);
+        const uint32_t *to_pin = costs_for(gen, pin->nodes[0], need, NULL);
         uint32_t needed = add32(is_ref(g, 0), to_pin[0]);
         if (needed < best)
             best = needed, chosen = pin;
     }
     if (chosen) {
         /* Both tables are in the cache (it holds more than two). */
-        st->cost_below = costs_for(gen, target[0], tail);
-        st->cost = costs_for(gen, chosen->nodes[0], pin_need(gen, chosen, st->cost_below));
+        st->cost_below = costs_for(gen, target[0], tail, NULL);
+        st->cost = costs_for(gen, chosen->nodes[0], pin_need(gen, chosen, st->cost_below), NULL);
         st->via = chosen;
     }
     return best;
@@ -764,7 +779,7 @@ static uint32_t needed_past_limit(struct generator *gen, const uint32_t *target)
     for (uint32_t i = 0;; i++) {
         const uint32_t *reach = layer_at(gen, i);
         if (!reach)
-            return plan_target(gen, target);
+            return plan_target(gen, target, NULL);
         uint32_t depth = add32(gen->opts.max_depth, i);
         if (add32(reach[t], tail) <= depth)
             return i == 0 ? 0 : depth;
@@ -778,7 +793,7 @@ static uint32_t needed_past_limit(struct generator *gen, const uint32_t *target)
 
 uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path)
 {
-    return plan_target(gen, path);
+    return plan_target(gen, path, NULL);
 }
 
 /* ---- construction --------------------------------------------------------- */
@@ -1164,7 +1179,7 @@ static bool next_target(struct generator *gen)
             if (!pinned)
                 needed = needed_past_limit(gen, gen->target);
             if (pinned || needed <= gen->opts.max_depth)
-                needed = plan_target(gen, gen->target);
+                needed = plan_target(gen, gen->target, pinned ? NULL : layer_at(gen, 0));
         }
         uint64_t size = 0;
         if (needed <= gen->opts.max_depth) {
