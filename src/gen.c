@@ -14,9 +14,13 @@
 #define GEN_MAX_AGENDA (UINT64_C(1) << 26)
 /* Backward distance tables kept for reuse (targets often share a start). */
 #define COST_CACHE 16
+/* Depth layers kept past --max-depth (see depth_layer); a target needing a
+ * deeper tree than the last of them gets a search of its own. */
+#define MAX_DEPTH_LAYERS 64
 
 struct cost_entry {
     uint32_t start, tail; /* key: first target node, tail need */
+    const uint32_t *within; /* key: the depth layer it is bounded by, or NULL */
     uint32_t *cost;       /* owned; per node */
     uint64_t used;        /* for least-recently-used replacement */
 };
@@ -57,6 +61,12 @@ struct gen_state {
     bool smallest_route;      /* the first leg follows route_ctx, not `cost` */
     size_t leg_end;           /* route position where the first leg (by cost) ends */
     struct cost_entry cache[COST_CACHE];
+    /* Depth layers: layer[i][n] is the fewest references on a way from the
+     * root to n (n's own included) that stays within depth max_depth + i
+     * (see depth_layer); computed on demand, shared by every target. */
+    uint32_t **layer;
+    uint32_t nlayers;
+    bool layers_final;        /* the last layer holds for every deeper one */
     uint64_t cache_clock;
     uint32_t *heap_node;      /* Dijkstra scratch */
     uint32_t *heap_key;
@@ -85,6 +95,14 @@ struct gen_state {
     size_t in_tree_len, in_tree_cap;
     uint64_t *open_ends;      /* per node: uncovered k-paths ending there */
     bool *leads;              /* per node: can lead to an open end */
+    /* leads is repaired, not recomputed, between trees: each node that leads
+     * somewhere names the open end it leads to (witness), and the nodes
+     * naming one end are linked (witness_head, witness_next); when an end
+     * closes, only the nodes naming it are looked at again. */
+    uint32_t *witness, *witness_head, *witness_next;
+    uint32_t *closed;         /* ends whose open_ends fell to 0 since the last repair */
+    size_t nclosed, closed_cap;
+    bool leads_stale;         /* recompute leads from scratch */
     uint32_t *scratch_path;
     uint32_t *score_path;
     uint32_t *ancestors;
@@ -401,7 +419,15 @@ static void heap_sift_down(uint32_t *node, uint32_t *key, size_t len)
  * n and completing everything on the way needs, the tail included.  Every
  * step's value is at least the value it came from, so Dijkstra's order works
  * backwards from `start` (Knuth's generalization, as in graph.c). */
-static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail, uint32_t *cost)
+/* With `within` (depth layer 0, when a way within max_depth is known to
+ * exist), only nodes that can lie on such a way are settled: a node n with
+ * within[n] + cost[n] > max_depth cannot (every way to it within the depth
+ * has at least within[n] references), so the search stops there.  The nodes
+ * of every way within the depth keep their exact costs, and any other child
+ * costs more than the best one at each step of route_down, so the route is
+ * the same as with the whole table; the rest read as unreachable. */
+static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail,
+                          const uint32_t *within, uint32_t *cost)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
@@ -421,6 +447,8 @@ static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail, 
         if (done[c] || key != cost[c])
             continue;
         done[c] = true;
+        if (within && add32(within[c], key) > gen->opts.max_depth)
+            continue;
         uint32_t up = add32(is_ref(g, c), cost[c]);
         for (uint32_t i = 0; i < g->nodes[c].nparents; i++) {
             uint32_t p = graph_parents(g, c)[i];
@@ -438,13 +466,14 @@ static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail, 
     free(done);
 }
 
-static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t tail)
+static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t tail,
+                                 const uint32_t *within)
 {
     struct gen_state *st = gen->state;
     struct cost_entry *victim = &st->cache[0];
     for (int i = 0; i < COST_CACHE; i++) {
         struct cost_entry *e = &st->cache[i];
-        if (e->cost && e->start == start && e->tail == tail) {
+        if (e->cost && e->start == start && e->tail == tail && e->within == within) {
             e->used = ++st->cache_clock;
             return e->cost;
         }
@@ -455,8 +484,9 @@ static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t
         victim->cost = xmalloc(((size_t)gen->graph->nnodes + 1) * sizeof *victim->cost);
     victim->start = start;
     victim->tail = tail;
+    victim->within = within;
     victim->used = ++st->cache_clock;
-    compute_costs(gen, start, tail, victim->cost);
+    compute_costs(gen, start, tail, within, victim->cost);
     return victim->cost;
 }
 
@@ -623,8 +653,10 @@ static uint32_t plan_smallest(struct generator *gen, const uint32_t *target)
 }
 
 /* Plan how to reach a target: the cost tables of the walk, and the pin to go
- * through.  Returns the smallest depth a tree containing it needs. */
-static uint32_t plan_target(struct generator *gen, const uint32_t *target)
+ * through.  Returns the smallest depth a tree containing it needs.  `within`:
+ * depth layer 0 when the target is known to fit (see compute_costs). */
+static uint32_t plan_target(struct generator *gen, const uint32_t *target,
+                            const uint32_t *within)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
@@ -632,7 +664,7 @@ static uint32_t plan_target(struct generator *gen, const uint32_t *target)
     st->via = NULL;
     st->smallest_route = false;
     if (!gen->opts.pins || !gen->opts.pins->len) {
-        st->cost = costs_for(gen, target[0], tail);
+        st->cost = costs_for(gen, target[0], tail, within);
         return add32(is_ref(g, 0), st->cost[0]);
     }
     const struct pin_set *pins = gen->opts.pins;
@@ -642,27 +674,132 @@ static uint32_t plan_target(struct generator *gen, const uint32_t *target)
         const struct pin *pin = &pins->pins[i];
         if (!pin->below[target[0]])
             continue;
-        const uint32_t *below = costs_for(gen, target[0], tail);
+        const uint32_t *below = costs_for(gen, target[0], tail, NULL);
         uint32_t need = pin_need(gen, pin, below);
         if (need == INF32)
             continue;
-        const uint32_t *to_pin = costs_for(gen, pin->nodes[0], need);
+        const uint32_t *to_pin = costs_for(gen, pin->nodes[0], need, NULL);
         uint32_t needed = add32(is_ref(g, 0), to_pin[0]);
         if (needed < best)
             best = needed, chosen = pin;
     }
     if (chosen) {
         /* Both tables are in the cache (it holds more than two). */
-        st->cost_below = costs_for(gen, target[0], tail);
-        st->cost = costs_for(gen, chosen->nodes[0], pin_need(gen, chosen, st->cost_below));
+        st->cost_below = costs_for(gen, target[0], tail, NULL);
+        st->cost = costs_for(gen, chosen->nodes[0], pin_need(gen, chosen, st->cost_below), NULL);
         st->via = chosen;
     }
     return best;
 }
 
+/* One depth layer: reach[n] is the fewest references on a way from the root
+ * to n (n's own included) whose every step fits within `depth` - the step
+ * from p into c needs reach[p] + side_need(p, c), as in compute_costs.  A
+ * way with fewer references above a node leaves every later step more room,
+ * so the fewest references are also the best state to go on from, and one
+ * 0-1 breadth-first search gives the exact table.  A tree of depth `depth`
+ * holds a target whose first node is t with tail `tail` exactly when
+ * reach[t] + tail <= depth.  Returns whether every step fits from the
+ * fewest references: then every deeper layer is this one. */
+static bool depth_layer(const struct generator *gen, uint32_t depth, uint32_t *reach)
+{
+    const struct graph *g = gen->graph;
+    uint32_t N = g->nnodes;
+    for (uint32_t n = 0; n < N; n++)
+        reach[n] = INF32;
+    if (!N)
+        return true;
+    /* Level by level: `now` holds nodes at `level` references, `next` at
+     * one more.  A node enters `next` once and `now` at most once more (its
+     * value can only fall from level + 1 to level), so the work is linear. */
+    uint32_t *now = NULL, *next = NULL;
+    size_t nnow = 0, nnext = 0, now_cap = 0, next_cap = 0;
+    reach[0] = is_ref(g, 0);
+    now = xgrow(now, &now_cap, 1, sizeof *now);
+    now[nnow++] = 0;
+    for (uint32_t level = reach[0]; nnow; level++) {
+        while (nnow) {
+            uint32_t p = now[--nnow];
+            if (reach[p] != level || !passable(g, p))
+                continue;
+            for (uint32_t i = 0; i < g->nodes[p].nchildren; i++) {
+                uint32_t c = graph_children(g, p)[i];
+                uint32_t d = level + is_ref(g, c);
+                if (d >= reach[c] || add32(level, side_need(gen, p, c)) > depth)
+                    continue;
+                reach[c] = d;
+                if (is_ref(g, c)) {
+                    next = xgrow(next, &next_cap, nnext + 1, sizeof *next);
+                    next[nnext++] = c;
+                } else {
+                    now = xgrow(now, &now_cap, nnow + 1, sizeof *now);
+                    now[nnow++] = c;
+                }
+            }
+        }
+        uint32_t *swap = now;
+        size_t swap_cap = now_cap;
+        now = next, now_cap = next_cap, nnow = nnext;
+        next = swap, next_cap = swap_cap, nnext = 0;
+    }
+    free(now);
+    free(next);
+    for (uint32_t p = 0; p < N; p++) {
+        if (reach[p] == INF32 || !passable(g, p))
+            continue;
+        for (uint32_t i = 0; i < g->nodes[p].nchildren; i++)
+            if (add32(reach[p], side_need(gen, p, graph_children(g, p)[i])) > depth)
+                return false;
+    }
+    return true;
+}
+
+/* Layer i (depth max_depth + i), computed on first use; NULL past the last
+ * one kept. */
+static const uint32_t *layer_at(struct generator *gen, uint32_t i)
+{
+    struct gen_state *st = gen->state;
+    if (st->layers_final && i >= st->nlayers)
+        return st->layer[st->nlayers - 1];
+    while (st->nlayers <= i) {
+        if (st->nlayers == MAX_DEPTH_LAYERS)
+            return NULL;
+        st->layer = xrealloc(st->layer, (st->nlayers + 1) * sizeof *st->layer);
+        uint32_t *reach = xmalloc(((size_t)gen->graph->nnodes + 1) * sizeof *reach);
+        st->layer[st->nlayers++] = reach;
+        st->layers_final = depth_layer(gen, add32(gen->opts.max_depth, st->nlayers - 1), reach);
+        if (st->layers_final)
+            return reach;
+    }
+    return st->layer[i];
+}
+
+/* The smallest depth a tree holding the target needs, when that is more
+ * than max_depth, read off the shared depth layers; 0 when a tree within
+ * max_depth holds it (plan it then).  Past the layers kept, the target's
+ * own search answers. */
+static uint32_t needed_past_limit(struct generator *gen, const uint32_t *target)
+{
+    struct gen_state *st = gen->state;
+    uint32_t t = target[0], tail = tail_need(gen, target);
+    for (uint32_t i = 0;; i++) {
+        const uint32_t *reach = layer_at(gen, i);
+        if (!reach)
+            return plan_target(gen, target, NULL);
+        uint32_t depth = add32(gen->opts.max_depth, i);
+        if (add32(reach[t], tail) <= depth)
+            return i == 0 ? 0 : depth;
+        if (st->layers_final && i + 1 >= st->nlayers)
+            /* Every deeper layer is this one: the tail decides alone. */
+            return add32(reach[t], tail);
+        if (depth == INF32)
+            return INF32;
+    }
+}
+
 uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path)
 {
-    return plan_target(gen, path);
+    return plan_target(gen, path, NULL);
 }
 
 /* ---- construction --------------------------------------------------------- */
@@ -836,6 +973,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     st->greedy = opts->strategy == GEN_KPATH && opts->closeoff == GEN_CLOSE_GREEDY;
     st->open_ends = xcalloc((size_t)g->nnodes + 1, sizeof *st->open_ends);
     st->leads = xcalloc((size_t)g->nnodes + 1, sizeof *st->leads);
+    st->leads_stale = true;
     st->scratch_path = xcalloc((size_t)opts->k + 1, sizeof *st->scratch_path);
     st->score_path = xcalloc((size_t)opts->k + 1, sizeof *st->score_path);
     st->ancestors = xcalloc((size_t)opts->k + 1, sizeof *st->ancestors);
@@ -889,6 +1027,10 @@ void gen_free(struct generator *gen)
     free(st->symup);
     free(st->open_ends);
     free(st->leads);
+    free(st->witness);
+    free(st->witness_head);
+    free(st->witness_next);
+    free(st->closed);
     free(st->scratch_path);
     free(st->score_path);
     free(st->ancestors);
@@ -896,6 +1038,9 @@ void gen_free(struct generator *gen)
     free(st->route);
     for (int i = 0; i < COST_CACHE; i++)
         free(st->cache[i].cost);
+    for (uint32_t i = 0; i < st->nlayers; i++)
+        free(st->layer[i]);
+    free(st->layer);
     free(st->heap_node);
     free(st->heap_key);
     free(st->stack);
@@ -1031,6 +1176,22 @@ static void record_unreachable(struct generator *gen, uint32_t needed, uint64_t 
     u->needed_size = needed <= gen->opts.max_depth ? size : 0;
 }
 
+/* One k-path ending at n is no longer open; note an end that closes (or,
+ * where paths off the agenda wrap the count, opens) for leads. */
+static void drop_open_end(struct gen_state *st, uint32_t n)
+{
+    bool was_open = st->open_ends[n] > 0;
+    st->open_ends[n]--;
+    if (!st->greedy || st->leads_stale || was_open == (st->open_ends[n] > 0))
+        return;
+    if (!was_open) { /* an end opened: repairs only handle closing ones */
+        st->leads_stale = true;
+        return;
+    }
+    st->closed = xgrow(st->closed, &st->closed_cap, st->nclosed + 1, sizeof *st->closed);
+    st->closed[st->nclosed++] = n;
+}
+
 /* Take the next target from the agenda, skipping covered ones and reporting
  * those no tree within the depth limit contains.  False when none is left. */
 
@@ -1043,8 +1204,15 @@ static bool next_target(struct generator *gen)
             continue;
         kpath_unrank(&gen->space, rank, gen->target);
         uint32_t needed = plan_smallest(gen, gen->target);
-        if (needed > gen->opts.max_depth) /* the smallest way is too deep */
-            needed = plan_target(gen, gen->target);
+        if (needed > gen->opts.max_depth) { /* the smallest way is too deep */
+            /* Without pins the shared depth layers tell whether any way
+             * fits; only a target that fits gets a search of its own. */
+            bool pinned = gen->opts.pins && gen->opts.pins->len;
+            if (!pinned)
+                needed = needed_past_limit(gen, gen->target);
+            if (pinned || needed <= gen->opts.max_depth)
+                needed = plan_target(gen, gen->target, pinned ? NULL : layer_at(gen, 0));
+        }
         uint64_t size = 0;
         if (needed <= gen->opts.max_depth) {
             build_route(gen);
@@ -1053,36 +1221,93 @@ static bool next_target(struct generator *gen)
                 return true;
         }
         record_unreachable(gen, needed, size);
-        st->open_ends[gen->target[gen->opts.k - 1]]--;
+        drop_open_end(st, gen->target[gen->opts.k - 1]);
         kpath_set_add(&st->skipped, gen->target);
         gen->events |= GEN_EVENT_TARGET_SKIPPED;
     }
     return false;
 }
 
-/* leads[n]: some k-path still uncovered ends at a node reachable from n. */
+/* Node n leads to an open end through child `via` (or is one: via == n). */
+static void set_lead(struct gen_state *st, uint32_t n, uint32_t via)
+{
+    uint32_t w = via == n ? n : st->witness[via];
+    st->leads[n] = true;
+    st->witness[n] = w;
+    st->witness_next[n] = st->witness_head[w];
+    st->witness_head[w] = n;
+}
+
+/* Spread leads to the parents of the `len` nodes in `queue`, breadth first. */
+static void spread_leads(struct generator *gen, uint32_t *queue, size_t len)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    for (size_t head = 0; head < len; head++) {
+        uint32_t n = queue[head];
+        for (uint32_t i = 0; i < g->nodes[n].nparents; i++) {
+            uint32_t p = graph_parents(g, n)[i];
+            if (!st->leads[p]) {
+                set_lead(st, p, n);
+                queue[len++] = p;
+            }
+        }
+    }
+}
+
+/* leads[n]: some k-path still uncovered ends at a node reachable from n.
+ * Ends only close between trees, so after the first full computation only
+ * the nodes whose witness closed are unmarked and marked again where a child
+ * still leads somewhere: the others' ways to their witnesses are intact
+ * (every node on such a way names the same witness). */
 static void refresh_leads(struct generator *gen)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
     uint32_t N = g->nnodes;
     uint32_t *queue = xmalloc((N + 1) * sizeof *queue);
-    size_t head = 0, tail = 0;
-    for (uint32_t n = 0; n < N; n++) {
-        st->leads[n] = st->open_ends[n] > 0;
-        if (st->leads[n])
-            queue[tail++] = n;
-    }
-    while (head < tail) {
-        uint32_t n = queue[head++];
-        for (uint32_t i = 0; i < g->nodes[n].nparents; i++) {
-            uint32_t p = graph_parents(g, n)[i];
-            if (!st->leads[p]) {
-                st->leads[p] = true;
-                queue[tail++] = p;
+    size_t len = 0;
+    if (st->leads_stale) {
+        if (!st->witness) {
+            st->witness = xmalloc((N + 1) * sizeof *st->witness);
+            st->witness_head = xmalloc((N + 1) * sizeof *st->witness_head);
+            st->witness_next = xmalloc((N + 1) * sizeof *st->witness_next);
+        }
+        for (uint32_t n = 0; n < N; n++) {
+            st->leads[n] = false;
+            st->witness_head[n] = NODE_NONE;
+        }
+        for (uint32_t n = 0; n < N; n++)
+            if (st->open_ends[n] > 0) {
+                set_lead(st, n, n);
+                queue[len++] = n;
             }
+        st->leads_stale = false;
+    } else {
+        /* Unmark every node naming a closed end, then mark again those with
+         * a child that still leads somewhere, and spread from them. */
+        size_t nunmarked = 0;
+        for (size_t i = 0; i < st->nclosed; i++) {
+            uint32_t e = st->closed[i];
+            for (uint32_t n = st->witness_head[e]; n != NODE_NONE; n = st->witness_next[n]) {
+                st->leads[n] = false;
+                queue[nunmarked++] = n; /* the lists are disjoint */
+            }
+            st->witness_head[e] = NODE_NONE;
+        }
+        for (size_t i = 0; i < nunmarked; i++) {
+            uint32_t n = queue[i];
+            for (uint32_t j = 0; j < g->nodes[n].nchildren && !st->leads[n]; j++) {
+                uint32_t c = graph_children(g, n)[j];
+                if (st->leads[c])
+                    set_lead(st, n, c);
+            }
+            if (st->leads[n])
+                queue[len++] = n; /* len <= i: overwrites only what was read */
         }
     }
+    st->nclosed = 0;
+    spread_leads(gen, queue, len);
     free(queue);
 }
 
@@ -1693,7 +1918,7 @@ static void note_path(const uint32_t *path, void *ctx)
     uint32_t k = gen->opts.k;
     if (!kpath_set_add(&gen->covered, path))
         return;
-    gen->state->open_ends[path[k - 1]]--;
+    drop_open_end(gen->state, path[k - 1]);
     struct gen_input *in = np->input;
     in->new_paths = xgrow(in->new_paths, &np->cap, ((size_t)in->nnew + 1) * k,
                           sizeof *in->new_paths);
@@ -1954,7 +2179,7 @@ bool gen_mark_covered(struct generator *gen, const uint32_t *path)
                          ? kpath_set_contains(&gen->state->target_set, path)
                          : !gen->opts.pins || pin_set_covers_path(gen->opts.pins, path);
     if (gen->opts.strategy == GEN_KPATH && on_agenda)
-        gen->state->open_ends[path[k - 1]]--;
+        drop_open_end(gen->state, path[k - 1]);
     return true;
 }
 

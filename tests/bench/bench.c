@@ -1,10 +1,18 @@
 /* The benchmark driver: `make bench` runs it with the repository root. */
+#define _DEFAULT_SOURCE /* wait4: the peak RSS of one particular child */
 #include "bench.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+
+#define CHILD_ADDRESS_SPACE ((rlim_t)12 << 30) /* per run */
 
 double bench_now(void)
 {
@@ -28,6 +36,51 @@ char *bench_read(const char *root, const char *relative, size_t *len)
     buf[*len] = '\0';
     fclose(f);
     return buf;
+}
+
+void bench_run_child(char *const argv[], const char *dir, const char *out_path,
+                     const char *err_path, double limit_seconds, struct bench_run *r)
+{
+    memset(r, 0, sizeof *r);
+    fflush(stdout);
+    double t0 = bench_now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return;
+    if (pid == 0) {
+        setpgid(0, 0);
+        struct rlimit rl = {CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE};
+        setrlimit(RLIMIT_AS, &rl);
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (out < 0 || err < 0 || chdir(dir) != 0)
+            _exit(126);
+        dup2(out, STDOUT_FILENO);
+        dup2(err, STDERR_FILENO);
+        close(out);
+        close(err);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    struct rusage ru;
+    int status = 0;
+    for (;;) {
+        pid_t got = wait4(pid, &status, WNOHANG, &ru);
+        if (got == pid)
+            break;
+        if (bench_now() - t0 > limit_seconds) {
+            kill(-pid, SIGKILL);
+            wait4(pid, &status, 0, &ru);
+            r->seconds = bench_now() - t0;
+            return;
+        }
+        nanosleep(&(struct timespec){0, 2000000}, NULL);
+    }
+    r->seconds = bench_now() - t0;
+    r->finished = WIFEXITED(status);
+    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r->peak = (double)ru.ru_maxrss * 1024.0;
 }
 
 int main(int argc, char **argv)

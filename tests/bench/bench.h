@@ -3,11 +3,25 @@
 #ifndef KPATH_BENCH_H
 #define KPATH_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 double bench_now(void);
 /* The bundled file `relative` below the repository root; NULL if unreadable. */
 char *bench_read(const char *root, const char *relative, size_t *len);
+
+/* One child program's run (see bench_run_child). */
+struct bench_run {
+    bool finished;   /* exited by itself (any status) */
+    int status;      /* exit status when finished */
+    double seconds;  /* wall clock */
+    double peak;     /* max RSS, bytes */
+};
+/* Run argv in `dir` as its own process group, stdout to out_path, stderr to
+ * err_path, under an address-space limit and a time limit of `limit_seconds`
+ * (then it is killed with its group and `finished` is false). */
+void bench_run_child(char *const argv[], const char *dir, const char *out_path,
+                     const char *err_path, double limit_seconds, struct bench_run *r);
 
 void bench_core(const char *root);
 void bench_generation(const char *root);

@@ -2,13 +2,20 @@
  * number of inputs and their total size for full k-path coverage with each
  * close-off (redundant inputs dropped, as `kpath cover` does), next to the
  * published k-path tool's inputs, and the time to make them; inputs per
- * second for `random`. */
+ * second for `random`.  Then `kpath cover` as a whole program on big
+ * grammars (random ones of 1,000, 10,000 and 100,000 rules, a deep nested
+ * alternation, a very wide rule): wall clock and peak memory, each run a
+ * child under a time limit (see big_grammars). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../support/random_grammar.h"
 #include "bench.h"
 #include "gen.h"
+#include "strbuf.h"
 
 /* The published k-path tool's inputs for full coverage, k = 1, 2, 3, 5, on
  * its own JSON, CSV and URL grammars (issue 10.4 quotes them); 0: none. */
@@ -72,6 +79,111 @@ static void random_rate(const struct graph *g, const char *name)
     gen_free(gen);
 }
 
+/* The last line of a child's output that starts with `prefix`, trimmed. */
+static void line_starting(const char *path, const char *prefix, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *at = line + strspn(line, " ");
+        if (strncmp(at, prefix, strlen(prefix)) == 0)
+            snprintf(buf, size, "%.*s", (int)(size - 1), at);
+    }
+    fclose(f);
+}
+
+/* One `kpath cover` run on a grammar text; prints its row. */
+static void cover_row(const char *dir, const char *kpath, const char *name, const char *text,
+                      char *const options[], double limit_seconds)
+{
+    char gpath[4096], out[4096], err[4096];
+    snprintf(gpath, sizeof gpath, "%s/grammar.ebnf", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(err, sizeof err, "%s/err", dir);
+    FILE *f = fopen(gpath, "wb");
+    bool written = f && fputs(text, f) != EOF;
+    if (f && fclose(f) != 0)
+        written = false;
+    if (!written) {
+        printf("  %-34s not measured: cannot write the grammar\n", name);
+        return;
+    }
+    char *argv[16] = {(char *)kpath, "cover"};
+    int argc = 2;
+    for (int i = 0; options[i] && argc < 14; i++)
+        argv[argc++] = options[i];
+    argv[argc++] = gpath;
+    argv[argc] = NULL;
+    struct bench_run r;
+    bench_run_child(argv, dir, out, err, limit_seconds, &r);
+    if (!r.finished) {
+        printf("  %-34s skipped: not finished within %.0f s (killed)\n", name, limit_seconds);
+    } else if (r.status != 0) {
+        char line[300];
+        line_starting(err, "kpath", line, sizeof line);
+        printf("  %-34s failed (exit %d) after %.2f s: %s\n", name, r.status, r.seconds, line);
+    } else {
+        char inputs[300], covered[300];
+        line_starting(err, "inputs:", inputs, sizeof inputs);
+        line_starting(err, "k=", covered, sizeof covered);
+        printf("  %-34s %8.2f s %8.1f MiB  %s; %s\n", name, r.seconds, r.peak / (1024.0 * 1024.0),
+               inputs, covered);
+    }
+    remove(gpath);
+    remove(out);
+    remove(err);
+}
+
+/* `kpath cover` on big grammars, as issue 17.3 measured it.  The 100,000-rule
+ * grammar gets a minute; it is reported as skipped past that. */
+static void big_grammars(const char *root)
+{
+    char dir[] = "/tmp/kpath-bench-XXXXXX", kpath[4096];
+    if (!mkdtemp(dir)) {
+        printf("  not measured: cannot make a temporary directory\n");
+        return;
+    }
+    snprintf(kpath, sizeof kpath, "%s/build/kpath", root);
+    printf("\n== generation: kpath cover on big grammars, one process each (wall clock, peak "
+           "RSS, defaults otherwise)\n");
+    static char *k2[] = {"-k", "2", NULL};
+    static const uint32_t sizes[] = {1000, 10000, 100000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char *text = random_grammar(42, sizes[i]), name[64];
+        snprintf(name, sizeof name, "random, %u rules, -k 2", sizes[i]);
+        cover_row(dir, kpath, name, text, k2, sizes[i] >= 100000 ? 60.0 : 600.0);
+        free(text);
+    }
+    /* S := (((("a" | "b") | "b") ...) | "b"), 10,000 deep. */
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addstr(&sb, "S := ");
+    for (int i = 0; i < 10000; i++)
+        strbuf_addch(&sb, '(');
+    strbuf_addstr(&sb, "\"a\"");
+    for (int i = 0; i < 10000; i++)
+        strbuf_addstr(&sb, " | \"b\")");
+    strbuf_addstr(&sb, ";\n");
+    static char *k1[] = {"-k", "1", NULL};
+    cover_row(dir, kpath, "nested alternation, 10,000 deep, -k 1", strbuf_str(&sb), k1, 600.0);
+    strbuf_free(&sb);
+    /* S := R0 ... R199999; Ri := "x" | "y"; its smallest input has 600,001
+     * tree nodes, so the size budget is raised to let it generate. */
+    strbuf_addstr(&sb, "S :=");
+    for (int i = 0; i < 200000; i++)
+        strbuf_addf(&sb, " R%d", i);
+    strbuf_addstr(&sb, ";\n");
+    for (int i = 0; i < 200000; i++)
+        strbuf_addf(&sb, "R%d := \"x\" | \"y\";\n", i);
+    static char *wide[] = {"-k", "2", "--max-size", "10000000", NULL};
+    cover_row(dir, kpath, "S := R0 ... R199999, -k 2", strbuf_str(&sb), wide, 600.0);
+    strbuf_free(&sb);
+    rmdir(dir);
+}
+
 void bench_generation(const char *root)
 {
     static const char *const names[] = {"expr", "json", "url", "csv"};
@@ -109,4 +221,5 @@ void bench_generation(const char *root)
         graph_free(graphs[i]);
         grammar_free(grammars[i]);
     }
+    big_grammars(root);
 }

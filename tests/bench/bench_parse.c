@@ -371,62 +371,7 @@ static struct graph *load(const char *root, const char *relative, struct grammar
 
 /* ---- whole programs, timed side by side ------------------------------------------ */
 
-#define CHILD_SECONDS 600.0                      /* per run; then killed with its group */
-#define CHILD_ADDRESS_SPACE ((rlim_t)12 << 30)   /* per run */
-
-struct run {
-    bool finished;   /* exited by itself (any status) */
-    int status;      /* exit status when finished */
-    double seconds;  /* wall clock */
-    double peak;     /* max RSS, bytes */
-};
-
-/* Run argv in `dir` as its own process group, stdout to out_path, stderr to
- * err_path, under a time and an address-space limit. */
-static void run_child(char *const argv[], const char *dir, const char *out_path,
-                      const char *err_path, struct run *r)
-{
-    memset(r, 0, sizeof *r);
-    fflush(stdout);
-    double t0 = bench_now();
-    pid_t pid = fork();
-    if (pid < 0)
-        return;
-    if (pid == 0) {
-        setpgid(0, 0);
-        struct rlimit rl = {CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE};
-        setrlimit(RLIMIT_AS, &rl);
-        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (out < 0 || err < 0 || chdir(dir) != 0)
-            _exit(126);
-        dup2(out, STDOUT_FILENO);
-        dup2(err, STDERR_FILENO);
-        close(out);
-        close(err);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    struct rusage ru;
-    int status = 0;
-    for (;;) {
-        pid_t got = wait4(pid, &status, WNOHANG, &ru);
-        if (got == pid)
-            break;
-        if (bench_now() - t0 > CHILD_SECONDS) {
-            kill(-pid, SIGKILL);
-            wait4(pid, &status, 0, &ru);
-            r->seconds = bench_now() - t0;
-            return;
-        }
-        nanosleep(&(struct timespec){0, 2000000}, NULL);
-    }
-    r->seconds = bench_now() - t0;
-    r->finished = WIFEXITED(status);
-    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r->peak = (double)ru.ru_maxrss * 1024.0;
-}
+#define CHILD_SECONDS 600.0 /* per run; then killed with its group */
 
 static bool write_whole(const char *path, const char *data, size_t len)
 {
@@ -464,7 +409,7 @@ struct side_by_side {
 
 /* kpath coverage -k 2 GRAMMAR FILE; prints "kpath X MB/s, Y B/B" or why not. */
 static bool run_kpath(struct side_by_side *sb, const char *grammar, const char *file,
-                      double bytes, struct run *r)
+                      double bytes, struct bench_run *r)
 {
     char gpath[4096];
     snprintf(gpath, sizeof gpath, "%s/%s", sb->root, grammar);
@@ -472,7 +417,7 @@ static bool run_kpath(struct side_by_side *sb, const char *grammar, const char *
      * enough to measure what a parse takes (B/B says whether the defaults do). */
     char *argv[] = {(char *)sb->kpath, "coverage", "-k", "2", "--max-input-size", "64M",
                     "--max-memory", "10G", gpath, (char *)file, NULL};
-    run_child(argv, sb->dir, sb->out, sb->err, r);
+    bench_run_child(argv, sb->dir, sb->out, sb->err, CHILD_SECONDS, r);
     if (!r->finished || r->status != 0) {
         char line[300];
         one_line(sb->err, true, line, sizeof line);
@@ -499,12 +444,12 @@ static void json_row(struct side_by_side *sb, const char *shape, double megabyte
         printf("cannot write %s\n", file);
         return;
     }
-    struct run k, py;
+    struct bench_run k, py;
     bool kok = run_kpath(sb, "grammars/json.ebnf", file, bytes, &k);
     if (sb->python) {
         char *argv[] = {"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", file,
                         NULL};
-        run_child(argv, sb->dir, "/dev/null", sb->err, &py);
+        bench_run_child(argv, sb->dir, "/dev/null", sb->err, CHILD_SECONDS, &py);
         if (py.finished && py.status == 0) {
             printf(" | python3 %6.2f MB/s %5.1f B/B", bytes / MB / py.seconds, py.peak / bytes);
             if (kok)
@@ -529,7 +474,7 @@ static void other_row(struct side_by_side *sb, const char *name, const char *gra
     bool written = write_whole(file, doc.data, doc.len);
     strbuf_free(&doc);
     printf("  %-8s %4.0f MB: ", name, megabytes);
-    struct run k;
+    struct bench_run k;
     if (written)
         run_kpath(sb, grammar, file, bytes, &k);
     else
@@ -556,8 +501,8 @@ static void ambiguous_row(struct side_by_side *sb, size_t n)
         return;
     }
     char *argv[] = {(char *)sb->kpath, "coverage", "-k", "2", grammar, file, NULL};
-    struct run r;
-    run_child(argv, sb->dir, sb->out, sb->err, &r);
+    struct bench_run r;
+    bench_run_child(argv, sb->dir, sb->out, sb->err, CHILD_SECONDS, &r);
     char line[300];
     if (r.finished && r.status == 0) {
         one_line(sb->out, false, line, sizeof line);
@@ -628,8 +573,8 @@ static void side_by_side(const char *root)
     snprintf(sb.out, sizeof sb.out, "%s/out", dir);
     snprintf(sb.err, sizeof sb.err, "%s/err", dir);
     char *probe[] = {"python3", "-c", "import json", NULL};
-    struct run r;
-    run_child(probe, dir, "/dev/null", sb.err, &r);
+    struct bench_run r;
+    bench_run_child(probe, dir, "/dev/null", sb.err, CHILD_SECONDS, &r);
     sb.python = r.finished && r.status == 0;
 
     printf("\n== parsing: kpath coverage -k 2 and python3's json.load on the same files, one "

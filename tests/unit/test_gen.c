@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "../support/load.h"
+#include "../support/random_grammar.h"
+#include "strbuf.h"
 #include "gen.h"
 #include "harness.h"
 
@@ -268,6 +270,88 @@ TEST(gen_reports_paths_that_need_more_depth)
     kpath_space_free(&sp);
     gen_free(gen);
     test_unload(&l);
+}
+
+/* Every target reported out of depth, checked against the target's own
+ * search (gen_needed_depth, the backward search the shared depth layers
+ * replace in generation): the same depth, past the limit; and every k-path
+ * is either in an input's tree or reported. */
+static void check_needed_depths(const struct graph *g, uint32_t k, uint32_t max_depth)
+{
+    struct gen_options o;
+    gen_options_default(&o);
+    o.k = k;
+    o.max_depth = max_depth;
+    o.max_size = 100000;
+    char *error = NULL;
+    struct generator *gen = gen_new(g, &o, &error);
+    free(error);
+    if (!CHECK(gen != NULL))
+        return;
+    gen_run(gen);
+    for (size_t i = 0; i < gen->nunreachable; i++) {
+        uint32_t needed = gen->unreachable[i].needed_depth;
+        CHECK(needed > max_depth);
+        CHECK_INT(needed, gen_needed_depth(gen, gen->unreachable[i].path));
+    }
+    struct kpath_space sp;
+    kpath_space_init(&sp, g, k);
+    CHECK_INT(covered_by_trees(gen, &sp) + gen->nunreachable, sp.total);
+    kpath_space_free(&sp);
+    gen_free(gen);
+}
+
+TEST(gen_needed_depths_agree_with_each_targets_own_search)
+{
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        char *text = random_grammar(seed, 20 + (uint32_t)(seed * 7 % 120));
+        struct loaded l;
+        if (CHECK(test_load_string(text, &l))) {
+            for (uint32_t d = 1; d <= 4; d++)
+                check_needed_depths(l.graph, 1 + (uint32_t)(seed % 3), d);
+            test_unload(&l);
+        }
+        free(text);
+    }
+}
+
+TEST(gen_needed_depths_past_the_kept_depth_layers)
+{
+    /* R0 := R1 | "a"; Ri := R(i+1) | "a"; R99 := "b".  Reaching the
+     * reference to R(i+1) takes i + 1 references, so the 2-paths need every
+     * depth from 1 to 99: with --max-depth 1 all but R1 -> "a" (depth 1) are
+     * out of depth, most of them past the 64 depth layers kept. */
+    struct strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < 99; i++)
+        strbuf_addf(&sb, "R%d := R%d | \"a\";\n", i, i + 1);
+    strbuf_addstr(&sb, "R99 := \"b\";\n");
+    struct loaded l;
+    if (CHECK(test_load_string(strbuf_str(&sb), &l))) {
+        check_needed_depths(l.graph, 2, 1);
+        struct gen_options o;
+        gen_options_default(&o);
+        o.k = 2;
+        o.max_depth = 1;
+        char *error = NULL;
+        struct generator *gen = gen_new(l.graph, &o, &error);
+        free(error);
+        if (CHECK(gen != NULL)) {
+            gen_run(gen);
+            /* 98 paths R_i -> R_(i+1), 98 paths R_i -> "a", R99 -> "b". */
+            CHECK_INT(gen->nunreachable, 196);
+            uint32_t lo = UINT32_MAX, hi = 0;
+            for (size_t i = 0; i < gen->nunreachable; i++) {
+                uint32_t d = gen->unreachable[i].needed_depth;
+                lo = d < lo ? d : lo;
+                hi = d > hi ? d : hi;
+            }
+            CHECK_INT(lo, 2);
+            CHECK_INT(hi, 99);
+            gen_free(gen);
+        }
+        test_unload(&l);
+    }
+    strbuf_free(&sb);
 }
 
 TEST(gen_count_limits_the_kpath_strategy)
