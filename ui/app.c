@@ -197,6 +197,9 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
     for (int p = 0; p < NPANES; p++)
         ui->list[p] = (struct list_state){0, 0, 0, 0};
     ui->preview_top = 0;
+    if (ui->growth_valid)
+        growth_free(&ui->growth);
+    ui->growth_valid = false;
     ui->saved_changes = ws->changes;
     graph_state_init(ui);
     ui_autosave_rekey(ui);
@@ -206,6 +209,8 @@ void ui_free(struct ui *ui)
 {
     if (ui->why_valid)
         why_report_free(&ui->why);
+    if (ui->growth_valid)
+        growth_free(&ui->growth);
     workspace_free(ui->ws);
     screen_free(&ui->scr);
     free(ui->owner);
@@ -369,7 +374,7 @@ void ui_focus(struct ui *ui, enum pane_id p)
 
 /* ---- drawing ----------------------------------------------------------------------- */
 
-static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
+void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
 {
     if (total == 0 || covered >= total) {
         strbuf_addstr(out, "100.0");
@@ -457,7 +462,7 @@ static void draw_status(struct ui *ui, int y)
     } else {
         uint64_t all = workspace_count(ws, WS_ALL);
         strbuf_addf(&sb, "%" PRIu64 "/%" PRIu64 " ", ws->covered.size, all);
-        add_percent(&sb, ws->covered.size, all);
+        ui_add_percent(&sb, ws->covered.size, all);
         strbuf_addch(&sb, '%');
         if (ws->pins.len)
             strbuf_addstr(&sb, " pinned");
@@ -1020,7 +1025,7 @@ static void run_finished(struct ui *ui, bool stopped)
     if (!ws->space.saturated) {
         uint64_t all = workspace_count(ws, WS_ALL);
         strbuf_addf(&sb, "k=%u coverage %" PRIu64 "/%" PRIu64 " (", ws->k, ws->covered.size, all);
-        add_percent(&sb, ws->covered.size, all);
+        ui_add_percent(&sb, ws->covered.size, all);
         strbuf_addstr(&sb, "%)");
     }
     if (ws->gen && ws->gen->nunreachable)

@@ -18,17 +18,6 @@ static uint64_t kpaths_rows(struct ui *ui)
     return workspace_count(ws, ui->filter);
 }
 
-static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
-{
-    if (total == 0 || covered >= total) {
-        strbuf_addstr(out, "100.0");
-        return;
-    }
-    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
-    unsigned t = tenths > 999 ? 999 : (unsigned)tenths;
-    strbuf_addf(out, "%u.%u", t / 10, t % 10);
-}
-
 static void kpaths_summary(struct ui *ui, struct strbuf *out)
 {
     struct workspace *ws = ui->ws;
@@ -70,7 +59,7 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
     uint64_t rows = workspace_count(ws, ui->filter);
     uint64_t all = workspace_count(ws, WS_ALL);
     strbuf_addf(&tmp, "covered %" PRIu64 "/%" PRIu64 " (", ws->covered.size, all);
-    add_percent(&tmp, ws->covered.size, all);
+    ui_add_percent(&tmp, ws->covered.size, all);
     strbuf_addf(&tmp, "%%)  %s: %" PRIu64, ws_filter_name(ui->filter), rows);
     if (ws->pins.len)
         strbuf_addf(&tmp, "  (under the pins; %" PRIu64 " in all)", ws->space.total);
