@@ -83,7 +83,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_EXPORT, CTX_GLOBAL, "e", "", "export the marked inputs (or the selected one)")          \
     X(ACT_MESSAGES, CTX_GLOBAL, "M", "", "the message log: every message and error in full")      \
     X(ACT_LESSON_NEXT, CTX_GLOBAL, ">", "", "lesson: the next step (:lesson opens one)")           \
-    X(ACT_LESSON_PREV, CTX_GLOBAL, "<lt>", "", "lesson: the previous step")                        \
+    X(ACT_LESSON_PREV, CTX_GLOBAL, "<", "", "lesson: the previous step")                        \
     X(ACT_CANCEL, CTX_GLOBAL, "<Esc>", "", "cancel: stop a run, close help, clear the message")   \
     X(ACT_REDRAW, CTX_GLOBAL, "<C-l>", "", "redraw the screen")                                   \
     X(ACT_INTERRUPT, CTX_GLOBAL, "<C-c>", "", "stop a run; otherwise quit like q (twice: at once)") \
