@@ -125,6 +125,13 @@ struct ui {
     /* k-paths pane */
     enum ws_filter filter;
     bool show_patterns;
+    /* narrowing (F, :narrow TEXT): only the k-paths whose names contain the
+     * text, as positions in the filter's list (sorted), for narrow_key */
+    char *narrow;            /* owned; NULL: not narrowed */
+    uint64_t *narrow_pos;    /* owned */
+    size_t nnarrow, narrow_cap;
+    uint64_t narrow_key[5];
+    bool narrow_valid;
 
     /* probabilities pane */
     struct prob_row *prows;  /* owned */
@@ -298,6 +305,17 @@ uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t
                    uint32_t mark, uint64_t *mark_row);
 
 /* ---- pane helpers used across files ---------------------------------------- */
+/* The k-path list as shown (the filter, then the narrowing): its length, the
+ * rank of row i, and the first row whose rank is >= r (the length: none). */
+uint64_t kpaths_count(struct ui *ui);
+uint64_t kpaths_rank(struct ui *ui, uint64_t row);
+uint64_t kpaths_row_from(struct ui *ui, uint64_t rank);
+/* Narrow the list to the k-paths whose names contain text (case ignored);
+ * NULL or "" shows them all again.  False (with an error) when the list is
+ * too long to narrow as you type. */
+bool kpaths_narrow(struct ui *ui, const char *text);
+/* Does hay contain needle, ignoring ASCII case? */
+bool text_contains_nocase(const char *hay, const char *needle);
 void graph_rebuild(struct ui *ui);
 void graph_reveal(struct ui *ui, uint32_t node);
 uint32_t graph_selected_node(struct ui *ui);
