@@ -50,19 +50,21 @@ BENCH    := $(O)/bench
 
 DEFAULT_GRAMMAR := grammars/expr.ebnf
 
-.PHONY: all deps run test test-build bench formats-check fuzz screenshots docs \
+.PHONY: all deps run subjects test test-build bench formats-check fuzz screenshots docs \
         install uninstall clean
 
 all: $(KPATH)
 
 # ---- dependencies ---------------------------------------------------------
-DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config
+# parallel: GNU parallel, for the test that spreads `kpath run --shard` over jobs.
+DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config parallel
 deps:
 	@missing=""; \
 	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
 	[ -f /usr/include/readline/readline.h ] || missing="$$missing libreadline-dev"; \
 	{ [ -f /usr/include/ncursesw/curses.h ] || [ -f /usr/include/curses.h ]; } || missing="$$missing libncurses-dev"; \
 	command -v $(PKG_CONFIG) >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "deps: installing$$missing"; \
@@ -114,6 +116,20 @@ run: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) $(KPATH)
 	./$(KPATH) $(DEFAULT_GRAMMAR)
 
+# ---- programs under test (subjects/, tests/subjects/) ----------------------
+# They are not kpath: built without kpath's flags or sanitizers.  calc gets
+# --coverage, so `kpath run --gcov $(O)/subjects` sees what each run did.
+SUBJECTS := $(O)/subjects/calc $(O)/tests/subjects/hostile
+subjects: $(SUBJECTS)
+
+$(O)/subjects/calc: subjects/calc.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O0 -g --coverage -o $@ $<
+
+$(O)/tests/subjects/hostile: tests/subjects/hostile.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -o $@ $<
+
 # ---- tests ----------------------------------------------------------------
 # `make test` runs everything twice: once optimized, once under ASan+UBSan.
 test: deps
@@ -121,7 +137,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-build O=build/san SANITIZE=1 CFLAGS="-g"
 	@echo "make test: all suites passed (plain and sanitized)"
 
-test-build: $(KPATH) $(UNIT)
+test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 	@echo "== unit tests ($(O))"
 	@KPATH_ROOT=$(CURDIR) ./$(UNIT)
 	@echo "== cli tests ($(O))"
@@ -129,7 +145,7 @@ test-build: $(KPATH) $(UNIT)
 	@echo "== tui tests ($(O))"
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/tui/run.sh
 
-bench: $(BENCH) $(KPATH)
+bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@./$(BENCH) $(CURDIR)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 

@@ -49,6 +49,7 @@ static void header_free(struct results_header *h)
 {
     free(h->kpath_version);
     free(h->grammar);
+    free(h->start);
     free_strings(h->command, h->ncommand);
     free_strings(h->collect, h->ncollect);
     memset(h, 0, sizeof *h);
@@ -170,7 +171,12 @@ void results_format_header(const struct results_header *h, struct strbuf *out)
     json_add_cstring(out, h->kpath_version ? h->kpath_version : KPATH_VERSION);
     strbuf_addstr(out, ",\"grammar\":");
     json_add_cstring(out, h->grammar ? h->grammar : "");
-    strbuf_addf(out, ",\"grammar_sha256\":\"%s\",\"command\":", h->grammar_sha256);
+    strbuf_addf(out, ",\"grammar_sha256\":\"%s\"", h->grammar_sha256);
+    if (h->start && *h->start) {
+        strbuf_addstr(out, ",\"start\":");
+        json_add_cstring(out, h->start);
+    }
+    strbuf_addstr(out, ",\"command\":");
     add_string_array(out, h->command, h->ncommand);
     strbuf_addstr(out, ",\"collect\":");
     add_string_array(out, h->collect, h->ncollect);
@@ -334,6 +340,7 @@ static bool read_header(struct line_reader *lr, const struct json_value *obj,
     return get_string(lr, obj, "kpath_version", false, &h->kpath_version) &&
            get_string(lr, obj, "grammar", false, &h->grammar) &&
            get_hex(lr, obj, "grammar_sha256", h->grammar_sha256) &&
+           get_string(lr, obj, "start", false, &h->start) &&
            get_string_array(lr, obj, "command", &h->command, &h->ncommand) &&
            get_string_array(lr, obj, "collect", &h->collect, &h->ncollect);
 }
@@ -465,6 +472,8 @@ bool results_headers_match(const struct results_header *a, const struct results_
     const char *differs = NULL;
     if (strcmp(a->grammar_sha256, b->grammar_sha256) != 0)
         differs = "another grammar (its grammar_sha256 differs)";
+    else if (strcmp(a->start ? a->start : "", b->start ? b->start : "") != 0)
+        differs = "another start rule";
     else if (!same_strings(a->command, a->ncommand, b->command, b->ncommand))
         differs = "another command";
     else if (!same_strings(a->collect, a->ncollect, b->collect, b->ncollect))
@@ -487,6 +496,7 @@ void results_header_copy(struct results_header *to, const struct results_header 
     to->kpath_version = xstrdup(from->kpath_version ? from->kpath_version : KPATH_VERSION);
     to->grammar = xstrdup(from->grammar ? from->grammar : "");
     memcpy(to->grammar_sha256, from->grammar_sha256, SHA256_HEX_SIZE);
+    to->start = xstrdup(from->start ? from->start : "");
     to->command = copy_strings(from->command, from->ncommand);
     to->ncommand = from->ncommand;
     to->collect = copy_strings(from->collect, from->ncollect);

@@ -15,11 +15,12 @@
  *    "features":["exit:0","fn:main","fn:parse_sum"]}
  *
  * Header: kpath_results is the schema version (1); grammar is informative,
- * grammar_sha256 identifies it; command is the argv as given (an argument "{}"
+ * grammar_sha256 identifies it; start (optional) is the start rule given with
+ * --start, part of the grammar's identity; command is the argv as given (an argument "{}"
  * stands for the input's path); collect names the feature collectors in use,
  * in the order given ("outcome" always first; "gcov", "gcov-lines", "node",
  * "cmd:CMD" for --features-cmd).  Two results files may be merged only when
- * grammar_sha256, command and collect are equal.
+ * grammar_sha256, start, command and collect are equal.
  * Record: input is the path as given to kpath; outcome is one of "exit:N",
  * "signal:NAME" (SIGSEGV, ...), "timeout", or "error:WHY" when the command
  * could not be started; the outcome is also the first feature.  features are
@@ -52,6 +53,8 @@ struct results_header {
     char *kpath_version;                   /* owned */
     char *grammar;                         /* owned: path, informative */
     char grammar_sha256[SHA256_HEX_SIZE];
+    char *start;                           /* owned: the start rule given with --start;
+                                            * "" or NULL: the grammar's own */
     char **command;                        /* owned argv */
     uint32_t ncommand;
     char **collect;                        /* owned: feature collectors */

@@ -120,6 +120,14 @@ int cli_next(struct cli_parser *p, const char **value)
  * loads (cli_load) read it here rather than through every command. */
 static enum grammar_format grammar_format = GRAMMAR_FORMAT_AUTO;
 
+int cli_format_option(const struct cli_command *cmd, const char *value)
+{
+    if (!grammar_format_parse(value, &grammar_format))
+        return cli_usage_error(cmd, "unknown grammar format '%s' (expected ebnf, g4, "
+                                    "fuzzingbook, tribble or fandango)", value);
+    return CLI_CONTINUE;
+}
+
 int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
                    struct cli_common *common,
                    int (*on_option)(const struct cli_command *cmd, int index,
@@ -155,9 +163,8 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
         } else if (o == json_index) {
             common->json = true;
         } else if (o == format_index) {
-            if (!grammar_format_parse(value, &grammar_format))
-                return cli_usage_error(cmd, "unknown grammar format '%s' (expected ebnf, g4, "
-                                            "fuzzingbook, tribble or fandango)", value);
+            if (cli_format_option(cmd, value) != CLI_CONTINUE)
+                return EXIT_USAGE;
         } else if (o == pin_index) {
             if (!common->pins)
                 common->pins = xcalloc((size_t)argc + 1, sizeof *common->pins);

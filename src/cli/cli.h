@@ -58,6 +58,11 @@ int cli_option_index(const struct cli_command *cmd, const char *name);
     {"format", 0, "FORMAT", "read GRAMMAR as ebnf, g4, fuzzingbook, tribble or "       \
                             "fandango (default: by its extension)"}
 
+/* Handle --format VALUE for a command that parses its own arguments (as
+ * cli_parse_args does for the others): CLI_CONTINUE, or EXIT_USAGE after a
+ * message. */
+int cli_format_option(const struct cli_command *cmd, const char *value);
+
 /* What every grammar command takes: one GRAMMAR, --start NAME, --json, and
  * for commands that take files, the arguments after GRAMMAR. */
 struct cli_common {

@@ -21,7 +21,8 @@
     X(coverage, cmd_coverage) \
     X(reduce, cmd_reduce)     \
     X(bonsai, cmd_bonsai)     \
-    X(convert, cmd_convert)
+    X(convert, cmd_convert)   \
+    X(run, cmd_run)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)

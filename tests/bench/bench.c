@@ -39,6 +39,7 @@ int main(int argc, char **argv)
     bench_parsing(root);
     bench_concise(root);
     bench_tui(root);
+    bench_run(root);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("\npeak memory of the whole run (max RSS): %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);

@@ -14,5 +14,6 @@ void bench_generation(const char *root);
 void bench_parsing(const char *root);
 void bench_tui(const char *root);
 void bench_concise(const char *root);
+void bench_run(const char *root);
 
 #endif

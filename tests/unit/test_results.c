@@ -325,3 +325,33 @@ TEST(results_load_errors_name_line_and_column)
     free(path);
     free(dir);
 }
+
+TEST(results_header_start_rule_round_trip_and_identity)
+{
+    char *dir = make_tmpdir();
+    char *path = join(dir, "r.jsonl");
+    struct results_header h = test_header("1"), plain = test_header("1");
+    h.start = "Expr";
+    struct diag_list diags = DIAG_LIST_INIT;
+    int fd = results_append_open(path, &h, NULL, &diags);
+    CHECK(fd >= 0);
+    close(fd);
+    char *text = read_text(path);
+    CHECK(strstr(text, "\"grammar_sha256\":\"1111111111111111111111111111111111111111111111111111111111111111\",\"start\":\"Expr\",\"command\"") != NULL);
+    free(text);
+    struct results r;
+    CHECK(results_load(path, &r, &diags));
+    CHECK_STR(r.header.start, "Expr");
+    results_free(&r);
+    /* Another start rule is another grammar: never combined. */
+    CHECK(!results_headers_match(&h, &plain, "x.jsonl", &diags));
+    CHECK_INT(diags.errors, 1);
+    if (diags.len)
+        CHECK_STR(diags.items[0].message,
+                  "results of another start rule: they cannot be combined");
+    diag_list_free(&diags);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}

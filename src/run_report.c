@@ -1,0 +1,305 @@
+#include "run_report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input_kpaths.h"
+#include "kpath.h"
+#include "rng.h"
+#include "sha256.h"
+#include "xalloc.h"
+
+double run_report_pearson(const double *x, const double *y, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= (double)n;
+    my /= (double)n;
+    double sxy = 0, sxx = 0, syy = 0;
+    for (size_t i = 0; i < n; i++) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+    }
+    if (sxx == 0 || syy == 0)
+        return NAN;
+    return sxy / sqrt(sxx * syy);
+}
+
+static int compare_classes(const void *a, const void *b)
+{
+    const struct run_report_class *x = a, *y = b;
+    bool ok_x = strcmp(x->outcome, "exit:0") == 0, ok_y = strcmp(y->outcome, "exit:0") == 0;
+    if (ok_x != ok_y)
+        return ok_x ? -1 : 1;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->outcome, y->outcome);
+}
+
+void run_report_outcomes(const struct results *r, struct run_report *out)
+{
+    memset(out, 0, sizeof *out);
+    out->runs = r->nrecords;
+    out->features = r->nfeatures;
+    out->classes = xcalloc(r->nrecords + 1, sizeof *out->classes);
+    for (size_t i = 0; i < r->nrecords; i++) {
+        const struct run_record *rec = &r->records[i];
+        struct run_report_class *cl = NULL;
+        for (size_t j = 0; j < out->nclasses && !cl; j++)
+            if (strcmp(out->classes[j].outcome, rec->outcome) == 0)
+                cl = &out->classes[j];
+        if (!cl) {
+            cl = &out->classes[out->nclasses++];
+            cl->outcome = rec->outcome;
+            cl->smallest = rec->input;
+            cl->smallest_size = rec->input_size;
+        } else if (rec->input_size < cl->smallest_size ||
+                   (rec->input_size == cl->smallest_size && strcmp(rec->input, cl->smallest) < 0)) {
+            cl->smallest = rec->input;
+            cl->smallest_size = rec->input_size;
+        }
+        cl->count++;
+    }
+    qsort(out->classes, out->nclasses, sizeof *out->classes, compare_classes);
+}
+
+/* The k-paths of one input for one k, as paths (k node ids each): small
+ * however large the grammar's space is. */
+struct path_list {
+    uint32_t *ids; /* n * k */
+    size_t n, cap;
+    uint32_t k;
+};
+
+static bool collect_path(const uint32_t *path, void *ctx)
+{
+    struct path_list *l = ctx;
+    l->ids = xgrow(l->ids, &l->cap, (l->n + 1) * l->k, sizeof *l->ids);
+    memcpy(l->ids + l->n * l->k, path, l->k * sizeof *path);
+    l->n++;
+    return true;
+}
+
+static size_t new_paths(const struct path_list *l, const struct kpath_set *have)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += !kpath_set_contains(have, l->ids + i * l->k);
+    return n;
+}
+
+/* Distinct features of the runs chosen[0..n). */
+static size_t features_of(const struct results *r, const size_t *records, const size_t *chosen,
+                          size_t n, uint8_t *seen)
+{
+    memset(seen, 0, r->nfeatures + 1);
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct run_record *rec = &r->records[records[chosen[i]]];
+        for (uint32_t f = 0; f < rec->nfeatures; f++)
+            if (!seen[rec->features[f]]) {
+                seen[rec->features[f]] = 1;
+                count++;
+            }
+    }
+    return count;
+}
+
+/* A max-heap of (gain bound, input) for the lazy greedy choice: an input's
+ * gain only shrinks as the suite grows, so a bound that still beats every
+ * other bound once recomputed is the best choice.  Ties go to the earlier
+ * input, which makes the suite deterministic. */
+struct gain {
+    size_t bound, input;
+};
+
+static bool gain_before(struct gain a, struct gain b)
+{
+    return a.bound > b.bound || (a.bound == b.bound && a.input < b.input);
+}
+
+static void heap_push(struct gain *h, size_t *n, struct gain g)
+{
+    size_t i = (*n)++;
+    for (; i && gain_before(g, h[(i - 1) / 2]); i = (i - 1) / 2)
+        h[i] = h[(i - 1) / 2];
+    h[i] = g;
+}
+
+static struct gain heap_pop(struct gain *h, size_t *n)
+{
+    struct gain top = h[0], last = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && gain_before(h[c + 1], h[c]))
+            c++;
+        if (!gain_before(h[c], last))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n)
+        h[i] = last;
+    return top;
+}
+
+/* Greedy k-path suite over lists[0..n): indices into chosen, how many. */
+static size_t greedy_suite(const struct path_list *lists, size_t n, const struct kpath_space *sp,
+                           uint64_t target, size_t *chosen)
+{
+    struct gain *heap = xcalloc(n + 1, sizeof *heap);
+    size_t nheap = 0, m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (lists[i].n)
+            heap_push(heap, &nheap, (struct gain){lists[i].n, i});
+    struct kpath_set have;
+    kpath_set_init(&have, sp);
+    while (have.size < target && nheap) {
+        struct gain top = heap_pop(heap, &nheap);
+        top.bound = new_paths(&lists[top.input], &have);
+        if (!top.bound)
+            continue;
+        if (nheap && gain_before(heap[0], top)) {
+            heap_push(heap, &nheap, top);
+            continue;
+        }
+        chosen[m++] = top.input;
+        const struct path_list *l = &lists[top.input];
+        for (size_t i = 0; i < l->n; i++)
+            kpath_set_add(&have, l->ids + i * l->k);
+    }
+    kpath_set_free(&have);
+    free(heap);
+    return m;
+}
+
+void run_report_compute(const struct results *r, const struct graph *g, uint32_t K,
+                        const struct parse_options *po, uint64_t seed, struct run_report *out,
+                        struct diag_list *diags)
+{
+    run_report_outcomes(r, out);
+    out->K = K;
+    out->ks = xcalloc(K, sizeof *out->ks);
+    struct kpath_space *spaces = xcalloc(K, sizeof *spaces);
+    struct kpath_set *totals = xcalloc(K, sizeof *totals);
+    struct kpath_set *one = xcalloc(K, sizeof *one);
+    struct kpath_set **ptrs = xcalloc(K, sizeof *ptrs);
+    for (uint32_t j = 0; j < K; j++) {
+        kpath_space_init(&spaces[j], g, j + 1);
+        kpath_set_init(&totals[j], &spaces[j]);
+        out->ks[j].k = j + 1;
+        out->ks[j].total = spaces[j].saturated ? UINT64_MAX : spaces[j].total;
+    }
+    /* Per measured input: its record and its k-paths for each k. */
+    size_t *records = xcalloc(r->nrecords + 1, sizeof *records);
+    struct path_list *lists = xcalloc((r->nrecords + 1) * (size_t)K, sizeof *lists);
+    struct strbuf text = STRBUF_INIT;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrecords; i++) {
+        const struct run_record *rec = &r->records[i];
+        struct diag_list local = DIAG_LIST_INIT;
+        for (uint32_t j = 0; j < K; j++) {
+            kpath_set_init(&one[j], &spaces[j]);
+            ptrs[j] = &one[j];
+        }
+        bool ok = input_kpaths_file(g, rec->input, po, ptrs, K, NULL, &text, NULL, &local);
+        if (ok) {
+            char hex[SHA256_HEX_SIZE];
+            sha256_hex(text.data ? text.data : "", text.len, hex);
+            if (strcmp(hex, rec->input_sha256) != 0) {
+                diag_add(&local, DIAG_ERROR, rec->input, 0, 0, "changed since it ran");
+                ok = false;
+            }
+        }
+        if (!ok) {
+            for (size_t d = 0; d < local.len; d++)
+                diag_add(diags, DIAG_WARNING, local.items[d].file, local.items[d].line,
+                         local.items[d].col, "%s (not in the k-path report)",
+                         local.items[d].message);
+            diag_list_free(&local);
+            for (uint32_t j = 0; j < K; j++)
+                kpath_set_free(&one[j]);
+            out->not_measured++;
+            continue;
+        }
+        diag_list_free(&local);
+        for (uint32_t j = 0; j < K; j++) {
+            struct path_list *l = &lists[n * K + j];
+            l->k = j + 1;
+            kpath_set_foreach(&one[j], collect_path, l);
+            kpath_set_union(&totals[j], &one[j]);
+            kpath_set_free(&one[j]);
+        }
+        records[n++] = i;
+    }
+    strbuf_free(&text);
+    out->measured = n;
+
+    double *x = xcalloc(n + 1, sizeof *x), *y = xcalloc(n + 1, sizeof *y);
+    size_t *chosen = xcalloc(n + 1, sizeof *chosen);
+    uint8_t *seen = xcalloc((size_t)r->nfeatures + 1, 1);
+    struct path_list *column = xcalloc(n + 1, sizeof *column);
+    struct rng rng;
+    for (uint32_t j = 0; j < K; j++) {
+        struct run_report_k *row = &out->ks[j];
+        row->covered = totals[j].size;
+        for (size_t i = 0; i < n; i++) {
+            column[i] = lists[i * K + j];
+            x[i] = (double)column[i].n;
+            y[i] = (double)r->records[records[i]].nfeatures;
+        }
+        row->correlation = run_report_pearson(x, y, n);
+        size_t m = greedy_suite(column, n, &spaces[j], totals[j].size, chosen);
+        row->suite_size = m;
+        row->suite_features = features_of(r, records, chosen, m, seen);
+        /* As many inputs at random: a partial Fisher-Yates shuffle per draw. */
+        rng_seed(&rng, seed + j);
+        double sum = 0;
+        for (int d = 0; d < RUN_REPORT_DRAWS && m; d++) {
+            for (size_t i = 0; i < n; i++)
+                chosen[i] = i;
+            for (size_t i = 0; i < m; i++) {
+                size_t pick = i + (size_t)rng_below(&rng, n - i);
+                size_t t = chosen[i];
+                chosen[i] = chosen[pick];
+                chosen[pick] = t;
+            }
+            sum += (double)features_of(r, records, chosen, m, seen);
+        }
+        row->random_features = m ? sum / RUN_REPORT_DRAWS : 0;
+    }
+    free(x);
+    free(y);
+    free(chosen);
+    free(seen);
+    free(column);
+    for (size_t i = 0; i < n * K; i++)
+        free(lists[i].ids);
+    free(lists);
+    free(records);
+    free(ptrs);
+    free(one);
+    for (uint32_t j = 0; j < K; j++) {
+        kpath_set_free(&totals[j]);
+        kpath_space_free(&spaces[j]);
+    }
+    free(totals);
+    free(spaces);
+}
+
+void run_report_free(struct run_report *rep)
+{
+    free(rep->classes);
+    free(rep->ks);
+    memset(rep, 0, sizeof *rep);
+}

@@ -1,0 +1,1 @@
+run --format nope grammars/expr.ebnf tests/samples/expr/valid -- cat

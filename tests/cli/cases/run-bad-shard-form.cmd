@@ -1,0 +1,1 @@
+run --shard 2 grammars/expr.ebnf tests/samples/expr/valid -- true

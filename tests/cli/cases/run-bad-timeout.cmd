@@ -1,0 +1,1 @@
+run --timeout 0 grammars/expr.ebnf tests/samples/expr/valid -- true

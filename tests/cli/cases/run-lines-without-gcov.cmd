@@ -1,0 +1,1 @@
+run --lines grammars/expr.ebnf tests/samples/expr/valid -- true

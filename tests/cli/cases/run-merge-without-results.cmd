@@ -1,0 +1,1 @@
+run --merge a.jsonl b.jsonl

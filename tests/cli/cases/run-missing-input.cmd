@@ -1,0 +1,1 @@
+run grammars/expr.ebnf tests/samples/expr/no-such-dir -- cat

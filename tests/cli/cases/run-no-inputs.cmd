@@ -1,0 +1,1 @@
+run grammars/expr.ebnf -- cat

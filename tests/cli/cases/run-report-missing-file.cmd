@@ -1,0 +1,1 @@
+run --report tests/no-such.jsonl

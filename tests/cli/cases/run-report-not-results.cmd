@@ -1,0 +1,1 @@
+run --report grammars/expr.ebnf

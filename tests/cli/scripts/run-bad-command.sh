@@ -1,0 +1,49 @@
+#!/bin/sh
+# A command that does not exist, is not executable or is a directory is
+# reported before anything runs (exit status 2, no results file); a command
+# that fails the same way for each of the first 5 inputs stops the run at
+# once (exit status 1) with its outcome and stderr, unless --keep-going;
+# one that fails for every input of a smaller suite says "all".
+set -u
+: "${KPATH:?KPATH must name the kpath binary}"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/in"
+for i in 01 02 03 04 05 06 07 08 09 10 11 12; do printf 'x' >"$tmp/in/$i"; done
+printf 'data' >"$tmp/plain"
+expect() { # expected status, expected stderr line, args...
+    want_status=$1 want_err=$2
+    shift 2
+    "$KPATH" run --results "$tmp/r.jsonl" "$@" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    [ "$status" = "$want_status" ] || { cat "$tmp/err" >&2; fail "$*: exit status $status, expected $want_status"; }
+    grep -qxF "$want_err" "$tmp/err" || { cat "$tmp/err" >&2; fail "$*: no line: $want_err"; }
+}
+g=grammars/expr.ebnf
+expect 2 "kpath run: error: $tmp/nope: no such command" $g "$tmp/in" -- "$tmp/nope"
+expect 2 "kpath run: error: $tmp/plain: is not executable" $g "$tmp/in" -- "$tmp/plain" '{}'
+expect 2 "kpath run: error: $tmp: is a directory, not a command" $g "$tmp/in" -- "$tmp"
+expect 2 "kpath run: error: kpath-no-such-command: command not found in PATH" $g "$tmp/in" -- kpath-no-such-command
+[ -e "$tmp/r.jsonl" ] && fail "a results file was made for a command that cannot run"
+
+# Fails for each of the first 5 of 12 inputs, the same way: stop there (-j 1: exactly 5 ran).
+printf '#!/bin/sh\necho "usage: broken FILE" >&2\nexit 64\n' >"$tmp/broken"
+chmod +x "$tmp/broken"
+expect 1 "kpath run: error: the command failed for each of the first 5 inputs the same way: exit:64; stderr: usage: broken FILE (--keep-going runs the rest anyway)" \
+    -j 1 $g "$tmp/in" -- "$tmp/broken"
+grep -qxF "kpath run: stopped: 5 of 12 runs recorded in $tmp/r.jsonl" "$tmp/err" || fail "no stop line"
+[ "$(grep -c '"input"' "$tmp/r.jsonl")" = 5 ] || fail "not 5 records after stopping"
+rm -f "$tmp/r.jsonl"
+# --keep-going runs them all.
+expect 0 "kpath run: 12 runs recorded in $tmp/r.jsonl" --keep-going -j 2 $g "$tmp/in" -- "$tmp/broken"
+rm -f "$tmp/r.jsonl"
+# Two inputs, both failing alike: "all".
+expect 1 "kpath run: error: the command failed for all 2 inputs the same way: exit:1" \
+    $g "$tmp/in/01" "$tmp/in/02" -- false
+rm -f "$tmp/r.jsonl"
+# Failures that differ are the program's behaviour, not a broken command.
+printf 'exit 1' >"$tmp/in/01"
+printf 'exit 2' >"$tmp/in/02"
+expect 0 "kpath run: 12 runs recorded in $tmp/r.jsonl" $g "$tmp/in" -- sh -c 'exit $(wc -c < "$0")' '{}'
+exit 0

@@ -1,0 +1,268 @@
+/* runner, campaign, run_report: children run through the step API end the
+ * way they should (exit, signal, timeout, cannot start), their streams are
+ * hashed and their first lines kept, the input reaches them unchanged;
+ * directories a program leaves are removed however deep; a campaign step
+ * returns without waiting for a run; Pearson's r on hand-computed values. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "campaign.h"
+#include "collect.h"
+#include "harness.h"
+#include "results.h"
+#include "run_report.h"
+#include "runner.h"
+#include "samples.h"
+#include "sha256.h"
+
+/* Run argv to its end through runner_poll; the result (free it). */
+static struct runner_result *run_one(char *const *argv, const char *input, uint64_t timeout_ms)
+{
+    struct runner_options o = {.jobs = 1, .timeout_ms = timeout_ms, .max_memory = 1u << 30};
+    struct runner *r = runner_new(&o);
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct runner_job job = {.argv = argv, .input_name = input ? "in.txt" : NULL,
+                             .input = input, .input_len = input ? strlen(input) : 0};
+    struct runner_result *res = NULL;
+    if (CHECK(runner_start(r, &job, &diags)))
+        while (!(res = runner_poll(r, 50)))
+            ;
+    CHECK_INT(diags.len, 0);
+    diag_list_free(&diags);
+    runner_free(r);
+    return res;
+}
+
+static char *outcome_of(const struct runner_result *res)
+{
+    struct strbuf sb = STRBUF_INIT;
+    runner_outcome(res, &sb);
+    return strbuf_detach(&sb, NULL);
+}
+
+TEST(runner_exit_status_and_streams)
+{
+    char *argv[] = {"sh", "-c", "printf 'first\\nsecond'; printf oops >&2; exit 3", NULL};
+    struct runner_result *res = run_one(argv, NULL, 0);
+    char *outcome = outcome_of(res);
+    CHECK_STR(outcome, "exit:3");
+    CHECK_INT(res->out.size, 12);
+    CHECK_STR(res->out.first_line, "first");
+    char hex[SHA256_HEX_SIZE];
+    sha256_hex("first\nsecond", 12, hex);
+    CHECK_STR(res->out.sha256, hex);
+    CHECK_INT(res->err.size, 4);
+    CHECK_STR(res->err.first_line, "oops");
+    /* The run directory exists until the result is freed. */
+    struct stat st;
+    CHECK(stat(res->dir, &st) == 0 && S_ISDIR(st.st_mode));
+    char *dir = strdup(res->dir);
+    runner_result_free(res);
+    CHECK(stat(dir, &st) != 0);
+    free(dir);
+    free(outcome);
+}
+
+TEST(runner_input_on_stdin_and_as_a_read_only_copy)
+{
+    char *cat[] = {"cat", NULL};
+    struct runner_result *res = run_one(cat, "1+2\n", 0);
+    CHECK_STR(res->out.first_line, "1+2");
+    CHECK_INT(res->out.size, 4);
+    runner_result_free(res);
+    /* {} is the copy's path: readable, not writable, named like the input. */
+    char *path[] = {"sh", "-c", "basename \"$0\"; stat -c %a \"$0\"; cat \"$0\"", "{}", NULL};
+    res = run_one(path, "x", 0);
+    CHECK_STR(res->out.first_line, "in.txt");
+    char hex[SHA256_HEX_SIZE];
+    sha256_hex("in.txt\n444\nx", strlen("in.txt\n444\nx"), hex);
+    CHECK_STR(res->out.sha256, hex);
+    runner_result_free(res);
+}
+
+TEST(runner_signal_timeout_and_start_failure)
+{
+    char *segv[] = {"sh", "-c", "kill -SEGV $$", NULL};
+    struct runner_result *res = run_one(segv, NULL, 0);
+    char *outcome = outcome_of(res);
+    CHECK_STR(outcome, "signal:SIGSEGV");
+    free(outcome);
+    runner_result_free(res);
+
+    char *hang[] = {"sh", "-c", "trap '' TERM; while :; do sleep 1; done", NULL};
+    res = run_one(hang, NULL, 100);
+    outcome = outcome_of(res);
+    CHECK_STR(outcome, "timeout");
+    free(outcome);
+    runner_result_free(res);
+
+    char *missing[] = {"/nonexistent/program", NULL};
+    res = run_one(missing, NULL, 0);
+    outcome = outcome_of(res);
+    CHECK_STR(outcome, "error:/nonexistent/program: No such file or directory");
+    free(outcome);
+    runner_result_free(res);
+}
+
+TEST(runner_signal_names)
+{
+    char buf[16];
+    CHECK_STR(runner_signal_name(11, buf), "SIGSEGV");
+    CHECK_STR(runner_signal_name(6, buf), "SIGABRT");
+    CHECK_STR(runner_signal_name(64, buf), "SIG64");
+}
+
+TEST(runner_check_command_says_why)
+{
+    char plain[] = "/tmp/kpath-test-plain-XXXXXX";
+    int fd = mkstemp(plain);
+    CHECK(fd >= 0);
+    close(fd);
+    struct diag_list diags = DIAG_LIST_INIT;
+    CHECK(runner_check_command("sh", &diags));
+    CHECK(!runner_check_command("/nonexistent/x", &diags));
+    CHECK(!runner_check_command(plain, &diags));
+    CHECK(!runner_check_command("/tmp", &diags));
+    CHECK(!runner_check_command("kpath-no-such-command", &diags));
+    if (CHECK_INT(diags.len, 4)) {
+        CHECK_STR(diags.items[0].message, "/nonexistent/x: no such command");
+        struct strbuf want = STRBUF_INIT;
+        strbuf_addf(&want, "%s: is not executable", plain);
+        CHECK_STR(diags.items[1].message, want.data);
+        strbuf_free(&want);
+        CHECK_STR(diags.items[2].message, "/tmp: is a directory, not a command");
+        CHECK_STR(diags.items[3].message, "kpath-no-such-command: command not found in PATH");
+    }
+    diag_list_free(&diags);
+    unlink(plain);
+}
+
+TEST(runner_remove_tree_deep_and_locked)
+{
+    char root[] = "/tmp/kpath-test-tree-XXXXXX";
+    if (!CHECK(mkdtemp(root) != NULL))
+        return;
+    /* 400 levels: deeper than any recursion should go on input control. */
+    char *path = malloc(400 * 3 + sizeof root + 8);
+    strcpy(path, root);
+    for (int i = 0; i < 400; i++) {
+        strcat(path, "/d");
+        CHECK(mkdir(path, 0700) == 0);
+    }
+    strcat(path, "/file");
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    /* A directory without any permission, with a file inside. */
+    char locked[sizeof root + 16];
+    snprintf(locked, sizeof locked, "%s/locked", root);
+    CHECK(mkdir(locked, 0700) == 0);
+    char inner[sizeof root + 32];
+    snprintf(inner, sizeof inner, "%s/f", locked);
+    f = fopen(inner, "w");
+    if (f)
+        fclose(f);
+    CHECK(chmod(locked, 0) == 0);
+    CHECK(runner_remove_tree(root));
+    struct stat st;
+    CHECK(stat(root, &st) != 0);
+    free(path);
+}
+
+TEST(pearson_on_hand_computed_values)
+{
+    double x[] = {1, 2, 3, 4}, up[] = {2, 4, 6, 8}, down[] = {4, 3, 2, 1}, mixed[] = {1, 3, 2, 4};
+    CHECK(fabs(run_report_pearson(x, up, 4) - 1.0) < 1e-12);
+    CHECK(fabs(run_report_pearson(x, down, 4) + 1.0) < 1e-12);
+    /* dx = dy' = (-1.5,-.5,.5,1.5), dy = (-1.5,.5,-.5,1.5): 4 / sqrt(5 * 5) */
+    CHECK(fabs(run_report_pearson(x, mixed, 4) - 0.8) < 1e-12);
+    double flat[] = {5, 5, 5, 5};
+    CHECK(isnan(run_report_pearson(x, flat, 4)));
+    CHECK(isnan(run_report_pearson(x, up, 1)));
+}
+
+/* The step API never blocks longer than asked: with wait 0 a step returns
+ * while a run is still going (nothing recorded yet), and stepping on records
+ * every input once, in the results file too. */
+TEST(campaign_steps_without_blocking)
+{
+    char dir[] = "/tmp/kpath-test-campaign-XXXXXX";
+    if (!CHECK(mkdtemp(dir) != NULL))
+        return;
+    struct sample_list inputs = SAMPLE_LIST_INIT;
+    for (int i = 0; i < 3; i++) {
+        struct strbuf path = STRBUF_INIT;
+        strbuf_addf(&path, "%s/%d.txt", dir, i);
+        FILE *f = fopen(path.data, "w");
+        if (f) {
+            fprintf(f, "%d", i);
+            fclose(f);
+        }
+        inputs.paths = realloc(inputs.paths, (inputs.len + 1) * sizeof *inputs.paths);
+        inputs.paths[inputs.len++] = strbuf_detach(&path, NULL);
+    }
+    struct strbuf results = STRBUF_INIT;
+    strbuf_addf(&results, "%s/r.jsonl", dir);
+    /* The first input's run waits for a file that only appears once the test
+     * has seen the campaign come back with nothing done. */
+    struct strbuf gate = STRBUF_INIT, script = STRBUF_INIT;
+    strbuf_addf(&gate, "%s/gate", dir);
+    strbuf_addf(&script, "while [ ! -e %s ]; do sleep 0.01; done; cat", gate.data);
+    char *argv[] = {"sh", "-c", script.data, NULL};
+    struct collector outcome;
+    collector_outcome(&outcome);
+    char *collect[] = {outcome.name};
+    struct results_header h = {.kpath_version = "test", .grammar = "g", .command = argv,
+                               .ncommand = 3, .collect = collect, .ncollect = 1};
+    memset(h.grammar_sha256, 'a', SHA256_HEX_SIZE - 1);
+    struct campaign_options o = {.runner = {.jobs = 1, .timeout_ms = 60000},
+                                 .argv = argv, .collectors = &outcome, .ncollectors = 1,
+                                 .results_path = results.data, .header = &h,
+                                 .max_input_size = 1024};
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct campaign *c = campaign_open(&o, &inputs, &diags);
+    if (CHECK(c != NULL)) {
+        CHECK_INT(campaign_step(c, 0, &diags), CAMPAIGN_RUNNING);
+        struct campaign_progress p;
+        campaign_get_progress(c, &p);
+        CHECK_INT(p.done, 0);
+        CHECK_INT(p.total, 3);
+        FILE *f = fopen(gate.data, "w");
+        if (f)
+            fclose(f);
+        enum campaign_state st;
+        while ((st = campaign_step(c, 50, &diags)) == CAMPAIGN_RUNNING)
+            ;
+        CHECK_INT(st, CAMPAIGN_DONE);
+        campaign_get_progress(c, &p);
+        CHECK_INT(p.done, 3);
+        const struct results *r = campaign_results(c);
+        CHECK_INT(r->nrecords, 3);
+        for (size_t i = 0; i < r->nrecords; i++)
+            CHECK_STR(r->records[i].outcome, "exit:0");
+        campaign_free(c);
+    }
+    CHECK_INT(diags.len, 0);
+    diag_list_free(&diags);
+    struct results back;
+    if (CHECK(results_load(results.data, &back, &diags))) {
+        CHECK_INT(back.nrecords, 3);
+        results_free(&back);
+    }
+    diag_list_free(&diags);
+    collector_free(&outcome);
+    for (size_t i = 0; i < inputs.len; i++)
+        unlink(inputs.paths[i]);
+    sample_list_free(&inputs);
+    unlink(results.data);
+    unlink(gate.data);
+    rmdir(dir);
+    strbuf_free(&results);
+    strbuf_free(&gate);
+    strbuf_free(&script);
+}
