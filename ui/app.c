@@ -197,6 +197,9 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
     for (int p = 0; p < NPANES; p++)
         ui->list[p] = (struct list_state){0, 0, 0, 0};
     ui->preview_top = 0;
+    if (ui->growth_valid)
+        growth_free(&ui->growth);
+    ui->growth_valid = false;
     ui->saved_changes = ws->changes;
     graph_state_init(ui);
     ui_autosave_rekey(ui);
@@ -206,6 +209,8 @@ void ui_free(struct ui *ui)
 {
     if (ui->why_valid)
         why_report_free(&ui->why);
+    if (ui->growth_valid)
+        growth_free(&ui->growth);
     workspace_free(ui->ws);
     screen_free(&ui->scr);
     free(ui->owner);
@@ -220,6 +225,8 @@ void ui_free(struct ui *ui)
     free(ui->search);
     free(ui->search_node_match);
     free(ui->search_matches);
+    free(ui->narrow);
+    free(ui->narrow_pos);
     free(ui->message);
     for (size_t i = 0; i < ui->nlog; i++)
         free(ui->log[i].text);
@@ -369,7 +376,7 @@ void ui_focus(struct ui *ui, enum pane_id p)
 
 /* ---- drawing ----------------------------------------------------------------------- */
 
-static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
+void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
 {
     if (total == 0 || covered >= total) {
         strbuf_addstr(out, "100.0");
@@ -457,7 +464,7 @@ static void draw_status(struct ui *ui, int y)
     } else {
         uint64_t all = workspace_count(ws, WS_ALL);
         strbuf_addf(&sb, "%" PRIu64 "/%" PRIu64 " ", ws->covered.size, all);
-        add_percent(&sb, ws->covered.size, all);
+        ui_add_percent(&sb, ws->covered.size, all);
         strbuf_addch(&sb, '%');
         if (ws->pins.len)
             strbuf_addstr(&sb, " pinned");
@@ -780,7 +787,6 @@ static void draw_overlay(struct ui *ui, struct rect body)
     strbuf_free(&lines);
 }
 
-static bool contains_nocase(const char *hay, const char *needle);
 
 /* Search the overlay's lines from the line after the last match (or the
  * first shown line), wrapping around. */
@@ -807,7 +813,7 @@ static void overlay_search(struct ui *ui, bool backward)
     for (size_t i = 1; i <= nlines && nlines; i++) {
         size_t at = backward ? (size_t)((from + nlines * 2 - i) % nlines)
                              : (size_t)((from + i - (ui->overlay_match ? 0 : 1)) % nlines);
-        if (contains_nocase(line[at], ui->search)) {
+        if (text_contains_nocase(line[at], ui->search)) {
             ui->overlay_match = at + 1;
             uint64_t h = ui->help_height > 2 ? (uint64_t)ui->help_height : 1;
             if (at < ui->help_top || at >= ui->help_top + h)
@@ -1020,7 +1026,7 @@ static void run_finished(struct ui *ui, bool stopped)
     if (!ws->space.saturated) {
         uint64_t all = workspace_count(ws, WS_ALL);
         strbuf_addf(&sb, "k=%u coverage %" PRIu64 "/%" PRIu64 " (", ws->k, ws->covered.size, all);
-        add_percent(&sb, ws->covered.size, all);
+        ui_add_percent(&sb, ws->covered.size, all);
         strbuf_addstr(&sb, "%)");
     }
     if (ws->gen && ws->gen->nunreachable)
@@ -1157,7 +1163,7 @@ static void start_run(struct ui *ui)
 
 /* ---- search ----------------------------------------------------------------------------- */
 
-static bool contains_nocase(const char *hay, const char *needle)
+bool text_contains_nocase(const char *hay, const char *needle)
 {
     size_t n = strlen(needle);
     if (n == 0)
@@ -1176,7 +1182,7 @@ static bool contains_nocase(const char *hay, const char *needle)
 static bool kpath_row_matches(struct ui *ui, uint64_t row, struct strbuf *tmp, uint32_t *path)
 {
     struct workspace *ws = ui->ws;
-    uint64_t rank = workspace_nth(ws, ui->filter, row);
+    uint64_t rank = kpaths_rank(ui, row);
     kpath_unrank(&ws->space, rank, path);
     if (ui->search_node_match) {
         for (uint32_t i = 0; i < ws->k; i++)
@@ -1186,11 +1192,11 @@ static bool kpath_row_matches(struct ui *ui, uint64_t row, struct strbuf *tmp, u
     }
     strbuf_reset(tmp);
     workspace_path_name(ws, path, ws->k, " -> ", tmp);
-    if (contains_nocase(strbuf_str(tmp), ui->search))
+    if (text_contains_nocase(strbuf_str(tmp), ui->search))
         return true;
     strbuf_reset(tmp);
     workspace_path_name(ws, path, ws->k, " \xe2\x86\x92 ", tmp);
-    return contains_nocase(strbuf_str(tmp), ui->search);
+    return text_contains_nocase(strbuf_str(tmp), ui->search);
 }
 
 static bool row_matches(struct ui *ui, enum pane_id p, uint64_t row, struct strbuf *tmp,
@@ -1200,7 +1206,7 @@ static bool row_matches(struct ui *ui, enum pane_id p, uint64_t row, struct strb
         return kpath_row_matches(ui, row, tmp, path);
     strbuf_reset(tmp);
     pane_ops[p]->row_text(ui, row, tmp);
-    return contains_nocase(strbuf_str(tmp), ui->search);
+    return text_contains_nocase(strbuf_str(tmp), ui->search);
 }
 
 /* What the counted matches belong to: the same search in the same list of
@@ -1335,7 +1341,7 @@ static void search_begin(struct ui *ui, bool backward)
         for (uint32_t n = 0; n < g->nnodes; n++) {
             strbuf_reset(&name);
             graph_node_name(g, n, &name);
-            ui->search_node_match[n] = contains_nocase(strbuf_str(&name), ui->search);
+            ui->search_node_match[n] = text_contains_nocase(strbuf_str(&name), ui->search);
         }
         strbuf_free(&name);
     }
@@ -1765,12 +1771,12 @@ bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank)
     struct workspace *ws = ui->ws;
     if (!workspace_listable(ws))
         return false;
-    uint64_t rows = workspace_count(ws, ui->filter);
+    uint64_t rows = kpaths_count(ui);
     struct list_state *l = &ui->list[PANE_KPATHS];
     list_clamp(l, rows);
     if (rows == 0)
         return false;
-    uint64_t r = workspace_nth(ws, ui->filter, l->cursor);
+    uint64_t r = kpaths_rank(ui, l->cursor);
     kpath_unrank(&ws->space, r, path);
     if (rank)
         *rank = r;

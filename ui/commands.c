@@ -54,6 +54,7 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("strategy", cmd_strategy, "NAME", ARG_STRATEGY, "kpath, random, coverage or prob")          \
     X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "shortest, random or greedy")               \
     X("filter", cmd_filter, "WHICH", ARG_FILTER, "k-paths shown: uncovered, covered or all")      \
+    X("narrow", cmd_narrow, "[TEXT]", ARG_NONE, "k-paths shown: those containing TEXT (F types it)") \
     X("coverage", cmd_coverage, "", ARG_NONE, "coverage for every k from 1 to k")                 \
     X("clear", cmd_clear, "", ARG_NONE, "remove the generated inputs")                            \
     X("save", cmd_save, "[FILE]", ARG_FILE, "save the workspace")                                 \
@@ -469,6 +470,7 @@ static void cmd_why(struct ui *ui, const struct cmd_args *a)
         ui->filter = WS_UNCOVERED;
     else if (ui->filter == WS_UNCOVERED)
         ui->filter = WS_ALL;
+    kpaths_narrow(ui, NULL); /* the k-path asked for must be in the list */
     ui->list[PANE_KPATHS].cursor = workspace_position(ws, ui->filter, rank);
     ui->list[PANE_KPATHS].top = ui->list[PANE_KPATHS].cursor;
     ui->detail_of = PANE_KPATHS;
@@ -686,6 +688,23 @@ static void cmd_filter(struct ui *ui, const struct cmd_args *a)
     }
     ui->list[PANE_KPATHS].cursor = ui->list[PANE_KPATHS].top = 0;
     ui_message(ui, "showing %s k-paths", w);
+}
+
+/* As typed: the terminal runs it again at every key while the command line
+ * reads "narrow ..." (F starts it), so the list narrows as you type. */
+static void cmd_narrow(struct ui *ui, const struct cmd_args *a)
+{
+    const char *text = a->rest;
+    while (*text == ' ')
+        text++;
+    if (!kpaths_narrow(ui, text))
+        return;
+    ui_focus(ui, PANE_KPATHS);
+    if (*text)
+        ui_message(ui, "%" PRIu64 " k-path%s containing \"%s\" (:narrow alone shows all)",
+                   kpaths_count(ui), kpaths_count(ui) == 1 ? "" : "s", text);
+    else
+        ui_message(ui, "showing every %s k-path", ws_filter_name(ui->filter));
 }
 
 static void cmd_coverage(struct ui *ui, const struct cmd_args *a)

@@ -83,7 +83,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_EXPORT, CTX_GLOBAL, "e", "", "export the marked inputs (or the selected one)")          \
     X(ACT_MESSAGES, CTX_GLOBAL, "M", "", "the message log: every message and error in full")      \
     X(ACT_LESSON_NEXT, CTX_GLOBAL, ">", "", "lesson: the next step (:lesson opens one)")           \
-    X(ACT_LESSON_PREV, CTX_GLOBAL, "<lt>", "", "lesson: the previous step")                        \
+    X(ACT_LESSON_PREV, CTX_GLOBAL, "<", "", "lesson: the previous step")                        \
     X(ACT_CANCEL, CTX_GLOBAL, "<Esc>", "", "cancel: stop a run, close help, clear the message")   \
     X(ACT_REDRAW, CTX_GLOBAL, "<C-l>", "", "redraw the screen")                                   \
     X(ACT_INTERRUPT, CTX_GLOBAL, "<C-c>", "", "stop a run; otherwise quit like q (twice: at once)") \
@@ -106,6 +106,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_FILTER_UNCOVERED, CTX_KPATHS, "u", "", "show the uncovered k-paths")                    \
     X(ACT_FILTER_COVERED, CTX_KPATHS, "c", "", "show the covered k-paths")                        \
     X(ACT_FILTER_ALL, CTX_KPATHS, "a", "", "show all k-paths")                                    \
+    X(ACT_NARROW, CTX_KPATHS, "F", "narrow", "narrow the list as you type (:narrow TEXT)")         \
     X(ACT_PATTERNS, CTX_KPATHS, "p", "patterns", "show or hide each k-path's pattern")            \
     X(ACT_KPATH_OPEN, CTX_KPATHS, "<Enter>", "detail", "focus the detail pane")                   \
     X(ACT_PROB_MORE, CTX_PROBS, "+", "raise", "raise the selected alternative by 5 points")       \
@@ -118,6 +119,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_MARK_ALL, CTX_INPUTS, "A", "all", "mark every input")                                   \
     X(ACT_MARK_INVERT, CTX_INPUTS, "i", "", "invert the marks")                                   \
     X(ACT_DELETE_INPUT, CTX_INPUTS, "d <Delete>", "delete", "remove the selected input")          \
+    X(ACT_INPUTS_PLOT, CTX_INPUTS, "v", "plot", "switch between the list and the coverage growth plot") \
     X(ACT_PREVIEW_DOWN, CTX_INPUTS, "J", "", "scroll the derivation tree down")                   \
     X(ACT_PREVIEW_UP, CTX_INPUTS, "K", "", "scroll the derivation tree up")
 

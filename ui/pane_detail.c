@@ -237,7 +237,7 @@ static void kpath_detail(struct ui *ui, struct paras *ps)
     if (!ui_selected_kpath(ui, path, &rank)) {
         strbuf_addstr(para_add(ps, "", EL_DIM),
                       ws->space.saturated                   ? "too many k-paths to list"
-                      : workspace_count(ws, ui->filter) == 0 ? "no k-path in this list (f changes the filter)"
+                      : kpaths_count(ui) == 0 ? "no k-path in this list (f changes the filter)"
                                                              : "no k-path selected");
         free(path);
         return;

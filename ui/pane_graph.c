@@ -459,9 +459,9 @@ static bool graph_action(struct ui *ui, enum action a)
             return true;
         }
         uint64_t start = ws->space.start_prefix[node->symbolic_index];
-        uint64_t pos = workspace_position_from(ws, ui->filter, start);
-        uint64_t rows = workspace_count(ws, ui->filter);
-        if (pos >= rows || workspace_nth(ws, ui->filter, pos) >=
+        uint64_t pos = kpaths_row_from(ui, start);
+        uint64_t rows = kpaths_count(ui);
+        if (pos >= rows || kpaths_rank(ui, pos) >=
                                start + kpath_count_from(&ws->space, n, ws->k)) {
             ui_message(ui, "no %s k-path starts here", ws_filter_name(ui->filter));
             return true;

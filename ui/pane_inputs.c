@@ -17,6 +17,10 @@ static uint64_t inputs_rows(struct ui *ui)
 static void inputs_summary(struct ui *ui, struct strbuf *out)
 {
     struct workspace *ws = ui->ws;
+    if (ui->inputs_plot) {
+        strbuf_addf(out, "coverage growth, k=1..%u", ws->k);
+        return;
+    }
     size_t samples = 0;
     for (size_t i = 0; i < ws->ninputs; i++)
         samples += ws->inputs[i].sample != NULL;
@@ -24,9 +28,36 @@ static void inputs_summary(struct ui *ui, struct strbuf *out)
                 samples == 1 ? "" : "s", workspace_marked(ws));
 }
 
+/* The growth curve of the inputs at k = 1 .. the current k, computed again
+ * only when the workspace changed. */
+static const struct coverage_growth *current_growth(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    uint64_t key[4] = {(uint64_t)(uintptr_t)ws, ws->changes, ws->ninputs, ws->k};
+    if (ui->growth_valid && memcmp(key, ui->growth_key, sizeof key) == 0)
+        return &ui->growth;
+    if (ui->growth_valid)
+        growth_free(&ui->growth);
+    growth_compute(ws, ws->k, &ui->growth);
+    memcpy(ui->growth_key, key, sizeof key);
+    ui->growth_valid = true;
+    return &ui->growth;
+}
+
 static void inputs_draw(struct ui *ui, struct rect r, bool focused)
 {
     struct workspace *ws = ui->ws;
+    if (ui->inputs_plot) {
+        struct list_state *pl = &ui->list[PANE_INPUTS];
+        list_clamp(pl, ws->ninputs);
+        pl->height = 0;
+        if (ws->ninputs == 0)
+            screen_puts(&ui->scr, r.x + 1, r.y + 1, r.w - 1,
+                        "no inputs yet: the curve starts with the first (s/r generate)", EL_DIM);
+        else
+            plot_growth(ui, r, current_growth(ui), (size_t)pl->cursor + 1);
+        return;
+    }
     struct screen *s = &ui->scr;
     struct list_state *l = &ui->list[PANE_INPUTS];
     struct strbuf tmp = STRBUF_INIT;
@@ -128,6 +159,11 @@ static bool inputs_action(struct ui *ui, enum action a)
         ui_message(ui, "input %zu removed", removed);
         return true;
     }
+    case ACT_INPUTS_PLOT:
+        ui->inputs_plot = !ui->inputs_plot;
+        ui_message(ui, ui->inputs_plot ? "coverage growth: j/k move along the inputs, v shows the list"
+                                       : "showing the inputs");
+        return true;
     case ACT_PREVIEW_DOWN: ui->preview_top += 3; return true;
     case ACT_PREVIEW_UP: ui->preview_top = ui->preview_top > 3 ? ui->preview_top - 3 : 0; return true;
     default: return false;

@@ -10,29 +10,129 @@
 #include "ui.h"
 #include "xalloc.h"
 
-static uint64_t kpaths_rows(struct ui *ui)
+/* ---- narrowing: the list as you type (nnn, lazygit) ----
+ * The narrowed list is the positions, in the filter's list, of the k-paths
+ * whose names contain the text; it is made again when the list changes
+ * (workspace, k, filter), from the top, at most UI_SEARCH_MATCHES_MAX
+ * k-paths (longer lists are searched with / instead). */
+
+static void narrow_key(struct ui *ui, uint64_t key[5])
+{
+    key[0] = (uint64_t)(uintptr_t)ui->ws;
+    key[1] = ui->ws->changes;
+    key[2] = ui->ws->k;
+    key[3] = ui->filter;
+    key[4] = ui->ws->pins.len;
+}
+
+static bool kpath_name_matches(struct ui *ui, uint32_t *path, const char *text, struct strbuf *tmp)
+{
+    struct workspace *ws = ui->ws;
+    strbuf_reset(tmp);
+    workspace_path_name(ws, path, ws->k, " -> ", tmp);
+    if (text_contains_nocase(strbuf_str(tmp), text))
+        return true;
+    strbuf_reset(tmp);
+    workspace_path_name(ws, path, ws->k, " \xe2\x86\x92 ", tmp);
+    return text_contains_nocase(strbuf_str(tmp), text);
+}
+
+/* Make the narrowed list current; false when there is no narrowing. */
+static bool narrow_current(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    if (!ui->narrow || !workspace_listable(ws))
+        return false;
+    uint64_t key[5];
+    narrow_key(ui, key);
+    if (ui->narrow_valid && memcmp(key, ui->narrow_key, sizeof key) == 0)
+        return true;
+    uint64_t n = workspace_count(ws, ui->filter);
+    if (n > UI_SEARCH_MATCHES_MAX)
+        n = UI_SEARCH_MATCHES_MAX;
+    uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+    struct strbuf tmp = STRBUF_INIT;
+    ui->nnarrow = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        kpath_unrank(&ws->space, workspace_nth(ws, ui->filter, i), path);
+        if (!kpath_name_matches(ui, path, ui->narrow, &tmp))
+            continue;
+        ui->narrow_pos = xgrow(ui->narrow_pos, &ui->narrow_cap, ui->nnarrow + 1, sizeof *ui->narrow_pos);
+        ui->narrow_pos[ui->nnarrow++] = i;
+    }
+    strbuf_free(&tmp);
+    free(path);
+    memcpy(ui->narrow_key, key, sizeof key);
+    ui->narrow_valid = true;
+    return true;
+}
+
+uint64_t kpaths_count(struct ui *ui)
 {
     struct workspace *ws = ui->ws;
     if (!workspace_listable(ws))
         return 0;
-    return workspace_count(ws, ui->filter);
+    return narrow_current(ui) ? ui->nnarrow : workspace_count(ws, ui->filter);
 }
 
-static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
+uint64_t kpaths_rank(struct ui *ui, uint64_t row)
 {
-    if (total == 0 || covered >= total) {
-        strbuf_addstr(out, "100.0");
-        return;
+    if (narrow_current(ui))
+        row = ui->narrow_pos[row];
+    return workspace_nth(ui->ws, ui->filter, row);
+}
+
+uint64_t kpaths_row_from(struct ui *ui, uint64_t rank)
+{
+    uint64_t pos = workspace_position_from(ui->ws, ui->filter, rank);
+    if (!narrow_current(ui))
+        return pos;
+    size_t lo = 0, hi = ui->nnarrow;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ui->narrow_pos[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
-    unsigned t = tenths > 999 ? 999 : (unsigned)tenths;
-    strbuf_addf(out, "%u.%u", t / 10, t % 10);
+    return lo;
+}
+
+bool kpaths_narrow(struct ui *ui, const char *text)
+{
+    struct workspace *ws = ui->ws;
+    uint64_t rank = 0;
+    uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
+    bool had = ui_selected_kpath(ui, path, &rank);
+    free(path);
+    free(ui->narrow);
+    ui->narrow = NULL;
+    ui->narrow_valid = false;
+    if (text && *text) {
+        if (!workspace_listable(ws) || workspace_count(ws, ui->filter) > UI_SEARCH_MATCHES_MAX) {
+            ui_error(ui, "too many k-paths to narrow as you type: / searches them");
+            return false;
+        }
+        ui->narrow = xstrdup(text);
+    }
+    /* keep the selected k-path, or the one after it, selected */
+    struct list_state *l = &ui->list[PANE_KPATHS];
+    l->cursor = had ? kpaths_row_from(ui, rank) : 0;
+    list_clamp(l, kpaths_count(ui));
+    return true;
+}
+
+static uint64_t kpaths_rows(struct ui *ui)
+{
+    return kpaths_count(ui);
 }
 
 static void kpaths_summary(struct ui *ui, struct strbuf *out)
 {
     struct workspace *ws = ui->ws;
     strbuf_addf(out, "k=%u %s", ws->k, ws_filter_name(ui->filter));
+    if (ui->narrow)
+        strbuf_addf(out, " containing \"%s\"", ui->narrow);
 }
 
 /* Draw one path; returns the columns used. */
@@ -67,11 +167,13 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
         ui->list[PANE_KPATHS].height = 0;
         return;
     }
-    uint64_t rows = workspace_count(ws, ui->filter);
+    uint64_t rows = kpaths_count(ui);
     uint64_t all = workspace_count(ws, WS_ALL);
     strbuf_addf(&tmp, "covered %" PRIu64 "/%" PRIu64 " (", ws->covered.size, all);
-    add_percent(&tmp, ws->covered.size, all);
+    ui_add_percent(&tmp, ws->covered.size, all);
     strbuf_addf(&tmp, "%%)  %s: %" PRIu64, ws_filter_name(ui->filter), rows);
+    if (ui->narrow)
+        strbuf_addf(&tmp, " containing \"%s\"", ui->narrow);
     if (ws->pins.len)
         strbuf_addf(&tmp, "  (under the pins; %" PRIu64 " in all)", ws->space.total);
     screen_puts(s, r.x, r.y, r.w, strbuf_str(&tmp), EL_HEADER);
@@ -83,7 +185,7 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
     struct strbuf pat = STRBUF_INIT;
     for (int y = 0; y < l->height && l->top + (uint64_t)y < rows; y++) {
         uint64_t i = l->top + (uint64_t)y;
-        uint64_t rank = workspace_nth(ws, ui->filter, i);
+        uint64_t rank = kpaths_rank(ui, i);
         kpath_unrank(&ws->space, rank, path);
         bool covered = ui->filter == WS_COVERED ||
                        (ui->filter == WS_ALL && workspace_rank_covered(ws, rank));
@@ -101,7 +203,8 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
             draw_selected(ui, r, yy, focused);
     }
     if (rows == 0) {
-        const char *msg = ui->filter == WS_UNCOVERED ? "every k-path is covered"
+        const char *msg = ui->narrow ? "no k-path here contains the text (F changes it)"
+                          : ui->filter == WS_UNCOVERED ? "every k-path is covered"
                           : ui->filter == WS_COVERED ? "no k-path is covered yet: s steps, r runs"
                                                      : "no k-paths";
         screen_puts(s, r.x + 2, r.y + 1, r.w - 2, msg, EL_DIM);
@@ -122,10 +225,8 @@ static void set_filter(struct ui *ui, enum ws_filter f)
     free(path);
     ui->filter = f;
     struct list_state *l = &ui->list[PANE_KPATHS];
-    if (had) {
-        uint64_t pos = workspace_position_from(ws, f, rank);
-        l->cursor = pos;
-    }
+    if (had)
+        l->cursor = kpaths_row_from(ui, rank);
     list_scroll_into_view(l, kpaths_rows(ui));
     ui_message(ui, "showing %s k-paths", ws_filter_name(f));
 }
@@ -145,6 +246,16 @@ static bool kpaths_action(struct ui *ui, enum action a)
         ui->show_patterns = !ui->show_patterns;
         ui_message(ui, "patterns %s", ui->show_patterns ? "shown" : "hidden");
         return true;
+    case ACT_NARROW:
+        if (ui->script_mode || !term_active())
+            ui_message(ui, "type :narrow TEXT");
+        else {
+            struct strbuf init = STRBUF_INIT;
+            strbuf_addf(&init, "narrow %s", ui->narrow ? ui->narrow : "");
+            term_cmdline_begin(ui, ":", strbuf_str(&init));
+            strbuf_free(&init);
+        }
+        return true;
     case ACT_KPATH_OPEN: ui_focus(ui, PANE_DETAIL); ui->detail_of = PANE_KPATHS; return true;
     default: return false;
     }
@@ -159,7 +270,7 @@ static void kpaths_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
 {
     struct workspace *ws = ui->ws;
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-    kpath_unrank(&ws->space, workspace_nth(ws, ui->filter, row), path);
+    kpath_unrank(&ws->space, kpaths_rank(ui, row), path);
     workspace_path_name(ws, path, ws->k, " -> ", out);
     free(path);
 }

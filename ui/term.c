@@ -426,6 +426,10 @@ static void cmdline_key(struct ui *ui, int key)
         free(line);
         return;
     }
+    /* narrowing as you type: every key applies the text so far */
+    if (ui->cmd_prompt && strcmp(ui->cmd_prompt, ":") == 0 && rl_line_buffer &&
+        strncmp(rl_line_buffer, "narrow ", 7) == 0)
+        kpaths_narrow(ui, rl_line_buffer + 7);
     sync_cmdline(ui);
 }
 

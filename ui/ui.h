@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "growth.h"
 #include "keys.h"
 #include "samples.h"
 #include "screen.h"
@@ -124,6 +125,13 @@ struct ui {
     /* k-paths pane */
     enum ws_filter filter;
     bool show_patterns;
+    /* narrowing (F, :narrow TEXT): only the k-paths whose names contain the
+     * text, as positions in the filter's list (sorted), for narrow_key */
+    char *narrow;            /* owned; NULL: not narrowed */
+    uint64_t *narrow_pos;    /* owned */
+    size_t nnarrow, narrow_cap;
+    uint64_t narrow_key[5];
+    bool narrow_valid;
 
     /* probabilities pane */
     struct prob_row *prows;  /* owned */
@@ -134,6 +142,10 @@ struct ui {
     uint64_t preview_top;
     int preview_height;
     bool marks_exported;     /* the marked inputs were exported since marked */
+    bool inputs_plot;        /* the pane shows the coverage growth plot (v) */
+    struct coverage_growth growth; /* the plot's curve, for growth_key */
+    bool growth_valid;
+    uint64_t growth_key[4];
 
     /* stepper: what was shown last, to follow the slot just filled */
     uint64_t stepper_sig;
@@ -270,6 +282,9 @@ void list_clamp(struct list_state *l, uint64_t rows);
 void list_scroll_into_view(struct list_state *l, uint64_t rows);
 /* Draw the selection style over row y of r. */
 void draw_selected(struct ui *ui, struct rect r, int y, bool focused);
+/* "12.5": a coverage percentage rounded down to tenths (only full
+ * coverage, or nothing to cover, reads 100.0). */
+void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total);
 /* Glyph strings, UTF-8 or ASCII. */
 const char *glyph(const struct ui *ui, const char *utf8, const char *ascii);
 /* Escape an input for one-line display: \n, \t, \r and \xHH for control
@@ -290,6 +305,17 @@ uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t
                    uint32_t mark, uint64_t *mark_row);
 
 /* ---- pane helpers used across files ---------------------------------------- */
+/* The k-path list as shown (the filter, then the narrowing): its length, the
+ * rank of row i, and the first row whose rank is >= r (the length: none). */
+uint64_t kpaths_count(struct ui *ui);
+uint64_t kpaths_rank(struct ui *ui, uint64_t row);
+uint64_t kpaths_row_from(struct ui *ui, uint64_t rank);
+/* Narrow the list to the k-paths whose names contain text (case ignored);
+ * NULL or "" shows them all again.  False (with an error) when the list is
+ * too long to narrow as you type. */
+bool kpaths_narrow(struct ui *ui, const char *text);
+/* Does hay contain needle, ignoring ASCII case? */
+bool text_contains_nocase(const char *hay, const char *needle);
 void graph_rebuild(struct ui *ui);
 void graph_reveal(struct ui *ui, uint32_t node);
 uint32_t graph_selected_node(struct ui *ui);
@@ -319,6 +345,12 @@ char *ui_lessons_dir(const struct ui *ui);
 char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
 void commands_help(struct strbuf *out, int width);
 size_t commands_help_lines(void);
+
+/* ---- plot.c ------------------------------------------------------------------------ */
+/* Draw the coverage growth chart into r; `selected` inputs are marked. */
+void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, size_t selected);
+/* The style of the curve of k. */
+int plot_curve_style(uint32_t k);
 
 /* ---- svg.c ----------------------------------------------------------------------- */
 void svg_render(const struct screen *s, const struct theme *t, struct strbuf *out);

@@ -1,0 +1,157 @@
+/* plot: the coverage growth chart (growth.h) drawn into a rect.
+ *
+ * One curve per k: coverage (0 to 100%) against the number of inputs (0 to
+ * n).  In a UTF-8 locale the curves are drawn in braille, 2x4 dots per cell;
+ * in ASCII each cell is one point and shows the digit of its k.  Colour
+ * alone never tells the curves apart: the digit of each curve's k stands at
+ * its right end, and the header names each k next to its value.  The
+ * selected input (the inputs list's cursor) is marked on the x axis and the
+ * header reads the curves there.  Only this file knows the chart's layout. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui.h"
+#include "xalloc.h"
+
+/* A curve's style: k = 1, 2, ... take these in turn. */
+static const int curve_styles[] = {EL_BAR, EL_MARKED, EL_BACKEDGE, EL_COVERED, EL_SAMPLE};
+#define NCURVE_STYLES (sizeof curve_styles / sizeof curve_styles[0])
+
+int plot_curve_style(uint32_t k)
+{
+    return curve_styles[(k - 1) % NCURVE_STYLES];
+}
+
+/* The dot row (0 = bottom) of a fraction on a canvas `height` dots high: the
+ * top row only at full coverage, as the percentages round down. */
+static int dot_row(double f, int height)
+{
+    if (f >= 1.0)
+        return height - 1;
+    int y = (int)floor(f * (height - 1));
+    if (y > height - 2 && height > 1)
+        y = height - 2;
+    return y < 0 ? 0 : y;
+}
+
+/* The input count a dot column stands for (column 0: none, the last: n). */
+static size_t column_input(int x, int width, size_t n)
+{
+    if (width <= 1)
+        return n;
+    return (size_t)((double)x * (double)n / (double)(width - 1) + 0.5);
+}
+
+static const uint8_t braille_bits[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
+
+void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, size_t selected)
+{
+    struct screen *s = &ui->scr;
+    struct strbuf tmp = STRBUF_INIT;
+    size_t n = g->ninputs;
+    if (selected > n)
+        selected = n;
+    /* header: the curves' values after the selected input */
+    strbuf_addf(&tmp, "after %zu of %zu input%s:", selected, n, n == 1 ? "" : "s");
+    int used = screen_puts(s, r.x, r.y, r.w, strbuf_str(&tmp), EL_HEADER);
+    for (uint32_t k = 1; k <= g->kmax && used < r.w; k++) {
+        strbuf_reset(&tmp);
+        strbuf_addf(&tmp, " k=%u ", k);
+        if (g->total[k - 1] == UINT64_MAX)
+            strbuf_addstr(&tmp, "0.0");
+        else
+            ui_add_percent(&tmp, growth_covered(g, k, selected), g->total[k - 1]);
+        strbuf_addch(&tmp, '%');
+        used += screen_puts(s, r.x + used, r.y, r.w - used, strbuf_str(&tmp), plot_curve_style(k));
+    }
+    const int label_w = 5; /* "100%" and the axis */
+    int cw = r.w - label_w - 4, ch = r.h - 2;
+    if (cw < 4 || ch < 2) {
+        if (r.h > 1)
+            screen_puts(s, r.x, r.y + 1, r.w, "(too small for the plot: z zooms)", EL_DIM);
+        strbuf_free(&tmp);
+        return;
+    }
+    int x0 = r.x + label_w, y0 = r.y + 1; /* the chart's top-left cell */
+    /* the axes */
+    screen_puts(s, r.x, y0, label_w - 1, "100%", EL_DIM);
+    if (ch >= 5)
+        screen_puts(s, r.x, y0 + (ch - 1) / 2, label_w - 1, " 50%", EL_DIM);
+    screen_puts(s, r.x, y0 + ch - 1, label_w - 1, "  0%", EL_DIM);
+    for (int y = 0; y < ch; y++)
+        screen_fill(s, x0 - 1, y0 + y, 1, ui->ascii ? '|' : 0x2502, EL_BORDER);
+    int ay = y0 + ch;
+    screen_fill(s, x0 - 1, ay, 1, ui->ascii ? '+' : 0x2514, EL_BORDER);
+    screen_fill(s, x0, ay, cw, ui->ascii ? '-' : 0x2500, EL_BORDER);
+    strbuf_reset(&tmp);
+    strbuf_addf(&tmp, "%zu", n);
+    int nw = (int)tmp.len;
+    screen_puts(s, x0, ay, 1, "0", EL_DIM);
+    if (cw > nw + 2)
+        screen_puts(s, x0 + cw - nw, ay, nw, strbuf_str(&tmp), EL_DIM);
+    if (cw > nw + 12)
+        screen_puts(s, x0 + (cw - 6) / 2, ay, 6, "inputs", EL_DIM);
+
+    /* the curves, on a canvas of dots; a cell takes the style of the
+     * highest k drawn in it */
+    bool braille = !ui->ascii;
+    int dx = braille ? 2 : 1, dy = braille ? 4 : 1;
+    int pw = cw * dx, ph = ch * dy;
+    uint8_t *bits = xcalloc((size_t)cw * (size_t)ch, 1);
+    int *style = xcalloc((size_t)cw * (size_t)ch, sizeof *style);
+    uint32_t *digit = xcalloc((size_t)cw * (size_t)ch, sizeof *digit);
+    for (uint32_t k = 1; k <= g->kmax; k++) {
+        int prev = -1;
+        for (int x = 0; x < pw; x++) {
+            int y = dot_row(growth_fraction(g, k, column_input(x, pw, n)), ph);
+            int lo = prev < 0 ? y : (prev < y ? prev + 1 : y);
+            int hi = prev < 0 ? y : (prev > y ? prev - 1 : y);
+            if (lo > hi)
+                lo = hi = y;
+            for (int yy = lo; yy <= hi; yy++) {
+                int row = ph - 1 - yy; /* from the top */
+                size_t c = (size_t)(row / dy) * (size_t)cw + (size_t)(x / dx);
+                bits[c] |= braille ? braille_bits[row % 4][x % 2] : 1;
+                style[c] = plot_curve_style(k);
+                digit[c] = '0' + k % 10;
+            }
+            prev = y;
+        }
+    }
+    for (int y = 0; y < ch; y++)
+        for (int x = 0; x < cw; x++) {
+            size_t c = (size_t)y * (size_t)cw + (size_t)x;
+            if (!bits[c])
+                continue;
+            screen_fill(s, x0 + x, y0 + y, 1, braille ? 0x2800u + bits[c] : digit[c], style[c]);
+        }
+    /* each curve's k at its right end; curves that end on the same row share
+     * it ("12": k=1 and k=2 both end there) */
+    char (*labels)[4] = xcalloc((size_t)ch, sizeof *labels);
+    int *label_style = xcalloc((size_t)ch, sizeof *label_style);
+    for (uint32_t k = 1; k <= g->kmax; k++) {
+        int row = (ph - 1 - dot_row(growth_fraction(g, k, n), ph)) / dy;
+        size_t len = strlen(labels[row]);
+        if (len < 2)
+            labels[row][len] = (char)('0' + k % 10);
+        else
+            labels[row][2] = '+';
+        if (len == 0)
+            label_style[row] = plot_curve_style(k);
+    }
+    for (int y = 0; y < ch; y++)
+        if (labels[y][0])
+            screen_puts(s, x0 + cw + 1, y0 + y, 3, labels[y], label_style[y]);
+    /* the selected input on the x axis */
+    if (n > 0) {
+        int sx = (int)((double)selected * (double)(pw - 1) / (double)n + 0.5) / dx;
+        screen_fill(s, x0 + sx, ay, 1, ui->ascii ? '^' : 0x2534, EL_HEADER);
+    }
+    free(label_style);
+    free(labels);
+    free(digit);
+    free(style);
+    free(bits);
+    strbuf_free(&tmp);
+}
