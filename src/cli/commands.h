@@ -22,7 +22,8 @@
     X(reduce, cmd_reduce)     \
     X(bonsai, cmd_bonsai)     \
     X(convert, cmd_convert)   \
-    X(run, cmd_run)
+    X(run, cmd_run)           \
+    X(check_oracle, cmd_check_oracle)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)
