@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "collect.h"
 #include "commands.h"
+#include "campaign_loop.h"
 #include "json.h"
 #include "number.h"
 #include "results.h"
@@ -118,7 +119,7 @@ struct run_args {
     size_t npositional;
 };
 
-static bool parse_timeout(const char *text, uint64_t *ms)
+bool cli_parse_timeout(const char *text, uint64_t *ms)
 {
     size_t len = strlen(text);
     char digits[32];
@@ -141,7 +142,7 @@ static int on_option(const struct cli_command *cmd, const char *name, const char
     if (strcmp(name, "jobs") == 0)
         return cli_parse_u32(cmd, "-j", value, 1, 1024, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "timeout") == 0)
-        return parse_timeout(value, &a->timeout_ms)
+        return cli_parse_timeout(value, &a->timeout_ms)
                    ? CLI_CONTINUE
                    : cli_usage_error(cmd, "--timeout takes whole seconds or NNNms (not 0), "
                                           "not '%s'", value);
@@ -258,6 +259,53 @@ static void progress_bar(const struct campaign_progress *p, bool final)
     if (final)
         fputs("\r\033[K", stderr);
     fflush(stderr);
+}
+
+/* ---- the campaign loop, shared with check-oracle ---------------------------- */
+
+const char *cli_interrupt_name(void)
+{
+    return interrupted == SIGINT ? "SIGINT" : interrupted == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
+
+enum campaign_state cli_run_campaign(const struct cli_command *cmd, struct campaign *c,
+                                     struct campaign_progress *p)
+{
+    struct diag_list diags = DIAG_LIST_INIT;
+    bool tty = isatty(2);
+    const char *kill_after = getenv("KPATH_TEST_KILL_AFTER");
+    const char *interrupt_after = getenv("KPATH_TEST_INTERRUPT_AFTER");
+    interrupted = 0;
+    catch_signals(true);
+    enum campaign_state st = CAMPAIGN_RUNNING;
+    double last_draw = -1;
+    while (st == CAMPAIGN_RUNNING && !interrupted) {
+        st = campaign_step(c, 100, &diags);
+        if (diags.len) {
+            if (tty)
+                fputs("\r\033[K", stderr);
+            print_diags(cmd, &diags);
+        }
+        campaign_get_progress(c, p);
+        /* Test hooks: die or be interrupted at a chosen record, not by timing. */
+        if (kill_after && p->done == strtoull(kill_after, NULL, 10))
+            raise(SIGKILL);
+        if (interrupt_after && p->done == strtoull(interrupt_after, NULL, 10))
+            raise(SIGINT);
+        if (tty && (p->elapsed_s - last_draw >= 0.1 || st != CAMPAIGN_RUNNING)) {
+            progress_bar(p, false);
+            last_draw = p->elapsed_s;
+        }
+    }
+    campaign_get_progress(c, p);
+    if (tty)
+        progress_bar(p, true);
+    if (interrupted) {
+        campaign_stop(c);
+        st = CAMPAIGN_RUNNING;
+    }
+    catch_signals(false);
+    return st;
 }
 
 static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
@@ -573,42 +621,12 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
         print_diags(cmd, &diags);
         /* The campaign keeps the argv pointer: free it after the campaign. */
         if (c) {
-            bool tty = isatty(2);
-            const char *kill_after = getenv("KPATH_TEST_KILL_AFTER");
-            const char *interrupt_after = getenv("KPATH_TEST_INTERRUPT_AFTER");
-            interrupted = 0;
-            catch_signals(true);
-            enum campaign_state st = CAMPAIGN_RUNNING;
-            double last_draw = -1;
             struct campaign_progress p;
-            while (st == CAMPAIGN_RUNNING && !interrupted) {
-                st = campaign_step(c, 100, &diags);
-                if (diags.len) {
-                    if (tty)
-                        fputs("\r\033[K", stderr);
-                    print_diags(cmd, &diags);
-                }
-                campaign_get_progress(c, &p);
-                /* Test hooks: die or be interrupted at a chosen record, not by timing. */
-                if (kill_after && p.done == strtoull(kill_after, NULL, 10))
-                    raise(SIGKILL);
-                if (interrupt_after && p.done == strtoull(interrupt_after, NULL, 10))
-                    raise(SIGINT);
-                if (tty && (p.elapsed_s - last_draw >= 0.1 || st != CAMPAIGN_RUNNING)) {
-                    progress_bar(&p, false);
-                    last_draw = p.elapsed_s;
-                }
-            }
-            campaign_get_progress(c, &p);
-            if (tty)
-                progress_bar(&p, true);
-            if (interrupted) {
-                campaign_stop(c);
+            enum campaign_state st = cli_run_campaign(cmd, c, &p);
+            if (st == CAMPAIGN_RUNNING) {
                 fprintf(stderr, "kpath run: interrupted (%s): %zu of %zu runs recorded in %s; "
                                 "--resume goes on from there\n",
-                        interrupted == SIGINT ? "SIGINT" : interrupted == SIGTERM ? "SIGTERM"
-                                                                                  : "SIGHUP",
-                        p.done, p.total, a->results);
+                        cli_interrupt_name(), p.done, p.total, a->results);
                 status = 130;
             } else if (st == CAMPAIGN_FAILED) {
                 status = EXIT_FAILURE_OTHER;
@@ -625,7 +643,6 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
                 fprintf(stderr, "\n");
                 status = print_report(cmd, campaign_results(c), graph, a);
             }
-            catch_signals(false);
             campaign_free(c);
         } else {
             status = EXIT_USAGE;

@@ -24,7 +24,8 @@
     X(convert, cmd_convert)   \
     X(run, cmd_run)           \
     X(explain, cmd_explain)   \
-    X(target, cmd_target)
+    X(target, cmd_target)     \
+    X(check_oracle, cmd_check_oracle)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)

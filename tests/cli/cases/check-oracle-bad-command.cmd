@@ -1,0 +1,1 @@
+check-oracle grammars/expr.ebnf -k 1 -- kpath-no-such-command

@@ -1,0 +1,1 @@
+check-oracle grammars/expr.ebnf --valid-exit 0,x -- true

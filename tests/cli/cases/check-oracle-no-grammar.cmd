@@ -1,0 +1,1 @@
+check-oracle -o /nonexistent-kpath-dir -- true
