@@ -23,7 +23,7 @@ bool target_list_read(const struct graph *g, const char *path, uint32_t want_k,
 {
     *out = (struct target_list)TARGET_LIST_INIT;
     struct strbuf text = STRBUF_INIT;
-    if (!grammar_read_file(path, &text, diags)) {
+    if (!grammar_read_file(path, NULL, &text, diags)) {
         strbuf_free(&text);
         return false;
     }
