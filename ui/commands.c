@@ -55,7 +55,7 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "shortest, random or greedy")               \
     X("filter", cmd_filter, "WHICH", ARG_FILTER, "k-paths shown: uncovered, covered or all")      \
     X("narrow", cmd_narrow, "[TEXT]", ARG_NONE, "k-paths shown: those containing TEXT (F types it)") \
-    X("run", cmd_run, "[OPTIONS] [--] COMMAND [ARG...]", ARG_FILE, "run the inputs through a program (run! replaces the runs; b shows them)") \
+    X("run", cmd_run, "-- COMMAND [ARG...]", ARG_FILE, "run the inputs through COMMAND (kpath run's options go before --)") \
     X("coverage", cmd_coverage, "", ARG_NONE, "coverage for every k from 1 to k")                 \
     X("clear", cmd_clear, "", ARG_NONE, "remove the generated inputs")                            \
     X("save", cmd_save, "[FILE]", ARG_FILE, "save the workspace")                                 \
