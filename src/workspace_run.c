@@ -29,7 +29,7 @@ bool workspace_run_inputs(struct workspace *ws, const char *dir, struct sample_l
                           struct diag_list *diags)
 {
     if (ws->ninputs == 0) {
-        diag_add(diags, DIAG_ERROR, ws->file ? ws->file : ws->grammar_path, 0, 0,
+        diag_add(diags, DIAG_ERROR, ws->file, 0, 0,
                  "the workspace has no inputs to run: generate some (r, :gen, kpath cover) "
                  "or load samples first");
         return false;

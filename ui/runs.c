@@ -151,20 +151,18 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
     if (!results)
         results = ws->results_path ? ws->results_path : RUNS_DEFAULT_RESULTS;
     struct stat st;
+    bool replace = false;
     if (stat(results, &st) == 0 && st.st_size > 0) {
+        if (!is_results_file(results)) {
+            ui_error(ui, "%s is not a results file: :run never writes over it (--results FILE "
+                         "names another)", results);
+            return;
+        }
         if (!force) {
             ui_error(ui, "%s holds runs already: :run! replaces them (or --results FILE)", results);
             return;
         }
-        if (!is_results_file(results)) {
-            ui_error(ui, "%s is not a results file: not replaced (--results FILE names another)",
-                     results);
-            return;
-        }
-        if (unlink(results) != 0) {
-            ui_error(ui, "%s: cannot remove it: %s", results, strerror(errno));
-            return;
-        }
+        replace = true;
     }
 
     run_state_free(ui);
@@ -172,13 +170,18 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
     ui->run.argv = xcalloc((size_t)(n - i) + 1, sizeof *ui->run.argv);
     for (int j = i; j < n; j++)
         ui->run.argv[j - i] = xstrdup(words[j]);
-    char *dir = workspace_run_inputs_dir(results);
-    bool ok = workspace_run_inputs(ws, dir, &ui->run.inputs, &d);
-    free(dir);
+    /* the collectors first: nothing is written when one cannot work */
     ui->run.cols = xcalloc(2, sizeof *ui->run.cols);
     collector_outcome(&ui->run.cols[ui->run.ncols++]);
-    if (ok && gcov)
-        ok = collector_gcov(&ui->run.cols[ui->run.ncols++], gcov, lines, &d);
+    bool ok = !gcov || collector_gcov(&ui->run.cols[ui->run.ncols++], gcov, lines, &d);
+    char *dir = workspace_run_inputs_dir(results);
+    ok = ok && workspace_run_inputs(ws, dir, &ui->run.inputs, &d);
+    free(dir);
+    /* :run! replaces the runs only now that the new ones can start */
+    if (ok && replace && unlink(results) != 0) {
+        diag_add(&d, DIAG_ERROR, results, 0, 0, "cannot remove it: %s", strerror(errno));
+        ok = false;
+    }
     if (!ok) {
         run_state_free(ui);
         ui_diags(ui, &d);
@@ -289,8 +292,10 @@ void runs_status(struct ui *ui, struct strbuf *out)
 {
     struct campaign_progress p;
     campaign_get_progress(ui->run.campaign, &p);
+    const char *name = strrchr(ui->run.argv[0], '/');
     strbuf_addf(out, " running %s: %zu of %zu inputs, %zu failed (any key stops) ",
-                ui->run.argv[0], p.done + p.unreadable, p.total, p.failed);
+                name && name[1] ? name + 1 : ui->run.argv[0], p.done + p.unreadable, p.total,
+                p.failed);
 }
 
 /* ---- the view ---------------------------------------------------------------------------- */
