@@ -344,13 +344,48 @@ static int compare_rows(const void *pa, const void *pb)
     return strcmp(ra->input, rb->input);
 }
 
-/* Load the results file of the workspace when it, the workspace or k changed. */
+/* Tie each record to its workspace input (by SHA-256) and order the rows:
+ * again whenever the inputs change. */
+static void view_map(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    size_t n = ui->runs.nrecords;
+    free(ui->runs_order);
+    free(ui->runs_input);
+    ui->runs_order = xcalloc(n + 1, sizeof *ui->runs_order);
+    ui->runs_input = xcalloc(n + 1, sizeof *ui->runs_input);
+    char (*hex)[SHA256_HEX_SIZE] = xcalloc(ws->ninputs + 1, sizeof *hex);
+    for (size_t i = 0; i < ws->ninputs; i++)
+        sha256_hex(ws->inputs[i].text, ws->inputs[i].len, hex[i]);
+    for (size_t r = 0; r < n; r++) {
+        ui->runs_order[r] = r;
+        ui->runs_input[r] = SIZE_MAX;
+        for (size_t i = 0; i < ws->ninputs; i++)
+            if (strcmp(hex[i], ui->runs.records[r].input_sha256) == 0) {
+                ui->runs_input[r] = i;
+                break;
+            }
+    }
+    free(hex);
+    sorting = ui;
+    qsort(ui->runs_order, n, sizeof *ui->runs_order, compare_rows);
+    sorting = NULL;
+}
+
+/* The results file of the workspace, read again (and its report, which
+ * parses every input, made again) only when the file, the workspace or k
+ * changed; the rows are tied to the inputs again when they changed. */
 static bool view_load(struct ui *ui)
 {
     struct workspace *ws = ui->ws;
-    uint64_t key[4] = {(uint64_t)(uintptr_t)ws, ws->k, ui->runs_generation, ws->changes};
-    if ((ui->runs_valid || ui->runs_error) && memcmp(key, ui->runs_key, sizeof key) == 0)
+    uint64_t key[3] = {(uint64_t)(uintptr_t)ws, ws->k, ui->runs_generation};
+    if ((ui->runs_valid || ui->runs_error) && memcmp(key, ui->runs_key, sizeof key) == 0) {
+        if (ui->runs_valid && ui->runs_changes != ws->changes) {
+            ui->runs_changes = ws->changes;
+            view_map(ui);
+        }
         return ui->runs_valid;
+    }
     view_free(ui);
     memcpy(ui->runs_key, key, sizeof key);
     if (!ws->results_path) {
@@ -370,26 +405,8 @@ static bool view_load(struct ui *ui)
         return false;
     }
     diag_list_free(&d);
-    size_t n = ui->runs.nrecords;
-    ui->runs_order = xcalloc(n + 1, sizeof *ui->runs_order);
-    ui->runs_input = xcalloc(n + 1, sizeof *ui->runs_input);
-    /* Each record's input: the workspace input with the same SHA-256. */
-    char (*hex)[SHA256_HEX_SIZE] = xcalloc(ws->ninputs + 1, sizeof *hex);
-    for (size_t i = 0; i < ws->ninputs; i++)
-        sha256_hex(ws->inputs[i].text, ws->inputs[i].len, hex[i]);
-    for (size_t r = 0; r < n; r++) {
-        ui->runs_order[r] = r;
-        ui->runs_input[r] = SIZE_MAX;
-        for (size_t i = 0; i < ws->ninputs; i++)
-            if (strcmp(hex[i], ui->runs.records[r].input_sha256) == 0) {
-                ui->runs_input[r] = i;
-                break;
-            }
-    }
-    free(hex);
-    sorting = ui;
-    qsort(ui->runs_order, n, sizeof *ui->runs_order, compare_rows);
-    sorting = NULL;
+    ui->runs_changes = ws->changes;
+    view_map(ui);
     struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
                                .max_memory = PARSE_DEFAULT_MAX_MEMORY};
     /* The inputs that cannot be measured (gone, changed) are counted in

@@ -162,7 +162,8 @@ struct ui {
     struct run_report runs_report; /* owned when runs_valid */
     char *runs_error;              /* owned; why the results cannot be shown */
     bool runs_valid;
-    uint64_t runs_key[4];
+    uint64_t runs_key[3];          /* the results and report are of these */
+    uint64_t runs_changes;         /* ws->changes the rows were tied at */
     uint64_t runs_generation;      /* counts finished :runs (the file changed) */
     /* JOB_CAMPAIGN: what the campaign borrows, owned here while it runs */
     struct {
