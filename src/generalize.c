@@ -800,13 +800,10 @@ static bool generalize_repetitions(struct gen *G, uint32_t r)
 /* ---- 3. optional parts ------------------------------------------------------------ */
 
 /* Is e a sequence to omit parts of: a CAT, or a single item standing for an
- * alternative or a whole right-hand side?  Inside an optional or starred
- * element nothing is tried. */
+ * alternative or a whole right-hand side? */
 static bool is_sequence(const struct expr *e)
 {
     const struct expr *p = e->parent;
-    if (p && p->kind == EXPR_QUANT && p->u.quant.min == 0)
-        return false;
     if (e->kind == EXPR_CAT)
         return true;
     return e->kind != EXPR_ALT && (!p || p->kind == EXPR_ALT);
