@@ -900,7 +900,11 @@ static bool generalize_optional(struct gen *G, uint32_t r)
                 continue;
             bool is_cat = seq->kind == EXPR_CAT;
             uint32_t n = is_cat ? seq->nchildren : 1;
-            for (uint32_t len = n; len >= 1 && !again; len--)
+            /* Omitting a whole occurrence of a repeated group is one
+             * repetition less, no evidence that the group is optional. */
+            const struct expr *p = seq->parent;
+            uint32_t longest = p && p->kind == EXPR_QUANT && p->u.quant.max > 1 ? n - 1 : n;
+            for (uint32_t len = longest; len >= 1 && !again; len--)
                 for (uint32_t i = 0; i + len <= n && !again; i++) {
                     uint32_t j = i + len;
                     struct expr *first = is_cat ? seq->children[i] : seq;

@@ -16,9 +16,11 @@
  *      occurrences, in turn); all accepted makes it (group)+;
  *   3. optional parts: in each sequence (an alternative of one item counts as
  *      one), subsequences are omitted, longest first, then leftmost; all
- *      accepted makes the subsequence optional, and nothing inside or across
- *      it is tried again.  A subsequence that starts or ends with an optional
- *      item is not tried (the shorter one is).
+ *      accepted makes the subsequence optional.  Its own parts are tried
+ *      after it (so a flat sequence whose every suffix may go becomes nested
+ *      optional suffixes); a subsequence that starts or ends with an optional
+ *      item is not tried (the shorter one is), nor a whole occurrence of a
+ *      repeated group (that is one repetition less, not an optional part).
  * Strings go first so equal items show up as runs (1 . 2 . 3 becomes digits
  * "." digits "." digits), and repetitions before optional parts so a run is
  * not cut into optional pieces.  After each change the samples are parsed

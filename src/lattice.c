@@ -109,12 +109,10 @@ bool lattice_load(const char *path, struct lattice *out, struct diag_list *diags
         if (has_suffix(ru->name, EXAMPLES, &base) || has_suffix(ru->name, GENERALIZES, &base))
             continue;
         const struct expr *ref = first_reference(ru->rhs);
-        if (ref) {
+        if (ref) /* still an item, so what names it gives no second error */
             diag_add(diags, DIAG_ERROR, g->file, ref->pos.line, ref->pos.col,
                      "item %s refers to rule %s: an item is written with literals and "
                      "classes only", ru->name, ref->u.ref.name);
-            continue;
-        }
         struct lattice_item *it = &out->items[out->nitems++];
         it->name = ru->name;
         it->rule = r;
