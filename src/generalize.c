@@ -329,6 +329,13 @@ static uint32_t item_rule(struct gen *G, size_t i)
         return G->item_rule[i];
     const struct lattice *l = G->o->lattice;
     const struct lattice_item *it = &l->items[i];
+    const struct expr *item_rhs = l->grammar->rules[it->rule].rhs;
+    /* A rule of that name saying the same (from an earlier generalize) is it. */
+    uint32_t same = grammar_find_rule(G->g, it->name);
+    if (same != RULE_NONE && expr_equal(G->g->rules[same].rhs, item_rhs)) {
+        G->item_rule[i] = same;
+        return same;
+    }
     struct strbuf name = STRBUF_INIT;
     strbuf_addstr(&name, it->name);
     for (unsigned k = 2; grammar_find_rule(G->g, name.data) != RULE_NONE; k++) {
@@ -336,7 +343,7 @@ static uint32_t item_rule(struct gen *G, size_t i)
         strbuf_addf(&name, "%s_%u", it->name, k);
     }
     uint32_t r = G->g->nrules;
-    struct expr *rhs = copy_expr(G->g, l->grammar->rules[it->rule].rhs, r);
+    struct expr *rhs = copy_expr(G->g, item_rhs, r);
     uint32_t added = grammar_add_rule(G->g, name.data, rhs);
     G->g->rules[added].reachable = true;
     strbuf_addf(note_of(G, added), "item %s of the lattice %s", it->name,
