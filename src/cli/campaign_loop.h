@@ -6,6 +6,8 @@
 #ifndef KPATH_CLI_CAMPAIGN_LOOP_H
 #define KPATH_CLI_CAMPAIGN_LOOP_H
 
+#include <signal.h>
+
 #include "campaign.h"
 #include "cli.h"
 
@@ -22,5 +24,11 @@ const char *cli_interrupt_name(void);
  * message, or CLI_NOT_MINE for any other option. */
 int cli_runner_option(const struct cli_command *cmd, const char *name, const char *value,
                       struct runner_options *o);
+
+/* For a command with a loop of its own over runs (generalize): catch
+ * SIGINT, SIGTERM and SIGHUP into a flag (on), or restore the defaults (off).
+ * The flag is non-zero once one arrived; cli_interrupt_name names it. */
+void cli_catch_interrupts(bool on);
+volatile sig_atomic_t *cli_interrupt_flag(void);
 
 #endif
