@@ -183,6 +183,14 @@ static size_t greedy_suite(const struct path_list *lists, size_t n, const struct
     return m;
 }
 
+static const struct results *by_path;
+
+static int compare_by_path(const void *a, const void *b)
+{
+    return strcmp(by_path->records[*(const size_t *)a].input,
+                  by_path->records[*(const size_t *)b].input);
+}
+
 void run_report_compute(const struct results *r, const struct graph *g, uint32_t K,
                         const struct parse_options *po, uint64_t seed, struct run_report *out,
                         struct diag_list *diags)
@@ -205,7 +213,16 @@ void run_report_compute(const struct results *r, const struct graph *g, uint32_t
     struct path_list *lists = xcalloc((r->nrecords + 1) * (size_t)K, sizeof *lists);
     struct strbuf text = STRBUF_INIT;
     size_t n = 0;
-    for (size_t i = 0; i < r->nrecords; i++) {
+    /* In input path order: the suite and the random draws then do not
+     * depend on the order in which parallel runs ended (nor on merging). */
+    size_t *order = xcalloc(r->nrecords + 1, sizeof *order);
+    for (size_t i = 0; i < r->nrecords; i++)
+        order[i] = i;
+    by_path = r;
+    qsort(order, r->nrecords, sizeof *order, compare_by_path);
+    by_path = NULL;
+    for (size_t o = 0; o < r->nrecords; o++) {
+        size_t i = order[o];
         const struct run_record *rec = &r->records[i];
         struct diag_list local = DIAG_LIST_INIT;
         for (uint32_t j = 0; j < K; j++) {
@@ -243,6 +260,7 @@ void run_report_compute(const struct results *r, const struct graph *g, uint32_t
         records[n++] = i;
     }
     strbuf_free(&text);
+    free(order);
     out->measured = n;
 
     double *x = xcalloc(n + 1, sizeof *x), *y = xcalloc(n + 1, sizeof *y);

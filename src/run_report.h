@@ -13,6 +13,9 @@
  *    the most k-paths not covered yet, until every k-path they cover is —
  *    and the features its runs reach, against the mean over RUN_REPORT_DRAWS
  *    draws (seeded, src/rng) of as many inputs taken at random.
+ * Inputs are taken in path order, so the report does not depend on the
+ * order in which parallel runs ended, and a merge of shards reports as the
+ * single run does.
  * Outcome classes (any grammar or none): how many runs ended each way, and
  * the smallest input (by size, then path) of each class.
  *

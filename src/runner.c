@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "number.h"
 #include "sha256.h"
 #include "xalloc.h"
 
@@ -732,4 +733,29 @@ void runner_result_free(struct runner_result *res)
     free(res->err.first_line);
     strbuf_free(&res->stdout_kept);
     free(res);
+}
+
+bool runner_parse_timeout(const char *text, uint64_t *ms)
+{
+    size_t len = strlen(text);
+    char digits[32];
+    bool millis = len > 2 && strcmp(text + len - 2, "ms") == 0;
+    size_t n = millis ? len - 2 : len;
+    if (n == 0 || n >= sizeof digits)
+        return false;
+    memcpy(digits, text, n);
+    digits[n] = '\0';
+    uint64_t v;
+    if (!number_parse_u64(digits, &v) || v == 0 || v > (uint64_t)1 << 40)
+        return false;
+    *ms = millis ? v : v * 1000;
+    return true;
+}
+
+void runner_default_options(struct runner_options *o)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    *o = (struct runner_options){.jobs = cores > 0 ? (uint32_t)(cores > 1024 ? 1024 : cores) : 1,
+                                 .timeout_ms = RUNNER_DEFAULT_TIMEOUT_S * 1000,
+                                 .max_memory = RUNNER_DEFAULT_MAX_MEMORY};
 }

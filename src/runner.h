@@ -116,4 +116,13 @@ bool runner_remove_tree(const char *path);
  * a directory"). */
 bool runner_check_command(const char *name, struct diag_list *diags);
 
+/* The defaults every front end starts from: as many jobs as cores, 10 s of
+ * wall clock, 4 GiB (RUNNER_DEFAULT_*). */
+#define RUNNER_DEFAULT_TIMEOUT_S 10
+#define RUNNER_DEFAULT_MAX_MEMORY ((uint64_t)4 << 30)
+void runner_default_options(struct runner_options *o);
+/* A timeout as the user writes it: "10" (seconds) or "250ms"; false for 0
+ * or anything else. */
+bool runner_parse_timeout(const char *text, uint64_t *ms);
+
 #endif

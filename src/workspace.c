@@ -617,6 +617,7 @@ void workspace_free(struct workspace *ws)
     grammar_free(ws->grammar);
     free(ws->grammar_path);
     free(ws->start);
+    free(ws->results_path);
     free(ws->file);
     free(ws);
 }
@@ -1457,6 +1458,11 @@ void workspace_serialize(const struct workspace *ws, struct strbuf *out)
                 strbuf_addf(out, " %zu", i);
         strbuf_addch(out, '\n');
     }
+    if (ws->results_path) {
+        strbuf_addstr(out, "results ");
+        add_quoted(out, ws->results_path, strlen(ws->results_path));
+        strbuf_addch(out, '\n');
+    }
     strbuf_addstr(out, "end\n");
 }
 
@@ -1897,6 +1903,13 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
                 ws->inputs[ws->ninputs - 1].origin = xmemdup(l->w.w[1], l->w.len[1] + 1);
             else
                 diag_add(diags, DIAG_WARNING, path, l->number, 1, "origin without an input; ignored");
+        } else if (strcmp(key, "results") == 0) {
+            if (l->w.n == 2 && l->w.len[1] > 0 && !memchr(l->w.w[1], '\0', l->w.len[1])) {
+                free(ws->results_path);
+                ws->results_path = xstrdup(l->w.w[1]);
+            } else {
+                diag_add(diags, DIAG_WARNING, path, l->number, 1, "bad results line; ignored");
+            }
         } else if (strcmp(key, "marked") == 0) {
             for (size_t m = 1; m < l->w.n; m++) {
                 uint64_t v;

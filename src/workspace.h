@@ -37,6 +37,8 @@
  *     origin "JSON"                   (how the input before was made: strategy,
  *                                      seed, close-off, probabilities; or C)
  *     marked I J ...                  (0-based input indices)
+ *     results "FILE"                  (the results file of the last :run of the
+ *                                      inputs, see workspace_run.h)
  *     end
  *
  * Strings are in double quotes with \\ \" \n \r \t and \xHH escapes; every
@@ -164,6 +166,8 @@ struct workspace {
     char *gen_error;             /* owned; the last generator's error */
     char *gen_origin;            /* owned; the origin of the generator's inputs */
 
+    char *results_path;          /* owned; the results file of the last run of the
+                                    inputs through a program (:run), or NULL */
     char *file;                  /* owned; where it was last saved or opened from */
     bool dirty;                  /* changed since loaded, opened or saved */
     uint64_t changes;            /* counts every change (for autosave) */

@@ -222,6 +222,7 @@ void ui_free(struct ui *ui)
     free(ui->prows);
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
+    runs_free(ui);
     free(ui->search);
     free(ui->search_node_match);
     free(ui->search_matches);
@@ -561,6 +562,13 @@ static void draw_bottom_line(struct ui *ui, int y)
         strbuf_addf(&sb, " loading samples: %zu of %zu files, %zu added (any key stops)",
                     ui->job_next, ui->job_files.len, ui->job_added);
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
+        strbuf_free(&sb);
+        return;
+    }
+    if (ui->job == JOB_CAMPAIGN) {
+        struct strbuf sb = STRBUF_INIT;
+        runs_status(ui, &sb);
+        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
         strbuf_free(&sb);
         return;
     }
@@ -1113,6 +1121,9 @@ void ui_job_slice(struct ui *ui, double budget)
     } else if (ui->job == JOB_WHY) {
         ui->job = JOB_NONE;
         detail_explain_selected(ui);
+    } else if (ui->job == JOB_CAMPAIGN) {
+        if (!runs_slice(ui, deadline))
+            ui->job = JOB_NONE;
     } else if (ui->job == JOB_SAMPLES) {
         while (ui->job_next < ui->job_files.len) {
             const char *path = ui->job_files.paths[ui->job_next++];
@@ -1136,6 +1147,8 @@ void ui_job_stop(struct ui *ui, const char *why)
         return;
     if (job == JOB_RUN)
         run_finished(ui, true);
+    else if (job == JOB_CAMPAIGN)
+        runs_stop(ui);
     else if (job == JOB_SAMPLES)
         samples_finished(ui, true);
     else if (job == JOB_SEARCH && ui->search_counting) {

@@ -55,6 +55,7 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "shortest, random or greedy")               \
     X("filter", cmd_filter, "WHICH", ARG_FILTER, "k-paths shown: uncovered, covered or all")      \
     X("narrow", cmd_narrow, "[TEXT]", ARG_NONE, "k-paths shown: those containing TEXT (F types it)") \
+    X("run", cmd_run, "-- COMMAND [ARG...]", ARG_FILE, "run the inputs through COMMAND (kpath run's options go before --)") \
     X("coverage", cmd_coverage, "", ARG_NONE, "coverage for every k from 1 to k")                 \
     X("clear", cmd_clear, "", ARG_NONE, "remove the generated inputs")                            \
     X("save", cmd_save, "[FILE]", ARG_FILE, "save the workspace")                                 \
@@ -268,6 +269,14 @@ static void cmd_step(struct ui *ui, const struct cmd_args *a)
             break;
     if (ui->ws->gen_error)
         ui_error(ui, "%s", ui->ws->gen_error);
+}
+
+/* :run [--gcov DIR [--lines]] [--timeout S] [-j N] [--max-memory N]
+ * [--results FILE] [--] COMMAND [ARG...]: kpath run on the workspace's
+ * inputs, as a job (runs.c). */
+static void cmd_run(struct ui *ui, const struct cmd_args *a)
+{
+    runs_start(ui, a->argv + 1, a->argc - 1, a->force);
 }
 
 static void cmd_learn(struct ui *ui, const struct cmd_args *a)
@@ -489,8 +498,9 @@ static size_t export_which(struct ui *ui, size_t **which, bool *selected_only)
             (*which)[n++] = i;
     *selected_only = n == 0;
     if (*selected_only) {
-        list_clamp(&ui->list[PANE_INPUTS], ws->ninputs);
-        (*which)[n++] = (size_t)ui->list[PANE_INPUTS].cursor;
+        size_t sel = inputs_selected(ui); /* in the list of inputs or of runs */
+        if (sel != SIZE_MAX)
+            (*which)[n++] = sel;
     }
     return n;
 }
@@ -586,6 +596,10 @@ static void cmd_export(struct ui *ui, const struct cmd_args *a)
     bool selected_only;
     size_t *which, n = export_which(ui, &which, &selected_only);
     free(which);
+    if (n == 0) {
+        ui_error(ui, "the selected run's input is no longer in the workspace: nothing to export");
+        return;
+    }
     if (force && export_plan(a->argv[1], n, &replaced, &removed) && (replaced || removed)) {
         /* export! replaces a suite: say what goes, and ask (scripts answer
          * with a y or n line, like a user) */

@@ -120,6 +120,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_MARK_INVERT, CTX_INPUTS, "i", "", "invert the marks")                                   \
     X(ACT_DELETE_INPUT, CTX_INPUTS, "d <Delete>", "delete", "remove the selected input")          \
     X(ACT_INPUTS_PLOT, CTX_INPUTS, "v", "plot", "switch between the list and the coverage growth plot") \
+    X(ACT_INPUTS_RUNS, CTX_INPUTS, "b", "", "switch between the list and the runs of :run") \
     X(ACT_PREVIEW_DOWN, CTX_INPUTS, "J", "", "scroll the derivation tree down")                   \
     X(ACT_PREVIEW_UP, CTX_INPUTS, "K", "", "scroll the derivation tree up")
 

@@ -300,17 +300,59 @@ static void node_detail(struct ui *ui, struct paras *ps)
     strbuf_addstr(para_add(ps, "", EL_DIM), "o lists the k-paths starting here");
 }
 
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The selected run (the runs view of the inputs pane): its outcome, what it
+ * printed and every feature it reached.  False when there is none. */
+static bool run_detail(struct ui *ui, struct paras *ps)
+{
+    const struct run_record *rec = runs_record(ui, ui->list[PANE_INPUTS].cursor);
+    if (!rec) {
+        strbuf_addstr(para_add(ps, "", EL_DIM), "no runs: :run -- COMMAND runs the inputs");
+        return false;
+    }
+    strbuf_addf(para_add(ps, "run", strcmp(rec->outcome, "exit:0") ? EL_ERROR : EL_NORMAL),
+                "%s, input %s", rec->outcome, rec->input);
+    struct strbuf *t = para_add(ps, "stdout", EL_NORMAL);
+    strbuf_addf(t, "%" PRIu64 " byte%s", rec->out.size, rec->out.size == 1 ? "" : "s");
+    if (rec->out.first_line && *rec->out.first_line)
+        strbuf_addf(t, ", first line: %s", rec->out.first_line);
+    t = para_add(ps, "stderr", EL_NORMAL);
+    strbuf_addf(t, "%" PRIu64 " byte%s", rec->err.size, rec->err.size == 1 ? "" : "s");
+    if (rec->err.first_line && *rec->err.first_line)
+        strbuf_addf(t, ", first line: %s", rec->err.first_line);
+    t = para_add(ps, "features", EL_NORMAL);
+    strbuf_addf(t, "%u:", rec->nfeatures);
+    /* by name, as the results file lists them */
+    const char **names = xcalloc(rec->nfeatures + 1, sizeof *names);
+    for (uint32_t f = 0; f < rec->nfeatures; f++)
+        names[f] = ui->runs.features[rec->features[f]];
+    qsort(names, rec->nfeatures, sizeof *names, compare_names);
+    for (uint32_t f = 0; f < rec->nfeatures; f++)
+        strbuf_addf(t, " %s", names[f]);
+    free(names);
+    return true;
+}
+
 /* The selected input: where it came from, its text in full (escaped), and
  * what it added. */
 static void input_detail(struct ui *ui, struct paras *ps)
 {
     struct workspace *ws = ui->ws;
+    if (ui->inputs_runs && !run_detail(ui, ps))
+        return;
     if (!ws->ninputs) {
         strbuf_addstr(para_add(ps, "", EL_DIM), "no inputs yet: s steps, r runs, :samples FILE adds some");
         return;
     }
-    list_clamp(&ui->list[PANE_INPUTS], ws->ninputs);
-    size_t i = (size_t)ui->list[PANE_INPUTS].cursor;
+    size_t i = inputs_selected(ui);
+    if (i == SIZE_MAX) {
+        strbuf_addstr(para_add(ps, "", EL_DIM), "the input of this run is no longer in the workspace");
+        return;
+    }
     const struct ws_input *in = &ws->inputs[i];
     struct strbuf *t = para_add(ps, "input", EL_NORMAL);
     strbuf_addf(t, "%zu of %zu", i + 1, ws->ninputs);
@@ -366,6 +408,7 @@ static void detail_draw(struct ui *ui, struct rect r, bool focused)
 static void detail_summary(struct ui *ui, struct strbuf *out)
 {
     strbuf_addstr(out, ui->detail_of == PANE_GRAPH    ? "of the selected node"
+                       : ui->detail_of == PANE_INPUTS && ui->inputs_runs ? "of the selected run"
                        : ui->detail_of == PANE_INPUTS ? "of the selected input"
                                                       : "of the selected k-path");
 }

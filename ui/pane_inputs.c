@@ -1,6 +1,7 @@
 /* pane_inputs: generated inputs and loaded samples, one per line with size
  * and the k-paths each added, marks for export, and the selected input's
- * derivation tree below the list. */
+ * derivation tree below the list.  Two other views: the coverage growth
+ * plot (v, plot.c) and the runs of :run (b, runs.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,16 @@
 
 static uint64_t inputs_rows(struct ui *ui)
 {
-    return ui->ws->ninputs;
+    return ui->inputs_runs ? runs_rows(ui) : ui->ws->ninputs;
 }
 
 static void inputs_summary(struct ui *ui, struct strbuf *out)
 {
     struct workspace *ws = ui->ws;
+    if (ui->inputs_runs) {
+        runs_summary(ui, out);
+        return;
+    }
     if (ui->inputs_plot) {
         strbuf_addf(out, "coverage growth, k=1..%u", ws->k);
         return;
@@ -47,6 +52,10 @@ static const struct coverage_growth *current_growth(struct ui *ui)
 static void inputs_draw(struct ui *ui, struct rect r, bool focused)
 {
     struct workspace *ws = ui->ws;
+    if (ui->inputs_runs) {
+        runs_draw(ui, r, focused);
+        return;
+    }
     if (ui->inputs_plot) {
         struct list_state *pl = &ui->list[PANE_INPUTS];
         list_clamp(pl, ws->ninputs);
@@ -123,6 +132,36 @@ static bool inputs_action(struct ui *ui, enum action a)
 {
     struct workspace *ws = ui->ws;
     struct list_state *l = &ui->list[PANE_INPUTS];
+    if (a == ACT_INPUTS_RUNS) {
+        runs_toggle(ui, !ui->inputs_runs);
+        ui_message(ui, ui->inputs_runs ? "the runs of :run, failures first: b shows the inputs"
+                                       : "showing the inputs");
+        return true;
+    }
+    if (ui->inputs_runs) {
+        /* the rows are runs: m marks the selected run's input; the rest
+         * of the keys work on the list of inputs */
+        size_t in = inputs_selected(ui);
+        if (a == ACT_MARK && in != SIZE_MAX) {
+            ws->inputs[in].marked = !ws->inputs[in].marked;
+            ui->marks_exported = false;
+            uint64_t rows = runs_rows(ui);
+            if (l->cursor + 1 < rows)
+                l->cursor++;
+            list_scroll_into_view(l, rows);
+            return true;
+        }
+        if (a == ACT_MARK)
+            return true;
+        if (a == ACT_INPUTS_PLOT) {
+            runs_toggle(ui, false);
+        } else if (a == ACT_DELETE_INPUT) {
+            ui_error(ui, "inputs are removed in the list of inputs (b shows it)");
+            return true;
+        } else if (a == ACT_PREVIEW_DOWN || a == ACT_PREVIEW_UP) {
+            return true;
+        }
+    }
     list_clamp(l, ws->ninputs);
     switch (a) {
     case ACT_MARK:
@@ -177,6 +216,10 @@ static void inputs_clicked(struct ui *ui)
 
 static void inputs_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
 {
+    if (ui->inputs_runs) {
+        runs_row_text(ui, row, out);
+        return;
+    }
     const struct ws_input *in = &ui->ws->inputs[row];
     strbuf_add(out, in->text, in->len);
 }

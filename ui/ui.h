@@ -20,7 +20,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "campaign.h"
 #include "growth.h"
+#include "run_report.h"
 #include "keys.h"
 #include "samples.h"
 #include "screen.h"
@@ -63,8 +65,10 @@ struct pane_ops {
 
 /* JOB_WHY: the detail pane's explanation of a k-path on a large grammar,
  * computed after the frame is shown; any key drops it.  JOB_SAMPLES: loading
- * samples, a few files per slice, so the UI answers while they parse. */
-enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES };
+ * samples, a few files per slice, so the UI answers while they parse.
+ * JOB_CAMPAIGN: :run, the workspace's inputs through a program, a few
+ * campaign_steps per slice; any key stops it and kills the runs (runs.c). */
+enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN };
 
 struct graph_row {
     uint32_t node;
@@ -146,6 +150,33 @@ struct ui {
     struct coverage_growth growth; /* the plot's curve, for growth_key */
     bool growth_valid;
     uint64_t growth_key[4];
+
+    /* the runs view of the inputs pane (b; runs.c): the records of the
+     * workspace's results file (ws->results_path), failures first, each tied
+     * to its input by SHA-256, and the report relating them to k-paths */
+    bool inputs_runs;
+    struct list_state runs_list;   /* the other view's list state, swapped in by b */
+    struct results runs;           /* owned when runs_valid */
+    size_t *runs_order;            /* owned; records, failures first */
+    size_t *runs_input;            /* owned; per record: its workspace input, or SIZE_MAX */
+    struct run_report runs_report; /* owned when runs_valid */
+    char *runs_error;              /* owned; why the results cannot be shown */
+    bool runs_valid;
+    uint64_t runs_key[3];          /* the results and report are of these */
+    uint64_t runs_changes;         /* ws->changes the rows were tied at */
+    uint64_t runs_generation;      /* counts finished :runs (the file changed) */
+    /* JOB_CAMPAIGN: what the campaign borrows, owned here while it runs */
+    struct {
+        struct campaign *campaign;
+        struct collector *cols;
+        size_t ncols;
+        char **argv;               /* NULL-terminated, each owned */
+        char **collect;            /* the collectors' names, borrowed from cols */
+        struct results_header header; /* fields borrowed */
+        struct sample_list inputs;
+        char *results;             /* owned */
+        struct diag_list diags;
+    } run;
 
     /* stepper: what was shown last, to follow the slot just filled */
     uint64_t stepper_sig;
@@ -337,6 +368,29 @@ bool ui_lesson_open(struct ui *ui, const char *name);
 void ui_lesson_goto(struct ui *ui, size_t i);
 /* The directory of the bundled lessons (owned string), or NULL. */
 char *ui_lessons_dir(const struct ui *ui);
+
+/* ---- runs.c: :run and the runs view of the inputs pane ------------------------------ */
+/* Start :run with these words (options, then the command); errors are shown. */
+void runs_start(struct ui *ui, char **words, int n, bool force);
+/* A slice of the campaign; false when it is over (finished or failed). */
+bool runs_slice(struct ui *ui, double deadline);
+/* Stop the campaign (a key): kill every run, keep the records so far. */
+void runs_stop(struct ui *ui);
+/* The status line while it runs. */
+void runs_status(struct ui *ui, struct strbuf *out);
+void runs_free(struct ui *ui);
+/* The runs view: rows, drawing, the title's summary, a row's text. */
+uint64_t runs_rows(struct ui *ui);
+void runs_draw(struct ui *ui, struct rect r, bool focused);
+void runs_summary(struct ui *ui, struct strbuf *out);
+void runs_row_text(struct ui *ui, uint64_t row, struct strbuf *out);
+/* Switch the inputs pane between the inputs and the runs. */
+void runs_toggle(struct ui *ui, bool on);
+/* The record of runs-view row `row` (NULL when there is none). */
+const struct run_record *runs_record(struct ui *ui, uint64_t row);
+/* The workspace input the inputs pane has selected, in either view
+ * (SIZE_MAX: none, or a run whose input is no longer in the workspace). */
+size_t inputs_selected(struct ui *ui);
 
 /* ---- commands.c ---------------------------------------------------------------- */
 /* Completion candidates for the command line `line` whose last word starts

@@ -19,13 +19,16 @@ enum campaign_state cli_run_campaign(const struct cli_command *cmd, struct campa
 /* The signal that interrupted the last cli_run_campaign. */
 const char *cli_interrupt_name(void);
 
+/* The runner's options, the same for every such command: --jobs (-j),
+ * --timeout and --max-memory into o.  CLI_CONTINUE, EXIT_USAGE after a
+ * message, or CLI_NOT_MINE for any other option. */
+int cli_runner_option(const struct cli_command *cmd, const char *name, const char *value,
+                      struct runner_options *o);
+
 /* For a command with a loop of its own over runs (generalize): catch
  * SIGINT, SIGTERM and SIGHUP into a flag (on), or restore the defaults (off).
  * The flag is non-zero once one arrived; cli_interrupt_name names it. */
 void cli_catch_interrupts(bool on);
 volatile sig_atomic_t *cli_interrupt_flag(void);
-
-/* "10" (seconds) or "250ms": false for 0 or anything else. */
-bool cli_parse_timeout(const char *text, uint64_t *ms);
 
 #endif

@@ -79,8 +79,8 @@ const struct cli_command cmd_check_oracle_command = {
 };
 
 struct args {
-    uint32_t k, jobs, max_depth;
-    uint64_t timeout_ms, max_memory;
+    uint32_t k, max_depth;
+    struct runner_options runner;
     struct oracle_exits exits;
     const char *out, *start;
     bool force;
@@ -94,8 +94,6 @@ static int on_option(const struct cli_command *cmd, const char *name, const char
 {
     if (strcmp(name, "k") == 0)
         return cli_parse_u32(cmd, "-k", value, 1, 10, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
-    if (strcmp(name, "jobs") == 0)
-        return cli_parse_u32(cmd, "-j", value, 1, 1024, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "max-depth") == 0)
         return cli_parse_u32(cmd, "--max-depth", value, 1, 10000, &a->max_depth)
                    ? CLI_CONTINUE : EXIT_USAGE;
@@ -104,22 +102,9 @@ static int on_option(const struct cli_command *cmd, const char *name, const char
                    ? CLI_CONTINUE
                    : cli_usage_error(cmd, "--valid-exit takes exit codes 0..255 separated by "
                                           "commas, like 0,1, not '%s'", value);
-    if (strcmp(name, "timeout") == 0)
-        return cli_parse_timeout(value, &a->timeout_ms)
-                   ? CLI_CONTINUE
-                   : cli_usage_error(cmd, "--timeout takes whole seconds or NNNms (not 0), "
-                                          "not '%s'", value);
-    if (strcmp(name, "max-memory") == 0) {
-        size_t n;
-        if (strcmp(value, "0") == 0)
-            a->max_memory = 0;
-        else if (samples_parse_size(value, &n))
-            a->max_memory = n;
-        else
-            return cli_usage_error(cmd, "--max-memory takes a size like 512M or 0, not '%s'",
-                                   value);
-        return CLI_CONTINUE;
-    }
+    int st = cli_runner_option(cmd, name, value, &a->runner);
+    if (st != CLI_NOT_MINE)
+        return st;
     if (strcmp(name, "output") == 0) {
         a->out = value;
         return CLI_CONTINUE;
@@ -326,7 +311,7 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
         char **argv = xcalloc(ncommand + 1, sizeof *argv);
         memcpy(argv, command, ncommand * sizeof *argv);
         struct campaign_options co = {
-            .runner = {.jobs = a->jobs, .timeout_ms = a->timeout_ms, .max_memory = a->max_memory},
+            .runner = a->runner,
             .argv = argv, .collectors = &col, .ncollectors = 1, .results_path = log.data,
             .header = &h, .max_input_size = a->po.max_input_size};
         struct campaign *c = campaign_open(&co, &inputs, &diags);
@@ -381,15 +366,12 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             split = i;
             break;
         }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     struct args a = {.k = DEFAULT_K,
-                     .jobs = cores > 0 ? (uint32_t)(cores > 1024 ? 1024 : cores) : 1,
                      .max_depth = GEN_DEFAULT_MAX_DEPTH,
-                     .timeout_ms = 10000,
-                     .max_memory = (uint64_t)4 << 30,
                      .out = DEFAULT_OUT,
                      .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
                             .max_memory = PARSE_DEFAULT_MAX_MEMORY}};
+    runner_default_options(&a.runner);
     a.exits.ok[0] = true;
     a.positional = xcalloc((size_t)argc + 1, sizeof *a.positional);
     struct cli_parser p;

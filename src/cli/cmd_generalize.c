@@ -114,7 +114,7 @@ static int on_option(const struct cli_command *cmd, const char *name, const char
                    : cli_usage_error(cmd, "--valid-exit takes exit codes 0..255 separated by "
                                           "commas, like 0,1, not '%s'", value);
     if (strcmp(name, "timeout") == 0)
-        return cli_parse_timeout(value, &a->timeout_ms)
+        return runner_parse_timeout(value, &a->timeout_ms)
                    ? CLI_CONTINUE
                    : cli_usage_error(cmd, "--timeout takes whole seconds or NNNms (not 0), "
                                           "not '%s'", value);

@@ -25,13 +25,13 @@
 #include "run_report.h"
 #include "samples.h"
 #include "sha256.h"
+#include "workspace.h"
+#include "workspace_run.h"
 #include "xalloc.h"
 
 static int run(const struct cli_command *cmd, int argc, char **argv);
 
 #define DEFAULT_RESULTS "kpath-run.jsonl"
-#define DEFAULT_TIMEOUT_S 10
-#define DEFAULT_MAX_MEMORY ((uint64_t)4 << 30)
 #define DEFAULT_K 3
 
 static const struct cli_option options[] = {
@@ -67,6 +67,7 @@ static const struct cli_option options[] = {
 const struct cli_command cmd_run_command = {
     .name = "run",
     .usage = "[options] GRAMMAR INPUT|DIR... -- COMMAND [ARG...]\n"
+             "       kpath run [options] WORKSPACE -- COMMAND [ARG...]\n"
              "       kpath run --report RESULTS [-k K] [GRAMMAR]\n"
              "       kpath run --merge --results OUT RESULTS...",
     .summary = "run inputs through a program and relate its behaviour to k-paths",
@@ -87,6 +88,11 @@ const struct cli_command cmd_run_command = {
     "directory with KPATH_RUN_DIR, KPATH_INPUT, KPATH_INPUT_FILE, KPATH_OUTCOME,\n"
     "KPATH_STDOUT_SHA256 and KPATH_STDERR_SHA256 set).\n"
     "\n"
+    "With a workspace file (saved by the explorer's :save) in place of GRAMMAR\n"
+    "and no INPUTs, the workspace's grammar and inputs are run: the inputs are\n"
+    "written first, in workspace order, as the suite RESULTS.inputs/ beside the\n"
+    "results file (kpath-run.inputs/ by default; its numbered files replaced).\n"
+    "\n"
     "At the end, and with --report: the outcome classes with the smallest input\n"
     "of each, per input its outcome and features, and per k the k-path coverage\n"
     "of the inputs, the correlation across inputs between their k-paths and\n"
@@ -101,9 +107,7 @@ const struct cli_command cmd_run_command = {
 };
 
 struct run_args {
-    uint32_t jobs;
-    uint64_t timeout_ms;
-    uint64_t max_memory;
+    struct runner_options runner;
     const char *results;
     bool results_given, resume, keep_going, lines, node, merge, quiet, json;
     uint32_t shard_index, shard_count;
@@ -119,44 +123,36 @@ struct run_args {
     size_t npositional;
 };
 
-bool cli_parse_timeout(const char *text, uint64_t *ms)
-{
-    size_t len = strlen(text);
-    char digits[32];
-    bool millis = len > 2 && strcmp(text + len - 2, "ms") == 0;
-    size_t n = millis ? len - 2 : len;
-    if (n == 0 || n >= sizeof digits)
-        return false;
-    memcpy(digits, text, n);
-    digits[n] = '\0';
-    uint64_t v;
-    if (!number_parse_u64(digits, &v) || v == 0 || v > (uint64_t)1 << 40)
-        return false;
-    *ms = millis ? v : v * 1000;
-    return true;
-}
-
-static int on_option(const struct cli_command *cmd, const char *name, const char *value,
-                     struct run_args *a)
+int cli_runner_option(const struct cli_command *cmd, const char *name, const char *value,
+                      struct runner_options *o)
 {
     if (strcmp(name, "jobs") == 0)
-        return cli_parse_u32(cmd, "-j", value, 1, 1024, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
+        return cli_parse_u32(cmd, "-j", value, 1, 1024, &o->jobs) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "timeout") == 0)
-        return cli_parse_timeout(value, &a->timeout_ms)
+        return runner_parse_timeout(value, &o->timeout_ms)
                    ? CLI_CONTINUE
                    : cli_usage_error(cmd, "--timeout takes whole seconds or NNNms (not 0), "
                                           "not '%s'", value);
     if (strcmp(name, "max-memory") == 0) {
         size_t n;
         if (strcmp(value, "0") == 0)
-            a->max_memory = 0;
+            o->max_memory = 0;
         else if (samples_parse_size(value, &n))
-            a->max_memory = n;
+            o->max_memory = n;
         else
             return cli_usage_error(cmd, "--max-memory takes a size like 512M or 0, not '%s'",
                                    value);
         return CLI_CONTINUE;
     }
+    return CLI_NOT_MINE;
+}
+
+static int on_option(const struct cli_command *cmd, const char *name, const char *value,
+                     struct run_args *a)
+{
+    int st = cli_runner_option(cmd, name, value, &a->runner);
+    if (st != CLI_NOT_MINE)
+        return st;
     if (strcmp(name, "results") == 0) {
         a->results = value;
         a->results_given = true;
@@ -564,9 +560,11 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
 {
     if (!a->npositional)
         return cli_usage_error(cmd, "missing GRAMMAR");
-    if (a->npositional < 2)
-        return cli_usage_error(cmd, "missing INPUT|DIR... after GRAMMAR (the workspace's "
-                                    "inputs are not supported yet)");
+    bool from_workspace = a->npositional == 1 && workspace_file_is(a->positional[0]);
+    if (a->npositional < 2 && !from_workspace)
+        return cli_usage_error(cmd, "missing INPUT|DIR... after GRAMMAR: name the inputs, or "
+                                    "give a workspace file (saved with :save) in place of "
+                                    "GRAMMAR to run the workspace's inputs");
     if (!ncommand)
         return cli_usage_error(cmd, "missing -- COMMAND after the inputs");
     if (a->lines && !a->gcov_dir)
@@ -580,14 +578,37 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
         print_diags(cmd, &diags);
         return EXIT_USAGE;
     }
+    /* A workspace file in place of GRAMMAR: its grammar, start rule and
+     * inputs (written as a suite beside the results, workspace_run.h). */
+    struct workspace *ws = NULL;
+    struct sample_list inputs = SAMPLE_LIST_INIT;
+    const char *grammar_path = a->positional[0];
+    if (from_workspace) {
+        ws = workspace_open(a->positional[0], &diags);
+        char *dir = ws ? workspace_run_inputs_dir(a->results) : NULL;
+        bool ok = ws && workspace_run_inputs(ws, dir, &inputs, &diags);
+        print_diags(cmd, &diags);
+        free(dir);
+        if (!ok) {
+            sample_list_free(&inputs);
+            workspace_free(ws);
+            return EXIT_USAGE;
+        }
+        grammar_path = ws->grammar_path;
+        if (!a->start)
+            a->start = ws->start;
+    }
     struct grammar *g = NULL;
     struct graph *graph = NULL;
-    int status = load_grammar_for(cmd, a->positional[0], NULL, a, &g, &graph);
-    if (status != EXIT_OK)
+    int status = load_grammar_for(cmd, grammar_path, NULL, a, &g, &graph);
+    if (status != EXIT_OK) {
+        sample_list_free(&inputs);
+        workspace_free(ws);
         return status;
+    }
 
-    struct sample_list inputs = SAMPLE_LIST_INIT;
-    if (samples_expand(a->positional + 1, a->npositional - 1, &inputs, &diags)) {
+    if (!from_workspace &&
+        samples_expand(a->positional + 1, a->npositional - 1, &inputs, &diags)) {
         print_diags(cmd, &diags);
         sample_list_free(&inputs);
         graph_free(graph);
@@ -608,7 +629,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
     for (size_t i = 0; ok && i < a->nfeatures_cmds; i++)
         collector_cmd(&cols[ncols++], a->features_cmds[i]);
 
-    struct results_header h = {.kpath_version = KPATH_VERSION, .grammar = (char *)a->positional[0],
+    struct results_header h = {.kpath_version = KPATH_VERSION, .grammar = (char *)grammar_path,
                                .start = (char *)a->start,
                                .command = command, .ncommand = (uint32_t)ncommand};
     char **collect_names = xcalloc(ncols + 1, sizeof *collect_names);
@@ -617,14 +638,14 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
     h.collect = collect_names;
     h.ncollect = (uint32_t)ncols;
     if (ok)
-        ok = sha256_file(a->positional[0], h.grammar_sha256, &diags);
+        ok = sha256_file(grammar_path, h.grammar_sha256, &diags);
 
     struct campaign *c = NULL;
     if (ok) {
         char **argv = xcalloc(ncommand + 1, sizeof *argv);
         memcpy(argv, command, ncommand * sizeof *argv);
         struct campaign_options co = {
-            .runner = {.jobs = a->jobs, .timeout_ms = a->timeout_ms, .max_memory = a->max_memory},
+            .runner = a->runner,
             .argv = argv, .collectors = cols, .ncollectors = ncols,
             .results_path = a->results, .header = &h, .resume = a->resume,
             .shard_index = a->shard_index, .shard_count = a->shard_count,
@@ -671,6 +692,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
     sample_list_free(&inputs);
     graph_free(graph);
     grammar_free(g);
+    workspace_free(ws);
     return status;
 }
 
@@ -683,15 +705,12 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             split = i;
             break;
         }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    struct run_args a = {.jobs = cores > 0 ? (uint32_t)(cores > 1024 ? 1024 : cores) : 1,
-                         .timeout_ms = DEFAULT_TIMEOUT_S * 1000,
-                         .max_memory = DEFAULT_MAX_MEMORY,
-                         .results = DEFAULT_RESULTS,
+    struct run_args a = {.results = DEFAULT_RESULTS,
                          .k = DEFAULT_K,
                          .seed = 1,
                          .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
                                 .max_memory = PARSE_DEFAULT_MAX_MEMORY}};
+    runner_default_options(&a.runner);
     a.positional = xcalloc((size_t)argc + 1, sizeof *a.positional);
     a.features_cmds = xcalloc((size_t)argc + 1, sizeof *a.features_cmds);
     struct cli_parser p;

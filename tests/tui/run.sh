@@ -1,7 +1,8 @@
 #!/bin/sh
 # TUI tests.  Each case is tests/tui/cases/NAME.script, run as
 #     kpath --script NAME.script GRAMMAR [ARGS]
-# in a fresh directory (with grammars/, tests/ and themes/ linked in), at
+# in a fresh directory (with grammars/, tests/ and themes/ linked in, and
+# kpath-build/ for the directory of the kpath under test), at
 # 100x30, in a pinned environment (TERM, LANG/LC_ALL, HOME, INPUTRC, TZ,
 # XDG directories).  Header lines of the script set the rest:
 #     #! grammar: PATH        (default grammars/expr.ebnf; "none" for none)
@@ -29,6 +30,8 @@ for script in "$here"/cases/*.script; do
     ln -s "$root/grammars" "$dir/grammars"
     ln -s "$root/tests" "$dir/tests"
     ln -s "$root/themes" "$dir/themes"
+    # kpath's build directory: the programs under test (kpath-build/subjects/calc)
+    ln -s "$(cd "$(dirname "$KPATH")" && pwd)" "$dir/kpath-build"
     grammar=$(sed -n 's/^#! grammar: *//p' "$script")
     [ -n "$grammar" ] || grammar=grammars/expr.ebnf
     [ "$grammar" = none ] && grammar=

@@ -4,8 +4,8 @@
 # screen comes back with capture-pane.  Covers what script mode bypasses:
 # curses, readline (Tab completion, history kept across runs), resizing
 # (also with the command line open), quitting with a question, SIGTERM with
-# an autosave that the next start offers to restore, Ctrl-C, and the
-# terminal given back each time.  Skipped with a message when tmux is missing.
+# an autosave that the next start offers to restore, Ctrl-C, :run stopped by
+# Esc (its runs killed), and the terminal given back each time.  Skipped with a message when tmux is missing.
 set -u
 if ! command -v tmux >/dev/null 2>&1; then
     echo "skipped: tmux is not installed, so the end-to-end test did not run"
@@ -229,4 +229,31 @@ for sig in SEGV ABRT BUS FPE ILL; do
     modes=$(tmux -L "$sock" display -p -t e2e '#{keypad_cursor_flag}#{keypad_flag}')
     [ "$modes" = 00 ] || fail "after SIG$sig: application cursor/keypad modes are '$modes', not 00"
 done
+# ---- :run: the runs go on as a job, Esc stops them and kills every run's ---
+# process group, so nothing the program started stays behind
+start --start Expr grammars/arith.ebnf
+keys : 'samples tests/tui/samples/calc' Enter
+wait_for "7 samples added" ":samples"
+keys : "run --timeout 60 -j 2 --results $tmp/r.jsonl -- sh -c 'sleep 97; exit 0'" Enter
+wait_for "running sh: 0 of 7 inputs, 0 failed (any key stops)" "the progress line of :run"
+i=0
+until [ "$(pgrep -c -f '^sleep 97$')" = 2 ]; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || fail ":run did not start two runs at once (-j 2)"
+    sleep 0.1
+done
+keys Escape
+wait_for "stopped: 0 of 7 runs recorded in $tmp/r.jsonl" "Esc stopping :run"
+i=0
+while pgrep -f '^sleep 97$' >/dev/null; do
+    i=$((i + 1))
+    [ $i -lt 20 ] || fail "a run's sleep outlived Esc"
+    sleep 0.1
+done
+[ "$(wc -l <"$tmp/r.jsonl")" = 1 ] || fail "records of stopped runs in the results"
+keys q
+wait_for "Quit anyway? (y/n)" "q after :run (the workspace names its results now)"
+keys y
+wait_exit "q after :run" 0
+
 echo "tmux end-to-end test passed"

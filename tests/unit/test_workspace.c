@@ -249,6 +249,7 @@ TEST(workspace_save_open_round_trip)
     CHECK(workspace_pin(ws, "UnaryExpr_15 AddExpr_36", &d));
     CHECK(workspace_probs_set(ws, 1, 1, 0.25));
     ws->inputs[0].marked = true;
+    ws->results_path = strdup("runs/kpath \"run\".jsonl"); /* :run's results file */
     char path[512];
     snprintf(path, sizeof path, "%s/w.kpw", dir);
     CHECK(workspace_save(ws, path, &d));
@@ -262,6 +263,9 @@ TEST(workspace_save_open_round_trip)
         workspace_serialize(back, &b);
         CHECK_STR(strbuf_str(&b), strbuf_str(&a));
         CHECK_INT(back->k, 3);
+        CHECK(strstr(strbuf_str(&a), "\nresults \"runs/kpath \\\"run\\\".jsonl\"\n") != NULL);
+        if (CHECK(back->results_path != NULL))
+            CHECK_STR(back->results_path, "runs/kpath \"run\".jsonl");
         CHECK_INT(back->ninputs, ws->ninputs);
         /* Generated inputs keep the k-path they were made for. */
         if (CHECK(back->inputs[0].target != NULL && ws->inputs[0].target != NULL)) {

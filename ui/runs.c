@@ -1,0 +1,583 @@
+/* runs: the program under test in the explorer.
+ *
+ * `:run [OPTIONS] [--] COMMAND [ARG...]` runs the workspace's inputs through
+ * COMMAND as `kpath run WORKSPACE -- COMMAND` does: the inputs are written as
+ * a suite beside the results file (workspace_run.h), then a campaign
+ * (campaign.h) runs them as a job (JOB_CAMPAIGN): each slice does
+ * campaign_steps until its time is up, so keys stay responsive, and any key
+ * stops it (campaign_stop kills every run's process group; the records so
+ * far stay in the results file).  The workspace remembers the results file
+ * (its `results` line), so the runs come back with the workspace.
+ *
+ * The runs view of the inputs pane (b) reads that file: one row per record,
+ * failures first (by outcome, then input), with its input's number in the
+ * workspace (tied by SHA-256), its outcome and how many behaviour features
+ * the run reached; below, the report of run_report.h: per k the k-paths the
+ * inputs cover, the correlation across inputs between k-paths and features,
+ * and the features a k-path suite reaches against as many random inputs.
+ * The detail pane shows the selected run in full. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "number.h"
+#include "parse.h"
+#include "ui.h"
+#include "workspace_run.h"
+#include "xalloc.h"
+
+#define RUNS_DEFAULT_RESULTS "kpath-run.jsonl"
+#define RUNS_USAGE "usage: :run [--gcov DIR [--lines]] [--timeout S] [-j N] [--max-memory N] " \
+                   "[--results FILE] [--] COMMAND [ARG...]"
+
+/* ---- the job -------------------------------------------------------------------------- */
+
+static void run_state_free(struct ui *ui)
+{
+    if (ui->run.campaign)
+        campaign_free(ui->run.campaign); /* kills what still runs */
+    ui->run.campaign = NULL;
+    for (size_t i = 0; i < ui->run.ncols; i++)
+        collector_free(&ui->run.cols[i]);
+    free(ui->run.cols);
+    ui->run.cols = NULL;
+    ui->run.ncols = 0;
+    if (ui->run.argv)
+        for (char **a = ui->run.argv; *a; a++)
+            free(*a);
+    free(ui->run.argv);
+    ui->run.argv = NULL;
+    free(ui->run.collect);
+    ui->run.collect = NULL;
+    sample_list_free(&ui->run.inputs);
+    free(ui->run.results);
+    ui->run.results = NULL;
+    diag_list_free(&ui->run.diags);
+    memset(&ui->run.header, 0, sizeof ui->run.header);
+}
+
+/* Does path hold something other than a results file (which :run! may
+ * replace)?  Only a file that starts like one is ever removed. */
+static bool is_results_file(const char *path)
+{
+    static const char magic[] = "{\"kpath_results\"";
+    char buf[sizeof magic];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof magic - 1, f);
+    fclose(f);
+    return n == sizeof magic - 1 && memcmp(buf, magic, n) == 0;
+}
+
+void runs_start(struct ui *ui, char **words, int n, bool force)
+{
+    struct workspace *ws = ui->ws;
+    struct runner_options ro;
+    runner_default_options(&ro);
+    const char *gcov = NULL, *results = NULL;
+    bool lines = false;
+    int i = 0;
+    for (; i < n; i++) {
+        const char *w = words[i], *v = i + 1 < n ? words[i + 1] : NULL;
+        if (strcmp(w, "--") == 0) {
+            i++;
+            break;
+        }
+        if (w[0] != '-')
+            break;
+        if (strcmp(w, "--lines") == 0) {
+            lines = true;
+            continue;
+        }
+        bool takes = strcmp(w, "--gcov") == 0 || strcmp(w, "--timeout") == 0 ||
+                     strcmp(w, "-j") == 0 || strcmp(w, "--jobs") == 0 ||
+                     strcmp(w, "--max-memory") == 0 || strcmp(w, "--results") == 0;
+        if (!takes) {
+            ui_error(ui, ":run: no option '%s'; %s", w, RUNS_USAGE);
+            return;
+        }
+        if (!v) {
+            ui_error(ui, ":run: %s needs a value; %s", w, RUNS_USAGE);
+            return;
+        }
+        i++;
+        uint64_t u;
+        size_t size;
+        if (strcmp(w, "--gcov") == 0) {
+            gcov = v;
+        } else if (strcmp(w, "--results") == 0) {
+            results = v;
+        } else if (strcmp(w, "--timeout") == 0) {
+            if (!runner_parse_timeout(v, &ro.timeout_ms)) {
+                ui_error(ui, ":run: --timeout takes whole seconds or NNNms (not 0), not '%s'", v);
+                return;
+            }
+        } else if (strcmp(w, "--max-memory") == 0) {
+            if (strcmp(v, "0") == 0) {
+                ro.max_memory = 0;
+            } else if (samples_parse_size(v, &size)) {
+                ro.max_memory = size;
+            } else {
+                ui_error(ui, ":run: --max-memory takes a size like 512M or 0, not '%s'", v);
+                return;
+            }
+        } else if (!number_parse_u64(v, &u) || u < 1 || u > 1024) {
+            ui_error(ui, ":run: -j takes a number from 1 to 1024, not '%s'", v);
+            return;
+        } else {
+            ro.jobs = (uint32_t)u;
+        }
+    }
+    if (i >= n) {
+        ui_error(ui, ":run: no COMMAND; %s", RUNS_USAGE);
+        return;
+    }
+    if (lines && !gcov) {
+        ui_error(ui, ":run: --lines needs --gcov DIR");
+        return;
+    }
+    struct diag_list d = DIAG_LIST_INIT;
+    if (!runner_check_command(words[i], &d)) {
+        ui_diags(ui, &d);
+        return;
+    }
+    if (!results)
+        results = ws->results_path ? ws->results_path : RUNS_DEFAULT_RESULTS;
+    struct stat st;
+    bool replace = false;
+    if (stat(results, &st) == 0 && st.st_size > 0) {
+        if (!is_results_file(results)) {
+            ui_error(ui, "%s is not a results file: :run never writes over it (--results FILE "
+                         "names another)", results);
+            return;
+        }
+        if (!force) {
+            ui_error(ui, "%s holds runs already: :run! replaces them (or --results FILE)", results);
+            return;
+        }
+        replace = true;
+    }
+
+    run_state_free(ui);
+    ui->run.results = xstrdup(results);
+    ui->run.argv = xcalloc((size_t)(n - i) + 1, sizeof *ui->run.argv);
+    for (int j = i; j < n; j++)
+        ui->run.argv[j - i] = xstrdup(words[j]);
+    /* the collectors first: nothing is written when one cannot work */
+    ui->run.cols = xcalloc(2, sizeof *ui->run.cols);
+    collector_outcome(&ui->run.cols[ui->run.ncols++]);
+    bool ok = !gcov || collector_gcov(&ui->run.cols[ui->run.ncols++], gcov, lines, &d);
+    char *dir = workspace_run_inputs_dir(results);
+    ok = ok && workspace_run_inputs(ws, dir, &ui->run.inputs, &d);
+    free(dir);
+    /* :run! replaces the runs only now that the new ones can start */
+    if (ok && replace && unlink(results) != 0) {
+        diag_add(&d, DIAG_ERROR, results, 0, 0, "cannot remove it: %s", strerror(errno));
+        ok = false;
+    }
+    if (!ok) {
+        run_state_free(ui);
+        ui_diags(ui, &d);
+        return;
+    }
+    ui->run.collect = xcalloc(ui->run.ncols + 1, sizeof *ui->run.collect);
+    for (size_t c = 0; c < ui->run.ncols; c++)
+        ui->run.collect[c] = ui->run.cols[c].name;
+    struct results_header *h = &ui->run.header;
+    h->kpath_version = (char *)KPATH_VERSION;
+    h->grammar = ws->grammar_path;
+    memcpy(h->grammar_sha256, ws->grammar_sha256, sizeof h->grammar_sha256);
+    h->start = ws->start;
+    h->command = ui->run.argv;
+    h->ncommand = (uint32_t)(n - i);
+    h->collect = ui->run.collect;
+    h->ncollect = (uint32_t)ui->run.ncols;
+    struct campaign_options co = {
+        .runner = ro, .argv = ui->run.argv, .collectors = ui->run.cols,
+        .ncollectors = ui->run.ncols, .results_path = ui->run.results, .header = h,
+        .max_input_size = PARSE_DEFAULT_MAX_INPUT};
+    ui->run.campaign = campaign_open(&co, &ui->run.inputs, &d);
+    if (!ui->run.campaign) {
+        run_state_free(ui);
+        ui_diags(ui, &d);
+        return;
+    }
+    diag_list_free(&d);
+    ui->job = JOB_CAMPAIGN;
+    ui->job_started = ui_now();
+}
+
+/* The end of a campaign: finished, failed at once, or stopped by a key. */
+static void runs_finished(struct ui *ui, enum campaign_state state, bool stopped)
+{
+    struct workspace *ws = ui->ws;
+    struct campaign_progress p;
+    campaign_get_progress(ui->run.campaign, &p);
+    campaign_free(ui->run.campaign);
+    ui->run.campaign = NULL;
+    if (!ws->results_path || strcmp(ws->results_path, ui->run.results) != 0) {
+        free(ws->results_path);
+        ws->results_path = xstrdup(ui->run.results);
+        ws->dirty = true;
+        ws->changes++;
+    }
+    ui->runs_generation++;
+    struct strbuf one = STRBUF_INIT;
+    const struct diag *first_error = NULL;
+    for (size_t i = 0; i < ui->run.diags.len; i++) {
+        const struct diag *dg = &ui->run.diags.items[i];
+        strbuf_reset(&one);
+        diag_format(dg, &one);
+        ui_log(ui, dg->severity == DIAG_ERROR, strbuf_str(&one));
+        if (dg->severity == DIAG_ERROR && !first_error)
+            first_error = dg;
+    }
+    struct strbuf sb = STRBUF_INIT;
+    if (state == CAMPAIGN_FAILED) {
+        strbuf_addstr(&sb, "run stopped: ");
+        if (first_error)
+            diag_format(first_error, &sb);
+        else
+            strbuf_addf(&sb, "%zu of %zu runs recorded", p.done, p.total);
+        ui_error(ui, "%s", strbuf_str(&sb));
+    } else {
+        strbuf_addf(&sb, "%s: %zu of %zu run%s recorded in %s, %zu failed", stopped ? "stopped" : "ran",
+                    p.done, p.total, p.total == 1 ? "" : "s", ui->run.results, p.failed);
+        if (p.unreadable)
+            strbuf_addf(&sb, ", %zu unreadable", p.unreadable);
+        ui_message(ui, "%s", strbuf_str(&sb));
+    }
+    ui->message_more = ui->run.diags.len > 0;
+    strbuf_free(&sb);
+    strbuf_free(&one);
+    run_state_free(ui);
+    if (state != CAMPAIGN_FAILED) {
+        ui_focus(ui, PANE_INPUTS);
+        runs_toggle(ui, true);
+        ui->list[PANE_INPUTS].cursor = ui->list[PANE_INPUTS].top = 0;
+    }
+}
+
+bool runs_slice(struct ui *ui, double deadline)
+{
+    for (;;) {
+        double left = deadline - ui_now();
+        int wait_ms = left <= 0 ? 0 : left > 0.05 ? 50 : (int)(left * 1000);
+        enum campaign_state st = campaign_step(ui->run.campaign, wait_ms, &ui->run.diags);
+        if (st != CAMPAIGN_RUNNING) {
+            runs_finished(ui, st, false);
+            return false;
+        }
+        if (ui_now() >= deadline)
+            return true;
+    }
+}
+
+void runs_stop(struct ui *ui)
+{
+    if (!ui->run.campaign)
+        return;
+    campaign_stop(ui->run.campaign);
+    runs_finished(ui, CAMPAIGN_RUNNING, true);
+}
+
+void runs_status(struct ui *ui, struct strbuf *out)
+{
+    struct campaign_progress p;
+    campaign_get_progress(ui->run.campaign, &p);
+    const char *name = strrchr(ui->run.argv[0], '/');
+    strbuf_addf(out, " running %s: %zu of %zu inputs, %zu failed (any key stops) ",
+                name && name[1] ? name + 1 : ui->run.argv[0], p.done + p.unreadable, p.total,
+                p.failed);
+}
+
+/* ---- the view ---------------------------------------------------------------------------- */
+
+static void view_free(struct ui *ui)
+{
+    if (ui->runs_valid) {
+        results_free(&ui->runs);
+        run_report_free(&ui->runs_report);
+    }
+    free(ui->runs_order);
+    free(ui->runs_input);
+    free(ui->runs_error);
+    ui->runs_order = ui->runs_input = NULL;
+    ui->runs_error = NULL;
+    ui->runs_valid = false;
+}
+
+void runs_free(struct ui *ui)
+{
+    run_state_free(ui);
+    view_free(ui);
+}
+
+static const struct ui *sorting;
+
+static bool failed(const struct run_record *r)
+{
+    return strcmp(r->outcome, "exit:0") != 0;
+}
+
+/* Failures first, by outcome; then by input number (runs of inputs no
+ * longer in the workspace last), then by path. */
+static int compare_rows(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const struct run_record *ra = &sorting->runs.records[a], *rb = &sorting->runs.records[b];
+    if (failed(ra) != failed(rb))
+        return failed(ra) ? -1 : 1;
+    int c = strcmp(ra->outcome, rb->outcome);
+    if (c)
+        return c;
+    size_t ia = sorting->runs_input[a], ib = sorting->runs_input[b];
+    if (ia != ib)
+        return ia < ib ? -1 : 1;
+    return strcmp(ra->input, rb->input);
+}
+
+/* Tie each record to its workspace input (by SHA-256) and order the rows:
+ * again whenever the inputs change. */
+static void view_map(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    size_t n = ui->runs.nrecords;
+    free(ui->runs_order);
+    free(ui->runs_input);
+    ui->runs_order = xcalloc(n + 1, sizeof *ui->runs_order);
+    ui->runs_input = xcalloc(n + 1, sizeof *ui->runs_input);
+    char (*hex)[SHA256_HEX_SIZE] = xcalloc(ws->ninputs + 1, sizeof *hex);
+    for (size_t i = 0; i < ws->ninputs; i++)
+        sha256_hex(ws->inputs[i].text, ws->inputs[i].len, hex[i]);
+    for (size_t r = 0; r < n; r++) {
+        ui->runs_order[r] = r;
+        ui->runs_input[r] = SIZE_MAX;
+        for (size_t i = 0; i < ws->ninputs; i++)
+            if (strcmp(hex[i], ui->runs.records[r].input_sha256) == 0) {
+                ui->runs_input[r] = i;
+                break;
+            }
+    }
+    free(hex);
+    sorting = ui;
+    qsort(ui->runs_order, n, sizeof *ui->runs_order, compare_rows);
+    sorting = NULL;
+}
+
+/* The results file of the workspace, read again (and its report, which
+ * parses every input, made again) only when the file, the workspace or k
+ * changed; the rows are tied to the inputs again when they changed. */
+static bool view_load(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    uint64_t key[3] = {(uint64_t)(uintptr_t)ws, ws->k, ui->runs_generation};
+    if ((ui->runs_valid || ui->runs_error) && memcmp(key, ui->runs_key, sizeof key) == 0) {
+        if (ui->runs_valid && ui->runs_changes != ws->changes) {
+            ui->runs_changes = ws->changes;
+            view_map(ui);
+        }
+        return ui->runs_valid;
+    }
+    view_free(ui);
+    memcpy(ui->runs_key, key, sizeof key);
+    if (!ws->results_path) {
+        ui->runs_error = xstrdup("no runs yet: :run -- COMMAND runs the inputs through a program");
+        return false;
+    }
+    struct diag_list d = DIAG_LIST_INIT;
+    if (!results_load(ws->results_path, &ui->runs, &d)) {
+        struct strbuf sb = STRBUF_INIT;
+        for (size_t i = 0; i < d.len; i++)
+            if (d.items[i].severity == DIAG_ERROR) {
+                diag_format(&d.items[i], &sb);
+                break;
+            }
+        ui->runs_error = strbuf_detach(&sb, NULL);
+        diag_list_free(&d);
+        return false;
+    }
+    diag_list_free(&d);
+    ui->runs_changes = ws->changes;
+    view_map(ui);
+    struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
+                               .max_memory = PARSE_DEFAULT_MAX_MEMORY};
+    /* The inputs that cannot be measured (gone, changed) are counted in
+     * the report; the warnings themselves would only repeat that. */
+    run_report_compute(&ui->runs, ws->graph, ws->k, &po, 1, &ui->runs_report, &d);
+    diag_list_free(&d);
+    ui->runs_valid = true;
+    return true;
+}
+
+uint64_t runs_rows(struct ui *ui)
+{
+    return view_load(ui) ? ui->runs.nrecords : 0;
+}
+
+const struct run_record *runs_record(struct ui *ui, uint64_t row)
+{
+    if (!view_load(ui) || row >= ui->runs.nrecords)
+        return NULL;
+    return &ui->runs.records[ui->runs_order[row]];
+}
+
+size_t inputs_selected(struct ui *ui)
+{
+    struct list_state *l = &ui->list[PANE_INPUTS];
+    if (!ui->inputs_runs) {
+        if (!ui->ws->ninputs)
+            return SIZE_MAX;
+        list_clamp(l, ui->ws->ninputs);
+        return (size_t)l->cursor;
+    }
+    uint64_t rows = runs_rows(ui);
+    if (!rows)
+        return SIZE_MAX;
+    list_clamp(l, rows);
+    return ui->runs_input[ui->runs_order[l->cursor]];
+}
+
+void runs_toggle(struct ui *ui, bool on)
+{
+    if (on == ui->inputs_runs)
+        return;
+    struct list_state t = ui->list[PANE_INPUTS];
+    ui->list[PANE_INPUTS] = ui->runs_list;
+    ui->runs_list = t;
+    ui->inputs_runs = on;
+    if (on)
+        ui->inputs_plot = false;
+}
+
+void runs_summary(struct ui *ui, struct strbuf *out)
+{
+    if (!view_load(ui)) {
+        strbuf_addstr(out, "runs");
+        return;
+    }
+    size_t fails = 0;
+    for (size_t i = 0; i < ui->runs.nrecords; i++)
+        fails += failed(&ui->runs.records[i]);
+    strbuf_addf(out, "runs: %zu, %zu failed, %zu features", ui->runs.nrecords, fails,
+                ui->runs_report.features);
+}
+
+void runs_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
+{
+    const struct run_record *rec = runs_record(ui, row);
+    if (!rec)
+        return;
+    strbuf_addf(out, "%s ", rec->outcome);
+    size_t i = ui->runs_input[ui->runs_order[row]];
+    if (i != SIZE_MAX)
+        strbuf_add(out, ui->ws->inputs[i].text, ui->ws->inputs[i].len);
+    else
+        strbuf_addstr(out, rec->input);
+}
+
+/* The report under the list: k-paths against behaviour, per k. */
+static int draw_report(struct ui *ui, struct rect r, int y)
+{
+    struct screen *s = &ui->scr;
+    const struct run_report *rep = &ui->runs_report;
+    struct strbuf t = STRBUF_INIT;
+    screen_fill(s, r.x, y, r.w, ui->ascii ? '-' : 0x2500, EL_BORDER);
+    strbuf_addf(&t, " k-paths and behaviour: %zu of %zu inputs measured ", rep->measured,
+                rep->runs);
+    screen_puts(s, r.x + 1, y++, r.w - 1, strbuf_str(&t), EL_DIM);
+    if (y < r.y + r.h)
+        screen_puts(s, r.x, y++, r.w, " k k-paths covered r(k,f) suite feat random", EL_DIM);
+    for (uint32_t j = 0; rep->ks && j < rep->K && y < r.y + r.h; j++, y++) {
+        const struct run_report_k *row = &rep->ks[j];
+        strbuf_reset(&t);
+        struct strbuf cov = STRBUF_INIT;
+        if (row->total == UINT64_MAX) {
+            strbuf_addf(&cov, "%" PRIu64 "/>2^64", row->covered);
+        } else {
+            strbuf_addf(&cov, "%" PRIu64 "/%" PRIu64 " ", row->covered, row->total);
+            ui_add_percent(&cov, row->covered, row->total);
+            strbuf_addch(&cov, '%');
+        }
+        /* 43 columns: the pane is 45 wide at 100x30 */
+        strbuf_addf(&t, "%2u %-15s", row->k, strbuf_str(&cov));
+        strbuf_free(&cov);
+        if (isnan(row->correlation))
+            strbuf_addf(&t, "%7s", "-");
+        else
+            strbuf_addf(&t, "%7.2f", row->correlation);
+        strbuf_addf(&t, "%6zu%5zu%7.1f", row->suite_size, row->suite_features,
+                    row->random_features);
+        screen_puts(s, r.x, y, r.w, strbuf_str(&t), EL_NORMAL);
+    }
+    strbuf_free(&t);
+    return y;
+}
+
+void runs_draw(struct ui *ui, struct rect r, bool focused)
+{
+    struct screen *s = &ui->scr;
+    struct list_state *l = &ui->list[PANE_INPUTS];
+    if (!view_load(ui)) {
+        l->height = 0;
+        screen_puts(s, r.x + 1, r.y + 1, r.w - 1, ui->runs_error ? ui->runs_error : "", EL_DIM);
+        return;
+    }
+    size_t n = ui->runs.nrecords;
+    /* the report takes its title, header and K rows; the list the rest */
+    int report_h = 2 + (int)ui->runs_report.K;
+    int list_h = r.h - 1 - report_h;
+    if (list_h < 2)
+        list_h = r.h > 3 ? 2 : r.h - 1;
+    screen_puts(s, r.x, r.y, r.w, "    #  outcome         feat  text", EL_DIM);
+    l->height = list_h;
+    l->first_y = r.y + 1;
+    list_scroll_into_view(l, n);
+    if (n == 0)
+        screen_puts(s, r.x + 1, r.y + 1, r.w - 1, "no runs recorded in the results file", EL_DIM);
+    struct strbuf t = STRBUF_INIT;
+    for (int y = 0; y < list_h && l->top + (uint64_t)y < n; y++) {
+        uint64_t row = l->top + (uint64_t)y;
+        size_t rec_i = ui->runs_order[row];
+        const struct run_record *rec = &ui->runs.records[rec_i];
+        size_t in = ui->runs_input[rec_i];
+        int yy = r.y + 1 + y;
+        bool marked = in != SIZE_MAX && ui->ws->inputs[in].marked;
+        strbuf_reset(&t);
+        strbuf_addstr(&t, marked ? glyph(ui, "\xe2\x97\x8f", "*") : " ");
+        if (in == SIZE_MAX)
+            strbuf_addf(&t, "%4s  ", "-");
+        else
+            strbuf_addf(&t, "%4zu  ", in + 1);
+        int used = screen_puts(s, r.x, yy, r.w, strbuf_str(&t), EL_NORMAL);
+        if (marked)
+            screen_restyle(s, r.x, yy, 1, EL_MARKED, false);
+        strbuf_reset(&t);
+        strbuf_addf(&t, "%-15s ", rec->outcome);
+        used += screen_puts(s, r.x + used, yy, r.w - used, strbuf_str(&t),
+                            failed(rec) ? EL_ERROR : EL_NORMAL);
+        strbuf_reset(&t);
+        strbuf_addf(&t, "%4u  ", rec->nfeatures);
+        used += screen_puts(s, r.x + used, yy, r.w - used, strbuf_str(&t), EL_NORMAL);
+        strbuf_reset(&t);
+        if (in != SIZE_MAX)
+            escape_text(ui->ws->inputs[in].text, ui->ws->inputs[in].len, (size_t)r.w * 4, &t);
+        else
+            strbuf_addstr(&t, rec->input);
+        screen_puts(s, r.x + used, yy, r.w - used, strbuf_str(&t),
+                    in == SIZE_MAX ? EL_DIM : EL_NORMAL);
+        if (row == l->cursor)
+            draw_selected(ui, r, yy, focused);
+    }
+    strbuf_free(&t);
+    int y = r.y + 1 + list_h;
+    if (y < r.y + r.h)
+        draw_report(ui, r, y);
+}
