@@ -129,13 +129,16 @@ struct forest {
     struct item_counts *counts;
 };
 
-/* Tree counts of the advanced items of a per-set parse that are not 1 (in
- * unambiguous parses: none), by item: open addressing, key NONE = empty. */
+/* Tree counts of the advanced items of a per-set parse, chunked like the
+ * items; a chunk is allocated only when one of its items has a count other
+ * than 1 (in unambiguous parses: never). */
+struct item_count {
+    uint64_t count;
+    bool infinite;
+};
 struct item_counts {
-    uint32_t *keys;
-    uint64_t *counts;
-    bool *infinite;
-    size_t n, cap;
+    struct item_count **chunks; /* NULL: every count 1 */
+    size_t nchunks, allocated;
 };
 
 /* Scratch of summarize_set, reused from set to set.  Local ids: the set's
@@ -945,60 +948,42 @@ static uint32_t leaf_length(const struct parser *p, uint32_t leaf)
     return p->g->nodes[leaf].kind == NODE_CLASS ? 1 : p->lit_len[leaf];
 }
 
-static void counts_put(struct item_counts *c, uint32_t item, uint64_t count, bool infinite);
-
-static void counts_grow(struct item_counts *c)
-{
-    struct item_counts old = *c;
-    c->cap = old.cap ? 2 * old.cap : 64;
-    c->keys = xmalloc(c->cap * sizeof *c->keys);
-    c->counts = xmalloc(c->cap * sizeof *c->counts);
-    c->infinite = xmalloc(c->cap * sizeof *c->infinite);
-    for (size_t i = 0; i < c->cap; i++)
-        c->keys[i] = NONE;
-    c->n = 0;
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.keys[i] != NONE)
-            counts_put(c, old.keys[i], old.counts[i], old.infinite[i]);
-    free(old.keys);
-    free(old.counts);
-    free(old.infinite);
-}
-
 static void counts_put(struct item_counts *c, uint32_t item, uint64_t count, bool infinite)
 {
-    if (2 * (c->n + 1) > c->cap)
-        counts_grow(c);
-    size_t mask = c->cap - 1;
-    size_t i = ((size_t)item * 0x9E3779B1u) & mask;
-    while (c->keys[i] != NONE && c->keys[i] != item)
-        i = (i + 1) & mask;
-    if (c->keys[i] == NONE)
-        c->n++;
-    c->keys[i] = item, c->counts[i] = count, c->infinite[i] = infinite;
+    size_t chunk = (size_t)item >> CHUNK_BITS;
+    if (chunk >= c->nchunks) {
+        size_t cap = c->nchunks;
+        c->chunks = xgrow(c->chunks, &cap, chunk + 1, sizeof *c->chunks);
+        for (size_t i = c->nchunks; i < cap; i++)
+            c->chunks[i] = NULL;
+        c->nchunks = cap;
+    }
+    if (!c->chunks[chunk]) {
+        c->chunks[chunk] = xmalloc(CHUNK_LEN * sizeof **c->chunks);
+        for (size_t i = 0; i < CHUNK_LEN; i++)
+            c->chunks[chunk][i] = (struct item_count){1, false};
+        c->allocated++;
+    }
+    c->chunks[chunk][item & CHUNK_MASK] = (struct item_count){count, infinite};
 }
 
 static uint64_t counts_get(const struct item_counts *c, uint32_t item, bool *infinite)
 {
-    *infinite = false;
-    if (!c->cap)
+    size_t chunk = (size_t)item >> CHUNK_BITS;
+    if (chunk >= c->nchunks || !c->chunks[chunk]) {
+        *infinite = false;
         return 1;
-    size_t mask = c->cap - 1;
-    for (size_t i = ((size_t)item * 0x9E3779B1u) & mask; c->keys[i] != NONE; i = (i + 1) & mask)
-        if (c->keys[i] == item) {
-            *infinite = c->infinite[i];
-            return c->counts[i];
-        }
-    return 1;
+    }
+    const struct item_count *e = &c->chunks[chunk][item & CHUNK_MASK];
+    *infinite = e->infinite;
+    return e->count;
 }
 
 static void counts_free(struct item_counts *c)
 {
     if (!c)
         return;
-    free(c->keys);
-    free(c->counts);
-    free(c->infinite);
+    free_chunks(c->chunks, c->nchunks);
     free(c);
 }
 
@@ -1235,7 +1220,9 @@ static size_t summarizer_memory(const struct parser *p)
     size_t per_local = sizeof *z->summary + sizeof *z->count + sizeof *z->infinite +
                        sizeof *z->edge_start + sizeof *z->index + sizeof *z->low +
                        sizeof *z->on_stack + sizeof *z->stack + sizeof *z->scc;
-    size_t counts = f->counts ? f->counts->cap * (sizeof(uint32_t) + sizeof(uint64_t) + 1) : 0;
+    size_t counts = f->counts ? f->counts->allocated * CHUNK_LEN * sizeof(struct item_count) +
+                                    f->counts->nchunks * sizeof(void *)
+                              : 0;
     return z->cap * per_local + z->edges_cap * sizeof *z->edges +
            z->frames_cap * sizeof *z->frames + chain_sets_memory(f->chains) + counts +
            f->dlinks_cap * sizeof *f->dlinks;
