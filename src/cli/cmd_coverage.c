@@ -1,10 +1,11 @@
 /* cmd_coverage: `kpath coverage` — the k-path coverage of sample files.
  *
- * Each file is read (size checked first), parsed, and its forest's k-paths
- * for every k from 1 to K are added in one pass (input_kpaths.h) to the
- * file's own sets and to the sets of the whole run.  Files are processed one at a time, so memory
- * holds one forest, whatever the number of files.  A file that cannot be read
- * or parsed is recorded and the run goes on; the failures are listed at the
+ * Each file is read (size checked first), parsed, and its k-paths for every
+ * k from 1 to K are added (input_kpaths.h) to the file's own sets, which are
+ * then added to the sets of the whole run.  With -j 1 files are processed one
+ * at a time, so memory holds one parse, whatever the number of files.  A
+ * file that cannot be read or parsed is recorded and the run goes on; the
+ * failures are listed at the
  * end and make the exit status 2, so nothing is dropped silently.
  *
  * With -j N, N threads parse the files of an argument at once (each parse
