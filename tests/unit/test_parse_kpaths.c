@@ -293,3 +293,41 @@ TEST(parse_kpaths_equals_the_forest_on_ambiguous_and_cyclic_grammars)
         test_unload(&l);
     }
 }
+
+TEST(parse_kpaths_stops_at_the_memory_budget)
+{
+    /* S := S S | "a" on 300 characters: its items alone (about 3 per span)
+     * take more than 512 KiB; the parse stops with the forest's message. */
+    struct loaded l;
+    if (!CHECK(test_load_string("S := S S | \"a\";", &l)))
+        return;
+    char text[300];
+    memset(text, 'a', sizeof text);
+    struct kpath_space sp;
+    kpath_space_init(&sp, l.graph, 2);
+    struct kpath_set set;
+    kpath_set_init(&set, &sp);
+    struct kpath_set *sets[] = {&set};
+    struct parse_options po = {.max_memory = 512 << 10};
+    struct diag_list d = DIAG_LIST_INIT;
+    uint64_t trees;
+    bool infinite;
+    CHECK(!parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, &trees, &infinite, &d));
+    CHECK_INT(set.size, 0);
+    if (CHECK_INT(d.len, 1)) {
+        CHECK(strstr(d.items[0].message, "parsing stopped here: it needs more than 512 KiB of "
+                                         "memory (--max-memory)") != NULL);
+        CHECK_INT(d.items[0].line, 1);
+        CHECK(d.items[0].col > 1 && d.items[0].col < 300);
+    }
+    diag_list_free(&d);
+    po.max_memory = 0; /* the default */
+    CHECK(parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, &trees, &infinite, &d));
+    /* All six 2-paths, S_3 and S_4 being the first and the second S of S S:
+     * S_3 -> "a"_2, S_3 -> S_3, S_3 -> S_4, and the same from S_4. */
+    CHECK_INT(set.size, 6);
+    kpath_set_free(&set);
+    kpath_space_free(&sp);
+    diag_list_free(&d);
+    test_unload(&l);
+}
