@@ -174,7 +174,8 @@ static uint32_t intern_set(struct chain_sets *cs, const uint32_t *e, size_t n)
             return id;
     }
     cs->pool = xgrow(cs->pool, &cs->pool_cap, cs->npool + n + 1, sizeof *cs->pool);
-    memcpy(cs->pool + cs->npool, e, n * sizeof *e);
+    if (n) /* the empty set has no entries (e may be NULL) */
+        memcpy(cs->pool + cs->npool, e, n * sizeof *e);
     cs->set_off = xgrow(cs->set_off, &cs->set_off_cap, cs->nsets + 1, sizeof *cs->set_off);
     cs->set_len = xgrow(cs->set_len, &cs->set_len_cap, cs->nsets + 1, sizeof *cs->set_len);
     cs->set_off[cs->nsets] = cs->npool;
