@@ -23,7 +23,7 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wer
 CFLAGS   ?= -O2 -g
 # -ffp-contract=off: weighted random choices use doubles; no fused multiply-add
 # keeps them bit-identical on every machine, so a seed means the same inputs.
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -ffp-contract=off -MMD -MP \
+ALL_CFLAGS = -std=c11 -pthread -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -ffp-contract=off -MMD -MP \
              -DKPATH_VERSION='"$(VERSION)"' -DKPATH_DATADIR='"$(DATADIR)"' -Isrc
 ifneq ($(SANITIZE),)
 ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -100,7 +100,7 @@ $(LIB): $(CORE_OBJ)
 
 $(KPATH): $(CLI_OBJ) $(UI_OBJ) $(LIB)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) -lm
 
 $(UNIT): $(TEST_OBJ) $(LIB)
 	$(call say,LINK,$@)

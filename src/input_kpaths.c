@@ -7,6 +7,17 @@ bool input_kpaths_text(const struct graph *g, const char *name, const char *text
                        size_t nsets, const struct pin_set *pins, struct input_kpaths_info *info,
                        struct diag_list *diags)
 {
+    if (!pins || !pins->len) {
+        /* No pinned contexts to recognize: k-paths while parsing, no forest. */
+        uint64_t trees = 0;
+        bool infinite = false;
+        if (!parse_kpaths(g, name, text, len, po, sets, nsets, info ? &trees : NULL, &infinite,
+                          diags))
+            return false;
+        if (info)
+            info->trees = trees, info->infinite = infinite;
+        return true;
+    }
     struct forest *f = parse_text(g, name, text, len, po, diags);
     if (!f)
         return false;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain_sets.h"
 #include "strbuf.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -47,6 +48,9 @@ struct link {
     uint32_t value, next;
 };
 
+/* A leaf matched at some position whose end is a later one.  In a
+ * per-set parse (see parse_kpaths) symbols live for one set only, so
+ * `symbol` is then the leaf's node, and the symbol is made on arrival. */
 struct pending {
     uint32_t waiter, symbol, next;
 };
@@ -112,6 +116,44 @@ struct forest {
     uint32_t root;       /* symbol of the start node over the whole input */
     size_t npending_peak; /* statistics: pending advances of the parse */
     uint32_t start_node; /* graph->nnodes: the virtual start */
+    /* A per-set parse (parse_kpaths) keeps no forest: the symbols, packed
+     * pairs and symbol derivations (dlinks) of a set are summarized when it
+     * ends (see summarize_set) and then dropped; an advanced item keeps its
+     * summary in its list field, and its tree count (when not 1) in counts.
+     * root is then the accepting item. */
+    bool per_set;
+    struct link *dlinks;
+    size_t ndlinks, dlinks_cap;
+    struct chain_sets *chains;
+    bool counting;       /* keep tree counts */
+    struct item_counts *counts;
+};
+
+/* Tree counts of the advanced items of a per-set parse, chunked like the
+ * items; a chunk is allocated only when one of its items has a count other
+ * than 1 (in unambiguous parses: never). */
+struct item_count {
+    uint64_t count;
+    bool infinite;
+};
+struct item_counts {
+    struct item_count **chunks; /* NULL: every count 1 */
+    size_t nchunks, allocated;
+};
+
+/* Scratch of summarize_set, reused from set to set.  Local ids: the set's
+ * symbols 0 .. S-1, then its items S + (item - first item of the set). */
+struct summarizer {
+    uint32_t *summary;       /* per local id: chain set */
+    uint64_t *count;         /* per local id: trees */
+    bool *infinite;          /* per local id: on or above a cycle */
+    uint32_t *edge_start;    /* per local id + 1: into edges (the dependencies) */
+    uint32_t *edges;
+    uint32_t *index, *low;   /* Tarjan's */
+    bool *on_stack;
+    uint32_t *stack, *scc;
+    struct { uint32_t node, edge; } *frames;
+    size_t cap, edges_cap, frames_cap;
 };
 
 struct parser {
@@ -133,6 +175,8 @@ struct parser {
     bool over_budget;             /* stopped for max_memory */
     struct pending **pending;     /* chunked */
     size_t npending, pending_chunks, pending_table_cap;
+    uint32_t set_first_item;      /* items of the current set: from here on */
+    struct summarizer sum;        /* per-set parse: its scratch arrays */
     struct task *agenda;          /* the current set's work */
     size_t nagenda, agenda_cap;
     uint32_t **lit_cps;           /* per literal node: its code points */
@@ -224,6 +268,15 @@ static uint32_t list_push(struct forest *f, uint32_t head, uint32_t value)
 static inline bool list_next(const struct forest *f, uint32_t *cursor, uint32_t *value)
 {
     return list_next_in(f->links, cursor, value);
+}
+
+/* A symbol's derivations: with the waiters in a forest; per set of their
+ * own in a per-set parse, where they are dropped when the set ends. */
+static uint32_t deriv_push(struct forest *f, uint32_t head, uint32_t value)
+{
+    if (f->per_set)
+        return list_push_in(&f->dlinks, &f->ndlinks, &f->dlinks_cap, head, value);
+    return list_push(f, head, value);
 }
 
 static uint32_t add_symbol(struct forest *f, uint32_t node, uint32_t start, uint32_t end)
@@ -470,7 +523,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
             if (worth_advancing(p, w))
                 advance(p, w, sym);
         } else {
-            push_pending(p, SYMBOL(f, sym).end, w, sym);
+            push_pending(p, SYMBOL(f, sym).end, w, f->per_set ? c : sym);
         }
         return;
     }
@@ -512,7 +565,7 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
     uint32_t known = empty ? empty_symbol(p, node) : s->value;
     if (known != NONE) {
         /* Another derivation of a known symbol: its waiters have advanced. */
-        SYMBOL(f, known).derivs = list_push(f, SYMBOL(f, known).derivs, deriv);
+        SYMBOL(f, known).derivs = deriv_push(f, SYMBOL(f, known).derivs, deriv);
         return;
     }
     /* The symbol is made once a waiter can use it.  An empty one always:
@@ -520,7 +573,7 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
     uint32_t sym = NONE;
     if (empty) {
         sym = add_symbol(f, node, origin, p->set);
-        SYMBOL(f, sym).derivs = list_push(f, NONE, deriv);
+        SYMBOL(f, sym).derivs = deriv_push(f, NONE, deriv);
         p->stamp_empty[node] = p->set + 1;
         p->empty[node] = sym;
     }
@@ -529,7 +582,7 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
             if (!worth_advancing(p, w))
                 continue;
             sym = add_symbol(f, node, origin, p->set);
-            SYMBOL(f, sym).derivs = list_push(f, NONE, deriv);
+            SYMBOL(f, sym).derivs = deriv_push(f, NONE, deriv);
             /* Advancing may have grown the table: look the slot up again. */
             table_find(p, KEY_SYMBOL, node, 0, origin)->value = sym;
         } else if (!worth_advancing(p, w)) {
@@ -868,6 +921,313 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     strbuf_free(&msg);
 }
 
+/* ---- per-set summaries (parse_kpaths) ----------------------------------------
+ * When a set ends, its symbols and advanced items will never get another
+ * derivation: every later use refers to them whole.  So their k-path
+ * summaries (chain_sets.h) and tree counts are final and can replace the
+ * derivations, which are dropped.  Within a set, derivations may refer to
+ * each other in any creation order (a symbol gets a second derivation after a
+ * waiter has used it) and in cycles (empty spans, unit cycles), so the set's
+ * local dependency graph is taken in strongly connected components, children
+ * first (Tarjan, with an explicit stack).  A component with a cycle has
+ * infinitely many trees, as forest_count_trees says of a cycle it reaches; its
+ * summaries are iterated until they stop growing. */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+static uint32_t leaf_length(const struct parser *p, uint32_t leaf)
+{
+    return p->g->nodes[leaf].kind == NODE_CLASS ? 1 : p->lit_len[leaf];
+}
+
+static void counts_put(struct item_counts *c, uint32_t item, uint64_t count, bool infinite)
+{
+    size_t chunk = (size_t)item >> CHUNK_BITS;
+    if (chunk >= c->nchunks) {
+        size_t cap = c->nchunks;
+        c->chunks = xgrow(c->chunks, &cap, chunk + 1, sizeof *c->chunks);
+        for (size_t i = c->nchunks; i < cap; i++)
+            c->chunks[i] = NULL;
+        c->nchunks = cap;
+    }
+    if (!c->chunks[chunk]) {
+        c->chunks[chunk] = xmalloc(CHUNK_LEN * sizeof **c->chunks);
+        for (size_t i = 0; i < CHUNK_LEN; i++)
+            c->chunks[chunk][i] = (struct item_count){1, false};
+        c->allocated++;
+    }
+    c->chunks[chunk][item & CHUNK_MASK] = (struct item_count){count, infinite};
+}
+
+static uint64_t counts_get(const struct item_counts *c, uint32_t item, bool *infinite)
+{
+    size_t chunk = (size_t)item >> CHUNK_BITS;
+    if (chunk >= c->nchunks || !c->chunks[chunk]) {
+        *infinite = false;
+        return 1;
+    }
+    const struct item_count *e = &c->chunks[chunk][item & CHUNK_MASK];
+    *infinite = e->infinite;
+    return e->count;
+}
+
+static void counts_free(struct item_counts *c)
+{
+    if (!c)
+        return;
+    free_chunks(c->chunks, c->nchunks);
+    free(c);
+}
+
+/* The local id of an item, or NONE: an item of an earlier set is final, and a
+ * prediction has no derivations (summary empty, one tree). */
+static inline uint32_t local_item(const struct parser *p, uint32_t item)
+{
+    if (item < p->set_first_item || ITEM(p->f, item).dot == 0)
+        return NONE;
+    return (uint32_t)p->f->nsymbols + (item - p->set_first_item);
+}
+
+struct value {
+    uint32_t summary;
+    uint64_t count;
+    bool infinite;
+};
+
+static struct value item_value(const struct parser *p, uint32_t item)
+{
+    struct value v = {CHAIN_SET_EMPTY, 1, false};
+    if (item == NONE || ITEM(p->f, item).dot == 0)
+        return v;
+    uint32_t id = local_item(p, item);
+    if (id != NONE)
+        return (struct value){p->sum.summary[id], p->sum.count[id], p->sum.infinite[id]};
+    v.summary = ITEM(p->f, item).list;
+    if (p->f->counting)
+        v.count = counts_get(p->f->counts, item, &v.infinite);
+    return v;
+}
+
+/* The value of local id `id` from its derivations' current values. */
+static struct value local_value(const struct parser *p, uint32_t id)
+{
+    const struct forest *f = p->f;
+    struct chain_sets *cs = f->chains;
+    struct value v = {CHAIN_SET_EMPTY, 0, false};
+    if (id < f->nsymbols) {
+        const struct symbol *s = &SYMBOL(f, id);
+        bool unit = node_is_unit(f, s->node);
+        if (s->derivs == NONE)
+            v.count = 1; /* a leaf */
+        for (uint32_t c = s->derivs, d; list_next_in(f->dlinks, &c, &d);) {
+            struct value dv = unit ? (struct value){p->sum.summary[d], p->sum.count[d],
+                                                    p->sum.infinite[d]}
+                                   : item_value(p, d);
+            v.summary = chain_sets_union(cs, v.summary, dv.summary);
+            v.count = sat_add(v.count, dv.count);
+            v.infinite = v.infinite || dv.infinite;
+        }
+        if (s->node < p->g->nnodes && node_kind_is_symbolic(p->g->nodes[s->node].kind))
+            v.summary = chain_sets_extend(cs, s->node, v.summary);
+        return v;
+    }
+    uint32_t item = p->set_first_item + (id - (uint32_t)f->nsymbols);
+    uint32_t head = item_packed(f, item);
+    if (head == NONE)
+        v.count = 1;
+    for (uint32_t pk = head; pk != NONE; pk = PACKED(f, pk).next) {
+        struct value left = item_value(p, PACKED(f, pk).left);
+        uint32_t r = PACKED(f, pk).right;
+        v.summary = chain_sets_union(cs, v.summary, left.summary);
+        v.summary = chain_sets_union(cs, v.summary, p->sum.summary[r]);
+        v.count = sat_add(v.count, sat_mul(left.count, p->sum.count[r]));
+        v.infinite = v.infinite || left.infinite || p->sum.infinite[r];
+    }
+    return v;
+}
+
+/* The local dependencies of every local id, as CSR arrays. */
+static void local_edges(struct parser *p, uint32_t nlocal)
+{
+    struct forest *f = p->f;
+    struct summarizer *z = &p->sum;
+    size_t n = 0;
+    for (uint32_t id = 0; id < nlocal; id++) {
+        z->edge_start[id] = (uint32_t)n;
+        if (id < f->nsymbols) {
+            const struct symbol *s = &SYMBOL(f, id);
+            bool unit = node_is_unit(f, s->node);
+            for (uint32_t c = s->derivs, d; list_next_in(f->dlinks, &c, &d);) {
+                uint32_t to = unit ? d : local_item(p, d);
+                if (to == NONE)
+                    continue;
+                z->edges = xgrow(z->edges, &z->edges_cap, n + 1, sizeof *z->edges);
+                z->edges[n++] = to;
+            }
+            continue;
+        }
+        uint32_t item = p->set_first_item + (id - (uint32_t)f->nsymbols);
+        if (ITEM(f, item).dot == 0)
+            continue;
+        for (uint32_t pk = item_packed(f, item); pk != NONE; pk = PACKED(f, pk).next) {
+            uint32_t left = PACKED(f, pk).left == NONE ? NONE : local_item(p, PACKED(f, pk).left);
+            z->edges = xgrow(z->edges, &z->edges_cap, n + 2, sizeof *z->edges);
+            if (left != NONE)
+                z->edges[n++] = left;
+            z->edges[n++] = PACKED(f, pk).right;
+        }
+    }
+    z->edge_start[nlocal] = (uint32_t)n;
+}
+
+/* Values for one strongly connected component, scc[0 .. n). */
+static void component_values(struct parser *p, const uint32_t *scc, size_t n)
+{
+    struct summarizer *z = &p->sum;
+    bool cyclic = n > 1;
+    for (uint32_t e = z->edge_start[scc[0]]; !cyclic && e < z->edge_start[scc[0] + 1]; e++)
+        cyclic = z->edges[e] == scc[0];
+    if (!cyclic) {
+        struct value v = local_value(p, scc[0]);
+        z->summary[scc[0]] = v.summary, z->count[scc[0]] = v.count, z->infinite[scc[0]] = v.infinite;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        z->infinite[scc[i]] = true, z->count[scc[i]] = UINT64_MAX;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t summary = local_value(p, scc[i]).summary;
+            if (summary != z->summary[scc[i]])
+                z->summary[scc[i]] = summary, changed = true;
+        }
+    }
+}
+
+static void summarize_set(struct parser *p)
+{
+    struct forest *f = p->f;
+    struct summarizer *z = &p->sum;
+    size_t nlocal = f->nsymbols + (f->nitems - p->set_first_item);
+    if (nlocal + 1 > z->cap) {
+        size_t cap = z->cap;
+        z->summary = xgrow(z->summary, &cap, nlocal + 1, sizeof *z->summary);
+        cap = z->cap;
+        z->count = xgrow(z->count, &cap, nlocal + 1, sizeof *z->count);
+        cap = z->cap;
+        z->infinite = xgrow(z->infinite, &cap, nlocal + 1, sizeof *z->infinite);
+        cap = z->cap;
+        z->edge_start = xgrow(z->edge_start, &cap, nlocal + 1, sizeof *z->edge_start);
+        cap = z->cap;
+        z->index = xgrow(z->index, &cap, nlocal + 1, sizeof *z->index);
+        cap = z->cap;
+        z->low = xgrow(z->low, &cap, nlocal + 1, sizeof *z->low);
+        cap = z->cap;
+        z->on_stack = xgrow(z->on_stack, &cap, nlocal + 1, sizeof *z->on_stack);
+        cap = z->cap;
+        z->stack = xgrow(z->stack, &cap, nlocal + 1, sizeof *z->stack);
+        cap = z->cap;
+        z->scc = xgrow(z->scc, &cap, nlocal + 1, sizeof *z->scc);
+        z->cap = cap;
+    }
+    for (size_t i = 0; i < nlocal; i++) {
+        z->summary[i] = CHAIN_SET_EMPTY, z->count[i] = 1, z->infinite[i] = false;
+        z->index[i] = NONE, z->on_stack[i] = false;
+    }
+    local_edges(p, (uint32_t)nlocal);
+    uint32_t counter = 0;
+    size_t nstack = 0;
+    for (uint32_t root = 0; root < nlocal; root++) {
+        if (z->index[root] != NONE)
+            continue;
+        size_t nframes = 0;
+        z->frames = xgrow(z->frames, &z->frames_cap, 1, sizeof *z->frames);
+        z->frames[nframes].node = root, z->frames[nframes++].edge = z->edge_start[root];
+        z->index[root] = z->low[root] = counter++;
+        z->stack[nstack++] = root, z->on_stack[root] = true;
+        while (nframes) {
+            uint32_t v = z->frames[nframes - 1].node;
+            uint32_t e = z->frames[nframes - 1].edge;
+            if (e < z->edge_start[v + 1]) {
+                z->frames[nframes - 1].edge = e + 1;
+                uint32_t w = z->edges[e];
+                if (z->index[w] == NONE) {
+                    z->index[w] = z->low[w] = counter++;
+                    z->stack[nstack++] = w, z->on_stack[w] = true;
+                    z->frames = xgrow(z->frames, &z->frames_cap, nframes + 1, sizeof *z->frames);
+                    z->frames[nframes].node = w, z->frames[nframes++].edge = z->edge_start[w];
+                } else if (z->on_stack[w] && z->index[w] < z->low[v]) {
+                    z->low[v] = z->index[w];
+                }
+                continue;
+            }
+            nframes--;
+            if (nframes) {
+                uint32_t parent = z->frames[nframes - 1].node;
+                if (z->low[v] < z->low[parent])
+                    z->low[parent] = z->low[v];
+            }
+            if (z->low[v] != z->index[v])
+                continue;
+            size_t n = 0;
+            uint32_t w;
+            do {
+                w = z->stack[--nstack];
+                z->on_stack[w] = false;
+                z->scc[n++] = w;
+            } while (w != v);
+            component_values(p, z->scc, n);
+        }
+    }
+    for (uint32_t item = p->set_first_item; item < f->nitems; item++) {
+        uint32_t id = local_item(p, item);
+        if (id == NONE)
+            continue;
+        ITEM(f, item).list = z->summary[id];
+        if (f->counting && (z->count[id] != 1 || z->infinite[id]))
+            counts_put(f->counts, item, z->count[id], z->infinite[id]);
+    }
+}
+
+static void summarizer_free(struct summarizer *z)
+{
+    free(z->summary);
+    free(z->count);
+    free(z->infinite);
+    free(z->edge_start);
+    free(z->edges);
+    free(z->index);
+    free(z->low);
+    free(z->on_stack);
+    free(z->stack);
+    free(z->scc);
+    free(z->frames);
+}
+
+/* Bytes of a per-set parse's summaries and scratch. */
+static size_t summarizer_memory(const struct parser *p)
+{
+    const struct summarizer *z = &p->sum;
+    const struct forest *f = p->f;
+    size_t per_local = sizeof *z->summary + sizeof *z->count + sizeof *z->infinite +
+                       sizeof *z->edge_start + sizeof *z->index + sizeof *z->low +
+                       sizeof *z->on_stack + sizeof *z->stack + sizeof *z->scc;
+    size_t counts = f->counts ? f->counts->allocated * CHUNK_LEN * sizeof(struct item_count) +
+                                    f->counts->nchunks * sizeof(void *)
+                              : 0;
+    return z->cap * per_local + z->edges_cap * sizeof *z->edges +
+           z->frames_cap * sizeof *z->frames + chain_sets_memory(f->chains) + counts +
+           f->dlinks_cap * sizeof *f->dlinks;
+}
+
 /* ---- the parse ------------------------------------------------------------- */
 
 static bool decode(struct forest *f, const char *name, const char *text, size_t len,
@@ -918,6 +1278,7 @@ static void parser_free(struct parser *p)
     free(p->leaf);
     free(p->stamp_empty);
     free(p->empty);
+    summarizer_free(&p->sum);
 }
 
 /* What the forest's arrays hold, in bytes. */
@@ -958,6 +1319,15 @@ static size_t parser_memory(const struct parser *p)
      * there too, so half as much again. */
     size_t doubling = f->links_cap * sizeof *f->links + p->agenda_cap * sizeof *p->agenda +
                       p->table_cap * sizeof *p->table;
+    if (f->per_set) {
+        /* Symbols and pairs of one set at a time, in the chunks the largest
+         * set needed; no passes over a forest afterwards. */
+        chunks = f->nitems * sizeof **f->items + p->npending * sizeof **p->pending +
+                 (f->packed_chunks * sizeof **f->packed + f->symbols_chunks * sizeof **f->symbols) *
+                     CHUNK_LEN;
+        size_t summaries = summarizer_memory(p);
+        return chunks + doubling + doubling / 2 + summaries + summaries / 2 + per_position;
+    }
     return chunks + doubling + doubling / 2 + per_position + passes_memory(f);
 }
 
@@ -970,13 +1340,21 @@ static uint32_t run(struct parser *p)
         p->set = j;
         new_set(p);
         p->nagenda = 0;
+        p->set_first_item = (uint32_t)f->nitems;
+        if (f->per_set) /* the last set is summarized: its symbols and pairs go */
+            f->nsymbols = f->npacked = f->ndlinks = 0;
         if (j == 0) {
             bool created;
             add_item(p, f->start_node, 0, 0, NONE, &created);
         }
-        for (uint32_t e = p->pending_head[j]; e != NONE; e = PENDING(p, e).next)
-            if (worth_advancing(p, PENDING(p, e).waiter))
-                advance(p, PENDING(p, e).waiter, PENDING(p, e).symbol);
+        for (uint32_t e = p->pending_head[j]; e != NONE; e = PENDING(p, e).next) {
+            if (!worth_advancing(p, PENDING(p, e).waiter))
+                continue;
+            uint32_t sym = PENDING(p, e).symbol;
+            if (f->per_set) /* the leaf's node: its symbol, for this set */
+                sym = add_symbol(f, sym, j - leaf_length(p, sym), j);
+            advance(p, PENDING(p, e).waiter, sym);
+        }
         if (p->nagenda == 0) {
             /* Nothing reached here; a longer literal may still land later. */
             if (j >= p->last_pending)
@@ -992,6 +1370,8 @@ static uint32_t run(struct parser *p)
                 complete_node(p, ITEM(f, task.item).node, task.item, ITEM(f, task.item).anchor,
                               task.symbol);
         }
+        if (f->per_set)
+            summarize_set(p);
         /* Past LIST_MAX_INDEX of anything, indices would no longer fit (nor
          * the forest ids of forest_count_trees: symbols, then items). */
         if ((p->max_memory && parser_memory(p) > p->max_memory) ||
@@ -1005,7 +1385,7 @@ static uint32_t run(struct parser *p)
         if (p->expected_set == j)
             p->root_done_at_expected = root_done;
         if (j == f->len && root_done)
-            f->root = PACKED(f, item_packed(f, accept->value)).right;
+            f->root = f->per_set ? accept->value : PACKED(f, item_packed(f, accept->value)).right;
     }
     return furthest;
 }
@@ -1014,8 +1394,12 @@ static uint32_t run(struct parser *p)
 static void reset(struct parser *p)
 {
     struct forest *f = p->f;
-    f->nitems = f->npacked = f->nsymbols = f->nlinks = 0;
+    f->nitems = f->npacked = f->nsymbols = f->nlinks = f->ndlinks = 0;
     f->root = NONE;
+    if (f->counts) {
+        counts_free(f->counts);
+        f->counts = xcalloc(1, sizeof *f->counts);
+    }
     for (size_t i = 0; i <= f->len; i++)
         p->pending_head[i] = NONE;
     p->npending = 0;
@@ -1032,20 +1416,28 @@ static void reset(struct parser *p)
     p->root_done_at_expected = false;
 }
 
-struct forest *parse_text(const struct graph *g, const char *name, const char *text,
-                          size_t len, const struct parse_options *opts,
-                          struct diag_list *diags)
+/* A per-set parse (summaries, no forest) when chains is not NULL. */
+static struct forest *parse(const struct graph *g, const char *name, const char *text,
+                            size_t len, const struct parse_options *opts,
+                            struct chain_sets *chains, bool counting, struct diag_list *diags)
 {
     size_t limit = opts && opts->max_input_size ? opts->max_input_size : PARSE_DEFAULT_MAX_INPUT;
     if (len > limit) {
         diag_add(diags, DIAG_ERROR, name, 0, 0,
                  "input is %zu bytes, more than the limit of %zu (--max-input-size)", len, limit);
+        chain_sets_free(chains);
         return NULL;
     }
     struct forest *f = xcalloc(1, sizeof *f);
     f->graph = g;
     f->start_node = g->nnodes;
     f->root = NONE;
+    if (chains) {
+        f->per_set = true;
+        f->chains = chains;
+        f->counting = counting;
+        f->counts = counting ? xcalloc(1, sizeof *f->counts) : NULL;
+    }
     if (!decode(f, name, text, len, diags)) {
         forest_free(f);
         return NULL;
@@ -1116,10 +1508,43 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
     return f;
 }
 
+struct forest *parse_text(const struct graph *g, const char *name, const char *text,
+                          size_t len, const struct parse_options *opts,
+                          struct diag_list *diags)
+{
+    return parse(g, name, text, len, opts, NULL, false, diags);
+}
+
+bool parse_kpaths(const struct graph *g, const char *name, const char *text, size_t len,
+                  const struct parse_options *opts, struct kpath_set *const *sets, size_t nsets,
+                  uint64_t *trees, bool *infinite, struct diag_list *diags)
+{
+    uint32_t maxk = 1;
+    for (size_t i = 0; i < nsets; i++)
+        if (sets[i]->sp->k > maxk)
+            maxk = sets[i]->sp->k;
+    struct forest *f = parse(g, name, text, len, opts, chain_sets_new(maxk), trees != NULL, diags);
+    if (!f)
+        return false;
+    bool inf = false;
+    uint64_t n = trees ? counts_get(f->counts, f->root, &inf) : 0;
+    if (trees) {
+        *trees = inf ? UINT64_MAX : n;
+        if (infinite)
+            *infinite = inf;
+    }
+    chain_sets_add_kpaths(f->chains, ITEM(f, f->root).list, sets, nsets);
+    forest_free(f);
+    return true;
+}
+
 void forest_free(struct forest *f)
 {
     if (!f)
         return;
+    chain_sets_free(f->chains);
+    counts_free(f->counts);
+    free(f->dlinks);
     free(f->text);
     free_chunks(f->items, f->items_chunks);
     free_chunks(f->packed, f->packed_chunks);
@@ -1147,16 +1572,6 @@ void forest_stats(const struct forest *f, struct forest_stats *out)
 /* ---- forest traversals ------------------------------------------------------
  * Every traversal below uses an explicit stack.  Forest ids: symbols are
  * 0 .. nsymbols-1, items come after them. */
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
 
 /* Forest ids stay below FRAME_POST (the parse stops before: see run), so a
  * frame of the traversal below is one id and this flag. */

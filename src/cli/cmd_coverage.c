@@ -1,11 +1,19 @@
 /* cmd_coverage: `kpath coverage` — the k-path coverage of sample files.
  *
- * Each file is read (size checked first), parsed, and its forest's k-paths
- * for every k from 1 to K are added in one pass (input_kpaths.h) to the
- * file's own sets and to the sets of the whole run.  Files are processed one at a time, so memory
- * holds one forest, whatever the number of files.  A file that cannot be read
- * or parsed is recorded and the run goes on; the failures are listed at the
- * end and make the exit status 2, so nothing is dropped silently. */
+ * Each file is read (size checked first), parsed, and its k-paths for every
+ * k from 1 to K are added (input_kpaths.h) to the file's own sets, which are
+ * then added to the sets of the whole run.  With -j 1 files are processed one
+ * at a time, so memory holds one parse, whatever the number of files.  A
+ * file that cannot be read or parsed is recorded and the run goes on; the
+ * failures are listed at the
+ * end and make the exit status 2, so nothing is dropped silently.
+ *
+ * With -j N, N threads parse the files of an argument at once (each parse
+ * has its own --max-memory budget); every file's k-paths go to its own sets,
+ * and the main thread reports the files and adds them to the totals in the
+ * order of the list, so the output is the same as with -j 1.  Parsing shares
+ * nothing but the read-only graph and spaces. */
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +36,7 @@ _Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-siz
 
 static const struct cli_option options[] = {
     {"k", 'k', "K", "report k = 1 .. K (default 2)"},
+    {"jobs", 'j', "N", "parse N files at once (default 1; each parse has its own --max-memory)"},
     {"uncovered", 0, NULL, "list the K-paths no sample covers on stdout (report to stderr)"},
     {"pin", 0, "PATH", "coverage in the context of PATH, of the k-paths under it (repeatable)"},
     CLI_SAMPLE_OPTIONS,
@@ -65,7 +74,7 @@ const struct cli_command cmd_coverage_command = {
 };
 
 struct coverage_args {
-    uint32_t k;
+    uint32_t k, jobs;
     bool uncovered;
     struct parse_options po;
 };
@@ -76,6 +85,8 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     const char *name = cmd->options[index].name;
     if (strcmp(name, "k") == 0)
         return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
+    if (strcmp(name, "jobs") == 0)
+        return cli_parse_u32(cmd, "-j", value, 1, 1024, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "uncovered") == 0) {
         a->uncovered = true;
         return CLI_CONTINUE;
@@ -157,8 +168,6 @@ struct measure {
     uint32_t k;
     struct kpath_space *spaces;   /* k of them, j = 1 .. k */
     struct kpath_set *totals;     /* k */
-    struct kpath_set *per_file;   /* k, re-made for each file */
-    struct kpath_set **sets;      /* 2k pointers: per_file then totals */
     uint64_t *covered;            /* k: the current file's counts */
     uint64_t *total;              /* k: the k-paths (under the pins), SATURATED */
     const struct pin_set *pins;   /* coverage in their context; empty: plain */
@@ -174,14 +183,11 @@ static void measure_init(struct measure *m, const struct graph *g, uint32_t k,
     m->total = xcalloc(k, sizeof *m->total);
     m->spaces = xcalloc(k, sizeof *m->spaces);
     m->totals = xcalloc(k, sizeof *m->totals);
-    m->per_file = xcalloc(k, sizeof *m->per_file);
-    m->sets = xcalloc(2 * (size_t)k, sizeof *m->sets);
     m->covered = xcalloc(k, sizeof *m->covered);
     m->parsed = 0;
     for (uint32_t j = 0; j < k; j++) {
         kpath_space_init(&m->spaces[j], g, j + 1);
         kpath_set_init(&m->totals[j], &m->spaces[j]);
-        m->sets[k + j] = &m->totals[j];
         m->total[j] = m->spaces[j].saturated ? SATURATED : pin_count_under(pins, &m->spaces[j]);
     }
 }
@@ -194,28 +200,45 @@ static void measure_free(struct measure *m)
     }
     free(m->spaces);
     free(m->totals);
-    free(m->per_file);
-    free(m->sets);
     free(m->covered);
     free(m->total);
 }
 
-/* The next file's sets, then its counts once input_kpaths has filled them. */
-static void measure_begin(struct measure *m)
+/* One file's parse: its own sets, filled by input_kpaths in any thread. */
+struct file_job {
+    const char *path;
+    struct kpath_set *sets;  /* k, j = 1 .. k */
+    struct input_kpaths_info info;
+    struct diag_list diags;
+    bool parsed, done;
+};
+
+static void job_run(const struct measure *m, const struct parse_options *po, struct file_job *job,
+                    struct strbuf *text)
 {
+    job->sets = xcalloc(m->k, sizeof *job->sets);
+    struct kpath_set **ptrs = xcalloc(m->k, sizeof *ptrs);
     for (uint32_t j = 0; j < m->k; j++) {
-        kpath_set_init(&m->per_file[j], &m->spaces[j]);
-        m->sets[j] = &m->per_file[j];
+        kpath_set_init(&job->sets[j], &m->spaces[j]);
+        ptrs[j] = &job->sets[j];
     }
+    job->diags = (struct diag_list)DIAG_LIST_INIT;
+    job->parsed = input_kpaths_file(m->graph, job->path, po, ptrs, m->k, m->pins, text, &job->info,
+                                    &job->diags);
+    free(ptrs);
 }
 
-static void measure_end(struct measure *m, bool parsed)
+/* Take a finished job's counts into the totals, and free its sets. */
+static void measure_take(struct measure *m, struct file_job *job)
 {
     for (uint32_t j = 0; j < m->k; j++) {
-        m->covered[j] = m->per_file[j].size;
-        kpath_set_free(&m->per_file[j]);
+        m->covered[j] = job->sets[j].size;
+        kpath_set_union(&m->totals[j], &job->sets[j]);
+        kpath_set_free(&job->sets[j]);
     }
-    m->parsed += parsed;
+    free(job->sets);
+    job->sets = NULL;
+    m->parsed += job->parsed;
 }
 
 struct list_ctx {
@@ -288,6 +311,7 @@ struct run {
     struct diag_list failures;
     size_t attempted;         /* files, and arguments that could not be expanded */
     size_t entries;           /* files listed so far (in JSON) */
+    uint32_t jobs;            /* files parsed at once */
     bool ok;                  /* no write error */
 };
 
@@ -300,15 +324,14 @@ static void add_failures(struct run *r, const struct diag_list *diags)
     }
 }
 
-static void process_file(struct run *r, const char *path)
+/* Report a finished job (in the order of the list) and take it into the totals. */
+static void report_file(struct run *r, struct file_job *job)
 {
-    const char *name = samples_display_name(path);
-    struct diag_list diags = DIAG_LIST_INIT;
-    struct input_kpaths_info info;
-    measure_begin(&r->m);
-    bool parsed = input_kpaths_file(r->graph, path, &r->po, r->m.sets, 2 * (size_t)r->m.k,
-                                    r->m.pins, &r->text, &info, &diags);
-    measure_end(&r->m, parsed);
+    const char *name = samples_display_name(job->path);
+    struct diag_list diags = job->diags;
+    struct input_kpaths_info info = job->info;
+    bool parsed = job->parsed;
+    measure_take(&r->m, job);
     if (r->json) {
         strbuf_addstr(&r->out, r->entries++ ? ",\n    {\"file\": " : "\n    {\"file\": ");
         json_add_cstring(&r->out, name);
@@ -354,6 +377,66 @@ static void process_file(struct run *r, const char *path)
     r->ok = r->ok && flush(&r->out, r->report_to, false);
 }
 
+/* Threads that take the next job of the list until none is left. */
+struct pool {
+    struct run *r;
+    struct file_job *jobs;
+    size_t n, next;
+    pthread_mutex_t lock;
+    pthread_cond_t finished;
+};
+
+static void *pool_worker(void *arg)
+{
+    struct pool *p = arg;
+    struct strbuf text = STRBUF_INIT;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->lock);
+        if (i == p->n)
+            break;
+        job_run(&p->r->m, &p->r->po, &p->jobs[i], &text);
+        pthread_mutex_lock(&p->lock);
+        p->jobs[i].done = true;
+        pthread_cond_broadcast(&p->finished);
+        pthread_mutex_unlock(&p->lock);
+    }
+    strbuf_free(&text);
+    return NULL;
+}
+
+static void run_parallel(struct run *r, struct file_job *jobs, size_t n)
+{
+    struct pool p = {.r = r, .jobs = jobs, .n = n};
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.finished, NULL);
+    size_t nthreads = r->jobs < n ? r->jobs : n;
+    pthread_t *threads = xcalloc(nthreads, sizeof *threads);
+    size_t started = 0;
+    for (; started < nthreads; started++)
+        if (pthread_create(&threads[started], NULL, pool_worker, &p) != 0)
+            break;
+    if (started == 0) { /* no thread to be had: parse here */
+        for (size_t i = 0; i < n; i++) {
+            job_run(&r->m, &r->po, &jobs[i], &r->text);
+            jobs[i].done = true;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        pthread_mutex_lock(&p.lock);
+        while (!jobs[i].done)
+            pthread_cond_wait(&p.finished, &p.lock);
+        pthread_mutex_unlock(&p.lock);
+        report_file(r, &jobs[i]);
+    }
+    for (size_t t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    free(threads);
+    pthread_cond_destroy(&p.finished);
+    pthread_mutex_destroy(&p.lock);
+}
+
 /* Expand one argument and measure its files, so that the report and the
  * failures follow the order of the arguments. */
 static void process_argument(struct run *r, const char *arg)
@@ -371,8 +454,18 @@ static void process_argument(struct run *r, const char *arg)
     add_failures(r, &diags);
     r->attempted += errors;
     diag_list_free(&diags);
+    struct file_job *jobs = xcalloc(files.len + 1, sizeof *jobs);
     for (size_t i = 0; i < files.len; i++)
-        process_file(r, files.paths[i]);
+        jobs[i].path = files.paths[i];
+    if (r->jobs <= 1 || files.len <= 1) {
+        for (size_t i = 0; i < files.len; i++) {
+            job_run(&r->m, &r->po, &jobs[i], &r->text);
+            report_file(r, &jobs[i]);
+        }
+    } else {
+        run_parallel(r, jobs, files.len);
+    }
+    free(jobs);
     sample_list_free(&files);
 }
 
@@ -403,7 +496,7 @@ static void add_uncovered(struct run *r, uint32_t k)
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
     struct cli_common c = {0};
-    struct coverage_args a = {.k = 2, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
+    struct coverage_args a = {.k = 2, .jobs = 1, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
     if (status != CLI_CONTINUE) {
         cli_common_free(&c);
@@ -425,7 +518,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         return status;
     }
 
-    struct run r = {.graph = graph, .json = c.json, .po = a.po, .ok = true,
+    struct run r = {.graph = graph, .json = c.json, .po = a.po, .ok = true, .jobs = a.jobs,
                     .report_to = a.uncovered && !c.json ? stderr : stdout};
     struct pin_set pins = PIN_SET_INIT;
     if (!cli_add_pins(cmd, graph, &c, &pins)) {

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -517,6 +518,46 @@ static void ambiguous_row(struct side_by_side *sb, size_t n)
     remove(grammar);
 }
 
+/* -j 1, 2 and 4 on the same corpus: wall clock (the point of -j) and peak. */
+static void jobs_rows(struct side_by_side *sb)
+{
+    char corpus[4096], file[4200], gpath[4096];
+    snprintf(corpus, sizeof corpus, "%s/corpus", sb->dir);
+    snprintf(gpath, sizeof gpath, "%s/grammars/json.ebnf", sb->root);
+    if (mkdir(corpus, 0700) != 0) {
+        printf("  cannot make %s\n", corpus);
+        return;
+    }
+    double bytes = 0;
+    bool written = true;
+    for (int i = 0; i < 8 && written; i++) {
+        struct strbuf doc = STRBUF_INIT;
+        make_json(&doc, (size_t)MB, 100 + (uint64_t)i);
+        snprintf(file, sizeof file, "%s/%d.json", corpus, i);
+        written = write_whole(file, doc.data, doc.len);
+        bytes += (double)doc.len;
+        strbuf_free(&doc);
+    }
+    for (int jobs = 1; written && jobs <= 4; jobs *= 2) {
+        char j[16];
+        snprintf(j, sizeof j, "%d", jobs);
+        char *argv[] = {(char *)sb->kpath, "coverage", "-k", "2", "-j", j, gpath, corpus, NULL};
+        struct bench_run r;
+        bench_run_child(argv, sb->dir, sb->out, sb->err, CHILD_SECONDS, &r);
+        printf("  -j %d: ", jobs);
+        if (r.finished && r.status == 0)
+            printf("%.2f s, %6.2f MB/s, peak %.0f MiB\n", r.seconds, bytes / MB / r.seconds,
+                   r.peak / MB);
+        else
+            printf("failed after %.1f s\n", r.seconds);
+    }
+    for (int i = 0; i < 8; i++) {
+        snprintf(file, sizeof file, "%s/%d.json", corpus, i);
+        remove(file);
+    }
+    rmdir(corpus);
+}
+
 /* What the forest holds per character, for 1 MB of each JSON shape (the
  * design note in the README): parsed in a forked child, like run_coverage. */
 static void forest_shapes(const struct graph *json)
@@ -600,7 +641,11 @@ static void side_by_side(const char *root)
 
     printf("\n== parsing: an ambiguous grammar (kpath coverage -k 2, default --max-memory)\n");
     ambiguous_row(&sb, 200);
+    ambiguous_row(&sb, 1000);
     ambiguous_row(&sb, 2000);
+
+    printf("\n== parsing: a corpus of 8 pretty JSON files of 1 MB, kpath coverage -k 2 -j N\n");
+    jobs_rows(&sb);
     remove(sb.out);
     remove(sb.err);
     rmdir(dir);

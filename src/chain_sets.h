@@ -1,0 +1,48 @@
+/* chain_sets: interned sets of symbolic chains, the k-path summary of a
+ * sub-forest.
+ *
+ * A chain is a downward sequence of 1 .. maxk symbolic graph nodes, each the
+ * nearest symbolic descendant of the one before.  The summary of a part of a
+ * derivation (a completed symbol, an Earley item) is one set holding
+ *   - every chain of length 1 .. maxk that lies wholly inside it: these are
+ *     its k-paths for every k <= maxk, whatever lies above it ("inner");
+ *   - every chain of length 1 .. maxk-1 that starts at its topmost symbolic
+ *     nodes ("top"): what a symbolic ancestor will extend.
+ * Because the grammar is context-free, the chains below an instance do not
+ * depend on the tree around it, so the summary of a node of a parse forest
+ * is the union over its derivations, and the parser can compute it as each
+ * Earley set finishes and then forget the derivations (parse_kpaths).
+ *
+ * Sets and chains are interned: a set is a uint32 id (CHAIN_SET_EMPTY is the
+ * empty set), equal sets have equal ids, and unions and extensions are
+ * memoized, so the common cases (a union with itself, with the empty set, the
+ * same extension again) cost a lookup.  Ownership: everything belongs to the
+ * struct chain_sets; ids stay valid until chain_sets_free. */
+#ifndef KPATH_CHAIN_SETS_H
+#define KPATH_CHAIN_SETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kpath.h"
+
+#define CHAIN_SET_EMPTY 0u
+
+struct chain_sets;
+
+struct chain_sets *chain_sets_new(uint32_t maxk);
+void chain_sets_free(struct chain_sets *cs);
+/* The union of two sets. */
+uint32_t chain_sets_union(struct chain_sets *cs, uint32_t a, uint32_t b);
+/* The summary of an instance of the symbolic node `node` whose children's
+ * summaries are united in `below`: below's inner chains; the chain [node];
+ * and node put on top of each of below's top chains. */
+uint32_t chain_sets_extend(struct chain_sets *cs, uint32_t node, uint32_t below);
+/* Add the inner chains of `set` of length sets[i]->sp->k to sets[i], for
+ * each i; returns how many were new. */
+uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
+                               struct kpath_set *const *sets, size_t nsets);
+/* Bytes held, for the parser's memory budget. */
+size_t chain_sets_memory(const struct chain_sets *cs);
+
+#endif

@@ -1,0 +1,333 @@
+/* parse_kpaths (k-paths while parsing, no forest) against the forest it
+ * replaces: parse_text, then forest_add_kpaths_many and forest_count_trees.
+ * Both must give exactly the same k-path sets for k = 1 .. 4, the same tree
+ * count and cycle flag, and the same diagnostic when there is no parse: on
+ * every sample in tests/samples, on generated inputs (and mutations of them)
+ * of every bundled grammar and of random grammars, and on ambiguous, cyclic
+ * and nullable grammars.  The forest's k-path walk is the independent
+ * computation here: it propagates ancestor contexts top-down over the whole
+ * forest, where parse_kpaths unites chain summaries bottom-up per set. */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/load.h"
+#include "../support/random_grammar.h"
+#include "gen.h"
+#include "harness.h"
+#include "parse.h"
+#include "rng.h"
+#include "samples.h"
+#include "strbuf.h"
+
+#define MAX_K 4
+
+/* Same outcome both ways?  *parsed tells whether the input parsed. */
+static bool same_both_ways(const struct graph *g, const char *text, size_t len, bool *parsed)
+{
+    struct kpath_space sp[MAX_K];
+    struct kpath_set from_forest[MAX_K], while_parsing[MAX_K];
+    struct kpath_set *forest_sets[MAX_K], *parse_sets[MAX_K];
+    for (uint32_t k = 1; k <= MAX_K; k++) {
+        kpath_space_init(&sp[k - 1], g, k);
+        kpath_set_init(&from_forest[k - 1], &sp[k - 1]);
+        kpath_set_init(&while_parsing[k - 1], &sp[k - 1]);
+        forest_sets[k - 1] = &from_forest[k - 1];
+        parse_sets[MAX_K - k] = &while_parsing[k - 1]; /* any order */
+    }
+    struct diag_list d1 = DIAG_LIST_INIT, d2 = DIAG_LIST_INIT;
+    bool ok = true;
+    struct forest *f = parse_text(g, "input", text, len, NULL, &d1);
+    uint64_t trees = 0, forest_trees = 0;
+    bool infinite = false, forest_infinite = false;
+    if (f) {
+        forest_trees = forest_count_trees(f, &forest_infinite);
+        forest_add_kpaths_many(f, forest_sets, MAX_K);
+    }
+    bool got = parse_kpaths(g, "input", text, len, NULL, parse_sets, MAX_K, &trees, &infinite, &d2);
+    *parsed = f != NULL;
+    if (got != (f != NULL)) {
+        fprintf(stderr, "  parse_text %s, parse_kpaths %s\n", f ? "parsed" : "failed",
+                got ? "parsed" : "failed");
+        ok = false;
+    } else if (!got) {
+        ok = d1.len == d2.len && d1.len && d1.items[0].line == d2.items[0].line &&
+             d1.items[0].col == d2.items[0].col &&
+             strcmp(d1.items[0].message, d2.items[0].message) == 0;
+        if (!ok)
+            fprintf(stderr, "  different diagnostics\n");
+    } else {
+        if (trees != forest_trees || infinite != forest_infinite) {
+            fprintf(stderr, "  trees %llu%s, forest: %llu%s\n", (unsigned long long)trees,
+                    infinite ? " (infinite)" : "", (unsigned long long)forest_trees,
+                    forest_infinite ? " (infinite)" : "");
+            ok = false;
+        }
+        for (uint32_t k = 1; k <= MAX_K; k++) {
+            uint64_t n = from_forest[k - 1].size;
+            kpath_set_union(&from_forest[k - 1], &while_parsing[k - 1]);
+            if (while_parsing[k - 1].size != n || from_forest[k - 1].size != n) {
+                fprintf(stderr, "  %u-paths: %llu while parsing, %llu from the forest\n", k,
+                        (unsigned long long)while_parsing[k - 1].size, (unsigned long long)n);
+                ok = false;
+            }
+        }
+    }
+    if (!ok)
+        fprintf(stderr, "  on \"%.*s\"\n", len > 200 ? 200 : (int)len, text);
+    forest_free(f);
+    diag_list_free(&d1);
+    diag_list_free(&d2);
+    for (uint32_t k = 1; k <= MAX_K; k++) {
+        kpath_set_free(&from_forest[k - 1]);
+        kpath_set_free(&while_parsing[k - 1]);
+        kpath_space_free(&sp[k - 1]);
+    }
+    return ok;
+}
+
+static bool same_text(const struct graph *g, const char *text)
+{
+    bool parsed;
+    return same_both_ways(g, text, strlen(text), &parsed);
+}
+
+/* Every file of directory `dir` (and of its valid/ and invalid/). */
+static size_t check_dir(const struct graph *g, const char *dir, size_t *files, size_t *parsed_files)
+{
+    size_t failures = 0;
+    char path[4096];
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".ebnf"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (strcmp(e->d_name, "valid") == 0 || strcmp(e->d_name, "invalid") == 0) {
+            failures += check_dir(g, path, files, parsed_files);
+            continue;
+        }
+        struct strbuf text = STRBUF_INIT;
+        struct diag_list diags = DIAG_LIST_INIT;
+        if (samples_read(path, PARSE_DEFAULT_MAX_INPUT, &text, &diags)) {
+            bool parsed;
+            if (!same_both_ways(g, strbuf_str(&text), text.len, &parsed)) {
+                fprintf(stderr, "  in %s\n", path);
+                failures++;
+            }
+            ++*files;
+            *parsed_files += parsed;
+        }
+        strbuf_free(&text);
+        diag_list_free(&diags);
+    }
+    closedir(d);
+    return failures;
+}
+
+TEST(parse_kpaths_equals_the_forest_on_every_sample)
+{
+    static const char *const pairs[][2] = {
+        {"grammars/json.ebnf", "tests/samples/json"},
+        {"grammars/expr.ebnf", "tests/samples/expr"},
+        {"grammars/arith.ebnf", "tests/samples/arith"},
+        {"grammars/csv.ebnf", "tests/samples/csv"},
+        {"grammars/url.ebnf", "tests/samples/url"},
+        {"grammars/arith.ebnf", "tests/samples/learn"},
+        {"tests/samples/ambiguous/catalan.ebnf", "tests/samples/ambiguous"},
+        {"tests/samples/ambiguous/cyclic.ebnf", "tests/samples/ambiguous"},
+        {"grammars/expr.ebnf", "tests/samples/contexts"},
+    };
+    size_t files = 0, parsed = 0;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        struct loaded l;
+        if (!CHECK(test_load_file(pairs[i][0], &l)))
+            continue;
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", harness_path(pairs[i][1]));
+        CHECK_INT(check_dir(l.graph, dir, &files, &parsed), 0);
+        test_unload(&l);
+    }
+    /* The samples are there, and both kinds were compared. */
+    CHECK(files >= 40);
+    CHECK(parsed >= 20);
+    CHECK(files - parsed >= 10);
+}
+
+/* Generated inputs of a grammar, and a mutation of each (a character
+ * dropped, doubled or replaced by one from elsewhere in the input). */
+static size_t check_generated(const struct graph *g, uint64_t seed, size_t max_len,
+                              size_t *parsed_inputs)
+{
+    size_t failures = 0;
+    struct rng r;
+    rng_seed(&r, seed);
+    for (int strategy = GEN_KPATH; strategy <= GEN_RANDOM; strategy++) {
+        struct gen_options o;
+        gen_options_default(&o);
+        o.strategy = (enum gen_strategy)strategy;
+        o.k = 3;
+        o.seed = seed;
+        o.closeoff = GEN_CLOSE_GREEDY;
+        o.count = strategy == GEN_KPATH ? 0 : 30;
+        char *error = NULL;
+        struct generator *gen = gen_new(g, &o, &error);
+        if (!gen) {
+            free(error);
+            continue;
+        }
+        gen_run(gen);
+        for (size_t j = 0; j < gen->ninputs; j++) {
+            const struct gen_input *in = &gen->inputs[j];
+            if (in->len > max_len)
+                continue; /* the forest's k-path walk is slow on long ambiguous inputs */
+            bool parsed;
+            failures += !same_both_ways(g, in->text, in->len, &parsed);
+            *parsed_inputs += parsed;
+            if (!in->len)
+                continue;
+            char *m = malloc(in->len + 2);
+            size_t at = (size_t)rng_below(&r, in->len), n = 0;
+            uint64_t how = rng_below(&r, 3);
+            for (size_t i = 0; i < in->len; i++) {
+                if (i == at && how == 0)
+                    continue;
+                m[n++] = i == at && how == 2 ? in->text[rng_below(&r, in->len)] : in->text[i];
+                if (i == at && how == 1)
+                    m[n++] = in->text[i];
+            }
+            failures += !same_both_ways(g, m, n, &parsed);
+            free(m);
+        }
+        gen_free(gen);
+    }
+    return failures;
+}
+
+TEST(parse_kpaths_equals_the_forest_on_generated_inputs)
+{
+    static const char *const bundled[] = {
+        "grammars/expr.ebnf", "grammars/digits.ebnf", "grammars/fsm.ebnf",
+        "grammars/config.ebnf", "grammars/arith.ebnf", "grammars/json.ebnf",
+        "grammars/csv.ebnf", "grammars/url.ebnf", "grammars/ini.ebnf",
+    };
+    size_t parsed = 0;
+    for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++) {
+        struct loaded l;
+        if (!CHECK(test_load_file(bundled[i], &l)))
+            continue;
+        if (!CHECK_INT(check_generated(l.graph, 7 + i, SIZE_MAX, &parsed), 0))
+            fprintf(stderr, "  in %s\n", bundled[i]);
+        test_unload(&l);
+    }
+    if (!CHECK(parsed >= 300))
+        fprintf(stderr, "  %zu parsed\n", parsed);
+    /* Random grammars: ambiguity, nullable rules and recursion of every kind. */
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        char *text = random_grammar(seed, 4 + (uint32_t)(seed % 9));
+        struct loaded l;
+        if (CHECK(test_load_string(text, &l))) {
+            size_t unused = 0;
+            if (!CHECK_INT(check_generated(l.graph, seed, 30, &unused), 0))
+                fprintf(stderr, "  in random grammar %llu:\n%s\n", (unsigned long long)seed, text);
+            test_unload(&l);
+        }
+        free(text);
+    }
+}
+
+TEST(parse_kpaths_equals_the_forest_on_ambiguous_and_cyclic_grammars)
+{
+    static const char *const grammars[] = {
+        "S := S S | \"a\";",
+        "E := E \"+\" E | \"x\";",
+        "S := A | B;\nA := \"x\";\nB := \"x\";\n",
+        "S := T | \"x\";\nT := S;\n",
+        "S := (A B)*;\nA := \"a\"?;\nB := \"b\"?;\n",
+        "L := L \"a\" | \"\";",
+        "S := A S | \"\";\nA := \"a\" | \"\" | B;\nB := A;\n",
+        "S := S S | S | \"a\" | \"\";",
+        "S := (\"a\" | \"aa\" | S)+;",
+        "S := X \"b\" | \"a\" Y;\nX := \"a\" | \"aa\" \"b\"?;\nY := \"b\" | \"ab\"?;\n",
+    };
+    static const char *const inputs[] = {"", "a", "aa", "aaa", "aaaaaaa", "x", "x+x",
+                                         "x+x+x+x+x", "ab", "ba", "aab", "abab", "aaaab"};
+    for (size_t i = 0; i < sizeof grammars / sizeof grammars[0]; i++) {
+        struct loaded l;
+        if (!CHECK(test_load_string(grammars[i], &l)))
+            continue;
+        for (size_t j = 0; j < sizeof inputs / sizeof inputs[0]; j++)
+            if (!CHECK(same_text(l.graph, inputs[j])))
+                fprintf(stderr, "  grammar %s\n", grammars[i]);
+        test_unload(&l);
+    }
+    /* S := S S | "a" on 30 characters: Catalan(29) = 1,002,242,216,651,368
+     * trees, and on 60 more than 2^64: both counted as the forest does. */
+    struct loaded l;
+    if (CHECK(test_load_string("S := S S | \"a\";", &l))) {
+        char text[61];
+        memset(text, 'a', 60);
+        text[60] = 0;
+        struct kpath_space sp;
+        kpath_space_init(&sp, l.graph, 2);
+        struct kpath_set set;
+        kpath_set_init(&set, &sp);
+        struct kpath_set *sets[] = {&set};
+        struct diag_list d = DIAG_LIST_INIT;
+        uint64_t trees = 0;
+        bool infinite = true;
+        CHECK(parse_kpaths(l.graph, "a", text, 30, NULL, sets, 1, &trees, &infinite, &d));
+        CHECK(trees == UINT64_C(1002242216651368));
+        CHECK(!infinite);
+        CHECK(parse_kpaths(l.graph, "a", text, 60, NULL, sets, 1, &trees, &infinite, &d));
+        CHECK(trees == FOREST_TREES_SATURATED);
+        CHECK(!infinite);
+        CHECK(same_text(l.graph, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+        kpath_set_free(&set);
+        kpath_space_free(&sp);
+        diag_list_free(&d);
+        test_unload(&l);
+    }
+}
+
+TEST(parse_kpaths_stops_at_the_memory_budget)
+{
+    /* S := S S | "a" on 300 characters: its items alone (about 3 per span)
+     * take more than 512 KiB; the parse stops with the forest's message. */
+    struct loaded l;
+    if (!CHECK(test_load_string("S := S S | \"a\";", &l)))
+        return;
+    char text[300];
+    memset(text, 'a', sizeof text);
+    struct kpath_space sp;
+    kpath_space_init(&sp, l.graph, 2);
+    struct kpath_set set;
+    kpath_set_init(&set, &sp);
+    struct kpath_set *sets[] = {&set};
+    struct parse_options po = {.max_memory = 512 << 10};
+    struct diag_list d = DIAG_LIST_INIT;
+    uint64_t trees;
+    bool infinite;
+    CHECK(!parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, &trees, &infinite, &d));
+    CHECK_INT(set.size, 0);
+    if (CHECK_INT(d.len, 1)) {
+        CHECK(strstr(d.items[0].message, "parsing stopped here: it needs more than 512 KiB of "
+                                         "memory (--max-memory)") != NULL);
+        CHECK_INT(d.items[0].line, 1);
+        CHECK(d.items[0].col > 1 && d.items[0].col < 300);
+    }
+    diag_list_free(&d);
+    po.max_memory = 0; /* the default */
+    CHECK(parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, &trees, &infinite, &d));
+    /* All six 2-paths, S_3 and S_4 being the first and the second S of S S:
+     * S_3 -> "a"_2, S_3 -> S_3, S_3 -> S_4, and the same from S_4. */
+    CHECK_INT(set.size, 6);
+    kpath_set_free(&set);
+    kpath_space_free(&sp);
+    diag_list_free(&d);
+    test_unload(&l);
+}
