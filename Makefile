@@ -148,10 +148,12 @@ test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@./$(BENCH) $(CURDIR)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
 
 # Real ANTLR grammars (KPATH_GRAMMARS_V4=a grammars-v4 checkout; else skipped).
 formats-check: $(KPATH)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
 
 # ---- screenshots: SVG pictures of the explorer, drawn by kpath itself -------
 screenshots: $(KPATH)
