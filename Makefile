@@ -153,7 +153,6 @@ bench: $(BENCH) $(KPATH) $(SUBJECTS)
 # Real ANTLR grammars (KPATH_GRAMMARS_V4=a grammars-v4 checkout; else skipped).
 formats-check: $(KPATH)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
-	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
 
 # ---- screenshots: SVG pictures of the explorer, drawn by kpath itself -------
 screenshots: $(KPATH)
