@@ -158,6 +158,7 @@ bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@./$(BENCH) $(CURDIR)
 	@KPATH=$(CURDIR)/$(KPATH) BUILD=$(CURDIR)/$(O) sh tests/bench/generalize.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
 
 # Real ANTLR grammars (KPATH_GRAMMARS_V4=a grammars-v4 checkout; else skipped).
 formats-check: $(KPATH)

@@ -9,6 +9,25 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+/* uthash allocates through our wrapper, which aborts instead of failing. */
+#define uthash_malloc(sz) xmalloc(sz)
+#define uthash_free(ptr, sz) free(ptr)
+#define uthash_fatal(msg) abort()
+#include <uthash.h>
+
+/* A text some point considered within its bounds (it will add nothing later:
+ * coverage only grows). */
+struct bonsai_text {
+    char *text; /* owned */
+    size_t len;
+    UT_hash_handle hh;
+};
+
+const char *bonsai_origin_name(enum bonsai_origin o)
+{
+    return o == BONSAI_KPATH ? "kpath" : o == BONSAI_RANDOM ? "random" : "mutant";
+}
+
 void bonsai_options_default(struct bonsai_options *o)
 {
     o->k = GEN_DEFAULT_K;
@@ -16,6 +35,7 @@ void bonsai_options_default(struct bonsai_options *o)
     o->max_repetitions = BONSAI_DEFAULT_MAX_REPETITIONS;
     o->max_bytes = BONSAI_DEFAULT_MAX_BYTES;
     o->random_count = BONSAI_DEFAULT_RANDOM_COUNT;
+    o->mutations = BONSAI_DEFAULT_MUTATIONS;
     o->seed = GEN_DEFAULT_SEED;
 }
 
@@ -88,10 +108,30 @@ struct bonsai *bonsai_new(const struct graph *g, const struct bonsai_options *o,
     return b;
 }
 
+static void free_candidates(struct bonsai *b)
+{
+    for (size_t i = 0; i < b->ncands; i++) {
+        dtree_free(&b->cands[i].tree);
+        free(b->cands[i].text);
+        free(b->cands[i].features);
+    }
+    free(b->cands);
+    b->cands = NULL;
+    b->ncands = 0;
+}
+
 void bonsai_free(struct bonsai *b)
 {
     if (!b)
         return;
+    free_candidates(b);
+    struct bonsai_text *t, *tmp;
+    HASH_ITER(hh, b->seen_texts, t, tmp) {
+        HASH_DEL(b->seen_texts, t);
+        free(t->text);
+        free(t);
+    }
+    free(b->feature_seen);
     for (uint32_t i = 0; i < b->npoints; i++)
         free(b->points[i].covered);
     free(b->points);
@@ -125,15 +165,15 @@ static bool find_new(const uint32_t *path, void *ctx)
     return !n->found; /* stop at the first new one */
 }
 
-/* Keep the input when it fits the point and adds a j-path for some j.  Its
- * k-paths are those of its text, parsed (every derivation tree of an
- * ambiguous text counts, as in kpath coverage), not only of the tree the
- * generator built.  False (b->error set) when the text does not parse. */
-static bool consider(struct bonsai *b, uint32_t point, const struct gen_input *in, bool random)
+/* Keep the candidate when it fits the point and adds a j-path for some j or
+ * a behaviour feature.  Its k-paths are those of its text, parsed (every
+ * derivation tree of an ambiguous text counts, as in kpath coverage), not
+ * only of the tree the generator built.  False (b->error set) when the text
+ * does not parse. */
+static bool consider(struct bonsai *b, uint32_t point, struct bonsai_candidate *c)
 {
     struct bonsai_point *p = &b->points[point];
-    p->generated++;
-    if (in->len > p->max_bytes || in->depth > p->depth)
+    if (!c->fits)
         return true;
     uint32_t k = b->opts.k;
     for (uint32_t j = 0; j < k; j++) {
@@ -142,7 +182,7 @@ static bool consider(struct bonsai *b, uint32_t point, const struct gen_input *i
     }
     struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT};
     struct diag_list diags = DIAG_LIST_INIT;
-    if (!input_kpaths_text(b->graph, "generated input", in->text, in->len, &po, b->scratch_ptrs,
+    if (!input_kpaths_text(b->graph, "generated input", c->text, c->len, &po, b->scratch_ptrs,
                            k, NULL, NULL, &diags)) {
         struct strbuf msg = STRBUF_INIT;
         strbuf_addstr(&msg, "a generated input does not parse (a bug): ");
@@ -160,6 +200,8 @@ static bool consider(struct bonsai *b, uint32_t point, const struct gen_input *i
         kpath_set_foreach(&b->scratch[j], find_new, &n);
         adds = n.found;
     }
+    for (uint32_t i = 0; i < c->nfeatures && !adds; i++)
+        adds = c->features[i] >= b->feature_slots || !b->feature_seen[c->features[i]];
     if (!adds)
         return true;
     uint64_t added = 0;
@@ -168,16 +210,33 @@ static bool consider(struct bonsai *b, uint32_t point, const struct gen_input *i
         kpath_set_union(&b->covered[j], &b->scratch[j]);
         added += b->covered[j].size - before;
     }
+    uint32_t new_features = 0;
+    for (uint32_t i = 0; i < c->nfeatures; i++) {
+        uint32_t f = c->features[i];
+        if (f >= b->feature_slots) {
+            uint32_t slots = f + 1 > 2 * b->feature_slots ? f + 1 : 2 * b->feature_slots;
+            b->feature_seen = xrealloc(b->feature_seen, slots * sizeof *b->feature_seen);
+            memset(b->feature_seen + b->feature_slots, 0,
+                   (slots - b->feature_slots) * sizeof *b->feature_seen);
+            b->feature_slots = slots;
+        }
+        if (!b->feature_seen[f]) {
+            b->feature_seen[f] = true;
+            new_features++;
+        }
+    }
+    b->features += new_features;
     b->inputs = xgrow(b->inputs, &b->inputs_cap, b->ninputs + 1, sizeof *b->inputs);
-    char *text = xmalloc(in->len + 1);
-    memcpy(text, in->text, in->len + 1);
     struct bonsai_input *kept = &b->inputs[b->ninputs++];
-    *kept = (struct bonsai_input){.text = text, .len = in->len, .point = point,
-                                  .random = random, .depth = in->depth, .new_paths = added};
-    dtree_copy(&kept->tree, &in->tree);
-    b->total_bytes += in->len;
+    *kept = (struct bonsai_input){.text = c->text, .len = c->len, .point = point,
+                                  .origin = c->origin, .depth = c->depth, .new_paths = added,
+                                  .new_features = new_features};
+    kept->tree = c->tree; /* moved */
+    c->text = NULL;
+    memset(&c->tree, 0, sizeof c->tree);
+    b->total_bytes += c->len;
     p->kept++;
-    p->kept_bytes += in->len;
+    p->kept_bytes += c->len;
     return true;
 }
 
@@ -219,51 +278,266 @@ static struct generator *run_generator(struct bonsai *b, uint32_t point,
     return gen;
 }
 
-struct candidate {
-    const struct gen_input *in;
-    bool random;
-    size_t order; /* generation order, for a stable sort */
-};
-
-static int cmp_candidate(const void *x, const void *y)
+static void add_candidate(struct bonsai *b, size_t *cap, struct dtree *tree_moved,
+                          enum bonsai_origin origin)
 {
-    const struct candidate *a = x, *b = y;
-    if (a->in->len != b->in->len)
-        return a->in->len < b->in->len ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
+    struct strbuf text = STRBUF_INIT;
+    dtree_text(tree_moved, &text);
+    b->cands = xgrow(b->cands, cap, b->ncands + 1, sizeof *b->cands);
+    struct bonsai_candidate *c = &b->cands[b->ncands++];
+    memset(c, 0, sizeof *c);
+    c->text = strbuf_detach(&text, &c->len);
+    if (!c->text)
+        c->text = xstrdup("");
+    c->tree = *tree_moved;
+    c->depth = dtree_depth(&c->tree);
+    c->origin = origin;
 }
 
-bool bonsai_step(struct bonsai *b)
+/* Per instance of a complete tree: where its subtree's decisions start in
+ * the tree's pre-order decision list (dtree_decisions) and how many there are.
+ * Children come after their parents in the array, so one backward pass counts
+ * and one explicit-stack pre-order walk places (nothing recurses). */
+static void decision_blocks(const struct dtree *t, uint32_t *start, uint32_t *count)
 {
-    if (b->next >= b->npoints || b->error)
+    for (size_t i = t->len; i-- > 0;) {
+        const struct dtree_inst *in = &t->insts[i];
+        uint32_t n = dtree_needs_decision(t->graph, in->node) ? 1 : 0;
+        for (uint32_t c = 0; c < in->nchildren; c++)
+            n += count[dtree_children(t, (uint32_t)i)[c]];
+        count[i] = n;
+    }
+    uint32_t *stack = xmalloc((t->len + 1) * sizeof *stack);
+    size_t depth = 0;
+    uint32_t d = 0;
+    stack[depth++] = 0;
+    while (depth) {
+        uint32_t i = stack[--depth];
+        const struct dtree_inst *in = &t->insts[i];
+        start[i] = d;
+        d += dtree_needs_decision(t->graph, in->node) ? 1 : 0;
+        for (uint32_t c = in->nchildren; c-- > 0;)
+            stack[depth++] = dtree_children(t, i)[c];
+    }
+    free(stack);
+}
+
+/* A tree with its pre-order decisions and decision blocks, for splicing. */
+struct splice_tree {
+    const struct dtree *tree;
+    uint32_t *decisions, *start, *count;
+    size_t ndecisions;
+};
+
+struct donor {
+    uint32_t tree, inst;
+};
+
+static bool below(const struct bonsai_point *q, const struct bonsai_point *p)
+{
+    return q->depth <= p->depth && q->repetitions <= p->repetitions &&
+           q->size_level <= p->size_level;
+}
+
+/* The point's mutants: seeds are the kept inputs of the points below it;
+ * donors of subtrees the seeds and the point's random inputs. */
+static void add_mutants(struct bonsai *b, uint32_t point, const struct generator *random,
+                        size_t *cap)
+{
+    const struct graph *g = b->graph;
+    const struct bonsai_point *p = &b->points[point];
+    size_t nseeds = 0;
+    uint32_t *seeds = xmalloc((b->ninputs + 1) * sizeof *seeds);
+    for (size_t i = 0; i < b->ninputs; i++)
+        if (below(&b->points[b->inputs[i].point], p))
+            seeds[nseeds++] = (uint32_t)i;
+    if (!nseeds || !b->opts.mutations) {
+        free(seeds);
+        return;
+    }
+    size_t nrandom = random ? random->ninputs : 0, ntrees = nseeds + nrandom;
+    struct splice_tree *trees = xcalloc(ntrees, sizeof *trees);
+    /* Donors by graph node: CSR over the reference instances of every tree. */
+    uint32_t *per_node = xcalloc(g->nnodes + 1, sizeof *per_node);
+    for (size_t t = 0; t < ntrees; t++) {
+        const struct dtree *tree = t < nseeds ? &b->inputs[seeds[t]].tree
+                                              : &random->inputs[t - nseeds].tree;
+        struct splice_tree *st = &trees[t];
+        st->tree = tree;
+        st->decisions = dtree_decisions(tree, &st->ndecisions);
+        st->start = xmalloc((tree->len + 1) * sizeof *st->start);
+        st->count = xmalloc((tree->len + 1) * sizeof *st->count);
+        decision_blocks(tree, st->start, st->count);
+        for (size_t i = 0; i < tree->len; i++)
+            if (g->nodes[tree->insts[i].node].kind == NODE_REF)
+                per_node[tree->insts[i].node + 1]++;
+    }
+    for (uint32_t n = 0; n < g->nnodes; n++)
+        per_node[n + 1] += per_node[n];
+    struct donor *donors = xmalloc((per_node[g->nnodes] + 1) * sizeof *donors);
+    uint32_t *fill = xmalloc((g->nnodes + 1) * sizeof *fill);
+    memcpy(fill, per_node, g->nnodes * sizeof *fill);
+    for (size_t t = 0; t < ntrees; t++)
+        for (size_t i = 0; i < trees[t].tree->len; i++) {
+            uint32_t node = trees[t].tree->insts[i].node;
+            if (g->nodes[node].kind == NODE_REF)
+                donors[fill[node]++] = (struct donor){(uint32_t)t, (uint32_t)i};
+        }
+    uint32_t *refs = NULL, *spliced = NULL;
+    size_t refs_cap = 0, spliced_cap = 0;
+    for (uint32_t m = 0; m < b->opts.mutations; m++) {
+        const struct splice_tree *seed = &trees[rng_below(&b->rng, nseeds)];
+        size_t nrefs = 0;
+        for (size_t i = 0; i < seed->tree->len; i++)
+            if (g->nodes[seed->tree->insts[i].node].kind == NODE_REF) {
+                refs = xgrow(refs, &refs_cap, nrefs + 1, sizeof *refs);
+                refs[nrefs++] = (uint32_t)i;
+            }
+        if (!nrefs)
+            continue;
+        uint32_t at = refs[rng_below(&b->rng, nrefs)];
+        uint32_t node = seed->tree->insts[at].node;
+        uint32_t first = per_node[node], n = per_node[node + 1] - first;
+        const struct donor *d = &donors[first + rng_below(&b->rng, n)];
+        const struct splice_tree *dt = &trees[d->tree];
+        if (dt == seed && d->inst == at)
+            continue; /* the same subtree: no mutant */
+        size_t total = seed->ndecisions - seed->count[at] + dt->count[d->inst];
+        spliced = xgrow(spliced, &spliced_cap, total + 1, sizeof *spliced);
+        size_t k = 0;
+        memcpy(spliced, seed->decisions, seed->start[at] * sizeof *spliced);
+        k += seed->start[at];
+        memcpy(spliced + k, dt->decisions + dt->start[d->inst],
+               dt->count[d->inst] * sizeof *spliced);
+        k += dt->count[d->inst];
+        size_t after = seed->start[at] + seed->count[at];
+        memcpy(spliced + k, seed->decisions + after,
+               (seed->ndecisions - after) * sizeof *spliced);
+        struct dtree mutant;
+        dtree_init(&mutant, g, seed->tree->insts[0].node);
+        size_t bad_at;
+        if (dtree_replay(&mutant, spliced, total, &bad_at) < 0 || !dtree_complete(&mutant)) {
+            dtree_free(&mutant); /* cannot happen: the blocks derive the same node */
+            continue;
+        }
+        add_candidate(b, cap, &mutant, BONSAI_MUTANT);
+        b->points[point].mutants++;
+    }
+    free(refs);
+    free(spliced);
+    free(fill);
+    free(donors);
+    free(per_node);
+    for (size_t t = 0; t < ntrees; t++) {
+        free(trees[t].decisions);
+        free(trees[t].start);
+        free(trees[t].count);
+    }
+    free(trees);
+    free(seeds);
+}
+
+/* Was this text considered within bounds before?  If not, remember it. */
+static bool seen_before(struct bonsai *b, const char *text, size_t len)
+{
+    struct bonsai_text *t;
+    HASH_FIND(hh, b->seen_texts, text, len, t);
+    if (t)
+        return true;
+    t = xcalloc(1, sizeof *t);
+    t->text = xmalloc(len + 1);
+    memcpy(t->text, text, len + 1);
+    t->len = len;
+    HASH_ADD_KEYPTR(hh, b->seen_texts, t->text, t->len, t);
+    return false;
+}
+
+bool bonsai_begin_point(struct bonsai *b)
+{
+    if (b->next >= b->npoints || b->error || b->in_point)
         return false;
-    uint32_t point = b->next++;
-    /* Both generators' inputs are considered together, shortest first
-     * (small first within a point too), so a short input is kept before a
-     * long one that would cover the same. */
+    uint32_t point = b->next;
+    b->in_point = true;
     struct generator *gens[2] = {run_generator(b, point, GEN_KPATH), NULL};
     bool ok = gens[0] != NULL;
     if (ok && b->opts.random_count)
         ok = (gens[1] = run_generator(b, point, GEN_RANDOM)) != NULL;
-    size_t n = 0;
-    for (int g = 0; g < 2; g++)
-        n += gens[g] ? gens[g]->ninputs : 0;
-    struct candidate *cands = xmalloc((n + 1) * sizeof *cands);
-    n = 0;
-    for (int g = 0; g < 2; g++)
-        for (size_t i = 0; gens[g] && i < gens[g]->ninputs; i++, n++)
-            cands[n] = (struct candidate){&gens[g]->inputs[i], g == 1, n};
-    if (ok) {
-        qsort(cands, n, sizeof *cands, cmp_candidate);
-        for (size_t i = 0; ok && i < n; i++)
-            ok = consider(b, point, cands[i].in, cands[i].random);
-    }
-    free(cands);
+    size_t cap = 0;
+    for (int g = 0; ok && g < 2; g++)
+        for (size_t i = 0; gens[g] && i < gens[g]->ninputs; i++) {
+            struct dtree copy;
+            dtree_copy(&copy, &gens[g]->inputs[i].tree);
+            add_candidate(b, &cap, &copy, g == 0 ? BONSAI_KPATH : BONSAI_RANDOM);
+        }
+    if (ok)
+        add_mutants(b, point, gens[1], &cap);
     gen_free(gens[0]);
     gen_free(gens[1]);
+    if (!ok) {
+        free_candidates(b);
+        return false;
+    }
+    /* Shortest first (ties: in the order made: kpath, random, mutants), so
+     * a short input is kept before a long one that would cover the same. */
+    if (b->ncands > 1) {
+        /* qsort is not stable: sort (length, index) pairs. */
+        struct order { size_t len, index; } *ord = xmalloc(b->ncands * sizeof *ord);
+        for (size_t i = 0; i < b->ncands; i++)
+            ord[i] = (struct order){b->cands[i].len, i};
+        for (size_t i = 1; i < b->ncands; i++) { /* insertion sort: stable, small n */
+            struct order o = ord[i];
+            size_t j = i;
+            for (; j > 0 && ord[j - 1].len > o.len; j--)
+                ord[j] = ord[j - 1];
+            ord[j] = o;
+        }
+        struct bonsai_candidate *sorted = xmalloc(b->ncands * sizeof *sorted);
+        for (size_t i = 0; i < b->ncands; i++)
+            sorted[i] = b->cands[ord[i].index];
+        free(b->cands);
+        b->cands = sorted;
+        free(ord);
+    }
+    struct bonsai_point *p = &b->points[point];
+    for (size_t i = 0; i < b->ncands; i++) {
+        struct bonsai_candidate *c = &b->cands[i];
+        p->generated++;
+        c->fits = c->len <= p->max_bytes && c->depth <= p->depth &&
+                  !seen_before(b, c->text, c->len);
+    }
+    return true;
+}
+
+void bonsai_set_features(struct bonsai *b, size_t i, const uint32_t *ids, uint32_t n)
+{
+    struct bonsai_candidate *c = &b->cands[i];
+    free(c->features);
+    c->features = xmalloc((n + 1) * sizeof *c->features);
+    memcpy(c->features, ids, n * sizeof *ids);
+    c->nfeatures = n;
+}
+
+bool bonsai_end_point(struct bonsai *b)
+{
+    if (!b->in_point)
+        return false;
+    uint32_t point = b->next++;
+    b->in_point = false;
+    bool ok = true;
+    for (size_t i = 0; ok && i < b->ncands; i++)
+        ok = consider(b, point, &b->cands[i]);
+    free_candidates(b);
     struct bonsai_point *p = &b->points[point];
     p->covered = xcalloc(b->opts.k, sizeof *p->covered);
     for (uint32_t j = 0; j < b->opts.k; j++)
         p->covered[j] = b->covered[j].size;
-    return ok && b->next < b->npoints;
+    p->features = b->features;
+    return ok;
+}
+
+bool bonsai_step(struct bonsai *b)
+{
+    if (!bonsai_begin_point(b))
+        return false;
+    return bonsai_end_point(b) && b->next < b->npoints;
 }

@@ -15,11 +15,24 @@
  * point's bounds and adds coverage: some j-path, for any j from 1 to K, that
  * no kept input covers.  An input's j-paths are those of its text, parsed
  * (input_kpaths.h): every derivation tree of an ambiguous text counts, as in
- * kpath coverage, not only the tree the generator built.  The corpus of the smaller points is so the seed of the
- * larger ones (as coverage to go beyond; gen.h cannot mutate inputs).
+ * kpath coverage, not only the tree the generator built.
  *
- * Behaviour features of a program (--run) are not part of it yet: that needs
- * the runner of `kpath run`.
+ * Seeds: the corpus of the points below (every coordinate at most this
+ * point's) seeds the next, as in Bonsai: besides the two generators, each
+ * point makes `mutations` mutants, each a kept input of a point below (chosen
+ * at random) with one subtree under a reference replaced by another instance
+ * of the same rule, taken at random from this point's random inputs and the
+ * seeds (subtree splicing: the mutant's decisions are the seed's with one
+ * contiguous block of them, its subtree's, swapped for the donor's).  Mutants
+ * are candidates like the others, so they stay within the point's bounds.
+ *
+ * Behaviour features: a point can be taken in two halves.  bonsai_begin_point
+ * makes the candidates (shortest first; `fits` says which can be kept at all,
+ * those whose text no earlier point considered); the caller runs those it
+ * wants and gives each its features (bonsai_set_features: ids of the caller's
+ * choosing, e.g. a results file's feature indices); bonsai_end_point keeps a
+ * candidate when it adds a j-path or a feature no kept input has.  bonsai_step
+ * is the two halves without features.
  *
  * Ownership: a bonsai borrows the graph and owns its spaces, sets and the
  * kept inputs. */
@@ -39,6 +52,7 @@
 #define BONSAI_DEFAULT_MAX_REPETITIONS 3u
 #define BONSAI_DEFAULT_MAX_BYTES 256u
 #define BONSAI_DEFAULT_RANDOM_COUNT 10u
+#define BONSAI_DEFAULT_MUTATIONS 10u
 #define BONSAI_SMALLEST_BYTES 16u /* the size axis doubles from here */
 
 struct bonsai_options {
@@ -47,6 +61,7 @@ struct bonsai_options {
     uint32_t max_repetitions; /* the repetitions axis: 1 .. max_repetitions */
     uint32_t max_bytes;       /* the size axis: 16, 32, ... doubling, then max_bytes */
     uint32_t random_count;    /* random inputs per point (0: the k-path strategy only) */
+    uint32_t mutations;       /* mutants of seeds per point (0: no seeds) */
     uint64_t seed;
 };
 
@@ -56,7 +71,24 @@ struct bonsai_point {
     uint32_t generated;       /* inputs both generators made */
     uint32_t kept;            /* of them, kept */
     uint64_t kept_bytes;
+    uint32_t mutants;         /* of the generated, mutants of seeds */
     uint64_t *covered;        /* owned; per j = 1..k: the corpus's j-paths after it */
+    uint64_t features;        /* behaviour features the corpus reaches after it */
+};
+
+enum bonsai_origin { BONSAI_KPATH, BONSAI_RANDOM, BONSAI_MUTANT };
+const char *bonsai_origin_name(enum bonsai_origin o); /* "kpath", "random", "mutant" */
+
+/* A candidate of the point being visited (between begin and end). */
+struct bonsai_candidate {
+    struct dtree tree;        /* owned */
+    char *text;               /* owned, NUL-terminated (may hold NUL bytes: see len) */
+    size_t len;
+    uint32_t depth;
+    enum bonsai_origin origin;
+    bool fits;                /* within the point's bounds and new text: can be kept */
+    uint32_t *features;       /* owned; set by bonsai_set_features */
+    uint32_t nfeatures;
 };
 
 struct bonsai_input {
@@ -64,10 +96,13 @@ struct bonsai_input {
     char *text;               /* owned (may hold NUL bytes: see len) */
     size_t len;
     uint32_t point;           /* index into points */
-    bool random;              /* made by the random strategy (else the k-path one) */
+    enum bonsai_origin origin;
     uint32_t depth;
     uint64_t new_paths;       /* j-paths (all j) it added, as parsed */
+    uint32_t new_features;    /* behaviour features it added */
 };
+
+struct bonsai_text; /* uthash set of texts considered, private */
 
 struct bonsai {
     const struct graph *graph;       /* borrowed */
@@ -82,6 +117,13 @@ struct bonsai {
     struct bonsai_input *inputs;     /* owned */
     size_t ninputs, inputs_cap;
     uint64_t total_bytes;
+    struct bonsai_candidate *cands;  /* owned; the point being visited */
+    size_t ncands;
+    bool in_point;                   /* between begin and end */
+    bool *feature_seen;              /* owned; by feature id */
+    uint32_t feature_slots;
+    uint64_t features;               /* behaviour features the corpus reaches */
+    struct bonsai_text *seen_texts;  /* owned */
     char *error;                     /* owned; set when a step failed */
 };
 
@@ -92,5 +134,13 @@ void bonsai_free(struct bonsai *b);
 /* Visit the next lattice point; false when every point was visited (or a
  * generator failed: see b->error). */
 bool bonsai_step(struct bonsai *b);
+/* The first half of a step: the next point's candidates in b->cands.  False
+ * when no point is left or on error (b->error). */
+bool bonsai_begin_point(struct bonsai *b);
+/* Candidate i's behaviour features (copied; each id at most once). */
+void bonsai_set_features(struct bonsai *b, size_t i, const uint32_t *ids, uint32_t n);
+/* The second half: keep what adds coverage, free the candidates.  False on
+ * error (b->error). */
+bool bonsai_end_point(struct bonsai *b);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reduce_marks.h"
 #include "ui.h"
 #include "xalloc.h"
 
@@ -185,6 +186,25 @@ static bool inputs_action(struct ui *ui, enum action a)
         ui->marks_exported = false;
         ui_message(ui, "%zu input%s marked", workspace_marked(ws), workspace_marked(ws) == 1 ? "" : "s");
         return true;
+    case ACT_MARK_REDUCED: {
+        if (!ws->ninputs)
+            return true;
+        struct reduce_marks_report rep;
+        reduce_marks(ws, ws->k, &rep);
+        ui->marks_exported = false;
+        struct strbuf msg = STRBUF_INIT;
+        strbuf_addf(&msg, "marked %zu of %zu inputs that keep the coverage (%" PRIu64 " of %" PRIu64
+                          " bytes, %s):", rep.marked, rep.inputs, rep.marked_bytes, rep.bytes,
+                    rep.optimal ? "optimal" : "greedy");
+        for (uint32_t j = 1; j <= rep.k; j++)
+            strbuf_addf(&msg, " k=%u %" PRIu64, j, rep.covered[j]);
+        if (rep.unparsed)
+            strbuf_addf(&msg, "; %zu that do not parse left unmarked", rep.unparsed);
+        ui_message(ui, "%s", strbuf_str(&msg));
+        strbuf_free(&msg);
+        reduce_marks_report_free(&rep);
+        return true;
+    }
     case ACT_DELETE_INPUT: {
         if (!ws->ninputs)
             return true;

@@ -8,8 +8,10 @@
 
 #include "commands.h"
 #include "explain_cli.h"
+#include "gen.h"
 #include "json.h"
 #include "outdir.h"
+#include "run_cli.h"
 #include "target.h"
 #include "xalloc.h"
 
@@ -26,12 +28,15 @@ static const struct cli_option options[] = {
     {"attempts", 0, "A", "trees tried per input before a rule gives up (default 200)"},
     EXPLAIN_CLI_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    {"run", 0, NULL, "run the inputs, and as many random ones, through the command after "
+                     "'--' and compare how often each reaches the feature"},
+    RUN_CLI_OPTIONS,
     {0},
 };
 
 const struct cli_command cmd_target_command = {
     .name = "target",
-    .usage = "[options] --feature NAME GRAMMAR RESULTS",
+    .usage = "[options] --feature NAME GRAMMAR RESULTS [--run -- COMMAND [ARG...]]",
     .summary = "generate inputs that make a behaviour happen",
     .description =
     "Learn the decision tree of behaviour feature NAME from RESULTS as kpath\n"
@@ -45,8 +50,19 @@ const struct cli_command cmd_target_command = {
     "\n"
     "Inputs go to stdout, one per line (-0: NUL-terminated), or with -o DIR to numbered files and a\n"
     "manifest.json naming each file's rule and constraint (written last, every\n"
-    "file atomically).  The report goes to stderr.  Exit status 1 when no input\n"
-    "could be generated.",
+    "file atomically).  The report goes to stderr.\n"
+    "\n"
+    "With --run -- COMMAND, the inputs are run through COMMAND as kpath run does\n"
+    "(same containment and limits; --gcov, --node-coverage, --features-cmd say\n"
+    "which features to collect, as for the RESULTS), together with as many\n"
+    "random inputs from the grammar (the random strategy of kpath gen, same\n"
+    "--seed, --gen-depth and --max-repetitions), and the report gives the\n"
+    "k-path paper's two measures for the feature, targeted against random: the\n"
+    "relative coverage fraction (the share of the inputs whose run reaches it)\n"
+    "and the absolute one (whether at least one does), and the share per rule.\n"
+    "The files run and their results file stay in --runs DIR when given.\n"
+    "\n"
+    "Exit status 1 when no input could be generated or the runs failed.",
     .options = options,
     .run = run,
     .takes_files = true,
@@ -58,7 +74,8 @@ struct target_args {
     const char *feature;
     uint32_t count;
     const char *outdir;
-    bool force, null;
+    bool force, null, run;
+    struct run_cli rc;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -83,6 +100,13 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         a->null = true;
         return CLI_CONTINUE;
     }
+    if (strcmp(name, "run") == 0) {
+        a->run = true;
+        return CLI_CONTINUE;
+    }
+    int st = run_cli_option(cmd, name, value, &a->rc);
+    if (st != CLI_NOT_MINE)
+        return st;
     if (strcmp(name, "gen-depth") == 0)
         return cli_parse_u32(cmd, "--gen-depth", value, 1, 10000, &a->t.max_depth) ? CLI_CONTINUE
                                                                                    : EXIT_USAGE;
@@ -192,6 +216,122 @@ static int write_outdir(const struct cli_command *cmd, const struct target_args 
     strbuf_free(&manifest);
     outdir_close(&od);
     return ok ? EXIT_OK : EXIT_FAILURE_OTHER;
+}
+
+
+/* The feature's two measures over the runs of paths[0..n): how many reach it. */
+static size_t count_reaching(const struct run_batch *b, const char *feature,
+                             const char *const *paths, size_t n, const struct made_input *made,
+                             size_t rule)
+{
+    const struct results *r = run_batch_results(b);
+    uint32_t f = results_find_feature(r, feature);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (made && made[i].rule != rule)
+            continue;
+        const struct run_record *rec = run_batch_record(b, paths[i]);
+        hits += f != UINT32_MAX && rec && results_record_has(r, rec, f);
+    }
+    return hits;
+}
+
+static void measure_row(const char *label, size_t hits, size_t n)
+{
+    fprintf(stderr, "  %-9s %4zu/%-4zu (%5.1f%%)   %s\n", label, hits, n,
+            n ? 100.0 * (double)hits / (double)n : 0.0, hits ? "yes" : "no");
+}
+
+/* --run: run the targeted inputs and as many random ones; report how often
+ * each set reaches the feature. */
+static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
+                           const struct cli_common *c, const struct explain_session *s,
+                           const struct explain_result *res, const struct made_input *made,
+                           size_t nmade)
+{
+    struct gen_options go;
+    gen_options_default(&go);
+    go.strategy = GEN_RANDOM;
+    go.count = (uint32_t)nmade;
+    go.seed = a->o.seed;
+    go.max_depth = a->t.max_depth;
+    go.max_repetitions = a->t.max_repetitions;
+    char *error = NULL;
+    struct generator *gen = gen_new(s->graph, &go, &error);
+    if (!gen) {
+        fprintf(stderr, "kpath target: cannot generate random inputs: %s\n", error);
+        free(error);
+        return EXIT_FAILURE_OTHER;
+    }
+    gen_run(gen);
+    if (gen->error) {
+        fprintf(stderr, "kpath target: cannot generate random inputs: %s\n", gen->error);
+        gen_free(gen);
+        return EXIT_FAILURE_OTHER;
+    }
+    size_t nrandom = gen->ninputs;
+    char **texts = xcalloc(nmade + nrandom + 1, sizeof *texts);
+    size_t *lens = xcalloc(nmade + nrandom + 1, sizeof *lens);
+    const char **paths = xcalloc(nmade + nrandom + 1, sizeof *paths);
+    for (size_t i = 0; i < nrandom; i++) {
+        texts[i] = gen->inputs[i].text;
+        lens[i] = gen->inputs[i].len;
+    }
+    for (size_t i = 0; i < nmade; i++) {
+        texts[nrandom + i] = made[i].text;
+        lens[nrandom + i] = made[i].len;
+    }
+    int status;
+    struct run_batch *b = run_batch_open(cmd, &a->rc, c->grammar, c->start, &status);
+    if (b) {
+        /* Random inputs first: they are the likelier to tell a misconfigured
+         * command (every run failing alike) from inputs that all crash on
+         * purpose, which targeting a crash makes. */
+        status = run_batch_run(b, "random", texts, lens, nrandom, paths);
+        if (status == EXIT_OK)
+            status = run_batch_run(b, "targeted", texts + nrandom, lens + nrandom, nmade,
+                                   paths + nrandom);
+    }
+    if (b && status == EXIT_OK) {
+        const struct results_header *th = &s->results.header;
+        struct strbuf ours = STRBUF_INIT, theirs = STRBUF_INIT;
+        run_batch_collect_names(b, &ours);
+        for (uint32_t i = 0; i < th->ncollect; i++)
+            strbuf_addf(&theirs, "%s%s", i ? ", " : "", th->collect[i]);
+        if (strcmp(strbuf_str(&ours), strbuf_str(&theirs)) != 0)
+            fprintf(stderr, "kpath target: warning: %s collected %s, these runs %s: the feature "
+                            "may not be seen the same way\n", c->files[0], strbuf_str(&theirs),
+                    strbuf_str(&ours));
+        strbuf_free(&ours);
+        strbuf_free(&theirs);
+        size_t thits = count_reaching(b, a->feature, paths + nrandom, nmade, NULL, 0);
+        size_t rhits = count_reaching(b, a->feature, paths, nrandom, NULL, 0);
+        fprintf(stderr, "%s, over %zu targeted and %zu random inputs run:\n"
+                        "  inputs    relative coverage   absolute\n",
+                a->feature, nmade, nrandom);
+        measure_row("targeted", thits, nmade);
+        measure_row("random", rhits, nrandom);
+        for (size_t r = 0; r < res->nrules; r++) {
+            size_t nr = 0;
+            for (size_t i = 0; i < nmade; i++)
+                nr += made[i].rule == r;
+            if (!nr)
+                continue;
+            char label[32];
+            snprintf(label, sizeof label, "rule %zu", r + 1);
+            measure_row(label, count_reaching(b, a->feature, paths + nrandom, nmade, made, r),
+                        nr);
+        }
+        if (a->rc.runs_dir)
+            fprintf(stderr, "runs kept in %s (targeted/, random/, results.jsonl)\n",
+                    run_batch_dir(b));
+    }
+    run_batch_close(b);
+    free(paths);
+    free(lens);
+    free(texts);
+    gen_free(gen);
+    return status;
 }
 
 static int target(const struct cli_command *cmd, struct target_args *a, const struct cli_common *c)
@@ -318,6 +458,8 @@ static int target(const struct cli_command *cmd, struct target_args *a, const st
         fprintf(stderr, "kpath target: no input could be generated for %s\n", a->feature);
         status = EXIT_FAILURE_OTHER;
     }
+    if (status == EXIT_OK && a->run)
+        status = run_and_measure(cmd, a, c, &s, &res, made, nmade);
     for (size_t i = 0; i < nmade; i++)
         free(made[i].text);
     free(made);
@@ -340,8 +482,12 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct target_args a = {.count = 10};
     explain_options_default(&a.o);
     target_options_default(&a.t);
+    run_cli_init(&a.rc);
     struct cli_common c = {0};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
+    int split = run_cli_split(argc, argv, &a.rc);
+    int status = cli_parse_args(cmd, split, argv, &c, on_option, &a);
+    if (status == CLI_CONTINUE)
+        status = run_cli_check(cmd, &a.rc, a.run);
     if (status == CLI_CONTINUE) {
         if (c.nfiles != 1)
             status = cli_usage_error(cmd, "expected GRAMMAR and one RESULTS file, got %zu files",
@@ -353,6 +499,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         else
             status = target(cmd, &a, &c);
     }
+    run_cli_free(&a.rc);
     cli_common_free(&c);
     return status;
 }

@@ -1,5 +1,6 @@
 /* Concise suites: on json and expr, full k-path coverage by `cover`, by
- * `bonsai`, and by "generate randomly, then reduce", each also followed by
+ * `bonsai` (with seeds, the default, and without: --mutations 0), and by
+ * "generate randomly, then reduce", each also followed by
  * reduce: inputs, total and mean bytes, coverage reached and time.  Inputs
  * are measured as kpath coverage and kpath reduce measure them: by parsing
  * (every derivation tree of an ambiguous input counts), not by the tree the
@@ -112,11 +113,12 @@ static void from_generator(const char *what, const struct graph *g, uint32_t k,
     gen_free(gen);
 }
 
-static void from_bonsai(const struct graph *g, uint32_t k)
+static void from_bonsai(const struct graph *g, uint32_t k, uint32_t mutations)
 {
     struct bonsai_options o;
     bonsai_options_default(&o);
     o.k = k;
+    o.mutations = mutations;
     o.max_depth = DEPTH;
     o.max_repetitions = REPS;
     char *error = NULL;
@@ -136,7 +138,7 @@ static void from_bonsai(const struct graph *g, uint32_t k)
         texts[i] = b->inputs[i].text;
         lens[i] = b->inputs[i].len;
     }
-    measure_rows("bonsai", g, k, texts, lens, b->ninputs, ms);
+    measure_rows(mutations ? "bonsai" : "bonsai, no seeds", g, k, texts, lens, b->ninputs, ms);
     free(texts);
     free(lens);
     bonsai_free(b);
@@ -162,7 +164,8 @@ void bench_concise(const char *root)
         for (uint32_t k = 2; g && k <= 3; k++) {
             printf("  -- %s, k=%u\n", names[i], k);
             from_generator("cover", g, k, GEN_KPATH, 0);
-            from_bonsai(g, k);
+            from_bonsai(g, k, BONSAI_DEFAULT_MUTATIONS);
+            from_bonsai(g, k, 0);
             char label[64];
             snprintf(label, sizeof label, "random %u", RANDOM_INPUTS);
             from_generator(label, g, k, GEN_RANDOM, RANDOM_INPUTS);

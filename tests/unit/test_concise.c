@@ -2,6 +2,7 @@
  * subset; the lattice order and that every kept bonsai input fits its point
  * and adds coverage, recomputed here by parsing the texts. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../support/load.h"
 #include "bonsai.h"
@@ -154,5 +155,81 @@ TEST(bonsai_refuses_bad_options)
     CHECK(!bonsai_new(l.graph, &o, &error));
     CHECK(error != NULL);
     free(error);
+    test_unload(&l);
+}
+
+/* Mutants of seeds are derivations of the grammar (their texts parse and are
+ * their trees' texts) and come only from kept inputs of points below; a
+ * behaviour feature makes bonsai keep an input that adds no k-path: with one
+ * feature per text length, the lengths kept are exactly the lengths of the
+ * candidates that could be kept. */
+TEST(bonsai_mutates_seeds_and_keeps_inputs_for_new_features)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    struct bonsai_options o;
+    bonsai_options_default(&o);
+    o.k = 1;
+    o.max_depth = 5;
+    o.max_repetitions = 2;
+    o.max_bytes = 32;
+    char *error = NULL;
+    struct bonsai *b = bonsai_new(l.graph, &o, &error);
+    if (!CHECK(b)) {
+        free(error);
+        test_unload(&l);
+        return;
+    }
+    bool fit_len[33] = {false};
+    size_t mutants = 0, bad = 0;
+    struct kpath_space sp;
+    kpath_space_init(&sp, l.graph, 1);
+    struct kpath_set set;
+    kpath_set_init(&set, &sp);
+    while (bonsai_begin_point(b)) {
+        for (size_t i = 0; i < b->ncands; i++) {
+            struct bonsai_candidate *c = &b->cands[i];
+            if (c->origin == BONSAI_MUTANT) {
+                mutants++;
+                struct strbuf t = STRBUF_INIT;
+                dtree_text(&c->tree, &t);
+                bad += t.len != c->len || memcmp(strbuf_str(&t), c->text, c->len) != 0;
+                strbuf_free(&t);
+                struct kpath_set *ptrs[1] = {&set};
+                struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT};
+                struct diag_list d = DIAG_LIST_INIT;
+                bad += !input_kpaths_text(l.graph, "mutant", c->text, c->len, &po, ptrs, 1, NULL,
+                                          NULL, &d);
+                diag_list_free(&d);
+            }
+            if (c->fits) {
+                uint32_t f = (uint32_t)c->len;
+                bad += c->len > 32;
+                if (c->len <= 32)
+                    fit_len[c->len] = true;
+                bonsai_set_features(b, i, &f, 1);
+            }
+        }
+        if (!bonsai_end_point(b))
+            break;
+    }
+    CHECK(!b->error);
+    CHECK(mutants > 0);
+    CHECK_INT(bad, 0);
+    bool kept_len[33] = {false};
+    for (size_t i = 0; i < b->ninputs; i++)
+        if (b->inputs[i].len <= 32)
+            kept_len[b->inputs[i].len] = true;
+    size_t differ = 0, lengths = 0;
+    for (int n = 0; n <= 32; n++) {
+        differ += fit_len[n] != kept_len[n];
+        lengths += fit_len[n];
+    }
+    CHECK_INT(differ, 0);
+    CHECK_INT(b->features, lengths);
+    kpath_set_free(&set);
+    kpath_space_free(&sp);
+    bonsai_free(b);
     test_unload(&l);
 }

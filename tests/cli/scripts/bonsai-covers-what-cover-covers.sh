@@ -25,7 +25,7 @@ check() { # GRAMMAR K DEPTH REPS
         j=$((j + 1))
     done
     # Each kept input added something, and none is over 4096 bytes.
-    grep -q '"new_paths": 0}' "$tmp/bonsai-$name/manifest.json" && fail "$name: an input added nothing"
+    grep -q '"new_paths": 0, "new_features": 0}' "$tmp/bonsai-$name/manifest.json" && fail "$name: an input added nothing"
     for f in "$tmp/bonsai-$name"/*.txt; do
         [ "$(wc -c <"$f")" -le 4096 ] || fail "$name: $f is over the size bound"
     done

@@ -1,0 +1,1 @@
+bonsai grammars/json.ebnf --run

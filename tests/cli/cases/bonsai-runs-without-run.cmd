@@ -1,0 +1,1 @@
+bonsai --runs /tmp/nowhere grammars/json.ebnf
