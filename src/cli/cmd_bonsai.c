@@ -34,6 +34,7 @@ static const struct cli_option options[] = {
     {"suffix", 0, "SUF", "with -o: file name suffix (default .txt)"},
     {"force", 0, NULL, "with -o: use a non-empty DIR, replacing its test cases"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_GRAMMAR_SIZE_OPTION,
     {0},
 };
 
