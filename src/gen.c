@@ -21,7 +21,12 @@
 struct cost_entry {
     uint32_t start, tail; /* key: first target node, tail need */
     const uint32_t *within; /* key: the depth layer it is bounded by, or NULL */
-    uint32_t *cost;       /* owned; per node */
+    uint32_t *cost;       /* owned; per node, INF32 where the search never reached */
+    /* The nodes whose cost is not INF32, so that reusing the table for
+     * another key resets only them: a search that settles a few nodes of a
+     * big graph costs what it settles, not the whole graph. */
+    uint32_t *touched;    /* owned */
+    size_t ntouched, touched_cap;
     uint64_t used;        /* for least-recently-used replacement */
 };
 
@@ -69,6 +74,7 @@ struct gen_state {
     bool layers_final;        /* the last layer holds for every deeper one */
     uint64_t cache_clock;
     uint32_t *heap_node;      /* Dijkstra scratch */
+    bool *settled;            /* compute_costs scratch: all false between searches */
     uint32_t *heap_key;
     /* ---- filling slots ---- */
     uint32_t *stack;          /* open slots, next on top (pre-order) */
@@ -427,18 +433,21 @@ static void heap_sift_down(uint32_t *node, uint32_t *key, size_t len)
  * costs more than the best one at each step of route_down, so the route is
  * the same as with the whole table; the rest read as unreachable. */
 static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail,
-                          const uint32_t *within, uint32_t *cost)
+                          const uint32_t *within, struct cost_entry *e)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    uint32_t N = g->nnodes;
-    for (uint32_t n = 0; n < N; n++)
-        cost[n] = INF32;
+    uint32_t *cost = e->cost;
+    for (size_t i = 0; i < e->ntouched; i++)
+        cost[e->touched[i]] = INF32;
+    e->ntouched = 0;
     size_t len = 0; /* at most one entry per edge, plus the start */
     uint32_t *hn = st->heap_node, *hk = st->heap_key;
+    bool *done = st->settled;
     cost[start] = tail;
+    e->touched = xgrow(e->touched, &e->touched_cap, 1, sizeof *e->touched);
+    e->touched[e->ntouched++] = start;
     hn[len] = start, hk[len] = tail, len++;
-    bool *done = xcalloc(N + 1, sizeof *done);
     while (len) {
         uint32_t c = hn[0], key = hk[0];
         len--;
@@ -456,6 +465,11 @@ static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail,
                 continue;
             uint32_t v = max32(side_need(gen, p, c), up);
             if (v < cost[p]) {
+                if (cost[p] == INF32) {
+                    e->touched = xgrow(e->touched, &e->touched_cap, e->ntouched + 1,
+                                       sizeof *e->touched);
+                    e->touched[e->ntouched++] = p;
+                }
                 cost[p] = v;
                 hn[len] = p, hk[len] = v;
                 heap_sift_up(hn, hk, len);
@@ -463,7 +477,9 @@ static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail,
             }
         }
     }
-    free(done);
+    /* Only touched nodes were settled. */
+    for (size_t i = 0; i < e->ntouched; i++)
+        done[e->touched[i]] = false;
 }
 
 static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t tail,
@@ -480,13 +496,17 @@ static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t
         if (!e->cost || e->used < victim->used)
             victim = e;
     }
-    if (!victim->cost)
-        victim->cost = xmalloc(((size_t)gen->graph->nnodes + 1) * sizeof *victim->cost);
+    if (!victim->cost) {
+        size_t size = (size_t)gen->graph->nnodes + 1;
+        victim->cost = xmalloc(size * sizeof *victim->cost);
+        for (size_t n = 0; n < size; n++)
+            victim->cost[n] = INF32;
+    }
     victim->start = start;
     victim->tail = tail;
     victim->within = within;
     victim->used = ++st->cache_clock;
-    compute_costs(gen, start, tail, within, victim->cost);
+    compute_costs(gen, start, tail, within, victim);
     return victim->cost;
 }
 
@@ -985,6 +1005,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
     st->heap_node = xmalloc((edges + 2) * sizeof *st->heap_node);
     st->heap_key = xmalloc((edges + 2) * sizeof *st->heap_key);
+    st->settled = xcalloc(N + 1, sizeof *st->settled);
     expansion_set_init(&st->used, g);
     uint32_t widest = 1;
     for (uint32_t n = 0; n < N; n++)
@@ -1036,8 +1057,11 @@ void gen_free(struct generator *gen)
     free(st->ancestors);
     free(st->frontier);
     free(st->route);
-    for (int i = 0; i < COST_CACHE; i++)
+    for (int i = 0; i < COST_CACHE; i++) {
         free(st->cache[i].cost);
+        free(st->cache[i].touched);
+    }
+    free(st->settled);
     for (uint32_t i = 0; i < st->nlayers; i++)
         free(st->layer[i]);
     free(st->layer);
