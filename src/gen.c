@@ -2136,10 +2136,14 @@ static void drop_redundant(struct generator *gen)
     free(count);
 }
 
+bool gen_keeps_inputs(const struct generator *gen)
+{
+    return !gen->opts.drop_redundant || gen->opts.strategy != GEN_KPATH || gen->opts.recurrent;
+}
+
 static void finish(struct generator *gen)
 {
-    if (gen->opts.drop_redundant && gen->opts.strategy == GEN_KPATH && !gen->opts.recurrent &&
-        !gen->error)
+    if (!gen_keeps_inputs(gen) && !gen->error)
         drop_redundant(gen);
     gen->phase = GEN_PHASE_DONE;
     gen->events |= GEN_EVENT_DONE;
