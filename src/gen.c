@@ -109,6 +109,7 @@ struct gen_state {
     uint32_t *closed;         /* ends whose open_ends fell to 0 since the last repair */
     size_t nclosed, closed_cap;
     bool leads_stale;         /* recompute leads from scratch */
+    uint32_t *leads_queue;    /* refresh_leads scratch, one entry per node */
     uint32_t *scratch_path;
     uint32_t *score_path;
     uint32_t *ancestors;
@@ -1051,6 +1052,7 @@ void gen_free(struct generator *gen)
     free(st->witness);
     free(st->witness_head);
     free(st->witness_next);
+    free(st->leads_queue);
     free(st->closed);
     free(st->scratch_path);
     free(st->score_path);
@@ -1289,7 +1291,10 @@ static void refresh_leads(struct generator *gen)
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
     uint32_t N = g->nnodes;
-    uint32_t *queue = xmalloc((N + 1) * sizeof *queue);
+    /* Kept between trees: a fresh one per tree would cost the whole graph. */
+    if (!st->leads_queue)
+        st->leads_queue = xmalloc((N + 1) * sizeof *st->leads_queue);
+    uint32_t *queue = st->leads_queue;
     size_t len = 0;
     if (st->leads_stale) {
         if (!st->witness) {
@@ -1332,7 +1337,6 @@ static void refresh_leads(struct generator *gen)
     }
     st->nclosed = 0;
     spread_leads(gen, queue, len);
-    free(queue);
 }
 
 static void begin_closeoff(struct generator *gen)
