@@ -145,8 +145,9 @@ test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 	@echo "== tui tests ($(O))"
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/tui/run.sh
 
+# BENCH_SECTIONS="big-grammars ..." runs only those sections (tests/bench/bench.c).
 bench: $(BENCH) $(KPATH) $(SUBJECTS)
-	@./$(BENCH) $(CURDIR)
+	@./$(BENCH) $(CURDIR) $(BENCH_SECTIONS)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 
 # Real ANTLR grammars (KPATH_GRAMMARS_V4=a grammars-v4 checkout; else skipped).
