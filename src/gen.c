@@ -115,6 +115,8 @@ struct gen_state {
     uint32_t *ancestors;
     uint32_t *frontier;
     size_t frontier_cap;
+    uint32_t *frontier_stack;  /* frontier_of scratch */
+    size_t frontier_stack_cap;
     /* ---- scratch ---- */
     uint32_t *pick;
     double *weights;
@@ -1058,6 +1060,7 @@ void gen_free(struct generator *gen)
     free(st->score_path);
     free(st->ancestors);
     free(st->frontier);
+    free(st->frontier_stack);
     free(st->route);
     for (int i = 0; i < COST_CACHE; i++) {
         free(st->cache[i].cost);
@@ -1499,9 +1502,9 @@ static size_t frontier_of(struct generator *gen, uint32_t n)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    size_t count = 0, depth = 0, cap = 0;
-    uint32_t *stack = NULL;
-    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    size_t count = 0, depth = 0;
+    /* Kept between calls: this runs for every alternative of every slot. */
+    uint32_t *stack = xgrow(st->frontier_stack, &st->frontier_stack_cap, 1, sizeof *stack);
     stack[depth++] = n;
     while (depth) {
         uint32_t m = stack[--depth];
@@ -1512,11 +1515,12 @@ static size_t frontier_of(struct generator *gen, uint32_t n)
         }
         if (!passable(g, m))
             continue;
-        stack = xgrow(stack, &cap, depth + g->nodes[m].nchildren, sizeof *stack);
+        stack = xgrow(stack, &st->frontier_stack_cap, depth + g->nodes[m].nchildren,
+                      sizeof *stack);
         for (uint32_t i = 0; i < g->nodes[m].nchildren; i++)
             stack[depth++] = graph_children(g, m)[i];
     }
-    free(stack);
+    st->frontier_stack = stack;
     return count;
 }
 
