@@ -119,7 +119,7 @@ int cli_next(struct cli_parser *p, const char **value)
 /* The format --format named; one command runs per process, so the run's
  * loads (cli_load) read it here rather than through every command. */
 static enum grammar_format grammar_format = GRAMMAR_FORMAT_AUTO;
-/* --max-input-size, for the grammar file as for samples (0: the default). */
+/* The grammar file's size limit (0: the default): --max-input-size. */
 static size_t grammar_max_size;
 
 /* Parse --max-input-size VALUE into *out: CLI_CONTINUE, or EXIT_USAGE. */
@@ -312,8 +312,10 @@ int cli_sample_option(const struct cli_command *cmd, const char *name, const cha
     if (size_option(cmd, name, value, input ? &po->max_input_size : &po->max_memory) !=
         CLI_CONTINUE)
         return EXIT_USAGE;
+    /* A limit above the grammar file's default raises it too (a big input
+     * may come with a big grammar); a smaller one is meant for the samples. */
     if (input)
-        grammar_max_size = po->max_input_size;
+        grammar_max_size = po->max_input_size > GRAMMAR_DEFAULT_MAX_SIZE ? po->max_input_size : 0;
     return CLI_CONTINUE;
 }
 

@@ -31,15 +31,31 @@ for cmd in check info "cover -k 1" "paths --count" graph; do
     grep -qx "grammars/expr.ebnf: error: input is $size bytes, more than the limit of $less for a grammar file" "$tmp/err" ||
         fail "$cmd: grammar over --max-input-size: $(cat "$tmp/err")"
 done
-# A command with samples: the same option bounds the grammar file too.
+# A command with samples: --max-input-size is the samples' limit; a small one
+# leaves the grammar file at its default, one above 16M raises the grammar
+# file's limit too.  A grammar of 16 MiB and a line: refused by default,
+# read with --max-input-size 17M (not with 16M).
 printf '1+2' >"$tmp/sample"
-"$KPATH" parse --max-input-size "$less" grammars/expr.ebnf "$tmp/sample" >"$tmp/out" 2>"$tmp/err"
+"$KPATH" parse --max-input-size 2 grammars/expr.ebnf "$tmp/sample" >"$tmp/out" 2>"$tmp/err"
 status=$?
-[ $status = 2 ] || fail "parse: grammar over --max-input-size: exit status $status"
-grep -qx "grammars/expr.ebnf: error: input is $size bytes, more than the limit of $less for a grammar file" "$tmp/err" ||
-    fail "parse: grammar over --max-input-size: $(cat "$tmp/err")"
-"$KPATH" parse --max-input-size "$size" grammars/expr.ebnf "$tmp/sample" >"$tmp/out" 2>"$tmp/err" ||
-    fail "parse: grammar within --max-input-size: $(cat "$tmp/err")"
+[ $status = 2 ] || fail "parse: sample over a small --max-input-size: exit status $status"
+grep -qx "$tmp/sample: error: input is 3 bytes, more than the limit of 2 (--max-input-size)" "$tmp/err" ||
+    fail "parse: sample over a small --max-input-size: $(cat "$tmp/err")"
+{ yes '# padding to 16 MiB ..........................................' | head -c 16777216
+  cat grammars/expr.ebnf; } >"$tmp/big.ebnf"
+big=$(wc -c <"$tmp/big.ebnf" | tr -d ' ')
+for limit in "" 16M; do
+    "$KPATH" parse ${limit:+--max-input-size "$limit"} "$tmp/big.ebnf" "$tmp/sample" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    [ $status = 2 ] || fail "parse, a grammar over 16 MiB, limit '$limit': exit status $status"
+    grep -qx "$tmp/big.ebnf: error: input is $big bytes, more than the limit of 16777216 for a grammar file" "$tmp/err" ||
+        fail "parse, a grammar over 16 MiB, limit '$limit': $(cat "$tmp/err")"
+done
+"$KPATH" parse --max-input-size 17M "$tmp/big.ebnf" "$tmp/sample" >"$tmp/out" 2>"$tmp/err" ||
+    fail "parse --max-input-size 17M, a grammar over 16 MiB: $(cat "$tmp/err")"
+"$KPATH" check --max-input-size 17M "$tmp/big.ebnf" >"$tmp/out" 2>"$tmp/err" ||
+    fail "check --max-input-size 17M, a grammar over 16 MiB: $(cat "$tmp/err")"
+rm -f "$tmp/big.ebnf"
 # A pipe is read to the limit and one byte more.
 yes '# a comment line, for ever' | "$KPATH" check --max-input-size 1K /dev/stdin >"$tmp/out" 2>"$tmp/err"
 status=$?
