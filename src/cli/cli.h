@@ -60,8 +60,9 @@ int cli_option_index(const struct cli_command *cmd, const char *name);
 
 /* The grammar file's size limit, for commands that read no samples (those
  * take --max-input-size from CLI_SAMPLE_OPTIONS, and a value above 16M
- * raises the grammar file's limit too).  cli_parse_args handles it;
- * cli_load applies it. */
+ * raises the grammar file's limit too).  cli_parse_args takes
+ * --max-input-size as the grammar file's limit in a command that lists no
+ * --max-memory (CLI_SAMPLE_OPTIONS lists both); cli_load applies it. */
 #define CLI_GRAMMAR_SIZE_OPTION                                                        \
     {"max-input-size", 0, "N", "refuse a grammar file larger than N bytes; K, M, G "   \
                                "suffixes (default 16M)"}
