@@ -154,9 +154,10 @@ test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 	@echo "== tui tests ($(O))"
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/tui/run.sh
 
+# BENCH_SECTIONS="big-grammars ..." runs only those sections (tests/bench/bench.c).
 bench: $(BENCH) $(KPATH) $(SUBJECTS)
-	@./$(BENCH) $(CURDIR)
-	@KPATH=$(CURDIR)/$(KPATH) BUILD=$(CURDIR)/$(O) sh tests/bench/generalize.sh
+	@./$(BENCH) $(CURDIR) $(BENCH_SECTIONS)
+	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) BUILD=$(CURDIR)/$(O) sh tests/bench/generalize.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
 

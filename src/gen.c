@@ -21,7 +21,12 @@
 struct cost_entry {
     uint32_t start, tail; /* key: first target node, tail need */
     const uint32_t *within; /* key: the depth layer it is bounded by, or NULL */
-    uint32_t *cost;       /* owned; per node */
+    uint32_t *cost;       /* owned; per node, INF32 where the search never reached */
+    /* The nodes whose cost is not INF32, so that reusing the table for
+     * another key resets only them: a search that settles a few nodes of a
+     * big graph costs what it settles, not the whole graph. */
+    uint32_t *touched;    /* owned */
+    size_t ntouched, touched_cap;
     uint64_t used;        /* for least-recently-used replacement */
 };
 
@@ -69,6 +74,7 @@ struct gen_state {
     bool layers_final;        /* the last layer holds for every deeper one */
     uint64_t cache_clock;
     uint32_t *heap_node;      /* Dijkstra scratch */
+    bool *settled;            /* compute_costs scratch: all false between searches */
     uint32_t *heap_key;
     /* ---- filling slots ---- */
     uint32_t *stack;          /* open slots, next on top (pre-order) */
@@ -103,11 +109,14 @@ struct gen_state {
     uint32_t *closed;         /* ends whose open_ends fell to 0 since the last repair */
     size_t nclosed, closed_cap;
     bool leads_stale;         /* recompute leads from scratch */
+    uint32_t *leads_queue;    /* refresh_leads scratch, one entry per node */
     uint32_t *scratch_path;
     uint32_t *score_path;
     uint32_t *ancestors;
     uint32_t *frontier;
     size_t frontier_cap;
+    uint32_t *frontier_stack;  /* frontier_of scratch */
+    size_t frontier_stack_cap;
     /* ---- scratch ---- */
     uint32_t *pick;
     double *weights;
@@ -427,18 +436,21 @@ static void heap_sift_down(uint32_t *node, uint32_t *key, size_t len)
  * costs more than the best one at each step of route_down, so the route is
  * the same as with the whole table; the rest read as unreachable. */
 static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail,
-                          const uint32_t *within, uint32_t *cost)
+                          const uint32_t *within, struct cost_entry *e)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    uint32_t N = g->nnodes;
-    for (uint32_t n = 0; n < N; n++)
-        cost[n] = INF32;
+    uint32_t *cost = e->cost;
+    for (size_t i = 0; i < e->ntouched; i++)
+        cost[e->touched[i]] = INF32;
+    e->ntouched = 0;
     size_t len = 0; /* at most one entry per edge, plus the start */
     uint32_t *hn = st->heap_node, *hk = st->heap_key;
+    bool *done = st->settled;
     cost[start] = tail;
+    e->touched = xgrow(e->touched, &e->touched_cap, 1, sizeof *e->touched);
+    e->touched[e->ntouched++] = start;
     hn[len] = start, hk[len] = tail, len++;
-    bool *done = xcalloc(N + 1, sizeof *done);
     while (len) {
         uint32_t c = hn[0], key = hk[0];
         len--;
@@ -456,6 +468,11 @@ static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail,
                 continue;
             uint32_t v = max32(side_need(gen, p, c), up);
             if (v < cost[p]) {
+                if (cost[p] == INF32) {
+                    e->touched = xgrow(e->touched, &e->touched_cap, e->ntouched + 1,
+                                       sizeof *e->touched);
+                    e->touched[e->ntouched++] = p;
+                }
                 cost[p] = v;
                 hn[len] = p, hk[len] = v;
                 heap_sift_up(hn, hk, len);
@@ -463,7 +480,9 @@ static void compute_costs(struct generator *gen, uint32_t start, uint32_t tail,
             }
         }
     }
-    free(done);
+    /* Only touched nodes were settled. */
+    for (size_t i = 0; i < e->ntouched; i++)
+        done[e->touched[i]] = false;
 }
 
 static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t tail,
@@ -480,13 +499,17 @@ static const uint32_t *costs_for(struct generator *gen, uint32_t start, uint32_t
         if (!e->cost || e->used < victim->used)
             victim = e;
     }
-    if (!victim->cost)
-        victim->cost = xmalloc(((size_t)gen->graph->nnodes + 1) * sizeof *victim->cost);
+    if (!victim->cost) {
+        size_t size = (size_t)gen->graph->nnodes + 1;
+        victim->cost = xmalloc(size * sizeof *victim->cost);
+        for (size_t n = 0; n < size; n++)
+            victim->cost[n] = INF32;
+    }
     victim->start = start;
     victim->tail = tail;
     victim->within = within;
     victim->used = ++st->cache_clock;
-    compute_costs(gen, start, tail, within, victim->cost);
+    compute_costs(gen, start, tail, within, victim);
     return victim->cost;
 }
 
@@ -985,6 +1008,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
     st->heap_node = xmalloc((edges + 2) * sizeof *st->heap_node);
     st->heap_key = xmalloc((edges + 2) * sizeof *st->heap_key);
+    st->settled = xcalloc(N + 1, sizeof *st->settled);
     expansion_set_init(&st->used, g);
     uint32_t widest = 1;
     for (uint32_t n = 0; n < N; n++)
@@ -1030,14 +1054,19 @@ void gen_free(struct generator *gen)
     free(st->witness);
     free(st->witness_head);
     free(st->witness_next);
+    free(st->leads_queue);
     free(st->closed);
     free(st->scratch_path);
     free(st->score_path);
     free(st->ancestors);
     free(st->frontier);
+    free(st->frontier_stack);
     free(st->route);
-    for (int i = 0; i < COST_CACHE; i++)
+    for (int i = 0; i < COST_CACHE; i++) {
         free(st->cache[i].cost);
+        free(st->cache[i].touched);
+    }
+    free(st->settled);
     for (uint32_t i = 0; i < st->nlayers; i++)
         free(st->layer[i]);
     free(st->layer);
@@ -1265,7 +1294,10 @@ static void refresh_leads(struct generator *gen)
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
     uint32_t N = g->nnodes;
-    uint32_t *queue = xmalloc((N + 1) * sizeof *queue);
+    /* Kept between trees: a fresh one per tree would cost the whole graph. */
+    if (!st->leads_queue)
+        st->leads_queue = xmalloc((N + 1) * sizeof *st->leads_queue);
+    uint32_t *queue = st->leads_queue;
     size_t len = 0;
     if (st->leads_stale) {
         if (!st->witness) {
@@ -1308,7 +1340,6 @@ static void refresh_leads(struct generator *gen)
     }
     st->nclosed = 0;
     spread_leads(gen, queue, len);
-    free(queue);
 }
 
 static void begin_closeoff(struct generator *gen)
@@ -1471,9 +1502,9 @@ static size_t frontier_of(struct generator *gen, uint32_t n)
 {
     const struct graph *g = gen->graph;
     struct gen_state *st = gen->state;
-    size_t count = 0, depth = 0, cap = 0;
-    uint32_t *stack = NULL;
-    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    size_t count = 0, depth = 0;
+    /* Kept between calls: this runs for every alternative of every slot. */
+    uint32_t *stack = xgrow(st->frontier_stack, &st->frontier_stack_cap, 1, sizeof *stack);
     stack[depth++] = n;
     while (depth) {
         uint32_t m = stack[--depth];
@@ -1484,11 +1515,12 @@ static size_t frontier_of(struct generator *gen, uint32_t n)
         }
         if (!passable(g, m))
             continue;
-        stack = xgrow(stack, &cap, depth + g->nodes[m].nchildren, sizeof *stack);
+        stack = xgrow(stack, &st->frontier_stack_cap, depth + g->nodes[m].nchildren,
+                      sizeof *stack);
         for (uint32_t i = 0; i < g->nodes[m].nchildren; i++)
             stack[depth++] = graph_children(g, m)[i];
     }
-    free(stack);
+    st->frontier_stack = stack;
     return count;
 }
 
@@ -2112,10 +2144,14 @@ static void drop_redundant(struct generator *gen)
     free(count);
 }
 
+bool gen_keeps_inputs(const struct generator *gen)
+{
+    return !gen->opts.drop_redundant || gen->opts.strategy != GEN_KPATH || gen->opts.recurrent;
+}
+
 static void finish(struct generator *gen)
 {
-    if (gen->opts.drop_redundant && gen->opts.strategy == GEN_KPATH && !gen->opts.recurrent &&
-        !gen->error)
+    if (!gen_keeps_inputs(gen) && !gen->error)
         drop_redundant(gen);
     gen->phase = GEN_PHASE_DONE;
     gen->events |= GEN_EVENT_DONE;

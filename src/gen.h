@@ -242,6 +242,10 @@ bool gen_step(struct generator *gen);
 bool gen_finish_tree(struct generator *gen);
 /* Step until done (never, in the recurrent mode with count 0). */
 void gen_run(struct generator *gen);
+/* True when every input made stays in gen->inputs to the end (nothing is
+ * dropped as redundant once done): a caller may then hand each one on as soon
+ * as its tree is finished. */
+bool gen_keeps_inputs(const struct generator *gen);
 
 /* Count a k-path as covered already (by inputs made elsewhere): it leaves
  * the agenda.  Returns true when it was not covered yet.  Call it before

@@ -1694,7 +1694,31 @@ static void keep_damaged(const char *path, struct diag_list *diags)
     strbuf_free(&name);
 }
 
-struct workspace *workspace_open(const char *path, struct diag_list *diags)
+struct workspace_loader {
+    char *path;
+    struct workspace *ws;     /* NULL once the header failed */
+    struct line *lines;       /* the file's lines, split into words */
+    size_t nlines, next;      /* next: the next line to load */
+    bool changed;             /* the grammar changed: inputs are parsed again */
+    size_t dropped_before;    /* warnings about dropped lines before this load */
+    size_t *marked, nmarked, mcap;
+    /* Per input or sample line of the file, its index among the loaded
+     * inputs, or SIZE_MAX when dropped: 'marked' numbers the file's. */
+    size_t *loaded, nloaded, loaded_cap;
+};
+
+static void loader_free(struct workspace_loader *ld)
+{
+    for (size_t i = 0; i < ld->nlines; i++)
+        words_free(&ld->lines[i].w);
+    free(ld->lines);
+    free(ld->marked);
+    free(ld->loaded);
+    free(ld->path);
+    free(ld);
+}
+
+struct workspace_loader *workspace_load_begin(const char *path, struct diag_list *diags)
 {
     struct strbuf file = STRBUF_INIT;
     if (!samples_read(path, WORKSPACE_MAX_FILE, &file, diags)) {
@@ -1815,19 +1839,47 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
             ok = workspace_dup(ws, l->w.w[1], alt, depth, diags);
         }
     }
-    size_t *marked = NULL, nmarked = 0, mcap = 0;
-    /* Per input or sample line of the file, its index among the loaded
-     * inputs, or SIZE_MAX when dropped: 'marked' numbers the file's. */
-    size_t *loaded = NULL, nloaded = 0, loaded_cap = 0;
-    for (size_t i = 2; ok && i < nlines; i++) {
+    struct workspace_loader *ld = xcalloc(1, sizeof *ld);
+    ld->path = xstrdup(path);
+    ld->lines = lines;
+    ld->nlines = nlines;
+    ld->next = 2;
+    ld->changed = changed;
+    ld->dropped_before = dropped_before;
+    ld->ws = ws;
+    if (!ok) {
+        /* Nothing loaded; a damaged file is kept all the same. */
+        if (count_dropped(diags, path) > dropped_before)
+            keep_damaged(path, diags);
+        workspace_free(ws);
+        loader_free(ld);
+        return NULL;
+    }
+    return ld;
+}
+
+size_t workspace_load_lines(const struct workspace_loader *ld, size_t *done)
+{
+    *done = ld->next;
+    return ld->nlines;
+}
+
+bool workspace_load_step(struct workspace_loader *ld, size_t max_lines, struct diag_list *diags)
+{
+    struct workspace *ws = ld->ws;
+    const char *path = ld->path;
+    const struct line *lines = ld->lines;
+    bool changed = ld->changed;
+    size_t end = max_lines < ld->nlines - ld->next ? ld->next + max_lines : ld->nlines;
+    for (size_t i = ld->next; i < end; i++) {
         const struct line *l = &lines[i];
         const char *key = l->w.w[0];
         size_t inputs_before = ws->ninputs;
         bool is_input = strcmp(key, "input") == 0 || strcmp(key, "sample") == 0 ||
                         strcmp(key, DROPPED_INPUT) == 0;
         if (is_input) {
-            loaded = xgrow(loaded, &loaded_cap, nloaded + 1, sizeof *loaded);
-            loaded[nloaded++] = SIZE_MAX;
+            ld->loaded = xgrow(ld->loaded, &ld->loaded_cap, ld->nloaded + 1, sizeof *ld->loaded);
+            ld->loaded[ld->nloaded++] = SIZE_MAX;
         }
         if (strcmp(key, DROPPED_INPUT) == 0) {
             /* reported when it was read */
@@ -1887,13 +1939,13 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
             /* The target of the input just before, if that one was kept. */
             size_t n = l->w.n - 1;
             uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
-            bool good = n > 0 && nloaded && loaded[nloaded - 1] != SIZE_MAX &&
-                        !ws->inputs[loaded[nloaded - 1]].sample;
+            bool good = n > 0 && ld->nloaded && ld->loaded[ld->nloaded - 1] != SIZE_MAX &&
+                        !ws->inputs[ld->loaded[ld->nloaded - 1]].sample;
             for (size_t j = 0; j < n && good; j++)
                 good = number_parse_u32(l->w.w[1 + j], &ids[j]) && ids[j] < ws->graph->nnodes;
             if (good && kpath_is_valid(ws->graph, ids, (uint32_t)n))
-                input_set_target(&ws->inputs[loaded[nloaded - 1]], ids, (uint32_t)n);
-            else if (nloaded && loaded[nloaded - 1] != SIZE_MAX)
+                input_set_target(&ws->inputs[ld->loaded[ld->nloaded - 1]], ids, (uint32_t)n);
+            else if (ld->nloaded && ld->loaded[ld->nloaded - 1] != SIZE_MAX)
                 diag_add(diags, DIAG_WARNING, path, l->number, 1, "bad target; ignored");
             free(ids);
         } else if (strcmp(key, "origin") == 0) {
@@ -1914,8 +1966,8 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
             for (size_t m = 1; m < l->w.n; m++) {
                 uint64_t v;
                 if (number_parse_u64(l->w.w[m], &v)) {
-                    marked = xgrow(marked, &mcap, nmarked + 1, sizeof *marked);
-                    marked[nmarked++] = (size_t)v;
+                    ld->marked = xgrow(ld->marked, &ld->mcap, ld->nmarked + 1, sizeof *ld->marked);
+                    ld->marked[ld->nmarked++] = (size_t)v;
                 } else {
                     diag_add(diags, DIAG_WARNING, path, l->number, 1,
                              "bad input number '%s' in marked; ignored", l->w.w[m]);
@@ -1929,13 +1981,33 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
             diag_add(diags, DIAG_WARNING, path, l->number, 1, "unknown line '%s'; ignored", key);
         }
         if (is_input && ws->ninputs > inputs_before)
-            loaded[nloaded - 1] = inputs_before;
+            ld->loaded[ld->nloaded - 1] = inputs_before;
     }
+    ld->next = end;
+    return ld->next < ld->nlines;
+}
+
+void workspace_load_abort(struct workspace_loader *ld)
+{
+    if (!ld)
+        return;
+    workspace_free(ld->ws);
+    loader_free(ld);
+}
+
+struct workspace *workspace_load_finish(struct workspace_loader *ld, struct diag_list *diags)
+{
+    while (workspace_load_step(ld, SIZE_MAX, diags))
+        ;
+    struct workspace *ws = ld->ws;
+    const char *path = ld->path;
+    const struct line *lines = ld->lines;
+    size_t nlines = ld->nlines;
+    bool changed = ld->changed, ok = true;
+    size_t *marked = ld->marked, nmarked = ld->nmarked, *loaded = ld->loaded, nloaded = ld->nloaded;
     for (size_t m = 0; ok && m < nmarked; m++)
         if (marked[m] < nloaded && loaded[marked[m]] != SIZE_MAX)
             ws->inputs[loaded[marked[m]]].marked = true;
-    free(marked);
-    free(loaded);
     /* Probabilities last: learned counts need the samples. */
     bool any_learned = false;
     for (size_t i = 2; ok && !changed && i < nlines; i++) {
@@ -1965,16 +2037,16 @@ struct workspace *workspace_open(const char *path, struct diag_list *diags)
     }
     if (ok && any_learned)
         relearn(ws);
-    for (size_t i = 0; i < nlines; i++)
-        words_free(&lines[i].w);
-    free(lines);
-    if (count_dropped(diags, path) > dropped_before)
+    if (count_dropped(diags, path) > ld->dropped_before)
         keep_damaged(path, diags);
-    if (!ok) {
-        workspace_free(ws);
-        return NULL;
-    }
     ws->dirty = false;
     ws->file = xstrdup(path);
+    loader_free(ld);
     return ws;
+}
+
+struct workspace *workspace_open(const char *path, struct diag_list *diags)
+{
+    struct workspace_loader *ld = workspace_load_begin(path, diags);
+    return ld ? workspace_load_finish(ld, diags) : NULL;
 }

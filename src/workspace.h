@@ -289,5 +289,18 @@ void workspace_serialize(const struct workspace *ws, struct strbuf *out);
 /* Open a saved workspace; NULL with diagnostics.  Warnings (grammar changed,
  * an input that no longer parses) are appended too. */
 struct workspace *workspace_open(const char *path, struct diag_list *diags);
+/* workspace_open in slices, so that a big file (an autosave of 100,000s of
+ * inputs) loads as a job: begin reads the file, its header and grammar (NULL
+ * with diagnostics, as workspace_open); each step loads at most `max_lines`
+ * more lines and says whether any are left; finish loads the rest and gives
+ * the workspace (the loader is freed); abort drops it all.  The same
+ * diagnostics and the same workspace as workspace_open, however sliced. */
+struct workspace_loader;
+struct workspace_loader *workspace_load_begin(const char *path, struct diag_list *diags);
+bool workspace_load_step(struct workspace_loader *ld, size_t max_lines, struct diag_list *diags);
+/* Lines of the file (the total) and those loaded so far (*done). */
+size_t workspace_load_lines(const struct workspace_loader *ld, size_t *done);
+struct workspace *workspace_load_finish(struct workspace_loader *ld, struct diag_list *diags);
+void workspace_load_abort(struct workspace_loader *ld);
 
 #endif

@@ -223,6 +223,7 @@ void ui_free(struct ui *ui)
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
     runs_free(ui);
+    workspace_load_abort(ui->job_loader);
     free(ui->search);
     free(ui->search_node_match);
     free(ui->search_matches);
@@ -569,6 +570,15 @@ static void draw_bottom_line(struct ui *ui, int y)
         struct strbuf sb = STRBUF_INIT;
         runs_status(ui, &sb);
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
+        strbuf_free(&sb);
+        return;
+    }
+    if (ui->job == JOB_RESTORE) {
+        size_t done, total = workspace_load_lines(ui->job_loader, &done);
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addf(&sb, " restoring the autosaved session: %zu%% (keys wait until it is done)",
+                    total ? done * 100 / total : 100);
+        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
         strbuf_free(&sb);
         return;
     }
@@ -1099,6 +1109,49 @@ void ui_start_samples(struct ui *ui, char *const *paths, size_t n)
     ui_job_slice(ui, 0.02);
 }
 
+void ui_start_restore(struct ui *ui)
+{
+    if (ui->job)
+        ui_job_stop(ui, NULL);
+    diag_list_free(&ui->job_diags);
+    ui->job_loader = workspace_load_begin(ui->autosave_path, &ui->job_diags);
+    if (!ui->job_loader) {
+        ui_diags(ui, &ui->job_diags);
+        return;
+    }
+    ui->job_started = ui_now();
+    ui->job = JOB_RESTORE;
+    ui_job_slice(ui, 0.02);
+}
+
+/* The restore job loaded every line: the session replaces the workspace. */
+static void restore_finished(struct ui *ui)
+{
+    struct workspace *ws = workspace_load_finish(ui->job_loader, &ui->job_diags);
+    ui->job_loader = NULL;
+    /* :save writes to the user's workspace file when the session was
+     * started from one; otherwise it asks for a name (the autosave is not
+     * the user's file) */
+    free(ws->file);
+    ws->file = ui->ws->file ? xstrdup(ui->ws->file) : NULL;
+    ws->dirty = true;
+    ui_set_workspace(ui, ws);
+    ui->saved_changes = 0;
+    /* What was dropped goes to the log; the message line says so. */
+    struct strbuf one = STRBUF_INIT;
+    for (size_t i = 0; i < ui->job_diags.len; i++) {
+        strbuf_reset(&one);
+        diag_format(&ui->job_diags.items[i], &one);
+        ui_log(ui, ui->job_diags.items[i].severity == DIAG_ERROR, strbuf_str(&one));
+    }
+    strbuf_free(&one);
+    ui_message(ui, "restored the autosaved session: %zu input%s, k=%u%s", ws->ninputs,
+               ws->ninputs == 1 ? "" : "s", ws->k,
+               ui->job_diags.len ? "; with warnings (M shows the log)" : "");
+    ui->message_more = ui->job_diags.len > 0;
+    diag_list_free(&ui->job_diags);
+}
+
 void ui_job_slice(struct ui *ui, double budget)
 {
     double deadline = ui_now() + budget;
@@ -1136,6 +1189,15 @@ void ui_job_slice(struct ui *ui, double budget)
             ui->job = JOB_NONE;
             samples_finished(ui, false);
         }
+    } else if (ui->job == JOB_RESTORE) {
+        bool more;
+        while ((more = workspace_load_step(ui->job_loader, 256, &ui->job_diags)) &&
+               ui_now() < deadline)
+            ;
+        if (!more) {
+            ui->job = JOB_NONE;
+            restore_finished(ui);
+        }
     }
 }
 
@@ -1151,6 +1213,12 @@ void ui_job_stop(struct ui *ui, const char *why)
         runs_stop(ui);
     else if (job == JOB_SAMPLES)
         samples_finished(ui, true);
+    else if (job == JOB_RESTORE) {
+        workspace_load_abort(ui->job_loader);
+        ui->job_loader = NULL;
+        diag_list_free(&ui->job_diags);
+        ui_message(ui, "restoring stopped: the autosaved session was not loaded");
+    }
     else if (job == JOB_SEARCH && ui->search_counting) {
         ui->search_counting = false; /* found; the count was not finished */
         ui_message(ui, "/%s", ui->search);
@@ -1739,7 +1807,9 @@ void ui_key(struct ui *ui, int key)
         ui->message = NULL;
         ui->message_more = false;
     }
-    if (ui->job == JOB_WHY) {
+    if (ui->job == JOB_RESTORE) {
+        return; /* stopped, it would leave the session half restored: keys wait */
+    } else if (ui->job == JOB_WHY) {
         ui->job = JOB_NONE; /* not worth waiting for: the selection moves on */
     } else if (ui->job) {
         ui_job_stop(ui, NULL);

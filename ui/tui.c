@@ -271,23 +271,7 @@ static char *state_dir(void)
 
 static void restore_yes(struct ui *ui)
 {
-    struct diag_list d = DIAG_LIST_INIT;
-    struct workspace *ws = workspace_open(ui->autosave_path, &d);
-    if (!ws) {
-        ui_diags(ui, &d);
-        return;
-    }
-    /* :save writes to the user's workspace file when the session was
-     * started from one; otherwise it asks for a name (the autosave is not
-     * the user's file) */
-    free(ws->file);
-    ws->file = ui->ws->file ? xstrdup(ui->ws->file) : NULL;
-    ws->dirty = true;
-    ui_set_workspace(ui, ws);
-    ui->saved_changes = 0;
-    ui_message(ui, "restored the autosaved session: %zu input%s, k=%u", ws->ninputs,
-               ws->ninputs == 1 ? "" : "s", ws->k);
-    diag_list_free(&d);
+    ui_start_restore(ui); /* a job: a big session loads without blocking */
 }
 
 static void restore_no(struct ui *ui)

@@ -67,8 +67,10 @@ struct pane_ops {
  * computed after the frame is shown; any key drops it.  JOB_SAMPLES: loading
  * samples, a few files per slice, so the UI answers while they parse.
  * JOB_CAMPAIGN: :run, the workspace's inputs through a program, a few
- * campaign_steps per slice; any key stops it and kills the runs (runs.c). */
-enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN };
+ * campaign_steps per slice; any key stops it and kills the runs (runs.c).
+ * JOB_RESTORE: loading the autosaved session, some lines per slice; it
+ * replaces the workspace when done (keys wait: half a session is no use). */
+enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN, JOB_RESTORE };
 
 struct graph_row {
     uint32_t node;
@@ -213,6 +215,7 @@ struct ui {
     struct sample_list job_files; /* JOB_SAMPLES: the files, the next to read */
     size_t job_next, job_added;
     struct diag_list job_diags;
+    struct workspace_loader *job_loader; /* JOB_RESTORE */
 
     /* messages and prompts: the message line shows the last message, the
      * log keeps every message and every diagnostic of the session in full
@@ -356,6 +359,8 @@ void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,
                  struct text_token **tokens, size_t *ntokens, size_t *cap);
 /* Load sample files as a job (JOB_SAMPLES), a few files per slice. */
 void ui_start_samples(struct ui *ui, char *const *paths, size_t n);
+/* Restore the autosaved session as a job (JOB_RESTORE). */
+void ui_start_restore(struct ui *ui);
 /* The deferred explanation (JOB_WHY): compute it for the selected k-path. */
 void detail_explain_selected(struct ui *ui);
 /* Generate a smallest input covering the k-path of rank r. */

@@ -119,6 +119,18 @@ int cli_next(struct cli_parser *p, const char **value)
 /* The format --format named; one command runs per process, so the run's
  * loads (cli_load) read it here rather than through every command. */
 static enum grammar_format grammar_format = GRAMMAR_FORMAT_AUTO;
+/* The grammar file's size limit (0: the default): --max-input-size. */
+static size_t grammar_max_size;
+
+/* Parse --max-input-size VALUE into *out: CLI_CONTINUE, or EXIT_USAGE. */
+static int size_option(const struct cli_command *cmd, const char *name, const char *value,
+                       size_t *out)
+{
+    if (!samples_parse_size(value, out))
+        return cli_usage_error(cmd, "--%s must be a number of bytes from 1, optionally with "
+                                    "K, M or G, not '%s'", name, value);
+    return CLI_CONTINUE;
+}
 
 int cli_format_option(const struct cli_command *cmd, const char *value)
 {
@@ -138,6 +150,10 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
     int json_index = cli_option_index(cmd, "json");
     int pin_index = cli_option_index(cmd, "pin");
     int format_index = cli_option_index(cmd, "format");
+    /* Commands with samples handle --max-input-size through
+     * cli_sample_option (in on_option); the others list it for the grammar. */
+    int size_index = cli_option_index(cmd, "max-memory") < 0
+                         ? cli_option_index(cmd, "max-input-size") : -1;
     struct cli_parser p;
     const char *value;
     cli_parser_init(&p, cmd, argc, argv);
@@ -164,6 +180,9 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
             common->json = true;
         } else if (o == format_index) {
             if (cli_format_option(cmd, value) != CLI_CONTINUE)
+                return EXIT_USAGE;
+        } else if (o == size_index) {
+            if (size_option(cmd, "max-input-size", value, &grammar_max_size) != CLI_CONTINUE)
                 return EXIT_USAGE;
         } else if (o == pin_index) {
             if (!common->pins)
@@ -261,7 +280,7 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
              struct grammar **grammar, struct graph **graph)
 {
     struct diag_list diags = DIAG_LIST_INIT;
-    struct grammar_options opts = {.start = start};
+    struct grammar_options opts = {.start = start, .max_size = grammar_max_size};
     struct grammar *g = grammar_open(path, grammar_format, &opts, &diags);
     diag_sort(&diags);
     if (collect) {
@@ -290,9 +309,13 @@ int cli_sample_option(const struct cli_command *cmd, const char *name, const cha
     bool input = strcmp(name, "max-input-size") == 0;
     if (!input && strcmp(name, "max-memory") != 0)
         return CLI_NOT_MINE;
-    if (!samples_parse_size(value, input ? &po->max_input_size : &po->max_memory))
-        return cli_usage_error(cmd, "--%s must be a number of bytes from 1, optionally with "
-                                    "K, M or G, not '%s'", name, value);
+    if (size_option(cmd, name, value, input ? &po->max_input_size : &po->max_memory) !=
+        CLI_CONTINUE)
+        return EXIT_USAGE;
+    /* A limit above the grammar file's default raises it too (a big input
+     * may come with a big grammar); a smaller one is meant for the samples. */
+    if (input)
+        grammar_max_size = po->max_input_size > GRAMMAR_DEFAULT_MAX_SIZE ? po->max_input_size : 0;
     return CLI_CONTINUE;
 }
 

@@ -58,6 +58,15 @@ int cli_option_index(const struct cli_command *cmd, const char *name);
     {"format", 0, "FORMAT", "read GRAMMAR as ebnf, g4, fuzzingbook, tribble or "       \
                             "fandango (default: by its extension)"}
 
+/* The grammar file's size limit, for commands that read no samples (those
+ * take --max-input-size from CLI_SAMPLE_OPTIONS, and a value above 16M
+ * raises the grammar file's limit too).  cli_parse_args takes
+ * --max-input-size as the grammar file's limit in a command that lists no
+ * --max-memory (CLI_SAMPLE_OPTIONS lists both); cli_load applies it. */
+#define CLI_GRAMMAR_SIZE_OPTION                                                        \
+    {"max-input-size", 0, "N", "refuse a grammar file larger than N bytes; K, M, G "   \
+                               "suffixes (default 16M)"}
+
 /* Handle --format VALUE for a command that parses its own arguments (as
  * cli_parse_args does for the others): CLI_CONTINUE, or EXIT_USAGE after a
  * message. */
@@ -86,13 +95,16 @@ enum { CLI_CONTINUE = -1, CLI_NOT_MINE = -5 };
 
 /* The options of every command that parses samples, for its option table. */
 #define CLI_SAMPLE_OPTIONS                                                             \
-    {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes " \
+    {"max-input-size", 0, "N", "refuse samples larger than N bytes (above 16M, also "  \
+                               "the grammar file's limit); K, M, G suffixes "           \
                                "(default 16M)"},                                        \
     {"max-memory", 0, "N", "stop parsing a sample that needs more than N bytes of "    \
                            "memory; K, M, G suffixes (default 4G)"}
 
-/* Handle one of CLI_SAMPLE_OPTIONS into po: CLI_CONTINUE, or EXIT_USAGE after
- * a message; CLI_NOT_MINE for any other option. */
+/* Handle one of CLI_SAMPLE_OPTIONS into po (--max-input-size above the
+ * default also raises the limit of the grammar file cli_load reads):
+ * CLI_CONTINUE, or EXIT_USAGE after a message; CLI_NOT_MINE for any other
+ * option. */
 int cli_sample_option(const struct cli_command *cmd, const char *name, const char *value,
                       struct parse_options *po);
 /* Parse a grammar command's arguments: the common ones into `common` (--start

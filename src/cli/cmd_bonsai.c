@@ -41,6 +41,7 @@ static const struct cli_option options[] = {
     {"run", 0, NULL, "run the candidates through the command after '--': an input that "
                      "reaches a new behaviour feature adds coverage too"},
     RUN_CLI_OPTIONS,
+    CLI_GRAMMAR_SIZE_OPTION,
     {0},
 };
 

@@ -10,6 +10,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv);
 static const struct cli_option options[] = {
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_GRAMMAR_SIZE_OPTION,
     {"json", 0, NULL, "print the diagnostics as JSON on stdout"},
     {0},
 };

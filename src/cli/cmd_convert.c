@@ -13,6 +13,7 @@ static const struct cli_option options[] = {
     {"output", 'o', "OUT", "write to OUT (atomically) instead of stdout"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_GRAMMAR_SIZE_OPTION,
     {0},
 };
 

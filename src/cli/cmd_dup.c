@@ -18,6 +18,7 @@ static const struct cli_option options[] = {
     {"max-new-rules", 0, "N", "refuse to make more than N copies (default 100000)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_GRAMMAR_SIZE_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
 };

@@ -61,6 +61,7 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     {"null", '0', NULL, "end each input with a NUL instead of a newline"},               \
     {"start", 0, "NAME", "use rule NAME as the start rule"},                             \
     CLI_FORMAT_OPTION,                                                                   \
+    CLI_GRAMMAR_SIZE_OPTION,                                                             \
     {"json", 0, NULL, "print the run (manifest, with texts) as JSON on stdout"},         \
     {0}
 
@@ -629,10 +630,11 @@ static void print_diags(const struct cli_command *cmd, struct diag_list *diags)
     diag_list_free(diags);
 }
 
-static bool write_stdout(const struct generator *gen, bool nul)
+/* Write inputs `from` .. the last to stdout, each ended by a newline or NUL. */
+static bool write_stdout(const struct generator *gen, size_t from, bool nul)
 {
     char sep = nul ? '\0' : '\n';
-    for (size_t i = 0; i < gen->ninputs; i++)
+    for (size_t i = from; i < gen->ninputs; i++)
         if (!cli_write(gen->inputs[i].text, gen->inputs[i].len) || !cli_write(&sep, 1))
             return false;
     return true;
@@ -684,11 +686,24 @@ static double seconds_now(void)
 /* The recurrent mode for --minutes: whole trees until the time is up (or -n
  * inputs, or a round that makes none).  The clock is read between trees, so
  * the last tree is always finished. */
-static void run_for_minutes(struct generator *gen, double minutes)
+/* Generate, tree by tree, until done or (minutes > 0) past the deadline.
+ * With `stream`, each input goes to stdout as soon as its tree is finished
+ * (only when no input can be dropped at the end: see drop_redundant); false
+ * when writing failed (generation stops there). */
+static bool produce(struct generator *gen, double minutes, bool stream, bool nul)
 {
     double deadline = seconds_now() + minutes * 60.0;
-    while (gen_finish_tree(gen) && seconds_now() < deadline)
-        ;
+    size_t written = 0;
+    for (;;) {
+        bool more = gen_finish_tree(gen);
+        if (stream) {
+            if (!write_stdout(gen, written, nul) || fflush(stdout) != 0)
+                return false;
+            written = gen->ninputs;
+        }
+        if (!more || (minutes > 0 && seconds_now() >= deadline))
+            return true;
+    }
 }
 
 /* How many distinct targets the inputs' trees hold (recomputed from the
@@ -821,10 +836,9 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         grammar_free(g);
         return EXIT_USAGE;
     }
-    if (gc.minutes > 0)
-        run_for_minutes(gen, gc.minutes);
-    else
-        gen_run(gen);
+    bool stream = !c.json && !gc.outdir && gen_keeps_inputs(gen);
+    if (!produce(gen, gc.minutes, stream, gc.nul))
+        status = EXIT_FAILURE_OTHER;
 
     struct run r = {
         .cmd = cmd, .gc = &gc, .grammar_path = c.grammar,
@@ -868,8 +882,8 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         if (!cli_write(doc.data, doc.len))
             status = EXIT_FAILURE_OTHER;
         strbuf_free(&doc);
-    } else if (!gc.outdir) {
-        if (!write_stdout(gen, gc.nul))
+    } else if (!gc.outdir && !stream) {
+        if (!write_stdout(gen, 0, gc.nul))
             status = EXIT_FAILURE_OTHER;
     }
     /* Inputs first, then what happened to them. */

@@ -23,6 +23,7 @@ static const struct cli_option options[] = {
                        "(repeatable)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_GRAMMAR_SIZE_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
 };

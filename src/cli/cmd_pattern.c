@@ -16,6 +16,7 @@ static const struct cli_option options[] = {
     {"quoted", 0, NULL, "keep literals in double quotes (when they look like parentheses)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_GRAMMAR_SIZE_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     {0},
 };

@@ -81,20 +81,46 @@ void bench_run_child(char *const argv[], const char *dir, const char *out_path,
     r->finished = WIFEXITED(status);
     r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r->peak = (double)ru.ru_maxrss * 1024.0;
+    r->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+             (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 }
+
+/* The sections, in order; `bench ROOT NAME...` runs only those named. */
+static const struct section {
+    const char *name;
+    void (*run)(const char *root);
+} sections[] = {
+    {"core", bench_core},       {"generation", bench_generation},
+    {"big-grammars", bench_big_grammars},
+    {"parsing", bench_parsing}, {"output", bench_output},
+    {"concise", bench_concise}, {"tui", bench_tui},
+    {"run", bench_run},         {"explain", bench_explain},
+};
 
 int main(int argc, char **argv)
 {
     const char *root = argc > 1 ? argv[1] : ".";
+    size_t n = sizeof sections / sizeof sections[0];
+    for (int a = 2; a < argc; a++) {
+        size_t i = 0;
+        while (i < n && strcmp(argv[a], sections[i].name) != 0)
+            i++;
+        if (i == n) {
+            fprintf(stderr, "bench: no section '%s' (sections:", argv[a]);
+            for (i = 0; i < n; i++)
+                fprintf(stderr, " %s", sections[i].name);
+            fprintf(stderr, ")\n");
+            return 2;
+        }
+    }
     printf("kpath benchmarks (wall-clock times on this machine; nothing is asserted)\n");
-    bench_core(root);
-    bench_generation(root);
-    bench_parsing(root);
-    bench_output(root);
-    bench_concise(root);
-    bench_tui(root);
-    bench_run(root);
-    bench_explain(root);
+    for (size_t i = 0; i < n; i++) {
+        bool chosen = argc <= 2;
+        for (int a = 2; a < argc; a++)
+            chosen |= strcmp(argv[a], sections[i].name) == 0;
+        if (chosen)
+            sections[i].run(root);
+    }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("\npeak memory of the whole run (max RSS): %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);

@@ -15,6 +15,7 @@ struct bench_run {
     bool finished;   /* exited by itself (any status) */
     int status;      /* exit status when finished */
     double seconds;  /* wall clock */
+    double cpu;      /* user + system CPU seconds (steady on a shared machine) */
     double peak;     /* max RSS, bytes */
 };
 /* Run argv in `dir` as its own process group, stdout to out_path, stderr to
@@ -25,6 +26,8 @@ void bench_run_child(char *const argv[], const char *dir, const char *out_path,
 
 void bench_core(const char *root);
 void bench_generation(const char *root);
+/* kpath cover as a child on big grammars (part of `generation` in issue 17). */
+void bench_big_grammars(const char *root);
 void bench_parsing(const char *root);
 void bench_output(const char *root);
 void bench_tui(const char *root);

@@ -315,6 +315,44 @@ TEST(gen_needed_depths_agree_with_each_targets_own_search)
     }
 }
 
+/* The backward search tables are reused, target after target, resetting only
+ * the entries the last search touched: every answer of one long-lived
+ * generator equals that of a fresh one, whose tables were never used. */
+TEST(gen_reused_search_tables_answer_as_fresh_ones)
+{
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        char *text = random_grammar(seed, 40 + (uint32_t)(seed * 13 % 60));
+        struct loaded l;
+        if (CHECK(test_load_string(text, &l))) {
+            struct gen_options o;
+            gen_options_default(&o);
+            o.k = 2;
+            o.max_depth = 3 + (uint32_t)(seed % 3);
+            char *error = NULL;
+            struct generator *reused = gen_new(l.graph, &o, &error);
+            free(error);
+            struct kpath_space sp;
+            kpath_space_init(&sp, l.graph, 2);
+            struct kpath_iter it;
+            kpath_iter_init(&it, &sp);
+            /* More distinct targets than tables kept, so tables get reused. */
+            for (uint32_t i = 0; reused && kpath_iter_next(&it) && i < 120; i++) {
+                uint32_t got = gen_needed_depth(reused, it.path);
+                struct generator *fresh = gen_new(l.graph, &o, &error);
+                free(error);
+                if (CHECK(fresh != NULL))
+                    CHECK_INT(got, gen_needed_depth(fresh, it.path));
+                gen_free(fresh);
+            }
+            kpath_iter_free(&it);
+            kpath_space_free(&sp);
+            gen_free(reused);
+            test_unload(&l);
+        }
+        free(text);
+    }
+}
+
 TEST(gen_needed_depths_past_the_kept_depth_layers)
 {
     /* R0 := R1 | "a"; Ri := R(i+1) | "a"; R99 := "b".  Reaching the
