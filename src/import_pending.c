@@ -7,12 +7,6 @@ static struct grammar *not_yet(const char *path, const char *format, struct diag
     return NULL;
 }
 
-struct grammar *import_tribble(const char *path, const char *text, size_t len,
-                               const struct grammar_options *opts, struct diag_list *diags)
-{
-    (void)text, (void)len, (void)opts;
-    return not_yet(path, "TRIBBLE", diags);
-}
 struct grammar *import_fandango(const char *path, const char *text, size_t len,
                                 const struct grammar_options *opts, struct diag_list *diags)
 {
