@@ -380,3 +380,100 @@ TEST(round_trip_fuzzingbook)
     check_round_trip("n.g4", "grammar N;\ns : 'a' s? 'b' | N ;\nN : 'n'+ ;\n",
                      GRAMMAR_FORMAT_FUZZINGBOOK, "json");
 }
+
+/* ---- TRIBBLE ------------------------------------------------------------- */
+
+static const char *const tribble_calc =
+    "// a calculator, written for these tests\n"
+    "/* outer /* nested */ still a comment */\n"
+    "calc = line (\"\\n\" line)* ;\n"
+    "line = expr @@0.75 | \"\" @@ 0x1p-2 ;\n"
+    "expr = term (/[a-c]/ term){,3} | \"-\"+ expr ;\n"
+    "term = /[0-9]{2}|x(yz)?|\\\"q\\\"/ | \"\\\"\\\\\\t\" | ( \"(\" expr \")\" ) ;\n";
+
+TEST(tribble_rules_literals_regexes_and_weights)
+{
+    /* The root is calc, the one rule no other names.  The regex of term is
+     * brics's [0-9]{2} | x(yz)? | "q" (a string): an alternation nested in
+     * term's, so it keeps its parentheses; plain characters merge into one
+     * literal ("yz"); 0x1p-2 is 0.25. */
+    check_import("t.tribble", tribble_calc,
+                 "calc := line (\"\\n\" line)*;\n"
+                 "line := 75% expr | 25% \"\";\n"
+                 "expr := term ([a-c] term){,3} | \"-\"+ expr;\n"
+                 "term := ([0-9]{2} | \"x\" \"yz\"? | \"q\") | \"\\\"\\\\\\t\" | \"(\" expr \")\";\n",
+                 "");
+}
+
+TEST(tribble_brics_escapes_and_complement)
+{
+    /* \\ in TRIBBLE is one backslash for brics, which takes the next
+     * character as it is: \\x20 is "x20", \\- is '-', with one warning.
+     * ~[ab] is every string but "a" and "b": "" | [^ab] | .{2,}. */
+    check_import("t.tribble", "s = /\\\\x2/ /[+\\\\-]/ /~[ab]/ ;\n",
+                 "s := \"x2\" [+\\-] (\"\" | [^ab] | [\\u{0}-\\u{10FFFF}]{2,});\n",
+                 "t.tribble:1:6: warning: in a regex a backslash takes the next character as "
+                 "it is (dk.brics has no escapes like \\x20 or \\d), so here (1 place in the "
+                 "file) it means the letter or digit itself, as in TRIBBLE\n"
+                 "t.tribble:1:22: warning: '~' in a regex is every string but the ones it "
+                 "names (dk.brics), which kpath writes as \"\" | [^...] | .{2,} (1 place in the "
+                 "file); for one character other than those, write [^...]");
+}
+
+TEST(tribble_start_rule)
+{
+    /* No rule that nobody names: TRIBBLE would refuse; kpath starts at the
+     * first rule and says so. */
+    check_import("t.tribble", "a = b ;\nb = a | \"x\" ;\n", "a := b;\nb := a | \"x\";\n",
+                 "t.tribble: warning: every rule is named by another rule, so TRIBBLE would "
+                 "not know where to start; kpath starts at the first rule, 'a' (--start NAME "
+                 "chooses another)");
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text("t.tribble", "x = y ;\ny = \"q\" ;\nz = y ;\n", "z", &d);
+    CHECK(g != NULL);
+    if (g)
+        CHECK_STR(g->rules[g->start].name, "z");
+    grammar_free(g);
+    diag_list_free(&d);
+}
+
+TEST(tribble_errors_point_into_the_file)
+{
+    check_error("t.tribble", "s = \"a\" ;\ns = \"b\" ;\n",
+                "t.tribble:2:1: error: rule 's' is defined twice (first at 1:1)");
+    /* Two errors in one file: the reader goes on after the first rule. */
+    check_error("t.tribble", "s = \"a\\q\" ;\nt = /a&b/ ;\n",
+                "t.tribble:1:7: error: unknown escape in a literal (TRIBBLE has \\\" \\\\ \\n "
+                "\\r \\t only)\n"
+                "t.tribble:2:7: error: '&' (intersection) in a regex cannot be expressed in a "
+                "context-free grammar; write \\& for the character");
+    check_error("t.tribble", "s = \"a\" {1} ;\n",
+                "t.tribble:1:9: error: repetition {1}: TRIBBLE takes {n} for n of 2 or more");
+    check_error("t.tribble", "s = \"a\" @@1.5 ;\n",
+                "t.tribble:1:9: error: '@@' needs a probability from 0 to 1, found '1.5'");
+    check_error("t.tribble", "s = (\"a\" | \"b\" ;\n",
+                "t.tribble:1:16: error: expected ')' to close the '(' at 1:5, found ';'");
+    check_error("t.tribble", "s = /[a-/ ;\n",
+                "t.tribble:1:6: error: unterminated class '[' in a regex");
+    check_error("t.tribble", "s = /~(ab|c)/ ;\n",
+                "t.tribble:1:6: error: '~' (complement) in a regex is supported only for a set "
+                "of single characters; the complement of a longer string cannot be written "
+                "without its automaton");
+    check_error("t.tribble", "s = t ;\n", "t.tribble:1:5: error: undefined rule 't'");
+    check_error("t.tribble", "/* open\n", "t.tribble:1:1: error: unterminated comment");
+    check_error("t.tribble", "s = \"a\"\n", "t.tribble:2:1: error: expected '|' or ';' to end "
+                                           "the rule, found the end of the file");
+    check_error("t.tribble", "s = /a/\"b\" # ;\n",
+                "t.tribble:1:12: error: unexpected character '#'");
+}
+
+TEST(round_trip_tribble)
+{
+    check_round_trip("t.tribble", tribble_calc, GRAMMAR_FORMAT_TRIBBLE, "tribble");
+    check_round_trip("t.tribble", tribble_calc, GRAMMAR_FORMAT_EBNF, "ebnf");
+    /* Classes with characters brics and TRIBBLE both quote. */
+    check_round_trip("q.tribble", "s = /[\\\\]\\\\-\\\\^\\\\\\\\\\/\\\"\\n&~]/ s? | /./ ;\n",
+                     GRAMMAR_FORMAT_TRIBBLE, "tribble");
+    /* From ANTLR: the _skip rule and names. */
+    check_round_trip("r.g4", round_trip_g4, GRAMMAR_FORMAT_TRIBBLE, "tribble");
+}
