@@ -267,7 +267,7 @@ static char *graph_text(const struct grammar *g, bool strip_brackets)
 static void check_round_trip(const char *name, const char *text, enum grammar_format format,
                              const char *ext)
 {
-    bool strip = format == GRAMMAR_FORMAT_FUZZINGBOOK;
+    bool strip = format == GRAMMAR_FORMAT_FUZZINGBOOK || format == GRAMMAR_FORMAT_TRIBBLE;
     struct diag_list d = DIAG_LIST_INIT;
     struct grammar *g = open_text(name, text, NULL, &d);
     CHECK(g != NULL);
@@ -476,4 +476,80 @@ TEST(round_trip_tribble)
                      GRAMMAR_FORMAT_TRIBBLE, "tribble");
     /* From ANTLR: the _skip rule and names. */
     check_round_trip("r.g4", round_trip_g4, GRAMMAR_FORMAT_TRIBBLE, "tribble");
+}
+
+/* ---- Fandango ------------------------------------------------------------ */
+
+static const char *const fandango_items =
+    "# a comment\n"
+    "<start> ::= <item>+ \";\"? <rest> ;\n"
+    "<item>  ::= ( \"a\" | 'b\\x41' ) <digit>{2} | r\"[x-z]\\d?\" | b\"\\x41\" | [\"pq\"]\n"
+    "<rest> ::= <party:item> := make()\n"
+    "def make():\n"
+    "    return \"a\"\n"
+    "\n"
+    "where len(str(<start>)) > 1\n";
+
+TEST(fandango_productions_strings_regexes_and_skipped_python)
+{
+    /* <party:item> stands for <item>; r"..." is a Python regex ([x-z] then
+     * \d, ASCII, optional); b"\x41" is "A"; ["pq"] a class; <digit> comes
+     * from the standard library, added after the file's rules. */
+    check_import("f.fan", fandango_items,
+                 "<start> := <item>+ \";\"? <rest>;\n"
+                 "<item> := (\"a\" | \"bA\") <digit>{2} | [x-z] [0-9]? | \"A\" | [pq];\n"
+                 "<rest> := <item>;\n"
+                 "<digit> := [0-9];\n",
+                 "f.fan:4:25: warning: 1 generator is ignored: kpath reads the grammar only\n"
+                 "f.fan:5:1: warning: 1 Python statement is ignored: kpath reads the grammar "
+                 "only\n"
+                 "f.fan:8:1: warning: 1 constraint is ignored: kpath reads the grammar only");
+    check_import("f.fan", "<start> ::= <a>\n<a> ::= \"x\"\n<a> ::= \"y\"\n",
+                 "<start> := <a>;\n<a> := \"y\";\n",
+                 "f.fan:3:1: warning: rule '<a>' is defined again: this definition replaces "
+                 "the one at 2:1, as in Fandango");
+}
+
+TEST(fandango_errors_name_the_construct)
+{
+    check_error("f.fan", "<start> ::= \"a\" | \n",
+                "f.fan:1:19: error: empty alternative (write \"\" for the empty string)");
+    check_error("f.fan", "<start> ::= <a>{n}\n<a> ::= \"x\"\n",
+                "f.fan:1:16: error: a repetition {...} with a Python expression is not "
+                "supported; kpath takes whole numbers {n}, {n,}, {,m}, {n,m}");
+    check_error("f.fan", "<start> ::= gen()\n",
+                "f.fan:1:13: error: the generator call 'gen' in a grammar is not supported "
+                "(it is a Python expression)");
+    check_error("f.fan", "<start> ::= 0 1\n",
+                "f.fan:1:13: error: bits (0 and 1) are not supported: kpath reads characters");
+    check_error("f.fan", "<start> ::= [[ \"a\" \"b\" ]]\n",
+                "f.fan:1:13: error: permutations [[...]] are not supported");
+    check_error("f.fan", "<start> ::= r\"(?=a)b\"\n",
+                "f.fan:1:15: error: '(?' in a regex (look-around, flags, conditionals) is not "
+                "supported; only (?:...) and (?P<name>...) groups are");
+    check_error("f.fan", "<start> ::= \"abc\n", "f.fan:1:13: error: unterminated string");
+    check_error("f.fan", "include(\"x.fan\")\n<start> ::= \"a\"\n",
+                "f.fan:1:1: error: include(...) is not supported: kpath reads one file (paste "
+                "the included grammar in)");
+    check_error("f.fan", "<start> ::= f\"{x}\"\n",
+                "f.fan:1:13: error: f-strings in a grammar are not supported (they are Python "
+                "expressions)");
+    check_error("f.fan", "<start> ::= <nope>\n", "f.fan:1:13: error: undefined rule '<nope>'");
+    check_error("f.fan", "def f():\n    pass\n",
+                "f.fan: error: no productions '<name> ::= ...' in this file\n"
+                "f.fan:1:1: warning: 1 Python statement is ignored: kpath reads the grammar "
+                "only");
+    /* Two errors in one file: the reader goes on with the next line. */
+    check_error("f.fan", "<start> ::= gen()\n<b> ::= 0\n",
+                "f.fan:1:13: error: the generator call 'gen' in a grammar is not supported "
+                "(it is a Python expression)\n"
+                "f.fan:2:9: error: bits (0 and 1) are not supported: kpath reads characters");
+}
+
+TEST(round_trip_fandango)
+{
+    const char *text = "<start> ::= <item>+ \";\"? <item>* ;\n"
+                       "<item>  ::= ( \"a\" | 'b\\x41' ) <digit>{2,} | r\"[x-z]\\d?\" | [\"pq\"]\n";
+    check_round_trip("f.fan", text, GRAMMAR_FORMAT_EBNF, "ebnf");
+    check_round_trip("f.fan", text, GRAMMAR_FORMAT_TRIBBLE, "tribble");
 }
