@@ -93,9 +93,27 @@ struct importer {
     size_t nany, any_cap, any_excluded_cap;
     struct expr **ci_literals;   /* CATs that are one case-insensitive literal */
     size_t nci, ci_cap;
+    struct not_rule *not_rules;  /* ~RULE in lexer rules, resolved at the end */
+    size_t nnot_rules, not_rules_cap;
     size_t properties;           /* \p{...} approximated */
     struct src_pos first_property;
     const char *first_property_file;
+};
+
+/* A `~(... RULE ...)` in a lexer rule: the class `cls` holds the
+ * complement of the sets written out; the rules named are added to it once
+ * every rule is known (resolve_not_rules). */
+struct not_rule {
+    struct expr *cls;
+    char **names;                /* owned */
+    size_t nnames;
+    struct src_pos pos;
+    const char *file;            /* in the grammar's arena */
+};
+
+struct name_list {
+    char **names;
+    size_t n, cap;
 };
 
 /* One file being parsed. */
@@ -708,7 +726,8 @@ static bool char_of_literal(struct afile *F, const struct tok *t, uint32_t *cp)
 
 /* After '~' (consumed): the set operand, as ranges.  One of: [set],
  * 'c', 'a'..'z', or ( operand | operand ... ). */
-static bool set_operand(struct afile *F, struct class_range **r, size_t *n, size_t *cap)
+static bool set_operand(struct afile *F, struct class_range **r, size_t *n, size_t *cap,
+                        struct name_list *names)
 {
     if (F->tok.kind == T_SET) {
         *r = xgrow(*r, cap, *n + F->tok.nranges, sizeof **r);
@@ -740,7 +759,7 @@ static bool set_operand(struct afile *F, struct class_range **r, size_t *n, size
     if (F->tok.kind == T_LPAREN) {
         next(F);
         for (;;) {
-            if (!set_operand(F, r, n, cap))
+            if (!set_operand(F, r, n, cap, names))
                 return false;
             if (F->tok.kind == T_PIPE) {
                 next(F);
@@ -755,13 +774,13 @@ static bool set_operand(struct afile *F, struct class_range **r, size_t *n, size
         }
     }
     if (F->tok.kind == T_ID) {
-        error_at(F, F->tok.pos,
-                 "'~%s': the complement of a rule cannot be expressed; write the set itself "
-                 "([...]) after '~'",
-                 F->tok.text);
-        return false;
+        /* A lexer rule that is a set: known once every rule is read. */
+        names->names = xgrow(names->names, &names->cap, names->n + 1, sizeof *names->names);
+        names->names[names->n++] = xstrdup(F->tok.text);
+        next(F);
+        return true;
     }
-    expected(F, "a set, a one-character literal or a range after '~'");
+    expected(F, "a set, a one-character literal, a range or a rule that is a set after '~'");
     return false;
 }
 
@@ -962,12 +981,24 @@ static struct expr *parse_alternative(struct afile *F)
             next(F);
             struct class_range *r = NULL;
             size_t n = 0, cap = 0;
-            if (set_operand(F, &r, &n, &cap)) {
+            struct name_list names = {0};
+            if (set_operand(F, &r, &n, &cap, &names)) {
                 n = gb_normalize_ranges(r, n);
                 e = make_set(F, r, n, true, t.pos, F->tok.pos);
+                if (names.n) {
+                    struct importer *im = F->im;
+                    im->not_rules = xgrow(im->not_rules, &im->not_rules_cap, im->nnot_rules + 1,
+                                          sizeof *im->not_rules);
+                    im->not_rules[im->nnot_rules++] =
+                        (struct not_rule){e, names.names, names.n, t.pos, F->file};
+                    names.names = NULL;
+                }
             } else {
                 ok = false;
             }
+            for (size_t k = 0; names.names && k < names.n; k++)
+                free(names.names[k]);
+            free(names.names);
             free(r);
             break;
         }
@@ -1500,6 +1531,112 @@ static void fill_any_tokens(struct importer *im)
     resolve_all(g);
 }
 
+#define SET_RULE_DEPTH 64 /* rules a set may name through one another */
+
+/* The characters rule `r` matches when it is a set of single characters
+ * (a set, a one-character literal, a range, an alternation of those, or a
+ * rule that is one), added to *out; false when it is not one. */
+static bool rule_char_set(const struct grammar *g, uint32_t r, struct class_range **out,
+                          size_t *n, size_t *cap)
+{
+    struct rule_hop { const struct expr *e; int depth; } *work = NULL;
+    size_t nwork = 0, wcap = 0;
+    work = xgrow(work, &wcap, 1, sizeof *work);
+    work[nwork++] = (struct rule_hop){g->rules[r].rhs, 0};
+    bool ok = true;
+    while (ok && nwork) {
+        struct rule_hop h = work[--nwork];
+        const struct expr *e = h.e;
+        switch (e->kind) {
+        case EXPR_CLASS: {
+            struct class_range *c = e->u.cls.ranges;
+            uint32_t m = e->u.cls.nranges;
+            if (!e->u.cls.negated) {
+                *out = xgrow(*out, cap, *n + m, sizeof **out);
+                memcpy(*out + *n, c, m * sizeof *c);
+                *n += m;
+                break;
+            }
+            uint32_t from = 0;
+            for (uint32_t k = 0; k <= m; k++) {
+                uint32_t to = k < m ? c[k].lo : UTF8_MAX_CODEPOINT + 1;
+                if (to > from) {
+                    *out = xgrow(*out, cap, *n + 1, sizeof **out);
+                    (*out)[(*n)++] = (struct class_range){from, to - 1};
+                }
+                if (k < m)
+                    from = c[k].hi + 1;
+            }
+            break;
+        }
+        case EXPR_LIT: {
+            uint32_t cp;
+            size_t len = utf8_decode(e->u.lit.text, e->u.lit.len, &cp);
+            if (!len || len != e->u.lit.len) {
+                ok = false;
+                break;
+            }
+            *out = xgrow(*out, cap, *n + 1, sizeof **out);
+            (*out)[(*n)++] = (struct class_range){cp, cp};
+            break;
+        }
+        case EXPR_ALT:
+            work = xgrow(work, &wcap, nwork + e->nchildren, sizeof *work);
+            for (uint32_t k = 0; k < e->nchildren; k++)
+                work[nwork++] = (struct rule_hop){e->children[k], h.depth};
+            break;
+        case EXPR_REF: {
+            uint32_t t = grammar_find_rule(g, e->u.ref.name);
+            if (t == RULE_NONE || h.depth >= SET_RULE_DEPTH) {
+                ok = false;
+                break;
+            }
+            work = xgrow(work, &wcap, nwork + 1, sizeof *work);
+            work[nwork++] = (struct rule_hop){g->rules[t].rhs, h.depth + 1};
+            break;
+        }
+        default: ok = false; break;
+        }
+    }
+    free(work);
+    return ok;
+}
+
+/* ~RULE: the rules' characters join the sets written out, then the class
+ * is their complement.  A rule that is not a set is an error. */
+static void resolve_not_rules(struct importer *im)
+{
+    struct grammar *g = im->g;
+    for (size_t k = 0; k < im->nnot_rules; k++) {
+        struct not_rule *nr = &im->not_rules[k];
+        struct expr *cls = nr->cls;
+        size_t n = cls->u.cls.nranges, cap = n;
+        struct class_range *r = xmalloc((n ? n : 1) * sizeof *r);
+        memcpy(r, cls->u.cls.ranges, n * sizeof *r);
+        bool ok = true;
+        for (size_t i = 0; ok && i < nr->nnames; i++) {
+            uint32_t t = grammar_find_rule(g, nr->names[i]);
+            if (t == RULE_NONE) {
+                diag_add(im->diags, DIAG_ERROR, nr->file, nr->pos.line, nr->pos.col,
+                         "'~%s': there is no rule '%s'", nr->names[i], nr->names[i]);
+                ok = false;
+            } else if (!rule_char_set(g, t, &r, &n, &cap)) {
+                diag_add(im->diags, DIAG_ERROR, nr->file, nr->pos.line, nr->pos.col,
+                         "'~%s': rule '%s' is not a set of single characters, so its "
+                         "complement cannot be expressed",
+                         nr->names[i], nr->names[i]);
+                ok = false;
+            }
+        }
+        if (ok) {
+            n = gb_normalize_ranges(r, n);
+            struct expr *fresh = gb_class(g, r, n, true, cls->pos, cls->end);
+            cls->u.cls = fresh->u.cls;
+        }
+        free(r);
+    }
+}
+
 /* Skip tokens, the `_skip` rule and the references to it; then the rules
  * nothing uses are dropped (tokens the parser never asks for).  Returns the
  * start rule's name (in the arena), or NULL when --start names no rule. */
@@ -1508,6 +1645,10 @@ static const char *finish_structure(struct importer *im)
     struct grammar *g = im->g;
     if (im->nci > 1)
         qsort(im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp);
+    size_t errors_before = im->diags->errors;
+    resolve_not_rules(im);
+    if (im->diags->errors > errors_before)
+        return NULL;
     resolve_all(g);
     uint32_t start = choose_start(im);
     if (start == RULE_NONE)
@@ -1710,6 +1851,12 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     free(im.pending_file);
     free(im.info);
     free(im.ci_literals);
+    for (size_t k = 0; k < im.nnot_rules; k++) {
+        for (size_t i = 0; i < im.not_rules[k].nnames; i++)
+            free(im.not_rules[k].names[i]);
+        free(im.not_rules[k].names);
+    }
+    free(im.not_rules);
     for (size_t k = 0; k < im.nany; k++) {
         for (size_t j = 0; im.any_excluded[k] && im.any_excluded[k][j]; j++)
             free(im.any_excluded[k][j]);

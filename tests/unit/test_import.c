@@ -191,6 +191,23 @@ TEST(antlr_lexer_only_commands_and_modes)
                  "types)");
 }
 
+TEST(antlr_not_rule_that_is_a_set)
+{
+    /* ~(Q | NL | [x]): Q is '"', NL is [\r\n] or EOL, EOL is U+2028 (through
+     * a reference to a rule defined after the use): the complement of all
+     * of them, one class. */
+    check_import("L.g4",
+                 "lexer grammar L;\n"
+                 "S : Q ~(Q | NL | [x])* Q ;\n"
+                 "fragment Q : '\"' ;\n"
+                 "fragment NL : [\\r\\n] | EOL ;\n"
+                 "fragment EOL : '\\u2028' ;\n",
+                 /* the writer keeps U+2028 as it is, and escapes '"' */
+                 "S := Q [^\\n\\r\\\"x\xe2\x80\xa8]* Q;\n"
+                 "Q := \"\\\"\";\n",
+                 "");
+}
+
 TEST(antlr_errors_point_into_the_file)
 {
     check_error("t.g4", "grammar T;\ns : A ;\n", "t.g4:2:5: error: undefined rule 'A'");
@@ -200,9 +217,11 @@ TEST(antlr_errors_point_into_the_file)
     check_error("t.g4", "grammar T;\ns : ~( A | ;\nA : 'a' ;\n",
                 "t.g4:2:12: error: expected a token name or literal after '~' in a parser "
                 "rule, found ';'");
-    check_error("t.g4", "grammar T;\nA : ~B ;\nB : 'b' ;\n",
-                "t.g4:2:6: error: '~B': the complement of a rule cannot be expressed; write "
-                "the set itself ([...]) after '~'");
+    check_error("t.g4", "grammar T;\nA : ~B ;\nB : 'bc' ;\n",
+                "t.g4:2:5: error: '~B': rule 'B' is not a set of single characters, so its "
+                "complement cannot be expressed");
+    check_error("t.g4", "grammar T;\nA : ~(B | 'x') ;\n",
+                "t.g4:2:5: error: '~B': there is no rule 'B'");
     check_error("t.g4", "grammar T;\ns : ('a' | 'b' ;\n",
                 "t.g4:2:16: error: expected ')' to close the '(' at 2:5, found ';'");
     check_error("t.g4", "grammar T;\ns : 'a' ;\ns : 'b' ;\n",
