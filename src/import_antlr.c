@@ -8,16 +8,20 @@
  *     wins over an imported one of the same name, as in ANTLR);
  *   - rules, fragments, literals, sets [a-z] with ANTLR's escapes, ranges
  *     'a'..'z', `~` (complement of a set, a one-character literal, a range or
- *     a parenthesized union of those), `.`, ? * + and their non-greedy forms
+ *     a parenthesized union of those, or a lexer rule that is such a set,
+ *     resolved once every rule is read), `.`, ? * + and their non-greedy forms
  *     (the same language), labels (x= x+= # Label), element options <...>,
  *     arguments, returns, locals, throws, exception handlers (skipped);
  *   - actions and semantic predicates: ignored, one warning with their count;
  *   - options { caseInsensitive = true; } for the grammar or a rule: each
  *     ASCII letter of a literal becomes a class of both cases, sets get both;
  *   - lexer commands: skip and channel(...) make the token a "skip token";
- *     more, type, mode, pushMode, popMode: a warning naming the rule and line
- *     (ignored); `mode NAME;`: a warning, its rules are read as if in the
- *     default mode.  \p{...} properties: approximated, with a warning.
+ *     `more` joins the token's text to the token it leads to (see
+ *     join_more_tokens); pushMode(X) and mode(X) say which mode that is;
+ *     popMode is accepted; type and others: a warning naming the rule and
+ *     line (ignored).  `mode NAME;`: a warning, its tokens are rules like the
+ *     others and its skip tokens join `_skip`.  \p{...} properties:
+ *     approximated, with a warning.
  *   - EOF is dropped (kpath always matches the whole input).
  *
  * Skip tokens (whitespace, comments) may come between any two tokens of the
@@ -70,6 +74,9 @@ struct tok {
 struct rule_info {
     bool lexer, fragment, skip;
     bool main_file;   /* defined in the file given, not an imported one */
+    bool more;        /* -> more: its text leads into the next token's */
+    const char *mode; /* the lexer mode it is defined in (NULL: default) */
+    const char *enters; /* the mode its pushMode(X) or mode(X) enters */
 };
 
 struct importer {
@@ -130,6 +137,7 @@ struct afile {
     bool is_main;
     uint32_t cur_rule;
     const char *cur_rule_name;
+    const char *cur_mode;        /* after `mode NAME;` (arena), else NULL */
     int depth;
     bool failed_rule;
 };
@@ -875,16 +883,30 @@ static void parse_commands(struct afile *F)
             return;
         }
         struct tok cmd = F->tok;
+        const char *arg = NULL;
         next(F);
         if (F->tok.kind == T_LPAREN) {
+            next(F);
+            if (F->tok.kind == T_ID)
+                arg = F->tok.text;
             while (F->tok.kind != T_RPAREN && F->tok.kind != T_EOF && F->tok.kind != T_SEMI)
                 next(F);
             if (F->tok.kind == T_RPAREN)
                 next(F);
         }
+        struct rule_info *info = F->cur_rule != RULE_NONE ? &im->info[F->cur_rule] : NULL;
         if (strcmp(cmd.text, "skip") == 0 || strcmp(cmd.text, "channel") == 0) {
-            if (F->cur_rule != RULE_NONE)
-                im->info[F->cur_rule].skip = true;
+            if (info)
+                info->skip = true;
+        } else if (strcmp(cmd.text, "more") == 0) {
+            if (info)
+                info->more = true;
+        } else if ((strcmp(cmd.text, "pushMode") == 0 || strcmp(cmd.text, "mode") == 0) && arg) {
+            if (info)
+                info->enters = arg;
+        } else if (strcmp(cmd.text, "popMode") == 0) {
+            /* Where it returns to is known only at run time; the tokens of
+             * every mode are rules anyway. */
         } else {
             warn_at(F, cmd.pos,
                     "lexer command '%s' of rule '%s' is not supported and is ignored (kpath "
@@ -1185,7 +1207,8 @@ static void parse_rule(struct afile *F)
         struct expr *placeholder = gb_lit(im->g, "", 0, name.pos, name.pos);
         F->cur_rule = gb_add_rule(im->g, name.text, name.pos, placeholder);
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
-        im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main};
+        im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
+                                                   F->cur_mode, NULL};
         if (!F->is_main)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
@@ -1312,9 +1335,11 @@ static void parse_file(struct afile *F)
         } else if (is_word(&t, "mode") && peek(F)->kind == T_ID) {
             next(F);
             warn_at(F, t.pos,
-                    "lexer mode '%s' is not supported: its rules are read as if they were in "
-                    "the default mode",
+                    "lexer mode '%s': its tokens are read like the others (each a rule the "
+                    "parser rules name) and its skip tokens are allowed between any two "
+                    "tokens; `more` is joined to the token it leads to",
                     F->tok.text);
+            F->cur_mode = F->tok.text;
             next(F);
             if (F->tok.kind == T_SEMI)
                 next(F);
@@ -1505,7 +1530,7 @@ static void fill_any_tokens(struct importer *im)
         struct expr_list refs = {0};
         for (uint32_t r = 0; r < g->nrules; r++) {
             const struct rule_info *info = &im->info[r];
-            if (!info->lexer || info->fragment || info->skip ||
+            if (!info->lexer || info->fragment || info->skip || info->more ||
                 excluded(im->any_excluded[a], g->rules[r].rhs, g->rules[r].name))
                 continue;
             expr_list_push(&refs, gb_ref(g, g->rules[r].name, strlen(g->rules[r].name), e->pos,
@@ -1529,6 +1554,68 @@ static void fill_any_tokens(struct importer *im)
         expr_list_free(&refs);
     }
     resolve_all(g);
+}
+
+static bool same_mode(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* `more`: ANTLR's lexer keeps the text of a `more` token and goes on, so
+ * the next token's text begins with it.  Each token T (not `more`, not a
+ * fragment) of mode M becomes
+ *     (E1 | E2 ...)  (M1 | M2 ...)*  T
+ * where the Ei are the `more` tokens that enter M (pushMode(M) or mode(M)),
+ * required when every way into M is one of them and optional otherwise (no
+ * part when there is none), and the Mi are the `more` tokens of M that stay
+ * in it.  One level: a `more` token's own prefix is not added to it. */
+static void join_more_tokens(struct importer *im)
+{
+    struct grammar *g = im->g;
+    uint32_t n = g->nrules;
+    bool any = false;
+    for (uint32_t r = 0; r < n; r++)
+        any = any || im->info[r].more;
+    if (!any)
+        return;
+    struct expr_list enter = {0}, stay = {0}, items = {0};
+    for (uint32_t r = 0; r < n; r++) {
+        const struct rule_info *ri = &im->info[r];
+        if (!ri->lexer || ri->fragment || ri->more)
+            continue;
+        enter.len = stay.len = items.len = 0;
+        bool other_ways_in = ri->mode == NULL; /* the lexer starts in the default mode */
+        for (uint32_t m = 0; m < n; m++) {
+            const struct rule_info *mi = &im->info[m];
+            struct rule *mr = &g->rules[m];
+            if (mi->enters && same_mode(mi->enters, ri->mode) && !mi->more)
+                other_ways_in = true;
+            if (!mi->more)
+                continue;
+            struct expr *ref = gb_ref(g, mr->name, strlen(mr->name), mr->pos, mr->pos);
+            if (mi->enters && !same_mode(mi->enters, mi->mode)) {
+                if (same_mode(mi->enters, ri->mode))
+                    expr_list_push(&enter, ref);
+            } else if (same_mode(mi->mode, ri->mode)) {
+                expr_list_push(&stay, ref);
+            }
+        }
+        if (!enter.len && !stay.len)
+            continue;
+        struct src_pos at = g->rules[r].pos;
+        if (enter.len) {
+            struct expr *e = gb_alt(g, enter.items, enter.len, NULL, at, at);
+            expr_list_push(&items, other_ways_in ? gb_quant(g, e, 0, 1, at, at) : e);
+        }
+        if (stay.len)
+            expr_list_push(&items, gb_quant(g, gb_alt(g, stay.items, stay.len, NULL, at, at), 0,
+                                            QUANT_INFINITE, at, at));
+        expr_list_push(&items, g->rules[r].rhs);
+        g->rules[r].rhs = gb_seq(g, items.items, items.len, at, at);
+    }
+    expr_list_free(&enter);
+    expr_list_free(&stay);
+    expr_list_free(&items);
 }
 
 #define SET_RULE_DEPTH 64 /* rules a set may name through one another */
@@ -1645,6 +1732,7 @@ static const char *finish_structure(struct importer *im)
     struct grammar *g = im->g;
     if (im->nci > 1)
         qsort(im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp);
+    join_more_tokens(im);
     size_t errors_before = im->diags->errors;
     resolve_not_rules(im);
     if (im->diags->errors > errors_before)
@@ -1683,7 +1771,7 @@ static const char *finish_structure(struct importer *im)
         uint32_t skip_rule =
             gb_add_rule(g, ANTLR_SKIP_RULE, at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
-        im->info[skip_rule] = (struct rule_info){false, false, false, true};
+        im->info[skip_rule] = (struct rule_info){false, false, false, true, false, NULL, NULL};
         for (uint32_t r = 0; r < g->nrules; r++)
             if (!im->info[r].lexer && r != skip_rule)
                 insert_skips(im, r);
@@ -1708,7 +1796,7 @@ static const char *finish_structure(struct importer *im)
             uint32_t w = gb_add_rule(g, START_WRAPPER, sr->pos, gb_seq(g, pair, 2, sr->pos, sr->pos));
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
-                im->info[w] = (struct rule_info){false, false, false, true};
+                im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL};
                 start = w;
             }
         }

@@ -184,11 +184,39 @@ TEST(antlr_lexer_only_commands_and_modes)
                  "L.g4:2:15: warning: lexer command 'type' of rule 'A' is not supported and is "
                  "ignored (kpath reads one character-level grammar, without modes or token "
                  "types)\n"
-                 "L.g4:5:1: warning: lexer mode 'M' is not supported: its rules are read as if "
-                 "they were in the default mode\n"
-                 "L.g4:6:12: warning: lexer command 'popMode' of rule 'D' is not supported and "
-                 "is ignored (kpath reads one character-level grammar, without modes or token "
-                 "types)");
+                 "L.g4:5:1: warning: lexer mode 'M': its tokens are read like the others (each "
+                 "a rule the parser rules name) and its skip tokens are allowed between any two "
+                 "tokens; `more` is joined to the token it leads to");
+}
+
+TEST(antlr_more_joins_tokens_across_modes)
+{
+    /* OPEN is `more` and enters STR, the only way in: STRING, a token of
+     * STR, starts with it, then any of STR's `more` tokens that stay.  ITEM
+     * (default mode, no `more` token there) is unchanged; `more` tokens are
+     * no tokens of their own for the parser.  (Modes belong in a lexer
+     * grammar; a combined one keeps the test in one string.) */
+    check_import("M.g4",
+                 "grammar M;\n"
+                 "s : (ITEM | STRING)+ ;\n"
+                 "ITEM : 'x' ;\n"
+                 "OPEN : '\"' -> more, pushMode(STR) ;\n"
+                 "WS : ' ' -> skip ;\n"
+                 "mode STR;\n"
+                 "TEXT : ~[\"\\\\]+ -> more ;\n"
+                 "ESC : '\\\\' . -> more ;\n"
+                 "STRING : '\"' -> popMode ;\n",
+                 "s := _skip (ITEM _skip | STRING _skip)+;\n"
+                 "ITEM := \"x\";\n"
+                 "OPEN := \"\\\"\";\n"
+                 "WS := \" \";\n"
+                 "TEXT := [^\\\"\\\\]+;\n"
+                 "ESC := \"\\\\\" [\\u{0}-\\u{10FFFF}];\n"
+                 "STRING := OPEN (TEXT | ESC)* \"\\\"\";\n"
+                 "_skip := WS*;\n",
+                 "M.g4:6:1: warning: lexer mode 'STR': its tokens are read like the others (each "
+                 "a rule the parser rules name) and its skip tokens are allowed between any two "
+                 "tokens; `more` is joined to the token it leads to");
 }
 
 TEST(antlr_not_rule_that_is_a_set)
