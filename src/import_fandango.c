@@ -20,7 +20,9 @@
  * expression`), constraints (where, minimizing, maximizing) and other
  * Python code (def, class, import, ...).  An error, naming the construct:
  * generator calls as symbols, bits (0 and 1), permutations [[...]], counted
- * repetition with an expression, f-strings and include(...).
+ * repetition with an expression and f-strings.  include("f.fan") reads f.fan
+ * from the including file's directory at that place (at most 16 deep, no
+ * file twice); its diagnostics name it.
  *
  * The start rule is <start> (Fandango's), or --start.  Rule names keep their
  * angle brackets, as in fuzzingbook's grammars.  A regex becomes a tree of
@@ -31,6 +33,7 @@
 #include <string.h>
 
 #include "grammar_build.h"
+#include "grammar_load.h"
 #include "import.h"
 #include "import_regex.h"
 #include "strbuf.h"
@@ -49,7 +52,13 @@ struct fan {
     size_t generators, constraints, code;
     struct src_pos first_generator, first_constraint, first_code;
     bool failed;      /* the current production */
+    const struct grammar_options *opts;
+    int include_depth;
+    char **included;  /* files read so far (owned), against include cycles */
+    size_t nincluded;
 };
+
+#define MAX_INCLUDE_DEPTH 16
 
 static void fan_error(struct fan *p, struct src_pos at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -612,12 +621,18 @@ static void parse_production(struct fan *p)
              * is how a file overrides the standard library's). */
             diag_add(p->diags, DIAG_WARNING, p->file, at.line, at.col,
                      "rule '%s' is defined again: this definition replaces the one at "
-                     "%u:%u, as in Fandango", name.data, p->g->rules[old].pos.line,
+                     "%s%s%u:%u, as in Fandango", name.data,
+                     p->g->rules[old].file ? p->g->rules[old].file : "",
+                     p->g->rules[old].file ? ":" : "", p->g->rules[old].pos.line,
                      p->g->rules[old].pos.col);
             p->g->rules[old].rhs = rhs;
             p->g->rules[old].pos = at;
-        } else
-            gb_add_rule(p->g, name.data, at, rhs);
+            p->g->rules[old].file = p->file != p->g->file ? p->file : NULL;
+        } else {
+            uint32_t r = gb_add_rule(p->g, name.data, at, rhs);
+            if (r != RULE_NONE && p->file != p->g->file)
+                p->g->rules[r].file = p->file;
+        }
     }
     if (p->failed)
         skip_statement(p, false);
@@ -688,6 +703,93 @@ static void warn_skipped(struct fan *p, size_t n, struct src_pos at, const char 
                  n == 1 ? " is" : "s are");
 }
 
+static void parse_include(struct fan *p, struct src_pos at);
+
+/* Statements up to the end of the text at p->c. */
+static void parse_file(struct fan *p)
+{
+    for (;;) {
+        skip_blanks(p, true);
+        if (at_end(p))
+            break;
+        struct src_pos at = text_cursor_pos(&p->c);
+        p->failed = false;
+        if (production_ahead(p)) {
+            parse_production(p);
+        } else if (peek(p) == ';') {
+            text_cursor_next(&p->c);
+        } else if (word_at(p, "include")) {
+            parse_include(p, at);
+        } else if (word_at(p, "where") || word_at(p, "minimizing") ||
+                   word_at(p, "maximizing") || word_at(p, "forall") ||
+                   word_at(p, "exists")) {
+            count(&p->constraints, &p->first_constraint, at);
+            skip_statement(p, true);
+        } else {
+            count(&p->code, &p->first_code, at);
+            skip_statement(p, true);
+        }
+    }
+}
+
+/* include("file.fan"): the file, from the directory of the one naming it,
+ * read here (its rules first; later definitions replace them). */
+static void parse_include(struct fan *p, struct src_pos at)
+{
+    advance(p, strlen("include"));
+    skip_blanks(p, true);
+    bool raw, bytes, fstring;
+    struct regex_char *chars = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = peek(p) == '(';
+    if (ok) {
+        text_cursor_next(&p->c);
+        skip_blanks(p, true);
+        ok = string_prefix(p, &raw, &bytes, &fstring) && scan_string(p, &chars, &n, &cap, &raw,
+                                                                      &bytes);
+    }
+    skip_statement(p, false);
+    if (!ok) {
+        fan_error(p, at, "include takes a file name: include(\"file.fan\")");
+        free(chars);
+        return;
+    }
+    struct strbuf path = STRBUF_INIT;
+    const char *slash = strrchr(p->file, '/');
+    if (slash)
+        strbuf_add(&path, p->file, (size_t)(slash - p->file) + 1);
+    for (size_t k = 0; k < n; k++)
+        strbuf_add_utf8(&path, chars[k].cp);
+    free(chars);
+    bool cycle = false;
+    for (size_t k = 0; k < p->nincluded; k++)
+        cycle = cycle || strcmp(p->included[k], strbuf_str(&path)) == 0;
+    struct strbuf text = STRBUF_INIT;
+    if (cycle || p->include_depth >= MAX_INCLUDE_DEPTH) {
+        fan_error(p, at, "include of '%s': %s", strbuf_str(&path),
+                  cycle ? "the file is already included" : "includes nested too deeply");
+    } else if (!grammar_read_file(strbuf_str(&path), p->opts, &text, p->diags)) {
+        p->errors++;
+        diag_add(p->diags, DIAG_NOTE, p->file, at.line, at.col, "included here");
+    } else if (gb_check_utf8(strbuf_str(&path), text.data ? text.data : "", text.len, p->diags)) {
+        p->included = xrealloc(p->included, (p->nincluded + 1) * sizeof *p->included);
+        p->included[p->nincluded++] = xstrdup(strbuf_str(&path));
+        struct text_cursor saved = p->c;
+        const char *saved_file = p->file;
+        p->file = arena_strndup(&p->g->arena, path.data, path.len);
+        text_cursor_init(&p->c, text.data ? text.data : "", text.len);
+        p->include_depth++;
+        parse_file(p);
+        p->include_depth--;
+        p->c = saved;
+        p->file = saved_file;
+    } else {
+        p->errors++;
+    }
+    strbuf_free(&text);
+    strbuf_free(&path);
+}
+
 struct grammar *import_fandango(const char *path, const char *text, size_t len,
                                 const struct grammar_options *opts, struct diag_list *diags)
 {
@@ -698,31 +800,9 @@ struct grammar *import_fandango(const char *path, const char *text, size_t len,
     p.file = p.g->file;
     p.diags = diags;
     size_t errors_before = diags->errors;
+    p.opts = opts;
     text_cursor_init(&p.c, text, len);
-    for (;;) {
-        skip_blanks(&p, true);
-        if (at_end(&p))
-            break;
-        struct src_pos at = text_cursor_pos(&p.c);
-        p.failed = false;
-        if (production_ahead(&p)) {
-            parse_production(&p);
-        } else if (peek(&p) == ';') {
-            text_cursor_next(&p.c);
-        } else if (word_at(&p, "include")) {
-            fan_error(&p, at, "include(...) is not supported: kpath reads one file (paste "
-                              "the included grammar in)");
-            skip_statement(&p, false);
-        } else if (word_at(&p, "where") || word_at(&p, "minimizing") ||
-                   word_at(&p, "maximizing") || word_at(&p, "forall") ||
-                   word_at(&p, "exists")) {
-            count(&p.constraints, &p.first_constraint, at);
-            skip_statement(&p, true);
-        } else {
-            count(&p.code, &p.first_code, at);
-            skip_statement(&p, true);
-        }
-    }
+    parse_file(&p);
     warn_skipped(&p, p.generators, p.first_generator, "generator");
     warn_skipped(&p, p.constraints, p.first_constraint, "constraint");
     warn_skipped(&p, p.code, p.first_code, "Python statement");
@@ -742,6 +822,9 @@ struct grammar *import_fandango(const char *path, const char *text, size_t len,
                                                                      : p.g->rules[0].name;
         ok = grammar_finish(p.g, &o, diags);
     }
+    for (size_t k = 0; k < p.nincluded; k++)
+        free(p.included[k]);
+    free(p.included);
     if (!ok || diags->errors > errors_before) {
         grammar_free(p.g);
         return NULL;
