@@ -575,9 +575,12 @@ TEST(fandango_errors_name_the_construct)
                 "f.fan:1:15: error: '(?' in a regex (look-around, flags, conditionals) is not "
                 "supported; only (?:...) and (?P<name>...) groups are");
     check_error("f.fan", "<start> ::= \"abc\n", "f.fan:1:13: error: unterminated string");
+    /* include() reads the file from f.fan's directory (here: none). */
     check_error("f.fan", "include(\"x.fan\")\n<start> ::= \"a\"\n",
-                "f.fan:1:1: error: include(...) is not supported: kpath reads one file (paste "
-                "the included grammar in)");
+                "f.fan:1:1: note: included here\n"
+                "x.fan: error: cannot read: No such file or directory");
+    check_error("f.fan", "include(x)\n<start> ::= \"a\"\n",
+                "f.fan:1:1: error: include takes a file name: include(\"file.fan\")");
     check_error("f.fan", "<start> ::= f\"{x}\"\n",
                 "f.fan:1:13: error: f-strings in a grammar are not supported (they are Python "
                 "expressions)");
