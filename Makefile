@@ -161,7 +161,9 @@ bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
 
-# Real ANTLR grammars (KPATH_GRAMMARS_V4=a grammars-v4 checkout; else skipped).
+# Real grammars: ANTLR (KPATH_GRAMMARS_V4=a grammars-v4 checkout), TRIBBLE
+# (KPATH_TRIBBLE=a tribble checkout), Fandango (KPATH_FANDANGO); each skipped
+# when its variable is not set.
 formats-check: $(KPATH)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 

@@ -1,6 +1,7 @@
 /* grammar_export: kpath grammars written as ANTLR 4 and fuzzingbook. */
 #include "grammar_export.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -674,6 +675,266 @@ static bool export_fuzzingbook(const struct grammar *g, struct strbuf *out,
     return !w.failed;
 }
 
+/* ---- TRIBBLE ------------------------------------------------------------ */
+
+/* A character inside a literal "...": TRIBBLE's escapes, the rest as it is. */
+static void add_tribble_lit_char(struct strbuf *out, uint32_t cp)
+{
+    switch (cp) {
+    case '"': strbuf_addstr(out, "\\\""); return;
+    case '\\': strbuf_addstr(out, "\\\\"); return;
+    case '\n': strbuf_addstr(out, "\\n"); return;
+    case '\r': strbuf_addstr(out, "\\r"); return;
+    case '\t': strbuf_addstr(out, "\\t"); return;
+    default: strbuf_add_utf8(out, cp); return;
+    }
+}
+
+static void add_tribble_literal(struct strbuf *out, const char *s, size_t len)
+{
+    strbuf_addch(out, '"');
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
+        if (!n) {
+            cp = 0xFFFD;
+            n = 1;
+        }
+        add_tribble_lit_char(out, cp);
+        i += n;
+    }
+    strbuf_addch(out, '"');
+}
+
+/* A character in a brics class inside /.../: letters, digits and non-ASCII
+ * as they are; '\n' '\r' '\t' '"' with TRIBBLE's escapes; '/' as \/; any
+ * other character behind brics's backslash, written \\ in TRIBBLE. */
+static void add_tribble_class_char(struct strbuf *out, uint32_t cp)
+{
+    bool alnum = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
+    if (alnum || cp >= 0x80 || cp == ' ') {
+        strbuf_add_utf8(out, cp);
+    } else if (cp == '\n' || cp == '\r' || cp == '\t' || cp == '"') {
+        add_tribble_lit_char(out, cp);
+    } else if (cp == '/') {
+        strbuf_addstr(out, "\\/");
+    } else if (cp == '\\') {
+        strbuf_addstr(out, "\\\\\\\\");
+    } else if (cp < 0x20 || cp == 0x7F) {
+        strbuf_add_utf8(out, cp); /* brics takes it as it is */
+    } else {
+        strbuf_addstr(out, "\\\\");
+        strbuf_addch(out, (char)cp);
+    }
+}
+
+static void add_tribble_class(struct strbuf *out, const struct expr *cls)
+{
+    const struct class_range *r = cls->u.cls.ranges;
+    uint32_t n = cls->u.cls.nranges;
+    if (!cls->u.cls.negated && n == 1 && r[0].lo == 0 && r[0].hi == UTF8_MAX_CODEPOINT) {
+        strbuf_addstr(out, "/./");
+        return;
+    }
+    strbuf_addstr(out, cls->u.cls.negated ? "/[^" : "/[");
+    for (uint32_t k = 0; k < n; k++) {
+        add_tribble_class_char(out, r[k].lo);
+        if (r[k].hi != r[k].lo) {
+            strbuf_addch(out, '-');
+            add_tribble_class_char(out, r[k].hi);
+        }
+    }
+    strbuf_addstr(out, "]/");
+}
+
+static bool tribble_needs_parens(const struct expr *parent, const struct expr *child)
+{
+    switch (child->kind) {
+    case EXPR_ALT: return true;
+    case EXPR_CAT: return parent->kind != EXPR_ALT;
+    case EXPR_QUANT: return parent->kind == EXPR_QUANT;
+    default: return false;
+    }
+}
+
+/* A valid TRIBBLE name: [A-Za-z0-9_$']+, angle brackets dropped. */
+static char *tribble_name(const char *name)
+{
+    struct strbuf sb = STRBUF_INIT;
+    for (const char *p = name; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '<' || c == '>')
+            continue;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '$' || c == '\'';
+        strbuf_addch(&sb, ok ? (char)c : '_');
+    }
+    if (!sb.len)
+        strbuf_addch(&sb, '_');
+    return strbuf_detach(&sb, NULL);
+}
+
+struct tribble_frame {
+    const struct expr *e;
+    uint32_t next;
+    bool parens;
+};
+
+struct tribble_writer {
+    const struct grammar *g;
+    struct diag_list *diags;
+    char **names;
+    bool warned_one;
+    struct strbuf *out;
+};
+
+/* The shortest decimal that reads back as the same double. */
+static void add_shortest_double(struct strbuf *out, double v)
+{
+    char buf[40];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    strbuf_addstr(out, buf);
+}
+
+static void tribble_weight(struct tribble_writer *w, const struct expr *alt, uint32_t i)
+{
+    if (alt->kind == EXPR_ALT && alt->u.alt.weights && alt->u.alt.weights[i] >= 0) {
+        strbuf_addstr(w->out, " @@");
+        add_shortest_double(w->out, alt->u.alt.weights[i]);
+    }
+}
+
+/* Iterative printing, as g4_print does it. */
+static void tribble_print(struct tribble_writer *w, const struct expr *root)
+{
+    struct strbuf *out = w->out;
+    struct tribble_frame *stack = NULL;
+    size_t cap = 0, depth = 0;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = (struct tribble_frame){root, 0, false};
+    while (depth) {
+        struct tribble_frame *f = &stack[depth - 1];
+        const struct expr *e = f->e;
+        if (f->next < e->nchildren) {
+            uint32_t i = f->next++;
+            if (e->kind == EXPR_ALT && i) {
+                tribble_weight(w, e, i - 1);
+                strbuf_addstr(out, e == root ? "\n    | " : " | ");
+            } else if (e->kind == EXPR_CAT && i) {
+                strbuf_addch(out, ' ');
+            }
+            const struct expr *child = e->children[i];
+            bool parens = tribble_needs_parens(e, child);
+            if (parens)
+                strbuf_addch(out, '(');
+            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
+            stack[depth++] = (struct tribble_frame){child, 0, parens};
+            continue;
+        }
+        switch (e->kind) {
+        case EXPR_LIT: add_tribble_literal(out, e->u.lit.text, e->u.lit.len); break;
+        case EXPR_CLASS: add_tribble_class(out, e); break;
+        case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
+        case EXPR_ALT: tribble_weight(w, e, e->nchildren - 1); break;
+        case EXPR_QUANT: {
+            uint32_t a = e->u.quant.min, b = e->u.quant.max;
+            if (a == 1 && b == 1) {
+                if (!w->warned_one)
+                    diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                             "TRIBBLE has no {1}: rule '%s' writes the item alone, which "
+                             "changes its graph", w->g->rules[e->rule].name);
+                w->warned_one = true;
+            } else if (b == QUANT_INFINITE) {
+                if (a <= 1)
+                    strbuf_addch(out, a ? '+' : '*');
+                else
+                    strbuf_addf(out, "{%u,}", a);
+            } else if (a == 0 && b == 1) {
+                strbuf_addch(out, '?');
+            } else if (a == b && a > 1) {
+                strbuf_addf(out, "{%u}", a);
+            } else if (a == 0) {
+                strbuf_addf(out, "{,%u}", b);
+            } else {
+                strbuf_addf(out, "{%u,%u}", a, b);
+            }
+            break;
+        }
+        default: break;
+        }
+        if (f->parens)
+            strbuf_addch(out, ')');
+        depth--;
+    }
+    free(stack);
+}
+
+static void named_visit(void *ctx, const struct expr *e)
+{
+    struct ref_scan *s = ctx;
+    scan_visit(s, e);
+}
+
+static bool export_tribble(const struct grammar *g, struct strbuf *out, struct diag_list *diags)
+{
+    uint32_t n = g->nrules;
+    struct tribble_writer w = {g, diags, xcalloc(n, sizeof(char *)), false, out};
+    for (uint32_t r = 0; r < n; r++) {
+        char *base_name = tribble_name(g->rules[r].name);
+        char *name = xstrdup(base_name);
+        for (unsigned suffix = 2;; suffix++) {
+            bool taken = false;
+            for (uint32_t k = 0; k < r && !taken; k++)
+                taken = strcmp(w.names[k], name) == 0;
+            if (!taken)
+                break;
+            struct strbuf sb = STRBUF_INIT;
+            strbuf_addf(&sb, "%s_%u", base_name, suffix);
+            free(name);
+            name = strbuf_detach(&sb, NULL);
+        }
+        free(base_name);
+        w.names[r] = name;
+    }
+    /* TRIBBLE starts at the one rule no other rule names. */
+    bool *named = xcalloc(n, sizeof *named);
+    for (uint32_t r = 0; r < n; r++) {
+        struct ref_scan scan = {0};
+        walk_rule(g, r, named_visit, &scan);
+        for (size_t k = 0; k < scan.nrefs; k++)
+            if (scan.refs[k] != r)
+                named[scan.refs[k]] = true;
+        free(scan.refs);
+    }
+    uint32_t roots = 0;
+    for (uint32_t r = 0; r < n; r++)
+        roots += !named[r];
+    if (named[g->start] || roots != 1)
+        diag_add(diags, DIAG_WARNING, g->file, 0, 0,
+                 "TRIBBLE starts at the one rule no other rule names, and here %s: TRIBBLE "
+                 "would refuse the file (kpath reads it back starting at its first rule, '%s')",
+                 named[g->start] ? "the start rule is named by another rule"
+                                 : "other rules are named by none either",
+                 w.names[g->start]);
+    free(named);
+    for (uint32_t k = 0; k <= n; k++) {
+        uint32_t r = k == 0 ? g->start : k - 1;
+        if (k > 0 && r == g->start)
+            continue;
+        strbuf_addf(out, "%s%s =\n    ", k ? "\n" : "", w.names[r]);
+        tribble_print(&w, g->rules[r].rhs);
+        strbuf_addstr(out, ";\n");
+    }
+    for (uint32_t r = 0; r < n; r++)
+        free(w.names[r]);
+    free(w.names);
+    return true;
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 bool grammar_export(const struct grammar *g, enum grammar_format format, struct strbuf *out,
@@ -682,6 +943,7 @@ bool grammar_export(const struct grammar *g, enum grammar_format format, struct 
     switch (format) {
     case GRAMMAR_FORMAT_G4: return export_g4(g, out, diags);
     case GRAMMAR_FORMAT_FUZZINGBOOK: return export_fuzzingbook(g, out, diags);
+    case GRAMMAR_FORMAT_TRIBBLE: return export_tribble(g, out, diags);
     case GRAMMAR_FORMAT_EBNF:
     case GRAMMAR_FORMAT_AUTO: {
         struct grammar_write_options o = {0};

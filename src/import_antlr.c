@@ -8,16 +8,20 @@
  *     wins over an imported one of the same name, as in ANTLR);
  *   - rules, fragments, literals, sets [a-z] with ANTLR's escapes, ranges
  *     'a'..'z', `~` (complement of a set, a one-character literal, a range or
- *     a parenthesized union of those), `.`, ? * + and their non-greedy forms
+ *     a parenthesized union of those, or a lexer rule that is such a set,
+ *     resolved once every rule is read), `.`, ? * + and their non-greedy forms
  *     (the same language), labels (x= x+= # Label), element options <...>,
  *     arguments, returns, locals, throws, exception handlers (skipped);
  *   - actions and semantic predicates: ignored, one warning with their count;
  *   - options { caseInsensitive = true; } for the grammar or a rule: each
  *     ASCII letter of a literal becomes a class of both cases, sets get both;
  *   - lexer commands: skip and channel(...) make the token a "skip token";
- *     more, type, mode, pushMode, popMode: a warning naming the rule and line
- *     (ignored); `mode NAME;`: a warning, its rules are read as if in the
- *     default mode.  \p{...} properties: approximated, with a warning.
+ *     `more` joins the token's text to the token it leads to (see
+ *     join_more_tokens); pushMode(X) and mode(X) say which mode that is;
+ *     popMode is accepted; type and others: a warning naming the rule and
+ *     line (ignored).  `mode NAME;`: a warning, its tokens are rules like the
+ *     others and its skip tokens join `_skip`.  \p{...} properties:
+ *     approximated, with a warning.
  *   - EOF is dropped (kpath always matches the whole input).
  *
  * Skip tokens (whitespace, comments) may come between any two tokens of the
@@ -70,6 +74,9 @@ struct tok {
 struct rule_info {
     bool lexer, fragment, skip;
     bool main_file;   /* defined in the file given, not an imported one */
+    bool more;        /* -> more: its text leads into the next token's */
+    const char *mode; /* the lexer mode it is defined in (NULL: default) */
+    const char *enters; /* the mode its pushMode(X) or mode(X) enters */
 };
 
 struct importer {
@@ -93,9 +100,27 @@ struct importer {
     size_t nany, any_cap, any_excluded_cap;
     struct expr **ci_literals;   /* CATs that are one case-insensitive literal */
     size_t nci, ci_cap;
+    struct not_rule *not_rules;  /* ~RULE in lexer rules, resolved at the end */
+    size_t nnot_rules, not_rules_cap;
     size_t properties;           /* \p{...} approximated */
     struct src_pos first_property;
     const char *first_property_file;
+};
+
+/* A `~(... RULE ...)` in a lexer rule: the class `cls` holds the
+ * complement of the sets written out; the rules named are added to it once
+ * every rule is known (resolve_not_rules). */
+struct not_rule {
+    struct expr *cls;
+    char **names;                /* owned */
+    size_t nnames;
+    struct src_pos pos;
+    const char *file;            /* in the grammar's arena */
+};
+
+struct name_list {
+    char **names;
+    size_t n, cap;
 };
 
 /* One file being parsed. */
@@ -112,6 +137,7 @@ struct afile {
     bool is_main;
     uint32_t cur_rule;
     const char *cur_rule_name;
+    const char *cur_mode;        /* after `mode NAME;` (arena), else NULL */
     int depth;
     bool failed_rule;
 };
@@ -708,7 +734,8 @@ static bool char_of_literal(struct afile *F, const struct tok *t, uint32_t *cp)
 
 /* After '~' (consumed): the set operand, as ranges.  One of: [set],
  * 'c', 'a'..'z', or ( operand | operand ... ). */
-static bool set_operand(struct afile *F, struct class_range **r, size_t *n, size_t *cap)
+static bool set_operand(struct afile *F, struct class_range **r, size_t *n, size_t *cap,
+                        struct name_list *names)
 {
     if (F->tok.kind == T_SET) {
         *r = xgrow(*r, cap, *n + F->tok.nranges, sizeof **r);
@@ -740,7 +767,7 @@ static bool set_operand(struct afile *F, struct class_range **r, size_t *n, size
     if (F->tok.kind == T_LPAREN) {
         next(F);
         for (;;) {
-            if (!set_operand(F, r, n, cap))
+            if (!set_operand(F, r, n, cap, names))
                 return false;
             if (F->tok.kind == T_PIPE) {
                 next(F);
@@ -755,13 +782,13 @@ static bool set_operand(struct afile *F, struct class_range **r, size_t *n, size
         }
     }
     if (F->tok.kind == T_ID) {
-        error_at(F, F->tok.pos,
-                 "'~%s': the complement of a rule cannot be expressed; write the set itself "
-                 "([...]) after '~'",
-                 F->tok.text);
-        return false;
+        /* A lexer rule that is a set: known once every rule is read. */
+        names->names = xgrow(names->names, &names->cap, names->n + 1, sizeof *names->names);
+        names->names[names->n++] = xstrdup(F->tok.text);
+        next(F);
+        return true;
     }
-    expected(F, "a set, a one-character literal or a range after '~'");
+    expected(F, "a set, a one-character literal, a range or a rule that is a set after '~'");
     return false;
 }
 
@@ -856,16 +883,30 @@ static void parse_commands(struct afile *F)
             return;
         }
         struct tok cmd = F->tok;
+        const char *arg = NULL;
         next(F);
         if (F->tok.kind == T_LPAREN) {
+            next(F);
+            if (F->tok.kind == T_ID)
+                arg = F->tok.text;
             while (F->tok.kind != T_RPAREN && F->tok.kind != T_EOF && F->tok.kind != T_SEMI)
                 next(F);
             if (F->tok.kind == T_RPAREN)
                 next(F);
         }
+        struct rule_info *info = F->cur_rule != RULE_NONE ? &im->info[F->cur_rule] : NULL;
         if (strcmp(cmd.text, "skip") == 0 || strcmp(cmd.text, "channel") == 0) {
-            if (F->cur_rule != RULE_NONE)
-                im->info[F->cur_rule].skip = true;
+            if (info)
+                info->skip = true;
+        } else if (strcmp(cmd.text, "more") == 0) {
+            if (info)
+                info->more = true;
+        } else if ((strcmp(cmd.text, "pushMode") == 0 || strcmp(cmd.text, "mode") == 0) && arg) {
+            if (info)
+                info->enters = arg;
+        } else if (strcmp(cmd.text, "popMode") == 0) {
+            /* Where it returns to is known only at run time; the tokens of
+             * every mode are rules anyway. */
         } else {
             warn_at(F, cmd.pos,
                     "lexer command '%s' of rule '%s' is not supported and is ignored (kpath "
@@ -962,12 +1003,24 @@ static struct expr *parse_alternative(struct afile *F)
             next(F);
             struct class_range *r = NULL;
             size_t n = 0, cap = 0;
-            if (set_operand(F, &r, &n, &cap)) {
+            struct name_list names = {0};
+            if (set_operand(F, &r, &n, &cap, &names)) {
                 n = gb_normalize_ranges(r, n);
                 e = make_set(F, r, n, true, t.pos, F->tok.pos);
+                if (names.n) {
+                    struct importer *im = F->im;
+                    im->not_rules = xgrow(im->not_rules, &im->not_rules_cap, im->nnot_rules + 1,
+                                          sizeof *im->not_rules);
+                    im->not_rules[im->nnot_rules++] =
+                        (struct not_rule){e, names.names, names.n, t.pos, F->file};
+                    names.names = NULL;
+                }
             } else {
                 ok = false;
             }
+            for (size_t k = 0; names.names && k < names.n; k++)
+                free(names.names[k]);
+            free(names.names);
             free(r);
             break;
         }
@@ -1154,7 +1207,8 @@ static void parse_rule(struct afile *F)
         struct expr *placeholder = gb_lit(im->g, "", 0, name.pos, name.pos);
         F->cur_rule = gb_add_rule(im->g, name.text, name.pos, placeholder);
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
-        im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main};
+        im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
+                                                   F->cur_mode, NULL};
         if (!F->is_main)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
@@ -1281,9 +1335,11 @@ static void parse_file(struct afile *F)
         } else if (is_word(&t, "mode") && peek(F)->kind == T_ID) {
             next(F);
             warn_at(F, t.pos,
-                    "lexer mode '%s' is not supported: its rules are read as if they were in "
-                    "the default mode",
+                    "lexer mode '%s': its tokens are read like the others (each a rule the "
+                    "parser rules name) and its skip tokens are allowed between any two "
+                    "tokens; `more` is joined to the token it leads to",
                     F->tok.text);
+            F->cur_mode = F->tok.text;
             next(F);
             if (F->tok.kind == T_SEMI)
                 next(F);
@@ -1474,7 +1530,7 @@ static void fill_any_tokens(struct importer *im)
         struct expr_list refs = {0};
         for (uint32_t r = 0; r < g->nrules; r++) {
             const struct rule_info *info = &im->info[r];
-            if (!info->lexer || info->fragment || info->skip ||
+            if (!info->lexer || info->fragment || info->skip || info->more ||
                 excluded(im->any_excluded[a], g->rules[r].rhs, g->rules[r].name))
                 continue;
             expr_list_push(&refs, gb_ref(g, g->rules[r].name, strlen(g->rules[r].name), e->pos,
@@ -1500,6 +1556,174 @@ static void fill_any_tokens(struct importer *im)
     resolve_all(g);
 }
 
+static bool same_mode(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* `more`: ANTLR's lexer keeps the text of a `more` token and goes on, so
+ * the next token's text begins with it.  Each token T (not `more`, not a
+ * fragment) of mode M becomes
+ *     (E1 | E2 ...)  (M1 | M2 ...)*  T
+ * where the Ei are the `more` tokens that enter M (pushMode(M) or mode(M)),
+ * required when every way into M is one of them and optional otherwise (no
+ * part when there is none), and the Mi are the `more` tokens of M that stay
+ * in it.  One level: a `more` token's own prefix is not added to it. */
+static void join_more_tokens(struct importer *im)
+{
+    struct grammar *g = im->g;
+    uint32_t n = g->nrules;
+    bool any = false;
+    for (uint32_t r = 0; r < n; r++)
+        any = any || im->info[r].more;
+    if (!any)
+        return;
+    struct expr_list enter = {0}, stay = {0}, items = {0};
+    for (uint32_t r = 0; r < n; r++) {
+        const struct rule_info *ri = &im->info[r];
+        if (!ri->lexer || ri->fragment || ri->more)
+            continue;
+        enter.len = stay.len = items.len = 0;
+        bool other_ways_in = ri->mode == NULL; /* the lexer starts in the default mode */
+        for (uint32_t m = 0; m < n; m++) {
+            const struct rule_info *mi = &im->info[m];
+            struct rule *mr = &g->rules[m];
+            if (mi->enters && same_mode(mi->enters, ri->mode) && !mi->more)
+                other_ways_in = true;
+            if (!mi->more)
+                continue;
+            struct expr *ref = gb_ref(g, mr->name, strlen(mr->name), mr->pos, mr->pos);
+            if (mi->enters && !same_mode(mi->enters, mi->mode)) {
+                if (same_mode(mi->enters, ri->mode))
+                    expr_list_push(&enter, ref);
+            } else if (same_mode(mi->mode, ri->mode)) {
+                expr_list_push(&stay, ref);
+            }
+        }
+        if (!enter.len && !stay.len)
+            continue;
+        struct src_pos at = g->rules[r].pos;
+        if (enter.len) {
+            struct expr *e = gb_alt(g, enter.items, enter.len, NULL, at, at);
+            expr_list_push(&items, other_ways_in ? gb_quant(g, e, 0, 1, at, at) : e);
+        }
+        if (stay.len)
+            expr_list_push(&items, gb_quant(g, gb_alt(g, stay.items, stay.len, NULL, at, at), 0,
+                                            QUANT_INFINITE, at, at));
+        expr_list_push(&items, g->rules[r].rhs);
+        g->rules[r].rhs = gb_seq(g, items.items, items.len, at, at);
+    }
+    expr_list_free(&enter);
+    expr_list_free(&stay);
+    expr_list_free(&items);
+}
+
+#define SET_RULE_DEPTH 64 /* rules a set may name through one another */
+
+/* The characters rule `r` matches when it is a set of single characters
+ * (a set, a one-character literal, a range, an alternation of those, or a
+ * rule that is one), added to *out; false when it is not one. */
+static bool rule_char_set(const struct grammar *g, uint32_t r, struct class_range **out,
+                          size_t *n, size_t *cap)
+{
+    struct rule_hop { const struct expr *e; int depth; } *work = NULL;
+    size_t nwork = 0, wcap = 0;
+    work = xgrow(work, &wcap, 1, sizeof *work);
+    work[nwork++] = (struct rule_hop){g->rules[r].rhs, 0};
+    bool ok = true;
+    while (ok && nwork) {
+        struct rule_hop h = work[--nwork];
+        const struct expr *e = h.e;
+        switch (e->kind) {
+        case EXPR_CLASS: {
+            struct class_range *c = e->u.cls.ranges;
+            uint32_t m = e->u.cls.nranges;
+            if (!e->u.cls.negated) {
+                *out = xgrow(*out, cap, *n + m, sizeof **out);
+                memcpy(*out + *n, c, m * sizeof *c);
+                *n += m;
+                break;
+            }
+            uint32_t from = 0;
+            for (uint32_t k = 0; k <= m; k++) {
+                uint32_t to = k < m ? c[k].lo : UTF8_MAX_CODEPOINT + 1;
+                if (to > from) {
+                    *out = xgrow(*out, cap, *n + 1, sizeof **out);
+                    (*out)[(*n)++] = (struct class_range){from, to - 1};
+                }
+                if (k < m)
+                    from = c[k].hi + 1;
+            }
+            break;
+        }
+        case EXPR_LIT: {
+            uint32_t cp;
+            size_t len = utf8_decode(e->u.lit.text, e->u.lit.len, &cp);
+            if (!len || len != e->u.lit.len) {
+                ok = false;
+                break;
+            }
+            *out = xgrow(*out, cap, *n + 1, sizeof **out);
+            (*out)[(*n)++] = (struct class_range){cp, cp};
+            break;
+        }
+        case EXPR_ALT:
+            work = xgrow(work, &wcap, nwork + e->nchildren, sizeof *work);
+            for (uint32_t k = 0; k < e->nchildren; k++)
+                work[nwork++] = (struct rule_hop){e->children[k], h.depth};
+            break;
+        case EXPR_REF: {
+            uint32_t t = grammar_find_rule(g, e->u.ref.name);
+            if (t == RULE_NONE || h.depth >= SET_RULE_DEPTH) {
+                ok = false;
+                break;
+            }
+            work = xgrow(work, &wcap, nwork + 1, sizeof *work);
+            work[nwork++] = (struct rule_hop){g->rules[t].rhs, h.depth + 1};
+            break;
+        }
+        default: ok = false; break;
+        }
+    }
+    free(work);
+    return ok;
+}
+
+/* ~RULE: the rules' characters join the sets written out, then the class
+ * is their complement.  A rule that is not a set is an error. */
+static void resolve_not_rules(struct importer *im)
+{
+    struct grammar *g = im->g;
+    for (size_t k = 0; k < im->nnot_rules; k++) {
+        struct not_rule *nr = &im->not_rules[k];
+        struct expr *cls = nr->cls;
+        size_t n = cls->u.cls.nranges, cap = n;
+        struct class_range *r = xmalloc((n ? n : 1) * sizeof *r);
+        memcpy(r, cls->u.cls.ranges, n * sizeof *r);
+        bool ok = true;
+        for (size_t i = 0; ok && i < nr->nnames; i++) {
+            uint32_t t = grammar_find_rule(g, nr->names[i]);
+            if (t == RULE_NONE) {
+                diag_add(im->diags, DIAG_ERROR, nr->file, nr->pos.line, nr->pos.col,
+                         "'~%s': there is no rule '%s'", nr->names[i], nr->names[i]);
+                ok = false;
+            } else if (!rule_char_set(g, t, &r, &n, &cap)) {
+                diag_add(im->diags, DIAG_ERROR, nr->file, nr->pos.line, nr->pos.col,
+                         "'~%s': rule '%s' is not a set of single characters, so its "
+                         "complement cannot be expressed",
+                         nr->names[i], nr->names[i]);
+                ok = false;
+            }
+        }
+        if (ok) {
+            n = gb_normalize_ranges(r, n);
+            struct expr *fresh = gb_class(g, r, n, true, cls->pos, cls->end);
+            cls->u.cls = fresh->u.cls;
+        }
+        free(r);
+    }
+}
+
 /* Skip tokens, the `_skip` rule and the references to it; then the rules
  * nothing uses are dropped (tokens the parser never asks for).  Returns the
  * start rule's name (in the arena), or NULL when --start names no rule. */
@@ -1508,6 +1732,11 @@ static const char *finish_structure(struct importer *im)
     struct grammar *g = im->g;
     if (im->nci > 1)
         qsort(im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp);
+    join_more_tokens(im);
+    size_t errors_before = im->diags->errors;
+    resolve_not_rules(im);
+    if (im->diags->errors > errors_before)
+        return NULL;
     resolve_all(g);
     uint32_t start = choose_start(im);
     if (start == RULE_NONE)
@@ -1542,7 +1771,7 @@ static const char *finish_structure(struct importer *im)
         uint32_t skip_rule =
             gb_add_rule(g, ANTLR_SKIP_RULE, at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
-        im->info[skip_rule] = (struct rule_info){false, false, false, true};
+        im->info[skip_rule] = (struct rule_info){false, false, false, true, false, NULL, NULL};
         for (uint32_t r = 0; r < g->nrules; r++)
             if (!im->info[r].lexer && r != skip_rule)
                 insert_skips(im, r);
@@ -1567,7 +1796,7 @@ static const char *finish_structure(struct importer *im)
             uint32_t w = gb_add_rule(g, START_WRAPPER, sr->pos, gb_seq(g, pair, 2, sr->pos, sr->pos));
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
-                im->info[w] = (struct rule_info){false, false, false, true};
+                im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL};
                 start = w;
             }
         }
@@ -1710,6 +1939,12 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     free(im.pending_file);
     free(im.info);
     free(im.ci_literals);
+    for (size_t k = 0; k < im.nnot_rules; k++) {
+        for (size_t i = 0; i < im.not_rules[k].nnames; i++)
+            free(im.not_rules[k].names[i]);
+        free(im.not_rules[k].names);
+    }
+    free(im.not_rules);
     for (size_t k = 0; k < im.nany; k++) {
         for (size_t j = 0; im.any_excluded[k] && im.any_excluded[k][j]; j++)
             free(im.any_excluded[k][j]);

@@ -539,7 +539,7 @@ static void init_probabilities(struct workspace *ws)
 static bool load_grammar(struct workspace *ws, struct diag_list *diags)
 {
     struct grammar_options go = {.start = ws->start};
-    ws->grammar = grammar_open(ws->grammar_path, GRAMMAR_FORMAT_AUTO, &go, diags);
+    ws->grammar = grammar_open(ws->grammar_path, ws->format, &go, diags);
     if (!ws->grammar)
         return false;
     ws->graph = graph_build(ws->grammar);
@@ -553,9 +553,16 @@ static bool load_grammar(struct workspace *ws, struct diag_list *diags)
 struct workspace *workspace_new(const char *grammar_path, const char *start,
                                 struct diag_list *diags)
 {
+    return workspace_new_format(grammar_path, start, GRAMMAR_FORMAT_AUTO, diags);
+}
+
+struct workspace *workspace_new_format(const char *grammar_path, const char *start,
+                                       enum grammar_format format, struct diag_list *diags)
+{
     struct workspace *ws = xcalloc(1, sizeof *ws);
     ws->grammar_path = xstrdup(grammar_path);
     ws->start = start ? xstrdup(start) : NULL;
+    ws->format = format;
     if (!load_grammar(ws, diags)) {
         workspace_free(ws);
         return NULL;
@@ -1397,6 +1404,8 @@ void workspace_serialize(const struct workspace *ws, struct strbuf *out)
         add_quoted(out, ws->start, strlen(ws->start));
         strbuf_addch(out, '\n');
     }
+    if (ws->format != GRAMMAR_FORMAT_AUTO)
+        strbuf_addf(out, "format %s\n", grammar_format_name(ws->format));
     for (size_t i = 0; i < ws->ndups; i++) {
         strbuf_addstr(out, "dup ");
         add_quoted(out, ws->dups[i].rule, strlen(ws->dups[i].rule));
@@ -1807,15 +1816,22 @@ struct workspace_loader *workspace_load_begin(const char *path, struct diag_list
         ok = false;
     }
     const char *start = NULL, *sha = NULL;
+    enum grammar_format format = GRAMMAR_FORMAT_AUTO;
     for (size_t i = 2; ok && i < nlines; i++) {
         if (strcmp(lines[i].w.w[0], "start") == 0 && lines[i].w.n == 2)
             start = lines[i].w.w[1];
+        if (strcmp(lines[i].w.w[0], "format") == 0 && lines[i].w.n == 2 &&
+            !grammar_format_parse(lines[i].w.w[1], &format)) {
+            diag_add(diags, DIAG_ERROR, path, lines[i].number, 1,
+                     "unknown grammar format '%s'", lines[i].w.w[1]);
+            ok = false;
+        }
         if (strcmp(lines[i].w.w[0], "sha256") == 0 && lines[i].w.n == 2)
             sha = lines[i].w.w[1];
     }
     if (ok) {
         char *gpath = resolve_grammar(path, lines[1].w.w[1]);
-        ws = workspace_new(gpath, start, diags);
+        ws = workspace_new_format(gpath, start, format, diags);
         free(gpath);
         ok = ws != NULL;
     }
@@ -1975,6 +1991,7 @@ bool workspace_load_step(struct workspace_loader *ld, size_t max_lines, struct d
             }
         } else if (strcmp(key, "prob") == 0 || strcmp(key, "repeat") == 0 ||
                    strcmp(key, "dup") == 0 || strcmp(key, "start") == 0 ||
+                   strcmp(key, "format") == 0 ||
                    strcmp(key, "sha256") == 0 || strcmp(key, "end") == 0) {
             /* handled before or after */
         } else if (!apply_setting(ws, path, l, diags)) {

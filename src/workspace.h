@@ -62,6 +62,7 @@
 #include "dtree.h"
 #include "gen.h"
 #include "grammar.h"
+#include "grammar_load.h"
 #include "graph.h"
 #include "kpath.h"
 #include "learn.h"
@@ -128,6 +129,7 @@ struct workspace {
     char *grammar_path;          /* owned; as given */
     char grammar_sha256[SHA256_HEX_SIZE];
     char *start;                 /* owned; the forced start rule, or NULL */
+    enum grammar_format format;  /* as --format gave it; AUTO: by the extension */
     struct grammar *grammar;     /* owned (duplications applied) */
     struct graph *graph;         /* owned */
     struct ws_dup *dups;         /* owned */
@@ -177,6 +179,10 @@ struct workspace {
  * NULL with diagnostics.  `start` may be NULL. */
 struct workspace *workspace_new(const char *grammar_path, const char *start,
                                 struct diag_list *diags);
+/* The same, reading the grammar in `format` (--format; saved with the
+ * workspace as a line "format NAME"). */
+struct workspace *workspace_new_format(const char *grammar_path, const char *start,
+                                       enum grammar_format format, struct diag_list *diags);
 void workspace_free(struct workspace *ws);
 
 /* ---- k and coverage ------------------------------------------------------ */

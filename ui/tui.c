@@ -23,7 +23,7 @@
 #include "xalloc.h"
 
 static const char *const explorer_options[] = {
-    "--script", "--theme", "--workspace", "--size", "--start", "--list-keys", "--ascii", "--lesson", NULL,
+    "--script", "--theme", "--workspace", "--size", "--start", "--format", "--list-keys", "--ascii", "--lesson", NULL,
 };
 
 bool tui_wanted(int argc, char **argv, bool (*is_command)(const char *name))
@@ -133,8 +133,9 @@ static void usage(FILE *out)
             "       kpath --workspace FILE             open a saved exploration\n"
             "       kpath --script FILE [GRAMMAR]      run keys and :commands from FILE\n"
             "       kpath --lesson [NAME]              a lesson, step by step (< and > move)\n"
-            "Options: --theme NAME, --start RULE, --size WxH (script mode), --ascii,\n"
-            "         --list-keys (print the key table)\n"
+            "Options: --theme NAME, --start RULE, --format FORMAT (ebnf, g4, fuzzingbook,\n"
+            "         tribble or fandango; default: by the grammar's extension),\n"
+            "         --size WxH (script mode), --ascii, --list-keys (print the key table)\n"
             "Inside: ? lists every key, :help every command, q quits.\n");
 }
 
@@ -284,6 +285,7 @@ int tui_main(int argc, char **argv)
 {
     const char *script = NULL, *theme = getenv("KPATH_THEME"), *workspace = NULL;
     const char *start = NULL, *grammar = NULL, *lesson = NULL;
+    enum grammar_format format = GRAMMAR_FORMAT_AUTO;
     int width = 100, height = 30;
     bool force_ascii = false;
     for (int i = 1; i < argc; i++) {
@@ -297,6 +299,13 @@ int tui_main(int argc, char **argv)
             workspace = argv[++i];
         else if (strcmp(a, "--start") == 0 && has_value)
             start = argv[++i];
+        else if (strcmp(a, "--format") == 0 && has_value) {
+            if (!grammar_format_parse(argv[++i], &format)) {
+                fprintf(stderr, "kpath: unknown grammar format '%s' (expected ebnf, g4, "
+                                "fuzzingbook, tribble or fandango)\n", argv[i]);
+                return 2;
+            }
+        }
         else if (strcmp(a, "--lesson") == 0) {
             /* a NAME may follow; without one, the first lesson */
             lesson = has_value && argv[i + 1][0] != '-' ? argv[++i] : "paper";
@@ -366,7 +375,7 @@ int tui_main(int argc, char **argv)
 
     struct diag_list d = DIAG_LIST_INIT;
     struct workspace *ws = workspace ? workspace_open(workspace, &d)
-                                     : workspace_new(grammar_path, start, &d);
+                                     : workspace_new_format(grammar_path, start, format, &d);
     if (!ws || (script && d.len)) {
         struct strbuf sb = STRBUF_INIT;
         for (size_t i = 0; i < d.len; i++) {
@@ -378,7 +387,8 @@ int tui_main(int argc, char **argv)
         /* the loader picks the format by the extension; one it does not
          * know was read as EBNF: say so, and where the formats are */
         const char *dot = strrchr(grammar_path, '.');
-        if (!ws && !workspace && grammar_format_of_path(grammar_path) == GRAMMAR_FORMAT_EBNF &&
+        if (!ws && !workspace && format == GRAMMAR_FORMAT_AUTO &&
+            grammar_format_of_path(grammar_path) == GRAMMAR_FORMAT_EBNF &&
             (!dot || strcmp(dot, ".ebnf") != 0))
             fprintf(stderr, "kpath: note: %s was read as kpath's EBNF (its name says no other "
                             "format); 'kpath check --help' lists the formats kpath reads\n",

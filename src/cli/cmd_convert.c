@@ -9,7 +9,7 @@
 static int run(const struct cli_command *cmd, int argc, char **argv);
 
 static const struct cli_option options[] = {
-    {"to", 0, "FORMAT", "write ebnf (the default), g4 or fuzzingbook"},
+    {"to", 0, "FORMAT", "write ebnf (the default), g4, fuzzingbook or tribble"},
     {"output", 'o', "OUT", "write to OUT (atomically) instead of stdout"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
@@ -19,12 +19,14 @@ static const struct cli_option options[] = {
 
 const struct cli_command cmd_convert_command = {
     "convert", "[options] GRAMMAR", "write a grammar in another format",
-    "Load GRAMMAR (any format kpath reads: .ebnf, ANTLR 4 .g4, fuzzingbook .json)\n"
-    "and write it as --to FORMAT: ebnf (kpath's own), g4 (ANTLR 4) or fuzzingbook\n"
-    "(JSON).  Loading what was written gives the same graph, except where the\n"
+    "Load GRAMMAR (any format kpath reads: .ebnf, ANTLR 4 .g4, fuzzingbook .json,\n"
+    "TRIBBLE .tribble, Fandango .fan) and write it as --to FORMAT: ebnf (kpath's\n"
+    "own), g4 (ANTLR 4), fuzzingbook (JSON) or tribble (TRIBBLE's text format).\n"
+    "Loading what was written gives the same graph, except where the\n"
     "target format cannot say something, which a warning names: ANTLR has no\n"
     "weights and no counted repetition, fuzzingbook no classes (they become\n"
-    "helper rules listing their characters).  Rule names change only where the\n"
+    "helper rules listing their characters), TRIBBLE no {1} and a start rule\n"
+    "only where no other rule names it.  Rule names change only where the\n"
     "format needs it.  Without -o the grammar goes to stdout; -o OUT writes a\n"
     "temporary file beside OUT and renames it, so OUT is never half-written.",
     options, run, false,
@@ -42,7 +44,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     if (strcmp(name, "to") == 0) {
         if (!grammar_format_parse(value, &a->to))
             return cli_usage_error(cmd, "unknown grammar format '%s' for --to (expected ebnf, "
-                                        "g4 or fuzzingbook)", value);
+                                        "g4, fuzzingbook or tribble)", value);
     } else if (strcmp(name, "output") == 0) {
         if (!*value)
             return cli_usage_error(cmd, "-o needs a file name");

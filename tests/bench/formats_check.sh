@@ -10,9 +10,34 @@
 # grammars").
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
+# The same for TRIBBLE's own grammars (KPATH_TRIBBLE: a checkout of
+# havrikov/tribble; its tribble-core/src/test/resources/*.tribble) and
+# Fandango's (KPATH_FANDANGO: a checkout of fandango-fuzzer/fandango; every
+# .fan in it): how many load, and the first error of each that does not.
+other_formats() {
+    label=$1 root=$2 pattern=$3
+    if [ -z "$root" ] || [ ! -d "$root" ]; then
+        echo "formats-check: $label skipped (set $4 to a checkout)"
+        return
+    fi
+    n=0 ok=0
+    for f in $(find "$root" -path "$pattern" -type f | LC_ALL=C sort); do
+        n=$((n + 1))
+        if timeout 60 "$KPATH" info "$f" >/dev/null 2>"$tmp/err"; then
+            ok=$((ok + 1))
+        else
+            echo "  $(grep -m1 'error' "$tmp/err" | sed "s|^$root/||")"
+        fi
+    done
+    echo "formats-check: $label: $ok of $n grammars load"
+}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+other_formats TRIBBLE "${KPATH_TRIBBLE:-}" '*/src/test/resources/*.tribble' KPATH_TRIBBLE
+other_formats Fandango "${KPATH_FANDANGO:-}" '*.fan' KPATH_FANDANGO
 dir=${KPATH_GRAMMARS_V4:-}
 if [ -z "$dir" ] || [ ! -d "$dir" ]; then
-    echo "formats-check: skipped (set KPATH_GRAMMARS_V4 to a grammars-v4 checkout)"
+    echo "formats-check: ANTLR skipped (set KPATH_GRAMMARS_V4 to a grammars-v4 checkout)"
     exit 0
 fi
 MAX_EXAMPLES=${MAX_EXAMPLES:-20}
@@ -20,8 +45,6 @@ PARSE_SECONDS=${PARSE_SECONDS:-10}
 GRAMMARS=${GRAMMARS:-"json/JSON.g4 csv/CSV.g4 url/url.g4 arithmetic/arithmetic.g4
 toml/TomlParser.g4 sql/sqlite/SQLiteParser.g4 lua/LuaParser.g4 c/CParser.g4
 javascript/javascript/JavaScriptParser.g4 java/java/JavaParser.g4"}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 printf '%-42s %-6s %9s %9s %10s %s\n' grammar loads k=1 k=2 k=3 "examples parsed"
 loaded=0 total=0
 for g in $GRAMMARS; do

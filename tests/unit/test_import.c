@@ -184,11 +184,56 @@ TEST(antlr_lexer_only_commands_and_modes)
                  "L.g4:2:15: warning: lexer command 'type' of rule 'A' is not supported and is "
                  "ignored (kpath reads one character-level grammar, without modes or token "
                  "types)\n"
-                 "L.g4:5:1: warning: lexer mode 'M' is not supported: its rules are read as if "
-                 "they were in the default mode\n"
-                 "L.g4:6:12: warning: lexer command 'popMode' of rule 'D' is not supported and "
-                 "is ignored (kpath reads one character-level grammar, without modes or token "
-                 "types)");
+                 "L.g4:5:1: warning: lexer mode 'M': its tokens are read like the others (each "
+                 "a rule the parser rules name) and its skip tokens are allowed between any two "
+                 "tokens; `more` is joined to the token it leads to");
+}
+
+TEST(antlr_more_joins_tokens_across_modes)
+{
+    /* OPEN is `more` and enters STR, the only way in: STRING, a token of
+     * STR, starts with it, then any of STR's `more` tokens that stay.  ITEM
+     * (default mode, no `more` token there) is unchanged; `more` tokens are
+     * no tokens of their own for the parser.  (Modes belong in a lexer
+     * grammar; a combined one keeps the test in one string.) */
+    check_import("M.g4",
+                 "grammar M;\n"
+                 "s : (ITEM | STRING)+ ;\n"
+                 "ITEM : 'x' ;\n"
+                 "OPEN : '\"' -> more, pushMode(STR) ;\n"
+                 "WS : ' ' -> skip ;\n"
+                 "mode STR;\n"
+                 "TEXT : ~[\"\\\\]+ -> more ;\n"
+                 "ESC : '\\\\' . -> more ;\n"
+                 "STRING : '\"' -> popMode ;\n",
+                 "s := _skip (ITEM _skip | STRING _skip)+;\n"
+                 "ITEM := \"x\";\n"
+                 "OPEN := \"\\\"\";\n"
+                 "WS := \" \";\n"
+                 "TEXT := [^\\\"\\\\]+;\n"
+                 "ESC := \"\\\\\" [\\u{0}-\\u{10FFFF}];\n"
+                 "STRING := OPEN (TEXT | ESC)* \"\\\"\";\n"
+                 "_skip := WS*;\n",
+                 "M.g4:6:1: warning: lexer mode 'STR': its tokens are read like the others (each "
+                 "a rule the parser rules name) and its skip tokens are allowed between any two "
+                 "tokens; `more` is joined to the token it leads to");
+}
+
+TEST(antlr_not_rule_that_is_a_set)
+{
+    /* ~(Q | NL | [x]): Q is '"', NL is [\r\n] or EOL, EOL is U+2028 (through
+     * a reference to a rule defined after the use): the complement of all
+     * of them, one class. */
+    check_import("L.g4",
+                 "lexer grammar L;\n"
+                 "S : Q ~(Q | NL | [x])* Q ;\n"
+                 "fragment Q : '\"' ;\n"
+                 "fragment NL : [\\r\\n] | EOL ;\n"
+                 "fragment EOL : '\\u2028' ;\n",
+                 /* the writer keeps U+2028 as it is, and escapes '"' */
+                 "S := Q [^\\n\\r\\\"x\xe2\x80\xa8]* Q;\n"
+                 "Q := \"\\\"\";\n",
+                 "");
 }
 
 TEST(antlr_errors_point_into_the_file)
@@ -200,9 +245,11 @@ TEST(antlr_errors_point_into_the_file)
     check_error("t.g4", "grammar T;\ns : ~( A | ;\nA : 'a' ;\n",
                 "t.g4:2:12: error: expected a token name or literal after '~' in a parser "
                 "rule, found ';'");
-    check_error("t.g4", "grammar T;\nA : ~B ;\nB : 'b' ;\n",
-                "t.g4:2:6: error: '~B': the complement of a rule cannot be expressed; write "
-                "the set itself ([...]) after '~'");
+    check_error("t.g4", "grammar T;\nA : ~B ;\nB : 'bc' ;\n",
+                "t.g4:2:5: error: '~B': rule 'B' is not a set of single characters, so its "
+                "complement cannot be expressed");
+    check_error("t.g4", "grammar T;\nA : ~(B | 'x') ;\n",
+                "t.g4:2:5: error: '~B': there is no rule 'B'");
     check_error("t.g4", "grammar T;\ns : ('a' | 'b' ;\n",
                 "t.g4:2:16: error: expected ')' to close the '(' at 2:5, found ';'");
     check_error("t.g4", "grammar T;\ns : 'a' ;\ns : 'b' ;\n",
@@ -267,7 +314,7 @@ static char *graph_text(const struct grammar *g, bool strip_brackets)
 static void check_round_trip(const char *name, const char *text, enum grammar_format format,
                              const char *ext)
 {
-    bool strip = format == GRAMMAR_FORMAT_FUZZINGBOOK;
+    bool strip = format == GRAMMAR_FORMAT_FUZZINGBOOK || format == GRAMMAR_FORMAT_TRIBBLE;
     struct diag_list d = DIAG_LIST_INIT;
     struct grammar *g = open_text(name, text, NULL, &d);
     CHECK(g != NULL);
@@ -379,4 +426,180 @@ TEST(round_trip_fuzzingbook)
      * class (a class becomes a helper rule). */
     check_round_trip("n.g4", "grammar N;\ns : 'a' s? 'b' | N ;\nN : 'n'+ ;\n",
                      GRAMMAR_FORMAT_FUZZINGBOOK, "json");
+}
+
+/* ---- TRIBBLE ------------------------------------------------------------- */
+
+static const char *const tribble_calc =
+    "// a calculator, written for these tests\n"
+    "/* outer /* nested */ still a comment */\n"
+    "calc = line (\"\\n\" line)* ;\n"
+    "line = expr @@0.75 | \"\" @@ 0x1p-2 ;\n"
+    "expr = term (/[a-c]/ term){,3} | \"-\"+ expr ;\n"
+    "term = /[0-9]{2}|x(yz)?|\\\"q\\\"/ | \"\\\"\\\\\\t\" | ( \"(\" expr \")\" ) ;\n";
+
+TEST(tribble_rules_literals_regexes_and_weights)
+{
+    /* The root is calc, the one rule no other names.  The regex of term is
+     * brics's [0-9]{2} | x(yz)? | "q" (a string): an alternation nested in
+     * term's, so it keeps its parentheses; plain characters merge into one
+     * literal ("yz"); 0x1p-2 is 0.25. */
+    check_import("t.tribble", tribble_calc,
+                 "calc := line (\"\\n\" line)*;\n"
+                 "line := 75% expr | 25% \"\";\n"
+                 "expr := term ([a-c] term){,3} | \"-\"+ expr;\n"
+                 "term := ([0-9]{2} | \"x\" \"yz\"? | \"q\") | \"\\\"\\\\\\t\" | \"(\" expr \")\";\n",
+                 "");
+}
+
+TEST(tribble_brics_escapes_and_complement)
+{
+    /* \\ in TRIBBLE is one backslash for brics, which takes the next
+     * character as it is: \\x20 is "x20", \\- is '-', with one warning.
+     * ~[ab] is every string but "a" and "b": "" | [^ab] | .{2,}. */
+    check_import("t.tribble", "s = /\\\\x2/ /[+\\\\-]/ /~[ab]/ ;\n",
+                 "s := \"x2\" [+\\-] (\"\" | [^ab] | [\\u{0}-\\u{10FFFF}]{2,});\n",
+                 "t.tribble:1:6: warning: in a regex a backslash takes the next character as "
+                 "it is (dk.brics has no escapes like \\x20 or \\d), so here (1 place in the "
+                 "file) it means the letter or digit itself, as in TRIBBLE\n"
+                 "t.tribble:1:22: warning: '~' in a regex is every string but the ones it "
+                 "names (dk.brics), which kpath writes as \"\" | [^...] | .{2,} (1 place in the "
+                 "file); for one character other than those, write [^...]");
+}
+
+TEST(tribble_start_rule)
+{
+    /* No rule that nobody names: TRIBBLE would refuse; kpath starts at the
+     * first rule and says so. */
+    check_import("t.tribble", "a = b ;\nb = a | \"x\" ;\n", "a := b;\nb := a | \"x\";\n",
+                 "t.tribble: warning: every rule is named by another rule, so TRIBBLE would "
+                 "not know where to start; kpath starts at the first rule, 'a' (--start NAME "
+                 "chooses another)");
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text("t.tribble", "x = y ;\ny = \"q\" ;\nz = y ;\n", "z", &d);
+    CHECK(g != NULL);
+    if (g)
+        CHECK_STR(g->rules[g->start].name, "z");
+    grammar_free(g);
+    diag_list_free(&d);
+}
+
+TEST(tribble_errors_point_into_the_file)
+{
+    check_error("t.tribble", "s = \"a\" ;\ns = \"b\" ;\n",
+                "t.tribble:2:1: error: rule 's' is defined twice (first at 1:1)");
+    /* Two errors in one file: the reader goes on after the first rule. */
+    check_error("t.tribble", "s = \"a\\q\" ;\nt = /a&b/ ;\n",
+                "t.tribble:1:7: error: unknown escape in a literal (TRIBBLE has \\\" \\\\ \\n "
+                "\\r \\t only)\n"
+                "t.tribble:2:7: error: '&' (intersection) in a regex cannot be expressed in a "
+                "context-free grammar; write \\& for the character");
+    check_error("t.tribble", "s = \"a\" {1} ;\n",
+                "t.tribble:1:9: error: repetition {1}: TRIBBLE takes {n} for n of 2 or more");
+    check_error("t.tribble", "s = \"a\" @@1.5 ;\n",
+                "t.tribble:1:9: error: '@@' needs a probability from 0 to 1, found '1.5'");
+    check_error("t.tribble", "s = (\"a\" | \"b\" ;\n",
+                "t.tribble:1:16: error: expected ')' to close the '(' at 1:5, found ';'");
+    check_error("t.tribble", "s = /[a-/ ;\n",
+                "t.tribble:1:6: error: unterminated class '[' in a regex");
+    check_error("t.tribble", "s = /~(ab|c)/ ;\n",
+                "t.tribble:1:6: error: '~' (complement) in a regex is supported only for a set "
+                "of single characters; the complement of a longer string cannot be written "
+                "without its automaton");
+    check_error("t.tribble", "s = t ;\n", "t.tribble:1:5: error: undefined rule 't'");
+    check_error("t.tribble", "/* open\n", "t.tribble:1:1: error: unterminated comment");
+    check_error("t.tribble", "s = \"a\"\n", "t.tribble:2:1: error: expected '|' or ';' to end "
+                                           "the rule, found the end of the file");
+    check_error("t.tribble", "s = /a/\"b\" # ;\n",
+                "t.tribble:1:12: error: unexpected character '#'");
+}
+
+TEST(round_trip_tribble)
+{
+    check_round_trip("t.tribble", tribble_calc, GRAMMAR_FORMAT_TRIBBLE, "tribble");
+    check_round_trip("t.tribble", tribble_calc, GRAMMAR_FORMAT_EBNF, "ebnf");
+    /* Classes with characters brics and TRIBBLE both quote. */
+    check_round_trip("q.tribble", "s = /[\\\\]\\\\-\\\\^\\\\\\\\\\/\\\"\\n&~]/ s? | /./ ;\n",
+                     GRAMMAR_FORMAT_TRIBBLE, "tribble");
+    /* From ANTLR: the _skip rule and names. */
+    check_round_trip("r.g4", round_trip_g4, GRAMMAR_FORMAT_TRIBBLE, "tribble");
+}
+
+/* ---- Fandango ------------------------------------------------------------ */
+
+static const char *const fandango_items =
+    "# a comment\n"
+    "<start> ::= <item>+ \";\"? <rest> ;\n"
+    "<item>  ::= ( \"a\" | 'b\\x41' ) <digit>{2} | r\"[x-z]\\d?\" | b\"\\x41\" | [\"pq\"]\n"
+    "<rest> ::= <party:item> := make()\n"
+    "def make():\n"
+    "    return \"a\"\n"
+    "\n"
+    "where len(str(<start>)) > 1\n";
+
+TEST(fandango_productions_strings_regexes_and_skipped_python)
+{
+    /* <party:item> stands for <item>; r"..." is a Python regex ([x-z] then
+     * \d, ASCII, optional); b"\x41" is "A"; ["pq"] a class; <digit> comes
+     * from the standard library, added after the file's rules. */
+    check_import("f.fan", fandango_items,
+                 "<start> := <item>+ \";\"? <rest>;\n"
+                 "<item> := (\"a\" | \"bA\") <digit>{2} | [x-z] [0-9]? | \"A\" | [pq];\n"
+                 "<rest> := <item>;\n"
+                 "<digit> := [0-9];\n",
+                 "f.fan:4:25: warning: 1 generator is ignored: kpath reads the grammar only\n"
+                 "f.fan:5:1: warning: 1 Python statement is ignored: kpath reads the grammar "
+                 "only\n"
+                 "f.fan:8:1: warning: 1 constraint is ignored: kpath reads the grammar only");
+    check_import("f.fan", "<start> ::= <a>\n<a> ::= \"x\"\n<a> ::= \"y\"\n",
+                 "<start> := <a>;\n<a> := \"y\";\n",
+                 "f.fan:3:1: warning: rule '<a>' is defined again: this definition replaces "
+                 "the one at 2:1, as in Fandango");
+}
+
+TEST(fandango_errors_name_the_construct)
+{
+    check_error("f.fan", "<start> ::= \"a\" | \n",
+                "f.fan:1:19: error: empty alternative (write \"\" for the empty string)");
+    check_error("f.fan", "<start> ::= <a>{n}\n<a> ::= \"x\"\n",
+                "f.fan:1:16: error: a repetition {...} with a Python expression is not "
+                "supported; kpath takes whole numbers {n}, {n,}, {,m}, {n,m}");
+    check_error("f.fan", "<start> ::= gen()\n",
+                "f.fan:1:13: error: the generator call 'gen' in a grammar is not supported "
+                "(it is a Python expression)");
+    check_error("f.fan", "<start> ::= 0 1\n",
+                "f.fan:1:13: error: bits (0 and 1) are not supported: kpath reads characters");
+    check_error("f.fan", "<start> ::= [[ \"a\" \"b\" ]]\n",
+                "f.fan:1:13: error: permutations [[...]] are not supported");
+    check_error("f.fan", "<start> ::= r\"(?=a)b\"\n",
+                "f.fan:1:15: error: '(?' in a regex (look-around, flags, conditionals) is not "
+                "supported; only (?:...) and (?P<name>...) groups are");
+    check_error("f.fan", "<start> ::= \"abc\n", "f.fan:1:13: error: unterminated string");
+    /* include() reads the file from f.fan's directory (here: none). */
+    check_error("f.fan", "include(\"x.fan\")\n<start> ::= \"a\"\n",
+                "f.fan:1:1: note: included here\n"
+                "x.fan: error: cannot read: No such file or directory");
+    check_error("f.fan", "include(x)\n<start> ::= \"a\"\n",
+                "f.fan:1:1: error: include takes a file name: include(\"file.fan\")");
+    check_error("f.fan", "<start> ::= f\"{x}\"\n",
+                "f.fan:1:13: error: f-strings in a grammar are not supported (they are Python "
+                "expressions)");
+    check_error("f.fan", "<start> ::= <nope>\n", "f.fan:1:13: error: undefined rule '<nope>'");
+    check_error("f.fan", "def f():\n    pass\n",
+                "f.fan: error: no productions '<name> ::= ...' in this file\n"
+                "f.fan:1:1: warning: 1 Python statement is ignored: kpath reads the grammar "
+                "only");
+    /* Two errors in one file: the reader goes on with the next line. */
+    check_error("f.fan", "<start> ::= gen()\n<b> ::= 0\n",
+                "f.fan:1:13: error: the generator call 'gen' in a grammar is not supported "
+                "(it is a Python expression)\n"
+                "f.fan:2:9: error: bits (0 and 1) are not supported: kpath reads characters");
+}
+
+TEST(round_trip_fandango)
+{
+    const char *text = "<start> ::= <item>+ \";\"? <item>* ;\n"
+                       "<item>  ::= ( \"a\" | 'b\\x41' ) <digit>{2,} | r\"[x-z]\\d?\" | [\"pq\"]\n";
+    check_round_trip("f.fan", text, GRAMMAR_FORMAT_EBNF, "ebnf");
+    check_round_trip("f.fan", text, GRAMMAR_FORMAT_TRIBBLE, "tribble");
 }

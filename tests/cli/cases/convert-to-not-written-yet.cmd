@@ -1,1 +1,1 @@
-convert --to tribble grammars/expr.ebnf
+convert --to fandango grammars/expr.ebnf

@@ -1,0 +1,1 @@
+convert tests/grammars/formats/fan-main.fan

@@ -1,0 +1,1 @@
+convert --to tribble tests/grammars/formats/calc.tribble

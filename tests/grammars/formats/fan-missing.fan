@@ -1,0 +1,2 @@
+include("no-such.fan")
+<start> ::= "a"
