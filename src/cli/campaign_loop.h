@@ -19,11 +19,13 @@ enum campaign_state cli_run_campaign(const struct cli_command *cmd, struct campa
 /* The signal that interrupted the last cli_run_campaign. */
 const char *cli_interrupt_name(void);
 
-/* The runner's options, the same for every such command: --jobs (-j),
- * --timeout and --max-memory into o.  CLI_CONTINUE, EXIT_USAGE after a
+/* The runner's options, the same for every command that runs a program:
+ * --jobs (-j), --timeout and the address-space limit, whose option is named
+ * memory_option ("max-memory", or "run-max-memory" where --max-memory
+ * already bounds the parser), into o.  CLI_CONTINUE, EXIT_USAGE after a
  * message, or CLI_NOT_MINE for any other option. */
 int cli_runner_option(const struct cli_command *cmd, const char *name, const char *value,
-                      struct runner_options *o);
+                      const char *memory_option, struct runner_options *o);
 
 /* For a command with a loop of its own over runs (generalize): catch
  * SIGINT, SIGTERM and SIGHUP into a flag (on), or restore the defaults (off).

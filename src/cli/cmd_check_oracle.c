@@ -102,7 +102,7 @@ static int on_option(const struct cli_command *cmd, const char *name, const char
                    ? CLI_CONTINUE
                    : cli_usage_error(cmd, "--valid-exit takes exit codes 0..255 separated by "
                                           "commas, like 0,1, not '%s'", value);
-    int st = cli_runner_option(cmd, name, value, &a->runner);
+    int st = cli_runner_option(cmd, name, value, "max-memory", &a->runner);
     if (st != CLI_NOT_MINE)
         return st;
     if (strcmp(name, "output") == 0) {

@@ -87,8 +87,8 @@ const struct cli_command cmd_generalize_command = {
 };
 
 struct args {
-    uint32_t jobs;
-    uint64_t timeout_ms, max_memory, max_queries;
+    struct runner_options runner;
+    uint64_t max_queries;
     struct oracle_exits exits;
     const char *out, *log, *lattice, *start;
     bool no_strings, no_repetitions, no_optional;
@@ -100,8 +100,9 @@ struct args {
 static int on_option(const struct cli_command *cmd, const char *name, const char *value,
                      struct args *a)
 {
-    if (strcmp(name, "jobs") == 0)
-        return cli_parse_u32(cmd, "-j", value, 1, 1024, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
+    int st = cli_runner_option(cmd, name, value, "max-memory", &a->runner);
+    if (st != CLI_NOT_MINE)
+        return st;
     if (strcmp(name, "max-queries") == 0) {
         if (!cli_parse_u64(cmd, "--max-queries", value, &a->max_queries))
             return EXIT_USAGE;
@@ -113,22 +114,6 @@ static int on_option(const struct cli_command *cmd, const char *name, const char
                    ? CLI_CONTINUE
                    : cli_usage_error(cmd, "--valid-exit takes exit codes 0..255 separated by "
                                           "commas, like 0,1, not '%s'", value);
-    if (strcmp(name, "timeout") == 0)
-        return runner_parse_timeout(value, &a->timeout_ms)
-                   ? CLI_CONTINUE
-                   : cli_usage_error(cmd, "--timeout takes whole seconds or NNNms (not 0), "
-                                          "not '%s'", value);
-    if (strcmp(name, "max-memory") == 0) {
-        size_t n;
-        if (strcmp(value, "0") == 0)
-            a->max_memory = 0;
-        else if (samples_parse_size(value, &n))
-            a->max_memory = n;
-        else
-            return cli_usage_error(cmd, "--max-memory takes a size like 512M or 0, not '%s'",
-                                   value);
-        return CLI_CONTINUE;
-    }
     const char **text = strcmp(name, "output") == 0    ? &a->out
                         : strcmp(name, "log") == 0     ? &a->log
                         : strcmp(name, "lattice") == 0 ? &a->lattice
@@ -271,8 +256,7 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
     if (status == EXIT_OK) {
         char **argv = xcalloc(ncommand + 1, sizeof *argv);
         memcpy(argv, command, ncommand * sizeof *argv);
-        struct runner_options ro = {.jobs = a->jobs, .timeout_ms = a->timeout_ms,
-                                    .max_memory = a->max_memory};
+        struct runner_options ro = a->runner;
         struct asker k = {membership_new(&ro, argv, &a->exits)};
         free(argv);
         struct log_sink sink = {a->out ? stdout : stderr, a->log ? &log_copy : NULL};
@@ -350,13 +334,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             split = i;
             break;
         }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    struct args a = {.jobs = cores > 0 ? (uint32_t)(cores > 1024 ? 1024 : cores) : 1,
-                     .timeout_ms = 10000,
-                     .max_memory = (uint64_t)4 << 30,
-                     .max_queries = GENERALIZE_DEFAULT_MAX_QUERIES,
+    struct args a = {.max_queries = GENERALIZE_DEFAULT_MAX_QUERIES,
                      .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
                             .max_memory = PARSE_DEFAULT_MAX_MEMORY}};
+    runner_default_options(&a.runner);
     a.exits.ok[0] = true;
     a.positional = xcalloc((size_t)argc + 1, sizeof *a.positional);
     struct cli_parser p;

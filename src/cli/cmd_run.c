@@ -124,7 +124,7 @@ struct run_args {
 };
 
 int cli_runner_option(const struct cli_command *cmd, const char *name, const char *value,
-                      struct runner_options *o)
+                      const char *memory_option, struct runner_options *o)
 {
     if (strcmp(name, "jobs") == 0)
         return cli_parse_u32(cmd, "-j", value, 1, 1024, &o->jobs) ? CLI_CONTINUE : EXIT_USAGE;
@@ -133,15 +133,15 @@ int cli_runner_option(const struct cli_command *cmd, const char *name, const cha
                    ? CLI_CONTINUE
                    : cli_usage_error(cmd, "--timeout takes whole seconds or NNNms (not 0), "
                                           "not '%s'", value);
-    if (strcmp(name, "max-memory") == 0) {
+    if (strcmp(name, memory_option) == 0) {
         size_t n;
         if (strcmp(value, "0") == 0)
             o->max_memory = 0;
         else if (samples_parse_size(value, &n))
             o->max_memory = n;
         else
-            return cli_usage_error(cmd, "--max-memory takes a size like 512M or 0, not '%s'",
-                                   value);
+            return cli_usage_error(cmd, "--%s takes a size like 512M or 0, not '%s'",
+                                   memory_option, value);
         return CLI_CONTINUE;
     }
     return CLI_NOT_MINE;
@@ -150,7 +150,7 @@ int cli_runner_option(const struct cli_command *cmd, const char *name, const cha
 static int on_option(const struct cli_command *cmd, const char *name, const char *value,
                      struct run_args *a)
 {
-    int st = cli_runner_option(cmd, name, value, &a->runner);
+    int st = cli_runner_option(cmd, name, value, "max-memory", &a->runner);
     if (st != CLI_NOT_MINE)
         return st;
     if (strcmp(name, "results") == 0) {

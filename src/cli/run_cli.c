@@ -20,10 +20,7 @@
 void run_cli_init(struct run_cli *r)
 {
     memset(r, 0, sizeof *r);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    r->jobs = cores > 0 ? (uint32_t)(cores > 1024 ? 1024 : cores) : 1;
-    r->timeout_ms = RUN_CLI_DEFAULT_TIMEOUT_S * 1000;
-    r->max_memory = RUN_CLI_DEFAULT_MAX_MEMORY;
+    runner_default_options(&r->runner);
 }
 
 void run_cli_free(struct run_cli *r)
@@ -35,24 +32,9 @@ void run_cli_free(struct run_cli *r)
 int run_cli_option(const struct cli_command *cmd, const char *name, const char *value,
                    struct run_cli *r)
 {
-    if (strcmp(name, "jobs") == 0)
-        return cli_parse_u32(cmd, "-j", value, 1, 1024, &r->jobs) ? CLI_CONTINUE : EXIT_USAGE;
-    if (strcmp(name, "timeout") == 0)
-        return cli_parse_timeout(value, &r->timeout_ms)
-                   ? CLI_CONTINUE
-                   : cli_usage_error(cmd, "--timeout takes whole seconds or NNNms (not 0), "
-                                          "not '%s'", value);
-    if (strcmp(name, "run-max-memory") == 0) {
-        size_t n;
-        if (strcmp(value, "0") == 0)
-            r->max_memory = 0;
-        else if (samples_parse_size(value, &n))
-            r->max_memory = n;
-        else
-            return cli_usage_error(cmd, "--run-max-memory takes a size like 512M or 0, not '%s'",
-                                   value);
-        return CLI_CONTINUE;
-    }
+    int st = cli_runner_option(cmd, name, value, "run-max-memory", &r->runner);
+    if (st != CLI_NOT_MINE)
+        return st;
     if (strcmp(name, "gcov") == 0) {
         r->gcov_dir = value;
         return CLI_CONTINUE;
@@ -225,8 +207,7 @@ int run_batch_run(struct run_batch *b, const char *label, char *const *texts,
     if (ok) {
         const struct run_cli *r = b->opts;
         struct campaign_options co = {
-            .runner = {.jobs = r->jobs, .timeout_ms = r->timeout_ms,
-                       .max_memory = r->max_memory},
+            .runner = r->runner,
             .argv = b->argv, .collectors = b->cols, .ncollectors = b->ncols,
             .results_path = b->results_path.data, .header = &b->header,
             .resume = b->batches > 0, .max_input_size = PARSE_DEFAULT_MAX_INPUT,

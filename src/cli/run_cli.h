@@ -23,9 +23,7 @@
 
 #include "cli.h"
 #include "results.h"
-
-#define RUN_CLI_DEFAULT_TIMEOUT_S 10
-#define RUN_CLI_DEFAULT_MAX_MEMORY ((uint64_t)4 << 30)
+#include "runner.h"
 
 /* The options, for a command's option table (after its own). */
 #define RUN_CLI_OPTIONS                                                                   \
@@ -45,8 +43,7 @@
                        "(default: a temporary directory, removed at the end)"}
 
 struct run_cli {
-    uint32_t jobs;
-    uint64_t timeout_ms, max_memory;
+    struct runner_options runner; /* -j, --timeout, --run-max-memory */
     const char *gcov_dir, *runs_dir;
     bool lines, node, keep_going;
     const char **features_cmds; /* owned array */
