@@ -13,6 +13,8 @@ bool input_kpaths_text(const struct graph *g, const char *name, const char *text
     if (info) {
         info->infinite = false;
         info->trees = forest_count_trees(f, &info->infinite);
+        if (info->expansions)
+            forest_add_expansions(f, info->expansions);
     }
     forest_add_kpaths_pinned(f, sets, nsets, pins);
     forest_free(f);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "expansion.h"
 #include "commands.h"
 #include "json.h"
 #include "input_kpaths.h"
@@ -46,9 +47,13 @@ const struct cli_command cmd_coverage_command = {
     "k-paths covered out of the grammar's k-paths, for every k from 1 to K:\n"
     "  x.txt: k=1 11/39 (28.2%), k=2 12/125 (9.6%)\n"
     "  total (1 file): k=1 11/39 (28.2%), k=2 12/125 (9.6%)\n"
+    "  expansion coverage: 11/31 (35.4%)\n"
     "A k-path counts when it occurs in any derivation tree of a sample (an\n"
     "ambiguous sample says how many trees it has).  Percentages are rounded\n"
-    "down, so only full coverage reads 100.0%.\n"
+    "down, so only full coverage reads 100.0%.  Expansion coverage counts the\n"
+    "alternatives of every alternation, and each rule without alternatives,\n"
+    "that some tree of some sample uses (fuzzingbook's expansion_coverage),\n"
+    "out of all of them; it is of the whole grammar, also with --pin.\n"
     "\n"
     "A DIR stands for every regular file below it, in path order, except\n"
     "hidden ones and manifest.json (the description kpath gen -o writes beside\n"
@@ -163,6 +168,9 @@ struct measure {
     uint64_t *total;              /* k: the k-paths (under the pins), SATURATED */
     const struct pin_set *pins;   /* coverage in their context; empty: plain */
     size_t parsed;
+    struct expansion_set file_expansions; /* re-made for each file */
+    struct expansion_set expansions;      /* of all files */
+    uint64_t expansions_total;
 };
 
 static void measure_init(struct measure *m, const struct graph *g, uint32_t k,
@@ -178,6 +186,8 @@ static void measure_init(struct measure *m, const struct graph *g, uint32_t k,
     m->sets = xcalloc(2 * (size_t)k, sizeof *m->sets);
     m->covered = xcalloc(k, sizeof *m->covered);
     m->parsed = 0;
+    expansion_set_init(&m->expansions, g);
+    m->expansions_total = expansion_total(g);
     for (uint32_t j = 0; j < k; j++) {
         kpath_space_init(&m->spaces[j], g, j + 1);
         kpath_set_init(&m->totals[j], &m->spaces[j]);
@@ -198,6 +208,7 @@ static void measure_free(struct measure *m)
     free(m->sets);
     free(m->covered);
     free(m->total);
+    expansion_set_free(&m->expansions);
 }
 
 /* The next file's sets, then its counts once input_kpaths has filled them. */
@@ -207,6 +218,7 @@ static void measure_begin(struct measure *m)
         kpath_set_init(&m->per_file[j], &m->spaces[j]);
         m->sets[j] = &m->per_file[j];
     }
+    expansion_set_init(&m->file_expansions, m->graph);
 }
 
 static void measure_end(struct measure *m, bool parsed)
@@ -216,6 +228,20 @@ static void measure_end(struct measure *m, bool parsed)
         kpath_set_free(&m->per_file[j]);
     }
     m->parsed += parsed;
+    expansion_set_union(&m->expansions, &m->file_expansions);
+}
+
+/* The current file is reported: its expansion set goes. */
+static void measure_done(struct measure *m)
+{
+    expansion_set_free(&m->file_expansions);
+}
+
+/* "expansions": {"covered": 11, "total": 31} */
+static void add_json_expansions(struct strbuf *out, uint64_t covered, uint64_t total)
+{
+    strbuf_addf(out, ", \"expansions\": {\"covered\": %" PRIu64 ", \"total\": %" PRIu64 "}",
+                covered, total);
 }
 
 struct list_ctx {
@@ -304,7 +330,7 @@ static void process_file(struct run *r, const char *path)
 {
     const char *name = samples_display_name(path);
     struct diag_list diags = DIAG_LIST_INIT;
-    struct input_kpaths_info info;
+    struct input_kpaths_info info = {.expansions = &r->m.file_expansions};
     measure_begin(&r->m);
     bool parsed = input_kpaths_file(r->graph, path, &r->po, r->m.sets, 2 * (size_t)r->m.k,
                                     r->m.pins, &r->text, &info, &diags);
@@ -325,6 +351,7 @@ static void process_file(struct run *r, const char *path)
             strbuf_addstr(&r->out, "}");
         }
         diag_list_free(&diags);
+        measure_done(&r->m);
         r->ok = r->ok && flush(&r->out, r->report_to, false);
         return;
     }
@@ -341,6 +368,7 @@ static void process_file(struct run *r, const char *path)
             strbuf_addf(&r->out, ", \"trees\": %" PRIu64 ", \"infinite\": false", trees);
         strbuf_addstr(&r->out, ", \"coverage\": ");
         add_json_row(&r->out, r->m.total, r->m.covered, r->m.k);
+        add_json_expansions(&r->out, r->m.file_expansions.count, r->m.expansions_total);
         strbuf_addstr(&r->out, "}");
     } else {
         strbuf_addf(&r->out, "%s: ", name);
@@ -351,6 +379,7 @@ static void process_file(struct run *r, const char *path)
             strbuf_addf(&r->out, "; %s parse trees", forest_trees_text(trees, count));
         strbuf_addch(&r->out, '\n');
     }
+    measure_done(&r->m);
     r->ok = r->ok && flush(&r->out, r->report_to, false);
 }
 
@@ -454,6 +483,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         strbuf_addf(&r.out, "  \"total\": {\"files\": %zu, \"parsed\": %zu, \"failed\": %zu, "
                             "\"coverage\": ", r.attempted, r.m.parsed, nfailed);
         add_json_row(&r.out, r.m.total, r.m.covered, a.k);
+        add_json_expansions(&r.out, r.m.expansions.count, r.m.expansions_total);
         strbuf_addstr(&r.out, "},\n  \"failures\": [");
         for (size_t i = 0; i < r.failures.len; i++) {
             strbuf_reset(&r.line);
@@ -471,7 +501,11 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             strbuf_addf(&r.out, "; %zu failed", nfailed);
         strbuf_addstr(&r.out, "): ");
         add_row(&r.out, r.m.total, r.m.covered, a.k);
-        strbuf_addch(&r.out, '\n');
+        strbuf_addstr(&r.out, "\nexpansion coverage: ");
+        strbuf_addf(&r.out, "%" PRIu64 "/%" PRIu64 " (", r.m.expansions.count,
+                    r.m.expansions_total);
+        add_percent(&r.out, r.m.expansions.count, r.m.expansions_total);
+        strbuf_addstr(&r.out, "%)\n");
     }
     r.ok = r.ok && flush(&r.out, r.report_to, true);
     if (a.uncovered)
