@@ -30,6 +30,9 @@ _Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-siz
 static const struct cli_option options[] = {
     {"k", 'k', "K", "report k = 1 .. K (default 2)"},
     {"uncovered", 0, NULL, "list the K-paths no sample covers on stdout (report to stderr)"},
+    {"growth", 0, NULL, "after each sample, the coverage of it and all before it (the growth "
+                        "curve)"},
+    {"csv", 0, NULL, "with --growth: print the curve as CSV, from 0 samples on"},
     {"pin", 0, "PATH", "coverage in the context of PATH, of the k-paths under it (repeatable)"},
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
@@ -63,7 +66,16 @@ const struct cli_command cmd_coverage_command = {
     "other sample is still measured, and the exit status is 2.\n"
     "\n"
     "With --uncovered, stdout lists the K-paths no sample covers, one per line\n"
-    "as kpath paths prints them, and the report goes to stderr.",
+    "as kpath paths prints them, and the report goes to stderr.\n"
+    "\n"
+    "With --growth, each line is the coverage of the first N samples that\n"
+    "parsed, in the order above (the TUI's growth plot, v in the inputs pane):\n"
+    "  1 x.txt: k=1 12/39 (30.7%), k=2 12/125 (9.6%), expansions 11/31 (35.4%)\n"
+    "--csv prints the same as CSV with a header row and a first row for no\n"
+    "samples: samples,file,k1_covered,k1_total,...,expansions_covered,\n"
+    "expansions_total.  The report of the whole run goes to stderr then.\n"
+    "For a suite kpath gen wrote, DIR gives its files in the order they were\n"
+    "made.",
     .options = options,
     .run = run,
     .takes_files = true,
@@ -71,7 +83,7 @@ const struct cli_command cmd_coverage_command = {
 
 struct coverage_args {
     uint32_t k;
-    bool uncovered;
+    bool uncovered, growth, csv;
     struct parse_options po;
 };
 
@@ -83,6 +95,14 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "uncovered") == 0) {
         a->uncovered = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "growth") == 0) {
+        a->growth = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "csv") == 0) {
+        a->csv = true;
         return CLI_CONTINUE;
     }
     return cli_sample_option(cmd, name, value, &a->po);
@@ -129,6 +149,31 @@ static void add_row(struct strbuf *out, const uint64_t *totals, const uint64_t *
         add_percent(out, covered[j], totals[j]);
         strbuf_addstr(out, "%)");
     }
+}
+
+/* One CSV field: quoted when it holds a comma, a quote or a line break. */
+static void add_csv_field(struct strbuf *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\r\n")) {
+        strbuf_addstr(out, text);
+        return;
+    }
+    strbuf_addch(out, '"');
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            strbuf_addch(out, '"');
+        strbuf_addch(out, *c);
+    }
+    strbuf_addch(out, '"');
+}
+
+/* ",12,39,12,125,11,31": covered and total per k, then the expansions. */
+static void add_csv_counts(struct strbuf *out, const uint64_t *totals, const uint64_t *covered,
+                           uint32_t k, uint64_t expansions, uint64_t expansions_total)
+{
+    for (uint32_t j = 0; j < k; j++)
+        strbuf_addf(out, ",%" PRIu64 ",%" PRIu64, covered[j], totals[j]);
+    strbuf_addf(out, ",%" PRIu64 ",%" PRIu64 "\n", expansions, expansions_total);
 }
 
 static void add_json_row(struct strbuf *out, const uint64_t *totals, const uint64_t *covered,
@@ -305,6 +350,8 @@ static void add_plural(struct strbuf *out, size_t n, const char *what)
 struct run {
     const struct graph *graph;
     bool json;
+    bool growth, csv;         /* --growth: cumulative lines (--csv: as CSV) */
+    uint64_t *cumulative;     /* k: the covered counts of all files so far */
     struct parse_options po;
     struct measure m;
     FILE *report_to;          /* stdout, or stderr when stdout has the uncovered list */
@@ -323,6 +370,32 @@ static void add_failures(struct run *r, const struct diag_list *diags)
         const struct diag *e = &diags->items[d];
         if (e->severity == DIAG_ERROR)
             diag_add(&r->failures, e->severity, e->file, e->line, e->col, "%s", e->message);
+    }
+}
+
+/* --growth: the coverage of the samples parsed so far, `name` the last. */
+static void add_growth_point(struct run *r, const char *name)
+{
+    const struct measure *m = &r->m;
+    for (uint32_t j = 0; j < m->k; j++)
+        r->cumulative[j] = m->totals[j].size;
+    if (r->csv) {
+        strbuf_addf(&r->out, "%zu,", m->parsed);
+        add_csv_field(&r->out, name);
+        add_csv_counts(&r->out, m->total, r->cumulative, m->k, m->expansions.count,
+                       m->expansions_total);
+    } else if (r->json) {
+        strbuf_addf(&r->out, ", \"growth\": {\"samples\": %zu, \"coverage\": ", m->parsed);
+        add_json_row(&r->out, m->total, r->cumulative, m->k);
+        add_json_expansions(&r->out, m->expansions.count, m->expansions_total);
+        strbuf_addstr(&r->out, "}}");
+    } else {
+        strbuf_addf(&r->out, "%zu %s: ", m->parsed, name);
+        add_row(&r->out, m->total, r->cumulative, m->k);
+        strbuf_addf(&r->out, ", expansions %" PRIu64 "/%" PRIu64 " (", m->expansions.count,
+                    m->expansions_total);
+        add_percent(&r->out, m->expansions.count, m->expansions_total);
+        strbuf_addstr(&r->out, "%)\n");
     }
 }
 
@@ -356,6 +429,12 @@ static void process_file(struct run *r, const char *path)
         return;
     }
     diag_list_free(&diags);
+    if (r->growth) {
+        add_growth_point(r, name);
+        measure_done(&r->m);
+        r->ok = r->ok && flush(&r->out, r->report_to, false);
+        return;
+    }
     bool infinite = info.infinite;
     uint64_t trees = info.trees;
     char count[FOREST_TREES_TEXT_SIZE];
@@ -438,6 +517,18 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         cli_common_free(&c);
         return status;
     }
+    if (a.csv && !a.growth) {
+        cli_common_free(&c);
+        return cli_usage_error(cmd, "--csv prints the growth curve: use it with --growth");
+    }
+    if (a.csv && c.json) {
+        cli_common_free(&c);
+        return cli_usage_error(cmd, "--csv and --json exclude each other");
+    }
+    if (a.csv && a.uncovered) {
+        cli_common_free(&c);
+        return cli_usage_error(cmd, "--csv and --uncovered both print on stdout: choose one");
+    }
     size_t nstdin = 0;
     for (size_t i = 0; i < c.nfiles; i++)
         nstdin += strcmp(c.files[i], "-") == 0;
@@ -455,6 +546,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
 
     struct run r = {.graph = graph, .json = c.json, .po = a.po, .ok = true,
+                    .growth = a.growth, .csv = a.csv,
                     .report_to = a.uncovered && !c.json ? stderr : stdout};
     struct pin_set pins = PIN_SET_INIT;
     if (!cli_add_pins(cmd, graph, &c, &pins)) {
@@ -465,6 +557,14 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         return EXIT_USAGE;
     }
     measure_init(&r.m, graph, a.k, &pins);
+    r.cumulative = xcalloc(a.k, sizeof *r.cumulative);
+    if (a.csv) {
+        strbuf_addstr(&r.out, "samples,file");
+        for (uint32_t j = 1; j <= a.k; j++)
+            strbuf_addf(&r.out, ",k%u_covered,k%u_total", j, j);
+        strbuf_addstr(&r.out, ",expansions_covered,expansions_total\n0,");
+        add_csv_counts(&r.out, r.m.total, r.cumulative, a.k, 0, r.m.expansions_total);
+    }
     if (c.json) {
         strbuf_addstr(&r.out, "{\"grammar\": ");
         json_add_cstring(&r.out, c.grammar);
@@ -476,6 +576,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     strbuf_free(&r.text);
 
     size_t nfailed = r.attempted - r.m.parsed;
+    if (a.csv) { /* stdout has the curve; the report goes to stderr */
+        r.ok = r.ok && flush(&r.out, stdout, true);
+        r.report_to = stderr;
+    }
     for (uint32_t j = 0; j < a.k; j++)
         r.m.covered[j] = r.m.totals[j].size;
     if (c.json) {
@@ -527,6 +631,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 
     status = !r.ok ? EXIT_FAILURE_OTHER : (nfailed || r.attempted == 0) ? EXIT_USAGE : EXIT_OK;
     diag_list_free(&r.failures);
+    free(r.cumulative);
     measure_free(&r.m);
     pin_set_free(&pins);
     graph_free(graph);
