@@ -146,7 +146,7 @@ test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/tui/run.sh
 
 bench: $(BENCH) $(KPATH) $(SUBJECTS)
-	@./$(BENCH) $(CURDIR)
+	@./$(BENCH) $(CURDIR) $(BENCH_SECTIONS)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 
 # Real ANTLR grammars (KPATH_GRAMMARS_V4=a grammars-v4 checkout; else skipped).

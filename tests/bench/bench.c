@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,15 +87,34 @@ void bench_run_child(char *const argv[], const char *dir, const char *out_path,
 int main(int argc, char **argv)
 {
     const char *root = argc > 1 ? argv[1] : ".";
+    /* bench ROOT [SECTION...]: only the named sections (all without). */
+    static const struct {
+        const char *name;
+        void (*run)(const char *root);
+    } sections[] = {
+        {"core", bench_core},       {"generation", bench_generation}, {"parsing", bench_parsing},
+        {"output", bench_output},   {"concise", bench_concise},       {"tui", bench_tui},
+        {"run", bench_run},         {"explain", bench_explain},
+    };
+    size_t nsections = sizeof sections / sizeof *sections;
+    for (int a = 2; a < argc; a++) {
+        size_t i = 0;
+        while (i < nsections && strcmp(argv[a], sections[i].name) != 0)
+            i++;
+        if (i == nsections) {
+            fprintf(stderr, "bench: unknown section '%s' (core, generation, parsing, output, "
+                            "concise, tui, run, explain)\n", argv[a]);
+            return 2;
+        }
+    }
     printf("kpath benchmarks (wall-clock times on this machine; nothing is asserted)\n");
-    bench_core(root);
-    bench_generation(root);
-    bench_parsing(root);
-    bench_output(root);
-    bench_concise(root);
-    bench_tui(root);
-    bench_run(root);
-    bench_explain(root);
+    for (size_t i = 0; i < nsections; i++) {
+        bool wanted = argc <= 2;
+        for (int a = 2; a < argc && !wanted; a++)
+            wanted = strcmp(argv[a], sections[i].name) == 0;
+        if (wanted)
+            sections[i].run(root);
+    }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("\npeak memory of the whole run (max RSS): %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
