@@ -119,12 +119,21 @@ run: deps
 # ---- programs under test (subjects/, tests/subjects/) ----------------------
 # They are not kpath: built without kpath's flags or sanitizers.  calc gets
 # --coverage, so `kpath run --gcov $(O)/subjects` sees what each run did.
-SUBJECTS := $(O)/subjects/calc $(O)/tests/subjects/hostile
+SUBJECTS := $(O)/subjects/calc $(O)/subjects/url $(O)/tests/subjects/hostile \
+            $(O)/tests/subjects/lang
 subjects: $(SUBJECTS)
 
 $(O)/subjects/calc: subjects/calc.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O0 -g --coverage -o $@ $<
+
+$(O)/subjects/url: subjects/url.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -o $@ $<
+
+$(O)/tests/subjects/lang: tests/subjects/lang.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -o $@ $<
 
 $(O)/tests/subjects/hostile: tests/subjects/hostile.c | deps
 	@mkdir -p $(dir $@)
@@ -147,6 +156,7 @@ test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 
 bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@./$(BENCH) $(CURDIR) $(BENCH_SECTIONS)
+	@KPATH=$(CURDIR)/$(KPATH) BUILD=$(CURDIR)/$(O) sh tests/bench/generalize.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 
 # Real ANTLR grammars (KPATH_GRAMMARS_V4=a grammars-v4 checkout; else skipped).
@@ -219,6 +229,8 @@ install: $(KPATH) $(DOCS)
 	install -m 755 $(KPATH) $(DESTDIR)$(BINDIR)/kpath
 	install -m 644 grammars/*.ebnf $(DESTDIR)$(DATADIR)/grammars/
 	install -m 644 themes/*.theme $(DESTDIR)$(DATADIR)/themes/
+	install -d $(DESTDIR)$(DATADIR)/lattices
+	install -m 644 lattices/*.ebnf $(DESTDIR)$(DATADIR)/lattices/
 	install -d $(DESTDIR)$(DATADIR)/lessons/samples
 	install -m 644 lessons/*.lesson lessons/README.md $(DESTDIR)$(DATADIR)/lessons/
 	install -m 644 lessons/samples/* $(DESTDIR)$(DATADIR)/lessons/samples/

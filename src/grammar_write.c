@@ -345,6 +345,14 @@ void grammar_write_rule(const struct grammar *g, uint32_t rule,
     writer_free(&w);
 }
 
+void grammar_write_expr(const struct grammar *g, const struct expr *e, struct strbuf *out)
+{
+    struct writer w;
+    writer_init(&w, g, NULL);
+    print_expr(&w, e, false, out);
+    writer_free(&w);
+}
+
 /* ---- the whole grammar ----------------------------------------------------- */
 
 static bool has_alternation(const struct expr *rhs)

@@ -79,6 +79,8 @@ void grammar_write(const struct grammar *g, const struct grammar_write_options *
  * comments or a final newline (it may span lines). */
 void grammar_write_rule(const struct grammar *g, uint32_t rule,
                         const struct grammar_write_options *opts, struct strbuf *out);
+/* One element of a right-hand side as the writer prints it: (":" Port)? */
+void grammar_write_expr(const struct grammar *g, const struct expr *e, struct strbuf *out);
 /* grammar_write into the file `path`, atomically (see write_file_atomic). */
 bool grammar_write_file(const struct grammar *g, const struct grammar_write_options *opts,
                         const char *path, struct diag_list *diags);

@@ -6,6 +6,8 @@
 #ifndef KPATH_CLI_CAMPAIGN_LOOP_H
 #define KPATH_CLI_CAMPAIGN_LOOP_H
 
+#include <signal.h>
+
 #include "campaign.h"
 #include "cli.h"
 
@@ -16,6 +18,12 @@ enum campaign_state cli_run_campaign(const struct cli_command *cmd, struct campa
                                      struct campaign_progress *p);
 /* The signal that interrupted the last cli_run_campaign. */
 const char *cli_interrupt_name(void);
+
+/* For a command with a loop of its own over runs (generalize): catch
+ * SIGINT, SIGTERM and SIGHUP into a flag (on), or restore the defaults (off).
+ * The flag is non-zero once one arrived; cli_interrupt_name names it. */
+void cli_catch_interrupts(bool on);
+volatile sig_atomic_t *cli_interrupt_flag(void);
 
 /* "10" (seconds) or "250ms": false for 0 or anything else. */
 bool cli_parse_timeout(const char *text, uint64_t *ms);

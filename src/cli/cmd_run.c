@@ -233,6 +233,18 @@ static void catch_signals(bool on)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+void cli_catch_interrupts(bool on)
+{
+    if (on)
+        interrupted = 0;
+    catch_signals(on);
+}
+
+volatile sig_atomic_t *cli_interrupt_flag(void)
+{
+    return &interrupted;
+}
+
 /* ---- output ---------------------------------------------------------------- */
 
 static void print_diags(const struct cli_command *cmd, struct diag_list *diags)

@@ -25,7 +25,9 @@
     X(run, cmd_run)           \
     X(explain, cmd_explain)   \
     X(target, cmd_target)     \
-    X(check_oracle, cmd_check_oracle)
+    X(check_oracle, cmd_check_oracle) \
+    X(generalize, cmd_generalize)     \
+    X(grammar_from, cmd_grammar_from)
 
 #define DECLARE_COMMAND(name, fn) extern const struct cli_command fn##_command;
 KPATH_COMMANDS(DECLARE_COMMAND)

@@ -1,0 +1,39 @@
+/* membership: membership queries — is this input valid? — asked of a program
+ * (the oracle) through the runner (src/runner.h), so every query is a real,
+ * contained run: its own directory, process group, timeout and memory limit.
+ *
+ * An input is valid when its run exited with an accepted code (oracle_valid,
+ * src/oracle_check.h); a signal or a timeout is invalid.  membership_ask runs
+ * a batch of inputs, up to `jobs` at once, and answers in the order asked
+ * (whatever the order the runs end in), so a caller's log is deterministic
+ * when the oracle is.  A run that cannot start at all is an error, not an
+ * answer.
+ *
+ * Ownership: a membership owns its runner and a copy of the command. */
+#ifndef KPATH_MEMBERSHIP_H
+#define KPATH_MEMBERSHIP_H
+
+#include <stdbool.h>
+#include <signal.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "oracle_check.h"
+#include "runner.h"
+
+struct membership;
+
+/* argv: the command, NULL-terminated ("{}" stands for the input's path; else
+ * the input is on standard input).  Copied. */
+struct membership *membership_new(const struct runner_options *opts, char *const *argv,
+                                  const struct oracle_exits *exits);
+void membership_free(struct membership *m);
+
+/* Ask about inputs[i] (lens[i] bytes) for i < n; answers[i] = valid.  False
+ * with a diagnostic when a run could not start or *stop became set (the
+ * runs under way are killed then). */
+bool membership_ask(struct membership *m, const char *const *inputs, const size_t *lens,
+                    size_t n, bool *answers, volatile const sig_atomic_t *stop,
+                    struct diag_list *diags);
+
+#endif

@@ -1,0 +1,1 @@
+generalize tests/lattices/digits.ebnf tests/lattices/digits.txt -- /nonexistent/prog

@@ -1,0 +1,84 @@
+/* lang: oracles whose languages are known exactly, for the tests of
+ * kpath generalize.  `lang MODE` reads standard input (one trailing newline
+ * is ignored) and exits 0 when it is in the language of MODE, else 1:
+ *
+ *   digits     "n=" [0-9]+
+ *   optional   "a" "b"? "c"
+ *   list       "x" ("," "x")*
+ *   ident      [a-z_] [a-z0-9_]* "=" [0-9]+ ("," [0-9]+)* ";"?
+ *
+ * A subject, not part of kpath. */
+#include <stdio.h>
+#include <string.h>
+
+static char buf[1 << 16];
+static size_t len, pos;
+
+static int eat(char c)
+{
+    if (pos < len && buf[pos] == c) {
+        pos++;
+        return 1;
+    }
+    return 0;
+}
+
+static int digits(void)
+{
+    size_t from = pos;
+    while (pos < len && buf[pos] >= '0' && buf[pos] <= '9')
+        pos++;
+    return pos > from;
+}
+
+static int lower_or_underscore(char c)
+{
+    return (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static int valid(const char *mode)
+{
+    if (strcmp(mode, "digits") == 0)
+        return eat('n') && eat('=') && digits() && pos == len;
+    if (strcmp(mode, "optional") == 0) {
+        if (!eat('a'))
+            return 0;
+        eat('b');
+        return eat('c') && pos == len;
+    }
+    if (strcmp(mode, "list") == 0) {
+        if (!eat('x'))
+            return 0;
+        while (eat(','))
+            if (!eat('x'))
+                return 0;
+        return pos == len;
+    }
+    if (strcmp(mode, "ident") == 0) {
+        if (pos >= len || !lower_or_underscore(buf[pos]))
+            return 0;
+        while (pos < len && (lower_or_underscore(buf[pos]) || (buf[pos] >= '0' && buf[pos] <= '9')))
+            pos++;
+        if (!eat('=') || !digits())
+            return 0;
+        while (eat(','))
+            if (!digits())
+                return 0;
+        eat(';');
+        return pos == len;
+    }
+    fprintf(stderr, "lang: unknown mode %s\n", mode);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: lang digits|optional|list|ident <input\n");
+        return 2;
+    }
+    len = fread(buf, 1, sizeof buf, stdin);
+    if (len && buf[len - 1] == '\n')
+        len--;
+    return valid(argv[1]) ? 0 : 1;
+}
