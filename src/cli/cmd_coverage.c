@@ -47,9 +47,10 @@ const struct cli_command cmd_coverage_command = {
     .summary = "measure the k-path coverage of sample files",
     .description =
     "Parse every sample and report, per file and for all of them together, the\n"
-    "k-paths covered out of the grammar's k-paths, for every k from 1 to K:\n"
-    "  x.txt: k=1 11/39 (28.2%), k=2 12/125 (9.6%)\n"
-    "  total (1 file): k=1 11/39 (28.2%), k=2 12/125 (9.6%)\n"
+    "k-paths covered out of the grammar's k-paths, for every k from 1 to K\n"
+    "(x.txt holding x+42, with grammars/expr.ebnf):\n"
+    "  x.txt: k=1 12/39 (30.7%), k=2 12/125 (9.6%)\n"
+    "  total (1 file): k=1 12/39 (30.7%), k=2 12/125 (9.6%)\n"
     "  expansion coverage: 11/31 (35.4%)\n"
     "A k-path counts when it occurs in any derivation tree of a sample (an\n"
     "ambiguous sample says how many trees it has).  Percentages are rounded\n"
