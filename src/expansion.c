@@ -66,6 +66,22 @@ bool expansion_has(const struct expansion_set *s, uint32_t n, uint32_t decision)
     return f && *f;
 }
 
+void expansion_set_union(struct expansion_set *into, const struct expansion_set *from)
+{
+    const struct graph *g = into->graph;
+    size_t edges = edge_count(g);
+    for (size_t e = 0; e < edges; e++)
+        if (from->edge[e] && !into->edge[e]) {
+            into->edge[e] = true;
+            into->count++;
+        }
+    for (uint32_t n = 0; n < g->nnodes; n++)
+        if (from->node[n] && !into->node[n]) {
+            into->node[n] = true;
+            into->count++;
+        }
+}
+
 void expansion_add_tree(struct expansion_set *s, const struct dtree *t)
 {
     const struct graph *g = s->graph;

@@ -38,6 +38,8 @@ void expansion_set_free(struct expansion_set *s);
 bool expansion_add(struct expansion_set *s, uint32_t n, uint32_t decision);
 /* Is the expansion of node n (alternative `decision` of an alt) in the set? */
 bool expansion_has(const struct expansion_set *s, uint32_t n, uint32_t decision);
+/* Add every expansion of `from` (a set over the same graph) to `into`. */
+void expansion_set_union(struct expansion_set *into, const struct expansion_set *from);
 /* Add every expansion the tree uses (its open slots use none). */
 void expansion_add_tree(struct expansion_set *s, const struct dtree *t);
 

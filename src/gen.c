@@ -47,6 +47,12 @@ struct gen_state {
         uint32_t *refs;       /* references on that way, the node included */
         uint32_t *side;       /* the depth closing its sides needs */
     } ctx[2];                 /* [0] smallest; [1] shallowest, then smallest */
+    /* With pins: per pin, the smallest (and the shallowest) ways down from
+     * its last node (the same searches seeded there; key NULL until a
+     * target needs them). */
+    struct context (*pin_ctx)[2]; /* per pin: [0] smallest; [1] shallowest, then smallest */
+    size_t npin_ctx;
+    const struct context *below_ctx; /* the one the last leg (pin to target) follows */
     const struct context *route_ctx; /* the one the current first leg follows */
     double *probabilities;    /* owned when computed from the grammar */
     /* ---- agenda (kpath strategy) ---- */
@@ -239,9 +245,12 @@ static uint64_t add64(uint64_t a, uint64_t b)
     return a > METRIC_INFINITE - b ? METRIC_INFINITE : a + b;
 }
 
-/* The smallest contexts (see gen_state): Dijkstra from the root over parent
- * to child edges, each adding the parent's node and its closed sides. */
-static void compute_contexts(struct generator *gen, struct context *cx, bool shallow)
+/* The smallest contexts (see gen_state): Dijkstra from `source` (the root,
+ * or a pin's last node) over parent to child edges, each adding the parent's
+ * node and its closed sides.  From another source than the root, refs and
+ * side are relative to the source's depth (its own reference not counted). */
+static void compute_contexts_from(struct generator *gen, struct context *cx, bool shallow,
+                                  uint32_t source)
 {
     const struct graph *g = gen->graph;
     uint32_t N = g->nnodes;
@@ -256,10 +265,11 @@ static void compute_contexts(struct generator *gen, struct context *cx, bool sha
     bool *done = xcalloc(N + 1, sizeof *done);
     struct ctx_item { uint64_t key; uint32_t node; } *heap = NULL;
     size_t len = 0, cap = 0;
-    cx->key[0] = shallow ? (uint64_t)is_ref(g, 0) << 32 : 0;
-    cx->refs[0] = is_ref(g, 0);
+    uint32_t own = source == 0 ? is_ref(g, 0) : 0;
+    cx->key[source] = shallow ? (uint64_t)own << 32 : 0;
+    cx->refs[source] = own;
     heap = xgrow(heap, &cap, 1, sizeof *heap);
-    heap[len++] = (struct ctx_item){cx->key[0], 0};
+    heap[len++] = (struct ctx_item){cx->key[source], source};
     while (len) {
         struct ctx_item top = heap[0], last = heap[--len];
         size_t i = 0;
@@ -309,6 +319,19 @@ static void compute_contexts(struct generator *gen, struct context *cx, bool sha
     }
     free(heap);
     free(done);
+}
+
+static void compute_contexts(struct generator *gen, struct context *cx, bool shallow)
+{
+    compute_contexts_from(gen, cx, shallow, 0);
+}
+
+static void free_context(struct context *cx)
+{
+    free(cx->key);
+    free(cx->pred);
+    free(cx->refs);
+    free(cx->side);
 }
 
 static void precompute(struct generator *gen)
@@ -574,13 +597,14 @@ static void route_chain(struct generator *gen, uint32_t from, uint32_t to)
     }
 }
 
-/* Append the smallest way from the root (not included) down to `to`, read
- * off the smallest contexts backwards. */
-static void route_smallest(struct generator *gen, uint32_t to)
+/* Append the smallest way from `from` (not included; the source of cx) down
+ * to `to`, read off the smallest contexts backwards. */
+static void route_smallest(struct generator *gen, const struct context *cx, uint32_t from,
+                           uint32_t to)
 {
     struct gen_state *st = gen->state;
     size_t mark = st->route_len;
-    for (uint32_t m = to; m != 0; m = st->route_ctx->pred[m])
+    for (uint32_t m = to; m != from; m = cx->pred[m])
         route_push(st, m);
     for (size_t a = mark, b = st->route_len ? st->route_len - 1 : 0; a < b; a++, b--) {
         uint32_t t = st->route[a];
@@ -619,13 +643,19 @@ static void build_route(struct generator *gen)
     route_push(st, 0);
     if (st->via) {
         const struct pin *pin = st->via;
-        route_down(gen, 0, pin->nodes[0], st->cost);
+        if (st->smallest_route)
+            route_smallest(gen, st->route_ctx, 0, pin->nodes[0]);
+        else
+            route_down(gen, 0, pin->nodes[0], st->cost);
         st->leg_end = st->route_len - 1;
         for (uint32_t j = 1; j < pin->len; j++)
             route_chain(gen, pin->nodes[j - 1], pin->nodes[j]);
-        route_down(gen, pin->nodes[pin->len - 1], target[0], st->cost_below);
+        if (st->smallest_route)
+            route_smallest(gen, st->below_ctx, pin->nodes[pin->len - 1], target[0]);
+        else
+            route_down(gen, pin->nodes[pin->len - 1], target[0], st->cost_below);
     } else if (st->smallest_route) {
-        route_smallest(gen, target[0]);
+        route_smallest(gen, st->route_ctx, 0, target[0]);
         st->leg_end = st->route_len - 1;
     } else {
         route_down(gen, 0, target[0], st->cost);
@@ -639,8 +669,8 @@ static void build_route(struct generator *gen)
 }
 
 /* The depth, relative to the pin's first node's, that the way along the pin
- * and then from its last node (by `below`) needs. */
-static uint32_t pin_need(const struct generator *gen, const struct pin *pin, const uint32_t *below)
+ * and then from its last node (needing `below`, relative to it) needs. */
+static uint32_t pin_need_past(const struct generator *gen, const struct pin *pin, uint32_t below)
 {
     const struct graph *g = gen->graph;
     uint32_t need = 0, refs = 0;
@@ -648,18 +678,114 @@ static uint32_t pin_need(const struct generator *gen, const struct pin *pin, con
         need = max32(need, refs + gen->state->entry_side[pin->nodes[j]]);
         refs += is_ref(g, pin->nodes[j]);
     }
-    return max32(need, add32(refs, below[pin->nodes[pin->len - 1]]));
+    return max32(need, add32(refs, below));
 }
 
-/* Plan the smallest way to a target (without pins): the smallest context of
- * its first node, then the target's own chain.  Returns the depth that tree
- * needs (UINT32_MAX with pins: they take the shallowest way). */
+/* The same with `below` a cost table (see compute_costs). */
+static uint32_t pin_need(const struct generator *gen, const struct pin *pin, const uint32_t *below)
+{
+    return pin_need_past(gen, pin, below[pin->nodes[pin->len - 1]]);
+}
+
+/* The smallest (shallow: the shallowest) ways down from pin i's last node,
+ * searched on first use. */
+static const struct context *pin_context(struct generator *gen, size_t i, int shallow)
+{
+    struct gen_state *st = gen->state;
+    const struct pin_set *pins = gen->opts.pins;
+    if (!st->pin_ctx) {
+        st->pin_ctx = xcalloc(pins->len, sizeof *st->pin_ctx);
+        st->npin_ctx = pins->len;
+    }
+    struct context *cx = &st->pin_ctx[i][shallow];
+    if (!cx->key) {
+        const struct pin *pin = &pins->pins[i];
+        compute_contexts_from(gen, cx, shallow, pin->nodes[pin->len - 1]);
+    }
+    return cx;
+}
+
+/* The weight (min_weight's measure: characters, then tree nodes) of the
+ * smallest tree along the route: each node walked through with its closed
+ * sides, and the smallest subtree below the last. */
+static uint64_t route_weight(const struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    const struct gen_state *st = gen->state;
+    uint64_t w = 0;
+    for (size_t i = 0; i + 1 < st->route_len; i++)
+        w = add64(w, add64(1, side_weight(g, st->route[i], st->route[i + 1])));
+    return add64(w, g->nodes[st->route[st->route_len - 1]].min_weight);
+}
+
+/* Plan the smallest way to a target through the pins: for each pin above
+ * the target, a context of its first node, the pin's own chain, and a way
+ * from its last node down to the target, each leg the smallest or, when
+ * that is too deep, the shallowest (then smallest) one; of these trees, the
+ * one weighing least within the depth limit, or, when none fits, the
+ * shallowest, for the caller to fall back on.  Returns the depth that tree
+ * needs. */
+static uint32_t plan_smallest_pinned(struct generator *gen, const uint32_t *target)
+{
+    struct gen_state *st = gen->state;
+    const struct pin_set *pins = gen->opts.pins;
+    uint32_t tail = tail_need(gen, target), best_depth = INF32;
+    uint64_t best_weight = METRIC_INFINITE;
+    const struct pin *best = NULL;
+    const struct context *best_top = NULL, *best_down = NULL;
+    for (size_t i = 0; i < pins->len; i++) {
+        const struct pin *pin = &pins->pins[i];
+        uint32_t first = pin->nodes[0];
+        if (!pin->below[target[0]])
+            continue;
+        for (int a = 0; a < 2; a++) {
+            const struct context *top = &st->ctx[a];
+            if (top->key[first] == METRIC_INFINITE)
+                continue;
+            for (int b = 0; b < 2; b++) {
+                const struct context *down = pin_context(gen, i, b);
+                if (down->key[target[0]] == METRIC_INFINITE)
+                    continue;
+                uint32_t below = max32(down->side[target[0]], add32(down->refs[target[0]], tail));
+                uint32_t need = pin_need_past(gen, pin, below);
+                uint32_t depth = max32(top->side[first], add32(top->refs[first], need));
+                st->via = pin;
+                st->route_ctx = top;
+                st->below_ctx = down;
+                build_route(gen);
+                uint64_t weight = route_weight(gen);
+                bool fits_now = depth <= gen->opts.max_depth;
+                bool fitted = best_depth <= gen->opts.max_depth;
+                if (!best || (fits_now && (!fitted || weight < best_weight)) ||
+                    (!fits_now && !fitted && depth < best_depth)) {
+                    best = pin, best_depth = depth, best_weight = weight;
+                    best_top = top, best_down = down;
+                }
+            }
+        }
+    }
+    st->via = best;
+    st->route_ctx = best_top;
+    st->below_ctx = best_down;
+    return best ? best_depth : INF32;
+}
+
+/* Plan the smallest way to a target: the smallest context of its first
+ * node (through a pin, with pins: plan_smallest_pinned), then the target's
+ * own chain.  Returns the depth that tree needs. */
 static uint32_t plan_smallest(struct generator *gen, const uint32_t *target)
 {
     struct gen_state *st = gen->state;
     st->via = NULL;
     st->smallest_route = false;
-    if ((gen->opts.pins && gen->opts.pins->len) || st->ctx[0].key[target[0]] == METRIC_INFINITE)
+    if (gen->opts.pins && gen->opts.pins->len) {
+        st->smallest_route = true;
+        uint32_t depth = plan_smallest_pinned(gen, target);
+        if (!st->via)
+            st->smallest_route = false;
+        return depth;
+    }
+    if (st->ctx[0].key[target[0]] == METRIC_INFINITE)
         return INF32;
     /* The smallest way, else the shallowest of the precomputed ways (a
      * cheap second try before a search of its own for this target). */
@@ -1035,12 +1161,12 @@ void gen_free(struct generator *gen)
     free(st->side_top1_node);
     free(st->entry_side);
     free(st->refs_from_root);
-    for (int i = 0; i < 2; i++) {
-        free(st->ctx[i].key);
-        free(st->ctx[i].pred);
-        free(st->ctx[i].refs);
-        free(st->ctx[i].side);
-    }
+    for (int i = 0; i < 2; i++)
+        free_context(&st->ctx[i]);
+    for (size_t i = 0; i < st->npin_ctx; i++)
+        for (int j = 0; j < 2; j++)
+            free_context(&st->pin_ctx[i][j]);
+    free(st->pin_ctx);
     free(st->probabilities);
     free(st->agenda);
     kpath_set_free(&st->skipped);

@@ -32,8 +32,12 @@
  * context of that node: the tree with the fewest characters, then the fewest
  * tree nodes (graph.h's min_weight), around an instance of it, found once
  * for the whole graph (one Dijkstra search from the root), so planning a
- * target costs the length of its way.  When that tree is deeper than
- * --max-depth (or with pins), the walk takes the way that needs the least
+ * target costs the length of its way.  With pins the way goes through a
+ * pin: the smallest context of its first node, its chain, and the smallest
+ * way from its last node down to the target (the same search seeded there,
+ * once per pin); of the pins and of each leg's smallest or shallowest way,
+ * the lightest tree within --max-depth.  When every such tree is deeper
+ * than --max-depth, the walk takes the way that needs the least
  * depth instead: the derivation distance, from a slot, is the fewest
  * reference nodes on the way to the next target node and below every
  * sibling that has to be closed on the way (depth as everywhere: reference

@@ -1442,8 +1442,10 @@ static bool choose_start(struct loader *L, const struct grammar_options *opts)
     if (count == 1) {
         g->start = only;
     } else if (count == 0) {
-        diag_add(L->diags, DIAG_WARNING, L->file, g->rules[0].pos.line, g->rules[0].pos.col,
-                 "no rule is unreferenced; using the first rule '%s' as start", g->rules[0].name);
+        /* Every rule is referenced (the start rule is recursive, as in most
+         * textbook grammars): the first rule is the start, as in yacc and
+         * ANTLR, and there is no other candidate to warn about.  kpath info
+         * names it. */
     } else {
         struct strbuf names = STRBUF_INIT;
         uint32_t listed = 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "dtree.h"
+#include "expansion.h"
 #include "kpath.h"
 #include "parse.h"
 #include "xalloc.h"
@@ -15,6 +16,10 @@ void growth_compute(const struct workspace *ws, uint32_t kmax, struct coverage_g
     out->ninputs = n;
     out->total = xcalloc(kmax, sizeof *out->total);
     out->covered = xcalloc((size_t)kmax * (n + 1), sizeof *out->covered);
+    out->expansions = xcalloc(n + 1, sizeof *out->expansions);
+    out->expansions_total = expansion_total(ws->graph);
+    struct expansion_set used;
+    expansion_set_init(&used, ws->graph);
     struct kpath_space *spaces = xcalloc(kmax, sizeof *spaces);
     struct kpath_set *sets = xcalloc(kmax, sizeof *sets);
     struct kpath_set **set_ptrs = xcalloc(kmax, sizeof *set_ptrs);
@@ -27,11 +32,15 @@ void growth_compute(const struct workspace *ws, uint32_t kmax, struct coverage_g
     }
     for (size_t i = 0; i < n; i++) {
         const struct ws_input *in = &ws->inputs[i];
-        if (in->forest)
+        if (in->forest) {
             forest_add_kpaths_many(in->forest, set_ptrs, kmax);
-        else if (in->has_tree)
+            forest_add_expansions(in->forest, &used);
+        } else if (in->has_tree) {
             for (uint32_t j = 0; j < kmax; j++)
                 dtree_add_kpaths(&in->tree, &sets[j]);
+            expansion_add_tree(&used, &in->tree);
+        }
+        out->expansions[i + 1] = used.count;
         for (uint32_t j = 0; j < kmax; j++)
             out->covered[(size_t)j * (n + 1) + i + 1] = sets[j].size;
     }
@@ -42,13 +51,15 @@ void growth_compute(const struct workspace *ws, uint32_t kmax, struct coverage_g
     free(set_ptrs);
     free(sets);
     free(spaces);
+    expansion_set_free(&used);
 }
 
 void growth_free(struct coverage_growth *g)
 {
     free(g->total);
     free(g->covered);
-    g->total = g->covered = NULL;
+    free(g->expansions);
+    g->total = g->covered = g->expansions = NULL;
     g->kmax = 0;
     g->ninputs = 0;
 }

@@ -2,7 +2,7 @@
  *
  * For k = 1 .. K and i = 0 .. n (n the number of inputs, in their order), the
  * number of k-paths the first i inputs cover, and the number of k-paths of
- * the grammar: the curve a tester reads to see whether more inputs still buy
+ * the grammar, and the same for expansions (expansion.h): the curve a tester reads to see whether more inputs still buy
  * coverage (the TUI plots it, `kpath coverage --growth` prints it).  A sample
  * counts every k-path of every tree of its forest, as coverage does
  * everywhere.  Pins are left aside: the curve is of the whole grammar, so it
@@ -28,6 +28,8 @@ struct coverage_growth {
                           there are 2^64 or more (saturated) */
     uint64_t *covered; /* owned; [(k-1) * (ninputs + 1) + i]: k-paths the
                           first i inputs cover */
+    uint64_t *expansions;     /* owned; [i]: expansions the first i inputs use */
+    uint64_t expansions_total; /* the grammar's */
 };
 
 /* The curve of ws's inputs for k = 1 .. kmax (1 <= kmax <= KPATH_MAX_K). */

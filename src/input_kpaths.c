@@ -7,8 +7,10 @@ bool input_kpaths_text(const struct graph *g, const char *name, const char *text
                        size_t nsets, const struct pin_set *pins, struct input_kpaths_info *info,
                        struct diag_list *diags)
 {
-    if (!pins || !pins->len) {
-        /* No pinned contexts to recognize: k-paths while parsing, no forest. */
+    if ((!pins || !pins->len) && !(info && info->expansions)) {
+        /* No pinned contexts to recognize and no expansions to count (they
+         * need the alternatives each tree took, which parse_kpaths does not
+         * keep): k-paths while parsing, no forest. */
         uint64_t trees = 0;
         bool infinite = false;
         if (!parse_kpaths(g, name, text, len, po, sets, nsets, info ? &trees : NULL, &infinite,
@@ -24,6 +26,8 @@ bool input_kpaths_text(const struct graph *g, const char *name, const char *text
     if (info) {
         info->infinite = false;
         info->trees = forest_count_trees(f, &info->infinite);
+        if (info->expansions)
+            forest_add_expansions(f, info->expansions);
     }
     forest_add_kpaths_pinned(f, sets, nsets, pins);
     forest_free(f);

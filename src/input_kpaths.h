@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "expansion.h"
 #include "kpath.h"
 #include "parse.h"
 #include "pin.h"
@@ -30,6 +31,9 @@
 struct input_kpaths_info {
     uint64_t trees; /* derivation trees of the input, saturated at UINT64_MAX */
     bool infinite;  /* infinitely many (a cycle in the forest) */
+    /* Set by the caller, NULL or a set the expansions (expansion.h) of every
+     * tree are added to; pins do not restrict it. */
+    struct expansion_set *expansions;
 };
 
 /* The k-paths of text[0..len), called `name` in diagnostics.  info may be NULL.

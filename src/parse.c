@@ -1932,6 +1932,69 @@ uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *cons
     return w.added;
 }
 
+/* ---- expansions ------------------------------------------------------------
+ * Every symbol reachable from the root lies in some tree of the forest, so
+ * the expansions of all trees are those of the reachable symbols: an alt
+ * symbol's derivations are its chosen alternatives' symbols, and a rule's
+ * right-hand side without alternatives is used wherever it has a symbol. */
+
+uint64_t forest_add_expansions(const struct forest *f, struct expansion_set *s)
+{
+    const struct graph *g = f->graph;
+    size_t S = f->nsymbols;
+    bool *seen = xcalloc(S + f->nitems + 1, sizeof *seen); /* symbols, then items */
+    uint32_t *stack = NULL;
+    size_t depth = 0, cap = 0;
+    uint64_t before = s->count;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = f->root;
+    seen[f->root] = true;
+#define VISIT(id)                                                          \
+    do {                                                                   \
+        if (!seen[(id)]) {                                                 \
+            seen[(id)] = true;                                             \
+            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);          \
+            stack[depth++] = (id);                                         \
+        }                                                                  \
+    } while (0)
+    while (depth) {
+        uint32_t id = stack[--depth];
+        if (id >= S) {
+            for (uint32_t pk = item_packed(f, id - (uint32_t)S); pk != NONE;
+                 pk = PACKED(f, pk).next) {
+                VISIT(PACKED(f, pk).right);
+                if (PACKED(f, pk).left != NONE)
+                    VISIT((uint32_t)S + PACKED(f, pk).left);
+            }
+            continue;
+        }
+        uint32_t node = SYMBOL(f, id).node;
+        bool unit = node_is_unit(f, node);
+        bool alt = node < g->nnodes && g->nodes[node].kind == NODE_ALT;
+        if (node < g->nnodes && !alt)
+            expansion_add(s, node, 0);
+        for (uint32_t c = SYMBOL(f, id).derivs, d; list_next(f, &c, &d);) {
+            if (!unit) {
+                VISIT((uint32_t)S + d);
+                continue;
+            }
+            if (alt) {
+                /* Alternatives are distinct nodes: the chosen one by its node. */
+                uint32_t chosen = SYMBOL(f, d).node, i = 0;
+                const uint32_t *kids = graph_children(g, node);
+                while (i < g->nodes[node].nchildren && kids[i] != chosen)
+                    i++;
+                expansion_add(s, node, i);
+            }
+            VISIT(d);
+        }
+    }
+#undef VISIT
+    free(stack);
+    free(seen);
+    return s->count - before;
+}
+
 /* ---- one tree ------------------------------------------------------------- */
 
 /* The earliest entry of a prepended list: its tail.  The earliest derivation

@@ -19,6 +19,7 @@
 
 #include "diag.h"
 #include "dtree.h"
+#include "expansion.h"
 #include "kpath.h"
 #include "pin.h"
 
@@ -76,6 +77,9 @@ uint64_t forest_add_kpaths_many(const struct forest *f, struct kpath_set *const 
  * them when pins is NULL or empty). */
 uint64_t forest_add_kpaths_pinned(const struct forest *f, struct kpath_set *const *sets, size_t n,
                                   const struct pin_set *pins);
+/* Add the expansions (expansion.h) of every tree of the forest to `s`;
+ * returns how many were new. */
+uint64_t forest_add_expansions(const struct forest *f, struct expansion_set *s);
 /* One tree of the forest: at every ambiguity, the derivation found first
  * (the earliest completed alternative, then the earliest split).  The tree
  * is built into `t` (initialized here).  Returns false if the forest is cyclic

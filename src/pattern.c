@@ -176,7 +176,10 @@ static void add_literal(struct strbuf *out, const struct expr *lit, bool quoted)
 {
     const char *s = lit->u.lit.text;
     size_t len = lit->u.lit.len;
-    if (quoted || len == 0) {
+    /* Items are separated by spaces: a literal with a space in it would be
+     * invisible (" ") or read as several items (" + "), so it keeps its
+     * quotes, as the empty string does. */
+    if (quoted || len == 0 || memchr(s, ' ', len)) {
         grammar_lit_label(s, len, out);
         return;
     }

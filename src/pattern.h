@@ -13,7 +13,9 @@
  * Items are separated by single spaces, groups printed in parentheses where
  * needed (a sequence or a quantified item under a quantifier, and every
  * alternation).  Literals are printed without quotes (their control
- * characters escaped, "" for the empty string), or in quotes with `quoted`.
+ * characters escaped), or in quotes with `quoted`; the empty string and a
+ * literal with a space in it always keep their quotes ("" and " + "), as
+ * without them they would be invisible or read as several items.
  *
  * In grammars/expr.ebnf, AddExpr_0 -> "+"_10 renders as
  * "AddExpr + MultExpr": Expr's right-hand side AddExpr, whose reference is

@@ -75,13 +75,14 @@ static void longest_covered(const uint32_t *path, uint32_t k, const struct why_o
 }
 
 static void build_example(const struct graph *g, const uint32_t *path, uint32_t k,
-                          uint32_t depth, struct why_report *r)
+                          uint32_t depth, const struct pin_set *pins, struct why_report *r)
 {
     struct gen_options o;
     gen_options_default(&o);
     o.k = k;
     o.max_depth = depth;
     o.only_path = path;
+    o.pins = pins;
     char *error = NULL;
     struct generator *gen = gen_new(g, &o, &error);
     free(error);
@@ -103,11 +104,19 @@ void why_explain(const struct graph *g, const uint32_t *path, uint32_t k,
     memset(r, 0, sizeof *r);
     r->covered_by = r->prefix_input = r->suffix_input = SIZE_MAX;
 
-    /* Depth: the generator's own measure, without pins (the path itself). */
+    /* A path under the pins is measured, and its example built, in a pinned
+     * context, as C (workspace_cover_path) makes it: so the example is the
+     * input C adds. */
+    r->outside_pins = opts->pins && opts->pins->len && !pin_set_covers_path(opts->pins, path);
+    const struct pin_set *context =
+        opts->pins && opts->pins->len && !r->outside_pins ? opts->pins : NULL;
+
+    /* Depth: the generator's own measure. */
     struct gen_options go;
     gen_options_default(&go);
     go.k = k;
     go.only_path = path;
+    go.pins = context;
     char *error = NULL;
     struct generator *gen = gen_new(g, &go, &error);
     free(error);
@@ -129,8 +138,6 @@ void why_explain(const struct graph *g, const uint32_t *path, uint32_t k,
     r->start_needs_zero = !reachable_without_zeros(g, p, path[0]);
     free(own);
 
-    r->outside_pins = opts->pins && opts->pins->len && !pin_set_covers_path(opts->pins, path);
-
     for (size_t i = 0; i < opts->ninputs && r->covered_by == SIZE_MAX; i++)
         if (kpath_set_contains(&opts->inputs[i].sets[k - 1], path))
             r->covered_by = i;
@@ -139,7 +146,7 @@ void why_explain(const struct graph *g, const uint32_t *path, uint32_t k,
 
     if (r->needed_depth != UINT32_MAX) {
         r->example_within_limit = !r->too_deep;
-        build_example(g, path, k, r->too_deep ? r->needed_depth : opts->max_depth, r);
+        build_example(g, path, k, r->too_deep ? r->needed_depth : opts->max_depth, context, r);
     }
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "dup.h"
+#include "expansion.h"
 #include "grammar_load.h"
 #include "grammar_write.h"
 #include "json.h"
@@ -162,6 +163,7 @@ static void invalidate_coverage(struct workspace *ws)
     ws->covered_pos = NULL;
     free(ws->node_seen);
     ws->node_seen = NULL;
+    ws->expansions_used = UINT64_MAX;
     free(ws->covered_ranks);
     ws->covered_ranks = NULL;
     free(ws->node_covered);
@@ -474,6 +476,30 @@ bool workspace_node_seen(const struct workspace *cws, uint32_t id)
     return id < g->nnodes && ws->node_seen[id];
 }
 
+uint64_t workspace_expansions_used(const struct workspace *cws)
+{
+    struct workspace *ws = (struct workspace *)cws; /* derived data only */
+    if (ws->expansions_used == UINT64_MAX) {
+        struct expansion_set used;
+        expansion_set_init(&used, ws->graph);
+        for (size_t i = 0; i < ws->ninputs; i++) {
+            const struct ws_input *in = &ws->inputs[i];
+            if (in->forest)
+                forest_add_expansions(in->forest, &used);
+            else if (in->has_tree)
+                expansion_add_tree(&used, &in->tree);
+        }
+        ws->expansions_used = used.count;
+        expansion_set_free(&used);
+    }
+    return ws->expansions_used;
+}
+
+uint64_t workspace_expansions_total(const struct workspace *ws)
+{
+    return expansion_total(ws->graph);
+}
+
 uint64_t workspace_node_total(const struct workspace *ws, uint32_t id)
 {
     if (id >= ws->graph->nnodes || !node_kind_is_symbolic(ws->graph->nodes[id].kind))
@@ -560,6 +586,7 @@ struct workspace *workspace_new_format(const char *grammar_path, const char *sta
                                        enum grammar_format format, struct diag_list *diags)
 {
     struct workspace *ws = xcalloc(1, sizeof *ws);
+    ws->expansions_used = UINT64_MAX;
     ws->grammar_path = xstrdup(grammar_path);
     ws->start = start ? xstrdup(start) : NULL;
     ws->format = format;

@@ -142,6 +142,8 @@ struct workspace {
     uint64_t *node_covered;      /* owned; per node id: covered k-paths starting there
                                     (derived lazily: use workspace_node_covered) */
     bool *node_seen;             /* owned; derived lazily: workspace_node_seen */
+    uint64_t expansions_used;    /* derived lazily: workspace_expansions_used;
+                                    UINT64_MAX until asked for */
 
     struct ws_input *inputs;     /* owned */
     size_t ninputs, inputs_cap;
@@ -204,6 +206,11 @@ uint64_t workspace_node_total(const struct workspace *ws, uint32_t id);
 uint64_t workspace_node_covered(const struct workspace *ws, uint32_t id);
 /* Does node id occur in some input's tree (in any tree of a sample)? */
 bool workspace_node_seen(const struct workspace *ws, uint32_t id);
+/* Expansion coverage (expansion.h): the expansions some tree of some input
+ * uses (every tree of a sample), and all of the grammar's.  Pins do not
+ * restrict it. */
+uint64_t workspace_expansions_used(const struct workspace *ws);
+uint64_t workspace_expansions_total(const struct workspace *ws);
 /* Inputs whose trees contain the k-path of rank r: their indices into
  * out[0..max); returns how many there are in all. */
 size_t workspace_covered_by(const struct workspace *ws, uint64_t rank, size_t *out, size_t max);

@@ -1047,6 +1047,8 @@ static void run_finished(struct ui *ui, bool stopped)
         ui_add_percent(&sb, ws->covered.size, all);
         strbuf_addstr(&sb, "%)");
     }
+    strbuf_addf(&sb, "; expansions %" PRIu64 "/%" PRIu64, workspace_expansions_used(ws),
+                workspace_expansions_total(ws));
     if (ws->gen && ws->gen->nunreachable)
         strbuf_addf(&sb, "; %zu k-path%s need%s more depth than %u", ws->gen->nunreachable,
                     ws->gen->nunreachable == 1 ? "" : "s", ws->gen->nunreachable == 1 ? "s" : "",

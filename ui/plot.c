@@ -8,6 +8,7 @@
  * selected input (the inputs list's cursor) is marked on the x axis and the
  * header reads the curves there.  Only this file knows the chart's layout. */
 #include <math.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,17 @@ void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, 
             ui_add_percent(&tmp, growth_covered(g, k, selected), g->total[k - 1]);
         strbuf_addch(&tmp, '%');
         used += screen_puts(s, r.x + used, r.y, r.w - used, strbuf_str(&tmp), plot_curve_style(k));
+    }
+    /* expansion coverage (fuzzingbook's) after the same inputs, shown only
+     * whole: a cut count would mislead */
+    for (int label = 0; label < 2; label++) {
+        strbuf_reset(&tmp);
+        strbuf_addf(&tmp, " %s %" PRIu64 "/%" PRIu64, label ? "exp" : "expansions",
+                    g->expansions[selected], g->expansions_total);
+        if ((int)tmp.len <= r.w - used) {
+            used += screen_puts(s, r.x + used, r.y, r.w - used, strbuf_str(&tmp), EL_DIM);
+            break;
+        }
     }
     const int label_w = 5; /* "100%" and the axis */
     int cw = r.w - label_w - 4, ch = r.h - 2;

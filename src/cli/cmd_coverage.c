@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "expansion.h"
 #include "commands.h"
 #include "json.h"
 #include "input_kpaths.h"
@@ -38,6 +39,9 @@ static const struct cli_option options[] = {
     {"k", 'k', "K", "report k = 1 .. K (default 2)"},
     {"jobs", 'j', "N", "parse N files at once (default 1; each parse has its own --max-memory)"},
     {"uncovered", 0, NULL, "list the K-paths no sample covers on stdout (report to stderr)"},
+    {"growth", 0, NULL, "after each sample, the coverage of it and all before it (the growth "
+                        "curve)"},
+    {"csv", 0, NULL, "with --growth: print the curve as CSV, from 0 samples on"},
     {"pin", 0, "PATH", "coverage in the context of PATH, of the k-paths under it (repeatable)"},
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
@@ -52,12 +56,17 @@ const struct cli_command cmd_coverage_command = {
     .summary = "measure the k-path coverage of sample files",
     .description =
     "Parse every sample and report, per file and for all of them together, the\n"
-    "k-paths covered out of the grammar's k-paths, for every k from 1 to K:\n"
-    "  x.txt: k=1 11/39 (28.2%), k=2 12/125 (9.6%)\n"
-    "  total (1 file): k=1 11/39 (28.2%), k=2 12/125 (9.6%)\n"
+    "k-paths covered out of the grammar's k-paths, for every k from 1 to K\n"
+    "(x.txt holding x+42, with grammars/expr.ebnf):\n"
+    "  x.txt: k=1 12/39 (30.7%), k=2 12/125 (9.6%)\n"
+    "  total (1 file): k=1 12/39 (30.7%), k=2 12/125 (9.6%)\n"
+    "  expansion coverage: 11/31 (35.4%)\n"
     "A k-path counts when it occurs in any derivation tree of a sample (an\n"
     "ambiguous sample says how many trees it has).  Percentages are rounded\n"
-    "down, so only full coverage reads 100.0%.\n"
+    "down, so only full coverage reads 100.0%.  Expansion coverage counts the\n"
+    "alternatives of every alternation, and each rule without alternatives,\n"
+    "that some tree of some sample uses (fuzzingbook's expansion_coverage),\n"
+    "out of all of them; it is of the whole grammar, also with --pin.\n"
     "\n"
     "A DIR stands for every regular file below it, in path order, except\n"
     "hidden ones and manifest.json (the description kpath gen -o writes beside\n"
@@ -67,7 +76,16 @@ const struct cli_command cmd_coverage_command = {
     "other sample is still measured, and the exit status is 2.\n"
     "\n"
     "With --uncovered, stdout lists the K-paths no sample covers, one per line\n"
-    "as kpath paths prints them, and the report goes to stderr.",
+    "as kpath paths prints them, and the report goes to stderr.\n"
+    "\n"
+    "With --growth, each line is the coverage of the first N samples that\n"
+    "parsed, in the order above (the TUI's growth plot, v in the inputs pane):\n"
+    "  1 x.txt: k=1 12/39 (30.7%), k=2 12/125 (9.6%), expansions 11/31 (35.4%)\n"
+    "--csv prints the same as CSV with a header row and a first row for no\n"
+    "samples: samples,file,k1_covered,k1_total,...,expansions_covered,\n"
+    "expansions_total.  The report of the whole run goes to stderr then.\n"
+    "For a suite kpath gen wrote, DIR gives its files in the order they were\n"
+    "made.",
     .options = options,
     .run = run,
     .takes_files = true,
@@ -75,7 +93,7 @@ const struct cli_command cmd_coverage_command = {
 
 struct coverage_args {
     uint32_t k, jobs;
-    bool uncovered;
+    bool uncovered, growth, csv;
     struct parse_options po;
 };
 
@@ -89,6 +107,14 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         return cli_parse_u32(cmd, "-j", value, 1, 1024, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "uncovered") == 0) {
         a->uncovered = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "growth") == 0) {
+        a->growth = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "csv") == 0) {
+        a->csv = true;
         return CLI_CONTINUE;
     }
     return cli_sample_option(cmd, name, value, &a->po);
@@ -137,6 +163,31 @@ static void add_row(struct strbuf *out, const uint64_t *totals, const uint64_t *
     }
 }
 
+/* One CSV field: quoted when it holds a comma, a quote or a line break. */
+static void add_csv_field(struct strbuf *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\r\n")) {
+        strbuf_addstr(out, text);
+        return;
+    }
+    strbuf_addch(out, '"');
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            strbuf_addch(out, '"');
+        strbuf_addch(out, *c);
+    }
+    strbuf_addch(out, '"');
+}
+
+/* ",12,39,12,125,11,31": covered and total per k, then the expansions. */
+static void add_csv_counts(struct strbuf *out, const uint64_t *totals, const uint64_t *covered,
+                           uint32_t k, uint64_t expansions, uint64_t expansions_total)
+{
+    for (uint32_t j = 0; j < k; j++)
+        strbuf_addf(out, ",%" PRIu64 ",%" PRIu64, covered[j], totals[j]);
+    strbuf_addf(out, ",%" PRIu64 ",%" PRIu64 "\n", expansions, expansions_total);
+}
+
 static void add_json_row(struct strbuf *out, const uint64_t *totals, const uint64_t *covered,
                          uint32_t k)
 {
@@ -172,6 +223,8 @@ struct measure {
     uint64_t *total;              /* k: the k-paths (under the pins), SATURATED */
     const struct pin_set *pins;   /* coverage in their context; empty: plain */
     size_t parsed;
+    struct expansion_set expansions; /* of all files */
+    uint64_t expansions_total;
 };
 
 static void measure_init(struct measure *m, const struct graph *g, uint32_t k,
@@ -185,6 +238,8 @@ static void measure_init(struct measure *m, const struct graph *g, uint32_t k,
     m->totals = xcalloc(k, sizeof *m->totals);
     m->covered = xcalloc(k, sizeof *m->covered);
     m->parsed = 0;
+    expansion_set_init(&m->expansions, g);
+    m->expansions_total = expansion_total(g);
     for (uint32_t j = 0; j < k; j++) {
         kpath_space_init(&m->spaces[j], g, j + 1);
         kpath_set_init(&m->totals[j], &m->spaces[j]);
@@ -202,12 +257,14 @@ static void measure_free(struct measure *m)
     free(m->totals);
     free(m->covered);
     free(m->total);
+    expansion_set_free(&m->expansions);
 }
 
 /* One file's parse: its own sets, filled by input_kpaths in any thread. */
 struct file_job {
     const char *path;
     struct kpath_set *sets;  /* k, j = 1 .. k */
+    struct expansion_set expansions; /* of every tree of the file */
     struct input_kpaths_info info;
     struct diag_list diags;
     bool parsed, done;
@@ -223,12 +280,15 @@ static void job_run(const struct measure *m, const struct parse_options *po, str
         ptrs[j] = &job->sets[j];
     }
     job->diags = (struct diag_list)DIAG_LIST_INIT;
+    expansion_set_init(&job->expansions, m->graph);
+    job->info.expansions = &job->expansions;
     job->parsed = input_kpaths_file(m->graph, job->path, po, ptrs, m->k, m->pins, text, &job->info,
                                     &job->diags);
     free(ptrs);
 }
 
-/* Take a finished job's counts into the totals, and free its sets. */
+/* Take a finished job's counts into the totals, and free its sets (its
+ * expansions stay for the report: job_done frees them). */
 static void measure_take(struct measure *m, struct file_job *job)
 {
     for (uint32_t j = 0; j < m->k; j++) {
@@ -239,6 +299,20 @@ static void measure_take(struct measure *m, struct file_job *job)
     free(job->sets);
     job->sets = NULL;
     m->parsed += job->parsed;
+    expansion_set_union(&m->expansions, &job->expansions);
+}
+
+/* The job is reported: its expansion set goes. */
+static void job_done(struct file_job *job)
+{
+    expansion_set_free(&job->expansions);
+}
+
+/* "expansions": {"covered": 11, "total": 31} */
+static void add_json_expansions(struct strbuf *out, uint64_t covered, uint64_t total)
+{
+    strbuf_addf(out, ", \"expansions\": {\"covered\": %" PRIu64 ", \"total\": %" PRIu64 "}",
+                covered, total);
 }
 
 struct list_ctx {
@@ -302,6 +376,8 @@ static void add_plural(struct strbuf *out, size_t n, const char *what)
 struct run {
     const struct graph *graph;
     bool json;
+    bool growth, csv;         /* --growth: cumulative lines (--csv: as CSV) */
+    uint64_t *cumulative;     /* k: the covered counts of all files so far */
     struct parse_options po;
     struct measure m;
     FILE *report_to;          /* stdout, or stderr when stdout has the uncovered list */
@@ -321,6 +397,32 @@ static void add_failures(struct run *r, const struct diag_list *diags)
         const struct diag *e = &diags->items[d];
         if (e->severity == DIAG_ERROR)
             diag_add(&r->failures, e->severity, e->file, e->line, e->col, "%s", e->message);
+    }
+}
+
+/* --growth: the coverage of the samples parsed so far, `name` the last. */
+static void add_growth_point(struct run *r, const char *name)
+{
+    const struct measure *m = &r->m;
+    for (uint32_t j = 0; j < m->k; j++)
+        r->cumulative[j] = m->totals[j].size;
+    if (r->csv) {
+        strbuf_addf(&r->out, "%zu,", m->parsed);
+        add_csv_field(&r->out, name);
+        add_csv_counts(&r->out, m->total, r->cumulative, m->k, m->expansions.count,
+                       m->expansions_total);
+    } else if (r->json) {
+        strbuf_addf(&r->out, ", \"growth\": {\"samples\": %zu, \"coverage\": ", m->parsed);
+        add_json_row(&r->out, m->total, r->cumulative, m->k);
+        add_json_expansions(&r->out, m->expansions.count, m->expansions_total);
+        strbuf_addstr(&r->out, "}}");
+    } else {
+        strbuf_addf(&r->out, "%zu %s: ", m->parsed, name);
+        add_row(&r->out, m->total, r->cumulative, m->k);
+        strbuf_addf(&r->out, ", expansions %" PRIu64 "/%" PRIu64 " (", m->expansions.count,
+                    m->expansions_total);
+        add_percent(&r->out, m->expansions.count, m->expansions_total);
+        strbuf_addstr(&r->out, "%)\n");
     }
 }
 
@@ -348,10 +450,17 @@ static void report_file(struct run *r, struct file_job *job)
             strbuf_addstr(&r->out, "}");
         }
         diag_list_free(&diags);
+        job_done(job);
         r->ok = r->ok && flush(&r->out, r->report_to, false);
         return;
     }
     diag_list_free(&diags);
+    if (r->growth) {
+        add_growth_point(r, name);
+        job_done(job);
+        r->ok = r->ok && flush(&r->out, r->report_to, false);
+        return;
+    }
     bool infinite = info.infinite;
     uint64_t trees = info.trees;
     char count[FOREST_TREES_TEXT_SIZE];
@@ -364,6 +473,7 @@ static void report_file(struct run *r, struct file_job *job)
             strbuf_addf(&r->out, ", \"trees\": %" PRIu64 ", \"infinite\": false", trees);
         strbuf_addstr(&r->out, ", \"coverage\": ");
         add_json_row(&r->out, r->m.total, r->m.covered, r->m.k);
+        add_json_expansions(&r->out, job->expansions.count, r->m.expansions_total);
         strbuf_addstr(&r->out, "}");
     } else {
         strbuf_addf(&r->out, "%s: ", name);
@@ -374,6 +484,7 @@ static void report_file(struct run *r, struct file_job *job)
             strbuf_addf(&r->out, "; %s parse trees", forest_trees_text(trees, count));
         strbuf_addch(&r->out, '\n');
     }
+    job_done(job);
     r->ok = r->ok && flush(&r->out, r->report_to, false);
 }
 
@@ -502,6 +613,18 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         cli_common_free(&c);
         return status;
     }
+    if (a.csv && !a.growth) {
+        cli_common_free(&c);
+        return cli_usage_error(cmd, "--csv prints the growth curve: use it with --growth");
+    }
+    if (a.csv && c.json) {
+        cli_common_free(&c);
+        return cli_usage_error(cmd, "--csv and --json exclude each other");
+    }
+    if (a.csv && a.uncovered) {
+        cli_common_free(&c);
+        return cli_usage_error(cmd, "--csv and --uncovered both print on stdout: choose one");
+    }
     size_t nstdin = 0;
     for (size_t i = 0; i < c.nfiles; i++)
         nstdin += strcmp(c.files[i], "-") == 0;
@@ -519,6 +642,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
 
     struct run r = {.graph = graph, .json = c.json, .po = a.po, .ok = true, .jobs = a.jobs,
+                    .growth = a.growth, .csv = a.csv,
                     .report_to = a.uncovered && !c.json ? stderr : stdout};
     struct pin_set pins = PIN_SET_INIT;
     if (!cli_add_pins(cmd, graph, &c, &pins)) {
@@ -529,6 +653,14 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         return EXIT_USAGE;
     }
     measure_init(&r.m, graph, a.k, &pins);
+    r.cumulative = xcalloc(a.k, sizeof *r.cumulative);
+    if (a.csv) {
+        strbuf_addstr(&r.out, "samples,file");
+        for (uint32_t j = 1; j <= a.k; j++)
+            strbuf_addf(&r.out, ",k%u_covered,k%u_total", j, j);
+        strbuf_addstr(&r.out, ",expansions_covered,expansions_total\n0,");
+        add_csv_counts(&r.out, r.m.total, r.cumulative, a.k, 0, r.m.expansions_total);
+    }
     if (c.json) {
         strbuf_addstr(&r.out, "{\"grammar\": ");
         json_add_cstring(&r.out, c.grammar);
@@ -540,6 +672,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     strbuf_free(&r.text);
 
     size_t nfailed = r.attempted - r.m.parsed;
+    if (a.csv) { /* stdout has the curve; the report goes to stderr */
+        r.ok = r.ok && flush(&r.out, stdout, true);
+        r.report_to = stderr;
+    }
     for (uint32_t j = 0; j < a.k; j++)
         r.m.covered[j] = r.m.totals[j].size;
     if (c.json) {
@@ -547,6 +683,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         strbuf_addf(&r.out, "  \"total\": {\"files\": %zu, \"parsed\": %zu, \"failed\": %zu, "
                             "\"coverage\": ", r.attempted, r.m.parsed, nfailed);
         add_json_row(&r.out, r.m.total, r.m.covered, a.k);
+        add_json_expansions(&r.out, r.m.expansions.count, r.m.expansions_total);
         strbuf_addstr(&r.out, "},\n  \"failures\": [");
         for (size_t i = 0; i < r.failures.len; i++) {
             strbuf_reset(&r.line);
@@ -564,7 +701,11 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             strbuf_addf(&r.out, "; %zu failed", nfailed);
         strbuf_addstr(&r.out, "): ");
         add_row(&r.out, r.m.total, r.m.covered, a.k);
-        strbuf_addch(&r.out, '\n');
+        strbuf_addstr(&r.out, "\nexpansion coverage: ");
+        strbuf_addf(&r.out, "%" PRIu64 "/%" PRIu64 " (", r.m.expansions.count,
+                    r.m.expansions_total);
+        add_percent(&r.out, r.m.expansions.count, r.m.expansions_total);
+        strbuf_addstr(&r.out, "%)\n");
     }
     r.ok = r.ok && flush(&r.out, r.report_to, true);
     if (a.uncovered)
@@ -586,6 +727,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 
     status = !r.ok ? EXIT_FAILURE_OTHER : (nfailed || r.attempted == 0) ? EXIT_USAGE : EXIT_OK;
     diag_list_free(&r.failures);
+    free(r.cumulative);
     measure_free(&r.m);
     pin_set_free(&pins);
     graph_free(graph);

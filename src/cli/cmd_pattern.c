@@ -34,7 +34,9 @@ const struct cli_command cmd_pattern_command = {
     "replaces the reference before it by the alternative of its rule that holds\n"
     "it, narrowing every group on the way to the branch that holds it.  A last\n"
     "node that is a reference stays as its rule's name; everything else stays\n"
-    "as written.  Literals are shown without quotes unless --quoted.",
+    "as written.  Literals are shown without quotes unless --quoted, except\n"
+    "the empty string and literals with a space in them, which would be\n"
+    "invisible or read as several items without: \"\" and \" + \".",
     options, run, true,
 };
 

@@ -48,7 +48,8 @@ const struct cli_command cmd_why_command = {
     "fewest tree nodes, within the depth limit (the k-path generator with the\n"
     "shortest close-off), with its depth and the k-path paper's derivation\n"
     "depth (tree nodes on its longest path), or says that none exists within\n"
-    "the limits.",
+    "the limits.  Under --pin, a k-path under a pin gets the smallest input\n"
+    "containing it in the pin's context (what the explorer's C adds).",
     options, run, true,
 };
 

@@ -1,7 +1,10 @@
 /* docs: see docs.h. */
 #include "docs.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "xalloc.h"
 
 #include "../../ui/tui.h"
 
@@ -59,11 +62,36 @@ void docs_man(FILE *out, const struct cli_command *const *commands, size_t n)
     fputs(".SH COMMANDS\n", out);
     for (size_t i = 0; i < n; i++) {
         const struct cli_command *c = commands[i];
+        /* A usage of several lines (run's three forms) cannot stay inside
+         * the quoted .SS argument: the first line heads the section, the
+         * others follow as a synopsis block, one form a line. */
+        const char *nl = strchr(c->usage, '\n');
+        size_t first_len = nl ? (size_t)(nl - c->usage) : strlen(c->usage);
+        char *first = xmemdup(c->usage, first_len + 1);
+        first[first_len] = '\0';
         fputs(".SS \"kpath ", out);
         docs_roff_text(out, c->name);
         fputc(' ', out);
-        docs_roff_text(out, c->usage);
+        docs_roff_text(out, first);
         fputs("\"\n", out);
+        free(first);
+        if (nl) {
+            fputs(".nf\n", out);
+            for (const char *line = nl + 1; *line;) {
+                while (*line == ' ')
+                    line++; /* --help's alignment under "Usage: " */
+                const char *end = strchr(line, '\n');
+                size_t len = end ? (size_t)(end - line) : strlen(line);
+                char *one = xmemdup(line, len + 1);
+                one[len] = '\0';
+                fputs("\\fB", out);
+                docs_roff_text(out, one);
+                fputs("\\fR\n", out);
+                free(one);
+                line = end ? end + 1 : line + len;
+            }
+            fputs(".fi\n.PP\n", out);
+        }
         docs_roff_text(out, c->description);
         fputs("\n", out);
         if (c->options[0].name) {

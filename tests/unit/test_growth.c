@@ -40,10 +40,19 @@ TEST(growth_by_hand)
     CHECK(growth_fraction(&g, 1, 1) == 0.6);
     CHECK(growth_fraction(&g, 2, 2) == 0.5);
     CHECK(growth_fraction(&g, 1, 3) == 1.0);
+    /* expansions: S's two alternatives, B's two; "bc" uses S -> "b" B and
+     * B -> "c", "a" adds S -> "a", "bd" adds B -> "d" */
+    CHECK_INT(g.expansions_total, 4);
+    const uint64_t exp[] = {0, 2, 3, 4, 4};
+    for (size_t i = 0; i <= 4; i++)
+        CHECK_INT(g.expansions[i], exp[i]);
     growth_free(&g);
+    CHECK_INT(workspace_expansions_used(ws), 4);
+    CHECK_INT(workspace_expansions_total(ws), 4);
     /* no inputs: one point, at zero */
     bool keep[4] = {false, false, false, false};
     workspace_remove_inputs(ws, keep);
+    CHECK_INT(workspace_expansions_used(ws), 0);
     growth_compute(ws, 2, &g);
     CHECK_INT(g.ninputs, 0);
     CHECK_INT(growth_covered(&g, 1, 0), 0);
@@ -71,6 +80,8 @@ TEST(growth_generated_ends_at_coverage)
     growth_compute(ws, ws->k, &g);
     CHECK_INT(g.total[1], 125);
     CHECK_INT(growth_covered(&g, ws->k, ws->ninputs), workspace_count(ws, WS_COVERED));
+    CHECK_INT(g.expansions[ws->ninputs], workspace_expansions_used(ws));
+    CHECK_INT(g.expansions_total, 31);
     for (uint32_t k = 1; k <= ws->k; k++)
         for (size_t i = 0; i < ws->ninputs; i++)
             CHECK(growth_covered(&g, k, i) <= growth_covered(&g, k, i + 1));

@@ -108,7 +108,8 @@ TEST(pattern_literals_unquoted_keep_their_text)
     struct loaded l;
     if (!CHECK(test_load_string("S := \"a b\" \"\" \"\\t\\n\" \"\\\"\" ('x' | \"é\");\n", &l)))
         return;
-    CHECK_PATTERN(l.graph, "\"é\"_7", "a b \"\" \\t\\n \" é");
+    /* "a b" keeps its quotes: unquoted it would read as two items (issue 13) */
+    CHECK_PATTERN(l.graph, "\"é\"_7", "\"a b\" \"\" \\t\\n \" é");
     CHECK_QUOTED(l.graph, "\"é\"_7", "\"a b\" \"\" \"\\t\\n\" \"\\\"\" \"é\"");
     test_unload(&l);
 }

@@ -7,6 +7,7 @@
 #include "learn.h"
 #include "parse.h"
 #include "why.h"
+#include "workspace.h"
 
 static struct why_report explain(const struct graph *g, const uint32_t *path, uint32_t k,
                                  const struct why_options *o)
@@ -196,4 +197,60 @@ TEST(why_smallest_input_is_the_fewest_characters_within_the_depth)
     CHECK_INT(r.example_derivation_depth, 9);
     why_report_free(&r);
     test_unload(&l);
+}
+
+/* Under a pin the smallest way is not the shallowest (the grammar's comment
+ * works the four ways out by hand): why's example and the input C adds
+ * (workspace_cover_path) are the same smallest input in the pin's context,
+ * at every depth limit. */
+TEST(why_smallest_under_a_pin_is_what_c_adds)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct workspace *ws =
+        workspace_new(harness_path("tests/grammars/ok/pinned-smallest.ebnf"), NULL, &d);
+    if (!CHECK(ws != NULL))
+        return;
+    CHECK(workspace_set_k(ws, 1, &d));
+    CHECK(workspace_pin(ws, "S_17", &d));
+    uint32_t path[] = {6}; /* "t"_6 */
+    /* limit: the smallest input within it ("pt" B Y depth 9; "aaapt" A Y
+     * and "pxxxt" B X, both 5 bytes, depth 7; "aaapxxxt" A X depth 5) */
+    const struct {
+        uint32_t limit;
+        size_t len;
+    } cases[] = {{16, 2}, {9, 2}, {8, 5}, {7, 5}, {6, 8}, {5, 8}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        ws->gen_opts.max_depth = cases[c].limit;
+        struct why_options o = {.max_depth = cases[c].limit, .pins = &ws->pins};
+        struct why_report r = explain(ws->graph, path, 1, &o);
+        CHECK(!r.outside_pins);
+        CHECK(r.example_within_limit);
+        CHECK_INT(r.example_len, cases[c].len);
+        CHECK(r.example_depth <= cases[c].limit);
+        size_t before = ws->ninputs;
+        CHECK(workspace_cover_path(ws, path, &d));
+        if (CHECK_INT(ws->ninputs, before + 1) && r.example)
+            CHECK_STR(ws->inputs[before].text, r.example);
+        why_report_free(&r);
+    }
+    ws->gen_opts.max_depth = 16;
+    /* the smallest, "pt", when the depth allows it */
+    struct why_options o = {.max_depth = 16, .pins = &ws->pins};
+    struct why_report r = explain(ws->graph, path, 1, &o);
+    CHECK_STR(r.example, "pt");
+    why_report_free(&r);
+    /* depth 4: nothing fits; the example is the shallowest, said so, and C
+     * refuses it (the detail pane does not offer it) */
+    o.max_depth = 4;
+    ws->gen_opts.max_depth = 4;
+    r = explain(ws->graph, path, 1, &o);
+    CHECK_INT(r.needed_depth, 5);
+    CHECK(!r.example_within_limit);
+    CHECK_STR(r.example, "aaapxxxt");
+    why_report_free(&r);
+    size_t before = ws->ninputs;
+    CHECK(!workspace_cover_path(ws, path, &d));
+    CHECK_INT(ws->ninputs, before);
+    diag_list_free(&d);
+    workspace_free(ws);
 }

@@ -29,6 +29,7 @@ $d/a-b/3
 $d/b
 $d/link-to-file
 total (5 files)
+expansion coverage
 NAMES
 cmp -s "$tmp/names" "$tmp/want" || fail "files or order: $(diff "$tmp/want" "$tmp/names")"
 grep -qxF "$d/link-to-dir: warning: symbolic link to a directory, not followed" "$tmp/err" ||

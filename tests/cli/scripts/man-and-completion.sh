@@ -30,6 +30,16 @@ done
     grep -qF -- "$w" "$tmp/kpath.1" || fail "man: no key '$text'"
 done || exit 1
 grep -q '^\.SS "Commands (type : first)"' "$tmp/kpath.1" || fail "man: no : commands"
+# every section heading is one line, its quotes closed (run's usage has three
+# forms: the first heads the section, the other two follow, one a line)
+grep '^\.SS "' "$tmp/kpath.1" | grep -v '"$' | head -1 | grep -q . &&
+    fail "man: a heading is cut: $(grep '^\.SS "' "$tmp/kpath.1" | grep -v '"$' | head -1)"
+grep -qx '\.SS "kpath run \[options\] GRAMMAR INPUT|DIR\.\.\. \\-\\- COMMAND \[ARG\.\.\.\]"' "$tmp/kpath.1" ||
+    fail "man: no heading for run's first form"
+grep -qxF '\fBkpath run \-\-report RESULTS [\-k K] [GRAMMAR]\fR' "$tmp/kpath.1" ||
+    fail "man: no line for kpath run --report"
+grep -qxF '\fBkpath run \-\-merge \-\-results OUT RESULTS...\fR' "$tmp/kpath.1" ||
+    fail "man: no line for kpath run --merge"
 if command -v groff >/dev/null 2>&1; then
     groff -ww -z -man "$tmp/kpath.1" 2>"$tmp/groff" || fail "groff failed"
     [ -s "$tmp/groff" ] && { cat "$tmp/groff"; fail "groff warnings"; }

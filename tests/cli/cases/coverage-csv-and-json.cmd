@@ -1,0 +1,1 @@
+coverage --growth --csv --json grammars/expr.ebnf tests/samples/expr/valid/add.txt

@@ -1,0 +1,1 @@
+coverage --csv grammars/expr.ebnf tests/samples/expr/valid/add.txt

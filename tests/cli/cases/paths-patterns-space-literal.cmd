@@ -1,0 +1,1 @@
+paths -k 2 --patterns tests/grammars/ok/space-literal.ebnf
