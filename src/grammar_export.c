@@ -264,6 +264,26 @@ static const char *const antlr_reserved[] = {
 
 /* A valid ANTLR name for `name`: letters, digits and '_', starting with a
  * capital for a lexer rule and a small letter for a parser rule. */
+/* base_name (owned, taken) made unique among names[0..n): itself, or with
+ * the first free suffix _2, _3, ... (owned by the caller). */
+static char *unique_name(char *base_name, char *const *names, uint32_t n)
+{
+    char *name = xstrdup(base_name);
+    for (unsigned suffix = 2;; suffix++) {
+        bool taken = false;
+        for (uint32_t k = 0; k < n && !taken; k++)
+            taken = strcmp(names[k], name) == 0;
+        if (!taken)
+            break;
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addf(&sb, "%s_%u", base_name, suffix);
+        free(name);
+        name = strbuf_detach(&sb, NULL);
+    }
+    free(base_name);
+    return name;
+}
+
 static char *g4_name(const char *name, bool lexer)
 {
     struct strbuf sb = STRBUF_INIT;
@@ -377,21 +397,7 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
     w.named_by_parser[w.start] = true;
     /* Names, unique. */
     for (uint32_t r = 0; r < n; r++) {
-        char *base_name = g4_name(g->rules[r].name, w.lexer[r]);
-        char *name = xstrdup(base_name);
-        for (unsigned suffix = 2;; suffix++) {
-            bool taken = false;
-            for (uint32_t k = 0; k < r && !taken; k++)
-                taken = strcmp(w.names[k], name) == 0;
-            if (!taken)
-                break;
-            struct strbuf sb = STRBUF_INIT;
-            strbuf_addf(&sb, "%s_%u", base_name, suffix);
-            free(name);
-            name = strbuf_detach(&sb, NULL);
-        }
-        free(base_name);
-        w.names[r] = name;
+        w.names[r] = unique_name(g4_name(g->rules[r].name, w.lexer[r]), w.names, r);
     }
     /* The header names the grammar after its file. */
     const char *base = strrchr(g->file, '/');
@@ -884,21 +890,7 @@ static bool export_tribble(const struct grammar *g, struct strbuf *out, struct d
     uint32_t n = g->nrules;
     struct tribble_writer w = {g, diags, xcalloc(n, sizeof(char *)), false, out};
     for (uint32_t r = 0; r < n; r++) {
-        char *base_name = tribble_name(g->rules[r].name);
-        char *name = xstrdup(base_name);
-        for (unsigned suffix = 2;; suffix++) {
-            bool taken = false;
-            for (uint32_t k = 0; k < r && !taken; k++)
-                taken = strcmp(w.names[k], name) == 0;
-            if (!taken)
-                break;
-            struct strbuf sb = STRBUF_INIT;
-            strbuf_addf(&sb, "%s_%u", base_name, suffix);
-            free(name);
-            name = strbuf_detach(&sb, NULL);
-        }
-        free(base_name);
-        w.names[r] = name;
+        w.names[r] = unique_name(tribble_name(g->rules[r].name), w.names, r);
     }
     /* TRIBBLE starts at the one rule no other rule names. */
     bool *named = xcalloc(n, sizeof *named);

@@ -12,6 +12,38 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+int cli_split_command(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0)
+            return i;
+    return argc;
+}
+
+int cli_parse_positional(const struct cli_command *cmd, int argc, char **argv,
+                         const char **positional, size_t *npositional,
+                         int (*on_option)(const struct cli_command *cmd, int index,
+                                          const char *value, void *ctx),
+                         void *ctx)
+{
+    struct cli_parser p;
+    cli_parser_init(&p, cmd, argc, argv);
+    int status = CLI_CONTINUE;
+    const char *value;
+    for (int o; status == CLI_CONTINUE && (o = cli_next(&p, &value)) != CLI_END;) {
+        if (o == CLI_ERROR)
+            status = EXIT_USAGE;
+        else if (o == CLI_HELP) {
+            cli_print_help(cmd);
+            status = EXIT_OK;
+        } else if (o == CLI_POSITIONAL)
+            positional[(*npositional)++] = value;
+        else
+            status = on_option(cmd, o, value, ctx);
+    }
+    return status;
+}
+
 void cli_parser_init(struct cli_parser *p, const struct cli_command *cmd, int argc, char **argv)
 {
     p->cmd = cmd;

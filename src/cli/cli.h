@@ -52,6 +52,20 @@ void cli_parser_init(struct cli_parser *p, const struct cli_command *cmd, int ar
 int cli_next(struct cli_parser *p, const char **value);
 /* Index of the option called `name` in cmd->options. */
 int cli_option_index(const struct cli_command *cmd, const char *name);
+/* The argc of what comes before the first "--" of argv (argc when there is
+ * none): commands that run a program take it after "--". */
+int cli_split_command(int argc, char **argv);
+/* Parse argv[0..argc) for a command without a GRAMMAR argument of the usual
+ * kind (run, check-oracle, generalize, grammar-from): every positional
+ * argument into positional[(*npositional)++] (room for argc), every option
+ * through on_option (its index in cmd->options).  CLI_CONTINUE when the
+ * command should run, EXIT_OK after --help, else the exit status of a usage
+ * error. */
+int cli_parse_positional(const struct cli_command *cmd, int argc, char **argv,
+                         const char **positional, size_t *npositional,
+                         int (*on_option)(const struct cli_command *cmd, int index,
+                                          const char *value, void *ctx),
+                         void *ctx);
 
 /* The --format option of every grammar command (listed after --start). */
 #define CLI_FORMAT_OPTION                                                              \

@@ -89,9 +89,10 @@ struct args {
     struct parse_options po;
 };
 
-static int on_option(const struct cli_command *cmd, const char *name, const char *value,
-                     struct args *a)
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
+    struct args *a = ctx;
+    const char *name = cmd->options[index].name;
     if (strcmp(name, "k") == 0)
         return cli_parse_u32(cmd, "-k", value, 1, 10, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "max-depth") == 0)
@@ -360,12 +361,7 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
-    int split = argc;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--") == 0) {
-            split = i;
-            break;
-        }
+    int split = cli_split_command(argc, argv);
     struct args a = {.k = DEFAULT_K,
                      .max_depth = GEN_DEFAULT_MAX_DEPTH,
                      .out = DEFAULT_OUT,
@@ -374,21 +370,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     runner_default_options(&a.runner);
     a.exits.ok[0] = true;
     a.positional = xcalloc((size_t)argc + 1, sizeof *a.positional);
-    struct cli_parser p;
-    cli_parser_init(&p, cmd, split, argv);
-    int status = CLI_CONTINUE;
-    const char *value;
-    for (int o; status == CLI_CONTINUE && (o = cli_next(&p, &value)) != CLI_END;) {
-        if (o == CLI_ERROR)
-            status = EXIT_USAGE;
-        else if (o == CLI_HELP) {
-            cli_print_help(cmd);
-            status = EXIT_OK;
-        } else if (o == CLI_POSITIONAL)
-            a.positional[a.npositional++] = value;
-        else
-            status = on_option(cmd, cmd->options[o].name, value, &a);
-    }
+    int status = cli_parse_positional(cmd, split, argv, a.positional, &a.npositional, on_option,
+                                      &a);
     if (status == CLI_CONTINUE)
         status = check(cmd, &a, argv + split + 1, split < argc ? (size_t)(argc - split - 1) : 0);
     free(a.positional);

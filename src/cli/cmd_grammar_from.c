@@ -73,23 +73,9 @@ static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
     struct args a = {.max_input_size = PARSE_DEFAULT_MAX_INPUT};
-    struct cli_parser p;
-    cli_parser_init(&p, cmd, argc, argv);
     const char **files = xcalloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
-    int status = CLI_CONTINUE;
-    const char *value;
-    for (int o; status == CLI_CONTINUE && (o = cli_next(&p, &value)) != CLI_END;) {
-        if (o == CLI_ERROR)
-            status = EXIT_USAGE;
-        else if (o == CLI_HELP) {
-            cli_print_help(cmd);
-            status = EXIT_OK;
-        } else if (o == CLI_POSITIONAL)
-            files[nfiles++] = value;
-        else
-            status = on_option(cmd, o, value, &a);
-    }
+    int status = cli_parse_positional(cmd, argc, argv, files, &nfiles, on_option, &a);
     if (status == CLI_CONTINUE && !nfiles)
         status = cli_usage_error(cmd, "missing SAMPLE");
     if (status != CLI_CONTINUE) {

@@ -147,9 +147,10 @@ int cli_runner_option(const struct cli_command *cmd, const char *name, const cha
     return CLI_NOT_MINE;
 }
 
-static int on_option(const struct cli_command *cmd, const char *name, const char *value,
-                     struct run_args *a)
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
+    struct run_args *a = ctx;
+    const char *name = cmd->options[index].name;
     int st = cli_runner_option(cmd, name, value, "max-memory", &a->runner);
     if (st != CLI_NOT_MINE)
         return st;
@@ -699,12 +700,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
     /* Everything after the first "--" is the command. */
-    int split = argc;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--") == 0) {
-            split = i;
-            break;
-        }
+    int split = cli_split_command(argc, argv);
     struct run_args a = {.results = DEFAULT_RESULTS,
                          .k = DEFAULT_K,
                          .seed = 1,
@@ -713,21 +709,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     runner_default_options(&a.runner);
     a.positional = xcalloc((size_t)argc + 1, sizeof *a.positional);
     a.features_cmds = xcalloc((size_t)argc + 1, sizeof *a.features_cmds);
-    struct cli_parser p;
-    cli_parser_init(&p, cmd, split, argv);
-    int status = CLI_CONTINUE;
-    const char *value;
-    for (int o; status == CLI_CONTINUE && (o = cli_next(&p, &value)) != CLI_END;) {
-        if (o == CLI_ERROR)
-            status = EXIT_USAGE;
-        else if (o == CLI_HELP) {
-            cli_print_help(cmd);
-            status = EXIT_OK;
-        } else if (o == CLI_POSITIONAL)
-            a.positional[a.npositional++] = value;
-        else
-            status = on_option(cmd, cmd->options[o].name, value, &a);
-    }
+    int status = cli_parse_positional(cmd, split, argv, a.positional, &a.npositional, on_option,
+                                      &a);
     if (status == CLI_CONTINUE) {
         size_t ncommand = split < argc ? (size_t)(argc - split - 1) : 0;
         if (a.merge && a.report)

@@ -66,13 +66,12 @@ int run_cli_option(const struct cli_command *cmd, const char *name, const char *
 
 int run_cli_split(int argc, char **argv, struct run_cli *r)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--") == 0) {
-            r->command = argv + i + 1;
-            r->ncommand = (size_t)(argc - i - 1);
-            return i;
-        }
-    return argc;
+    int split = cli_split_command(argc, argv);
+    if (split < argc) {
+        r->command = argv + split + 1;
+        r->ncommand = (size_t)(argc - split - 1);
+    }
+    return split;
 }
 
 int run_cli_check(const struct cli_command *cmd, const struct run_cli *r, bool run)
