@@ -256,6 +256,32 @@ bool cli_add_pins(const struct cli_command *cmd, const struct graph *g,
     return ok;
 }
 
+/* One option of --help: its names, then its help text wrapped at 80
+ * columns under column 28, so that --help reads on an 80x24 terminal. */
+static void print_option_help(const char *left, const char *help)
+{
+    enum { INDENT = 27, WIDTH = 80 };
+    int column = printf("  %-24s", left);
+    const char *p = help;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        size_t word = strcspn(p, " ");
+        if (!word)
+            break;
+        if (column > INDENT && column + 1 + (int)word > WIDTH) {
+            printf("\n%*s", INDENT, "");
+            column = INDENT;
+        } else {
+            putchar(' ');
+            column++;
+        }
+        column += printf("%.*s", (int)word, p);
+        p += word;
+    }
+    putchar('\n');
+}
+
 void cli_print_help(const struct cli_command *cmd)
 {
     printf("Usage: kpath %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->description);
@@ -270,9 +296,9 @@ void cli_print_help(const struct cli_command *cmd)
             n = snprintf(left, sizeof left, "    ");
         snprintf(left + n, sizeof left - (size_t)n, "--%s%s%s", o->name, o->arg ? " " : "",
                  o->arg ? o->arg : "");
-        printf("  %-24s %s\n", left, o->help);
+        print_option_help(left, o->help);
     }
-    printf("  %-24s %s\n", "-h, --help", "show this help and exit");
+    print_option_help("-h, --help", "show this help and exit");
 }
 
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)

@@ -53,7 +53,7 @@ static const struct cli_option options[] = {
 const struct cli_command cmd_generalize_command = {
     .name = "generalize",
     .usage = "[options] GRAMMAR SAMPLE|DIR... -- COMMAND [ARG...]",
-    .summary = "widen a grammar by asking a program about inputs made from samples",
+    .summary = "widen a grammar by asking a program about inputs from samples",
     .description =
     "Generalize GRAMMAR as AUTOGRAM does (Active Learning of Input Grammars):\n"
     "parse the SAMPLEs, then rule by rule try three generalizations, each\n"

@@ -23,7 +23,7 @@ static const struct cli_option options[] = {
 const struct cli_command cmd_grammar_from_command = {
     .name = "grammar-from",
     .usage = "[options] SAMPLE|DIR...",
-    .summary = "a first, concrete grammar from sample inputs (for kpath generalize)",
+    .summary = "a first, concrete grammar from samples alone, for generalize",
     .description =
     "Make a grammar that derives exactly the SAMPLEs, from their surface: each\n"
     "is cut into tokens (a run of letters, a run of digits, a run of whitespace,\n"

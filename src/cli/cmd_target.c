@@ -36,7 +36,8 @@ static const struct cli_option options[] = {
 
 const struct cli_command cmd_target_command = {
     .name = "target",
-    .usage = "[options] --feature NAME GRAMMAR RESULTS [--run -- COMMAND [ARG...]]",
+    .usage = "[options] --feature NAME GRAMMAR RESULTS\n"
+             "       kpath target [options] --feature NAME GRAMMAR RESULTS --run -- CMD ...",
     .summary = "generate inputs that make a behaviour happen",
     .description =
     "Learn the decision tree of behaviour feature NAME from RESULTS as kpath\n"
@@ -48,9 +49,10 @@ const struct cli_command cmd_target_command = {
     "input is checked by computing its k-paths.  A rule whose constraint cannot\n"
     "be satisfied is reported with the k-paths that conflict.\n"
     "\n"
-    "Inputs go to stdout, one per line (-0: NUL-terminated), or with -o DIR to numbered files and a\n"
-    "manifest.json naming each file's rule and constraint (written last, every\n"
-    "file atomically).  The report goes to stderr.\n"
+    "Inputs go to stdout, one per line (-0: NUL-terminated), or with -o DIR\n"
+    "to numbered files and a manifest.json naming each file's rule and\n"
+    "constraint (written last, every file atomically).  The report goes to\n"
+    "stderr.\n"
     "\n"
     "With --run -- COMMAND, the inputs are run through COMMAND as kpath run does\n"
     "(same containment and limits; --gcov, --node-coverage, --features-cmd say\n"

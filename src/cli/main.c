@@ -29,16 +29,21 @@ static void print_main_help(FILE *out)
 {
     fprintf(out,
             "Usage: kpath COMMAND [options] GRAMMAR ...\n"
-            "       kpath [GRAMMAR]   the explorer, a full-screen TUI (default grammars/expr.ebnf);\n"
-            "                         'kpath --script FILE [GRAMMAR]' runs it from a script\n"
+            "       kpath [GRAMMAR]   the explorer, a full-screen TUI (GRAMMAR by default:\n"
+            "                         grammars/expr.ebnf); 'kpath --script FILE [GRAMMAR]'\n"
+            "                         runs it from a script\n"
             "\n"
             "Explore the k-path coverage of a grammar: its grammar graph, its k-paths\n"
             "(chains of k symbolic nodes, each reached from the one before through\n"
             "synthetic nodes only) and which of them inputs cover.\n"
             "\n"
             "Commands:\n");
+    int width = 0; /* the longest name, so that the summaries line up */
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+        if ((int)strlen(commands[i]->name) > width)
+            width = (int)strlen(commands[i]->name);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-*s  %s\n", width, commands[i]->name, commands[i]->summary);
     fprintf(out,
             "\n"
             "Options:\n"
