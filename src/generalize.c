@@ -1,6 +1,7 @@
 /* generalize: see generalize.h. */
 #include "generalize.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,25 @@ static void add_attempt(const struct gen *G, struct strbuf *out)
         }
     }
     free(numbers);
+}
+
+/* Rule r was changed by the current attempt: mark and count it, and add a
+ * line to its #: note, the change (fmt) then the queries that justified it. */
+static void record_change(struct gen *G, uint32_t r, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void record_change(struct gen *G, uint32_t r, const char *fmt, ...)
+{
+    G->g->rules[r].edited = true;
+    G->res->changes++;
+    struct strbuf *note = note_of(G, r);
+    if (note->len)
+        strbuf_addch(note, '\n');
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vaddf(note, fmt, ap);
+    va_end(ap);
+    strbuf_addstr(note, ": queries ");
+    add_attempt(G, note);
 }
 
 static bool was_tried(struct gen *G, enum attempt kind, const struct expr *first,
@@ -655,14 +675,8 @@ static bool generalize_string(struct gen *G, uint32_t r, struct expr *lit)
         ref->u.ref.target = target;
         replace_at(G, lit->parent, r, lit, ref);
         drop_duplicate_alternative(G, ref);
-        G->g->rules[r].edited = true;
-        G->res->changes++;
         strbuf_addf(&G->block, "  => %s becomes %s\n", label.data, name);
-        struct strbuf *note = note_of(G, r);
-        if (note->len)
-            strbuf_addch(note, '\n');
-        strbuf_addf(note, "string %s -> %s (%s): queries ", label.data, name, walk.data);
-        add_attempt(G, note);
+        record_change(G, r, "string %s -> %s (%s)", label.data, name, walk.data);
         ok = rebuild(G, false);
     } else if (ok) {
         strbuf_addf(&G->block, "  => %s stays\n", label.data);
@@ -747,17 +761,11 @@ static enum outcome try_repetition(struct gen *G, uint32_t r, struct expr *cat, 
         struct expr *group = group_of(G, cat->children + i, L, r);
         struct expr *q = new_quant(G, group, 1, QUANT_INFINITE, r);
         splice(G, cat, i, i + k * L, q);
-        G->g->rules[r].edited = true;
-        G->res->changes++;
         struct strbuf now = STRBUF_INIT;
         grammar_write_expr(G->g, q, &now);
         strbuf_addf(&G->block, "  => %s\n", now.data);
-        struct strbuf *note = note_of(G, r);
-        if (note->len)
-            strbuf_addch(note, '\n');
-        strbuf_addf(note, "repetition %s (1 to %d times): queries ", now.data,
-                    GENERALIZE_MAX_REPETITIONS);
-        add_attempt(G, note);
+        record_change(G, r, "repetition %s (1 to %d times)", now.data,
+                      GENERALIZE_MAX_REPETITIONS);
         strbuf_free(&now);
     } else if (out == REJECTED) {
         strbuf_addf(&G->block, "  => not a repetition\n");
@@ -876,16 +884,10 @@ static enum outcome try_optional(struct gen *G, uint32_t r, struct expr *seq, ui
             }
             splice(G, seq, i, j, q);
         }
-        G->g->rules[r].edited = true;
-        G->res->changes++;
         struct strbuf now = STRBUF_INIT;
         grammar_write_expr(G->g, q, &now);
         strbuf_addf(&G->block, "  => %s\n", now.data);
-        struct strbuf *note = note_of(G, r);
-        if (note->len)
-            strbuf_addch(note, '\n');
-        strbuf_addf(note, "optional %s (omitted): queries ", now.data);
-        add_attempt(G, note);
+        record_change(G, r, "optional %s (omitted)", now.data);
         strbuf_free(&now);
     } else if (out == REJECTED) {
         strbuf_addstr(&G->block, "  => not optional\n");
