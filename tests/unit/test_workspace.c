@@ -363,8 +363,11 @@ TEST(workspace_sliced_load_is_workspace_open)
         return;
     struct diag_list d = DIAG_LIST_INIT;
     CHECK(workspace_set_k(ws, 3, &d));
+    ws->gen_opts.closeoff = GEN_CLOSE_SHORTEST; /* many small inputs within 300 steps */
     for (int i = 0; i < 300 && workspace_gen_step(ws); i++)
         ;
+    if (!CHECK(ws->ninputs >= 2)) /* input 1 is marked below */
+        return;
     CHECK(workspace_add_sample(ws, "sample \"one\"", "(x)+1", 5, &d));
     CHECK(workspace_probs_set(ws, 1, 1, 0.25));
     ws->inputs[1].marked = true;
