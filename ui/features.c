@@ -222,7 +222,7 @@ bool features_slice(struct ui *ui, double deadline)
     if (!fv)
         return false;
     while (fv->state == FV_READING) {
-        if (!explain_reader_step(fv->reader, 4, &fv->diags)) {
+        if (!explain_reader_step(fv->reader, 1, &fv->diags)) {
             explain_train_finish(fv->reader);
             fv->reader = NULL;
             uint32_t n = fv->in.data.nrows;
@@ -246,6 +246,15 @@ bool features_slice(struct ui *ui, double deadline)
     }
     while (fv->state == FV_LEARNING) {
         if (fv->next == fv->nres) {
+            /* the inputs skipped, each in the log (M) */
+            struct strbuf line = STRBUF_INIT;
+            for (size_t i = 0; i < fv->diags.len; i++) {
+                strbuf_reset(&line);
+                diag_format(&fv->diags.items[i], &line);
+                ui_log(ui, false, strbuf_str(&line));
+            }
+            strbuf_free(&line);
+            diag_list_free(&fv->diags);
             build_rows(fv);
             fv->state = FV_DONE;
             fv->list.cursor = fv->list.top = 0;
@@ -726,8 +735,12 @@ bool features_action(struct ui *ui, enum action a)
             generate(ui, row);
         return true;
     case ACT_MARK:
+    case ACT_MARK_ALL:
+    case ACT_MARK_INVERT:
+    case ACT_MARK_REDUCED:
     case ACT_DELETE_INPUT:
-        ui_error(ui, "the rows are behaviour features: w shows the inputs");
+        ui_error(ui, "the rows are behaviour features: inputs are marked and removed in the "
+                     "list of inputs (w shows it)");
         return true;
     case ACT_PREVIEW_DOWN:
     case ACT_PREVIEW_UP:
