@@ -216,6 +216,19 @@ static void build_rows(struct features_view *fv)
     free(order);
 }
 
+/* The inputs that were skipped, each in the message log (M). */
+static void log_skipped(struct ui *ui, struct features_view *fv)
+{
+    struct strbuf line = STRBUF_INIT;
+    for (size_t i = 0; i < fv->diags.len; i++) {
+        strbuf_reset(&line);
+        diag_format(&fv->diags.items[i], &line);
+        ui_log(ui, false, strbuf_str(&line));
+    }
+    strbuf_free(&line);
+    diag_list_free(&fv->diags);
+}
+
 bool features_slice(struct ui *ui, double deadline)
 {
     struct features_view *fv = ui->features;
@@ -227,11 +240,14 @@ bool features_slice(struct ui *ui, double deadline)
             fv->reader = NULL;
             uint32_t n = fv->in.data.nrows;
             if (n == 0) {
+                log_skipped(ui, fv);
                 explain_inputs_free(&fv->in);
                 kpath_features_free(&fv->kf);
                 memset(&fv->kf, 0, sizeof fv->kf);
                 memset(&fv->in, 0, sizeof fv->in);
-                fail(fv, "no input of the runs could be parsed: nothing to learn from");
+                fail(fv, fv->results.nrecords ? "no input of the runs could be parsed: nothing "
+                                                "to learn from (M lists why)"
+                                              : "no runs recorded in the results file");
                 return false;
             }
             fv->all_rows = xcalloc(n + 1, sizeof *fv->all_rows);
@@ -246,15 +262,7 @@ bool features_slice(struct ui *ui, double deadline)
     }
     while (fv->state == FV_LEARNING) {
         if (fv->next == fv->nres) {
-            /* the inputs skipped, each in the log (M) */
-            struct strbuf line = STRBUF_INIT;
-            for (size_t i = 0; i < fv->diags.len; i++) {
-                strbuf_reset(&line);
-                diag_format(&fv->diags.items[i], &line);
-                ui_log(ui, false, strbuf_str(&line));
-            }
-            strbuf_free(&line);
-            diag_list_free(&fv->diags);
+            log_skipped(ui, fv);
             build_rows(fv);
             fv->state = FV_DONE;
             fv->list.cursor = fv->list.top = 0;
