@@ -725,7 +725,7 @@ size_t workspace_add_samples(struct workspace *ws, char *const *paths, size_t n,
                              struct diag_list *diags)
 {
     struct sample_list files = SAMPLE_LIST_INIT;
-    samples_expand((const char *const *)paths, n, &files, diags);
+    samples_expand((const char *const *)paths, n, false, &files, diags);
     size_t added = 0;
     for (size_t i = 0; i < files.len; i++)
         added += workspace_add_sample_file(ws, files.paths[i], diags);
