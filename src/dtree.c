@@ -258,3 +258,141 @@ uint64_t dtree_add_kpaths(const struct dtree *t, struct kpath_set *set)
     dtree_foreach_kpath(t, set->sp->k, add_one, &a);
     return a.added;
 }
+
+/* ---- packed trees ---------------------------------------------------------
+ *
+ * dtree_expand appends an instance's children to `kids` and creates them as
+ * new instances in that order, so the arrays of a tree are fixed by the
+ * order in which the instances with children were expanded (each one's
+ * children are a segment of `kids`, in expansion order) and by each
+ * instance's decision; instances without children (literals, classes, empty
+ * repetitions) add nothing to the arrays, so their order does not matter.
+ * The packed form: the root's node, the number of instances, the number of
+ * segments and each segment's parent (as the difference to the one before,
+ * zigzag-coded), then the decision of every instance that takes one, in
+ * instance order; all as LEB128 numbers. */
+
+static void put_number(struct strbuf *out, uint64_t v)
+{
+    do {
+        uint8_t byte = v & 0x7f;
+        v >>= 7;
+        strbuf_addch(out, (char)(byte | (v ? 0x80 : 0)));
+    } while (v);
+}
+
+static uint64_t get_number(const struct dtree_packed *p, size_t *at)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0; *at < p->len && shift < 64; shift += 7) {
+        uint8_t byte = p->bytes[(*at)++];
+        v |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+            break;
+    }
+    return v;
+}
+
+void dtree_pack(const struct dtree *t, struct dtree_packed *out)
+{
+    struct strbuf sb = STRBUF_INIT;
+    put_number(&sb, t->insts[0].node);
+    put_number(&sb, t->len);
+    size_t segments = 0;
+    for (size_t j = 0; j < t->nkids; j += t->insts[t->insts[t->kids[j]].parent].nchildren)
+        segments++;
+    put_number(&sb, segments);
+    int64_t previous = 0;
+    for (size_t j = 0; j < t->nkids; j += t->insts[t->insts[t->kids[j]].parent].nchildren) {
+        int64_t parent = t->insts[t->kids[j]].parent, delta = parent - previous;
+        put_number(&sb, delta >= 0 ? (uint64_t)delta << 1 : ((uint64_t)-delta << 1) - 1);
+        previous = parent;
+    }
+    for (size_t i = 0; i < t->len; i++)
+        if (dtree_needs_decision(t->graph, t->insts[i].node))
+            put_number(&sb, dtree_decision(t, (uint32_t)i));
+    size_t len;
+    char *bytes = strbuf_detach(&sb, &len);
+    out->bytes = xmemdup(bytes, len ? len : 1); /* exactly its size: many are kept */
+    out->len = len;
+    free(bytes);
+}
+
+/* dtree_expand without its checks and growth, for dtree_unpack: the arrays
+ * have room for the whole tree, and the decisions were valid when packed. */
+static void unpack_expand(struct dtree *t, size_t room, uint32_t inst, uint32_t decision)
+{
+    const struct graph *g = t->graph;
+    struct dtree_inst *in = &t->insts[inst];
+    const struct graph_node *n = &g->nodes[in->node];
+    const uint32_t *kids = graph_children(g, in->node);
+    uint32_t count = 0;
+    bool repeat = false;
+    switch (n->kind) {
+    case NODE_LIT: break;
+    case NODE_CLASS: in->ch = decision; break;
+    case NODE_REF:
+    case NODE_CAT: count = n->nchildren; break;
+    case NODE_ALT: count = 1, kids += decision; break;
+    case NODE_QUANT: count = decision, repeat = true; break;
+    }
+    if (count > room - t->len)
+        count = (uint32_t)(room - t->len); /* a damaged packing: stop, do not overrun */
+    in->first_child = (uint32_t)t->nkids;
+    in->nchildren = count;
+    in->open = false;
+    t->open--;
+    for (uint32_t c = 0; c < count; c++) {
+        uint32_t i = (uint32_t)t->len++;
+        t->insts[i] = (struct dtree_inst){repeat ? kids[0] : kids[c], inst, 0, 0, 0, true};
+        t->kids[t->nkids++] = i;
+    }
+    t->open += count;
+}
+
+void dtree_unpack(const struct dtree_packed *p, const struct graph *g, struct dtree *out)
+{
+    size_t at = 0;
+    uint32_t root = (uint32_t)get_number(p, &at);
+    size_t len = (size_t)get_number(p, &at), segments = (size_t)get_number(p, &at);
+    if (len < 1)
+        len = 1;
+    memset(out, 0, sizeof *out);
+    out->graph = g;
+    /* Every instance but the root is a child: the arrays' sizes are known. */
+    out->insts = xmalloc(len * sizeof *out->insts);
+    out->cap = len;
+    out->kids = xmalloc(len * sizeof *out->kids);
+    out->kids_cap = len;
+    out->insts[0] = (struct dtree_inst){root, DTREE_NONE, 0, 0, 0, true};
+    out->len = out->open = 1;
+    uint32_t *parents = xmalloc((segments + 1) * sizeof *parents);
+    int64_t previous = 0;
+    for (size_t s = 0; s < segments; s++) {
+        uint64_t z = get_number(p, &at);
+        previous += z & 1 ? -(int64_t)((z + 1) >> 1) : (int64_t)(z >> 1);
+        parents[s] = (uint32_t)previous;
+    }
+    /* Decisions are read in instance order, as instances are created. */
+    uint32_t *decision = xmalloc(len * sizeof *decision);
+    size_t created = 0;
+    for (size_t s = 0; s <= segments; s++) {
+        for (; created < out->len; created++)
+            decision[created] = dtree_needs_decision(g, out->insts[created].node)
+                                    ? (uint32_t)get_number(p, &at) : 0;
+        if (s < segments && parents[s] < out->len && out->insts[parents[s]].open)
+            unpack_expand(out, len, parents[s], decision[parents[s]]);
+    }
+    for (size_t i = 0; i < out->len; i++)
+        if (out->insts[i].open)
+            unpack_expand(out, len, (uint32_t)i, decision[i]);
+    free(decision);
+    free(parents);
+}
+
+void dtree_packed_free(struct dtree_packed *p)
+{
+    free(p->bytes);
+    p->bytes = NULL;
+    p->len = 0;
+}

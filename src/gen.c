@@ -1208,7 +1208,7 @@ void gen_free(struct generator *gen)
     free(st->weights);
     free(st);
     for (size_t i = 0; i < gen->ninputs; i++) {
-        dtree_free(&gen->inputs[i].tree);
+        dtree_packed_free(&gen->inputs[i].tree);
         free(gen->inputs[i].text);
         free(gen->inputs[i].new_paths);
         free(gen->inputs[i].target);
@@ -2050,6 +2050,11 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
 
 /* ---- finishing trees ------------------------------------------------------ */
 
+void gen_input_tree(const struct generator *gen, size_t i, struct dtree *out)
+{
+    dtree_unpack(&gen->inputs[i].tree, gen->graph, out);
+}
+
 uint32_t gen_derivation_depth(const struct dtree *t)
 {
     /* Parents come before their children: one forward pass. */
@@ -2091,17 +2096,17 @@ static void finish_tree(struct generator *gen)
     gen->inputs = xgrow(gen->inputs, &gen->inputs_cap, gen->ninputs + 1, sizeof *gen->inputs);
     struct gen_input *in = &gen->inputs[gen->ninputs++];
     memset(in, 0, sizeof *in);
-    dtree_copy(&in->tree, &gen->tree);
+    dtree_pack(&gen->tree, &in->tree);
     struct strbuf text = STRBUF_INIT;
-    dtree_text(&in->tree, &text);
+    dtree_text(&gen->tree, &text);
     in->text = strbuf_detach(&text, &in->len);
-    in->depth = dtree_depth(&in->tree);
-    in->derivation_depth = gen_derivation_depth(&in->tree);
+    in->depth = dtree_depth(&gen->tree);
+    in->derivation_depth = gen_derivation_depth(&gen->tree);
     if (gen->opts.strategy == GEN_KPATH)
         in->target = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
     in->round = gen->round;
     struct new_paths np = {gen, in, 0};
-    pin_foreach_kpath(gen->opts.pins, &in->tree, gen->opts.k, note_path, &np);
+    pin_foreach_kpath(gen->opts.pins, &gen->tree, gen->opts.k, note_path, &np);
     gen->events |= GEN_EVENT_TREE_FINISHED;
     gen->phase = GEN_PHASE_IDLE;
 }
@@ -2186,7 +2191,10 @@ static void input_ranks(const struct generator *gen, size_t i, struct rank_list 
 {
     const struct gen_state *st = gen->state;
     l->len = 0;
-    pin_foreach_kpath(gen->opts.pins, &gen->inputs[i].tree, gen->opts.k, collect_rank, l);
+    struct dtree tree;
+    gen_input_tree(gen, i, &tree);
+    pin_foreach_kpath(gen->opts.pins, &tree, gen->opts.k, collect_rank, l);
+    dtree_free(&tree);
     qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
     size_t out = 0;
     for (size_t j = 0; j < l->len; j++)
@@ -2231,7 +2239,7 @@ static void drop_redundant(struct generator *gen)
     for (size_t i = 0; i < gen->ninputs; i++) {
         struct gen_input *in = &gen->inputs[i];
         if (dropped[i]) {
-            dtree_free(&in->tree);
+            dtree_packed_free(&in->tree);
             free(in->text);
             free(in->new_paths);
             free(in->target);

@@ -331,8 +331,12 @@ static struct coverage_row *measure_coverage(const struct generator *gen, uint32
         struct kpath_set set;
         kpath_space_init(&sp, gen->graph, j);
         kpath_set_init(&set, &sp);
-        for (size_t i = 0; i < gen->ninputs; i++)
-            pin_add_kpaths(gen->opts.pins, &gen->inputs[i].tree, &set);
+        for (size_t i = 0; i < gen->ninputs; i++) {
+            struct dtree tree;
+            gen_input_tree(gen, i, &tree);
+            pin_add_kpaths(gen->opts.pins, &tree, &set);
+            dtree_free(&tree);
+        }
         rows[j - 1] = (struct coverage_row){j, set.size, pin_count_under(gen->opts.pins, &sp),
                                             sp.saturated};
         kpath_set_free(&set);
@@ -714,8 +718,12 @@ static uint64_t count_targets_covered(const struct generator *gen, const struct 
     struct kpath_set in_inputs, seen;
     kpath_set_init(&in_inputs, &gen->space);
     kpath_set_init(&seen, &gen->space);
-    for (size_t i = 0; i < gen->ninputs; i++)
-        pin_add_kpaths(gen->opts.pins, &gen->inputs[i].tree, &in_inputs);
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct dtree tree;
+        gen_input_tree(gen, i, &tree);
+        pin_add_kpaths(gen->opts.pins, &tree, &in_inputs);
+        dtree_free(&tree);
+    }
     uint64_t covered = 0;
     *distinct = 0;
     for (size_t i = 0; i < t->len; i++) {
@@ -853,8 +861,12 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         r.targets_covered = count_targets_covered(gen, &targets, &r.targets_distinct);
     struct expansion_set used;
     expansion_set_init(&used, graph);
-    for (size_t i = 0; i < gen->ninputs; i++)
-        expansion_add_tree(&used, &gen->inputs[i].tree);
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct dtree tree;
+        gen_input_tree(gen, i, &tree);
+        expansion_add_tree(&used, &tree);
+        dtree_free(&tree);
+    }
     r.expansions_used = used.count;
     r.expansions_total = expansion_total(graph);
     expansion_set_free(&used);
