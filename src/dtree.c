@@ -318,22 +318,42 @@ void dtree_pack(const struct dtree *t, struct dtree_packed *out)
     free(bytes);
 }
 
-/* dtree_expand without its checks and growth, for dtree_unpack: the arrays
- * have room for the whole tree, and the decisions were valid when packed. */
-static void unpack_expand(struct dtree *t, size_t room, uint32_t inst, uint32_t decision)
+/* Unpacking: a new instance reads its decision at once (decisions are
+ * packed in instance order, which is the order instances are created in).
+ * One without children to come (a literal, a class, an empty repetition) is
+ * closed then and there; the others keep the decision in first_child until
+ * their segment expands them. */
+static void unpack_create(struct dtree *t, const struct dtree_packed *p, size_t *at,
+                          uint32_t node, uint32_t parent)
+{
+    const struct graph_node *n = &t->graph->nodes[node];
+    uint32_t i = (uint32_t)t->len++;
+    uint32_t decision = n->kind == NODE_ALT || n->kind == NODE_QUANT || n->kind == NODE_CLASS
+                            ? (uint32_t)get_number(p, at) : 0;
+    bool leaf = n->kind == NODE_LIT || n->kind == NODE_CLASS ||
+                (n->kind == NODE_QUANT && decision == 0);
+    t->insts[i] = (struct dtree_inst){node, parent, leaf ? (uint32_t)t->nkids : decision, 0,
+                                      n->kind == NODE_CLASS ? decision : 0, !leaf};
+    t->open += !leaf;
+}
+
+/* dtree_expand without its checks and growth: the arrays have room for the
+ * whole tree (`room` instances), and the decisions were valid when packed. */
+static void unpack_expand(struct dtree *t, const struct dtree_packed *p, size_t *at, size_t room,
+                          uint32_t inst)
 {
     const struct graph *g = t->graph;
     struct dtree_inst *in = &t->insts[inst];
     const struct graph_node *n = &g->nodes[in->node];
     const uint32_t *kids = graph_children(g, in->node);
-    uint32_t count = 0;
+    uint32_t decision = in->first_child, count = 0;
     bool repeat = false;
     switch (n->kind) {
-    case NODE_LIT: break;
-    case NODE_CLASS: in->ch = decision; break;
+    case NODE_LIT:
+    case NODE_CLASS: break;
     case NODE_REF:
     case NODE_CAT: count = n->nchildren; break;
-    case NODE_ALT: count = 1, kids += decision; break;
+    case NODE_ALT: count = 1, kids += decision < n->nchildren ? decision : 0; break;
     case NODE_QUANT: count = decision, repeat = true; break;
     }
     if (count > room - t->len)
@@ -343,11 +363,9 @@ static void unpack_expand(struct dtree *t, size_t room, uint32_t inst, uint32_t 
     in->open = false;
     t->open--;
     for (uint32_t c = 0; c < count; c++) {
-        uint32_t i = (uint32_t)t->len++;
-        t->insts[i] = (struct dtree_inst){repeat ? kids[0] : kids[c], inst, 0, 0, 0, true};
-        t->kids[t->nkids++] = i;
+        t->kids[t->nkids++] = (uint32_t)t->len;
+        unpack_create(t, p, at, repeat ? kids[0] : kids[c], inst);
     }
-    t->open += count;
 }
 
 void dtree_unpack(const struct dtree_packed *p, const struct graph *g, struct dtree *out)
@@ -364,30 +382,21 @@ void dtree_unpack(const struct dtree_packed *p, const struct graph *g, struct dt
     out->cap = len;
     out->kids = xmalloc(len * sizeof *out->kids);
     out->kids_cap = len;
-    out->insts[0] = (struct dtree_inst){root, DTREE_NONE, 0, 0, 0, true};
-    out->len = out->open = 1;
-    uint32_t *parents = xmalloc((segments + 1) * sizeof *parents);
-    int64_t previous = 0;
+    /* The segments' parents come first, the decisions after them. */
+    size_t parents_at = at;
+    for (size_t s = 0; s < segments; s++)
+        get_number(p, &at);
+    unpack_create(out, p, &at, root, DTREE_NONE);
+    int64_t parent = 0;
     for (size_t s = 0; s < segments; s++) {
-        uint64_t z = get_number(p, &at);
-        previous += z & 1 ? -(int64_t)((z + 1) >> 1) : (int64_t)(z >> 1);
-        parents[s] = (uint32_t)previous;
+        uint64_t z = get_number(p, &parents_at);
+        parent += z & 1 ? -(int64_t)((z + 1) >> 1) : (int64_t)(z >> 1);
+        if (parent >= 0 && (size_t)parent < out->len && out->insts[parent].open)
+            unpack_expand(out, p, &at, len, (uint32_t)parent);
     }
-    /* Decisions are read in instance order, as instances are created. */
-    uint32_t *decision = xmalloc(len * sizeof *decision);
-    size_t created = 0;
-    for (size_t s = 0; s <= segments; s++) {
-        for (; created < out->len; created++)
-            decision[created] = dtree_needs_decision(g, out->insts[created].node)
-                                    ? (uint32_t)get_number(p, &at) : 0;
-        if (s < segments && parents[s] < out->len && out->insts[parents[s]].open)
-            unpack_expand(out, len, parents[s], decision[parents[s]]);
-    }
-    for (size_t i = 0; i < out->len; i++)
+    for (size_t i = 0; out->open && i < out->len; i++) /* only if damaged */
         if (out->insts[i].open)
-            unpack_expand(out, len, (uint32_t)i, decision[i]);
-    free(decision);
-    free(parents);
+            unpack_expand(out, p, &at, len, (uint32_t)i);
 }
 
 void dtree_packed_free(struct dtree_packed *p)
