@@ -686,7 +686,7 @@ static void draw_pane(struct ui *ui, enum pane_id p)
 static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
 {
     if (ui->overlay == OVERLAY_GENERALIZE) {
-        generalize_view_lines(ui, lines);
+        generalize_view_lines(ui, width, lines);
         return;
     }
     if (ui->overlay == OVERLAY_MESSAGES) {

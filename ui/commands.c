@@ -55,7 +55,7 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "shortest, random or greedy")               \
     X("filter", cmd_filter, "WHICH", ARG_FILTER, "k-paths shown: uncovered, covered or all")      \
     X("narrow", cmd_narrow, "[TEXT]", ARG_NONE, "k-paths shown: those containing TEXT (F types it)") \
-    X("generalize", cmd_generalize, "SAMPLE... -- COMMAND", ARG_FILE, "widen the grammar by asking COMMAND (kpath generalize's options; W shows it)") \
+    X("generalize", cmd_generalize, "SAMPLE... --", ARG_FILE, "... -- COMMAND [ARG...]: widen the grammar by asking COMMAND (W shows it)") \
     X("learned", cmd_learned, "[FILE]", ARG_FILE, "write the grammar :generalize learned to FILE and explore it") \
     X("run", cmd_run, "-- COMMAND [ARG...]", ARG_FILE, "run the inputs through COMMAND (kpath run's options go before --)") \
     X("coverage", cmd_coverage, "", ARG_NONE, "coverage for every k from 1 to k")                 \

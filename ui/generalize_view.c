@@ -439,21 +439,53 @@ void generalize_view_show(struct ui *ui)
         ui->help_top = UINT64_MAX / 2; /* follow the log as it grows */
 }
 
-/* Each line of text (several, '\n'-separated) with a marker. */
-static void add_lines(struct strbuf *lines, char mark, const char *text, size_t len)
+/* One line with its marker, wrapped at `width` columns (continuations
+ * indented by 4), so a long #: note or input can be read in full. */
+static void add_line(struct strbuf *lines, char mark, const char *p, size_t len, int width)
+{
+    int w = width > 20 ? width : 20;
+    bool first = true;
+    do {
+        int room = first ? w : w - 4;
+        size_t take = 0;
+        size_t space = 0; /* after the last blank that fits: a better place to break */
+        for (int cols = 0; take < len && cols < room; cols++) {
+            take++;
+            while (take < len && ((unsigned char)p[take] & 0xc0) == 0x80)
+                take++;
+            if (p[take - 1] == ' ')
+                space = take;
+        }
+        if (take < len && space > (size_t)room / 2)
+            take = space;
+        strbuf_addch(lines, mark);
+        if (!first)
+            strbuf_addstr(lines, "    ");
+        strbuf_add(lines, p, take);
+        strbuf_addch(lines, '\n');
+        p += take;
+        len -= take;
+        first = false;
+    } while (len);
+}
+
+/* Each line of text (several, '\n'-separated) with a marker; `no_mark`
+ * instead for a log line of an input the program rejected. */
+static void add_lines(struct strbuf *lines, char mark, char no_mark, const char *text, size_t len,
+                      int width)
 {
     const char *p = text, *end = text + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        strbuf_addch(lines, mark);
-        strbuf_add(lines, p, l);
-        strbuf_addch(lines, '\n');
+        /* "    #12   no   ..." */
+        bool no = l > 14 && p[4] == '#' && memcmp(p + 10, " no ", 4) == 0;
+        add_line(lines, no ? no_mark : mark, p, l, width);
         p += l + 1;
     }
 }
 
-void generalize_view_lines(struct ui *ui, struct strbuf *lines)
+void generalize_view_lines(struct ui *ui, int width, struct strbuf *lines)
 {
     struct generalize_job *j = ui->gz;
     if (!j) {
@@ -462,40 +494,45 @@ void generalize_view_lines(struct ui *ui, struct strbuf *lines)
     }
     static const char *const states[] = {"running", "done", "failed", "stopped"};
     size_t q = j->res.queries;
-    strbuf_addf(lines, "\x01%s, %s: %zu quer%s (%zu accepted), %zu change%s\n", j->grammar_name,
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%s, %s: %zu quer%s (%zu accepted), %zu change%s", j->grammar_name,
                 states[j->state], q, q == 1 ? "y" : "ies", j->res.accepted, j->res.changes,
                 j->res.changes == 1 ? "" : "s");
-    strbuf_addf(lines, "\x05oracle: %s\n", j->command);
-    strbuf_addstr(lines, "\x05samples:");
+    add_line(lines, '\x01', sb.data, sb.len, width);
+    strbuf_reset(&sb);
+    strbuf_addf(&sb, "oracle: %s", j->command);
+    add_line(lines, '\x05', sb.data, sb.len, width);
+    strbuf_reset(&sb);
+    strbuf_addstr(&sb, "samples:");
     for (size_t i = 0; i < j->nsamples; i++)
-        strbuf_addf(lines, " %s", j->samples[i].name);
-    strbuf_addch(lines, '\n');
+        strbuf_addf(&sb, " %s", j->samples[i].name);
+    add_line(lines, '\x05', sb.data, sb.len, width);
     if (j->state == GZ_DONE || j->state == GZ_STOPPED) {
-        strbuf_addf(lines, "\x01The learned grammar%s (#: the change and the queries that "
-                           "justified it)\n", j->state == GZ_STOPPED ? " so far" : "");
-        add_lines(lines, '\x05', j->learned.data ? j->learned.data : "", j->learned.len);
+        strbuf_reset(&sb);
+        strbuf_addf(&sb, "The learned grammar%s (#: the change, the queries that justified it)",
+                    j->state == GZ_STOPPED ? " so far" : "");
+        add_line(lines, '\x01', sb.data, sb.len, width);
+        add_lines(lines, '\x05', '\x05', j->learned.data ? j->learned.data : "", j->learned.len,
+                  width);
+        strbuf_reset(&sb);
         if (j->out && j->state == GZ_DONE)
-            strbuf_addf(lines, "\x05written to %s: :load %s explores it\n", j->out, j->out);
+            strbuf_addf(&sb, "written to %s: :learned (or :load %s) explores it", j->out, j->out);
         else
-            strbuf_addstr(lines, "\x05:learned FILE writes it and explores it\n");
+            strbuf_addstr(&sb, ":learned FILE writes it and explores it");
+        add_line(lines, '\x05', sb.data, sb.len, width);
     }
-    strbuf_addstr(lines, "\x01Query log: per attempt each input, yes (valid) or no (invalid), "
-                         "then the conclusion\n");
+    strbuf_reset(&sb);
+    strbuf_addstr(&sb, "Query log: per attempt each input, yes (valid) or no (invalid), then "
+                       "the conclusion");
+    add_line(lines, '\x01', sb.data, sb.len, width);
+    strbuf_free(&sb);
     for (size_t b = 0; b < j->nblocks; b++) {
+        /* the attempt's first line as a heading, the rest under it */
         const struct strbuf *blk = &j->blocks[b];
-        const char *p = blk->data, *end = blk->data + blk->len;
-        bool first = true;
-        while (p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-            /* "    #12   no   ..." : an input the program rejected */
-            bool no = l > 11 && p[4] == '#' && memcmp(p + 10, " no ", 4) == 0;
-            strbuf_addch(lines, first ? '\x01' : no ? '\x04' : '\x05');
-            strbuf_add(lines, p, l);
-            strbuf_addch(lines, '\n');
-            first = false;
-            p += l + 1;
-        }
+        const char *nl = memchr(blk->data, '\n', blk->len);
+        size_t head = nl ? (size_t)(nl - blk->data) + 1 : blk->len;
+        add_lines(lines, '\x01', '\x01', blk->data, head, width);
+        add_lines(lines, '\x05', '\x04', blk->data + head, blk->len - head, width);
     }
     if (j->state == GZ_RUNNING)
         strbuf_addstr(lines, "\x05...\n");
@@ -503,8 +540,7 @@ void generalize_view_lines(struct ui *ui, struct strbuf *lines)
 
 const char *generalize_view_title(void)
 {
-    return " Generalization: the learned grammar and the query log (j/k scroll, / searches, "
-           "Esc closes)";
+    return " Generalization (j/k scroll, / searches, W or Esc closes)";
 }
 
 /* ---- :learned FILE ---------------------------------------------------------------------- */
@@ -531,8 +567,8 @@ static void learned_write_and_load(struct ui *ui, const char *path, bool force)
     if (d.len)
         ui_diags(ui, &d);
     else
-        ui_message(ui, "wrote the learned grammar to %s and loaded it: %u rules, %u nodes", path,
-                   ws->grammar->nrules, ws->graph->nnodes);
+        ui_message(ui, "wrote the learned grammar to %s and loaded it: %u rule%s, %u nodes", path,
+                   ws->grammar->nrules, ws->grammar->nrules == 1 ? "" : "s", ws->graph->nnodes);
     diag_list_free(&d);
 }
 
@@ -581,8 +617,8 @@ void generalize_view_learned(struct ui *ui, const char *path, bool force)
         }
         ui_set_workspace(ui, ws);
         ui->overlay = OVERLAY_NONE;
-        ui_message(ui, "loaded the learned grammar %s: %u rules, %u nodes", path,
-                   ws->grammar->nrules, ws->graph->nnodes);
+        ui_message(ui, "loaded the learned grammar %s: %u rule%s, %u nodes", path,
+                   ws->grammar->nrules, ws->grammar->nrules == 1 ? "" : "s", ws->graph->nnodes);
         diag_list_free(&d);
         return;
     }

@@ -22,7 +22,7 @@ void generalize_view_status(struct ui *ui, struct strbuf *out);
 /* Open the view (OVERLAY_GENERALIZE). */
 void generalize_view_show(struct ui *ui);
 /* The overlay's lines and title (markers as overlay_lines in app.c). */
-void generalize_view_lines(struct ui *ui, struct strbuf *lines);
+void generalize_view_lines(struct ui *ui, int width, struct strbuf *lines);
 const char *generalize_view_title(void);
 /* :learned [FILE]: write the learned grammar to FILE (asking before
  * replacing one) and explore it; force drops unsaved work. */
