@@ -1279,7 +1279,8 @@ void generalize_progress(const struct generalize *G, struct generalize_progress 
 {
     p->queries = G->res->queries;
     p->asking = G->ask.state == ASK_WAITING ? G->ask.nfresh : 0;
-    p->rule = G->rule < G->original ? G->g->rules[G->rule].name : NULL;
+    bool on_rules = G->pending != PENDING_SAMPLES && G->rule < G->original;
+    p->rule = on_rules ? G->g->rules[G->rule].name : NULL;
     p->rule_index = G->rule;
     p->rules = G->original;
     p->attempt = G->current.len ? G->current.data : NULL;
