@@ -32,8 +32,19 @@
  * deterministic when the oracle is.  The log reads like the paper's Figure 5:
  * per attempt, each input, yes or no, then the conclusion.
  *
- * Ownership: generalize_run changes the grammar in place (rules it changes
- * are marked edited; item rules are appended); the result owns its notes. */
+ * The work is a state machine (generalize_begin, generalize_step,
+ * generalize_finish) so a front end can slice it: each step concludes the
+ * attempt just answered or prepares the next one, and hands out the inputs
+ * that need asking (the distinct ones not asked before) instead of running
+ * them; the caller answers them however it likes (src/membership's step API
+ * in the explorer) and steps on.  Between steps the grammar is consistent:
+ * every change made so far is in it and the samples parse.  generalize_run
+ * is that loop with the synchronous options->ask, the CLI's way.
+ *
+ * Ownership: generalize_begin keeps pointers to the grammar, samples,
+ * options, result and diagnostics until generalize_finish; it changes the
+ * grammar in place (rules it changes are marked edited; item rules are
+ * appended); the result owns its notes. */
 #ifndef KPATH_GENERALIZE_H
 #define KPATH_GENERALIZE_H
 
@@ -91,5 +102,44 @@ bool generalize_run(struct grammar *g, const struct generalize_sample *samples, 
                     const struct generalize_options *o, struct generalize_result *res,
                     struct diag_list *diags);
 void generalize_result_free(struct generalize_result *res);
+
+/* ---- the same, a step at a time ---- */
+struct generalize;
+
+enum generalize_state {
+    GENERALIZE_MORE, /* step again */
+    GENERALIZE_ASK,  /* the inputs of generalize_questions need answers first */
+    GENERALIZE_DONE  /* over: generalize_finish */
+};
+
+/* Start (o->ask is not used); never NULL. */
+struct generalize *generalize_begin(struct grammar *g, const struct generalize_sample *samples,
+                                    size_t nsamples, const struct generalize_options *o,
+                                    struct generalize_result *res, struct diag_list *diags);
+/* Conclude the attempt just answered, or prepare the next (parsing the
+ * samples again after a change): a bounded amount of work, no runs. */
+enum generalize_state generalize_step(struct generalize *z);
+/* The inputs waiting for answers: texts[i] (lens[i] bytes), to be answered
+ * in answers[i] (valid or not); all borrowed until generalize_answered.
+ * 0 when nothing waits. */
+size_t generalize_questions(struct generalize *z, const char *const **texts, const size_t **lens,
+                            bool **answers);
+/* The answers are in (ok), or the oracle could not give them (!ok, with a
+ * diagnostic of the caller's): the run then ends as generalize_run's does
+ * when options->ask fails. */
+void generalize_answered(struct generalize *z, bool ok);
+
+struct generalize_progress {
+    size_t queries;        /* answered so far (distinct inputs) */
+    size_t asking;         /* waiting for answers now */
+    const char *rule;      /* the rule being generalized (NULL: none) */
+    uint32_t rule_index, rules; /* its index, of how many */
+    const char *attempt;   /* the attempt under way, one line (NULL: none) */
+};
+void generalize_progress(const struct generalize *z, struct generalize_progress *p);
+/* Free the state; true as generalize_run (the run got to its end, or to
+ * the query limit).  Finishing early (a cancel) leaves the grammar with
+ * every change concluded so far and res with their notes; false then. */
+bool generalize_finish(struct generalize *z);
 
 #endif

@@ -1,8 +1,11 @@
 /* lattice: see lattice.h. */
 #include "lattice.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "parse.h"
 #include "xalloc.h"
@@ -203,4 +206,27 @@ void lattice_free(struct lattice *l)
     free(l->items);
     grammar_free(l->grammar);
     memset(l, 0, sizeof *l);
+}
+
+bool lattice_default_path(struct strbuf *path)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    struct stat st;
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        static const char *const up[] = {"/../", "/../../"};
+        for (size_t i = 0; i < 2; i++) {
+            strbuf_reset(path);
+            strbuf_addf(path, "%s%s%s", exe, up[i], LATTICE_DEFAULT);
+            if (stat(path->data, &st) == 0 && S_ISREG(st.st_mode))
+                return true;
+        }
+    }
+    strbuf_reset(path);
+    strbuf_addf(path, "%s/%s", KPATH_DATADIR, LATTICE_DEFAULT);
+    return stat(path->data, &st) == 0 && S_ISREG(st.st_mode);
 }

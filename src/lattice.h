@@ -26,6 +26,7 @@
 #include "diag.h"
 #include "grammar.h"
 #include "graph.h"
+#include "strbuf.h"
 
 struct lattice_item {
     const char *name;        /* the rule's name */
@@ -51,5 +52,11 @@ void lattice_free(struct lattice *l);
 bool lattice_contains(const struct lattice *l, size_t item, const char *text, size_t len);
 /* Does item `upper` name item `lower` in its .generalizes? */
 bool lattice_generalizes(const struct lattice *l, size_t upper, size_t lower);
+
+/* The shipped lattice, LATTICE_DEFAULT: beside the binary in a source tree
+ * (build/kpath, build/san/kpath), else where `make install` puts it.  False
+ * (path: the installed place) when it is in neither. */
+#define LATTICE_DEFAULT "lattices/default.ebnf"
+bool lattice_default_path(struct strbuf *path);
 
 #endif

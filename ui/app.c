@@ -224,6 +224,7 @@ void ui_free(struct ui *ui)
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
     runs_free(ui);
+    generalize_view_free(ui);
     features_free(ui);
     workspace_load_abort(ui->job_loader);
     free(ui->search);
@@ -581,6 +582,13 @@ static void draw_bottom_line(struct ui *ui, int y)
         strbuf_free(&sb);
         return;
     }
+    if (ui->job == JOB_GENERALIZE) {
+        struct strbuf sb = STRBUF_INIT;
+        generalize_view_status(ui, &sb);
+        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
+        strbuf_free(&sb);
+        return;
+    }
     if (ui->job == JOB_RESTORE) {
         size_t done, total = workspace_load_lines(ui->job_loader, &done);
         struct strbuf sb = STRBUF_INIT;
@@ -685,6 +693,10 @@ static void draw_pane(struct ui *ui, enum pane_id p)
  * wrapped to `width` so every message can be read in full. */
 static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
 {
+    if (ui->overlay == OVERLAY_GENERALIZE) {
+        generalize_view_lines(ui, width, lines);
+        return;
+    }
     if (ui->overlay == OVERLAY_MESSAGES) {
         if (ui->nlog == 0)
             strbuf_addstr(lines, "\x05(no messages yet)\n");
@@ -760,7 +772,8 @@ static void draw_overlay(struct ui *ui, struct rect body)
     for (int y = r.y; y < r.y + r.h; y++)
         screen_fill(s, r.x, y, r.w, ' ', EL_NORMAL);
     screen_fill(s, r.x, r.y, r.w, ' ', EL_TITLE_FOCUS);
-    const char *title = ui->overlay == OVERLAY_MESSAGES
+    const char *title = ui->overlay == OVERLAY_GENERALIZE ? generalize_view_title()
+                        : ui->overlay == OVERLAY_MESSAGES
                             ? " Messages of this session (j/k scroll, / searches, Esc closes)"
                             : " Help: keys and commands (j/k scroll, / searches, Esc closes)";
     screen_put_fit(s, r.x, r.y, r.w, title, strlen(title), EL_TITLE_FOCUS);
@@ -1193,6 +1206,9 @@ void ui_job_slice(struct ui *ui, double budget)
     } else if (ui->job == JOB_FEATURES) {
         if (!features_slice(ui, deadline))
             ui->job = JOB_NONE;
+    } else if (ui->job == JOB_GENERALIZE) {
+        if (!generalize_view_slice(ui, deadline))
+            ui->job = JOB_NONE;
     } else if (ui->job == JOB_SAMPLES) {
         while (ui->job_next < ui->job_files.len) {
             const char *path = ui->job_files.paths[ui->job_next++];
@@ -1227,6 +1243,8 @@ void ui_job_stop(struct ui *ui, const char *why)
         run_finished(ui, true);
     else if (job == JOB_CAMPAIGN)
         runs_stop(ui);
+    else if (job == JOB_GENERALIZE)
+        generalize_view_stop(ui);
     else if (job == JOB_RUNS_REPORT)
         runs_report_stop(ui);
     else if (job == JOB_FEATURES)
@@ -1702,6 +1720,7 @@ static void global_action(struct ui *ui, enum action a, int key)
     }
     case ACT_PIN: pin_selection(ui); break;
     case ACT_MESSAGES: ui_overlay(ui, OVERLAY_MESSAGES); break;
+    case ACT_GENERALIZE_VIEW: generalize_view_show(ui); break;
     case ACT_LESSON_NEXT:
     case ACT_LESSON_PREV:
         if (!ui->lesson) {
@@ -1783,6 +1802,12 @@ static void overlay_key(struct ui *ui, int key)
     case ACT_HELP: ui_overlay(ui, ui->overlay == OVERLAY_HELP ? OVERLAY_NONE : OVERLAY_HELP); break;
     case ACT_MESSAGES:
         ui_overlay(ui, ui->overlay == OVERLAY_MESSAGES ? OVERLAY_NONE : OVERLAY_MESSAGES);
+        break;
+    case ACT_GENERALIZE_VIEW:
+        if (ui->overlay == OVERLAY_GENERALIZE)
+            ui->overlay = OVERLAY_NONE;
+        else
+            generalize_view_show(ui);
         break;
     case ACT_CANCEL: case ACT_QUIT: case ACT_INTERRUPT: ui->overlay = OVERLAY_NONE; break;
     default: break;

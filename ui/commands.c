@@ -55,6 +55,8 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "greedy (the default), shortest or random") \
     X("filter", cmd_filter, "WHICH", ARG_FILTER, "k-paths shown: uncovered, covered or all")      \
     X("narrow", cmd_narrow, "[TEXT]", ARG_NONE, "k-paths shown: those containing TEXT (F types it)") \
+    X("generalize", cmd_generalize, "SAMPLE... --", ARG_FILE, "... -- COMMAND [ARG...]: widen the grammar by asking COMMAND (W shows it)") \
+    X("learned", cmd_learned, "[FILE]", ARG_FILE, "write the grammar :generalize learned to FILE and explore it") \
     X("run", cmd_run, "-- COMMAND [ARG...]", ARG_FILE, "run the inputs through COMMAND (kpath run's options go before --)") \
     X("coverage", cmd_coverage, "", ARG_NONE, "coverage for every k from 1 to k")                 \
     X("clear", cmd_clear, "", ARG_NONE, "remove the generated inputs")                            \
@@ -277,6 +279,21 @@ static void cmd_step(struct ui *ui, const struct cmd_args *a)
 static void cmd_run(struct ui *ui, const struct cmd_args *a)
 {
     runs_start(ui, a->argv + 1, a->argc - 1, a->force);
+}
+
+/* :generalize [OPTIONS] SAMPLE|DIR... -- COMMAND [ARG...]: kpath generalize
+ * on the explored grammar's file, as a job (generalize_view.c); alone, it
+ * shows the last one.  :learned [FILE] explores what it learned. */
+static void cmd_generalize(struct ui *ui, const struct cmd_args *a)
+{
+    generalize_view_start(ui, a->argv + 1, a->argc - 1, a->force);
+}
+
+static void cmd_learned(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 1))
+        return;
+    generalize_view_learned(ui, a->argc == 2 ? a->argv[1] : NULL, a->force);
 }
 
 static void cmd_learn(struct ui *ui, const struct cmd_args *a)

@@ -82,6 +82,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_PIN, CTX_GLOBAL, "P", "pin", "pin the selected k-path (or graph node) as a context")    \
     X(ACT_EXPORT, CTX_GLOBAL, "e", "", "export the marked inputs (or the selected one)")          \
     X(ACT_MESSAGES, CTX_GLOBAL, "M", "", "the message log: every message and error in full")      \
+    X(ACT_GENERALIZE_VIEW, CTX_GLOBAL, "W", "", "the generalization (:generalize): learned grammar, query log") \
     X(ACT_LESSON_NEXT, CTX_GLOBAL, ">", "", "lesson: the next step (:lesson opens one)")           \
     X(ACT_LESSON_PREV, CTX_GLOBAL, "<", "", "lesson: the previous step")                        \
     X(ACT_CANCEL, CTX_GLOBAL, "<Esc>", "", "cancel: stop a run, close help, clear the message")   \

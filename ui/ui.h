@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "campaign.h"
+#include "generalize_view.h"
 #include "growth.h"
 #include "run_report.h"
 #include "keys.h"
@@ -74,7 +75,7 @@ struct pane_ops {
  * JOB_FEATURES: learning the behaviour features view's trees (features.c).
  * Any key stops either; the view says how to start it again. */
 enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN, JOB_RESTORE,
-                JOB_RUNS_REPORT, JOB_FEATURES };
+                JOB_RUNS_REPORT, JOB_FEATURES, JOB_GENERALIZE /* :generalize (generalize_view.c) */ };
 
 struct graph_row {
     uint32_t node;
@@ -228,6 +229,7 @@ struct ui {
     size_t job_next, job_added;
     struct diag_list job_diags;
     struct workspace_loader *job_loader; /* JOB_RESTORE */
+    struct generalize_job *gz;           /* owned; :generalize, running or done */
 
     /* messages and prompts: the message line shows the last message, the
      * log keeps every message and every diagnostic of the session in full
@@ -241,7 +243,8 @@ struct ui {
     } *log;                  /* owned */
     size_t nlog, log_cap;
     /* an overlay over the panes: help or the message log; j/k scroll, / searches */
-    enum overlay_kind { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_MESSAGES } overlay;
+    enum overlay_kind { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_MESSAGES,
+                        OVERLAY_GENERALIZE /* generalize_view.c */ } overlay;
     uint64_t help_top;
     int help_height;
     uint64_t overlay_match;  /* the line the last search in the overlay found + 1; 0: none */

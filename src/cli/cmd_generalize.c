@@ -25,7 +25,7 @@
 
 static int run(const struct cli_command *cmd, int argc, char **argv);
 
-#define DEFAULT_LATTICE "lattices/default.ebnf"
+#define DEFAULT_LATTICE LATTICE_DEFAULT
 
 static const struct cli_option options[] = {
     {"output", 'o', "OUT", "write the generalized grammar to OUT (default: standard output)"},
@@ -77,7 +77,9 @@ const struct cli_command cmd_generalize_command = {
     "queries are numbered, and the grammar gets a #: comment above every changed\n"
     "rule naming the queries that justified each change.  The grammar goes to\n"
     "OUT (replaced atomically) or standard output; the log to standard output\n"
-    "when -o is given, else to standard error.\n"
+    "when -o is given, else to standard error.  In the explorer,\n"
+    ":generalize SAMPLE... -- COMMAND does the same on the grammar explored, as\n"
+    "a job that any key stops; W shows the query log and the learned grammar.\n"
     "\n"
     "Exit status: 0 when the grammar was written, 1 when the command could not\n"
     "run or a file could not be written, 2 for bad usage, an invalid grammar, a\n"
@@ -138,31 +140,6 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return cli_sample_option(cmd, name, value, &a->po);
 }
 
-/* The shipped lattice: beside the binary in a source tree (build/kpath,
- * build/san/kpath), else where `make install` puts it. */
-static bool default_lattice(struct strbuf *path)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    struct stat st;
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
-        static const char *const up[] = {"/../", "/../../"};
-        for (size_t i = 0; i < 2; i++) {
-            strbuf_reset(path);
-            strbuf_addf(path, "%s%s%s", exe, up[i], DEFAULT_LATTICE);
-            if (stat(path->data, &st) == 0 && S_ISREG(st.st_mode))
-                return true;
-        }
-    }
-    strbuf_reset(path);
-    strbuf_addf(path, "%s/%s", KPATH_DATADIR, DEFAULT_LATTICE);
-    return stat(path->data, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 struct asker {
     struct membership *m;
 };
@@ -214,7 +191,7 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
     struct strbuf lattice_path = STRBUF_INIT;
     if (a->lattice) {
         strbuf_addstr(&lattice_path, a->lattice);
-    } else if (!a->no_strings && !default_lattice(&lattice_path)) {
+    } else if (!a->no_strings && !lattice_default_path(&lattice_path)) {
         fprintf(stderr, "kpath generalize: cannot find the default lattice (%s); give one "
                         "with --lattice FILE or use --no-strings\n", lattice_path.data);
         strbuf_free(&lattice_path);

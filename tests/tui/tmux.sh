@@ -5,7 +5,8 @@
 # curses, readline (Tab completion, history kept across runs), resizing
 # (also with the command line open), quitting with a question, SIGTERM with
 # an autosave that the next start offers to restore, Ctrl-C, :run stopped by
-# Esc (its runs killed), and the terminal given back each time.  Skipped with a message when tmux is missing.
+# Esc (its runs killed), :generalize stopped by Esc (its queries killed),
+# and the terminal given back each time.  Skipped with a message when tmux is missing.
 set -u
 if ! command -v tmux >/dev/null 2>&1; then
     echo "skipped: tmux is not installed, so the end-to-end test did not run"
@@ -282,5 +283,29 @@ keys j
 wait_for "learning stopped by a key" "a key stopping learning"
 keys q
 wait_exit "q after stopping the jobs" 0
+
+# ---- :generalize: a sliced job, Esc stops it and kills every query's group --
+start --start Expr grammars/arith.ebnf
+keys : "generalize -j 2 --timeout 60 tests/tui/samples/calc -- sh -c 'sleep 98; exit 0'" Enter
+wait_for "generalizing: 0 queries, the samples (any key stops)" "the progress line of :generalize"
+i=0
+until [ "$(pgrep -c -f '^sleep 98$')" = 2 ]; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || fail ":generalize did not ask two inputs at once (-j 2)"
+    sleep 0.1
+done
+keys Escape
+wait_for "generalization stopped: 0 queries (0 accepted), 0 changes kept" "Esc stopping :generalize"
+i=0
+while pgrep -f '^sleep 98$' >/dev/null; do
+    i=$((i + 1))
+    [ $i -lt 20 ] || fail "a query's sleep outlived Esc"
+    sleep 0.1
+done
+wait_for "grammars/arith.ebnf, stopped: 0 queries (0 accepted), 0 changes" "the view after Esc"
+keys Escape
+wait_for "? help" "the panes after closing the view"
+keys q
+wait_exit "q after :generalize" 0
 
 echo "tmux end-to-end test passed"

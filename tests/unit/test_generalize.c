@@ -294,3 +294,164 @@ TEST(grammar_from_rejects_invalid_utf8_with_its_position)
     }
     diag_list_free(&diags);
 }
+
+/* "x" ("," "x")* ";"? : a repetition, then optional parts around it */
+static bool lang_list_semicolon(const char *s, size_t n)
+{
+    if (n && s[n - 1] == ';')
+        n--;
+    return lang_list(s, n);
+}
+
+struct stepped {
+    struct grammar *g;
+    struct generalize_result res;
+    struct strbuf log, text; /* the log; the grammar written with its notes */
+    size_t steps, asks, max_batch;
+    bool ok;
+};
+
+static void note_of_result(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
+{
+    const struct generalize_result *res = ctx;
+    (void)g;
+    if (rule < res->nnotes && res->notes[rule].len)
+        strbuf_add(out, res->notes[rule].data, res->notes[rule].len);
+}
+
+/* Generalize with generalize_run (stepwise false) or by stepping, answering
+ * each batch through the same oracle; stop_after > 0 finishes early once
+ * that many queries were answered (a cancel). */
+static void generalize_both_ways(const char *grammar_text, const char *sample, language_fn lang,
+                                 size_t max_queries, bool stepwise, size_t stop_after,
+                                 struct stepped *out)
+{
+    memset(out, 0, sizeof *out);
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct lattice lattice;
+    CHECK(lattice_load(harness_path("lattices/default.ebnf"), &lattice, &diags));
+    out->g = grammar_load_string("g.ebnf", grammar_text, strlen(grammar_text), NULL, &diags);
+    CHECK(out->g != NULL);
+    struct oracle o = {lang, 0};
+    struct generalize_options opts;
+    generalize_options_default(&opts);
+    opts.lattice = &lattice;
+    opts.ask = ask;
+    opts.ask_ctx = &o;
+    opts.log = collect_log;
+    opts.log_ctx = &out->log;
+    if (max_queries)
+        opts.max_queries = max_queries;
+    struct generalize_sample s = {"sample.txt", sample, strlen(sample)};
+    if (!stepwise) {
+        out->ok = generalize_run(out->g, &s, 1, &opts, &out->res, &diags);
+    } else {
+        opts.ask = NULL; /* the steps never call it */
+        struct generalize *z = generalize_begin(out->g, &s, 1, &opts, &out->res, &diags);
+        enum generalize_state st;
+        while ((st = generalize_step(z)) != GENERALIZE_DONE) {
+            out->steps++;
+            struct generalize_progress p;
+            generalize_progress(z, &p);
+            if (stop_after && p.queries >= stop_after)
+                break;
+            if (st != GENERALIZE_ASK)
+                continue;
+            const char *const *texts = NULL;
+            const size_t *lens = NULL;
+            bool *answers = NULL;
+            size_t n = generalize_questions(z, &texts, &lens, &answers);
+            CHECK(n > 0); /* asked for answers: there are inputs to answer */
+            CHECK_INT(p.asking, n);
+            CHECK(p.attempt != NULL);
+            out->asks++;
+            if (n > out->max_batch)
+                out->max_batch = n;
+            for (size_t i = 0; i < n; i++)
+                answers[i] = lang(texts[i], lens[i]);
+            /* stepping again before the answers are in changes nothing */
+            CHECK_INT(generalize_step(z), GENERALIZE_ASK);
+            generalize_answered(z, true);
+        }
+        out->ok = generalize_finish(z);
+    }
+    struct grammar_write_options wo = {.note = note_of_result, .ctx = &out->res};
+    grammar_write(out->g, &wo, &out->text);
+    lattice_free(&lattice);
+    diag_list_free(&diags);
+}
+
+static void stepped_free(struct stepped *s)
+{
+    generalize_result_free(&s->res);
+    strbuf_free(&s->log);
+    strbuf_free(&s->text);
+    grammar_free(s->g);
+}
+
+TEST(generalize_stepping_to_the_end_is_generalize_run)
+{
+    static const struct {
+        const char *grammar, *sample;
+        language_fn lang;
+        size_t max_queries;
+    } cases[] = {
+        {"S := \"n=\" \"42\";\n", "n=42", lang_digits, 0},
+        {"S := \"a\" \"b\" \"c\";\n", "abc", lang_optional, 0},
+        {"S := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x", lang_list, 0},
+        {"S := L \";\";\nL := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x;", lang_list_semicolon, 0},
+        {"S := \"n=\" \"42\";\n", "n=42", lang_digits, 9}, /* stops at the limit */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct stepped run, step;
+        generalize_both_ways(cases[c].grammar, cases[c].sample, cases[c].lang,
+                             cases[c].max_queries, false, 0, &run);
+        generalize_both_ways(cases[c].grammar, cases[c].sample, cases[c].lang,
+                             cases[c].max_queries, true, 0, &step);
+        CHECK(run.ok);
+        CHECK_INT(step.ok, run.ok);
+        CHECK_STR(strbuf_str(&step.log), strbuf_str(&run.log));
+        CHECK_STR(strbuf_str(&step.text), strbuf_str(&run.text));
+        CHECK_INT(step.res.queries, run.res.queries);
+        CHECK_INT(step.res.asked, run.res.asked);
+        CHECK_INT(step.res.accepted, run.res.accepted);
+        CHECK_INT(step.res.changes, run.res.changes);
+        CHECK_INT(step.res.limit_reached, run.res.limit_reached);
+        CHECK(step.asks >= 2); /* the samples, then at least one attempt */
+        /* a step asks one attempt's inputs at most: here the 5 examples of
+         * a lattice item or 5 repetitions of one occurrence */
+        CHECK(step.max_batch <= 5);
+        stepped_free(&run);
+        stepped_free(&step);
+    }
+}
+
+TEST(generalize_finished_early_keeps_the_changes_so_far)
+{
+    /* x,x,x with "x" ("," "x")*: after the sample (#1) nothing changed
+     * yet; the strings of the rule go first and stay (#2-#23), then the
+     * repetition is asked (#24-#27) and made; stopped at 28 it is kept,
+     * though the optional parts are not tried yet (34 queries in all). */
+    struct stepped early, later;
+    generalize_both_ways("S := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x", lang_list, 0, true, 1,
+                         &early);
+    CHECK(!early.ok);
+    CHECK_INT(early.res.changes, 0);
+    CHECK_STR(strbuf_str(&early.text), "S := \"x\" \",\" \"x\" \",\" \"x\";\n");
+    generalize_both_ways("S := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x", lang_list, 0, true, 28,
+                         &later);
+    CHECK(!later.ok);
+    CHECK_INT(later.res.changes, 1);
+    CHECK(strstr(strbuf_str(&later.text), "S := (\"x\" \",\")+ \"x\";") != NULL);
+    /* what was learned so far is a grammar that still parses the sample */
+    struct graph *graph = graph_build(later.g);
+    struct parse_options po = {.max_input_size = 1024, .max_memory = (size_t)64 << 20};
+    struct diag_list d = DIAG_LIST_INIT;
+    struct forest *f = parse_text(graph, "s", "x,x,x", 5, &po, &d);
+    CHECK(f != NULL);
+    forest_free(f);
+    diag_list_free(&d);
+    graph_free(graph);
+    stepped_free(&early);
+    stepped_free(&later);
+}
