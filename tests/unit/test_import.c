@@ -187,8 +187,9 @@ TEST(antlr_lexer_only_commands_and_modes)
                  "ignored (kpath reads one character-level grammar, without modes or token "
                  "types)\n"
                  "L.g4:5:1: warning: lexer mode 'M': its tokens are read like the others (each "
-                 "a rule the parser rules name) and its skip tokens are allowed between any two "
-                 "tokens; `more` is joined to the token it leads to");
+                 "a rule the parser rules name, whatever the mode there); between two tokens the "
+                 "skip tokens of the mode after the first are allowed; `more` is joined to the "
+                 "token it leads to");
 }
 
 TEST(antlr_more_joins_tokens_across_modes)
@@ -217,8 +218,95 @@ TEST(antlr_more_joins_tokens_across_modes)
                  "STRING := OPEN (TEXT | ESC)* \"\\\"\";\n"
                  "_skip := WS*;\n",
                  "M.g4:6:1: warning: lexer mode 'STR': its tokens are read like the others (each "
-                 "a rule the parser rules name) and its skip tokens are allowed between any two "
-                 "tokens; `more` is joined to the token it leads to");
+                 "a rule the parser rules name, whatever the mode there); between two tokens the "
+                 "skip tokens of the mode after the first are allowed; `more` is joined to the "
+                 "token it leads to");
+}
+
+TEST(antlr_skip_tokens_per_lexer_mode)
+{
+    /* Two modes with their own skip tokens: ' ' in the default mode, '\t'
+     * in TAG (ANTLR's lexer fails on a ' ' in TAG and on a '\t' outside).
+     * Worked out by hand: after WORD (default mode) _skip; after OPEN
+     * (pushMode(TAG)) and NAME (mode TAG) _skip_TAG; after CLOSE (popMode,
+     * back to the default mode, which pushed TAG) _skip again; the input
+     * begins in the default mode.  '\t' outside a tag is the token TAB. */
+    const char *tags = "grammar P;\n"
+                       "doc : (WORD | TAB | tag)* ;\n"
+                       "tag : OPEN NAME* CLOSE ;\n"
+                       "WORD : [a-z]+ ;\n"
+                       "TAB : '\\t' ;\n"
+                       "OPEN : '<' -> pushMode(TAG) ;\n"
+                       "WS : ' ' -> skip ;\n"
+                       "mode TAG;\n"
+                       "NAME : [a-z]+ ;\n"
+                       "CLOSE : '>' -> popMode ;\n"
+                       "TAG_WS : [\\t] -> skip ;\n";
+    check_import("P.g4", tags,
+                 "doc := _skip (WORD _skip | TAB _skip | tag)*;\n"
+                 "tag := OPEN _skip_TAG (NAME _skip_TAG)* CLOSE _skip;\n"
+                 "WORD := [a-z]+;\n"
+                 "TAB := \"\\t\";\n"
+                 "OPEN := \"<\";\n"
+                 "WS := \" \";\n"
+                 "NAME := [a-z]+;\n"
+                 "CLOSE := \">\";\n"
+                 "TAG_WS := [\\t];\n"
+                 "_skip := WS*;\n"
+                 "_skip_TAG := TAG_WS*;\n",
+                 "P.g4:8:1: warning: lexer mode 'TAG': its tokens are read like the others (each "
+                 "a rule the parser rules name, whatever the mode there); between two tokens the "
+                 "skip tokens of the mode after the first are allowed; `more` is joined to the "
+                 "token it leads to");
+    /* A literal of a parser rule is the token rule of that literal ('<' is
+     * LT); popMode into a mode pushed from two modes cannot be followed:
+     * the skip tokens of both, with a warning naming the rule; a skip token
+     * that changes the mode is warned about too. */
+    check_import("Q.g4",
+                 "grammar Q;\n"
+                 "s : '<' X '>' A '[' X ']' ;\n"
+                 "A : 'a' ;\n"
+                 "LT : '<' -> pushMode(IN) ;\n"
+                 "SP : ' ' -> skip ;\n"
+                 "CMT : '#' -> skip, pushMode(IN) ;\n"
+                 "mode OTHER;\n"
+                 "LB : '[' -> pushMode(IN) ;\n"
+                 "NL : '\\n' -> skip ;\n"
+                 "mode IN;\n"
+                 "X : 'x' ;\n"
+                 "GT : '>' -> popMode ;\n"
+                 "RB : ']' -> popMode ;\n"
+                 "IN_WS : '\\t' -> skip ;\n",
+                 "s := _skip \"<\" _skip_IN X _skip_IN \">\" _skip_DEFAULT_MODE_OTHER A _skip \"[\" "
+                 "_skip_IN X _skip_IN \"]\" _skip_DEFAULT_MODE_OTHER;\n"
+                 "A := \"a\";\n"
+                 "SP := \" \";\n"
+                 "CMT := \"#\";\n"
+                 "NL := \"\\n\";\n"
+                 "X := \"x\";\n"
+                 "IN_WS := \"\\t\";\n"
+                 "_skip := (SP | CMT)*;\n"
+                 "_skip_IN := IN_WS*;\n"
+                 "_skip_DEFAULT_MODE_OTHER := (SP | CMT | NL)*;\n",
+                 "Q.g4:6:1: warning: skip token 'CMT' changes the lexer mode (IN): kpath allows "
+                 "it between tokens like the other skip tokens of its mode, and does not follow "
+                 "the change\n"
+                 "Q.g4:7:1: warning: lexer mode 'OTHER': its tokens are read like the others "
+                 "(each a rule the parser rules name, whatever the mode there); between two "
+                 "tokens the skip tokens of the mode after the first are allowed; `more` is "
+                 "joined to the token it leads to\n"
+                 "Q.g4:10:1: warning: lexer mode 'IN': its tokens are read like the others (each "
+                 "a rule the parser rules name, whatever the mode there); between two tokens the "
+                 "skip tokens of the mode after the first are allowed; `more` is joined to the "
+                 "token it leads to\n"
+                 "Q.g4:12:1: warning: token 'GT' pops the lexer mode back to 'DEFAULT_MODE' or "
+                 "'OTHER', whichever pushed 'IN' (it depends on the input before it, which a "
+                 "context-free grammar cannot follow here): kpath allows the skip tokens of all "
+                 "of them after it\n"
+                 "Q.g4:13:1: warning: token 'RB' pops the lexer mode back to 'DEFAULT_MODE' or "
+                 "'OTHER', whichever pushed 'IN' (it depends on the input before it, which a "
+                 "context-free grammar cannot follow here): kpath allows the skip tokens of all "
+                 "of them after it");
 }
 
 TEST(antlr_not_rule_that_is_a_set)
