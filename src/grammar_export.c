@@ -927,6 +927,237 @@ static bool export_tribble(const struct grammar *g, struct strbuf *out, struct d
     return true;
 }
 
+/* ---- Fandango ----------------------------------------------------------- */
+
+/* A character inside a Python string "...": Python's escapes for the
+ * quote, the backslash and control characters, the rest as it is. */
+static void add_fan_lit_char(struct strbuf *out, uint32_t cp)
+{
+    switch (cp) {
+    case '"': strbuf_addstr(out, "\\\""); return;
+    case '\\': strbuf_addstr(out, "\\\\"); return;
+    case '\n': strbuf_addstr(out, "\\n"); return;
+    case '\r': strbuf_addstr(out, "\\r"); return;
+    case '\t': strbuf_addstr(out, "\\t"); return;
+    default: break;
+    }
+    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+        strbuf_addf(out, "\\x%02x", (unsigned)cp);
+    else if (cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        strbuf_addf(out, "\\u%04x", (unsigned)cp); /* line breaks to some editors */
+    else
+        strbuf_add_utf8(out, cp);
+}
+
+static void add_fan_literal(struct strbuf *out, const char *s, size_t len)
+{
+    strbuf_addch(out, '"');
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
+        if (!n) {
+            cp = 0xFFFD;
+            n = 1;
+        }
+        add_fan_lit_char(out, cp);
+        i += n;
+    }
+    strbuf_addch(out, '"');
+}
+
+/* A character of a class inside a raw string r"[...]", which Python's re
+ * reads: letters, digits and punctuation that means nothing in a class as
+ * they are; anything else as \xNN, \uNNNN or \UNNNNNNNN, which re decodes
+ * (a raw string cannot escape its quote, and '\\', ']', '^', '-', '[', '&',
+ * '~', '|' mean something to re or draw its warnings). */
+static void add_fan_class_char(struct strbuf *out, uint32_t cp)
+{
+    bool alnum = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
+    if (alnum || (cp > ' ' && cp < 0x7F && strchr("!#$%()*+,./:;<=>?@_`{}", (int)cp)))
+        strbuf_addch(out, (char)cp);
+    else if (cp == '\t' || cp == '\n' || cp == '\r')
+        strbuf_addstr(out, cp == '\t' ? "\\t" : cp == '\n' ? "\\n" : "\\r");
+    else if (cp <= 0xFF)
+        strbuf_addf(out, "\\x%02x", (unsigned)cp);
+    else if (cp <= 0xFFFF)
+        strbuf_addf(out, "\\u%04x", (unsigned)cp);
+    else
+        strbuf_addf(out, "\\U%08x", (unsigned)cp);
+}
+
+/* A class as a Python regex of one character class: r"[a-z]", r"[^...]". */
+static void add_fan_class(struct strbuf *out, const struct expr *cls)
+{
+    const struct class_range *r = cls->u.cls.ranges;
+    uint32_t n = cls->u.cls.nranges;
+    static const struct class_range all = {0, UTF8_MAX_CODEPOINT};
+    bool negated = cls->u.cls.negated;
+    if (negated && n == 0) {
+        /* [^] is no regex: every character is the full range. */
+        r = &all;
+        n = 1;
+        negated = false;
+    }
+    strbuf_addstr(out, negated ? "r\"[^" : "r\"[");
+    for (uint32_t k = 0; k < n; k++) {
+        add_fan_class_char(out, r[k].lo);
+        if (r[k].hi != r[k].lo) {
+            if (r[k].hi != r[k].lo + 1)
+                strbuf_addch(out, '-');
+            add_fan_class_char(out, r[k].hi);
+        }
+    }
+    strbuf_addstr(out, "]\"");
+}
+
+/* Words Fandango's lexer takes as keywords, so <word> would be no name
+ * there (language/FandangoLexer.g4; any, all and len are names). */
+static const char *const fan_reserved[] = {
+    "and", "as", "assert", "async", "await", "break", "case", "class", "continue", "def",
+    "del", "elif", "else", "except", "False", "finally", "for", "from", "global", "if",
+    "import", "in", "include", "is", "lambda", "match", "None", "nonlocal", "not", "or",
+    "pass", "raise", "return", "True", "try", "type", "while", "where", "with", "yield",
+    "forall", "exists", "maximizing", "minimizing", "setting", "all_with_type",
+    "NonTerminalNode", "TerminalNode", "Alternative", "Repetition", "Star", "Plus", "Option",
+    "Concatenation", "py", NULL,
+};
+
+/* A valid Fandango name for `name`, without the angle brackets: ASCII
+ * letters, digits and '_' (a Python identifier), not a keyword. */
+static char *fan_name(const char *name)
+{
+    struct strbuf sb = STRBUF_INIT;
+    for (const char *p = name; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '<' || c == '>')
+            continue;
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_';
+        strbuf_addch(&sb, ok ? (char)c : '_');
+    }
+    if (!sb.len || (sb.data[0] >= '0' && sb.data[0] <= '9')) {
+        struct strbuf p = STRBUF_INIT;
+        strbuf_addf(&p, "_%s", strbuf_str(&sb));
+        strbuf_free(&sb);
+        sb = p;
+    }
+    for (int k = 0; fan_reserved[k]; k++)
+        if (strcmp(strbuf_str(&sb), fan_reserved[k]) == 0)
+            strbuf_addch(&sb, '_');
+    return strbuf_detach(&sb, NULL);
+}
+
+struct fan_writer {
+    const struct grammar *g;
+    struct diag_list *diags;
+    char **names; /* per rule, without angle brackets */
+    bool warned_weights;
+    struct strbuf *out;
+};
+
+/* Fandango's operators apply to a symbol only: a name, a string or a
+ * group; so a quantifier needs parentheses around anything else, and a
+ * nested alternation or sequence keeps its own, as in kpath's graph. */
+static bool fan_needs_parens(const struct expr *parent, const struct expr *child)
+{
+    switch (child->kind) {
+    case EXPR_ALT: return true;
+    case EXPR_CAT: return parent->kind != EXPR_ALT;
+    case EXPR_QUANT: return parent->kind == EXPR_QUANT;
+    default: return false;
+    }
+}
+
+/* Iterative printing, as tribble_print does it. */
+static void fan_print(struct fan_writer *w, const struct expr *root)
+{
+    struct strbuf *out = w->out;
+    struct tribble_frame *stack = NULL;
+    size_t cap = 0, depth = 0;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = (struct tribble_frame){root, 0, false};
+    while (depth) {
+        struct tribble_frame *f = &stack[depth - 1];
+        const struct expr *e = f->e;
+        if (f->next < e->nchildren) {
+            uint32_t i = f->next++;
+            if (e->kind == EXPR_ALT && i)
+                strbuf_addstr(out, " | ");
+            else if (e->kind == EXPR_CAT && i)
+                strbuf_addch(out, ' ');
+            const struct expr *child = e->children[i];
+            bool parens = fan_needs_parens(e, child);
+            if (parens)
+                strbuf_addch(out, '(');
+            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
+            stack[depth++] = (struct tribble_frame){child, 0, parens};
+            continue;
+        }
+        switch (e->kind) {
+        case EXPR_LIT: add_fan_literal(out, e->u.lit.text, e->u.lit.len); break;
+        case EXPR_CLASS: add_fan_class(out, e); break;
+        case EXPR_REF: strbuf_addf(out, "<%s>", w->names[e->u.ref.target]); break;
+        case EXPR_QUANT: grammar_quant_label(e, out); break;
+        case EXPR_ALT:
+            if (e->u.alt.weights && !w->warned_weights) {
+                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                         "Fandango has no probabilities in its grammars: the weights of rule "
+                         "'%s' and any other are left out", w->g->rules[e->rule].name);
+                w->warned_weights = true;
+            }
+            break;
+        default: break;
+        }
+        if (f->parens)
+            strbuf_addch(out, ')');
+        depth--;
+    }
+    free(stack);
+}
+
+static bool export_fandango(const struct grammar *g, struct strbuf *out, struct diag_list *diags)
+{
+    uint32_t n = g->nrules;
+    struct fan_writer w = {g, diags, xcalloc(n, sizeof(char *)), false, out};
+    /* kpath's reader (and Fandango) start at <start>: only the start rule
+     * may have that name, so it is named first, and "start" stays taken
+     * for the others (a rule start becomes start_2). */
+    char **taken = xmalloc(((size_t)n + 1) * sizeof *taken);
+    uint32_t ntaken = 0;
+    w.names[g->start] = fan_name(g->rules[g->start].name);
+    taken[ntaken++] = w.names[g->start];
+    if (strcmp(w.names[g->start], "start") != 0)
+        taken[ntaken++] = (char *)"start";
+    for (uint32_t r = 0; r < n; r++) {
+        if (r == g->start)
+            continue;
+        w.names[r] = unique_name(fan_name(g->rules[r].name), taken, ntaken);
+        taken[ntaken++] = w.names[r];
+    }
+    free(taken);
+    if (strcmp(w.names[g->start], "start") != 0)
+        diag_add(diags, DIAG_WARNING, g->file, 0, 0,
+                 "Fandango starts at <start>, and this grammar starts at <%s>: run Fandango "
+                 "with --start-symbol='<%s>' (kpath reads the file back starting at its "
+                 "first rule, <%s>)",
+                 w.names[g->start], w.names[g->start], w.names[g->start]);
+    if (strcmp(w.names[g->start], "start") != 0)
+        strbuf_addf(out, "# The start symbol: fandango fuzz --start-symbol='<%s>'\n",
+                    w.names[g->start]);
+    for (uint32_t k = 0; k <= n; k++) {
+        uint32_t r = k == 0 ? g->start : k - 1;
+        if (k > 0 && r == g->start)
+            continue;
+        strbuf_addf(out, "<%s> ::= ", w.names[r]);
+        fan_print(&w, g->rules[r].rhs);
+        strbuf_addch(out, '\n');
+    }
+    for (uint32_t r = 0; r < n; r++)
+        free(w.names[r]);
+    free(w.names);
+    return true;
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 bool grammar_export(const struct grammar *g, enum grammar_format format, struct strbuf *out,
@@ -936,6 +1167,7 @@ bool grammar_export(const struct grammar *g, enum grammar_format format, struct 
     case GRAMMAR_FORMAT_G4: return export_g4(g, out, diags);
     case GRAMMAR_FORMAT_FUZZINGBOOK: return export_fuzzingbook(g, out, diags);
     case GRAMMAR_FORMAT_TRIBBLE: return export_tribble(g, out, diags);
+    case GRAMMAR_FORMAT_FANDANGO: return export_fandango(g, out, diags);
     case GRAMMAR_FORMAT_EBNF:
     case GRAMMAR_FORMAT_AUTO: {
         struct grammar_write_options o = {0};

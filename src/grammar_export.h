@@ -20,6 +20,14 @@
  *                they say the same; any other nested alternation, a class or a
  *                counted repetition becomes a helper rule <name-N>.  Weights
  *                become ["expansion", {"prob": p}].
+ *   tribble      TRIBBLE's text format: names [A-Za-z0-9_$']+, classes as
+ *                brics regexes /[...]/, weights as @@p.
+ *   fandango     Fandango's .fan: one production `<name> ::= ...` a line, the
+ *                start rule first; Python strings, classes as one-class
+ *                regexes r"[...]"; names made valid (unique_name), a rule
+ *                called start that is not the start rule renamed, and a
+ *                warning naming --start-symbol when the start rule is not
+ *                <start>.  Weights are left out, with a warning.
  *
  * The start rule is written first where the format takes its first rule as
  * the start.  Nothing here recurses on the nesting depth of a rule. */

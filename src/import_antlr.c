@@ -17,10 +17,11 @@
  *     ASCII letter of a literal becomes a class of both cases, sets get both;
  *   - lexer commands: skip and channel(...) make the token a "skip token";
  *     `more` joins the token's text to the token it leads to (see
- *     join_more_tokens); pushMode(X) and mode(X) say which mode that is;
- *     popMode is accepted; type and others: a warning naming the rule and
- *     line (ignored).  `mode NAME;`: a warning, its tokens are rules like the
- *     others and its skip tokens join `_skip`.  \p{...} properties:
+ *     join_more_tokens); pushMode(X), mode(X) and popMode say which mode
+ *     the lexer is in after the token (skip tokens per mode, below); type
+ *     and others: a warning naming the rule and line (ignored).  `mode
+ *     NAME;`: a warning, its tokens are rules like the others (whatever the
+ *     mode where a parser rule names them).  \p{...} properties:
  *     approximated, with a warning.
  *   - EOF is dropped (kpath always matches the whole input).
  *
@@ -33,6 +34,10 @@
  * and none anywhere else.  A skip token written as X+ (or X*, X?) is read as
  * X: in (X+)* a run of two blanks would be one token of two or two of one,
  * while X* reads it one way only; the star of `_skip` does the repeating.
+ * With lexer modes the rule after a token holds the skip tokens of the mode
+ * the lexer is in after it: `_skip` for the default mode (where the input
+ * begins), `_skip_M` for mode M (see skip_rule_of and modes_after; where
+ * the mode cannot be told from the token, a warning and the union).
  *
  * Positions: every expr carries the line and column of its text in the file
  * it came from; a diagnostic names that file. */
@@ -77,6 +82,9 @@ struct rule_info {
     bool more;        /* -> more: its text leads into the next token's */
     const char *mode; /* the lexer mode it is defined in (NULL: default) */
     const char *enters; /* the mode its pushMode(X) or mode(X) enters */
+    bool pushes;      /* enters by pushMode (popMode comes back) */
+    bool pops;        /* -> popMode */
+    bool warned_pop;  /* modes_after said why it cannot tell */
 };
 
 struct importer {
@@ -102,8 +110,11 @@ struct importer {
     size_t nci, ci_cap;
     struct not_rule *not_rules;  /* ~RULE in lexer rules, resolved at the end */
     size_t nnot_rules, not_rules_cap;
+    const char **modes;          /* the lexer modes, [0] the default (NULL) */
+    size_t nmodes, modes_cap;
     size_t properties;           /* \p{...} approximated */
     struct src_pos first_property;
+    struct src_pos skip_at;      /* where the skip rules say they are from */
     const char *first_property_file;
 };
 
@@ -902,11 +913,14 @@ static void parse_commands(struct afile *F)
             if (info)
                 info->more = true;
         } else if ((strcmp(cmd.text, "pushMode") == 0 || strcmp(cmd.text, "mode") == 0) && arg) {
-            if (info)
+            if (info) {
                 info->enters = arg;
+                info->pushes = cmd.text[0] == 'p';
+            }
         } else if (strcmp(cmd.text, "popMode") == 0) {
-            /* Where it returns to is known only at run time; the tokens of
-             * every mode are rules anyway. */
+            /* Where it returns to: see skip_modes_after. */
+            if (info)
+                info->pops = true;
         } else {
             warn_at(F, cmd.pos,
                     "lexer command '%s' of rule '%s' is not supported and is ignored (kpath "
@@ -1208,7 +1222,7 @@ static void parse_rule(struct afile *F)
         F->cur_rule = gb_add_rule(im->g, name.text, name.pos, placeholder);
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
-                                                   F->cur_mode, NULL};
+                                                   F->cur_mode, NULL, false, false, false};
         if (!F->is_main)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
@@ -1336,8 +1350,9 @@ static void parse_file(struct afile *F)
             next(F);
             warn_at(F, t.pos,
                     "lexer mode '%s': its tokens are read like the others (each a rule the "
-                    "parser rules name) and its skip tokens are allowed between any two "
-                    "tokens; `more` is joined to the token it leads to",
+                    "parser rules name, whatever the mode there); between two tokens the skip "
+                    "tokens of the mode after the first are allowed; `more` is joined to the "
+                    "token it leads to",
                     F->tok.text);
             F->cur_mode = F->tok.text;
             next(F);
@@ -1373,24 +1388,32 @@ static bool is_terminal(const struct importer *im, const struct expr *e)
     return false;
 }
 
-static struct expr *skip_ref(struct grammar *g, struct src_pos at)
+static struct expr *skip_ref(struct grammar *g, const char *name, struct src_pos at)
 {
-    return gb_ref(g, ANTLR_SKIP_RULE, strlen(ANTLR_SKIP_RULE), at, at);
+    return gb_ref(g, name, strlen(name), at, at);
 }
 
-static struct expr *with_skip(struct grammar *g, struct expr *e)
+static const char *skip_rule_after(struct importer *im, const struct expr *token);
+
+/* e followed by the skip rule of the mode after it; e itself when that
+ * mode has no skip tokens. */
+static struct expr *with_skip(struct importer *im, struct expr *e)
 {
-    struct expr *pair[2] = {e, skip_ref(g, e->end)};
-    return gb_seq(g, pair, 2, e->pos, e->end);
+    const char *name = skip_rule_after(im, e);
+    if (!name)
+        return e;
+    struct expr *pair[2] = {e, skip_ref(im->g, name, e->end)};
+    return gb_seq(im->g, pair, 2, e->pos, e->end);
 }
 
-/* In a parser rule, each token is followed by `_skip` (see the header). */
+/* In a parser rule, each token is followed by the skip rule of the mode
+ * the lexer is in after it (see the header). */
 static void insert_skips(struct importer *im, uint32_t rule)
 {
     struct grammar *g = im->g;
     struct rule *r = &g->rules[rule];
     if (is_terminal(im, r->rhs)) {
-        r->rhs = with_skip(g, r->rhs);
+        r->rhs = with_skip(im, r->rhs);
         return;
     }
     struct expr_list stack = {0};
@@ -1405,8 +1428,10 @@ static void insert_skips(struct importer *im, uint32_t rule)
             struct expr_list kids = {0};
             for (uint32_t k = 0; k < e->nchildren; k++) {
                 expr_list_push(&kids, e->children[k]);
-                if (is_terminal(im, e->children[k]))
-                    expr_list_push(&kids, skip_ref(g, e->children[k]->end));
+                const char *name =
+                    is_terminal(im, e->children[k]) ? skip_rule_after(im, e->children[k]) : NULL;
+                if (name)
+                    expr_list_push(&kids, skip_ref(g, name, e->children[k]->end));
             }
             if (kids.len != e->nchildren) {
                 e->children = arena_alloc(&g->arena, kids.len * sizeof *e->children);
@@ -1419,7 +1444,7 @@ static void insert_skips(struct importer *im, uint32_t rule)
         } else {
             for (uint32_t k = 0; k < e->nchildren; k++) {
                 if (is_terminal(im, e->children[k])) {
-                    e->children[k] = with_skip(g, e->children[k]);
+                    e->children[k] = with_skip(im, e->children[k]);
                     e->children[k]->parent = e;
                 }
             }
@@ -1556,9 +1581,14 @@ static void fill_any_tokens(struct importer *im)
     resolve_all(g);
 }
 
+/* NULL and DEFAULT_MODE (ANTLR's name for it) are the default mode. */
 static bool same_mode(const char *a, const char *b)
 {
-    return a == b || (a && b && strcmp(a, b) == 0);
+    bool a_default = !a || strcmp(a, "DEFAULT_MODE") == 0;
+    bool b_default = !b || strcmp(b, "DEFAULT_MODE") == 0;
+    if (a_default || b_default)
+        return a_default && b_default;
+    return strcmp(a, b) == 0;
 }
 
 /* `more`: ANTLR's lexer keeps the text of a `more` token and goes on, so
@@ -1724,6 +1754,150 @@ static void resolve_not_rules(struct importer *im)
     }
 }
 
+/* ---- skip tokens per lexer mode -----------------------------------------
+ * ANTLR's lexer drops the skip tokens of the mode it is in.  Between two
+ * tokens of a parser rule that is the mode after the first: the mode it
+ * enters (pushMode(X), mode(X)), the mode it returns to (popMode: the mode
+ * of the tokens that push its mode), else its own.  Each set of modes gets
+ * a rule over their skip tokens, `_skip` for the default mode and
+ * `_skip_M` for mode M (`_skip_A_B` when a popMode can return to A or B),
+ * made when first needed. */
+
+static size_t mode_index(struct importer *im, const char *mode)
+{
+    for (size_t k = 0; k < im->nmodes; k++)
+        if (same_mode(im->modes[k], mode))
+            return k;
+    im->modes = xgrow(im->modes, &im->modes_cap, im->nmodes + 1, sizeof *im->modes);
+    im->modes[im->nmodes] = mode;
+    return im->nmodes++;
+}
+
+static void warn_rule(struct importer *im, uint32_t r, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void warn_rule(struct importer *im, uint32_t r, const char *fmt, ...)
+{
+    const struct rule *rule = &im->g->rules[r];
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vadd(im->diags, DIAG_WARNING, rule->file ? rule->file : im->g->file, rule->pos.line,
+              rule->pos.col, fmt, ap);
+    va_end(ap);
+}
+
+/* The token rule a literal of a parser rule is: the lexer rule that is
+ * exactly that literal, as ANTLR takes it; else RULE_NONE (an implicit
+ * token, of the default mode). */
+static uint32_t literal_token_rule(const struct importer *im, const struct expr *lit)
+{
+    const struct grammar *g = im->g;
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        const struct expr *e = g->rules[r].rhs;
+        if (im->info[r].lexer && !im->info[r].fragment && e->kind == EXPR_LIT &&
+            e->u.lit.len == lit->u.lit.len && memcmp(e->u.lit.text, lit->u.lit.text, e->u.lit.len) == 0)
+            return r;
+    }
+    return RULE_NONE;
+}
+
+/* Marks in[] the modes the lexer can be in after `token`. */
+static void modes_after(struct importer *im, const struct expr *token, bool *in)
+{
+    struct grammar *g = im->g;
+    uint32_t r = RULE_NONE;
+    if (token->kind == EXPR_REF)
+        r = grammar_find_rule(g, token->u.ref.name);
+    else if (token->kind == EXPR_LIT)
+        r = literal_token_rule(im, token);
+    if (r == RULE_NONE || r >= g->nrules || !im->info[r].lexer) {
+        in[0] = true;
+        return;
+    }
+    struct rule_info *info = &im->info[r];
+    if (info->enters || !info->pops) {
+        in[mode_index(im, info->enters ? info->enters : info->mode)] = true;
+        return;
+    }
+    /* popMode: back to where the mode was pushed from. */
+    size_t back = 0;
+    struct strbuf names = STRBUF_INIT;
+    for (uint32_t m = 0; m < g->nrules; m++) {
+        const struct rule_info *mi = &im->info[m];
+        if (!mi->lexer || !mi->pushes || !same_mode(mi->enters, info->mode))
+            continue;
+        size_t k = mode_index(im, mi->mode);
+        if (in[k])
+            continue;
+        in[k] = true;
+        strbuf_addf(&names, "%s'%s'", back++ ? " or " : "", mi->mode ? mi->mode : "DEFAULT_MODE");
+    }
+    if (back == 0) {
+        in[0] = true;
+        if (!info->warned_pop)
+            warn_rule(im, r, "token '%s' pops the lexer mode, but no token pushes its mode "
+                             "'%s': kpath allows the skip tokens of the default mode after it",
+                      g->rules[r].name, info->mode ? info->mode : "DEFAULT_MODE");
+    } else if (back > 1 && !info->warned_pop) {
+        warn_rule(im, r, "token '%s' pops the lexer mode back to %s, whichever pushed "
+                         "'%s' (it depends on the input before it, which a context-free "
+                         "grammar cannot follow here): kpath allows the skip tokens of all of "
+                         "them after it",
+                  g->rules[r].name, strbuf_str(&names), info->mode ? info->mode : "DEFAULT_MODE");
+    }
+    info->warned_pop = true;
+    strbuf_free(&names);
+}
+
+/* The skip rule of the modes in[] (made now if it is new), or NULL when
+ * they have no skip tokens. */
+static const char *skip_rule_of(struct importer *im, const bool *in)
+{
+    struct grammar *g = im->g;
+    struct strbuf name = STRBUF_INIT;
+    strbuf_addstr(&name, ANTLR_SKIP_RULE);
+    bool only_default = in[0];
+    for (size_t k = 1; k < im->nmodes; k++)
+        only_default = only_default && !in[k];
+    for (size_t k = 0; k < im->nmodes && !only_default; k++)
+        if (in[k])
+            strbuf_addf(&name, "_%s", k ? im->modes[k] : "DEFAULT_MODE");
+    uint32_t r = grammar_find_rule(g, strbuf_str(&name));
+    if (r != RULE_NONE) {
+        strbuf_free(&name);
+        return g->rules[r].name;
+    }
+    struct expr_list refs = {0};
+    struct src_pos at = g->rules[g->start < g->nrules ? g->start : 0].pos;
+    for (uint32_t t = 0; t < g->nrules; t++) {
+        if (!im->info[t].skip || !im->info[t].lexer || !in[mode_index(im, im->info[t].mode)])
+            continue;
+        struct rule *sr = &g->rules[t];
+        expr_list_push(&refs, gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos));
+    }
+    const char *made = NULL;
+    if (refs.len) {
+        at = im->skip_at;
+        struct expr *alt = gb_alt(g, refs.items, refs.len, NULL, at, at);
+        r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
+        im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
+        im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
+                                         false, false};
+        made = g->rules[r].name;
+    }
+    expr_list_free(&refs);
+    strbuf_free(&name);
+    return made;
+}
+
+static const char *skip_rule_after(struct importer *im, const struct expr *token)
+{
+    bool *in = xcalloc(im->nmodes, sizeof *in);
+    modes_after(im, token, in);
+    const char *name = skip_rule_of(im, in);
+    free(in);
+    return name;
+}
+
 /* Skip tokens, the `_skip` rule and the references to it; then the rules
  * nothing uses are dropped (tokens the parser never asks for).  Returns the
  * start rule's name (in the arena), or NULL when --start names no rule. */
@@ -1747,9 +1921,14 @@ static const char *finish_structure(struct importer *im)
     for (uint32_t r = 0; r < g->nrules; r++)
         nskip += im->info[r].skip;
     if (nskip && parser_start && grammar_find_rule(g, ANTLR_SKIP_RULE) == RULE_NONE) {
-        struct expr **refs = xmalloc(nskip * sizeof *refs);
-        uint32_t k = 0;
-        for (uint32_t r = 0; r < g->nrules; r++) {
+        uint32_t nrules = g->nrules;
+        mode_index(im, NULL); /* the default mode is modes[0] */
+        for (uint32_t r = 0; r < nrules; r++) {
+            if (im->info[r].lexer) {
+                mode_index(im, im->info[r].mode);
+                if (im->info[r].enters)
+                    mode_index(im, im->info[r].enters);
+            }
             if (!im->info[r].skip)
                 continue;
             struct rule *sr = &g->rules[r];
@@ -1763,25 +1942,30 @@ static const char *finish_structure(struct importer *im)
                 sr->rhs = sr->rhs->children[0];
                 sr->rhs->parent = NULL;
             }
-            refs[k++] = gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos);
+            if (im->info[r].enters || im->info[r].pops)
+                warn_rule(im, r, "skip token '%s' changes the lexer mode (%s): kpath allows it "
+                                 "between tokens like the other skip tokens of its mode, and "
+                                 "does not follow the change",
+                          sr->name, im->info[r].pops ? "popMode" : im->info[r].enters);
         }
-        struct src_pos at = g->rules[start].pos;
-        struct expr *alt = gb_alt(g, refs, nskip, NULL, at, at);
-        free(refs);
-        uint32_t skip_rule =
-            gb_add_rule(g, ANTLR_SKIP_RULE, at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
-        im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
-        im->info[skip_rule] = (struct rule_info){false, false, false, true, false, NULL, NULL};
-        for (uint32_t r = 0; r < g->nrules; r++)
-            if (!im->info[r].lexer && r != skip_rule)
+        im->skip_at = g->rules[start].pos;
+        /* The default mode's rule first: the input begins in that mode. */
+        bool *in = xcalloc(im->nmodes, sizeof *in);
+        in[0] = true;
+        const char *first_skip = skip_rule_of(im, in);
+        free(in);
+        for (uint32_t r = 0; r < nrules; r++)
+            if (!im->info[r].lexer)
                 insert_skips(im, r);
         /* The input may begin with skip tokens. */
         resolve_all(g);
         struct rule *sr = &g->rules[start];
-        if (!referenced_elsewhere(g, start, RULE_NONE)) {
+        if (!first_skip) {
+            /* the default mode has none */
+        } else if (!referenced_elsewhere(g, start, RULE_NONE)) {
             struct expr *e = sr->rhs;
             struct expr_list kids = {0};
-            expr_list_push(&kids, skip_ref(g, e->pos));
+            expr_list_push(&kids, skip_ref(g, first_skip, e->pos));
             if (e->kind == EXPR_CAT)
                 for (uint32_t j = 0; j < e->nchildren; j++)
                     expr_list_push(&kids, e->children[j]);
@@ -1791,12 +1975,13 @@ static const char *finish_structure(struct importer *im)
             sr->rhs->parent = NULL;
             expr_list_free(&kids);
         } else {
-            struct expr *pair[2] = {skip_ref(g, sr->pos),
+            struct expr *pair[2] = {skip_ref(g, first_skip, sr->pos),
                                     gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos)};
             uint32_t w = gb_add_rule(g, START_WRAPPER, sr->pos, gb_seq(g, pair, 2, sr->pos, sr->pos));
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
-                im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL};
+                im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
+                                                 false, false, false};
                 start = w;
             }
         }
@@ -1939,6 +2124,7 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     free(im.pending_file);
     free(im.info);
     free(im.ci_literals);
+    free(im.modes);
     for (size_t k = 0; k < im.nnot_rules; k++) {
         for (size_t i = 0; i < im.not_rules[k].nnames; i++)
             free(im.not_rules[k].names[i]);

@@ -200,6 +200,7 @@ static bool scan_string(struct fan *p, struct regex_char **out, size_t *n, size_
             int digits = 0;
             switch (e) {
             case '\n': continue; /* a joined line */
+            case '\\': case '\'': case '"': c = e; break;
             case 'n': c = '\n'; break;
             case 't': c = '\t'; break;
             case 'r': c = '\r'; break;
@@ -271,19 +272,24 @@ static bool at_production_end(struct fan *p)
            (c == '=' && peek_at(p, 1) != '=');
 }
 
+/* A whole number into *v, saturated at UINT32_MAX (too large for a bound:
+ * parse_braces says so); false when no digit is here. */
 static bool scan_uint(struct fan *p, uint32_t *v)
 {
     bool any = false;
     uint64_t x = 0;
     while (peek(p) >= '0' && peek(p) <= '9') {
-        x = x < 100000 ? x * 10 + (text_cursor_next(&p->c) - '0') : x;
+        x = x * 10 + (text_cursor_next(&p->c) - '0');
+        if (x > UINT32_MAX)
+            x = UINT32_MAX;
         any = true;
     }
-    *v = (uint32_t)(x > 65535 ? 65536 : x);
+    *v = (uint32_t)x;
     return any;
 }
 
-/* {n} {n,} {,m} {n,m} after '{' (consumed). */
+/* {n} {n,} {,m} {n,m} after '{' (consumed); the bounds as kpath's own
+ * grammars take them (below QUANT_INFINITE). */
 static bool parse_braces(struct fan *p, struct src_pos open, uint32_t *min, uint32_t *max)
 {
     skip_blanks(p, true);
@@ -303,8 +309,13 @@ static bool parse_braces(struct fan *p, struct src_pos open, uint32_t *min, uint
         return false;
     }
     text_cursor_next(&p->c);
-    if (a > 65535 || b > 65535 || (comma && has_b && b < a)) {
-        fan_error(p, open, "bad repetition count");
+    if (a >= QUANT_INFINITE || b >= QUANT_INFINITE) {
+        fan_error(p, open, "repetition count too large (the limit is %u)",
+                  (unsigned)(QUANT_INFINITE - 1));
+        return false;
+    }
+    if (comma && has_b && b < a) {
+        fan_error(p, open, "repetition {%u,%u}: the maximum is below the minimum", a, b);
         return false;
     }
     *min = a;

@@ -9,7 +9,7 @@
 static int run(const struct cli_command *cmd, int argc, char **argv);
 
 static const struct cli_option options[] = {
-    {"to", 0, "FORMAT", "write ebnf (the default), g4, fuzzingbook or tribble"},
+    {"to", 0, "FORMAT", "write ebnf (the default), g4, fuzzingbook, tribble or fandango"},
     {"output", 'o', "OUT", "write to OUT (atomically) instead of stdout"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
@@ -21,14 +21,16 @@ const struct cli_command cmd_convert_command = {
     "convert", "[options] GRAMMAR", "write a grammar in another format",
     "Load GRAMMAR (any format kpath reads: .ebnf, ANTLR 4 .g4, fuzzingbook .json,\n"
     "TRIBBLE .tribble, Fandango .fan) and write it as --to FORMAT: ebnf (kpath's\n"
-    "own), g4 (ANTLR 4), fuzzingbook (JSON) or tribble (TRIBBLE's text format).\n"
-    "Loading what was written gives the same graph, except where the\n"
-    "target format cannot say something, which a warning names: ANTLR has no\n"
-    "weights and no counted repetition, fuzzingbook no classes (they become\n"
-    "helper rules listing their characters), TRIBBLE no {1} and a start rule\n"
-    "only where no other rule names it.  Rule names change only where the\n"
-    "format needs it.  Without -o the grammar goes to stdout; -o OUT writes a\n"
-    "temporary file beside OUT and renames it, so OUT is never half-written.",
+    "own), g4 (ANTLR 4), fuzzingbook (JSON), tribble (TRIBBLE's text format) or\n"
+    "fandango (.fan).  Loading what was written gives the same graph, except\n"
+    "where the target format cannot say something, which a warning names: ANTLR\n"
+    "has no weights and no counted repetition, fuzzingbook no classes (they\n"
+    "become helper rules listing their characters), TRIBBLE no {1} and a start\n"
+    "rule only where no other rule names it, Fandango no weights and the start\n"
+    "symbol <start> (else run it with --start-symbol).  Rule names change only\n"
+    "where the format needs it.  Without -o the grammar goes to stdout; -o OUT\n"
+    "writes a temporary file beside OUT and renames it, so OUT is never\n"
+    "half-written.",
     options, run, false,
 };
 
@@ -44,7 +46,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     if (strcmp(name, "to") == 0) {
         if (!grammar_format_parse(value, &a->to))
             return cli_usage_error(cmd, "unknown grammar format '%s' for --to (expected ebnf, "
-                                        "g4, fuzzingbook or tribble)", value);
+                                        "g4, fuzzingbook, tribble or fandango)", value);
     } else if (strcmp(name, "output") == 0) {
         if (!*value)
             return cli_usage_error(cmd, "-o needs a file name");

@@ -3,11 +3,13 @@
  * The expected trees are written in .ebnf, worked out by hand from the
  * construction documented in src/import_antlr.c; the .ebnf writer prints an
  * imported grammar from its syntax tree, so equal text means equal trees. */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grammar.h"
+#include "grammar_build.h"
 #include "grammar_export.h"
 #include "grammar_load.h"
 #include "grammar_write.h"
@@ -185,8 +187,9 @@ TEST(antlr_lexer_only_commands_and_modes)
                  "ignored (kpath reads one character-level grammar, without modes or token "
                  "types)\n"
                  "L.g4:5:1: warning: lexer mode 'M': its tokens are read like the others (each "
-                 "a rule the parser rules name) and its skip tokens are allowed between any two "
-                 "tokens; `more` is joined to the token it leads to");
+                 "a rule the parser rules name, whatever the mode there); between two tokens the "
+                 "skip tokens of the mode after the first are allowed; `more` is joined to the "
+                 "token it leads to");
 }
 
 TEST(antlr_more_joins_tokens_across_modes)
@@ -215,8 +218,95 @@ TEST(antlr_more_joins_tokens_across_modes)
                  "STRING := OPEN (TEXT | ESC)* \"\\\"\";\n"
                  "_skip := WS*;\n",
                  "M.g4:6:1: warning: lexer mode 'STR': its tokens are read like the others (each "
-                 "a rule the parser rules name) and its skip tokens are allowed between any two "
-                 "tokens; `more` is joined to the token it leads to");
+                 "a rule the parser rules name, whatever the mode there); between two tokens the "
+                 "skip tokens of the mode after the first are allowed; `more` is joined to the "
+                 "token it leads to");
+}
+
+TEST(antlr_skip_tokens_per_lexer_mode)
+{
+    /* Two modes with their own skip tokens: ' ' in the default mode, '\t'
+     * in TAG (ANTLR's lexer fails on a ' ' in TAG and on a '\t' outside).
+     * Worked out by hand: after WORD (default mode) _skip; after OPEN
+     * (pushMode(TAG)) and NAME (mode TAG) _skip_TAG; after CLOSE (popMode,
+     * back to the default mode, which pushed TAG) _skip again; the input
+     * begins in the default mode.  '\t' outside a tag is the token TAB. */
+    const char *tags = "grammar P;\n"
+                       "doc : (WORD | TAB | tag)* ;\n"
+                       "tag : OPEN NAME* CLOSE ;\n"
+                       "WORD : [a-z]+ ;\n"
+                       "TAB : '\\t' ;\n"
+                       "OPEN : '<' -> pushMode(TAG) ;\n"
+                       "WS : ' ' -> skip ;\n"
+                       "mode TAG;\n"
+                       "NAME : [a-z]+ ;\n"
+                       "CLOSE : '>' -> popMode ;\n"
+                       "TAG_WS : [\\t] -> skip ;\n";
+    check_import("P.g4", tags,
+                 "doc := _skip (WORD _skip | TAB _skip | tag)*;\n"
+                 "tag := OPEN _skip_TAG (NAME _skip_TAG)* CLOSE _skip;\n"
+                 "WORD := [a-z]+;\n"
+                 "TAB := \"\\t\";\n"
+                 "OPEN := \"<\";\n"
+                 "WS := \" \";\n"
+                 "NAME := [a-z]+;\n"
+                 "CLOSE := \">\";\n"
+                 "TAG_WS := [\\t];\n"
+                 "_skip := WS*;\n"
+                 "_skip_TAG := TAG_WS*;\n",
+                 "P.g4:8:1: warning: lexer mode 'TAG': its tokens are read like the others (each "
+                 "a rule the parser rules name, whatever the mode there); between two tokens the "
+                 "skip tokens of the mode after the first are allowed; `more` is joined to the "
+                 "token it leads to");
+    /* A literal of a parser rule is the token rule of that literal ('<' is
+     * LT); popMode into a mode pushed from two modes cannot be followed:
+     * the skip tokens of both, with a warning naming the rule; a skip token
+     * that changes the mode is warned about too. */
+    check_import("Q.g4",
+                 "grammar Q;\n"
+                 "s : '<' X '>' A '[' X ']' ;\n"
+                 "A : 'a' ;\n"
+                 "LT : '<' -> pushMode(IN) ;\n"
+                 "SP : ' ' -> skip ;\n"
+                 "CMT : '#' -> skip, pushMode(IN) ;\n"
+                 "mode OTHER;\n"
+                 "LB : '[' -> pushMode(IN) ;\n"
+                 "NL : '\\n' -> skip ;\n"
+                 "mode IN;\n"
+                 "X : 'x' ;\n"
+                 "GT : '>' -> popMode ;\n"
+                 "RB : ']' -> popMode ;\n"
+                 "IN_WS : '\\t' -> skip ;\n",
+                 "s := _skip \"<\" _skip_IN X _skip_IN \">\" _skip_DEFAULT_MODE_OTHER A _skip \"[\" "
+                 "_skip_IN X _skip_IN \"]\" _skip_DEFAULT_MODE_OTHER;\n"
+                 "A := \"a\";\n"
+                 "SP := \" \";\n"
+                 "CMT := \"#\";\n"
+                 "NL := \"\\n\";\n"
+                 "X := \"x\";\n"
+                 "IN_WS := \"\\t\";\n"
+                 "_skip := (SP | CMT)*;\n"
+                 "_skip_IN := IN_WS*;\n"
+                 "_skip_DEFAULT_MODE_OTHER := (SP | CMT | NL)*;\n",
+                 "Q.g4:6:1: warning: skip token 'CMT' changes the lexer mode (IN): kpath allows "
+                 "it between tokens like the other skip tokens of its mode, and does not follow "
+                 "the change\n"
+                 "Q.g4:7:1: warning: lexer mode 'OTHER': its tokens are read like the others "
+                 "(each a rule the parser rules name, whatever the mode there); between two "
+                 "tokens the skip tokens of the mode after the first are allowed; `more` is "
+                 "joined to the token it leads to\n"
+                 "Q.g4:10:1: warning: lexer mode 'IN': its tokens are read like the others (each "
+                 "a rule the parser rules name, whatever the mode there); between two tokens the "
+                 "skip tokens of the mode after the first are allowed; `more` is joined to the "
+                 "token it leads to\n"
+                 "Q.g4:12:1: warning: token 'GT' pops the lexer mode back to 'DEFAULT_MODE' or "
+                 "'OTHER', whichever pushed 'IN' (it depends on the input before it, which a "
+                 "context-free grammar cannot follow here): kpath allows the skip tokens of all "
+                 "of them after it\n"
+                 "Q.g4:13:1: warning: token 'RB' pops the lexer mode back to 'DEFAULT_MODE' or "
+                 "'OTHER', whichever pushed 'IN' (it depends on the input before it, which a "
+                 "context-free grammar cannot follow here): kpath allows the skip tokens of all "
+                 "of them after it");
 }
 
 TEST(antlr_not_rule_that_is_a_set)
@@ -284,20 +374,39 @@ TEST(antlr_start_option)
 
 /* ---- round trips --------------------------------------------------------- */
 
+/* How graph_text writes labels: as `kpath graph` does; reference names
+ * without angle brackets; or canonical, for writers that rename and
+ * rewrite classes (Fandango): names also with every character but ASCII
+ * letters, digits and '_' as '_', classes from their ranges (so [a-zA-Z]
+ * and [A-Za-z] are one label); or that with no reference names at all (the
+ * children ids still say which rule each reference names). */
+enum labels { LABELS_AS_IS, LABELS_NO_BRACKETS, LABELS_CANONICAL, LABELS_NO_NAMES };
+
 /* The graph as text: one line per node, as `kpath graph` prints it. */
-static char *graph_text(const struct grammar *g, bool strip_brackets)
+static char *graph_text(const struct grammar *g, enum labels labels)
 {
     struct graph *gr = graph_build(g);
     struct strbuf sb = STRBUF_INIT;
     for (uint32_t n = 0; n < gr->nnodes; n++) {
         strbuf_addf(&sb, "%u ", n);
         size_t at = sb.len;
-        graph_node_label(gr, n, &sb);
-        if (strip_brackets && gr->nodes[n].kind == NODE_REF) {
+        const struct expr *e = gr->nodes[n].expr;
+        if (labels == LABELS_NO_NAMES && gr->nodes[n].kind == NODE_REF)
+            strbuf_addstr(&sb, "ref");
+        else if (labels >= LABELS_CANONICAL && gr->nodes[n].kind == NODE_CLASS)
+            gb_class_source(e->u.cls.ranges, e->u.cls.nranges, e->u.cls.negated, &sb);
+        else
+            graph_node_label(gr, n, &sb);
+        if (labels != LABELS_AS_IS && gr->nodes[n].kind == NODE_REF) {
             size_t w = at;
-            for (size_t r = at; r < sb.len; r++)
-                if (sb.data[r] != '<' && sb.data[r] != '>')
-                    sb.data[w++] = sb.data[r];
+            for (size_t r = at; r < sb.len; r++) {
+                char c = sb.data[r];
+                if (c == '<' || c == '>')
+                    continue;
+                bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || c == '_';
+                sb.data[w++] = ok || labels == LABELS_NO_BRACKETS ? c : '_';
+            }
             sb.len = w;
             sb.data[w] = '\0';
         }
@@ -314,7 +423,9 @@ static char *graph_text(const struct grammar *g, bool strip_brackets)
 static void check_round_trip(const char *name, const char *text, enum grammar_format format,
                              const char *ext)
 {
-    bool strip = format == GRAMMAR_FORMAT_FUZZINGBOOK || format == GRAMMAR_FORMAT_TRIBBLE;
+    enum labels labels = format == GRAMMAR_FORMAT_FUZZINGBOOK || format == GRAMMAR_FORMAT_TRIBBLE
+                             ? LABELS_NO_BRACKETS
+                             : LABELS_AS_IS;
     struct diag_list d = DIAG_LIST_INIT;
     struct grammar *g = open_text(name, text, NULL, &d);
     CHECK(g != NULL);
@@ -332,7 +443,7 @@ static void check_round_trip(const char *name, const char *text, enum grammar_fo
     char *msgs = diags_text(&d);
     CHECK_STR(msgs, "");
     if (back) {
-        char *a = graph_text(g, strip), *b = graph_text(back, strip);
+        char *a = graph_text(g, labels), *b = graph_text(back, labels);
         CHECK_STR(b, a);
         free(a);
         free(b);
@@ -551,6 +662,10 @@ TEST(fandango_productions_strings_regexes_and_skipped_python)
                  "f.fan:5:1: warning: 1 Python statement is ignored: kpath reads the grammar "
                  "only\n"
                  "f.fan:8:1: warning: 1 constraint is ignored: kpath reads the grammar only");
+    /* Python's escapes of the quote and the backslash drop the backslash;
+     * counts as large as kpath's own grammars take. */
+    check_import("f.fan", "<start> ::= \"a\\\"b\" 'c\\'d' \"e\\\\f\" \"g\"{4294967294} \"h\"{100000,}\n",
+                 "<start> := \"a\\\"b\" \"c'd\" \"e\\\\f\" \"g\"{4294967294} \"h\"{100000,};\n", "");
     check_import("f.fan", "<start> ::= <a>\n<a> ::= \"x\"\n<a> ::= \"y\"\n",
                  "<start> := <a>;\n<a> := \"y\";\n",
                  "f.fan:3:1: warning: rule '<a>' is defined again: this definition replaces "
@@ -564,6 +679,12 @@ TEST(fandango_errors_name_the_construct)
     check_error("f.fan", "<start> ::= <a>{n}\n<a> ::= \"x\"\n",
                 "f.fan:1:16: error: a repetition {...} with a Python expression is not "
                 "supported; kpath takes whole numbers {n}, {n,}, {,m}, {n,m}");
+    check_error("f.fan", "<start> ::= \"a\"{4294967295}\n",
+                "f.fan:1:16: error: repetition count too large (the limit is 4294967294)");
+    check_error("f.fan", "<start> ::= \"a\"{99999999999999999999}\n",
+                "f.fan:1:16: error: repetition count too large (the limit is 4294967294)");
+    check_error("f.fan", "<start> ::= \"a\"{3,2}\n",
+                "f.fan:1:16: error: repetition {3,2}: the maximum is below the minimum");
     check_error("f.fan", "<start> ::= gen()\n",
                 "f.fan:1:13: error: the generator call 'gen' in a grammar is not supported "
                 "(it is a Python expression)");
@@ -602,4 +723,133 @@ TEST(round_trip_fandango)
                        "<item>  ::= ( \"a\" | 'b\\x41' ) <digit>{2,} | r\"[x-z]\\d?\" | [\"pq\"]\n";
     check_round_trip("f.fan", text, GRAMMAR_FORMAT_EBNF, "ebnf");
     check_round_trip("f.fan", text, GRAMMAR_FORMAT_TRIBBLE, "tribble");
+}
+
+/* ---- the Fandango writer -------------------------------------------------- */
+
+/* Only what the Fandango writer may say: the start symbol to give Fandango,
+ * weights left out. */
+static bool fandango_writer_note(const struct diag *d)
+{
+    return d->severity == DIAG_WARNING &&
+           (strstr(d->message, "Fandango starts at <start>, and this grammar starts at") ||
+            strstr(d->message, "Fandango has no probabilities in its grammars"));
+}
+
+/* Load (a file when `text` is NULL), write as .fan, read that back with
+ * kpath's .fan reader: the same graph, labels compared as `labels` says;
+ * the .fan text goes to *fan_out when asked. */
+static void check_fan_round_trip(const char *name, const char *text, char **fan_out,
+                                 enum labels labels)
+{
+    struct diag_list d = DIAG_LIST_INIT, wd = DIAG_LIST_INIT, bd = DIAG_LIST_INIT;
+    struct grammar *g = text ? open_text(name, text, NULL, &d)
+                             : grammar_open(name, GRAMMAR_FORMAT_AUTO, NULL, &d);
+    if (!CHECK(g != NULL)) {
+        fprintf(stderr, "  (%s did not load)\n", name);
+        diag_list_free(&d);
+        return;
+    }
+    struct strbuf out = STRBUF_INIT;
+    CHECK(grammar_export(g, GRAMMAR_FORMAT_FANDANGO, &out, &wd));
+    for (size_t k = 0; k < wd.len; k++)
+        if (!CHECK(fandango_writer_note(&wd.items[k])))
+            fprintf(stderr, "  %s: %s\n", name, wd.items[k].message);
+    struct grammar *back =
+        grammar_open_string("back.fan", strbuf_str(&out), out.len, GRAMMAR_FORMAT_AUTO, NULL, &bd);
+    if (!CHECK(back != NULL)) {
+        char *m = diags_text(&bd);
+        fprintf(stderr, "  %s: %s\n%s\n", name, m, strbuf_str(&out));
+        free(m);
+    } else {
+        char *a = graph_text(g, labels), *b = graph_text(back, labels);
+        if (!CHECK_STR(b, a))
+            fprintf(stderr, "  (%s)\n", name);
+        free(a);
+        free(b);
+    }
+    if (fan_out)
+        *fan_out = strbuf_detach(&out, NULL);
+    strbuf_free(&out);
+    grammar_free(back);
+    grammar_free(g);
+    diag_list_free(&d);
+    diag_list_free(&wd);
+    diag_list_free(&bd);
+}
+
+TEST(round_trip_fandango_every_bundled_and_test_grammar)
+{
+    /* Every grammar shipped in grammars/ and every valid test grammar, as
+     * files (a new one is checked without a change here). */
+    const char *patterns[] = {"grammars/*.ebnf", "tests/grammars/ok/*.ebnf"};
+    size_t files = 0;
+    for (size_t p = 0; p < sizeof patterns / sizeof *patterns; p++) {
+        glob_t gl;
+        char *pattern = strdup(harness_path(patterns[p]));
+        if (glob(pattern, 0, NULL, &gl) == 0) {
+            for (size_t k = 0; k < gl.gl_pathc; k++, files++)
+                check_fan_round_trip(gl.gl_pathv[k], NULL, NULL, LABELS_CANONICAL);
+            globfree(&gl);
+        }
+        free(pattern);
+    }
+    CHECK(files >= 20);
+    /* The other formats' test grammars. */
+    const char *formats[] = {"CalcParser.g4", "calc.tribble", "calc.fan", "fan-main.fan"};
+    for (size_t k = 0; k < sizeof formats / sizeof *formats; k++) {
+        struct strbuf path = STRBUF_INIT;
+        strbuf_addf(&path, "tests/grammars/formats/%s", formats[k]);
+        check_fan_round_trip(harness_path(strbuf_str(&path)), NULL, NULL, LABELS_CANONICAL);
+        strbuf_free(&path);
+    }
+    check_fan_round_trip("r.g4", round_trip_g4, NULL, LABELS_CANONICAL);
+    check_fan_round_trip("t.tribble", tribble_calc, NULL, LABELS_CANONICAL);
+    check_fan_round_trip("f.fan", fandango_items, NULL, LABELS_CANONICAL);
+    check_fan_round_trip("f.json",
+                         "{\"<start>\": [\"<list>\"],\n"
+                         " \"<list>\": [\"[<item>(, <item>)*]\", \"[]\"],\n"
+                         " \"<item>\": [[\"<digit>+\", {\"prob\": 0.5}], \"x<item>?\"],\n"
+                         " \"<digit>\": [\"0\", \"1\", \"2\"]}\n",
+                         NULL, LABELS_CANONICAL);
+}
+
+TEST(fandango_writer_names_literals_classes_and_groups)
+{
+    /* Worked out from Fandango's syntax (language/FandangoParser.g4): the
+     * start rule first, and named <start> only when it is called start; a
+     * rule start that is not the start rule gives the name up (start_2);
+     * '-' and '.' become '_', a name clashing with one before it gets _2, a
+     * keyword (if) gets '_', a leading digit a '_' before it.  Literals are
+     * Python strings; classes raw strings of one regex class, \xNN for what
+     * re or the raw string would take otherwise; a group under a quantifier,
+     * a nested alternation and a nested sequence keep their parentheses. */
+    char *fan = NULL;
+    check_fan_round_trip("n.ebnf",
+                         "top := start a-b a_b if | \"q\\\"\\\\\\n\\u{1}é\";\n"
+                         "start := (a-b a_b)* [^\\]\\-^\\\\\"a-c] ;\n"
+                         "a-b := (\"x\" | \"y\") (\"z\"{2,} (if)?)+ | \"\" ;\n"
+                         "a_b := [\\t ] a_b? | (\"p\" (\"q\" \"r\")) \"s\"{,3} ;\n"
+                         "if := ((\"1\")*)* | [\\u{0}-\\u{10FFFF}] \"s\"{1} \"t\"{2,4};\n"
+                         "<9x> := \"n\";\n",
+                         &fan, LABELS_NO_NAMES);
+    CHECK_STR(fan,
+              "# The start symbol: fandango fuzz --start-symbol='<top>'\n"
+              "<top> ::= <start_2> <a_b> <a_b_2> <if_> | \"q\\\"\\\\\\n\\x01é\"\n"
+              "<start_2> ::= (<a_b> <a_b_2>)* r\"[^\\x22\\x2d\\x5c-\\x5ea-c]\"\n"
+              "<a_b> ::= (\"x\" | \"y\") (\"z\"{2,} <if_>?)+ | \"\"\n"
+              "<a_b_2> ::= r\"[\\t\\x20]\" <a_b_2>? | (\"p\" (\"q\" \"r\")) \"s\"{,3}\n"
+              "<if_> ::= (\"1\"*)* | r\"[\\x00-\\U0010ffff]\" \"s\"{1} \"t\"{2,4}\n"
+              "<_9x> ::= \"n\"\n");
+    free(fan);
+    /* A start rule called start: no note. */
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text("s.ebnf", "start := \"a\" | b;\nb := \"b\";\n", NULL, &d);
+    struct strbuf out = STRBUF_INIT;
+    CHECK(g && grammar_export(g, GRAMMAR_FORMAT_FANDANGO, &out, &d));
+    CHECK_STR(strbuf_str(&out), "<start> ::= \"a\" | <b>\n<b> ::= \"b\"\n");
+    CHECK_INT(d.len, 0);
+    strbuf_free(&out);
+    grammar_free(g);
+    diag_list_free(&d);
 }
