@@ -9,6 +9,16 @@
 #define NONE UINT32_MAX
 #define EMPTY_KEY UINT64_MAX
 
+/* An entry of a set is value << 2 | kind: an inner chain, a top chain (the
+ * value is a chain id) or a mark (the value is the caller's label).  Chain
+ * ids stay below 2^30: so many chains would take more than 4 GiB. */
+#define ENTRY_INNER 0u
+#define ENTRY_TOP 1u
+#define ENTRY_MARK 2u
+#define ENTRY(value, kind) ((uint32_t)(value) << 2 | (kind))
+#define ENTRY_KIND(entry) ((entry) & 3u)
+#define ENTRY_VALUE(entry) ((entry) >> 2)
+
 /* A memo: 64-bit keys to 32-bit values, open addressing. */
 struct memo {
     uint64_t *keys;
@@ -23,7 +33,7 @@ struct chain_sets {
     size_t nchains, chain_nodes_cap, chain_len_cap;
     uint32_t *chain_table; /* chain ids, NONE = empty */
     size_t chain_table_cap;
-    /* Sets: sorted entries chain << 1 | top, in one pool; interned. */
+    /* Sets: sorted entries (see ENTRY_*), in one pool; interned. */
     uint32_t *pool;
     size_t npool, pool_cap;
     size_t *set_off;
@@ -267,22 +277,22 @@ uint32_t chain_sets_extend(struct chain_sets *cs, uint32_t node, uint32_t below)
     uint32_t *path = xmalloc((maxk + 1) * sizeof *path);
     size_t n = 0;
     path[0] = node;
-    out[n++] = intern_chain(cs, path, 1) << 1; /* inner [node] */
+    out[n++] = ENTRY(intern_chain(cs, path, 1), ENTRY_INNER); /* [node] */
     if (maxk > 1)
-        out[n++] = intern_chain(cs, path, 1) << 1 | 1; /* top [node] */
+        out[n++] = ENTRY(intern_chain(cs, path, 1), ENTRY_TOP);
     for (size_t i = 0; i < nb; i++) {
         uint32_t entry = cs->pool[cs->set_off[below] + i];
-        uint32_t chain = entry >> 1;
-        if (!(entry & 1)) {
-            out[n++] = entry; /* inner stays inner */
+        if (ENTRY_KIND(entry) != ENTRY_TOP) {
+            out[n++] = entry; /* inner chains and marks stay */
             continue;
         }
+        uint32_t chain = ENTRY_VALUE(entry);
         uint32_t len = cs->chain_len[chain];
         memcpy(path + 1, chain_at(cs, chain), len * sizeof *path);
         uint32_t longer = intern_chain(cs, path, len + 1); /* len + 1 <= maxk */
-        out[n++] = longer << 1;
+        out[n++] = ENTRY(longer, ENTRY_INNER);
         if (len + 1 < maxk)
-            out[n++] = longer << 1 | 1;
+            out[n++] = ENTRY(longer, ENTRY_TOP);
     }
     qsort(out, n, sizeof *out, compare_u32);
     size_t distinct = 0;
@@ -302,14 +312,30 @@ uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
     uint64_t added = 0;
     for (size_t i = 0; i < cs->set_len[set]; i++) {
         uint32_t entry = cs->pool[cs->set_off[set] + i];
-        if (entry & 1)
+        if (ENTRY_KIND(entry) != ENTRY_INNER)
             continue;
-        uint32_t chain = entry >> 1, len = cs->chain_len[chain];
+        uint32_t chain = ENTRY_VALUE(entry), len = cs->chain_len[chain];
         for (size_t s = 0; s < nsets; s++)
             if (sets[s]->sp->k == len)
                 added += kpath_set_add(sets[s], chain_at(cs, chain));
     }
     return added;
+}
+
+uint32_t chain_sets_mark(struct chain_sets *cs, uint32_t label)
+{
+    uint32_t entry = ENTRY(label, ENTRY_MARK);
+    return intern_set(cs, &entry, 1);
+}
+
+void chain_sets_each_mark(const struct chain_sets *cs, uint32_t set,
+                          void (*each)(uint32_t label, void *context), void *context)
+{
+    for (size_t i = 0; i < cs->set_len[set]; i++) {
+        uint32_t entry = cs->pool[cs->set_off[set] + i];
+        if (ENTRY_KIND(entry) == ENTRY_MARK)
+            each(ENTRY_VALUE(entry), context);
+    }
 }
 
 size_t chain_sets_memory(const struct chain_sets *cs)

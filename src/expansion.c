@@ -60,6 +60,25 @@ bool expansion_add(struct expansion_set *s, uint32_t n, uint32_t decision)
     return true;
 }
 
+uint32_t expansion_id(const struct graph *g, uint32_t n, uint32_t decision)
+{
+    const struct graph_node *node = &g->nodes[n];
+    if (node->kind == NODE_ALT)
+        return decision < node->nchildren ? node->first_child + decision : EXPANSION_NONE;
+    return expansion_is_single(g, n) ? (uint32_t)edge_count(g) + n : EXPANSION_NONE;
+}
+
+bool expansion_add_id(struct expansion_set *s, uint32_t id)
+{
+    size_t edges = edge_count(s->graph);
+    bool *f = id < edges ? &s->edge[id] : &s->node[id - edges];
+    if (*f)
+        return false;
+    *f = true;
+    s->count++;
+    return true;
+}
+
 bool expansion_has(const struct expansion_set *s, uint32_t n, uint32_t decision)
 {
     bool *f = flag(s, n, decision);

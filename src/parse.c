@@ -127,6 +127,10 @@ struct forest {
     struct chain_sets *chains;
     bool counting;       /* keep tree counts */
     struct item_counts *counts;
+    /* Expansions asked for: each symbol's summary also holds the expansions
+     * (expansion_id) its derivations use, as marks; per node and per child
+     * edge the set of its one mark, made on first use (NONE: not yet). */
+    uint32_t *node_marks, *edge_marks;
 };
 
 /* Tree counts of the advanced items of a per-set parse, chunked like the
@@ -1016,6 +1020,32 @@ static struct value item_value(const struct parser *p, uint32_t item)
     return v;
 }
 
+/* The set of the one mark of expansion (node, decision), or the empty set
+ * when it uses none; cached in `cache` at `at`. */
+static uint32_t expansion_mark(const struct parser *p, uint32_t *cache, uint32_t at,
+                               uint32_t node, uint32_t decision)
+{
+    if (cache[at] == NONE) {
+        uint32_t id = expansion_id(p->g, node, decision);
+        cache[at] = id == EXPANSION_NONE ? CHAIN_SET_EMPTY : chain_sets_mark(p->f->chains, id);
+    }
+    return cache[at];
+}
+
+/* The mark of alt node `alt` deriving its alternative `child`.  Alternatives
+ * are distinct nodes: the chosen one by its node. */
+static uint32_t alternative_mark(const struct parser *p, uint32_t alt, uint32_t child)
+{
+    const struct graph_node *n = &p->g->nodes[alt];
+    const uint32_t *kids = graph_children(p->g, alt);
+    uint32_t i = 0;
+    while (i < n->nchildren && kids[i] != child)
+        i++;
+    if (i == n->nchildren)
+        return CHAIN_SET_EMPTY;
+    return expansion_mark(p, p->f->edge_marks, n->first_child + i, alt, i);
+}
+
 /* The value of local id `id` from its derivations' current values. */
 static struct value local_value(const struct parser *p, uint32_t id)
 {
@@ -1025,6 +1055,8 @@ static struct value local_value(const struct parser *p, uint32_t id)
     if (id < f->nsymbols) {
         const struct symbol *s = &SYMBOL(f, id);
         bool unit = node_is_unit(f, s->node);
+        bool real = s->node < p->g->nnodes; /* not the virtual start */
+        bool alt_marks = f->node_marks && real && p->g->nodes[s->node].kind == NODE_ALT;
         if (s->derivs == NONE)
             v.count = 1; /* a leaf */
         for (uint32_t c = s->derivs, d; list_next_in(f->dlinks, &c, &d);) {
@@ -1032,10 +1064,16 @@ static struct value local_value(const struct parser *p, uint32_t id)
                                                     p->sum.infinite[d]}
                                    : item_value(p, d);
             v.summary = chain_sets_union(cs, v.summary, dv.summary);
+            if (alt_marks)
+                v.summary = chain_sets_union(cs, v.summary,
+                                             alternative_mark(p, s->node, SYMBOL(f, d).node));
             v.count = sat_add(v.count, dv.count);
             v.infinite = v.infinite || dv.infinite;
         }
-        if (s->node < p->g->nnodes && node_kind_is_symbolic(p->g->nodes[s->node].kind))
+        if (f->node_marks && real && !alt_marks)
+            v.summary = chain_sets_union(cs, v.summary,
+                                         expansion_mark(p, f->node_marks, s->node, s->node, 0));
+        if (real && node_kind_is_symbolic(p->g->nodes[s->node].kind))
             v.summary = chain_sets_extend(cs, s->node, v.summary);
         return v;
     }
@@ -1416,10 +1454,12 @@ static void reset(struct parser *p)
     p->root_done_at_expected = false;
 }
 
-/* A per-set parse (summaries, no forest) when chains is not NULL. */
+/* A per-set parse (summaries, no forest) when chains is not NULL; with
+ * marking, the summaries carry the expansions too. */
 static struct forest *parse(const struct graph *g, const char *name, const char *text,
                             size_t len, const struct parse_options *opts,
-                            struct chain_sets *chains, bool counting, struct diag_list *diags)
+                            struct chain_sets *chains, bool counting, bool marking,
+                            struct diag_list *diags)
 {
     size_t limit = opts && opts->max_input_size ? opts->max_input_size : PARSE_DEFAULT_MAX_INPUT;
     if (len > limit) {
@@ -1437,6 +1477,15 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         f->chains = chains;
         f->counting = counting;
         f->counts = counting ? xcalloc(1, sizeof *f->counts) : NULL;
+        if (marking) {
+            size_t edges = g->nnodes ? g->nodes[g->nnodes - 1].first_child +
+                                           g->nodes[g->nnodes - 1].nchildren
+                                     : 0;
+            f->node_marks = xmalloc(((size_t)g->nnodes + 1) * sizeof *f->node_marks);
+            f->edge_marks = xmalloc((edges + 1) * sizeof *f->edge_marks);
+            memset(f->node_marks, 0xff, ((size_t)g->nnodes + 1) * sizeof *f->node_marks);
+            memset(f->edge_marks, 0xff, (edges + 1) * sizeof *f->edge_marks);
+        }
     }
     if (!decode(f, name, text, len, diags)) {
         forest_free(f);
@@ -1512,18 +1561,25 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
                           size_t len, const struct parse_options *opts,
                           struct diag_list *diags)
 {
-    return parse(g, name, text, len, opts, NULL, false, diags);
+    return parse(g, name, text, len, opts, NULL, false, false, diags);
+}
+
+static void add_expansion_mark(uint32_t label, void *expansions)
+{
+    expansion_add_id(expansions, label);
 }
 
 bool parse_kpaths(const struct graph *g, const char *name, const char *text, size_t len,
                   const struct parse_options *opts, struct kpath_set *const *sets, size_t nsets,
-                  uint64_t *trees, bool *infinite, struct diag_list *diags)
+                  struct expansion_set *expansions, uint64_t *trees, bool *infinite,
+                  struct diag_list *diags)
 {
     uint32_t maxk = 1;
     for (size_t i = 0; i < nsets; i++)
         if (sets[i]->sp->k > maxk)
             maxk = sets[i]->sp->k;
-    struct forest *f = parse(g, name, text, len, opts, chain_sets_new(maxk), trees != NULL, diags);
+    struct forest *f = parse(g, name, text, len, opts, chain_sets_new(maxk), trees != NULL,
+                             expansions != NULL, diags);
     if (!f)
         return false;
     bool inf = false;
@@ -1534,6 +1590,8 @@ bool parse_kpaths(const struct graph *g, const char *name, const char *text, siz
             *infinite = inf;
     }
     chain_sets_add_kpaths(f->chains, ITEM(f, f->root).list, sets, nsets);
+    if (expansions)
+        chain_sets_each_mark(f->chains, ITEM(f, f->root).list, add_expansion_mark, expansions);
     forest_free(f);
     return true;
 }
@@ -1544,6 +1602,8 @@ void forest_free(struct forest *f)
         return;
     chain_sets_free(f->chains);
     counts_free(f->counts);
+    free(f->node_marks);
+    free(f->edge_marks);
     free(f->dlinks);
     free(f->text);
     free_chunks(f->items, f->items_chunks);

@@ -50,14 +50,16 @@ void forest_free(struct forest *f);
 
 /* The same parse, for its k-paths only: adds the k-paths of every tree of the
  * input to sets[0 .. nsets) (spaces of any k), exactly what parse_text and
- * forest_add_kpaths_many would add, and, when trees is not NULL, sets *trees
- * and *infinite as forest_count_trees would.  It keeps no forest: each Earley
+ * forest_add_kpaths_many would add; when expansions is not NULL, adds the
+ * expansions of every tree to it, as forest_add_expansions would; and, when
+ * trees is not NULL, sets *trees and *infinite as forest_count_trees would.  It keeps no forest: each Earley
  * set is summarized when it ends (chain_sets.h) and its derivations are
  * dropped, so it needs a fraction of the memory (the --max-memory budget
  * counts what it really holds).  False with the same diagnostics as parse_text. */
 bool parse_kpaths(const struct graph *g, const char *name, const char *text, size_t len,
                   const struct parse_options *opts, struct kpath_set *const *sets, size_t nsets,
-                  uint64_t *trees, bool *infinite, struct diag_list *diags);
+                  struct expansion_set *expansions, uint64_t *trees, bool *infinite,
+                  struct diag_list *diags);
 
 /* Number of derivation trees, saturating at FOREST_TREES_SATURATED; *infinite
  * is set when the forest has a cycle (a rule deriving itself without consuming

@@ -1,7 +1,8 @@
 /* parse_kpaths (k-paths while parsing, no forest) against the forest it
- * replaces: parse_text, then forest_add_kpaths_many and forest_count_trees.
- * Both must give exactly the same k-path sets for k = 1 .. 4, the same tree
- * count and cycle flag, and the same diagnostic when there is no parse: on
+ * replaces: parse_text, then forest_add_kpaths_many, forest_add_expansions
+ * and forest_count_trees.  Both must give exactly the same k-path sets for
+ * k = 1 .. 4, the same expansions, the same tree count and cycle flag, and
+ * the same diagnostic when there is no parse: on
  * every sample in tests/samples, on generated inputs (and mutations of them)
  * of every bundled grammar and of random grammars, and on ambiguous, cyclic
  * and nullable grammars.  The forest's k-path walk is the independent
@@ -37,6 +38,9 @@ static bool same_both_ways(const struct graph *g, const char *text, size_t len, 
         forest_sets[k - 1] = &from_forest[k - 1];
         parse_sets[MAX_K - k] = &while_parsing[k - 1]; /* any order */
     }
+    struct expansion_set forest_exp, while_parsing_exp;
+    expansion_set_init(&forest_exp, g);
+    expansion_set_init(&while_parsing_exp, g);
     struct diag_list d1 = DIAG_LIST_INIT, d2 = DIAG_LIST_INIT;
     bool ok = true;
     struct forest *f = parse_text(g, "input", text, len, NULL, &d1);
@@ -45,8 +49,10 @@ static bool same_both_ways(const struct graph *g, const char *text, size_t len, 
     if (f) {
         forest_trees = forest_count_trees(f, &forest_infinite);
         forest_add_kpaths_many(f, forest_sets, MAX_K);
+        forest_add_expansions(f, &forest_exp);
     }
-    bool got = parse_kpaths(g, "input", text, len, NULL, parse_sets, MAX_K, &trees, &infinite, &d2);
+    bool got = parse_kpaths(g, "input", text, len, NULL, parse_sets, MAX_K, &while_parsing_exp,
+                            &trees, &infinite, &d2);
     *parsed = f != NULL;
     if (got != (f != NULL)) {
         fprintf(stderr, "  parse_text %s, parse_kpaths %s\n", f ? "parsed" : "failed",
@@ -74,10 +80,32 @@ static bool same_both_ways(const struct graph *g, const char *text, size_t len, 
                 ok = false;
             }
         }
+        /* The same expansions: as many, and each of them. */
+        bool same = forest_exp.count == while_parsing_exp.count;
+        for (uint32_t n = 0; same && n < g->nnodes; n++) {
+            uint32_t alternatives = g->nodes[n].kind == NODE_ALT ? g->nodes[n].nchildren : 1;
+            for (uint32_t i = 0; same && i < alternatives; i++)
+                same = expansion_has(&forest_exp, n, i) == expansion_has(&while_parsing_exp, n, i);
+        }
+        if (!same) {
+            fprintf(stderr, "  expansions: %llu while parsing, %llu from the forest%s\n",
+                    (unsigned long long)while_parsing_exp.count,
+                    (unsigned long long)forest_exp.count,
+                    forest_exp.count == while_parsing_exp.count ? ", not the same" : "");
+            ok = false;
+        }
+        /* Parsed inputs use some expansion (the start rule's), so equal
+         * counts of zero would say nothing. */
+        if (forest_exp.count == 0) {
+            fprintf(stderr, "  no expansions from the forest\n");
+            ok = false;
+        }
     }
     if (!ok)
         fprintf(stderr, "  on \"%.*s\"\n", len > 200 ? 200 : (int)len, text);
     forest_free(f);
+    expansion_set_free(&forest_exp);
+    expansion_set_free(&while_parsing_exp);
     diag_list_free(&d1);
     diag_list_free(&d2);
     for (uint32_t k = 1; k <= MAX_K; k++) {
@@ -280,10 +308,10 @@ TEST(parse_kpaths_equals_the_forest_on_ambiguous_and_cyclic_grammars)
         struct diag_list d = DIAG_LIST_INIT;
         uint64_t trees = 0;
         bool infinite = true;
-        CHECK(parse_kpaths(l.graph, "a", text, 30, NULL, sets, 1, &trees, &infinite, &d));
+        CHECK(parse_kpaths(l.graph, "a", text, 30, NULL, sets, 1, NULL, &trees, &infinite, &d));
         CHECK(trees == UINT64_C(1002242216651368));
         CHECK(!infinite);
-        CHECK(parse_kpaths(l.graph, "a", text, 60, NULL, sets, 1, &trees, &infinite, &d));
+        CHECK(parse_kpaths(l.graph, "a", text, 60, NULL, sets, 1, NULL, &trees, &infinite, &d));
         CHECK(trees == FOREST_TREES_SATURATED);
         CHECK(!infinite);
         CHECK(same_text(l.graph, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
@@ -312,7 +340,7 @@ TEST(parse_kpaths_stops_at_the_memory_budget)
     struct diag_list d = DIAG_LIST_INIT;
     uint64_t trees;
     bool infinite;
-    CHECK(!parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, &trees, &infinite, &d));
+    CHECK(!parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, NULL, &trees, &infinite, &d));
     CHECK_INT(set.size, 0);
     if (CHECK_INT(d.len, 1)) {
         CHECK(strstr(d.items[0].message, "parsing stopped here: it needs more than 512 KiB of "
@@ -322,7 +350,7 @@ TEST(parse_kpaths_stops_at_the_memory_budget)
     }
     diag_list_free(&d);
     po.max_memory = 0; /* the default */
-    CHECK(parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, &trees, &infinite, &d));
+    CHECK(parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, NULL, &trees, &infinite, &d));
     /* All six 2-paths, S_3 and S_4 being the first and the second S of S S:
      * S_3 -> "a"_2, S_3 -> S_3, S_3 -> S_4, and the same from S_4. */
     CHECK_INT(set.size, 6);
