@@ -338,6 +338,74 @@ void chain_sets_each_mark(const struct chain_sets *cs, uint32_t set,
     }
 }
 
+/* ---- collecting ------------------------------------------------------------ */
+
+/* A memo with only the entries whose sets are all kept, renumbered by
+ * `moved` (NONE: collected).  The high half of a key is a set too when
+ * high_is_set (unions), a graph node otherwise (extensions). */
+static void memo_keep(struct memo *m, const uint32_t *moved, bool high_is_set)
+{
+    struct memo old = *m;
+    *m = (struct memo){0};
+    for (size_t i = 0; i < old.cap; i++) {
+        if (old.keys[i] == EMPTY_KEY)
+            continue;
+        uint32_t high = (uint32_t)(old.keys[i] >> 32), low = moved[(uint32_t)old.keys[i]];
+        uint32_t value = moved[old.values[i]];
+        if (high_is_set)
+            high = moved[high];
+        if (high == NONE || low == NONE || value == NONE)
+            continue;
+        /* Renumbering keeps the order of ids, so a union's key stays a <= b. */
+        memo_put(m, (uint64_t)high << 32 | low, value);
+    }
+    memo_free(&old);
+}
+
+void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
+{
+    uint32_t *moved = xmalloc((cs->nsets + 1) * sizeof *moved);
+    for (size_t id = 0; id < cs->nsets; id++)
+        moved[id] = NONE;
+    moved[CHAIN_SET_EMPTY] = CHAIN_SET_EMPTY;
+    for (size_t i = 0; i < n; i++)
+        moved[ids[i]] = 0; /* kept; numbered below */
+    /* Slide the kept sets down in order: ids, offsets and entries. */
+    size_t kept = 0, npool = 0;
+    for (size_t id = 0; id < cs->nsets; id++) {
+        if (moved[id] == NONE)
+            continue;
+        size_t len = cs->set_len[id];
+        memmove(cs->pool + npool, cs->pool + cs->set_off[id], len * sizeof *cs->pool);
+        cs->set_off[kept] = npool;
+        cs->set_len[kept] = (uint32_t)len;
+        npool += len;
+        moved[id] = (uint32_t)kept++;
+    }
+    cs->nsets = kept;
+    cs->npool = npool;
+    /* Give the room back, keeping some to grow into. */
+    cs->pool_cap = 2 * npool + 1024;
+    cs->pool = xrealloc(cs->pool, cs->pool_cap * sizeof *cs->pool);
+    cs->set_off_cap = cs->set_len_cap = 2 * kept + 64;
+    cs->set_off = xrealloc(cs->set_off, cs->set_off_cap * sizeof *cs->set_off);
+    cs->set_len = xrealloc(cs->set_len, cs->set_len_cap * sizeof *cs->set_len);
+    free(cs->set_table);
+    cs->set_table_cap = 256;
+    while (cs->set_table_cap < 4 * kept)
+        cs->set_table_cap *= 2;
+    cs->set_table = xmalloc(cs->set_table_cap * sizeof *cs->set_table);
+    for (size_t i = 0; i < cs->set_table_cap; i++)
+        cs->set_table[i] = NONE;
+    for (size_t id = 0; id < kept; id++)
+        set_table_insert(cs, (uint32_t)id);
+    memo_keep(&cs->unions, moved, true);
+    memo_keep(&cs->extensions, moved, false);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = moved[ids[i]];
+    free(moved);
+}
+
 size_t chain_sets_memory(const struct chain_sets *cs)
 {
     return cs->chain_nodes_cap * sizeof *cs->chain_nodes + cs->chain_len_cap * sizeof *cs->chain_len +

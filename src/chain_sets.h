@@ -51,6 +51,10 @@ uint32_t chain_sets_mark(struct chain_sets *cs, uint32_t label);
 /* Call each(label, context) for every mark of `set`, in increasing order. */
 void chain_sets_each_mark(const struct chain_sets *cs, uint32_t set,
                           void (*each)(uint32_t label, void *context), void *context);
+/* Forget every set but the empty one and ids[0 .. n) (with the memo entries
+ * of the others), and renumber those: ids[i] becomes the new id of its set,
+ * in the same order.  Every other id held is invalid afterwards. */
+void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n);
 /* Bytes held, for the parser's memory budget. */
 size_t chain_sets_memory(const struct chain_sets *cs);
 

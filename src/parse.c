@@ -166,8 +166,22 @@ struct parser {
     uint32_t set;                 /* current position */
     struct slot *table;           /* the current set's index */
     size_t table_cap, table_used;
-    uint32_t *pending_head;       /* per position */
+    /* Pending advances by the position they land at: a ring of heads, as no
+     * leaf reaches further than the longest literal; entries used up go to a
+     * free list, so the chunks hold the most that were ever pending at once. */
+    uint32_t *pending_head;       /* per position modulo pending_mask + 1 */
+    uint32_t pending_mask;
+    uint32_t pending_free;        /* free list through next */
     uint32_t last_pending;        /* the furthest position with pending advances */
+    /* Per-set parse: the items of finished sets that nothing open refers to
+     * any more are collected (collect_items) once there are collect_at items. */
+    size_t collect_at;
+    size_t collect_sets_at;       /* and the chain sets at this many bytes */
+    struct parse_stats stats;
+    uint64_t *live;               /* bitmap of the items kept */
+    uint32_t *live_rank;          /* per word of it: kept items before it */
+    uint32_t *marking;            /* stack of the mark phase */
+    size_t live_cap, live_rank_cap, marking_cap;
     /* Per node, what the current set holds for it (valid when the stamp is
      * the set index + 1): its prediction (node, 0, here), its leaf match, and
      * its empty completion (node, here, here).  These are most lookups, and
@@ -391,6 +405,9 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
     struct forest *f = p->f;
     CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
     uint32_t idx = (uint32_t)f->nitems++;
+    p->stats.items_made++;
+    if (f->nitems > p->stats.items_peak)
+        p->stats.items_peak = f->nitems;
     ITEM(f, idx) = (struct item){node, dot, dot ? pred : origin, NONE};
     push_task(p, idx, NONE);
     if (here)
@@ -500,11 +517,18 @@ static void note_expected(struct parser *p, uint32_t leaf)
 
 static void push_pending(struct parser *p, uint32_t at, uint32_t waiter, uint32_t symbol)
 {
-    CHUNK_ROOM(p->pending, p->pending_chunks, p->pending_table_cap, p->npending);
-    PENDING(p, p->npending) = (struct pending){waiter, symbol, p->pending_head[at]};
+    uint32_t e = p->pending_free;
+    if (e != NONE) {
+        p->pending_free = PENDING(p, e).next;
+    } else {
+        CHUNK_ROOM(p->pending, p->pending_chunks, p->pending_table_cap, p->npending);
+        e = (uint32_t)p->npending++;
+    }
+    uint32_t *head = &p->pending_head[at & p->pending_mask];
+    PENDING(p, e) = (struct pending){waiter, symbol, *head};
     if (at > p->last_pending)
         p->last_pending = at;
-    p->pending_head[at] = (uint32_t)p->npending++;
+    *head = e;
 }
 
 /* Item w waits on child c. */
@@ -1266,6 +1290,155 @@ static size_t summarizer_memory(const struct parser *p)
            f->dlinks_cap * sizeof *f->dlinks;
 }
 
+/* ---- collecting items (parse_kpaths) -----------------------------------------
+ * In a per-set parse an item of a finished set is needed only while
+ * something may still advance or complete through it: the waiters of pending
+ * leaves, their predictions (whose waiters a completion advances), those
+ * waiters' predictions, and so on.  Everything else (the items of closed
+ * values, which is nearly all of them) is dead: its summary has been taken
+ * up into the sets after it.  Between two sets, collect_items marks what is
+ * reachable from the pending waiters, then slides the kept items down in
+ * order (an item's new index is the number kept before it), rewriting the
+ * indices held elsewhere: predictions of advanced items, waiter lists (and
+ * their links), pending advances, tree counts.  It runs when the items have
+ * doubled since the last collection (and at least COLLECT_MIN_ITEMS are
+ * there), so its cost is proportional to the items made. */
+#define COLLECT_MIN_ITEMS ((size_t)1 << 16)
+
+static inline bool is_live(const struct parser *p, uint32_t item)
+{
+    return (p->live[item >> 6] >> (item & 63)) & 1;
+}
+
+/* The index of a kept item after the collection. */
+static inline uint32_t live_index(const struct parser *p, uint32_t item)
+{
+    uint64_t below = p->live[item >> 6] & ((UINT64_C(1) << (item & 63)) - 1);
+    return p->live_rank[item >> 6] + (uint32_t)__builtin_popcountll(below);
+}
+
+static void mark_live(struct parser *p, size_t *depth, uint32_t item)
+{
+    if (is_live(p, item))
+        return;
+    p->live[item >> 6] |= UINT64_C(1) << (item & 63);
+    p->marking = xgrow(p->marking, &p->marking_cap, *depth + 1, sizeof *p->marking);
+    p->marking[(*depth)++] = item;
+}
+
+/* The chain sets that no kept item refers to go too (chain_sets_collect),
+ * when they have doubled since the last time; the cached sets of marks are
+ * made again when needed. */
+#define COLLECT_MIN_SET_BYTES ((size_t)1 << 20)
+
+static void collect_sets(struct parser *p)
+{
+    struct forest *f = p->f;
+    p->stats.set_collections++;
+    size_t n = 0;
+    for (size_t i = 0; i < f->nitems; i++)
+        if (ITEM(f, i).dot) {
+            p->marking = xgrow(p->marking, &p->marking_cap, n + 1, sizeof *p->marking);
+            p->marking[n++] = ITEM(f, i).list;
+        }
+    chain_sets_collect(f->chains, p->marking, n);
+    n = 0;
+    for (size_t i = 0; i < f->nitems; i++)
+        if (ITEM(f, i).dot)
+            ITEM(f, i).list = p->marking[n++];
+    if (f->node_marks) {
+        const struct graph *g = p->g;
+        size_t edges = g->nnodes ? g->nodes[g->nnodes - 1].first_child +
+                                       g->nodes[g->nnodes - 1].nchildren
+                                 : 0;
+        memset(f->node_marks, 0xff, ((size_t)g->nnodes + 1) * sizeof *f->node_marks);
+        memset(f->edge_marks, 0xff, (edges + 1) * sizeof *f->edge_marks);
+    }
+    p->collect_sets_at = 2 * chain_sets_memory(f->chains) + COLLECT_MIN_SET_BYTES;
+}
+
+static void collect_items(struct parser *p)
+{
+    struct forest *f = p->f;
+    p->stats.item_collections++;
+    size_t n = f->nitems, words = (n + 63) / 64;
+    p->live = xgrow(p->live, &p->live_cap, words + 1, sizeof *p->live);
+    p->live_rank = xgrow(p->live_rank, &p->live_rank_cap, words + 1, sizeof *p->live_rank);
+    memset(p->live, 0, (words + 1) * sizeof *p->live);
+    size_t depth = 0;
+    for (size_t slot = 0; slot <= p->pending_mask; slot++)
+        for (uint32_t e = p->pending_head[slot]; e != NONE; e = PENDING(p, e).next)
+            mark_live(p, &depth, PENDING(p, e).waiter);
+    while (depth) {
+        uint32_t item = p->marking[--depth];
+        if (ITEM(f, item).dot) {
+            mark_live(p, &depth, ITEM(f, item).anchor);
+            continue;
+        }
+        for (uint32_t c = ITEM(f, item).list, w; list_next(f, &c, &w);)
+            mark_live(p, &depth, w);
+    }
+    uint32_t kept = 0;
+    for (size_t w = 0; w < words; w++) {
+        p->live_rank[w] = kept;
+        kept += (uint32_t)__builtin_popcountll(p->live[w]);
+    }
+    /* Slide down; new indices never pass old ones, so in place, in order.
+     * Waiter lists get fresh links; tree counts a fresh table. */
+    struct link *links = NULL;
+    size_t nlinks = 0, links_cap = 0;
+    struct item_counts *counts = f->counts ? xcalloc(1, sizeof *counts) : NULL;
+    for (size_t w = 0; w < words; w++) {
+        for (uint64_t bits = p->live[w]; bits; bits &= bits - 1) {
+            uint32_t item = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+            uint32_t to = live_index(p, item);
+            struct item it = ITEM(f, item);
+            if (it.dot) {
+                it.anchor = live_index(p, it.anchor);
+                if (counts) {
+                    bool infinite;
+                    uint64_t count = counts_get(f->counts, item, &infinite);
+                    if (count != 1 || infinite)
+                        counts_put(counts, to, count, infinite);
+                }
+            } else {
+                /* The same list in the same order: its values (newest
+                 * first) on the marking stack, empty now, then prepended
+                 * from the earliest on. */
+                size_t nvalues = 0;
+                for (uint32_t c = it.list, v; list_next(f, &c, &v);) {
+                    p->marking = xgrow(p->marking, &p->marking_cap, nvalues + 1,
+                                       sizeof *p->marking);
+                    p->marking[nvalues++] = live_index(p, v);
+                }
+                it.list = NONE;
+                while (nvalues)
+                    it.list = list_push_in(&links, &nlinks, &links_cap, it.list,
+                                           p->marking[--nvalues]);
+            }
+            ITEM(f, to) = it;
+        }
+    }
+    free(f->links);
+    f->links = links, f->nlinks = nlinks, f->links_cap = links_cap;
+    if (counts) {
+        counts_free(f->counts);
+        f->counts = counts;
+    }
+    for (size_t slot = 0; slot <= p->pending_mask; slot++)
+        for (uint32_t e = p->pending_head[slot]; e != NONE; e = PENDING(p, e).next)
+            PENDING(p, e).waiter = live_index(p, PENDING(p, e).waiter);
+    /* The chunks past the kept items go back. */
+    size_t chunks = ((size_t)kept + CHUNK_LEN - 1) >> CHUNK_BITS;
+    for (size_t c = chunks; c < f->items_chunks; c++)
+        free(f->items[c]);
+    f->items_chunks = chunks;
+    f->nitems = kept;
+    p->collect_at = 2 * (size_t)kept + COLLECT_MIN_ITEMS;
+    if (chain_sets_memory(f->chains) >= p->collect_sets_at)
+        collect_sets(p);
+}
+
 /* ---- the parse ------------------------------------------------------------- */
 
 static bool decode(struct forest *f, const char *name, const char *text, size_t len,
@@ -1297,6 +1470,9 @@ static void parser_free(struct parser *p)
 {
     free(p->table);
     free(p->pending_head);
+    free(p->live);
+    free(p->live_rank);
+    free(p->marking);
     free_chunks(p->pending, p->pending_chunks);
     free(p->agenda);
     if (p->lit_cps)
@@ -1348,7 +1524,7 @@ static size_t parser_memory(const struct parser *p)
 {
     const struct forest *f = p->f;
     size_t per_position = ((size_t)f->len + 1) * sizeof *f->text +
-                          ((size_t)f->len + 2) * sizeof *p->pending_head;
+                          ((size_t)p->pending_mask + 1) * sizeof *p->pending_head;
     /* Chunks by what they hold: the rest of the last chunk of each array has
      * never been written, and pages never written are never resident. */
     size_t chunks = f->nitems * sizeof **f->items + f->npacked * sizeof **f->packed +
@@ -1363,7 +1539,9 @@ static size_t parser_memory(const struct parser *p)
         chunks = f->nitems * sizeof **f->items + p->npending * sizeof **p->pending +
                  (f->packed_chunks * sizeof **f->packed + f->symbols_chunks * sizeof **f->symbols) *
                      CHUNK_LEN;
-        size_t summaries = summarizer_memory(p);
+        size_t summaries = summarizer_memory(p) + p->live_cap * sizeof *p->live +
+                           p->live_rank_cap * sizeof *p->live_rank +
+                           p->marking_cap * sizeof *p->marking;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + per_position;
     }
     return chunks + doubling + doubling / 2 + per_position + passes_memory(f);
@@ -1378,20 +1556,29 @@ static uint32_t run(struct parser *p)
         p->set = j;
         new_set(p);
         p->nagenda = 0;
-        p->set_first_item = (uint32_t)f->nitems;
-        if (f->per_set) /* the last set is summarized: its symbols and pairs go */
+        if (f->per_set) { /* the last set is summarized: its symbols and pairs go */
             f->nsymbols = f->npacked = f->ndlinks = 0;
+            if (f->nitems >= p->collect_at)
+                collect_items(p);
+        }
+        p->set_first_item = (uint32_t)f->nitems;
         if (j == 0) {
             bool created;
             add_item(p, f->start_node, 0, 0, NONE, &created);
         }
-        for (uint32_t e = p->pending_head[j]; e != NONE; e = PENDING(p, e).next) {
-            if (!worth_advancing(p, PENDING(p, e).waiter))
+        uint32_t e = p->pending_head[j & p->pending_mask];
+        p->pending_head[j & p->pending_mask] = NONE;
+        while (e != NONE) {
+            struct pending pe = PENDING(p, e);
+            PENDING(p, e).next = p->pending_free; /* used up: free for reuse */
+            p->pending_free = e;
+            e = pe.next;
+            if (!worth_advancing(p, pe.waiter))
                 continue;
-            uint32_t sym = PENDING(p, e).symbol;
+            uint32_t sym = pe.symbol;
             if (f->per_set) /* the leaf's node: its symbol, for this set */
                 sym = add_symbol(f, sym, j - leaf_length(p, sym), j);
-            advance(p, PENDING(p, e).waiter, sym);
+            advance(p, pe.waiter, sym);
         }
         if (p->nagenda == 0) {
             /* Nothing reached here; a longer literal may still land later. */
@@ -1438,10 +1625,14 @@ static void reset(struct parser *p)
         counts_free(f->counts);
         f->counts = xcalloc(1, sizeof *f->counts);
     }
-    for (size_t i = 0; i <= f->len; i++)
+    for (size_t i = 0; i <= p->pending_mask; i++)
         p->pending_head[i] = NONE;
     p->npending = 0;
+    p->pending_free = NONE;
     p->last_pending = 0;
+    p->collect_at = COLLECT_MIN_ITEMS;
+    p->collect_sets_at = COLLECT_MIN_SET_BYTES;
+    p->stats = (struct parse_stats){0};
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
     size_t per_node = (size_t)p->g->nnodes + 2;
@@ -1492,9 +1683,6 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         return NULL;
     }
     struct parser p = {.f = f, .g = g, .expected_set = NONE};
-    p.pending_head = xmalloc(((size_t)f->len + 2) * sizeof *p.pending_head);
-    for (size_t i = 0; i <= f->len; i++)
-        p.pending_head[i] = NONE;
     size_t per_node = (size_t)g->nnodes + 2; /* the virtual start node too */
     p.stamp_pred = xcalloc(per_node, sizeof *p.stamp_pred);
     p.pred = xcalloc(per_node, sizeof *p.pred);
@@ -1520,6 +1708,21 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         }
         p.lit_len[i] = n;
     }
+    /* The ring of pending heads: more slots than the longest literal is long. */
+    uint32_t longest = 1;
+    for (uint32_t i = 0; i < g->nnodes; i++)
+        if (p.lit_len[i] > longest)
+            longest = p.lit_len[i];
+    size_t slots = 2;
+    while (slots <= longest)
+        slots *= 2;
+    p.pending_mask = (uint32_t)slots - 1;
+    p.pending_head = xmalloc(slots * sizeof *p.pending_head);
+    for (size_t i = 0; i < slots; i++)
+        p.pending_head[i] = NONE;
+    p.pending_free = NONE;
+    p.collect_at = COLLECT_MIN_ITEMS;
+    p.collect_sets_at = COLLECT_MIN_SET_BYTES;
 
     compute_first(&p);
     compute_follow(&p);
@@ -1549,6 +1752,8 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         report_no_parse(&p, name, furthest, diags);
     }
     f->npending_peak = p.npending;
+    if (opts && opts->stats)
+        *opts->stats = p.stats;
     parser_free(&p);
     if (f->root == NONE) {
         forest_free(f);

@@ -34,6 +34,16 @@ struct parse_options {
      * error at the position it reached: the input is too long, or too
      * ambiguous, for the grammar. */
     size_t max_memory;
+    /* NULL, or filled by parse_kpaths (for tests and benchmarks). */
+    struct parse_stats *stats;
+};
+
+/* What a parse without a forest did with its items. */
+struct parse_stats {
+    size_t items_made;       /* Earley items made: as many as parse_text's forest holds */
+    size_t items_peak;       /* the most held at once (finished ones are collected) */
+    size_t item_collections; /* collections of items, and of chain sets */
+    size_t set_collections;
 };
 
 struct forest; /* opaque */
