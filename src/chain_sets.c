@@ -271,34 +271,41 @@ uint32_t chain_sets_extend(struct chain_sets *cs, uint32_t node, uint32_t below)
         return known;
     uint32_t maxk = cs->maxk;
     size_t nb = cs->set_len[below];
-    /* At most: every inner entry kept, every top entry twice, [node] twice. */
-    size_t need = 2 * nb + 2;
-    uint32_t *out = xmalloc(need * sizeof *out);
+    /* The inner chains and marks of below stay, in their order; the new
+     * entries ([node], and node on top of each top chain: few) are sorted on
+     * their own and merged in, rather than sorting everything again. */
+    uint32_t *kept = xmalloc((nb + 1) * sizeof *kept);
+    uint32_t *added = xmalloc((2 * nb + 2) * sizeof *added);
+    uint32_t *out = xmalloc((3 * nb + 3) * sizeof *out);
     uint32_t *path = xmalloc((maxk + 1) * sizeof *path);
-    size_t n = 0;
+    size_t nkept = 0, nadded = 0;
     path[0] = node;
-    out[n++] = ENTRY(intern_chain(cs, path, 1), ENTRY_INNER); /* [node] */
+    added[nadded++] = ENTRY(intern_chain(cs, path, 1), ENTRY_INNER); /* [node] */
     if (maxk > 1)
-        out[n++] = ENTRY(intern_chain(cs, path, 1), ENTRY_TOP);
+        added[nadded++] = ENTRY(intern_chain(cs, path, 1), ENTRY_TOP);
     for (size_t i = 0; i < nb; i++) {
         uint32_t entry = cs->pool[cs->set_off[below] + i];
         if (ENTRY_KIND(entry) != ENTRY_TOP) {
-            out[n++] = entry; /* inner chains and marks stay */
+            kept[nkept++] = entry; /* inner chains and marks stay */
             continue;
         }
         uint32_t chain = ENTRY_VALUE(entry);
         uint32_t len = cs->chain_len[chain];
         memcpy(path + 1, chain_at(cs, chain), len * sizeof *path);
         uint32_t longer = intern_chain(cs, path, len + 1); /* len + 1 <= maxk */
-        out[n++] = ENTRY(longer, ENTRY_INNER);
+        added[nadded++] = ENTRY(longer, ENTRY_INNER);
         if (len + 1 < maxk)
-            out[n++] = ENTRY(longer, ENTRY_TOP);
+            added[nadded++] = ENTRY(longer, ENTRY_TOP);
     }
-    qsort(out, n, sizeof *out, compare_u32);
-    size_t distinct = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!distinct || out[distinct - 1] != out[i])
-            out[distinct++] = out[i];
+    qsort(added, nadded, sizeof *added, compare_u32);
+    size_t distinct = 0, i = 0, j = 0;
+    while (i < nkept || j < nadded) {
+        uint32_t next = j == nadded || (i < nkept && kept[i] < added[j]) ? kept[i++] : added[j++];
+        if (!distinct || out[distinct - 1] != next)
+            out[distinct++] = next;
+    }
+    free(kept);
+    free(added);
     uint32_t id = intern_set(cs, out, distinct);
     free(out);
     free(path);

@@ -763,7 +763,7 @@ static void compute_follow(struct parser *p)
     p->follow_high = xcalloc((size_t)N + 1, sizeof *p->follow_high);
     p->follow_end = xcalloc((size_t)N + 1, sizeof *p->follow_end);
     /* inherits[edge]: the child's FOLLOW includes its parent's. */
-    size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
+    size_t edges = graph_edge_count(g);
     bool *inherits = xcalloc(edges + 1, sizeof *inherits);
     for (uint32_t n = 0; n < N; n++) {
         const struct graph_node *node = &g->nodes[n];
@@ -1042,6 +1042,14 @@ static struct value item_value(const struct parser *p, uint32_t item)
     if (p->f->counting)
         v.count = counts_get(p->f->counts, item, &v.infinite);
     return v;
+}
+
+/* Empty the caches of mark sets (all NONE): at the start, and when the
+ * chain sets are collected. */
+static void forget_marks(struct forest *f)
+{
+    memset(f->node_marks, 0xff, ((size_t)f->graph->nnodes + 1) * sizeof *f->node_marks);
+    memset(f->edge_marks, 0xff, (graph_edge_count(f->graph) + 1) * sizeof *f->edge_marks);
 }
 
 /* The set of the one mark of expansion (node, decision), or the empty set
@@ -1346,14 +1354,8 @@ static void collect_sets(struct parser *p)
     for (size_t i = 0; i < f->nitems; i++)
         if (ITEM(f, i).dot)
             ITEM(f, i).list = p->marking[n++];
-    if (f->node_marks) {
-        const struct graph *g = p->g;
-        size_t edges = g->nnodes ? g->nodes[g->nnodes - 1].first_child +
-                                       g->nodes[g->nnodes - 1].nchildren
-                                 : 0;
-        memset(f->node_marks, 0xff, ((size_t)g->nnodes + 1) * sizeof *f->node_marks);
-        memset(f->edge_marks, 0xff, (edges + 1) * sizeof *f->edge_marks);
-    }
+    if (f->node_marks)
+        forget_marks(f);
     p->collect_sets_at = 2 * chain_sets_memory(f->chains) + COLLECT_MIN_SET_BYTES;
 }
 
@@ -1669,13 +1671,9 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         f->counting = counting;
         f->counts = counting ? xcalloc(1, sizeof *f->counts) : NULL;
         if (marking) {
-            size_t edges = g->nnodes ? g->nodes[g->nnodes - 1].first_child +
-                                           g->nodes[g->nnodes - 1].nchildren
-                                     : 0;
             f->node_marks = xmalloc(((size_t)g->nnodes + 1) * sizeof *f->node_marks);
-            f->edge_marks = xmalloc((edges + 1) * sizeof *f->edge_marks);
-            memset(f->node_marks, 0xff, ((size_t)g->nnodes + 1) * sizeof *f->node_marks);
-            memset(f->edge_marks, 0xff, (edges + 1) * sizeof *f->edge_marks);
+            f->edge_marks = xmalloc((graph_edge_count(g) + 1) * sizeof *f->edge_marks);
+            forget_marks(f);
         }
     }
     if (!decode(f, name, text, len, diags)) {

@@ -102,7 +102,7 @@ size_t forest_item_count(const struct forest *f);
 struct forest_stats {
     size_t chars;                          /* code points of the input */
     size_t items, symbols, links, packed;  /* what the forest holds */
-    size_t pending;                        /* advances waiting for a later set */
+    size_t pending;                        /* the most advances waiting for a later set at once */
     size_t bytes;                          /* the forest's arrays, in use */
 };
 void forest_stats(const struct forest *f, struct forest_stats *out);
