@@ -253,6 +253,8 @@ static struct generator *run_generator(struct bonsai *b, uint32_t point,
     const struct bonsai_point *p = &b->points[point];
     struct gen_options o;
     gen_options_default(&o);
+    /* each point adds small inputs for what it newly reaches */
+    o.closeoff = GEN_CLOSE_SHORTEST;
     o.strategy = strategy;
     o.k = b->opts.k;
     o.max_depth = p->depth;

@@ -139,63 +139,128 @@ static void resolve_input(const char *results_path, const char *input, struct st
     strbuf_addstr(out, input);
 }
 
+/* Reading the inputs of a results file, some records per step. */
+struct explain_reader {
+    const struct kpath_features *kf;
+    struct kpath_features *grow;  /* NULL: look up only */
+    const struct results *r;
+    const char *results_path;
+    struct parse_options po;
+    struct explain_inputs *in;
+    struct row_builder b;
+    struct kpath_set *sets, **set_ptrs;
+    struct strbuf path, text;
+    size_t total, cols_cap, next;
+    uint32_t rows;
+};
+
+static struct explain_reader *reader_begin(const struct kpath_features *kf,
+                                           struct kpath_features *grow, const struct results *r,
+                                           const char *results_path,
+                                           const struct explain_options *o,
+                                           struct explain_inputs *in)
+{
+    struct explain_reader *rd = xcalloc(1, sizeof *rd);
+    rd->kf = kf;
+    rd->grow = grow;
+    rd->r = r;
+    rd->results_path = results_path;
+    rd->po = o->po;
+    rd->in = in;
+    memset(in, 0, sizeof *in);
+    in->row_start = xcalloc(r->nrecords + 1, sizeof *in->row_start);
+    in->record = xcalloc(r->nrecords + 1, sizeof *in->record);
+    rd->b = (struct row_builder){.kf = kf, .grow = grow, .key = xcalloc(kf->k + 1, sizeof *rd->b.key)};
+    rd->sets = xcalloc(kf->k, sizeof *rd->sets);
+    rd->set_ptrs = xcalloc(kf->k, sizeof *rd->set_ptrs);
+    return rd;
+}
+
+/* Read record i's input into a row (or skip it with a warning). */
+static void read_one(struct explain_reader *rd, size_t i, struct diag_list *diags)
+{
+    const struct kpath_features *kf = rd->kf;
+    struct explain_inputs *in = rd->in;
+    struct row_builder *b = &rd->b;
+    resolve_input(rd->results_path, rd->r->records[i].input, &rd->path);
+    struct diag_list pd = DIAG_LIST_INIT;
+    for (uint32_t j = 0; j < kf->k; j++) {
+        kpath_set_init(&rd->sets[j], &kf->spaces[j]);
+        rd->set_ptrs[j] = &rd->sets[j];
+    }
+    if (!input_kpaths_file(kf->graph, strbuf_str(&rd->path), &rd->po, rd->set_ptrs, kf->k, NULL,
+                           &rd->text, NULL, &pd)) {
+        for (size_t d = 0; d < pd.len; d++)
+            if (pd.items[d].severity == DIAG_ERROR)
+                diag_add(diags, DIAG_WARNING, pd.items[d].file, pd.items[d].line,
+                         pd.items[d].col, "%s (input skipped)", pd.items[d].message);
+        diag_list_free(&pd);
+        for (uint32_t j = 0; j < kf->k; j++)
+            kpath_set_free(&rd->sets[j]);
+        in->skipped++;
+        return;
+    }
+    diag_list_free(&pd);
+    b->ncols = 0;
+    for (uint32_t j = 0; j < kf->k; j++) {
+        b->len = j + 1;
+        kpath_set_foreach(&rd->sets[j], collect_path, b);
+        kpath_set_free(&rd->sets[j]);
+    }
+    qsort(b->cols, b->ncols, sizeof *b->cols, cmp_u32);
+    in->cols = xgrow(in->cols, &rd->cols_cap, rd->total + b->ncols, sizeof *in->cols);
+    memcpy(in->cols + rd->total, b->cols, b->ncols * sizeof *b->cols);
+    rd->total += b->ncols;
+    in->record[rd->rows++] = (uint32_t)i;
+    in->row_start[rd->rows] = (uint32_t)rd->total;
+}
+
+bool explain_reader_step(struct explain_reader *rd, size_t max_inputs, struct diag_list *diags)
+{
+    for (size_t u = 0; u < max_inputs && rd->next < rd->r->nrecords; u++)
+        read_one(rd, rd->next++, diags);
+    return rd->next < rd->r->nrecords;
+}
+
+void explain_reader_progress(const struct explain_reader *rd, size_t *done, size_t *total)
+{
+    *done = rd->next;
+    *total = rd->r->nrecords;
+}
+
+void explain_reader_abort(struct explain_reader *rd)
+{
+    if (!rd)
+        return;
+    strbuf_free(&rd->path);
+    strbuf_free(&rd->text);
+    free(rd->sets);
+    free(rd->set_ptrs);
+    free(rd->b.key);
+    free(rd->b.cols);
+    free(rd);
+}
+
+/* The rows read so far become the data (every record when the reader is done). */
+static void reader_end(struct explain_reader *rd)
+{
+    struct explain_inputs *in = rd->in;
+    if (!in->cols)
+        in->cols = xcalloc(1, sizeof *in->cols);
+    in->data = (struct dt_data){.nrows = rd->rows, .ncols = rd->kf->n,
+                                .row_start = in->row_start, .cols = in->cols};
+    explain_reader_abort(rd);
+}
+
 static void read_rows(const struct kpath_features *kf, struct kpath_features *grow,
                       const struct results *r, const char *results_path,
                       const struct explain_options *o, struct explain_inputs *in,
                       struct diag_list *diags)
 {
-    memset(in, 0, sizeof *in);
-    in->row_start = xcalloc(r->nrecords + 1, sizeof *in->row_start);
-    in->record = xcalloc(r->nrecords + 1, sizeof *in->record);
-    struct row_builder b = {.kf = kf, .grow = grow, .key = xcalloc(kf->k + 1, sizeof *b.key)};
-    struct kpath_set *sets = xcalloc(kf->k, sizeof *sets);
-    struct kpath_set **set_ptrs = xcalloc(kf->k, sizeof *set_ptrs);
-    struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-    size_t total = 0, cols_cap = 0;
-    uint32_t rows = 0;
-    for (size_t i = 0; i < r->nrecords; i++) {
-        resolve_input(results_path, r->records[i].input, &path);
-        struct diag_list pd = DIAG_LIST_INIT;
-        for (uint32_t j = 0; j < kf->k; j++) {
-            kpath_set_init(&sets[j], &kf->spaces[j]);
-            set_ptrs[j] = &sets[j];
-        }
-        if (!input_kpaths_file(kf->graph, strbuf_str(&path), &o->po, set_ptrs, kf->k, NULL,
-                               &text, NULL, &pd)) {
-            for (size_t d = 0; d < pd.len; d++)
-                if (pd.items[d].severity == DIAG_ERROR)
-                    diag_add(diags, DIAG_WARNING, pd.items[d].file, pd.items[d].line,
-                             pd.items[d].col, "%s (input skipped)", pd.items[d].message);
-            diag_list_free(&pd);
-            for (uint32_t j = 0; j < kf->k; j++)
-                kpath_set_free(&sets[j]);
-            in->skipped++;
-            continue;
-        }
-        diag_list_free(&pd);
-        b.ncols = 0;
-        for (uint32_t j = 0; j < kf->k; j++) {
-            b.len = j + 1;
-            kpath_set_foreach(&sets[j], collect_path, &b);
-            kpath_set_free(&sets[j]);
-        }
-        qsort(b.cols, b.ncols, sizeof *b.cols, cmp_u32);
-        in->cols = xgrow(in->cols, &cols_cap, total + b.ncols, sizeof *in->cols);
-        memcpy(in->cols + total, b.cols, b.ncols * sizeof *b.cols);
-        total += b.ncols;
-        in->record[rows++] = (uint32_t)i;
-        in->row_start[rows] = (uint32_t)total;
-    }
-    if (!in->cols)
-        in->cols = xcalloc(1, sizeof *in->cols);
-    strbuf_free(&path);
-    strbuf_free(&text);
-    free(sets);
-    free(set_ptrs);
-    free(b.key);
-    free(b.cols);
-    in->data = (struct dt_data){.nrows = rows, .ncols = kf->n, .row_start = in->row_start,
-                                .cols = in->cols};
+    struct explain_reader *rd = reader_begin(kf, grow, r, results_path, o, in);
+    while (explain_reader_step(rd, SIZE_MAX, diags))
+        ;
+    reader_end(rd);
 }
 
 /* Order features by length, then ids (qsort over indices). */
@@ -255,9 +320,10 @@ static void renumber(struct kpath_features *kf, struct explain_inputs *in)
     free(order);
 }
 
-void explain_inputs_train(const struct graph *g, const struct results *r, const char *results_path,
-                          const struct explain_options *o, struct kpath_features *kf,
-                          struct explain_inputs *in, struct diag_list *diags)
+struct explain_reader *explain_train_begin(const struct graph *g, const struct results *r,
+                                           const char *results_path,
+                                           const struct explain_options *o,
+                                           struct kpath_features *kf, struct explain_inputs *in)
 {
     memset(kf, 0, sizeof *kf);
     kf->graph = g;
@@ -265,9 +331,26 @@ void explain_inputs_train(const struct graph *g, const struct results *r, const 
     kf->spaces = xcalloc(o->k, sizeof *kf->spaces);
     for (uint32_t j = 0; j < o->k; j++)
         kpath_space_init(&kf->spaces[j], g, j + 1);
-    read_rows(kf, kf, r, results_path, o, in, diags);
+    return reader_begin(kf, kf, r, results_path, o, in);
+}
+
+void explain_train_finish(struct explain_reader *rd)
+{
+    struct kpath_features *kf = rd->grow;
+    struct explain_inputs *in = rd->in;
+    reader_end(rd);
     renumber(kf, in);
     in->data.ncols = kf->n;
+}
+
+void explain_inputs_train(const struct graph *g, const struct results *r, const char *results_path,
+                          const struct explain_options *o, struct kpath_features *kf,
+                          struct explain_inputs *in, struct diag_list *diags)
+{
+    struct explain_reader *rd = explain_train_begin(g, r, results_path, o, kf, in);
+    while (explain_reader_step(rd, SIZE_MAX, diags))
+        ;
+    explain_train_finish(rd);
 }
 
 void explain_inputs_read(const struct kpath_features *kf, const struct results *r,

@@ -85,6 +85,20 @@ void explain_inputs_free(struct explain_inputs *in);
 void explain_inputs_train(const struct graph *g, const struct results *r, const char *results_path,
                           const struct explain_options *o, struct kpath_features *kf,
                           struct explain_inputs *in, struct diag_list *diags);
+/* The same in steps, for a caller that must stay responsive (the TUI):
+ * begin initializes kf and in, each step reads up to max_inputs records
+ * (false when every one is read), finish makes the features final and frees
+ * the reader.  abort frees the reader only; kf and in are then freed with
+ * their _free functions.  r must outlive the reader. */
+struct explain_reader;
+struct explain_reader *explain_train_begin(const struct graph *g, const struct results *r,
+                                           const char *results_path,
+                                           const struct explain_options *o,
+                                           struct kpath_features *kf, struct explain_inputs *in);
+bool explain_reader_step(struct explain_reader *rd, size_t max_inputs, struct diag_list *diags);
+void explain_reader_progress(const struct explain_reader *rd, size_t *done, size_t *total);
+void explain_train_finish(struct explain_reader *rd);
+void explain_reader_abort(struct explain_reader *rd);
 /* The same for a test set, over the existing features (k-paths that are not
  * features are ignored: no tree can test them). */
 void explain_inputs_read(const struct kpath_features *kf, const struct results *r,

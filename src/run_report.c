@@ -191,128 +191,200 @@ static int compare_by_path(const void *a, const void *b)
                   by_path->records[*(const size_t *)b].input);
 }
 
-void run_report_compute(const struct results *r, const struct graph *g, uint32_t K,
-                        const struct parse_options *po, uint64_t seed, struct run_report *out,
-                        struct diag_list *diags)
+/* The report's state between steps: phase 1 measures one input per unit
+ * (in path order), phase 2 does one k per unit. */
+struct run_report_job {
+    const struct results *r;
+    const struct graph *g;
+    uint32_t K;
+    struct parse_options po;
+    uint64_t seed;
+    struct run_report *out;
+    struct kpath_space *spaces;
+    struct kpath_set *totals, *one, **ptrs;
+    size_t *records;          /* per measured input: its record */
+    struct path_list *lists;  /* per measured input and k: its k-paths */
+    size_t *order;            /* records in input path order */
+    size_t next;              /* phase 1: the next of order */
+    uint32_t next_k;          /* phase 2: the next k - 1 */
+    size_t n;                 /* measured so far */
+    struct strbuf text;
+};
+
+struct run_report_job *run_report_begin(const struct results *r, const struct graph *g,
+                                        uint32_t K, const struct parse_options *po,
+                                        uint64_t seed, struct run_report *out)
 {
+    struct run_report_job *j = xcalloc(1, sizeof *j);
+    j->r = r;
+    j->g = g;
+    j->K = K;
+    j->po = *po;
+    j->seed = seed;
+    j->out = out;
     run_report_outcomes(r, out);
     out->K = K;
     out->ks = xcalloc(K, sizeof *out->ks);
-    struct kpath_space *spaces = xcalloc(K, sizeof *spaces);
-    struct kpath_set *totals = xcalloc(K, sizeof *totals);
-    struct kpath_set *one = xcalloc(K, sizeof *one);
-    struct kpath_set **ptrs = xcalloc(K, sizeof *ptrs);
-    for (uint32_t j = 0; j < K; j++) {
-        kpath_space_init(&spaces[j], g, j + 1);
-        kpath_set_init(&totals[j], &spaces[j]);
-        out->ks[j].k = j + 1;
-        out->ks[j].total = spaces[j].saturated ? UINT64_MAX : spaces[j].total;
+    j->spaces = xcalloc(K, sizeof *j->spaces);
+    j->totals = xcalloc(K, sizeof *j->totals);
+    j->one = xcalloc(K, sizeof *j->one);
+    j->ptrs = xcalloc(K, sizeof *j->ptrs);
+    for (uint32_t k = 0; k < K; k++) {
+        kpath_space_init(&j->spaces[k], g, k + 1);
+        kpath_set_init(&j->totals[k], &j->spaces[k]);
+        out->ks[k].k = k + 1;
+        out->ks[k].total = j->spaces[k].saturated ? UINT64_MAX : j->spaces[k].total;
+        out->ks[k].correlation = NAN;
     }
-    /* Per measured input: its record and its k-paths for each k. */
-    size_t *records = xcalloc(r->nrecords + 1, sizeof *records);
-    struct path_list *lists = xcalloc((r->nrecords + 1) * (size_t)K, sizeof *lists);
-    struct strbuf text = STRBUF_INIT;
-    size_t n = 0;
+    j->records = xcalloc(r->nrecords + 1, sizeof *j->records);
+    j->lists = xcalloc((r->nrecords + 1) * (size_t)K, sizeof *j->lists);
     /* In input path order: the suite and the random draws then do not
      * depend on the order in which parallel runs ended (nor on merging). */
-    size_t *order = xcalloc(r->nrecords + 1, sizeof *order);
+    j->order = xcalloc(r->nrecords + 1, sizeof *j->order);
     for (size_t i = 0; i < r->nrecords; i++)
-        order[i] = i;
+        j->order[i] = i;
     by_path = r;
-    qsort(order, r->nrecords, sizeof *order, compare_by_path);
+    qsort(j->order, r->nrecords, sizeof *j->order, compare_by_path);
     by_path = NULL;
-    for (size_t o = 0; o < r->nrecords; o++) {
-        size_t i = order[o];
-        const struct run_record *rec = &r->records[i];
-        struct diag_list local = DIAG_LIST_INIT;
-        for (uint32_t j = 0; j < K; j++) {
-            kpath_set_init(&one[j], &spaces[j]);
-            ptrs[j] = &one[j];
-        }
-        bool ok = input_kpaths_file(g, rec->input, po, ptrs, K, NULL, &text, NULL, &local);
-        if (ok) {
-            char hex[SHA256_HEX_SIZE];
-            sha256_hex(text.data ? text.data : "", text.len, hex);
-            if (strcmp(hex, rec->input_sha256) != 0) {
-                diag_add(&local, DIAG_ERROR, rec->input, 0, 0, "changed since it ran");
-                ok = false;
-            }
-        }
-        if (!ok) {
-            for (size_t d = 0; d < local.len; d++)
-                diag_add(diags, DIAG_WARNING, local.items[d].file, local.items[d].line,
-                         local.items[d].col, "%s (not in the k-path report)",
-                         local.items[d].message);
-            diag_list_free(&local);
-            for (uint32_t j = 0; j < K; j++)
-                kpath_set_free(&one[j]);
-            out->not_measured++;
-            continue;
-        }
-        diag_list_free(&local);
-        for (uint32_t j = 0; j < K; j++) {
-            struct path_list *l = &lists[n * K + j];
-            l->k = j + 1;
-            kpath_set_foreach(&one[j], collect_path, l);
-            kpath_set_union(&totals[j], &one[j]);
-            kpath_set_free(&one[j]);
-        }
-        records[n++] = i;
-    }
-    strbuf_free(&text);
-    free(order);
-    out->measured = n;
+    return j;
+}
 
+/* Phase 1: the k-paths of the input of record i (or a warning). */
+static void measure_input(struct run_report_job *j, size_t i, struct diag_list *diags)
+{
+    const struct run_record *rec = &j->r->records[i];
+    uint32_t K = j->K;
+    struct diag_list local = DIAG_LIST_INIT;
+    for (uint32_t k = 0; k < K; k++) {
+        kpath_set_init(&j->one[k], &j->spaces[k]);
+        j->ptrs[k] = &j->one[k];
+    }
+    bool ok = input_kpaths_file(j->g, rec->input, &j->po, j->ptrs, K, NULL, &j->text, NULL, &local);
+    if (ok) {
+        char hex[SHA256_HEX_SIZE];
+        sha256_hex(j->text.data ? j->text.data : "", j->text.len, hex);
+        if (strcmp(hex, rec->input_sha256) != 0) {
+            diag_add(&local, DIAG_ERROR, rec->input, 0, 0, "changed since it ran");
+            ok = false;
+        }
+    }
+    if (!ok) {
+        for (size_t d = 0; d < local.len; d++)
+            diag_add(diags, DIAG_WARNING, local.items[d].file, local.items[d].line,
+                     local.items[d].col, "%s (not in the k-path report)", local.items[d].message);
+        diag_list_free(&local);
+        for (uint32_t k = 0; k < K; k++)
+            kpath_set_free(&j->one[k]);
+        j->out->not_measured++;
+        return;
+    }
+    diag_list_free(&local);
+    for (uint32_t k = 0; k < K; k++) {
+        struct path_list *l = &j->lists[j->n * K + k];
+        l->k = k + 1;
+        kpath_set_foreach(&j->one[k], collect_path, l);
+        kpath_set_union(&j->totals[k], &j->one[k]);
+        kpath_set_free(&j->one[k]);
+    }
+    j->records[j->n++] = i;
+}
+
+/* Phase 2: the row of one k. */
+static void report_k(struct run_report_job *j, uint32_t k)
+{
+    const struct results *r = j->r;
+    size_t n = j->n;
     double *x = xcalloc(n + 1, sizeof *x), *y = xcalloc(n + 1, sizeof *y);
     size_t *chosen = xcalloc(n + 1, sizeof *chosen);
     uint8_t *seen = xcalloc((size_t)r->nfeatures + 1, 1);
     struct path_list *column = xcalloc(n + 1, sizeof *column);
     struct rng rng;
-    for (uint32_t j = 0; j < K; j++) {
-        struct run_report_k *row = &out->ks[j];
-        row->covered = totals[j].size;
-        for (size_t i = 0; i < n; i++) {
-            column[i] = lists[i * K + j];
-            x[i] = (double)column[i].n;
-            y[i] = (double)r->records[records[i]].nfeatures;
-        }
-        row->correlation = run_report_pearson(x, y, n);
-        size_t m = greedy_suite(column, n, &spaces[j], totals[j].size, chosen);
-        row->suite_size = m;
-        row->suite_features = features_of(r, records, chosen, m, seen);
-        /* As many inputs at random: a partial Fisher-Yates shuffle per draw. */
-        rng_seed(&rng, seed + j);
-        double sum = 0;
-        for (int d = 0; d < RUN_REPORT_DRAWS && m; d++) {
-            for (size_t i = 0; i < n; i++)
-                chosen[i] = i;
-            for (size_t i = 0; i < m; i++) {
-                size_t pick = i + (size_t)rng_below(&rng, n - i);
-                size_t t = chosen[i];
-                chosen[i] = chosen[pick];
-                chosen[pick] = t;
-            }
-            sum += (double)features_of(r, records, chosen, m, seen);
-        }
-        row->random_features = m ? sum / RUN_REPORT_DRAWS : 0;
+    struct run_report_k *row = &j->out->ks[k];
+    row->covered = j->totals[k].size;
+    for (size_t i = 0; i < n; i++) {
+        column[i] = j->lists[i * j->K + k];
+        x[i] = (double)column[i].n;
+        y[i] = (double)r->records[j->records[i]].nfeatures;
     }
+    row->correlation = run_report_pearson(x, y, n);
+    size_t m = greedy_suite(column, n, &j->spaces[k], j->totals[k].size, chosen);
+    row->suite_size = m;
+    row->suite_features = features_of(r, j->records, chosen, m, seen);
+    /* As many inputs at random: a partial Fisher-Yates shuffle per draw. */
+    rng_seed(&rng, j->seed + k);
+    double sum = 0;
+    for (int d = 0; d < RUN_REPORT_DRAWS && m; d++) {
+        for (size_t i = 0; i < n; i++)
+            chosen[i] = i;
+        for (size_t i = 0; i < m; i++) {
+            size_t pick = i + (size_t)rng_below(&rng, n - i);
+            size_t t = chosen[i];
+            chosen[i] = chosen[pick];
+            chosen[pick] = t;
+        }
+        sum += (double)features_of(r, j->records, chosen, m, seen);
+    }
+    row->random_features = m ? sum / RUN_REPORT_DRAWS : 0;
     free(x);
     free(y);
     free(chosen);
     free(seen);
     free(column);
-    for (size_t i = 0; i < n * K; i++)
-        free(lists[i].ids);
-    free(lists);
-    free(records);
-    free(ptrs);
-    free(one);
-    for (uint32_t j = 0; j < K; j++) {
-        kpath_set_free(&totals[j]);
-        kpath_space_free(&spaces[j]);
+}
+
+bool run_report_step(struct run_report_job *j, size_t max_units, struct diag_list *diags)
+{
+    for (size_t u = 0; u < max_units; u++) {
+        if (j->next < j->r->nrecords) {
+            measure_input(j, j->order[j->next++], diags);
+            if (j->next == j->r->nrecords)
+                j->out->measured = j->n;
+        } else if (j->next_k < j->K) {
+            j->out->measured = j->n;
+            report_k(j, j->next_k++);
+        } else {
+            j->out->measured = j->n;
+            return false;
+        }
     }
-    free(totals);
-    free(spaces);
+    return j->next < j->r->nrecords || j->next_k < j->K;
+}
+
+void run_report_progress(const struct run_report_job *j, size_t *done, size_t *total)
+{
+    *done = j->next + j->next_k;
+    *total = j->r->nrecords + j->K;
+}
+
+void run_report_job_free(struct run_report_job *j)
+{
+    if (!j)
+        return;
+    strbuf_free(&j->text);
+    free(j->order);
+    for (size_t i = 0; i < j->n * j->K; i++)
+        free(j->lists[i].ids);
+    free(j->lists);
+    free(j->records);
+    free(j->ptrs);
+    free(j->one);
+    for (uint32_t k = 0; k < j->K; k++) {
+        kpath_set_free(&j->totals[k]);
+        kpath_space_free(&j->spaces[k]);
+    }
+    free(j->totals);
+    free(j->spaces);
+    free(j);
+}
+
+void run_report_compute(const struct results *r, const struct graph *g, uint32_t K,
+                        const struct parse_options *po, uint64_t seed, struct run_report *out,
+                        struct diag_list *diags)
+{
+    struct run_report_job *j = run_report_begin(r, g, K, po, seed, out);
+    while (run_report_step(j, SIZE_MAX, diags))
+        ;
+    run_report_job_free(j);
 }
 
 void run_report_free(struct run_report *rep)

@@ -71,6 +71,21 @@ void run_report_compute(const struct results *r, const struct graph *g, uint32_t
                         struct diag_list *diags);
 void run_report_free(struct run_report *rep);
 
+/* The same in steps, for a caller that must stay responsive (the TUI): each
+ * unit of work measures one input or does one k.  `out` is filled as the
+ * job goes (the rows of k appear at the end) and stays the caller's: after
+ * run_report_job_free, complete or not, run_report_free frees it.  The
+ * results, graph and out must outlive the job. */
+struct run_report_job;
+struct run_report_job *run_report_begin(const struct results *r, const struct graph *g,
+                                        uint32_t K, const struct parse_options *po,
+                                        uint64_t seed, struct run_report *out);
+/* Do up to max_units units; false when the report is complete. */
+bool run_report_step(struct run_report_job *j, size_t max_units, struct diag_list *diags);
+/* Units done and in all (inputs + K). */
+void run_report_progress(const struct run_report_job *j, size_t *done, size_t *total);
+void run_report_job_free(struct run_report_job *j);
+
 /* Pearson's correlation coefficient of x and y; NAN when n < 2 or either
  * has no variance. */
 double run_report_pearson(const double *x, const double *y, size_t n);

@@ -79,6 +79,7 @@ static void build_example(const struct graph *g, const uint32_t *path, uint32_t 
 {
     struct gen_options o;
     gen_options_default(&o);
+    o.closeoff = GEN_CLOSE_SHORTEST; /* the smallest input holding the path */
     o.k = k;
     o.max_depth = depth;
     o.only_path = path;
@@ -114,6 +115,7 @@ void why_explain(const struct graph *g, const uint32_t *path, uint32_t k,
     /* Depth: the generator's own measure. */
     struct gen_options go;
     gen_options_default(&go);
+    go.closeoff = GEN_CLOSE_SHORTEST; /* as build_example and C make it */
     go.k = k;
     go.only_path = path;
     go.pins = context;

@@ -1861,6 +1861,10 @@ struct workspace_loader *workspace_load_begin(const char *path, struct diag_list
         ws = workspace_new_format(gpath, start, format, diags);
         free(gpath);
         ok = ws != NULL;
+        /* The close-off default was shortest when format 1 began; a file
+         * without a close-off line keeps the meaning it had then. */
+        if (ok)
+            ws->gen_opts.closeoff = GEN_CLOSE_SHORTEST;
     }
     bool changed = false;
     if (ok && sha && strcmp(sha, ws->grammar_sha256) != 0) {

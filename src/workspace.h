@@ -26,8 +26,9 @@
  *     start NAME                      (only when a start rule was forced)
  *     dup "RULE" ALT DEPTH            (each duplication, in order)
  *     k 2
- *     strategy kpath | close-off shortest | seed 1 | max-depth 16 |
- *     max-repetitions 3 | max-size 2000 | count 0     (one per line)
+ *     strategy kpath | close-off greedy | seed 1 | max-depth 16 |
+ *     max-repetitions 3 | max-size 2000 | count 0     (one per line;
+ *                                      no close-off line: shortest)
  *     pin "NODE NODE ..."
  *     prob NODE SOURCE P1 P2 ...      (every alternation: node id, source)
  *     repeat NODE SOURCE P            (a quantifier's learned probability)

@@ -192,6 +192,7 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
 {
     if (ui->job)
         ui_job_stop(ui, NULL);
+    features_free(ui); /* it borrows the old workspace's graph */
     workspace_free(ui->ws);
     ui->ws = ws;
     for (int p = 0; p < NPANES; p++)
@@ -223,6 +224,7 @@ void ui_free(struct ui *ui)
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
     runs_free(ui);
+    features_free(ui);
     workspace_load_abort(ui->job_loader);
     free(ui->search);
     free(ui->search_node_match);
@@ -298,7 +300,8 @@ void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
 
 bool ui_node_highlighted(const struct ui *ui, uint32_t n)
 {
-    return ui->search_highlight && ui->search_node_match && ui->search_node_match[n];
+    return (ui->search_highlight && ui->search_node_match && ui->search_node_match[n]) ||
+           features_node_highlighted(ui, n);
 }
 
 const char *coverage_mark(const struct ui *ui, int style)
@@ -566,9 +569,14 @@ static void draw_bottom_line(struct ui *ui, int y)
         strbuf_free(&sb);
         return;
     }
-    if (ui->job == JOB_CAMPAIGN) {
+    if (ui->job == JOB_CAMPAIGN || ui->job == JOB_RUNS_REPORT || ui->job == JOB_FEATURES) {
         struct strbuf sb = STRBUF_INIT;
-        runs_status(ui, &sb);
+        if (ui->job == JOB_CAMPAIGN)
+            runs_status(ui, &sb);
+        else if (ui->job == JOB_RUNS_REPORT)
+            runs_report_status(ui, &sb);
+        else
+            features_status(ui, &sb);
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
         strbuf_free(&sb);
         return;
@@ -1179,6 +1187,12 @@ void ui_job_slice(struct ui *ui, double budget)
     } else if (ui->job == JOB_CAMPAIGN) {
         if (!runs_slice(ui, deadline))
             ui->job = JOB_NONE;
+    } else if (ui->job == JOB_RUNS_REPORT) {
+        if (!runs_report_slice(ui, deadline))
+            ui->job = JOB_NONE;
+    } else if (ui->job == JOB_FEATURES) {
+        if (!features_slice(ui, deadline))
+            ui->job = JOB_NONE;
     } else if (ui->job == JOB_SAMPLES) {
         while (ui->job_next < ui->job_files.len) {
             const char *path = ui->job_files.paths[ui->job_next++];
@@ -1213,6 +1227,10 @@ void ui_job_stop(struct ui *ui, const char *why)
         run_finished(ui, true);
     else if (job == JOB_CAMPAIGN)
         runs_stop(ui);
+    else if (job == JOB_RUNS_REPORT)
+        runs_report_stop(ui);
+    else if (job == JOB_FEATURES)
+        features_stop(ui);
     else if (job == JOB_SAMPLES)
         samples_finished(ui, true);
     else if (job == JOB_RESTORE) {

@@ -52,7 +52,7 @@ typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
     X("depth", cmd_depth, "D", ARG_NONE, "depth limit (reference nodes per root-to-leaf path)")   \
     X("repetitions", cmd_repetitions, "R", ARG_NONE, "repetitions of *, + and {n,}, at most")    \
     X("strategy", cmd_strategy, "NAME", ARG_STRATEGY, "kpath, random, coverage or prob")          \
-    X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "shortest, random or greedy")               \
+    X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "greedy (the default), shortest or random") \
     X("filter", cmd_filter, "WHICH", ARG_FILTER, "k-paths shown: uncovered, covered or all")      \
     X("narrow", cmd_narrow, "[TEXT]", ARG_NONE, "k-paths shown: those containing TEXT (F types it)") \
     X("run", cmd_run, "-- COMMAND [ARG...]", ARG_FILE, "run the inputs through COMMAND (kpath run's options go before --)") \

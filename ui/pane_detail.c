@@ -337,11 +337,20 @@ static bool run_detail(struct ui *ui, struct paras *ps)
     return true;
 }
 
+static struct strbuf *add_para(void *ctx, const char *label, int style)
+{
+    return para_add(ctx, label, style);
+}
+
 /* The selected input: where it came from, its text in full (escaped), and
  * what it added. */
 static void input_detail(struct ui *ui, struct paras *ps)
 {
     struct workspace *ws = ui->ws;
+    if (ui->inputs_features) {
+        features_detail(ui, add_para, ps);
+        return;
+    }
     if (ui->inputs_runs && !run_detail(ui, ps))
         return;
     if (!ws->ninputs) {
@@ -409,6 +418,8 @@ static void detail_summary(struct ui *ui, struct strbuf *out)
 {
     strbuf_addstr(out, ui->detail_of == PANE_GRAPH    ? "of the selected node"
                        : ui->detail_of == PANE_INPUTS && ui->inputs_runs ? "of the selected run"
+                       : ui->detail_of == PANE_INPUTS && ui->inputs_features
+                           ? "of the selected behaviour feature"
                        : ui->detail_of == PANE_INPUTS ? "of the selected input"
                                                       : "of the selected k-path");
 }

@@ -1,7 +1,8 @@
 /* pane_inputs: generated inputs and loaded samples, one per line with size
  * and the k-paths each added, marks for export, and the selected input's
- * derivation tree below the list.  Two other views: the coverage growth
- * plot (v, plot.c) and the runs of :run (b, runs.c). */
+ * derivation tree below the list.  Three other views: the coverage growth
+ * plot (v, plot.c), the runs of :run (b, runs.c) and the behaviour features
+ * learned from them (w, features.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +14,18 @@
 
 static uint64_t inputs_rows(struct ui *ui)
 {
+    if (ui->inputs_features)
+        return features_rows(ui);
     return ui->inputs_runs ? runs_rows(ui) : ui->ws->ninputs;
 }
 
 static void inputs_summary(struct ui *ui, struct strbuf *out)
 {
     struct workspace *ws = ui->ws;
+    if (ui->inputs_features) {
+        features_summary(ui, out);
+        return;
+    }
     if (ui->inputs_runs) {
         runs_summary(ui, out);
         return;
@@ -53,6 +60,10 @@ static const struct coverage_growth *current_growth(struct ui *ui)
 static void inputs_draw(struct ui *ui, struct rect r, bool focused)
 {
     struct workspace *ws = ui->ws;
+    if (ui->inputs_features) {
+        features_draw(ui, r, focused);
+        return;
+    }
     if (ui->inputs_runs) {
         runs_draw(ui, r, focused);
         return;
@@ -133,6 +144,23 @@ static bool inputs_action(struct ui *ui, enum action a)
 {
     struct workspace *ws = ui->ws;
     struct list_state *l = &ui->list[PANE_INPUTS];
+    if (a == ACT_INPUTS_FEATURES) {
+        features_toggle(ui, !ui->inputs_features);
+        ui_message(ui, ui->inputs_features
+                           ? "behaviour features of the runs and their rules: Enter selects a rule's "
+                             "k-path, T generates inputs, w shows the inputs"
+                           : "showing the inputs");
+        return true;
+    }
+    if (ui->inputs_features) {
+        if (features_action(ui, a))
+            return true;
+        if (a == ACT_INPUTS_PLOT || a == ACT_INPUTS_RUNS)
+            features_toggle(ui, false); /* and on to that view */
+    } else if (a == ACT_FEATURE_OPEN || a == ACT_TARGET) {
+        ui_error(ui, "%s works in the behaviour features view (w)", a == ACT_TARGET ? "T" : "Enter");
+        return true;
+    }
     if (a == ACT_INPUTS_RUNS) {
         runs_toggle(ui, !ui->inputs_runs);
         ui_message(ui, ui->inputs_runs ? "the runs of :run, failures first: b shows the inputs"
@@ -155,7 +183,10 @@ static bool inputs_action(struct ui *ui, enum action a)
         if (a == ACT_MARK)
             return true;
         if (a == ACT_INPUTS_PLOT) {
-            runs_toggle(ui, false);
+            ui->runs_report_plot = !ui->runs_report_plot;
+            ui_message(ui, ui->runs_report_plot ? "the report as a plot: v shows the table"
+                                                : "the report as a table: v shows the plot");
+            return true;
         } else if (a == ACT_DELETE_INPUT) {
             ui_error(ui, "inputs are removed in the list of inputs (b shows it)");
             return true;
@@ -236,6 +267,10 @@ static void inputs_clicked(struct ui *ui)
 
 static void inputs_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
 {
+    if (ui->inputs_features) {
+        features_row_text(ui, row, out);
+        return;
+    }
     if (ui->inputs_runs) {
         runs_row_text(ui, row, out);
         return;

@@ -167,3 +167,46 @@ void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, 
     free(bits);
     strbuf_free(&tmp);
 }
+
+/* ---- bars ---------------------------------------------------------------------------- */
+
+int plot_bars(struct ui *ui, struct rect r, const char *const *label, const double *value,
+              const char *const *text, const int *style, size_t n, double max)
+{
+    struct screen *s = &ui->scr;
+    int label_w = 0, text_w = 0;
+    for (size_t i = 0; i < n; i++) {
+        int lw = (int)strlen(label[i]), tw = (int)strlen(text[i]);
+        label_w = lw > label_w ? lw : label_w;
+        text_w = tw > text_w ? tw : text_w;
+    }
+    /* label, a blank, the bar, a blank, the value */
+    int bar_w = r.w - label_w - text_w - 3;
+    int rows = 0;
+    for (size_t i = 0; i < n && rows < r.h; i++, rows++) {
+        int y = r.y + rows;
+        screen_puts(s, r.x, y, label_w, label[i], EL_DIM);
+        int x = r.x + label_w + 1;
+        int filled = 0;
+        if (bar_w > 0 && max > 0 && value[i] > 0) {
+            double f = value[i] >= max ? 1.0 : value[i] / max;
+            /* in eighths of a cell (UTF-8) or whole cells (ASCII), rounded
+             * down: a bar is full only at max */
+            int unit = ui->ascii ? 1 : 8;
+            long eighths = (long)floor(f * bar_w * unit);
+            if (eighths == 0)
+                eighths = 1; /* a value above 0 shows */
+            int whole = (int)(eighths / unit), part = (int)(eighths % unit);
+            screen_fill(s, x, y, whole, ui->ascii ? '#' : 0x2588, style[i]);
+            filled = whole;
+            if (part) {
+                /* U+258F one eighth ... U+2589 seven eighths */
+                screen_fill(s, x + whole, y, 1, 0x2590u - (uint32_t)part, style[i]);
+                filled++;
+            }
+        }
+        int tx = x + (bar_w > 0 ? filled : 0) + 1;
+        screen_puts(s, tx, y, r.x + r.w - tx, text[i], EL_NORMAL);
+    }
+    return rows;
+}

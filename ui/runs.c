@@ -14,7 +14,10 @@
  * workspace (tied by SHA-256), its outcome and how many behaviour features
  * the run reached; below, the report of run_report.h: per k the k-paths the
  * inputs cover, the correlation across inputs between k-paths and features,
- * and the features a k-path suite reaches against as many random inputs.
+ * and the features a k-path suite reaches against as many random inputs,
+ * as a table or (v) as a plot of bars.  The report parses every input, so
+ * it is a job (JOB_RUNS_REPORT, an input per unit) started when the view
+ * first needs it; any key stops it and b twice starts it again.
  * The detail pane shows the selected run in full. */
 #include <errno.h>
 #include <inttypes.h>
@@ -302,6 +305,11 @@ void runs_status(struct ui *ui, struct strbuf *out)
 
 static void view_free(struct ui *ui)
 {
+    run_report_job_free(ui->runs_job);
+    ui->runs_job = NULL;
+    if (ui->job == JOB_RUNS_REPORT)
+        ui->job = JOB_NONE;
+    ui->runs_report_done = ui->runs_report_stopped = false;
     if (ui->runs_valid) {
         results_free(&ui->runs);
         run_report_free(&ui->runs_report);
@@ -384,6 +392,10 @@ static bool view_load(struct ui *ui)
             ui->runs_changes = ws->changes;
             view_map(ui);
         }
+        if (ui->runs_job && !ui->job) { /* another job held the slices: go on now */
+            ui->job = JOB_RUNS_REPORT;
+            ui->job_started = ui_now();
+        }
         return ui->runs_valid;
     }
     view_free(ui);
@@ -409,12 +421,51 @@ static bool view_load(struct ui *ui)
     view_map(ui);
     struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
                                .max_memory = PARSE_DEFAULT_MAX_MEMORY};
+    ui->runs_job = run_report_begin(&ui->runs, ws->graph, ws->k, &po, 1, &ui->runs_report);
+    ui->runs_valid = true;
+    if (!ui->job) {
+        ui->job = JOB_RUNS_REPORT;
+        ui->job_started = ui_now();
+    }
+    return true;
+}
+
+bool runs_report_slice(struct ui *ui, double deadline)
+{
+    if (!ui->runs_job)
+        return false;
+    struct diag_list d = DIAG_LIST_INIT;
+    bool more;
     /* The inputs that cannot be measured (gone, changed) are counted in
      * the report; the warnings themselves would only repeat that. */
-    run_report_compute(&ui->runs, ws->graph, ws->k, &po, 1, &ui->runs_report, &d);
+    while ((more = run_report_step(ui->runs_job, 1, &d)) && ui_now() < deadline)
+        diag_list_free(&d);
     diag_list_free(&d);
-    ui->runs_valid = true;
-    return true;
+    if (!more) {
+        run_report_job_free(ui->runs_job);
+        ui->runs_job = NULL;
+        ui->runs_report_done = true;
+    }
+    return more;
+}
+
+void runs_report_stop(struct ui *ui)
+{
+    if (!ui->runs_job)
+        return;
+    run_report_job_free(ui->runs_job);
+    ui->runs_job = NULL;
+    ui->runs_report_stopped = true;
+    ui_message(ui, "the report of the runs was stopped: b twice computes it again");
+}
+
+void runs_report_status(struct ui *ui, struct strbuf *out)
+{
+    size_t done = 0, total = 0;
+    if (ui->runs_job)
+        run_report_progress(ui->runs_job, &done, &total);
+    strbuf_addf(out, " report of the runs: %zu of %zu inputs and k measured (any key stops) ",
+                done, total);
 }
 
 uint64_t runs_rows(struct ui *ui)
@@ -432,6 +483,8 @@ const struct run_record *runs_record(struct ui *ui, uint64_t row)
 size_t inputs_selected(struct ui *ui)
 {
     struct list_state *l = &ui->list[PANE_INPUTS];
+    if (ui->inputs_features)
+        return SIZE_MAX; /* the rows are behaviour features */
     if (!ui->inputs_runs) {
         if (!ui->ws->ninputs)
             return SIZE_MAX;
@@ -449,6 +502,10 @@ void runs_toggle(struct ui *ui, bool on)
 {
     if (on == ui->inputs_runs)
         return;
+    if (on)
+        features_toggle(ui, false);
+    if (on && ui->runs_report_stopped)
+        memset(ui->runs_key, 0, sizeof ui->runs_key); /* compute it again */
     struct list_state t = ui->list[PANE_INPUTS];
     ui->list[PANE_INPUTS] = ui->runs_list;
     ui->runs_list = t;
@@ -483,6 +540,53 @@ void runs_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
         strbuf_addstr(out, rec->input);
 }
 
+/* The report's last columns as a plot: per k, the features a k-path suite
+ * reaches and those as many random inputs reach (the mean of the draws),
+ * bars out of every feature the runs reached. */
+static int draw_report_plot(struct ui *ui, struct rect r, int y)
+{
+    const struct run_report *rep = &ui->runs_report;
+    size_t n = 2 * (size_t)rep->K;
+    const char **label = xcalloc(n + 1, sizeof *label), **text = xcalloc(n + 1, sizeof *text);
+    double *value = xcalloc(n + 1, sizeof *value);
+    int *style = xcalloc(n + 1, sizeof *style);
+    struct strbuf *bufs = xcalloc(2 * n + 1, sizeof *bufs);
+    for (uint32_t j = 0; j < rep->K; j++) {
+        const struct run_report_k *row = &rep->ks[j];
+        size_t a = 2 * (size_t)j, b = a + 1;
+        strbuf_addf(&bufs[a], "k=%u suite %4zu", row->k, row->suite_size);
+        strbuf_addf(&bufs[b], "    random%5zu", row->suite_size);
+        strbuf_addf(&bufs[n + a], "%zu", row->suite_features);
+        strbuf_addf(&bufs[n + b], "%.1f", row->random_features);
+        label[a] = strbuf_str(&bufs[a]);
+        label[b] = strbuf_str(&bufs[b]);
+        text[a] = strbuf_str(&bufs[n + a]);
+        text[b] = strbuf_str(&bufs[n + b]);
+        value[a] = (double)row->suite_features;
+        value[b] = row->random_features;
+        style[a] = plot_curve_style(row->k);
+        style[b] = EL_DIM;
+    }
+    if (y < r.y + r.h) {
+        struct strbuf t = STRBUF_INIT;
+        strbuf_addf(&t, " features reached of %zu: k-path suite vs as many random inputs",
+                    rep->features);
+        screen_puts(&ui->scr, r.x, y++, r.w, strbuf_str(&t), EL_DIM);
+        strbuf_free(&t);
+    }
+    struct rect pr = {r.x, y, r.w, r.y + r.h - y};
+    if (pr.h > 0)
+        y += plot_bars(ui, pr, label, value, text, style, n, (double)rep->features);
+    for (size_t i = 0; i < 2 * n; i++)
+        strbuf_free(&bufs[i]);
+    free(bufs);
+    free(label);
+    free(text);
+    free(value);
+    free(style);
+    return y;
+}
+
 /* The report under the list: k-paths against behaviour, per k. */
 static int draw_report(struct ui *ui, struct rect r, int y)
 {
@@ -490,9 +594,24 @@ static int draw_report(struct ui *ui, struct rect r, int y)
     const struct run_report *rep = &ui->runs_report;
     struct strbuf t = STRBUF_INIT;
     screen_fill(s, r.x, y, r.w, ui->ascii ? '-' : 0x2500, EL_BORDER);
+    if (!ui->runs_report_done) {
+        size_t done = 0, total = 0;
+        if (ui->runs_job)
+            run_report_progress(ui->runs_job, &done, &total);
+        strbuf_addf(&t, ui->runs_report_stopped
+                            ? " report stopped by a key: b twice computes it again "
+                            : " k-paths and behaviour: computing, %zu of %zu ", done, total);
+        screen_puts(s, r.x + 1, y++, r.w - 1, strbuf_str(&t), EL_DIM);
+        strbuf_free(&t);
+        return y;
+    }
     strbuf_addf(&t, " k-paths and behaviour: %zu of %zu inputs measured ", rep->measured,
                 rep->runs);
     screen_puts(s, r.x + 1, y++, r.w - 1, strbuf_str(&t), EL_DIM);
+    if (ui->runs_report_plot) {
+        strbuf_free(&t);
+        return draw_report_plot(ui, r, y);
+    }
     if (y < r.y + r.h)
         screen_puts(s, r.x, y++, r.w, " k k-paths covered r(k,f) suite feat random", EL_DIM);
     for (uint32_t j = 0; rep->ks && j < rep->K && y < r.y + r.h; j++, y++) {
@@ -531,8 +650,9 @@ void runs_draw(struct ui *ui, struct rect r, bool focused)
         return;
     }
     size_t n = ui->runs.nrecords;
-    /* the report takes its title, header and K rows; the list the rest */
-    int report_h = 2 + (int)ui->runs_report.K;
+    /* the report takes its title, header and K rows (2K as a plot); the
+     * list the rest */
+    int report_h = 2 + (int)ui->runs_report.K * (ui->runs_report_plot ? 2 : 1);
     int list_h = r.h - 1 - report_h;
     if (list_h < 2)
         list_h = r.h > 3 ? 2 : r.h - 1;

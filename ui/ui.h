@@ -69,8 +69,12 @@ struct pane_ops {
  * JOB_CAMPAIGN: :run, the workspace's inputs through a program, a few
  * campaign_steps per slice; any key stops it and kills the runs (runs.c).
  * JOB_RESTORE: loading the autosaved session, some lines per slice; it
- * replaces the workspace when done (keys wait: half a session is no use). */
-enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN, JOB_RESTORE };
+ * replaces the workspace when done (keys wait: half a session is no use).
+ * JOB_RUNS_REPORT: the runs view's report, an input per unit (runs.c).
+ * JOB_FEATURES: learning the behaviour features view's trees (features.c).
+ * Any key stops either; the view says how to start it again. */
+enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN, JOB_RESTORE,
+                JOB_RUNS_REPORT, JOB_FEATURES };
 
 struct graph_row {
     uint32_t node;
@@ -162,6 +166,10 @@ struct ui {
     size_t *runs_order;            /* owned; records, failures first */
     size_t *runs_input;            /* owned; per record: its workspace input, or SIZE_MAX */
     struct run_report runs_report; /* owned when runs_valid */
+    struct run_report_job *runs_job; /* owned; the report while it is computed */
+    bool runs_report_done;         /* runs_report is complete */
+    bool runs_report_stopped;      /* a key stopped it (b twice starts it again) */
+    bool runs_report_plot;         /* v: the report as a plot, not a table */
     char *runs_error;              /* owned; why the results cannot be shown */
     bool runs_valid;
     uint64_t runs_key[3];          /* the results and report are of these */
@@ -179,6 +187,10 @@ struct ui {
         char *results;             /* owned */
         struct diag_list diags;
     } run;
+
+    /* the behaviour features view of the inputs pane (w; features.c) */
+    bool inputs_features;
+    struct features_view *features; /* owned; NULL until first shown */
 
     /* stepper: what was shown last, to follow the slot just filled */
     uint64_t stepper_sig;
@@ -397,6 +409,32 @@ const struct run_record *runs_record(struct ui *ui, uint64_t row);
  * (SIZE_MAX: none, or a run whose input is no longer in the workspace). */
 size_t inputs_selected(struct ui *ui);
 
+/* The runs view's report as a job (JOB_RUNS_REPORT): a slice (false when
+ * done), stopped by a key, the status line while it runs. */
+bool runs_report_slice(struct ui *ui, double deadline);
+void runs_report_stop(struct ui *ui);
+void runs_report_status(struct ui *ui, struct strbuf *out);
+
+/* ---- features.c: the behaviour features view of the inputs pane (w) ---------------- */
+void features_toggle(struct ui *ui, bool on);
+uint64_t features_rows(struct ui *ui);
+void features_draw(struct ui *ui, struct rect r, bool focused);
+void features_summary(struct ui *ui, struct strbuf *out);
+void features_row_text(struct ui *ui, uint64_t row, struct strbuf *out);
+/* The view's keys (Enter, T; m and d say they do not apply); false: not its. */
+bool features_action(struct ui *ui, enum action a);
+/* Is node n on a k-path of the selected rule (or feature)? */
+bool features_node_highlighted(const struct ui *ui, uint32_t n);
+/* Learning as a job (JOB_FEATURES): a slice (false when done), stop, status. */
+bool features_slice(struct ui *ui, double deadline);
+void features_stop(struct ui *ui);
+void features_status(struct ui *ui, struct strbuf *out);
+void features_free(struct ui *ui);
+/* The detail pane's paragraphs for the selected row: add(ctx, label, style)
+ * gives the text of a new paragraph. */
+typedef struct strbuf *(*detail_para_fn)(void *ctx, const char *label, int style);
+void features_detail(struct ui *ui, detail_para_fn add, void *ctx);
+
 /* ---- commands.c ---------------------------------------------------------------- */
 /* Completion candidates for the command line `line` whose last word starts
  * at byte `start`: a NULL-terminated array of strings (caller frees), or NULL
@@ -406,6 +444,11 @@ void commands_help(struct strbuf *out, int width);
 size_t commands_help_lines(void);
 
 /* ---- plot.c ------------------------------------------------------------------------ */
+/* Horizontal bars: label i, then a bar of value[i] out of max (eighths of a
+ * cell in UTF-8, '#' in ASCII) in style[i], then the value as written in
+ * text[i]; one row each from r.y.  Returns the rows drawn. */
+int plot_bars(struct ui *ui, struct rect r, const char *const *label, const double *value,
+              const char *const *text, const int *style, size_t n, double max);
 /* Draw the coverage growth chart into r; `selected` inputs are marked. */
 void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, size_t selected);
 /* The style of the curve of k. */

@@ -744,9 +744,6 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     struct cli_common c = {0};
     struct gen_cli gc = {0};
     gen_options_default(&gc.opts);
-    /* greedy makes the fewest inputs, and mostly the fewest bytes in total
-     * (make bench); the library's default stays shortest for witnesses. */
-    gc.opts.closeoff = GEN_CLOSE_GREEDY;
     if (strcmp(cmd->name, "cover") == 0)
         gc.opts.strategy = GEN_KPATH;
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &gc);

@@ -256,4 +256,31 @@ wait_for "Quit anyway? (y/n)" "q after :run (the workspace names its results now
 keys y
 wait_exit "q after :run" 0
 
+# ---- the runs report and learning are jobs: any key stops them ---------------
+# 20 runs of inputs of 48,000 characters each: parsing them for the report
+# (and again for learning) takes seconds, long enough to see the progress
+# line and stop it with a key
+mkdir -p "$tmp/big"
+awk 'BEGIN {for (i = 0; i < 4000; i++) printf "(1+2*3-4/5)*"; print "7"}' >"$tmp/big/1.txt"
+for i in $(seq 2 20); do cp "$tmp/big/1.txt" "$tmp/big/$i.txt"; done
+"$KPATH" run --start Expr grammars/arith.ebnf "$tmp/big" --results "$tmp/big.jsonl" -q -- true \
+    >/dev/null 2>&1 || fail "kpath run of the big inputs"
+printf ':save %s\n' "$tmp/big.kpw" >"$tmp/save.script"
+"$KPATH" --script "$tmp/save.script" --start Expr grammars/arith.ebnf >/dev/null 2>&1 ||
+    fail "saving a workspace"
+sed -i "/^end\$/i results \"$tmp/big.jsonl\"" "$tmp/big.kpw"
+start --start Expr grammars/arith.ebnf
+keys : "open $tmp/big.kpw" Enter
+keys 5 b
+wait_for "report of the runs: " "the progress line of the runs report"
+keys j
+wait_for "report stopped by a key" "a key stopping the runs report"
+wait_for "b twice computes it again" "the message of the stopped report"
+keys w
+wait_for "learning: reading the inputs of the runs" "the progress line of learning"
+keys j
+wait_for "learning stopped by a key" "a key stopping learning"
+keys q
+wait_exit "q after stopping the jobs" 0
+
 echo "tmux end-to-end test passed"

@@ -101,6 +101,35 @@ TEST(explain_features_are_the_kpaths_of_the_inputs_by_length_then_ids)
     CHECK_STR(strbuf_str(&out), "always");
     strbuf_free(&out);
 
+    /* The same read in steps, one record each (the explorer's job): the
+     * same rows and features; and a reader given up halfway leaks nothing. */
+    struct kpath_features kf2;
+    struct explain_inputs in2;
+    struct diag_list d2 = DIAG_LIST_INIT;
+    struct explain_reader *rd = explain_train_begin(l.graph, &r, path, &o, &kf2, &in2);
+    size_t steps = 1, done = 0, total = 0;
+    while (explain_reader_step(rd, 1, &d2))
+        steps++;
+    explain_reader_progress(rd, &done, &total);
+    CHECK_INT(steps, 3);
+    CHECK_INT(done, 3);
+    CHECK_INT(total, 3);
+    explain_train_finish(rd);
+    CHECK_INT(in2.data.nrows, 2);
+    CHECK_INT(in2.skipped, 1);
+    CHECK_INT(d2.len, 1);
+    CHECK_INT(kf2.n, kf.n);
+    CHECK(in2.row_start[2] == in.row_start[2] &&
+          memcmp(in2.cols, in.cols, in.row_start[2] * sizeof *in.cols) == 0);
+    explain_inputs_free(&in2);
+    kpath_features_free(&kf2);
+    rd = explain_train_begin(l.graph, &r, path, &o, &kf2, &in2);
+    CHECK(explain_reader_step(rd, 1, &d2));
+    explain_reader_abort(rd);
+    explain_inputs_free(&in2);
+    kpath_features_free(&kf2);
+    diag_list_free(&d2);
+
     explain_inputs_free(&in);
     kpath_features_free(&kf);
     results_free(&r);

@@ -10,9 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../support/load.h"
 #include "campaign.h"
 #include "collect.h"
 #include "harness.h"
+#include "parse.h"
 #include "results.h"
 #include "run_report.h"
 #include "runner.h"
@@ -184,6 +186,80 @@ TEST(pearson_on_hand_computed_values)
     double flat[] = {5, 5, 5, 5};
     CHECK(isnan(run_report_pearson(x, flat, 4)));
     CHECK(isnan(run_report_pearson(x, up, 1)));
+}
+
+/* The report in steps (the explorer's job) is the report at once: inputs
+ * measured one per step, then one k per step; a changed input is counted
+ * as not measured; a job given up halfway leaks nothing. */
+TEST(run_report_in_steps_equals_at_once)
+{
+    struct loaded l;
+    if (!test_load_file("grammars/expr.ebnf", &l))
+        return;
+    char dir[] = "/tmp/kpath-report-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    static const char *texts[] = {"x", "y*x", "(x)+y", "x"};
+    struct strbuf json = STRBUF_INIT;
+    strbuf_addstr(&json, "{\"kpath_results\":1}\n");
+    for (int i = 0; i < 4; i++) {
+        char path[300], hex[SHA256_HEX_SIZE];
+        snprintf(path, sizeof path, "%s/%d.txt", dir, i);
+        FILE *f = fopen(path, "w");
+        fputs(texts[i], f);
+        fclose(f);
+        /* the last input changed since it ran: another hash */
+        sha256_hex(i == 3 ? "y" : texts[i], strlen(texts[i]), hex);
+        strbuf_addf(&json, "{\"input\":\"%s\",\"input_sha256\":\"%s\",\"outcome\":\"exit:0\","
+                           "\"features\":[\"exit:0\"%s]}\n", path, hex,
+                    i == 1 ? ",\"fn:mul\"" : i == 2 ? ",\"fn:add\",\"fn:group\"" : "");
+    }
+    char rpath[300];
+    snprintf(rpath, sizeof rpath, "%s/r.jsonl", dir);
+    FILE *f = fopen(rpath, "w");
+    fputs(strbuf_str(&json), f);
+    fclose(f);
+    strbuf_free(&json);
+    struct results r;
+    results_init(&r);
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(results_load(rpath, &r, &d));
+    struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
+                               .max_memory = PARSE_DEFAULT_MAX_MEMORY};
+    struct run_report once, stepped;
+    run_report_compute(&r, l.graph, 2, &po, 1, &once, &d);
+    CHECK_INT(once.measured, 3);
+    CHECK_INT(once.not_measured, 1);
+    CHECK_INT(once.features, 4);
+    struct run_report_job *j = run_report_begin(&r, l.graph, 2, &po, 1, &stepped);
+    size_t steps = 1, done = 0, total = 0;
+    while (run_report_step(j, 1, &d))
+        steps++;
+    run_report_progress(j, &done, &total);
+    CHECK_INT(steps, 6); /* 4 inputs, 2 k */
+    CHECK_INT(done, 6);
+    CHECK_INT(total, 6);
+    run_report_job_free(j);
+    CHECK_INT(stepped.measured, 3);
+    CHECK_INT(stepped.not_measured, 1);
+    for (uint32_t k = 0; k < 2; k++) {
+        CHECK(once.ks[k].covered == stepped.ks[k].covered && once.ks[k].covered > 0);
+        CHECK_INT(once.ks[k].suite_size, stepped.ks[k].suite_size);
+        CHECK_INT(once.ks[k].suite_features, stepped.ks[k].suite_features);
+        CHECK(once.ks[k].random_features == stepped.ks[k].random_features);
+        CHECK(once.ks[k].correlation == stepped.ks[k].correlation);
+    }
+    run_report_free(&stepped);
+    j = run_report_begin(&r, l.graph, 2, &po, 1, &stepped);
+    CHECK(run_report_step(j, 2, &d));
+    run_report_job_free(j);
+    run_report_free(&stepped);
+    run_report_free(&once);
+    results_free(&r);
+    diag_list_free(&d);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_INT(system(cmd), 0);
+    test_unload(&l);
 }
 
 /* The step API never blocks longer than asked: with wait 0 a step returns

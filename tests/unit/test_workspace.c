@@ -242,6 +242,7 @@ TEST(workspace_save_open_round_trip)
     struct diag_list d = DIAG_LIST_INIT;
     CHECK(workspace_set_k(ws, 3, &d));
     ws->gen_opts.seed = 7;
+    ws->gen_opts.closeoff = GEN_CLOSE_SHORTEST; /* inputs within 40 steps */
     for (int i = 0; i < 40 && workspace_gen_step(ws); i++)
         ;
     CHECK(workspace_add_sample(ws, "sample \"one\"", "(x)\t+1", 6, &d) == false);
@@ -295,6 +296,53 @@ TEST(workspace_save_open_round_trip)
     workspace_free(ws);
 }
 
+/* Issue 10.4: one default close-off, greedy, for the explorer as for kpath
+ * cover; a saved workspace keeps what it says, and one without a close-off
+ * line keeps the meaning it had when shortest was the default. */
+TEST(workspace_closeoff_default_and_saved_files)
+{
+    struct workspace *ws = open_expr();
+    char *dir = temp_dir();
+    if (!ws || !CHECK(dir != NULL))
+        return;
+    CHECK_STR(gen_closeoff_name(ws->gen_opts.closeoff), "greedy");
+    struct gen_options o;
+    gen_options_default(&o);
+    CHECK_STR(gen_closeoff_name(o.closeoff), "greedy");
+    workspace_free(ws);
+    const char *lines[] = {"close-off shortest\n", "close-off greedy\n", "close-off random\n", ""};
+    const char *want[] = {"shortest", "greedy", "random", "shortest"};
+    for (int i = 0; i < 4; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/c%d.kpw", dir, i);
+        FILE *f = fopen(path, "w");
+        if (!CHECK(f != NULL))
+            break;
+        fprintf(f, "kpath-workspace 1\ngrammar \"%s\"\nk 2\nstrategy kpath\n%sseed 3\nend\n",
+                harness_path("grammars/expr.ebnf"), lines[i]);
+        fclose(f);
+        struct diag_list d = DIAG_LIST_INIT;
+        struct workspace *back = workspace_open(path, &d);
+        CHECK_INT(d.len, 0);
+        diag_list_free(&d);
+        if (CHECK(back != NULL)) {
+            CHECK_STR(gen_closeoff_name(back->gen_opts.closeoff), want[i]);
+            CHECK_INT(back->gen_opts.seed, 3);
+            /* and saving it again writes the close-off out */
+            struct strbuf b = STRBUF_INIT;
+            workspace_serialize(back, &b);
+            char expect[64];
+            snprintf(expect, sizeof expect, "\nclose-off %s\n", want[i]);
+            CHECK(strstr(strbuf_str(&b), expect) != NULL);
+            strbuf_free(&b);
+            workspace_free(back);
+        }
+        unlink(path);
+    }
+    rmdir(dir);
+    free(dir);
+}
+
 static bool put_bytes(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -315,8 +363,11 @@ TEST(workspace_sliced_load_is_workspace_open)
         return;
     struct diag_list d = DIAG_LIST_INIT;
     CHECK(workspace_set_k(ws, 3, &d));
+    ws->gen_opts.closeoff = GEN_CLOSE_SHORTEST; /* many small inputs within 300 steps */
     for (int i = 0; i < 300 && workspace_gen_step(ws); i++)
         ;
+    if (!CHECK(ws->ninputs >= 2)) /* input 1 is marked below */
+        return;
     CHECK(workspace_add_sample(ws, "sample \"one\"", "(x)+1", 5, &d));
     CHECK(workspace_probs_set(ws, 1, 1, 0.25));
     ws->inputs[1].marked = true;
@@ -426,6 +477,7 @@ TEST(workspace_export_suite)
         return;
     struct diag_list d = DIAG_LIST_INIT;
     CHECK(workspace_add_sample(ws, "s", "x+42", 4, &d));
+    ws->gen_opts.closeoff = GEN_CLOSE_SHORTEST; /* a second input within 200 steps */
     for (int i = 0; i < 200 && workspace_gen_step(ws); i++)
         ;
     size_t which[2] = {0, 1};
