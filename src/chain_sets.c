@@ -9,6 +9,16 @@
 #define NONE UINT32_MAX
 #define EMPTY_KEY UINT64_MAX
 
+/* An entry of a set is value << 2 | kind: an inner chain, a top chain (the
+ * value is a chain id) or a mark (the value is the caller's label).  Chain
+ * ids stay below 2^30: so many chains would take more than 4 GiB. */
+#define ENTRY_INNER 0u
+#define ENTRY_TOP 1u
+#define ENTRY_MARK 2u
+#define ENTRY(value, kind) ((uint32_t)(value) << 2 | (kind))
+#define ENTRY_KIND(entry) ((entry) & 3u)
+#define ENTRY_VALUE(entry) ((entry) >> 2)
+
 /* A memo: 64-bit keys to 32-bit values, open addressing. */
 struct memo {
     uint64_t *keys;
@@ -23,7 +33,7 @@ struct chain_sets {
     size_t nchains, chain_nodes_cap, chain_len_cap;
     uint32_t *chain_table; /* chain ids, NONE = empty */
     size_t chain_table_cap;
-    /* Sets: sorted entries chain << 1 | top, in one pool; interned. */
+    /* Sets: sorted entries (see ENTRY_*), in one pool; interned. */
     uint32_t *pool;
     size_t npool, pool_cap;
     size_t *set_off;
@@ -261,34 +271,41 @@ uint32_t chain_sets_extend(struct chain_sets *cs, uint32_t node, uint32_t below)
         return known;
     uint32_t maxk = cs->maxk;
     size_t nb = cs->set_len[below];
-    /* At most: every inner entry kept, every top entry twice, [node] twice. */
-    size_t need = 2 * nb + 2;
-    uint32_t *out = xmalloc(need * sizeof *out);
+    /* The inner chains and marks of below stay, in their order; the new
+     * entries ([node], and node on top of each top chain: few) are sorted on
+     * their own and merged in, rather than sorting everything again. */
+    uint32_t *kept = xmalloc((nb + 1) * sizeof *kept);
+    uint32_t *added = xmalloc((2 * nb + 2) * sizeof *added);
+    uint32_t *out = xmalloc((3 * nb + 3) * sizeof *out);
     uint32_t *path = xmalloc((maxk + 1) * sizeof *path);
-    size_t n = 0;
+    size_t nkept = 0, nadded = 0;
     path[0] = node;
-    out[n++] = intern_chain(cs, path, 1) << 1; /* inner [node] */
+    added[nadded++] = ENTRY(intern_chain(cs, path, 1), ENTRY_INNER); /* [node] */
     if (maxk > 1)
-        out[n++] = intern_chain(cs, path, 1) << 1 | 1; /* top [node] */
+        added[nadded++] = ENTRY(intern_chain(cs, path, 1), ENTRY_TOP);
     for (size_t i = 0; i < nb; i++) {
         uint32_t entry = cs->pool[cs->set_off[below] + i];
-        uint32_t chain = entry >> 1;
-        if (!(entry & 1)) {
-            out[n++] = entry; /* inner stays inner */
+        if (ENTRY_KIND(entry) != ENTRY_TOP) {
+            kept[nkept++] = entry; /* inner chains and marks stay */
             continue;
         }
+        uint32_t chain = ENTRY_VALUE(entry);
         uint32_t len = cs->chain_len[chain];
         memcpy(path + 1, chain_at(cs, chain), len * sizeof *path);
         uint32_t longer = intern_chain(cs, path, len + 1); /* len + 1 <= maxk */
-        out[n++] = longer << 1;
+        added[nadded++] = ENTRY(longer, ENTRY_INNER);
         if (len + 1 < maxk)
-            out[n++] = longer << 1 | 1;
+            added[nadded++] = ENTRY(longer, ENTRY_TOP);
     }
-    qsort(out, n, sizeof *out, compare_u32);
-    size_t distinct = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!distinct || out[distinct - 1] != out[i])
-            out[distinct++] = out[i];
+    qsort(added, nadded, sizeof *added, compare_u32);
+    size_t distinct = 0, i = 0, j = 0;
+    while (i < nkept || j < nadded) {
+        uint32_t next = j == nadded || (i < nkept && kept[i] < added[j]) ? kept[i++] : added[j++];
+        if (!distinct || out[distinct - 1] != next)
+            out[distinct++] = next;
+    }
+    free(kept);
+    free(added);
     uint32_t id = intern_set(cs, out, distinct);
     free(out);
     free(path);
@@ -302,14 +319,98 @@ uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
     uint64_t added = 0;
     for (size_t i = 0; i < cs->set_len[set]; i++) {
         uint32_t entry = cs->pool[cs->set_off[set] + i];
-        if (entry & 1)
+        if (ENTRY_KIND(entry) != ENTRY_INNER)
             continue;
-        uint32_t chain = entry >> 1, len = cs->chain_len[chain];
+        uint32_t chain = ENTRY_VALUE(entry), len = cs->chain_len[chain];
         for (size_t s = 0; s < nsets; s++)
             if (sets[s]->sp->k == len)
                 added += kpath_set_add(sets[s], chain_at(cs, chain));
     }
     return added;
+}
+
+uint32_t chain_sets_mark(struct chain_sets *cs, uint32_t label)
+{
+    uint32_t entry = ENTRY(label, ENTRY_MARK);
+    return intern_set(cs, &entry, 1);
+}
+
+void chain_sets_each_mark(const struct chain_sets *cs, uint32_t set,
+                          void (*each)(uint32_t label, void *context), void *context)
+{
+    for (size_t i = 0; i < cs->set_len[set]; i++) {
+        uint32_t entry = cs->pool[cs->set_off[set] + i];
+        if (ENTRY_KIND(entry) == ENTRY_MARK)
+            each(ENTRY_VALUE(entry), context);
+    }
+}
+
+/* ---- collecting ------------------------------------------------------------ */
+
+/* A memo with only the entries whose sets are all kept, renumbered by
+ * `moved` (NONE: collected).  The high half of a key is a set too when
+ * high_is_set (unions), a graph node otherwise (extensions). */
+static void memo_keep(struct memo *m, const uint32_t *moved, bool high_is_set)
+{
+    struct memo old = *m;
+    *m = (struct memo){0};
+    for (size_t i = 0; i < old.cap; i++) {
+        if (old.keys[i] == EMPTY_KEY)
+            continue;
+        uint32_t high = (uint32_t)(old.keys[i] >> 32), low = moved[(uint32_t)old.keys[i]];
+        uint32_t value = moved[old.values[i]];
+        if (high_is_set)
+            high = moved[high];
+        if (high == NONE || low == NONE || value == NONE)
+            continue;
+        /* Renumbering keeps the order of ids, so a union's key stays a <= b. */
+        memo_put(m, (uint64_t)high << 32 | low, value);
+    }
+    memo_free(&old);
+}
+
+void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
+{
+    uint32_t *moved = xmalloc((cs->nsets + 1) * sizeof *moved);
+    for (size_t id = 0; id < cs->nsets; id++)
+        moved[id] = NONE;
+    moved[CHAIN_SET_EMPTY] = CHAIN_SET_EMPTY;
+    for (size_t i = 0; i < n; i++)
+        moved[ids[i]] = 0; /* kept; numbered below */
+    /* Slide the kept sets down in order: ids, offsets and entries. */
+    size_t kept = 0, npool = 0;
+    for (size_t id = 0; id < cs->nsets; id++) {
+        if (moved[id] == NONE)
+            continue;
+        size_t len = cs->set_len[id];
+        memmove(cs->pool + npool, cs->pool + cs->set_off[id], len * sizeof *cs->pool);
+        cs->set_off[kept] = npool;
+        cs->set_len[kept] = (uint32_t)len;
+        npool += len;
+        moved[id] = (uint32_t)kept++;
+    }
+    cs->nsets = kept;
+    cs->npool = npool;
+    /* Give the room back, keeping some to grow into. */
+    cs->pool_cap = 2 * npool + 1024;
+    cs->pool = xrealloc(cs->pool, cs->pool_cap * sizeof *cs->pool);
+    cs->set_off_cap = cs->set_len_cap = 2 * kept + 64;
+    cs->set_off = xrealloc(cs->set_off, cs->set_off_cap * sizeof *cs->set_off);
+    cs->set_len = xrealloc(cs->set_len, cs->set_len_cap * sizeof *cs->set_len);
+    free(cs->set_table);
+    cs->set_table_cap = 256;
+    while (cs->set_table_cap < 4 * kept)
+        cs->set_table_cap *= 2;
+    cs->set_table = xmalloc(cs->set_table_cap * sizeof *cs->set_table);
+    for (size_t i = 0; i < cs->set_table_cap; i++)
+        cs->set_table[i] = NONE;
+    for (size_t id = 0; id < kept; id++)
+        set_table_insert(cs, (uint32_t)id);
+    memo_keep(&cs->unions, moved, true);
+    memo_keep(&cs->extensions, moved, false);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = moved[ids[i]];
+    free(moved);
 }
 
 size_t chain_sets_memory(const struct chain_sets *cs)

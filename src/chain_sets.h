@@ -7,7 +7,11 @@
  *   - every chain of length 1 .. maxk that lies wholly inside it: these are
  *     its k-paths for every k <= maxk, whatever lies above it ("inner");
  *   - every chain of length 1 .. maxk-1 that starts at its topmost symbolic
- *     nodes ("top"): what a symbolic ancestor will extend.
+ *     nodes ("top"): what a symbolic ancestor will extend;
+ *   - marks: labels of the caller's (below 2^30) that travel up unchanged
+ *     through unions and extensions, for facts about a sub-forest that, like
+ *     its inner chains, hold whatever lies above it (the parser marks the
+ *     expansions each derivation uses).
  * Because the grammar is context-free, the chains below an instance do not
  * depend on the tree around it, so the summary of a node of a parse forest
  * is the union over its derivations, and the parser can compute it as each
@@ -42,6 +46,15 @@ uint32_t chain_sets_extend(struct chain_sets *cs, uint32_t node, uint32_t below)
  * each i; returns how many were new. */
 uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
                                struct kpath_set *const *sets, size_t nsets);
+/* The set holding only the mark `label` (< 2^30). */
+uint32_t chain_sets_mark(struct chain_sets *cs, uint32_t label);
+/* Call each(label, context) for every mark of `set`, in increasing order. */
+void chain_sets_each_mark(const struct chain_sets *cs, uint32_t set,
+                          void (*each)(uint32_t label, void *context), void *context);
+/* Forget every set but the empty one and ids[0 .. n) (with the memo entries
+ * of the others), and renumber those: ids[i] becomes the new id of its set,
+ * in the same order.  Every other id held is invalid afterwards. */
+void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n);
 /* Bytes held, for the parser's memory budget. */
 size_t chain_sets_memory(const struct chain_sets *cs);
 

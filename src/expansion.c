@@ -4,12 +4,6 @@
 
 #include "xalloc.h"
 
-static size_t edge_count(const struct graph *g)
-{
-    size_t n = g->nnodes;
-    return n ? g->nodes[n - 1].first_child + g->nodes[n - 1].nchildren : 0;
-}
-
 bool expansion_is_single(const struct graph *g, uint32_t n)
 {
     const struct graph_node *node = &g->nodes[n];
@@ -28,7 +22,7 @@ uint64_t expansion_total(const struct graph *g)
 void expansion_set_init(struct expansion_set *s, const struct graph *g)
 {
     s->graph = g;
-    s->edge = xcalloc(edge_count(g) + 1, sizeof *s->edge);
+    s->edge = xcalloc(graph_edge_count(g) + 1, sizeof *s->edge);
     s->node = xcalloc((size_t)g->nnodes + 1, sizeof *s->node);
     s->count = 0;
 }
@@ -60,6 +54,25 @@ bool expansion_add(struct expansion_set *s, uint32_t n, uint32_t decision)
     return true;
 }
 
+uint32_t expansion_id(const struct graph *g, uint32_t n, uint32_t decision)
+{
+    const struct graph_node *node = &g->nodes[n];
+    if (node->kind == NODE_ALT)
+        return decision < node->nchildren ? node->first_child + decision : EXPANSION_NONE;
+    return expansion_is_single(g, n) ? (uint32_t)graph_edge_count(g) + n : EXPANSION_NONE;
+}
+
+bool expansion_add_id(struct expansion_set *s, uint32_t id)
+{
+    size_t edges = graph_edge_count(s->graph);
+    bool *f = id < edges ? &s->edge[id] : &s->node[id - edges];
+    if (*f)
+        return false;
+    *f = true;
+    s->count++;
+    return true;
+}
+
 bool expansion_has(const struct expansion_set *s, uint32_t n, uint32_t decision)
 {
     bool *f = flag(s, n, decision);
@@ -69,7 +82,7 @@ bool expansion_has(const struct expansion_set *s, uint32_t n, uint32_t decision)
 void expansion_set_union(struct expansion_set *into, const struct expansion_set *from)
 {
     const struct graph *g = into->graph;
-    size_t edges = edge_count(g);
+    size_t edges = graph_edge_count(g);
     for (size_t e = 0; e < edges; e++)
         if (from->edge[e] && !into->edge[e]) {
             into->edge[e] = true;

@@ -38,6 +38,14 @@ void expansion_set_free(struct expansion_set *s);
 bool expansion_add(struct expansion_set *s, uint32_t n, uint32_t decision);
 /* Is the expansion of node n (alternative `decision` of an alt) in the set? */
 bool expansion_has(const struct expansion_set *s, uint32_t n, uint32_t decision);
+/* Expansions as dense ids, for code that carries them around as numbers (the
+ * parser's summaries): alternative `decision` of an alt node is its child
+ * edge's index, a rule node without alternatives is the number of edges plus
+ * its id.  EXPANSION_NONE when (n, decision) uses no expansion. */
+#define EXPANSION_NONE UINT32_MAX
+uint32_t expansion_id(const struct graph *g, uint32_t n, uint32_t decision);
+/* Add the expansion with that id; true when it was new. */
+bool expansion_add_id(struct expansion_set *s, uint32_t id);
 /* Add every expansion of `from` (a set over the same graph) to `into`. */
 void expansion_set_union(struct expansion_set *into, const struct expansion_set *from);
 /* Add every expansion the tree uses (its open slots use none). */

@@ -84,6 +84,12 @@ uint32_t graph_parse_node_name(const struct graph *g, const char *name);
 uint32_t *graph_parse_path(const struct graph *g, const char *text, uint32_t *n,
                            struct diag_list *diags);
 
+/* The number of child edges (entries of graph.children). */
+static inline size_t graph_edge_count(const struct graph *g)
+{
+    uint32_t n = g->nnodes;
+    return n ? (size_t)g->nodes[n - 1].first_child + g->nodes[n - 1].nchildren : 0;
+}
 static inline const uint32_t *graph_children(const struct graph *g, uint32_t id)
 {
     return g->children + g->nodes[id].first_child;

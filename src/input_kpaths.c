@@ -7,14 +7,13 @@ bool input_kpaths_text(const struct graph *g, const char *name, const char *text
                        size_t nsets, const struct pin_set *pins, struct input_kpaths_info *info,
                        struct diag_list *diags)
 {
-    if ((!pins || !pins->len) && !(info && info->expansions)) {
-        /* No pinned contexts to recognize and no expansions to count (they
-         * need the alternatives each tree took, which parse_kpaths does not
-         * keep): k-paths while parsing, no forest. */
+    if (!pins || !pins->len) {
+        /* No pinned contexts to recognize (they need the ancestors of every
+         * node): k-paths, expansions and tree counts while parsing, no forest. */
         uint64_t trees = 0;
         bool infinite = false;
-        if (!parse_kpaths(g, name, text, len, po, sets, nsets, info ? &trees : NULL, &infinite,
-                          diags))
+        if (!parse_kpaths(g, name, text, len, po, sets, nsets, info ? info->expansions : NULL,
+                          info ? &trees : NULL, &infinite, diags))
             return false;
         if (info)
             info->trees = trees, info->infinite = infinite;

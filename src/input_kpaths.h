@@ -4,8 +4,9 @@
  * (kpath coverage, reduce, explain and anything else that measures inputs
  * goes through here): read the file (size checked first, see samples.h),
  * parse it with the grammar (parse.h) and add the k-paths of every tree to the
- * caller's sets: while parsing, without a forest (parse_kpaths), or, with
- * pins (which need the ancestors of every node), from the forest.  sets[i] may belong to spaces of
+ * caller's sets, and the expansions of every tree when asked: while parsing,
+ * without a forest (parse_kpaths), or, with pins (which need the ancestors of
+ * every node), from the forest.  sets[i] may belong to spaces of
  * any k (usually k = 1 .. K); with pins, only the k-paths in a pinned context
  * count (pin.h).  A sample that cannot be read or parsed leaves the sets as
  * they were and appends the reader's or the parser's diagnostic.

@@ -127,6 +127,10 @@ struct forest {
     struct chain_sets *chains;
     bool counting;       /* keep tree counts */
     struct item_counts *counts;
+    /* Expansions asked for: each symbol's summary also holds the expansions
+     * (expansion_id) its derivations use, as marks; per node and per child
+     * edge the set of its one mark, made on first use (NONE: not yet). */
+    uint32_t *node_marks, *edge_marks;
 };
 
 /* Tree counts of the advanced items of a per-set parse, chunked like the
@@ -162,8 +166,22 @@ struct parser {
     uint32_t set;                 /* current position */
     struct slot *table;           /* the current set's index */
     size_t table_cap, table_used;
-    uint32_t *pending_head;       /* per position */
+    /* Pending advances by the position they land at: a ring of heads, as no
+     * leaf reaches further than the longest literal; entries used up go to a
+     * free list, so the chunks hold the most that were ever pending at once. */
+    uint32_t *pending_head;       /* per position modulo pending_mask + 1 */
+    uint32_t pending_mask;
+    uint32_t pending_free;        /* free list through next */
     uint32_t last_pending;        /* the furthest position with pending advances */
+    /* Per-set parse: the items of finished sets that nothing open refers to
+     * any more are collected (collect_items) once there are collect_at items. */
+    size_t collect_at;
+    size_t collect_sets_at;       /* and the chain sets at this many bytes */
+    struct parse_stats stats;
+    uint64_t *live;               /* bitmap of the items kept */
+    uint32_t *live_rank;          /* per word of it: kept items before it */
+    uint32_t *marking;            /* stack of the mark phase */
+    size_t live_cap, live_rank_cap, marking_cap;
     /* Per node, what the current set holds for it (valid when the stamp is
      * the set index + 1): its prediction (node, 0, here), its leaf match, and
      * its empty completion (node, here, here).  These are most lookups, and
@@ -387,6 +405,9 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
     struct forest *f = p->f;
     CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
     uint32_t idx = (uint32_t)f->nitems++;
+    p->stats.items_made++;
+    if (f->nitems > p->stats.items_peak)
+        p->stats.items_peak = f->nitems;
     ITEM(f, idx) = (struct item){node, dot, dot ? pred : origin, NONE};
     push_task(p, idx, NONE);
     if (here)
@@ -496,11 +517,18 @@ static void note_expected(struct parser *p, uint32_t leaf)
 
 static void push_pending(struct parser *p, uint32_t at, uint32_t waiter, uint32_t symbol)
 {
-    CHUNK_ROOM(p->pending, p->pending_chunks, p->pending_table_cap, p->npending);
-    PENDING(p, p->npending) = (struct pending){waiter, symbol, p->pending_head[at]};
+    uint32_t e = p->pending_free;
+    if (e != NONE) {
+        p->pending_free = PENDING(p, e).next;
+    } else {
+        CHUNK_ROOM(p->pending, p->pending_chunks, p->pending_table_cap, p->npending);
+        e = (uint32_t)p->npending++;
+    }
+    uint32_t *head = &p->pending_head[at & p->pending_mask];
+    PENDING(p, e) = (struct pending){waiter, symbol, *head};
     if (at > p->last_pending)
         p->last_pending = at;
-    p->pending_head[at] = (uint32_t)p->npending++;
+    *head = e;
 }
 
 /* Item w waits on child c. */
@@ -735,7 +763,7 @@ static void compute_follow(struct parser *p)
     p->follow_high = xcalloc((size_t)N + 1, sizeof *p->follow_high);
     p->follow_end = xcalloc((size_t)N + 1, sizeof *p->follow_end);
     /* inherits[edge]: the child's FOLLOW includes its parent's. */
-    size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
+    size_t edges = graph_edge_count(g);
     bool *inherits = xcalloc(edges + 1, sizeof *inherits);
     for (uint32_t n = 0; n < N; n++) {
         const struct graph_node *node = &g->nodes[n];
@@ -1016,6 +1044,40 @@ static struct value item_value(const struct parser *p, uint32_t item)
     return v;
 }
 
+/* Empty the caches of mark sets (all NONE): at the start, and when the
+ * chain sets are collected. */
+static void forget_marks(struct forest *f)
+{
+    memset(f->node_marks, 0xff, ((size_t)f->graph->nnodes + 1) * sizeof *f->node_marks);
+    memset(f->edge_marks, 0xff, (graph_edge_count(f->graph) + 1) * sizeof *f->edge_marks);
+}
+
+/* The set of the one mark of expansion (node, decision), or the empty set
+ * when it uses none; cached in `cache` at `at`. */
+static uint32_t expansion_mark(const struct parser *p, uint32_t *cache, uint32_t at,
+                               uint32_t node, uint32_t decision)
+{
+    if (cache[at] == NONE) {
+        uint32_t id = expansion_id(p->g, node, decision);
+        cache[at] = id == EXPANSION_NONE ? CHAIN_SET_EMPTY : chain_sets_mark(p->f->chains, id);
+    }
+    return cache[at];
+}
+
+/* The mark of alt node `alt` deriving its alternative `child`.  Alternatives
+ * are distinct nodes: the chosen one by its node. */
+static uint32_t alternative_mark(const struct parser *p, uint32_t alt, uint32_t child)
+{
+    const struct graph_node *n = &p->g->nodes[alt];
+    const uint32_t *kids = graph_children(p->g, alt);
+    uint32_t i = 0;
+    while (i < n->nchildren && kids[i] != child)
+        i++;
+    if (i == n->nchildren)
+        return CHAIN_SET_EMPTY;
+    return expansion_mark(p, p->f->edge_marks, n->first_child + i, alt, i);
+}
+
 /* The value of local id `id` from its derivations' current values. */
 static struct value local_value(const struct parser *p, uint32_t id)
 {
@@ -1025,6 +1087,8 @@ static struct value local_value(const struct parser *p, uint32_t id)
     if (id < f->nsymbols) {
         const struct symbol *s = &SYMBOL(f, id);
         bool unit = node_is_unit(f, s->node);
+        bool real = s->node < p->g->nnodes; /* not the virtual start */
+        bool alt_marks = f->node_marks && real && p->g->nodes[s->node].kind == NODE_ALT;
         if (s->derivs == NONE)
             v.count = 1; /* a leaf */
         for (uint32_t c = s->derivs, d; list_next_in(f->dlinks, &c, &d);) {
@@ -1032,10 +1096,16 @@ static struct value local_value(const struct parser *p, uint32_t id)
                                                     p->sum.infinite[d]}
                                    : item_value(p, d);
             v.summary = chain_sets_union(cs, v.summary, dv.summary);
+            if (alt_marks)
+                v.summary = chain_sets_union(cs, v.summary,
+                                             alternative_mark(p, s->node, SYMBOL(f, d).node));
             v.count = sat_add(v.count, dv.count);
             v.infinite = v.infinite || dv.infinite;
         }
-        if (s->node < p->g->nnodes && node_kind_is_symbolic(p->g->nodes[s->node].kind))
+        if (f->node_marks && real && !alt_marks)
+            v.summary = chain_sets_union(cs, v.summary,
+                                         expansion_mark(p, f->node_marks, s->node, s->node, 0));
+        if (real && node_kind_is_symbolic(p->g->nodes[s->node].kind))
             v.summary = chain_sets_extend(cs, s->node, v.summary);
         return v;
     }
@@ -1228,6 +1298,149 @@ static size_t summarizer_memory(const struct parser *p)
            f->dlinks_cap * sizeof *f->dlinks;
 }
 
+/* ---- collecting items (parse_kpaths) -----------------------------------------
+ * In a per-set parse an item of a finished set is needed only while
+ * something may still advance or complete through it: the waiters of pending
+ * leaves, their predictions (whose waiters a completion advances), those
+ * waiters' predictions, and so on.  Everything else (the items of closed
+ * values, which is nearly all of them) is dead: its summary has been taken
+ * up into the sets after it.  Between two sets, collect_items marks what is
+ * reachable from the pending waiters, then slides the kept items down in
+ * order (an item's new index is the number kept before it), rewriting the
+ * indices held elsewhere: predictions of advanced items, waiter lists (and
+ * their links), pending advances, tree counts.  It runs when the items have
+ * doubled since the last collection (and at least COLLECT_MIN_ITEMS are
+ * there), so its cost is proportional to the items made. */
+#define COLLECT_MIN_ITEMS ((size_t)1 << 16)
+
+static inline bool is_live(const struct parser *p, uint32_t item)
+{
+    return (p->live[item >> 6] >> (item & 63)) & 1;
+}
+
+/* The index of a kept item after the collection. */
+static inline uint32_t live_index(const struct parser *p, uint32_t item)
+{
+    uint64_t below = p->live[item >> 6] & ((UINT64_C(1) << (item & 63)) - 1);
+    return p->live_rank[item >> 6] + (uint32_t)__builtin_popcountll(below);
+}
+
+static void mark_live(struct parser *p, size_t *depth, uint32_t item)
+{
+    if (is_live(p, item))
+        return;
+    p->live[item >> 6] |= UINT64_C(1) << (item & 63);
+    p->marking = xgrow(p->marking, &p->marking_cap, *depth + 1, sizeof *p->marking);
+    p->marking[(*depth)++] = item;
+}
+
+/* The chain sets that no kept item refers to go too (chain_sets_collect),
+ * when they have doubled since the last time; the cached sets of marks are
+ * made again when needed. */
+#define COLLECT_MIN_SET_BYTES ((size_t)1 << 20)
+
+static void collect_sets(struct parser *p)
+{
+    struct forest *f = p->f;
+    p->stats.set_collections++;
+    size_t n = 0;
+    for (size_t i = 0; i < f->nitems; i++)
+        if (ITEM(f, i).dot) {
+            p->marking = xgrow(p->marking, &p->marking_cap, n + 1, sizeof *p->marking);
+            p->marking[n++] = ITEM(f, i).list;
+        }
+    chain_sets_collect(f->chains, p->marking, n);
+    n = 0;
+    for (size_t i = 0; i < f->nitems; i++)
+        if (ITEM(f, i).dot)
+            ITEM(f, i).list = p->marking[n++];
+    if (f->node_marks)
+        forget_marks(f);
+    p->collect_sets_at = 2 * chain_sets_memory(f->chains) + COLLECT_MIN_SET_BYTES;
+}
+
+static void collect_items(struct parser *p)
+{
+    struct forest *f = p->f;
+    p->stats.item_collections++;
+    size_t n = f->nitems, words = (n + 63) / 64;
+    p->live = xgrow(p->live, &p->live_cap, words + 1, sizeof *p->live);
+    p->live_rank = xgrow(p->live_rank, &p->live_rank_cap, words + 1, sizeof *p->live_rank);
+    memset(p->live, 0, (words + 1) * sizeof *p->live);
+    size_t depth = 0;
+    for (size_t slot = 0; slot <= p->pending_mask; slot++)
+        for (uint32_t e = p->pending_head[slot]; e != NONE; e = PENDING(p, e).next)
+            mark_live(p, &depth, PENDING(p, e).waiter);
+    while (depth) {
+        uint32_t item = p->marking[--depth];
+        if (ITEM(f, item).dot) {
+            mark_live(p, &depth, ITEM(f, item).anchor);
+            continue;
+        }
+        for (uint32_t c = ITEM(f, item).list, w; list_next(f, &c, &w);)
+            mark_live(p, &depth, w);
+    }
+    uint32_t kept = 0;
+    for (size_t w = 0; w < words; w++) {
+        p->live_rank[w] = kept;
+        kept += (uint32_t)__builtin_popcountll(p->live[w]);
+    }
+    /* Slide down; new indices never pass old ones, so in place, in order.
+     * Waiter lists get fresh links; tree counts a fresh table. */
+    struct link *links = NULL;
+    size_t nlinks = 0, links_cap = 0;
+    struct item_counts *counts = f->counts ? xcalloc(1, sizeof *counts) : NULL;
+    for (size_t w = 0; w < words; w++) {
+        for (uint64_t bits = p->live[w]; bits; bits &= bits - 1) {
+            uint32_t item = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+            uint32_t to = live_index(p, item);
+            struct item it = ITEM(f, item);
+            if (it.dot) {
+                it.anchor = live_index(p, it.anchor);
+                if (counts) {
+                    bool infinite;
+                    uint64_t count = counts_get(f->counts, item, &infinite);
+                    if (count != 1 || infinite)
+                        counts_put(counts, to, count, infinite);
+                }
+            } else {
+                /* The same list in the same order: its values (newest
+                 * first) on the marking stack, empty now, then prepended
+                 * from the earliest on. */
+                size_t nvalues = 0;
+                for (uint32_t c = it.list, v; list_next(f, &c, &v);) {
+                    p->marking = xgrow(p->marking, &p->marking_cap, nvalues + 1,
+                                       sizeof *p->marking);
+                    p->marking[nvalues++] = live_index(p, v);
+                }
+                it.list = NONE;
+                while (nvalues)
+                    it.list = list_push_in(&links, &nlinks, &links_cap, it.list,
+                                           p->marking[--nvalues]);
+            }
+            ITEM(f, to) = it;
+        }
+    }
+    free(f->links);
+    f->links = links, f->nlinks = nlinks, f->links_cap = links_cap;
+    if (counts) {
+        counts_free(f->counts);
+        f->counts = counts;
+    }
+    for (size_t slot = 0; slot <= p->pending_mask; slot++)
+        for (uint32_t e = p->pending_head[slot]; e != NONE; e = PENDING(p, e).next)
+            PENDING(p, e).waiter = live_index(p, PENDING(p, e).waiter);
+    /* The chunks past the kept items go back. */
+    size_t chunks = ((size_t)kept + CHUNK_LEN - 1) >> CHUNK_BITS;
+    for (size_t c = chunks; c < f->items_chunks; c++)
+        free(f->items[c]);
+    f->items_chunks = chunks;
+    f->nitems = kept;
+    p->collect_at = 2 * (size_t)kept + COLLECT_MIN_ITEMS;
+    if (chain_sets_memory(f->chains) >= p->collect_sets_at)
+        collect_sets(p);
+}
+
 /* ---- the parse ------------------------------------------------------------- */
 
 static bool decode(struct forest *f, const char *name, const char *text, size_t len,
@@ -1259,6 +1472,9 @@ static void parser_free(struct parser *p)
 {
     free(p->table);
     free(p->pending_head);
+    free(p->live);
+    free(p->live_rank);
+    free(p->marking);
     free_chunks(p->pending, p->pending_chunks);
     free(p->agenda);
     if (p->lit_cps)
@@ -1310,7 +1526,7 @@ static size_t parser_memory(const struct parser *p)
 {
     const struct forest *f = p->f;
     size_t per_position = ((size_t)f->len + 1) * sizeof *f->text +
-                          ((size_t)f->len + 2) * sizeof *p->pending_head;
+                          ((size_t)p->pending_mask + 1) * sizeof *p->pending_head;
     /* Chunks by what they hold: the rest of the last chunk of each array has
      * never been written, and pages never written are never resident. */
     size_t chunks = f->nitems * sizeof **f->items + f->npacked * sizeof **f->packed +
@@ -1325,7 +1541,9 @@ static size_t parser_memory(const struct parser *p)
         chunks = f->nitems * sizeof **f->items + p->npending * sizeof **p->pending +
                  (f->packed_chunks * sizeof **f->packed + f->symbols_chunks * sizeof **f->symbols) *
                      CHUNK_LEN;
-        size_t summaries = summarizer_memory(p);
+        size_t summaries = summarizer_memory(p) + p->live_cap * sizeof *p->live +
+                           p->live_rank_cap * sizeof *p->live_rank +
+                           p->marking_cap * sizeof *p->marking;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + per_position;
     }
     return chunks + doubling + doubling / 2 + per_position + passes_memory(f);
@@ -1340,20 +1558,29 @@ static uint32_t run(struct parser *p)
         p->set = j;
         new_set(p);
         p->nagenda = 0;
-        p->set_first_item = (uint32_t)f->nitems;
-        if (f->per_set) /* the last set is summarized: its symbols and pairs go */
+        if (f->per_set) { /* the last set is summarized: its symbols and pairs go */
             f->nsymbols = f->npacked = f->ndlinks = 0;
+            if (f->nitems >= p->collect_at)
+                collect_items(p);
+        }
+        p->set_first_item = (uint32_t)f->nitems;
         if (j == 0) {
             bool created;
             add_item(p, f->start_node, 0, 0, NONE, &created);
         }
-        for (uint32_t e = p->pending_head[j]; e != NONE; e = PENDING(p, e).next) {
-            if (!worth_advancing(p, PENDING(p, e).waiter))
+        uint32_t e = p->pending_head[j & p->pending_mask];
+        p->pending_head[j & p->pending_mask] = NONE;
+        while (e != NONE) {
+            struct pending pe = PENDING(p, e);
+            PENDING(p, e).next = p->pending_free; /* used up: free for reuse */
+            p->pending_free = e;
+            e = pe.next;
+            if (!worth_advancing(p, pe.waiter))
                 continue;
-            uint32_t sym = PENDING(p, e).symbol;
+            uint32_t sym = pe.symbol;
             if (f->per_set) /* the leaf's node: its symbol, for this set */
                 sym = add_symbol(f, sym, j - leaf_length(p, sym), j);
-            advance(p, PENDING(p, e).waiter, sym);
+            advance(p, pe.waiter, sym);
         }
         if (p->nagenda == 0) {
             /* Nothing reached here; a longer literal may still land later. */
@@ -1400,10 +1627,14 @@ static void reset(struct parser *p)
         counts_free(f->counts);
         f->counts = xcalloc(1, sizeof *f->counts);
     }
-    for (size_t i = 0; i <= f->len; i++)
+    for (size_t i = 0; i <= p->pending_mask; i++)
         p->pending_head[i] = NONE;
     p->npending = 0;
+    p->pending_free = NONE;
     p->last_pending = 0;
+    p->collect_at = COLLECT_MIN_ITEMS;
+    p->collect_sets_at = COLLECT_MIN_SET_BYTES;
+    p->stats = (struct parse_stats){0};
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
     size_t per_node = (size_t)p->g->nnodes + 2;
@@ -1416,10 +1647,12 @@ static void reset(struct parser *p)
     p->root_done_at_expected = false;
 }
 
-/* A per-set parse (summaries, no forest) when chains is not NULL. */
+/* A per-set parse (summaries, no forest) when chains is not NULL; with
+ * marking, the summaries carry the expansions too. */
 static struct forest *parse(const struct graph *g, const char *name, const char *text,
                             size_t len, const struct parse_options *opts,
-                            struct chain_sets *chains, bool counting, struct diag_list *diags)
+                            struct chain_sets *chains, bool counting, bool marking,
+                            struct diag_list *diags)
 {
     size_t limit = opts && opts->max_input_size ? opts->max_input_size : PARSE_DEFAULT_MAX_INPUT;
     if (len > limit) {
@@ -1437,15 +1670,17 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         f->chains = chains;
         f->counting = counting;
         f->counts = counting ? xcalloc(1, sizeof *f->counts) : NULL;
+        if (marking) {
+            f->node_marks = xmalloc(((size_t)g->nnodes + 1) * sizeof *f->node_marks);
+            f->edge_marks = xmalloc((graph_edge_count(g) + 1) * sizeof *f->edge_marks);
+            forget_marks(f);
+        }
     }
     if (!decode(f, name, text, len, diags)) {
         forest_free(f);
         return NULL;
     }
     struct parser p = {.f = f, .g = g, .expected_set = NONE};
-    p.pending_head = xmalloc(((size_t)f->len + 2) * sizeof *p.pending_head);
-    for (size_t i = 0; i <= f->len; i++)
-        p.pending_head[i] = NONE;
     size_t per_node = (size_t)g->nnodes + 2; /* the virtual start node too */
     p.stamp_pred = xcalloc(per_node, sizeof *p.stamp_pred);
     p.pred = xcalloc(per_node, sizeof *p.pred);
@@ -1471,6 +1706,21 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         }
         p.lit_len[i] = n;
     }
+    /* The ring of pending heads: more slots than the longest literal is long. */
+    uint32_t longest = 1;
+    for (uint32_t i = 0; i < g->nnodes; i++)
+        if (p.lit_len[i] > longest)
+            longest = p.lit_len[i];
+    size_t slots = 2;
+    while (slots <= longest)
+        slots *= 2;
+    p.pending_mask = (uint32_t)slots - 1;
+    p.pending_head = xmalloc(slots * sizeof *p.pending_head);
+    for (size_t i = 0; i < slots; i++)
+        p.pending_head[i] = NONE;
+    p.pending_free = NONE;
+    p.collect_at = COLLECT_MIN_ITEMS;
+    p.collect_sets_at = COLLECT_MIN_SET_BYTES;
 
     compute_first(&p);
     compute_follow(&p);
@@ -1500,6 +1750,8 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         report_no_parse(&p, name, furthest, diags);
     }
     f->npending_peak = p.npending;
+    if (opts && opts->stats)
+        *opts->stats = p.stats;
     parser_free(&p);
     if (f->root == NONE) {
         forest_free(f);
@@ -1512,18 +1764,25 @@ struct forest *parse_text(const struct graph *g, const char *name, const char *t
                           size_t len, const struct parse_options *opts,
                           struct diag_list *diags)
 {
-    return parse(g, name, text, len, opts, NULL, false, diags);
+    return parse(g, name, text, len, opts, NULL, false, false, diags);
+}
+
+static void add_expansion_mark(uint32_t label, void *expansions)
+{
+    expansion_add_id(expansions, label);
 }
 
 bool parse_kpaths(const struct graph *g, const char *name, const char *text, size_t len,
                   const struct parse_options *opts, struct kpath_set *const *sets, size_t nsets,
-                  uint64_t *trees, bool *infinite, struct diag_list *diags)
+                  struct expansion_set *expansions, uint64_t *trees, bool *infinite,
+                  struct diag_list *diags)
 {
     uint32_t maxk = 1;
     for (size_t i = 0; i < nsets; i++)
         if (sets[i]->sp->k > maxk)
             maxk = sets[i]->sp->k;
-    struct forest *f = parse(g, name, text, len, opts, chain_sets_new(maxk), trees != NULL, diags);
+    struct forest *f = parse(g, name, text, len, opts, chain_sets_new(maxk), trees != NULL,
+                             expansions != NULL, diags);
     if (!f)
         return false;
     bool inf = false;
@@ -1534,6 +1793,8 @@ bool parse_kpaths(const struct graph *g, const char *name, const char *text, siz
             *infinite = inf;
     }
     chain_sets_add_kpaths(f->chains, ITEM(f, f->root).list, sets, nsets);
+    if (expansions)
+        chain_sets_each_mark(f->chains, ITEM(f, f->root).list, add_expansion_mark, expansions);
     forest_free(f);
     return true;
 }
@@ -1544,6 +1805,8 @@ void forest_free(struct forest *f)
         return;
     chain_sets_free(f->chains);
     counts_free(f->counts);
+    free(f->node_marks);
+    free(f->edge_marks);
     free(f->dlinks);
     free(f->text);
     free_chunks(f->items, f->items_chunks);

@@ -34,6 +34,16 @@ struct parse_options {
      * error at the position it reached: the input is too long, or too
      * ambiguous, for the grammar. */
     size_t max_memory;
+    /* NULL, or filled by parse_kpaths (for tests and benchmarks). */
+    struct parse_stats *stats;
+};
+
+/* What a parse without a forest did with its items. */
+struct parse_stats {
+    size_t items_made;       /* Earley items made: as many as parse_text's forest holds */
+    size_t items_peak;       /* the most held at once (finished ones are collected) */
+    size_t item_collections; /* collections of items, and of chain sets */
+    size_t set_collections;
 };
 
 struct forest; /* opaque */
@@ -50,14 +60,16 @@ void forest_free(struct forest *f);
 
 /* The same parse, for its k-paths only: adds the k-paths of every tree of the
  * input to sets[0 .. nsets) (spaces of any k), exactly what parse_text and
- * forest_add_kpaths_many would add, and, when trees is not NULL, sets *trees
- * and *infinite as forest_count_trees would.  It keeps no forest: each Earley
+ * forest_add_kpaths_many would add; when expansions is not NULL, adds the
+ * expansions of every tree to it, as forest_add_expansions would; and, when
+ * trees is not NULL, sets *trees and *infinite as forest_count_trees would.  It keeps no forest: each Earley
  * set is summarized when it ends (chain_sets.h) and its derivations are
  * dropped, so it needs a fraction of the memory (the --max-memory budget
  * counts what it really holds).  False with the same diagnostics as parse_text. */
 bool parse_kpaths(const struct graph *g, const char *name, const char *text, size_t len,
                   const struct parse_options *opts, struct kpath_set *const *sets, size_t nsets,
-                  uint64_t *trees, bool *infinite, struct diag_list *diags);
+                  struct expansion_set *expansions, uint64_t *trees, bool *infinite,
+                  struct diag_list *diags);
 
 /* Number of derivation trees, saturating at FOREST_TREES_SATURATED; *infinite
  * is set when the forest has a cycle (a rule deriving itself without consuming
@@ -90,7 +102,7 @@ size_t forest_item_count(const struct forest *f);
 struct forest_stats {
     size_t chars;                          /* code points of the input */
     size_t items, symbols, links, packed;  /* what the forest holds */
-    size_t pending;                        /* advances waiting for a later set */
+    size_t pending;                        /* the most advances waiting for a later set at once */
     size_t bytes;                          /* the forest's arrays, in use */
 };
 void forest_stats(const struct forest *f, struct forest_stats *out);

@@ -585,13 +585,28 @@ static void forest_shapes(const struct graph *json)
                 struct forest_stats st;
                 forest_stats(f, &st);
                 double c = (double)st.chars;
-                printf("  %-8s items %.2f, symbols %.2f, links %.2f, packed %.2f, pending %.2f "
-                       "per character; forest %.0f bytes per character\n",
+                printf("  %-8s items %.2f, symbols %.2f, links %.2f, packed %.2f per character, "
+                       "%.0f pending at most; forest %.0f bytes per character\n",
                        shapes[i].name, st.items / c, st.symbols / c, st.links / c,
-                       st.packed / c, st.pending / c, st.bytes / c);
+                       st.packed / c, (double)st.pending, st.bytes / c);
+                forest_free(f);
+                /* The same parse without a forest: items made and the most
+                 * held at once (finished ones are collected). */
+                struct parse_stats ps;
+                po.stats = &ps;
+                uint64_t trees;
+                bool infinite;
+                if (parse_kpaths(json, "bench", doc.data, doc.len, &po, NULL, 0, NULL, &trees,
+                                 &infinite, &d))
+                    printf("  %-8s without a forest: %.2f items made per character, at most "
+                           "%zu held, %zu and %zu collections of items and of chain sets\n",
+                           shapes[i].name, (double)ps.items_made / c, ps.items_peak,
+                           ps.item_collections, ps.set_collections);
             } else {
                 printf("  %-8s does not parse\n", shapes[i].name);
             }
+            diag_list_free(&d);
+            strbuf_free(&doc);
             fflush(stdout);
             _exit(0);
         }

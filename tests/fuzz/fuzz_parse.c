@@ -123,6 +123,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kpath_set_union(&from_forest, &from_tree);
     if (from_forest.size != before)
         __builtin_trap();
+
+    /* Without a forest: the same 2-paths, expansions and tree count. */
+    struct kpath_set while_parsing;
+    kpath_set_init(&while_parsing, &sp);
+    struct kpath_set *ptrs[] = {&while_parsing};
+    struct expansion_set exp_forest, exp_parsing;
+    expansion_set_init(&exp_forest, g);
+    expansion_set_init(&exp_parsing, g);
+    forest_add_expansions(f, &exp_forest);
+    uint64_t trees_parsing = 0;
+    bool infinite_parsing = false;
+    if (!parse_kpaths(g, "fuzz", text, len, NULL, ptrs, 1, &exp_parsing, &trees_parsing,
+                      &infinite_parsing, &diags))
+        __builtin_trap();
+    diag_list_free(&diags);
+    if (trees_parsing != (infinite ? UINT64_MAX : trees) || infinite_parsing != infinite)
+        __builtin_trap();
+    uint64_t known = from_forest.size;
+    kpath_set_union(&from_forest, &while_parsing);
+    if (while_parsing.size != known || from_forest.size != known)
+        __builtin_trap();
+    uint64_t expansions = exp_forest.count;
+    expansion_set_union(&exp_forest, &exp_parsing);
+    if (exp_parsing.count != expansions || exp_forest.count != expansions)
+        __builtin_trap();
+    expansion_set_free(&exp_forest);
+    expansion_set_free(&exp_parsing);
+    kpath_set_free(&while_parsing);
     kpath_set_free(&from_forest);
     kpath_set_free(&from_tree);
     kpath_space_free(&sp);

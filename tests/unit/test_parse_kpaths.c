@@ -1,7 +1,8 @@
 /* parse_kpaths (k-paths while parsing, no forest) against the forest it
- * replaces: parse_text, then forest_add_kpaths_many and forest_count_trees.
- * Both must give exactly the same k-path sets for k = 1 .. 4, the same tree
- * count and cycle flag, and the same diagnostic when there is no parse: on
+ * replaces: parse_text, then forest_add_kpaths_many, forest_add_expansions
+ * and forest_count_trees.  Both must give exactly the same k-path sets for
+ * k = 1 .. 4, the same expansions, the same tree count and cycle flag, and
+ * the same diagnostic when there is no parse: on
  * every sample in tests/samples, on generated inputs (and mutations of them)
  * of every bundled grammar and of random grammars, and on ambiguous, cyclic
  * and nullable grammars.  The forest's k-path walk is the independent
@@ -24,9 +25,13 @@
 
 #define MAX_K 4
 
-/* Same outcome both ways?  *parsed tells whether the input parsed. */
-static bool same_both_ways(const struct graph *g, const char *text, size_t len, bool *parsed)
+/* Same outcome both ways?  *parsed tells whether the input parsed; stats,
+ * when not NULL, get parse_kpaths' statistics. */
+static bool same_both_ways_stats(const struct graph *g, const char *text, size_t len,
+                                 bool *parsed, struct parse_stats *stats)
 {
+    struct parse_stats local;
+    struct parse_options po = {.stats = stats ? stats : &local};
     struct kpath_space sp[MAX_K];
     struct kpath_set from_forest[MAX_K], while_parsing[MAX_K];
     struct kpath_set *forest_sets[MAX_K], *parse_sets[MAX_K];
@@ -37,6 +42,9 @@ static bool same_both_ways(const struct graph *g, const char *text, size_t len, 
         forest_sets[k - 1] = &from_forest[k - 1];
         parse_sets[MAX_K - k] = &while_parsing[k - 1]; /* any order */
     }
+    struct expansion_set forest_exp, while_parsing_exp;
+    expansion_set_init(&forest_exp, g);
+    expansion_set_init(&while_parsing_exp, g);
     struct diag_list d1 = DIAG_LIST_INIT, d2 = DIAG_LIST_INIT;
     bool ok = true;
     struct forest *f = parse_text(g, "input", text, len, NULL, &d1);
@@ -45,8 +53,10 @@ static bool same_both_ways(const struct graph *g, const char *text, size_t len, 
     if (f) {
         forest_trees = forest_count_trees(f, &forest_infinite);
         forest_add_kpaths_many(f, forest_sets, MAX_K);
+        forest_add_expansions(f, &forest_exp);
     }
-    bool got = parse_kpaths(g, "input", text, len, NULL, parse_sets, MAX_K, &trees, &infinite, &d2);
+    bool got = parse_kpaths(g, "input", text, len, &po, parse_sets, MAX_K, &while_parsing_exp,
+                            &trees, &infinite, &d2);
     *parsed = f != NULL;
     if (got != (f != NULL)) {
         fprintf(stderr, "  parse_text %s, parse_kpaths %s\n", f ? "parsed" : "failed",
@@ -59,6 +69,12 @@ static bool same_both_ways(const struct graph *g, const char *text, size_t len, 
         if (!ok)
             fprintf(stderr, "  different diagnostics\n");
     } else {
+        /* The same items made (the collector only forgets them). */
+        if (po.stats->items_made != forest_item_count(f)) {
+            fprintf(stderr, "  %zu items made while parsing, %zu in the forest\n",
+                    po.stats->items_made, forest_item_count(f));
+            ok = false;
+        }
         if (trees != forest_trees || infinite != forest_infinite) {
             fprintf(stderr, "  trees %llu%s, forest: %llu%s\n", (unsigned long long)trees,
                     infinite ? " (infinite)" : "", (unsigned long long)forest_trees,
@@ -74,10 +90,32 @@ static bool same_both_ways(const struct graph *g, const char *text, size_t len, 
                 ok = false;
             }
         }
+        /* The same expansions: as many, and each of them. */
+        bool same = forest_exp.count == while_parsing_exp.count;
+        for (uint32_t n = 0; same && n < g->nnodes; n++) {
+            uint32_t alternatives = g->nodes[n].kind == NODE_ALT ? g->nodes[n].nchildren : 1;
+            for (uint32_t i = 0; same && i < alternatives; i++)
+                same = expansion_has(&forest_exp, n, i) == expansion_has(&while_parsing_exp, n, i);
+        }
+        if (!same) {
+            fprintf(stderr, "  expansions: %llu while parsing, %llu from the forest%s\n",
+                    (unsigned long long)while_parsing_exp.count,
+                    (unsigned long long)forest_exp.count,
+                    forest_exp.count == while_parsing_exp.count ? ", not the same" : "");
+            ok = false;
+        }
+        /* Parsed inputs use some expansion (the start rule's), so equal
+         * counts of zero would say nothing. */
+        if (forest_exp.count == 0) {
+            fprintf(stderr, "  no expansions from the forest\n");
+            ok = false;
+        }
     }
     if (!ok)
         fprintf(stderr, "  on \"%.*s\"\n", len > 200 ? 200 : (int)len, text);
     forest_free(f);
+    expansion_set_free(&forest_exp);
+    expansion_set_free(&while_parsing_exp);
     diag_list_free(&d1);
     diag_list_free(&d2);
     for (uint32_t k = 1; k <= MAX_K; k++) {
@@ -86,6 +124,11 @@ static bool same_both_ways(const struct graph *g, const char *text, size_t len, 
         kpath_space_free(&sp[k - 1]);
     }
     return ok;
+}
+
+static bool same_both_ways(const struct graph *g, const char *text, size_t len, bool *parsed)
+{
+    return same_both_ways_stats(g, text, len, parsed, NULL);
 }
 
 static bool same_text(const struct graph *g, const char *text)
@@ -280,10 +323,10 @@ TEST(parse_kpaths_equals_the_forest_on_ambiguous_and_cyclic_grammars)
         struct diag_list d = DIAG_LIST_INIT;
         uint64_t trees = 0;
         bool infinite = true;
-        CHECK(parse_kpaths(l.graph, "a", text, 30, NULL, sets, 1, &trees, &infinite, &d));
+        CHECK(parse_kpaths(l.graph, "a", text, 30, NULL, sets, 1, NULL, &trees, &infinite, &d));
         CHECK(trees == UINT64_C(1002242216651368));
         CHECK(!infinite);
-        CHECK(parse_kpaths(l.graph, "a", text, 60, NULL, sets, 1, &trees, &infinite, &d));
+        CHECK(parse_kpaths(l.graph, "a", text, 60, NULL, sets, 1, NULL, &trees, &infinite, &d));
         CHECK(trees == FOREST_TREES_SATURATED);
         CHECK(!infinite);
         CHECK(same_text(l.graph, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
@@ -312,7 +355,7 @@ TEST(parse_kpaths_stops_at_the_memory_budget)
     struct diag_list d = DIAG_LIST_INIT;
     uint64_t trees;
     bool infinite;
-    CHECK(!parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, &trees, &infinite, &d));
+    CHECK(!parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, NULL, &trees, &infinite, &d));
     CHECK_INT(set.size, 0);
     if (CHECK_INT(d.len, 1)) {
         CHECK(strstr(d.items[0].message, "parsing stopped here: it needs more than 512 KiB of "
@@ -322,12 +365,122 @@ TEST(parse_kpaths_stops_at_the_memory_budget)
     }
     diag_list_free(&d);
     po.max_memory = 0; /* the default */
-    CHECK(parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, &trees, &infinite, &d));
+    CHECK(parse_kpaths(l.graph, "a", text, sizeof text, &po, sets, 1, NULL, &trees, &infinite, &d));
     /* All six 2-paths, S_3 and S_4 being the first and the second S of S S:
      * S_3 -> "a"_2, S_3 -> S_3, S_3 -> S_4, and the same from S_4. */
     CHECK_INT(set.size, 6);
     kpath_set_free(&set);
     kpath_space_free(&sp);
     diag_list_free(&d);
+    test_unload(&l);
+}
+
+/* Long inputs, where parse_kpaths collects the items of finished sets and
+ * the chain sets nothing refers to any more (they move: indices in waiter
+ * lists, pending advances, tree counts and summaries are rewritten), still
+ * give what the forest gives. */
+TEST(parse_kpaths_equals_the_forest_across_collections)
+{
+    struct loaded l;
+    if (CHECK(test_load_file("grammars/json.ebnf", &l))) {
+        /* An array of generated JSON texts, minified and pretty. */
+        struct gen_options o;
+        gen_options_default(&o);
+        o.strategy = GEN_RANDOM;
+        o.count = 6000;
+        o.seed = 12;
+        char *error = NULL;
+        struct generator *gen = gen_new(l.graph, &o, &error);
+        if (CHECK(gen)) {
+            gen_run(gen);
+            struct strbuf text = STRBUF_INIT;
+            strbuf_addch(&text, '[');
+            for (size_t i = 0; i < gen->ninputs; i++) {
+                if (i)
+                    strbuf_addstr(&text, i % 7 ? "," : ",\n  ");
+                strbuf_add(&text, gen->inputs[i].text, gen->inputs[i].len);
+            }
+            strbuf_addch(&text, ']');
+            struct parse_stats st;
+            bool parsed;
+            CHECK(same_both_ways_stats(l.graph, strbuf_str(&text), text.len, &parsed, &st));
+            CHECK(parsed);
+            if (!CHECK(st.item_collections >= 3 && st.set_collections >= 1))
+                fprintf(stderr, "  %zu bytes, %zu items, collections: %zu, %zu\n", text.len,
+                        st.items_made, st.item_collections, st.set_collections);
+            strbuf_free(&text);
+            gen_free(gen);
+        }
+        free(error);
+        test_unload(&l);
+    }
+    /* Local ambiguity: each "a" is an A or a B, so 2^40 trees for 40 of them
+     * among 200,000 characters; the counts of the kept items move with them. */
+    if (CHECK(test_load_string("S := (A | B | \"b\")*;\nA := \"a\";\nB := \"a\";\n", &l))) {
+        size_t n = 200000;
+        char *text = malloc(n);
+        memset(text, 'b', n);
+        for (size_t i = 0; i < 40; i++)
+            text[(i * 7919 * 13) % n] = 'a';
+        struct parse_stats st;
+        bool parsed;
+        CHECK(same_both_ways_stats(l.graph, text, n, &parsed, &st));
+        if (!CHECK(st.item_collections >= 2))
+            fprintf(stderr, "  %zu items, %zu collections\n", st.items_made, st.item_collections);
+        uint64_t trees = 0;
+        bool infinite = true;
+        struct diag_list d = DIAG_LIST_INIT;
+        CHECK(parse_kpaths(l.graph, "a", text, n, NULL, NULL, 0, NULL, &trees, &infinite, &d));
+        CHECK(trees == UINT64_C(1) << 40);
+        CHECK(!infinite);
+        diag_list_free(&d);
+        free(text);
+        test_unload(&l);
+    }
+    /* A cycle (T derives itself through U): infinitely many trees, and
+     * several waiters per prediction (links that move). */
+    if (CHECK(test_load_string("S := (T | \"b\")*;\nT := U | \"a\" | T;\nU := T;\n", &l))) {
+        size_t n = 40000;
+        char *text = malloc(n);
+        for (size_t i = 0; i < n; i++)
+            text[i] = i % 3 ? 'b' : 'a';
+        struct parse_stats st;
+        bool parsed;
+        CHECK(same_both_ways_stats(l.graph, text, n, &parsed, &st));
+        CHECK(parsed);
+        if (!CHECK(st.item_collections >= 2))
+            fprintf(stderr, "  %zu items, %zu collections\n", st.items_made, st.item_collections);
+        free(text);
+        test_unload(&l);
+    }
+}
+
+/* The items held stay bounded by what is open, not by the length: a flat
+ * array of 200,000 numbers makes millions of items, and the most held at
+ * once is within what the collector's schedule allows (it collects when
+ * the items have doubled since the last time, and at 65,536 items at first;
+ * what it keeps here is a handful of open items). */
+TEST(parse_kpaths_holds_items_by_nesting_not_length)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    size_t n = 200000;
+    struct strbuf text = STRBUF_INIT;
+    strbuf_addch(&text, '[');
+    for (size_t i = 0; i < n; i++)
+        strbuf_addstr(&text, i ? ",1" : "1");
+    strbuf_addch(&text, ']');
+    struct parse_stats st;
+    struct parse_options po = {.stats = &st};
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(parse_kpaths(l.graph, "a", strbuf_str(&text), text.len, &po, NULL, 0, NULL, NULL, NULL,
+                       &d));
+    CHECK(st.items_made >= 4 * n);
+    if (!CHECK(st.items_peak <= 65536 + 64))
+        fprintf(stderr, "  %zu items held at most\n", st.items_peak);
+    CHECK(st.item_collections >= st.items_made / 65536 - 1);
+    diag_list_free(&d);
+    strbuf_free(&text);
     test_unload(&l);
 }
