@@ -1138,7 +1138,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     if (!gen->opts.probabilities)
         default_probabilities(gen);
     size_t N = g->nnodes;
-    size_t edges = N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0;
+    size_t edges = graph_edge_count(g);
     st->heap_node = xmalloc((edges + 2) * sizeof *st->heap_node);
     st->heap_key = xmalloc((edges + 2) * sizeof *st->heap_key);
     st->settled = xcalloc(N + 1, sizeof *st->settled);
@@ -1911,7 +1911,7 @@ static uint32_t coverage_alternative(struct generator *gen, uint32_t inst, uint3
         for (uint32_t m = 0; m < g->nnodes; m++)
             widest = max32(widest, g->nodes[m].nchildren);
         size_t N = g->nnodes;
-        st->fs_cap = (N ? g->nodes[N - 1].first_child + g->nodes[N - 1].nchildren : 0) + 2;
+        st->fs_cap = graph_edge_count(g) + 2;
         st->fs_level = xmalloc((2 * N + 1) * sizeof *st->fs_level);
         st->fs_deque = xmalloc(st->fs_cap * sizeof *st->fs_deque);
         st->fs_new = xmalloc((size_t)widest * levels * sizeof *st->fs_new);

@@ -10,10 +10,7 @@
 
 size_t probability_table_size(const struct graph *g)
 {
-    if (!g->nnodes)
-        return 1;
-    const struct graph_node *last = &g->nodes[g->nnodes - 1];
-    return (size_t)last->first_child + last->nchildren + 1;
+    return graph_edge_count(g) + 1;
 }
 
 void learn_init(struct learned *l, const struct graph *g)
