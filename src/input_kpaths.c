@@ -1,6 +1,9 @@
 #include "input_kpaths.h"
 
+#include <string.h>
+
 #include "samples.h"
+#include "sha256.h"
 
 bool input_kpaths_text(const struct graph *g, const char *name, const char *text, size_t len,
                        const struct parse_options *po, struct kpath_set *const *sets,
@@ -42,4 +45,19 @@ bool input_kpaths_file(const struct graph *g, const char *path, const struct par
         return false;
     return input_kpaths_text(g, samples_display_name(path), strbuf_str(text), text->len, po,
                              sets, nsets, pins, info, diags);
+}
+
+bool input_kpaths_as_ran(const struct graph *g, const char *path, const char *expected_sha256,
+                         const struct parse_options *po, struct kpath_set *const *sets,
+                         size_t nsets, struct strbuf *text, struct diag_list *diags)
+{
+    if (!input_kpaths_file(g, path, po, sets, nsets, NULL, text, NULL, diags))
+        return false;
+    char hex[SHA256_HEX_SIZE];
+    sha256_hex(text->data ? text->data : "", text->len, hex);
+    if (strcmp(hex, expected_sha256) != 0) {
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "changed since it ran");
+        return false;
+    }
+    return true;
 }

@@ -50,4 +50,12 @@ bool input_kpaths_file(const struct graph *g, const char *path, const struct par
                        struct strbuf *text, struct input_kpaths_info *info,
                        struct diag_list *diags);
 
+/* input_kpaths_file for an input a program ran on, whose SHA-256 was
+ * recorded then (`expected_sha256`, hex): fails with "changed since it ran" when the
+ * file's text is no longer that, since its k-paths would then describe
+ * another input than the behaviour recorded with it. */
+bool input_kpaths_as_ran(const struct graph *g, const char *path, const char *expected_sha256,
+                         const struct parse_options *po, struct kpath_set *const *sets,
+                         size_t nsets, struct strbuf *text, struct diag_list *diags);
+
 #endif

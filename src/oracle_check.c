@@ -147,15 +147,8 @@ void oracle_check_compute(const struct results *r, const struct graph *g, uint32
         struct diag_list local = DIAG_LIST_INIT;
         for (uint32_t j = 0; j < K; j++)
             kpath_set_clear(&pks[j].one);
-        bool ok = input_kpaths_file(g, rec->input, po, ptrs, K, NULL, &text, NULL, &local);
-        if (ok) {
-            char hex[SHA256_HEX_SIZE];
-            sha256_hex(text.data ? text.data : "", text.len, hex);
-            if (strcmp(hex, rec->input_sha256) != 0) {
-                diag_add(&local, DIAG_ERROR, rec->input, 0, 0, "changed since it ran");
-                ok = false;
-            }
-        }
+        bool ok = input_kpaths_as_ran(g, rec->input, rec->input_sha256, po, ptrs, K, &text,
+                                      &local);
         if (!ok) {
             for (size_t d = 0; d < local.len; d++)
                 diag_add(diags, DIAG_WARNING, local.items[d].file, local.items[d].line,

@@ -259,15 +259,8 @@ static void measure_input(struct run_report_job *j, size_t i, struct diag_list *
         kpath_set_init(&j->one[k], &j->spaces[k]);
         j->ptrs[k] = &j->one[k];
     }
-    bool ok = input_kpaths_file(j->g, rec->input, &j->po, j->ptrs, K, NULL, &j->text, NULL, &local);
-    if (ok) {
-        char hex[SHA256_HEX_SIZE];
-        sha256_hex(j->text.data ? j->text.data : "", j->text.len, hex);
-        if (strcmp(hex, rec->input_sha256) != 0) {
-            diag_add(&local, DIAG_ERROR, rec->input, 0, 0, "changed since it ran");
-            ok = false;
-        }
-    }
+    bool ok = input_kpaths_as_ran(j->g, rec->input, rec->input_sha256, &j->po, j->ptrs, K,
+                                  &j->text, &local);
     if (!ok) {
         for (size_t d = 0; d < local.len; d++)
             diag_add(diags, DIAG_WARNING, local.items[d].file, local.items[d].line,
