@@ -545,6 +545,28 @@ const char *generalize_view_title(void)
 
 /* ---- :learned FILE ---------------------------------------------------------------------- */
 
+/* Explores the learned grammar in PATH in place of the current one, saying
+ * whether it was WRITTEN just now; the loader's warnings, if any, are the
+ * message instead. */
+static void explore_learned(struct ui *ui, const char *path, bool written)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct workspace *ws = workspace_new_format(path, ui->ws->start, GRAMMAR_FORMAT_EBNF, &d);
+    if (!ws) {
+        ui_diags(ui, &d);
+        return;
+    }
+    ui_set_workspace(ui, ws);
+    ui->overlay = OVERLAY_NONE;
+    if (d.len)
+        ui_diags(ui, &d);
+    else
+        ui_message(ui, "%s %s%s: %u rule%s, %u nodes",
+                   written ? "wrote the learned grammar to" : "loaded the learned grammar", path,
+                   written ? " and loaded it" : "", ws->grammar->nrules,
+                   ws->grammar->nrules == 1 ? "" : "s", ws->graph->nnodes);
+}
+
 static void learned_write_and_load(struct ui *ui, const char *path, bool force)
 {
     struct generalize_job *j = ui->gz;
@@ -557,19 +579,8 @@ static void learned_write_and_load(struct ui *ui, const char *path, bool force)
         ui_diags(ui, &d);
         return;
     }
-    struct workspace *ws = workspace_new_format(path, ui->ws->start, GRAMMAR_FORMAT_EBNF, &d);
-    if (!ws) {
-        ui_diags(ui, &d);
-        return;
-    }
-    ui_set_workspace(ui, ws);
-    ui->overlay = OVERLAY_NONE;
-    if (d.len)
-        ui_diags(ui, &d);
-    else
-        ui_message(ui, "wrote the learned grammar to %s and loaded it: %u rule%s, %u nodes", path,
-                   ws->grammar->nrules, ws->grammar->nrules == 1 ? "" : "s", ws->graph->nnodes);
     diag_list_free(&d);
+    explore_learned(ui, path, true);
 }
 
 static void learned_confirmed(struct ui *ui)
@@ -609,17 +620,7 @@ void generalize_view_learned(struct ui *ui, const char *path, bool force)
             ui_error(ui, "unsaved work: :save FILE first, or :learned!");
             return;
         }
-        struct diag_list d = DIAG_LIST_INIT;
-        struct workspace *ws = workspace_new_format(path, ui->ws->start, GRAMMAR_FORMAT_EBNF, &d);
-        if (!ws) {
-            ui_diags(ui, &d);
-            return;
-        }
-        ui_set_workspace(ui, ws);
-        ui->overlay = OVERLAY_NONE;
-        ui_message(ui, "loaded the learned grammar %s: %u rule%s, %u nodes", path,
-                   ws->grammar->nrules, ws->grammar->nrules == 1 ? "" : "s", ws->graph->nnodes);
-        diag_list_free(&d);
+        explore_learned(ui, path, false);
         return;
     }
     struct stat st;
