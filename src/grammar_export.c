@@ -696,7 +696,10 @@ static void add_tribble_lit_char(struct strbuf *out, uint32_t cp)
     }
 }
 
-static void add_tribble_literal(struct strbuf *out, const char *s, size_t len)
+/* "s", each character written by add_char (an invalid UTF-8 byte as
+ * U+FFFD): TRIBBLE's and Python's strings differ only in their escapes. */
+static void add_quoted_literal(struct strbuf *out, const char *s, size_t len,
+                               void (*add_char)(struct strbuf *, uint32_t))
 {
     strbuf_addch(out, '"');
     for (size_t i = 0; i < len;) {
@@ -706,7 +709,7 @@ static void add_tribble_literal(struct strbuf *out, const char *s, size_t len)
             cp = 0xFFFD;
             n = 1;
         }
-        add_tribble_lit_char(out, cp);
+        add_char(out, cp);
         i += n;
     }
     strbuf_addch(out, '"');
@@ -753,7 +756,11 @@ static void add_tribble_class(struct strbuf *out, const struct expr *cls)
     strbuf_addstr(out, "]/");
 }
 
-static bool tribble_needs_parens(const struct expr *parent, const struct expr *child)
+/* TRIBBLE's and Fandango's operators apply to a symbol only: a name, a
+ * string or a group; so a quantifier needs parentheses around anything
+ * else, and a nested alternation or sequence keeps its own, as in kpath's
+ * graph. */
+static bool infix_needs_parens(const struct expr *parent, const struct expr *child)
 {
     switch (child->kind) {
     case EXPR_ALT: return true;
@@ -763,28 +770,78 @@ static bool tribble_needs_parens(const struct expr *parent, const struct expr *c
     }
 }
 
-/* A valid TRIBBLE name: [A-Za-z0-9_$']+, angle brackets dropped. */
-static char *tribble_name(const char *name)
+/* `name` without angle brackets into `sb`, every character but ASCII
+ * letters, digits, '_' and those in `also` written as '_'. */
+static void add_filtered_name(struct strbuf *sb, const char *name, const char *also)
 {
-    struct strbuf sb = STRBUF_INIT;
     for (const char *p = name; *p; p++) {
         unsigned char c = (unsigned char)*p;
         if (c == '<' || c == '>')
             continue;
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_' || c == '$' || c == '\'';
-        strbuf_addch(&sb, ok ? (char)c : '_');
+                  c == '_' || (c && strchr(also, c));
+        strbuf_addch(sb, ok ? (char)c : '_');
     }
-    if (!sb.len)
-        strbuf_addch(&sb, '_');
-    return strbuf_detach(&sb, NULL);
 }
 
-struct tribble_frame {
+struct infix_frame {
     const struct expr *e;
     uint32_t next;
     bool parens;
 };
+
+/* Prints `root` in infix notation, iteratively (as g4_print does), for
+ * writers that differ only at the nodes: `top_alt_sep` goes between the
+ * alternatives of the rule's own alternation (" | " elsewhere),
+ * between_alternatives(w, alt, i) is called after alternative i but the
+ * last, and node_done(w, e) writes a leaf, or ends a node whose children
+ * are written. */
+static void infix_print(const struct expr *root, const char *top_alt_sep,
+                        void (*between_alternatives)(void *w, const struct expr *alt, uint32_t i),
+                        void (*node_done)(void *w, const struct expr *e), void *w,
+                        struct strbuf *out)
+{
+    struct infix_frame *stack = NULL;
+    size_t cap = 0, depth = 0;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = (struct infix_frame){root, 0, false};
+    while (depth) {
+        struct infix_frame *f = &stack[depth - 1];
+        const struct expr *e = f->e;
+        if (f->next < e->nchildren) {
+            uint32_t i = f->next++;
+            if (e->kind == EXPR_ALT && i) {
+                if (between_alternatives)
+                    between_alternatives(w, e, i - 1);
+                strbuf_addstr(out, e == root ? top_alt_sep : " | ");
+            } else if (e->kind == EXPR_CAT && i) {
+                strbuf_addch(out, ' ');
+            }
+            const struct expr *child = e->children[i];
+            bool parens = infix_needs_parens(e, child);
+            if (parens)
+                strbuf_addch(out, '(');
+            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
+            stack[depth++] = (struct infix_frame){child, 0, parens};
+            continue;
+        }
+        node_done(w, e);
+        if (f->parens)
+            strbuf_addch(out, ')');
+        depth--;
+    }
+    free(stack);
+}
+
+/* A valid TRIBBLE name: [A-Za-z0-9_$']+, angle brackets dropped. */
+static char *tribble_name(const char *name)
+{
+    struct strbuf sb = STRBUF_INIT;
+    add_filtered_name(&sb, name, "$'");
+    if (!sb.len)
+        strbuf_addch(&sb, '_');
+    return strbuf_detach(&sb, NULL);
+}
 
 struct tribble_writer {
     const struct grammar *g;
@@ -806,77 +863,52 @@ static void add_shortest_double(struct strbuf *out, double v)
     strbuf_addstr(out, buf);
 }
 
-static void tribble_weight(struct tribble_writer *w, const struct expr *alt, uint32_t i)
+static void tribble_weight(void *writer, const struct expr *alt, uint32_t i)
 {
+    struct tribble_writer *w = writer;
     if (alt->kind == EXPR_ALT && alt->u.alt.weights && alt->u.alt.weights[i] >= 0) {
         strbuf_addstr(w->out, " @@");
         add_shortest_double(w->out, alt->u.alt.weights[i]);
     }
 }
 
-/* Iterative printing, as g4_print does it. */
-static void tribble_print(struct tribble_writer *w, const struct expr *root)
+static void tribble_node(void *writer, const struct expr *e)
 {
+    struct tribble_writer *w = writer;
     struct strbuf *out = w->out;
-    struct tribble_frame *stack = NULL;
-    size_t cap = 0, depth = 0;
-    stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = (struct tribble_frame){root, 0, false};
-    while (depth) {
-        struct tribble_frame *f = &stack[depth - 1];
-        const struct expr *e = f->e;
-        if (f->next < e->nchildren) {
-            uint32_t i = f->next++;
-            if (e->kind == EXPR_ALT && i) {
-                tribble_weight(w, e, i - 1);
-                strbuf_addstr(out, e == root ? "\n    | " : " | ");
-            } else if (e->kind == EXPR_CAT && i) {
-                strbuf_addch(out, ' ');
-            }
-            const struct expr *child = e->children[i];
-            bool parens = tribble_needs_parens(e, child);
-            if (parens)
-                strbuf_addch(out, '(');
-            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = (struct tribble_frame){child, 0, parens};
-            continue;
+    switch (e->kind) {
+    case EXPR_LIT:
+        add_quoted_literal(out, e->u.lit.text, e->u.lit.len, add_tribble_lit_char);
+        break;
+    case EXPR_CLASS: add_tribble_class(out, e); break;
+    case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
+    case EXPR_ALT: tribble_weight(w, e, e->nchildren - 1); break;
+    case EXPR_QUANT: {
+        uint32_t a = e->u.quant.min, b = e->u.quant.max;
+        if (a == 1 && b == 1) {
+            if (!w->warned_one)
+                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                         "TRIBBLE has no {1}: rule '%s' writes the item alone, which "
+                         "changes its graph", w->g->rules[e->rule].name);
+            w->warned_one = true;
+        } else if (b == QUANT_INFINITE) {
+            if (a <= 1)
+                strbuf_addch(out, a ? '+' : '*');
+            else
+                strbuf_addf(out, "{%u,}", a);
+        } else if (a == 0 && b == 1) {
+            strbuf_addch(out, '?');
+        } else if (a == b && a > 1) {
+            strbuf_addf(out, "{%u}", a);
+        } else if (a == 0) {
+            strbuf_addf(out, "{,%u}", b);
+        } else {
+            strbuf_addf(out, "{%u,%u}", a, b);
         }
-        switch (e->kind) {
-        case EXPR_LIT: add_tribble_literal(out, e->u.lit.text, e->u.lit.len); break;
-        case EXPR_CLASS: add_tribble_class(out, e); break;
-        case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
-        case EXPR_ALT: tribble_weight(w, e, e->nchildren - 1); break;
-        case EXPR_QUANT: {
-            uint32_t a = e->u.quant.min, b = e->u.quant.max;
-            if (a == 1 && b == 1) {
-                if (!w->warned_one)
-                    diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
-                             "TRIBBLE has no {1}: rule '%s' writes the item alone, which "
-                             "changes its graph", w->g->rules[e->rule].name);
-                w->warned_one = true;
-            } else if (b == QUANT_INFINITE) {
-                if (a <= 1)
-                    strbuf_addch(out, a ? '+' : '*');
-                else
-                    strbuf_addf(out, "{%u,}", a);
-            } else if (a == 0 && b == 1) {
-                strbuf_addch(out, '?');
-            } else if (a == b && a > 1) {
-                strbuf_addf(out, "{%u}", a);
-            } else if (a == 0) {
-                strbuf_addf(out, "{,%u}", b);
-            } else {
-                strbuf_addf(out, "{%u,%u}", a, b);
-            }
-            break;
-        }
-        default: break;
-        }
-        if (f->parens)
-            strbuf_addch(out, ')');
-        depth--;
+        break;
     }
-    free(stack);
+    default: break;
+    }
 }
 
 static void named_visit(void *ctx, const struct expr *e)
@@ -918,7 +950,7 @@ static bool export_tribble(const struct grammar *g, struct strbuf *out, struct d
         if (k > 0 && r == g->start)
             continue;
         strbuf_addf(out, "%s%s =\n    ", k ? "\n" : "", w.names[r]);
-        tribble_print(&w, g->rules[r].rhs);
+        infix_print(g->rules[r].rhs, "\n    | ", tribble_weight, tribble_node, &w, out);
         strbuf_addstr(out, ";\n");
     }
     for (uint32_t r = 0; r < n; r++)
@@ -947,22 +979,6 @@ static void add_fan_lit_char(struct strbuf *out, uint32_t cp)
         strbuf_addf(out, "\\u%04x", (unsigned)cp); /* line breaks to some editors */
     else
         strbuf_add_utf8(out, cp);
-}
-
-static void add_fan_literal(struct strbuf *out, const char *s, size_t len)
-{
-    strbuf_addch(out, '"');
-    for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        size_t n = utf8_decode(s + i, len - i, &cp);
-        if (!n) {
-            cp = 0xFFFD;
-            n = 1;
-        }
-        add_fan_lit_char(out, cp);
-        i += n;
-    }
-    strbuf_addch(out, '"');
 }
 
 /* A character of a class inside a raw string r"[...]", which Python's re
@@ -1027,14 +1043,7 @@ static const char *const fan_reserved[] = {
 static char *fan_name(const char *name)
 {
     struct strbuf sb = STRBUF_INIT;
-    for (const char *p = name; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '<' || c == '>')
-            continue;
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_';
-        strbuf_addch(&sb, ok ? (char)c : '_');
-    }
+    add_filtered_name(&sb, name, "");
     if (!sb.len || (sb.data[0] >= '0' && sb.data[0] <= '9')) {
         struct strbuf p = STRBUF_INIT;
         strbuf_addf(&p, "_%s", strbuf_str(&sb));
@@ -1055,64 +1064,27 @@ struct fan_writer {
     struct strbuf *out;
 };
 
-/* Fandango's operators apply to a symbol only: a name, a string or a
- * group; so a quantifier needs parentheses around anything else, and a
- * nested alternation or sequence keeps its own, as in kpath's graph. */
-static bool fan_needs_parens(const struct expr *parent, const struct expr *child)
+static void fan_node(void *writer, const struct expr *e)
 {
-    switch (child->kind) {
-    case EXPR_ALT: return true;
-    case EXPR_CAT: return parent->kind != EXPR_ALT;
-    case EXPR_QUANT: return parent->kind == EXPR_QUANT;
-    default: return false;
-    }
-}
-
-/* Iterative printing, as tribble_print does it. */
-static void fan_print(struct fan_writer *w, const struct expr *root)
-{
+    struct fan_writer *w = writer;
     struct strbuf *out = w->out;
-    struct tribble_frame *stack = NULL;
-    size_t cap = 0, depth = 0;
-    stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = (struct tribble_frame){root, 0, false};
-    while (depth) {
-        struct tribble_frame *f = &stack[depth - 1];
-        const struct expr *e = f->e;
-        if (f->next < e->nchildren) {
-            uint32_t i = f->next++;
-            if (e->kind == EXPR_ALT && i)
-                strbuf_addstr(out, " | ");
-            else if (e->kind == EXPR_CAT && i)
-                strbuf_addch(out, ' ');
-            const struct expr *child = e->children[i];
-            bool parens = fan_needs_parens(e, child);
-            if (parens)
-                strbuf_addch(out, '(');
-            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = (struct tribble_frame){child, 0, parens};
-            continue;
+    switch (e->kind) {
+    case EXPR_LIT:
+        add_quoted_literal(out, e->u.lit.text, e->u.lit.len, add_fan_lit_char);
+        break;
+    case EXPR_CLASS: add_fan_class(out, e); break;
+    case EXPR_REF: strbuf_addf(out, "<%s>", w->names[e->u.ref.target]); break;
+    case EXPR_QUANT: grammar_quant_label(e, out); break;
+    case EXPR_ALT:
+        if (e->u.alt.weights && !w->warned_weights) {
+            diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                     "Fandango has no probabilities in its grammars: the weights of rule "
+                     "'%s' and any other are left out", w->g->rules[e->rule].name);
+            w->warned_weights = true;
         }
-        switch (e->kind) {
-        case EXPR_LIT: add_fan_literal(out, e->u.lit.text, e->u.lit.len); break;
-        case EXPR_CLASS: add_fan_class(out, e); break;
-        case EXPR_REF: strbuf_addf(out, "<%s>", w->names[e->u.ref.target]); break;
-        case EXPR_QUANT: grammar_quant_label(e, out); break;
-        case EXPR_ALT:
-            if (e->u.alt.weights && !w->warned_weights) {
-                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
-                         "Fandango has no probabilities in its grammars: the weights of rule "
-                         "'%s' and any other are left out", w->g->rules[e->rule].name);
-                w->warned_weights = true;
-            }
-            break;
-        default: break;
-        }
-        if (f->parens)
-            strbuf_addch(out, ')');
-        depth--;
+        break;
+    default: break;
     }
-    free(stack);
 }
 
 static bool export_fandango(const struct grammar *g, struct strbuf *out, struct diag_list *diags)
@@ -1149,7 +1121,7 @@ static bool export_fandango(const struct grammar *g, struct strbuf *out, struct 
         if (k > 0 && r == g->start)
             continue;
         strbuf_addf(out, "<%s> ::= ", w.names[r]);
-        fan_print(&w, g->rules[r].rhs);
+        infix_print(g->rules[r].rhs, " | ", NULL, fan_node, &w, out);
         strbuf_addch(out, '\n');
     }
     for (uint32_t r = 0; r < n; r++)
