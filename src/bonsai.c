@@ -327,6 +327,7 @@ static void decision_blocks(const struct dtree *t, uint32_t *start, uint32_t *co
 /* A tree with its pre-order decisions and decision blocks, for splicing. */
 struct splice_tree {
     const struct dtree *tree;
+    struct dtree rebuilt; /* a random input's tree, rebuilt from the generator's */
     uint32_t *decisions, *start, *count;
     size_t ndecisions;
 };
@@ -362,9 +363,10 @@ static void add_mutants(struct bonsai *b, uint32_t point, const struct generator
     /* Donors by graph node: CSR over the reference instances of every tree. */
     uint32_t *per_node = xcalloc(g->nnodes + 1, sizeof *per_node);
     for (size_t t = 0; t < ntrees; t++) {
-        const struct dtree *tree = t < nseeds ? &b->inputs[seeds[t]].tree
-                                              : &random->inputs[t - nseeds].tree;
         struct splice_tree *st = &trees[t];
+        if (t >= nseeds)
+            gen_input_tree(random, t - nseeds, &st->rebuilt);
+        const struct dtree *tree = t < nseeds ? &b->inputs[seeds[t]].tree : &st->rebuilt;
         st->tree = tree;
         st->decisions = dtree_decisions(tree, &st->ndecisions);
         st->start = xmalloc((tree->len + 1) * sizeof *st->start);
@@ -431,6 +433,8 @@ static void add_mutants(struct bonsai *b, uint32_t point, const struct generator
     free(donors);
     free(per_node);
     for (size_t t = 0; t < ntrees; t++) {
+        if (t >= nseeds)
+            dtree_free(&trees[t].rebuilt);
         free(trees[t].decisions);
         free(trees[t].start);
         free(trees[t].count);
@@ -468,7 +472,7 @@ bool bonsai_begin_point(struct bonsai *b)
     for (int g = 0; ok && g < 2; g++)
         for (size_t i = 0; gens[g] && i < gens[g]->ninputs; i++) {
             struct dtree copy;
-            dtree_copy(&copy, &gens[g]->inputs[i].tree);
+            gen_input_tree(gens[g], i, &copy);
             add_candidate(b, &cap, &copy, g == 0 ? BONSAI_KPATH : BONSAI_RANDOM);
         }
     if (ok)

@@ -172,7 +172,7 @@ bool collector_gcov(struct collector *c, const char *build_dir, bool lines,
     struct sample_list files = SAMPLE_LIST_INIT;
     struct diag_list walk = DIAG_LIST_INIT;
     const char *arg = abs;
-    samples_expand(&arg, 1, &files, &walk);
+    samples_expand(&arg, 1, false, &files, &walk);
     diag_list_free(&walk);
     struct gcov_state *st = xcalloc(1, sizeof *st);
     st->lines = lines;

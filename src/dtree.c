@@ -258,3 +258,150 @@ uint64_t dtree_add_kpaths(const struct dtree *t, struct kpath_set *set)
     dtree_foreach_kpath(t, set->sp->k, add_one, &a);
     return a.added;
 }
+
+/* ---- packed trees ---------------------------------------------------------
+ *
+ * dtree_expand appends an instance's children to `kids` and creates them as
+ * new instances in that order, so the arrays of a tree are fixed by the
+ * order in which the instances with children were expanded (each one's
+ * children are a segment of `kids`, in expansion order) and by each
+ * instance's decision; instances without children (literals, classes, empty
+ * repetitions) add nothing to the arrays, so their order does not matter.
+ * The packed form: the root's node, the number of instances, the number of
+ * segments and each segment's parent (as the difference to the one before,
+ * zigzag-coded), then the decision of every instance that takes one, in
+ * instance order; all as LEB128 numbers. */
+
+static void put_number(struct strbuf *out, uint64_t v)
+{
+    do {
+        uint8_t byte = v & 0x7f;
+        v >>= 7;
+        strbuf_addch(out, (char)(byte | (v ? 0x80 : 0)));
+    } while (v);
+}
+
+static uint64_t get_number(const struct dtree_packed *p, size_t *at)
+{
+    uint64_t v = 0;
+    for (unsigned shift = 0; *at < p->len && shift < 64; shift += 7) {
+        uint8_t byte = p->bytes[(*at)++];
+        v |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+            break;
+    }
+    return v;
+}
+
+void dtree_pack(const struct dtree *t, struct dtree_packed *out)
+{
+    struct strbuf sb = STRBUF_INIT;
+    put_number(&sb, t->insts[0].node);
+    put_number(&sb, t->len);
+    size_t segments = 0;
+    for (size_t j = 0; j < t->nkids; j += t->insts[t->insts[t->kids[j]].parent].nchildren)
+        segments++;
+    put_number(&sb, segments);
+    int64_t previous = 0;
+    for (size_t j = 0; j < t->nkids; j += t->insts[t->insts[t->kids[j]].parent].nchildren) {
+        int64_t parent = t->insts[t->kids[j]].parent, delta = parent - previous;
+        put_number(&sb, delta >= 0 ? (uint64_t)delta << 1 : ((uint64_t)-delta << 1) - 1);
+        previous = parent;
+    }
+    for (size_t i = 0; i < t->len; i++)
+        if (dtree_needs_decision(t->graph, t->insts[i].node))
+            put_number(&sb, dtree_decision(t, (uint32_t)i));
+    size_t len;
+    char *bytes = strbuf_detach(&sb, &len);
+    out->bytes = xmemdup(bytes, len ? len : 1); /* exactly its size: many are kept */
+    out->len = len;
+    free(bytes);
+}
+
+/* Unpacking: a new instance reads its decision at once (decisions are
+ * packed in instance order, which is the order instances are created in).
+ * One without children to come (a literal, a class, an empty repetition) is
+ * closed then and there; the others keep the decision in first_child until
+ * their segment expands them. */
+static void unpack_create(struct dtree *t, const struct dtree_packed *p, size_t *at,
+                          uint32_t node, uint32_t parent)
+{
+    const struct graph_node *n = &t->graph->nodes[node];
+    uint32_t i = (uint32_t)t->len++;
+    uint32_t decision = n->kind == NODE_ALT || n->kind == NODE_QUANT || n->kind == NODE_CLASS
+                            ? (uint32_t)get_number(p, at) : 0;
+    bool leaf = n->kind == NODE_LIT || n->kind == NODE_CLASS ||
+                (n->kind == NODE_QUANT && decision == 0);
+    t->insts[i] = (struct dtree_inst){node, parent, leaf ? (uint32_t)t->nkids : decision, 0,
+                                      n->kind == NODE_CLASS ? decision : 0, !leaf};
+    t->open += !leaf;
+}
+
+/* dtree_expand without its checks and growth: the arrays have room for the
+ * whole tree (`room` instances), and the decisions were valid when packed. */
+static void unpack_expand(struct dtree *t, const struct dtree_packed *p, size_t *at, size_t room,
+                          uint32_t inst)
+{
+    const struct graph *g = t->graph;
+    struct dtree_inst *in = &t->insts[inst];
+    const struct graph_node *n = &g->nodes[in->node];
+    const uint32_t *kids = graph_children(g, in->node);
+    uint32_t decision = in->first_child, count = 0;
+    bool repeat = false;
+    switch (n->kind) {
+    case NODE_LIT:
+    case NODE_CLASS: break;
+    case NODE_REF:
+    case NODE_CAT: count = n->nchildren; break;
+    case NODE_ALT: count = 1, kids += decision < n->nchildren ? decision : 0; break;
+    case NODE_QUANT: count = decision, repeat = true; break;
+    }
+    if (count > room - t->len)
+        count = (uint32_t)(room - t->len); /* a damaged packing: stop, do not overrun */
+    in->first_child = (uint32_t)t->nkids;
+    in->nchildren = count;
+    in->open = false;
+    t->open--;
+    for (uint32_t c = 0; c < count; c++) {
+        t->kids[t->nkids++] = (uint32_t)t->len;
+        unpack_create(t, p, at, repeat ? kids[0] : kids[c], inst);
+    }
+}
+
+void dtree_unpack(const struct dtree_packed *p, const struct graph *g, struct dtree *out)
+{
+    size_t at = 0;
+    uint32_t root = (uint32_t)get_number(p, &at);
+    size_t len = (size_t)get_number(p, &at), segments = (size_t)get_number(p, &at);
+    if (len < 1)
+        len = 1;
+    memset(out, 0, sizeof *out);
+    out->graph = g;
+    /* Every instance but the root is a child: the arrays' sizes are known. */
+    out->insts = xmalloc(len * sizeof *out->insts);
+    out->cap = len;
+    out->kids = xmalloc(len * sizeof *out->kids);
+    out->kids_cap = len;
+    /* The segments' parents come first, the decisions after them. */
+    size_t parents_at = at;
+    for (size_t s = 0; s < segments; s++)
+        get_number(p, &at);
+    unpack_create(out, p, &at, root, DTREE_NONE);
+    int64_t parent = 0;
+    for (size_t s = 0; s < segments; s++) {
+        uint64_t z = get_number(p, &parents_at);
+        parent += z & 1 ? -(int64_t)((z + 1) >> 1) : (int64_t)(z >> 1);
+        if (parent >= 0 && (size_t)parent < out->len && out->insts[parent].open)
+            unpack_expand(out, p, &at, len, (uint32_t)parent);
+    }
+    for (size_t i = 0; out->open && i < out->len; i++) /* only if damaged */
+        if (out->insts[i].open)
+            unpack_expand(out, p, &at, len, (uint32_t)i);
+}
+
+void dtree_packed_free(struct dtree_packed *p)
+{
+    free(p->bytes);
+    p->bytes = NULL;
+    p->len = 0;
+}

@@ -41,6 +41,24 @@ struct dtree {
     size_t open;               /* open instances */
 };
 
+/* A complete tree in a few bytes per instance (variable-length numbers:
+ * the order in which instances were expanded and the decisions taken), for
+ * keeping many finished trees: dtree_unpack rebuilds exactly the tree that
+ * was packed, the same instances in the same order (every field but
+ * first_child of instances without children, which means nothing), so
+ * whatever walks the rebuilt tree sees what it would have seen in the
+ * original.  Only complete trees built by dtree_expand (or dtree_replay)
+ * can be packed.  Ownership: `bytes` is owned. */
+struct dtree_packed {
+    uint8_t *bytes;
+    size_t len;
+};
+
+void dtree_pack(const struct dtree *t, struct dtree_packed *out);
+/* Rebuild into `out` (initialized here; free it with dtree_free). */
+void dtree_unpack(const struct dtree_packed *p, const struct graph *g, struct dtree *out);
+void dtree_packed_free(struct dtree_packed *p);
+
 /* A tree with one open instance of `node` (the graph root for a whole input). */
 void dtree_init(struct dtree *t, const struct graph *g, uint32_t node);
 void dtree_free(struct dtree *t);

@@ -31,6 +31,10 @@ struct cost_entry {
 };
 
 struct gen_state {
+    /* For drop_redundant: how many inputs hold each target k-path (by rank,
+     * saturating at 255), counted as each tree finishes, while it is whole,
+     * so the end needs two passes over the packed trees, not three. */
+    uint8_t *holders;
     /* ---- per graph ---- */
     bool *is_rule_node;       /* the node is some rule's right-hand side */
     uint32_t *side_top1, *side_top2, *side_top1_node; /* cats: the largest two min_depths */
@@ -1190,6 +1194,7 @@ void gen_free(struct generator *gen)
     free(st->ancestors);
     free(st->frontier);
     free(st->frontier_stack);
+    free(st->holders);
     free(st->route);
     for (int i = 0; i < COST_CACHE; i++) {
         free(st->cache[i].cost);
@@ -1211,7 +1216,7 @@ void gen_free(struct generator *gen)
     free(st->weights);
     free(st);
     for (size_t i = 0; i < gen->ninputs; i++) {
-        dtree_free(&gen->inputs[i].tree);
+        dtree_packed_free(&gen->inputs[i].tree);
         free(gen->inputs[i].text);
         free(gen->inputs[i].new_paths);
         free(gen->inputs[i].target);
@@ -1658,6 +1663,16 @@ static size_t frontier_of(struct generator *gen, uint32_t n)
 static bool is_new_path(const struct generator *gen, const uint32_t *path)
 {
     const struct gen_state *st = gen->state;
+    /* All three sets are of gen->space: with bitsets, rank the path once
+     * (greedy close-off asks this for every k-path every choice could add). */
+    if (gen->covered.bits && st->in_tree.bits && (!st->has_targets || st->target_set.bits)) {
+        uint64_t r;
+        if (!kpath_rank(&gen->space, path, &r))
+            return !st->has_targets; /* in none of the sets */
+        return !kpath_set_contains_rank(&gen->covered, r) &&
+               !kpath_set_contains_rank(&st->in_tree, r) &&
+               (!st->has_targets || kpath_set_contains_rank(&st->target_set, r));
+    }
     return !kpath_set_contains(&gen->covered, path) && !kpath_set_contains(&st->in_tree, path) &&
            (!st->has_targets || kpath_set_contains(&st->target_set, path));
 }
@@ -2053,6 +2068,11 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
 
 /* ---- finishing trees ------------------------------------------------------ */
 
+void gen_input_tree(const struct generator *gen, size_t i, struct dtree *out)
+{
+    dtree_unpack(&gen->inputs[i].tree, gen->graph, out);
+}
+
 uint32_t gen_derivation_depth(const struct dtree *t)
 {
     /* Parents come before their children: one forward pass. */
@@ -2089,22 +2109,25 @@ static void note_path(const uint32_t *path, void *ctx)
         in->target_covered = true;
 }
 
+static void count_holders(struct generator *gen);
+
 static void finish_tree(struct generator *gen)
 {
     gen->inputs = xgrow(gen->inputs, &gen->inputs_cap, gen->ninputs + 1, sizeof *gen->inputs);
     struct gen_input *in = &gen->inputs[gen->ninputs++];
     memset(in, 0, sizeof *in);
-    dtree_copy(&in->tree, &gen->tree);
+    dtree_pack(&gen->tree, &in->tree);
     struct strbuf text = STRBUF_INIT;
-    dtree_text(&in->tree, &text);
+    dtree_text(&gen->tree, &text);
     in->text = strbuf_detach(&text, &in->len);
-    in->depth = dtree_depth(&in->tree);
-    in->derivation_depth = gen_derivation_depth(&in->tree);
+    in->depth = dtree_depth(&gen->tree);
+    in->derivation_depth = gen_derivation_depth(&gen->tree);
     if (gen->opts.strategy == GEN_KPATH)
         in->target = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
     in->round = gen->round;
     struct new_paths np = {gen, in, 0};
-    pin_foreach_kpath(gen->opts.pins, &in->tree, gen->opts.k, note_path, &np);
+    pin_foreach_kpath(gen->opts.pins, &gen->tree, gen->opts.k, note_path, &np);
+    count_holders(gen);
     gen->events |= GEN_EVENT_TREE_FINISHED;
     gen->phase = GEN_PHASE_IDLE;
 }
@@ -2184,12 +2207,12 @@ static int compare_rank(const void *a, const void *b)
 
 /* The distinct ranks of the k-paths of input i (in a pinned context); with
  * only_targets and targets, of the targets among them. */
-static void input_ranks(const struct generator *gen, size_t i, struct rank_list *l,
-                        bool only_targets)
+static void tree_ranks(const struct generator *gen, const struct dtree *tree,
+                       struct rank_list *l, bool only_targets)
 {
     const struct gen_state *st = gen->state;
     l->len = 0;
-    pin_foreach_kpath(gen->opts.pins, &gen->inputs[i].tree, gen->opts.k, collect_rank, l);
+    pin_foreach_kpath(gen->opts.pins, tree, gen->opts.k, collect_rank, l);
     qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
     size_t out = 0;
     for (size_t j = 0; j < l->len; j++)
@@ -2197,6 +2220,37 @@ static void input_ranks(const struct generator *gen, size_t i, struct rank_list 
             (!only_targets || !st->has_targets || rank_in(gen, &st->target_set, l->ranks[j])))
             l->ranks[out++] = l->ranks[j];
     l->len = out;
+}
+
+static void input_ranks(const struct generator *gen, size_t i, struct rank_list *l,
+                        bool only_targets)
+{
+    struct dtree tree;
+    gen_input_tree(gen, i, &tree);
+    tree_ranks(gen, &tree, l, only_targets);
+    dtree_free(&tree);
+}
+
+/* Whether drop_redundant will run at the end and can count holders. */
+static bool counts_holders(const struct generator *gen)
+{
+    return !gen_keeps_inputs(gen) && !gen->space.saturated && gen->space.total <= GEN_MAX_AGENDA;
+}
+
+/* Count the finished tree's target k-paths in st->holders. */
+static void count_holders(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    if (!counts_holders(gen))
+        return;
+    if (!st->holders)
+        st->holders = xcalloc((size_t)gen->space.total + 1, 1);
+    struct rank_list l = {gen, NULL, 0, 0};
+    tree_ranks(gen, &gen->tree, &l, true);
+    for (size_t j = 0; j < l.len; j++)
+        if (st->holders[l.ranks[j]] < UINT8_MAX)
+            st->holders[l.ranks[j]]++;
+    free(l.ranks);
 }
 
 /* Covering k-paths is a set-cover problem, and a greedy suite carries inputs
@@ -2207,16 +2261,13 @@ static void input_ranks(const struct generator *gen, size_t i, struct rank_list 
  * same.  Counts saturate at 255, which only keeps an input. */
 static void drop_redundant(struct generator *gen)
 {
-    if (gen->ninputs < 2 || gen->space.saturated || gen->space.total > GEN_MAX_AGENDA)
+    struct gen_state *st = gen->state;
+    if (gen->ninputs < 2 || !st->holders)
         return;
-    uint8_t *count = xcalloc((size_t)gen->space.total + 1, 1);
+    /* How many inputs hold each target: counted as the trees finished. */
+    uint8_t *count = st->holders;
+    st->holders = NULL;
     struct rank_list l = {gen, NULL, 0, 0};
-    for (size_t i = 0; i < gen->ninputs; i++) {
-        input_ranks(gen, i, &l, true);
-        for (size_t j = 0; j < l.len; j++)
-            if (count[l.ranks[j]] < UINT8_MAX)
-                count[l.ranks[j]]++;
-    }
     bool *dropped = xcalloc(gen->ninputs + 1, sizeof *dropped);
     for (size_t i = gen->ninputs; i-- > 0;) {
         input_ranks(gen, i, &l, true);
@@ -2234,7 +2285,7 @@ static void drop_redundant(struct generator *gen)
     for (size_t i = 0; i < gen->ninputs; i++) {
         struct gen_input *in = &gen->inputs[i];
         if (dropped[i]) {
-            dtree_free(&in->tree);
+            dtree_packed_free(&in->tree);
             free(in->text);
             free(in->new_paths);
             free(in->target);

@@ -183,7 +183,9 @@ struct gen_decision {
 
 /* A finished input. */
 struct gen_input {
-    struct dtree tree;        /* owned */
+    /* owned; its derivation tree, packed (a suite of big trees would take
+     * most of the memory otherwise): gen_input_tree rebuilds it */
+    struct dtree_packed tree;
     char *text;               /* owned, NUL-terminated (may contain NUL: see len) */
     size_t len;
     uint32_t depth;           /* reference nodes on the longest root-to-leaf path */
@@ -266,6 +268,10 @@ uint64_t gen_agenda_left(const struct generator *gen);
  * the generator has pins), UINT32_MAX when no tree can contain it.  Call it
  * between trees (phase IDLE or DONE). */
 uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path);
+
+/* The derivation tree of gen->inputs[i], rebuilt into `out` exactly as it
+ * was made (free it with dtree_free). */
+void gen_input_tree(const struct generator *gen, size_t i, struct dtree *out);
 
 /* Tree nodes on the longest root-to-leaf path of t (see gen_input). */
 uint32_t gen_derivation_depth(const struct dtree *t);

@@ -129,10 +129,10 @@ struct grammar {
 struct grammar_options {
     const char *start; /* --start NAME, or NULL to choose as documented */
     size_t max_size;   /* bytes; 0: GRAMMAR_DEFAULT_MAX_SIZE */
-    /* grammar_load_file reads regular files and pipes (a FIFO, <(...) in a
-     * shell), nothing else: a device such as /dev/zero or /dev/tty, a socket
-     * or a directory is an error.  True: any file that can be read, still
-     * at most max_size bytes of it. */
+    /* grammar_load_file reads regular files only: a pipe (a FIFO, <(...) in
+     * a shell), a device such as /dev/zero or /dev/tty, a socket or a
+     * directory is an error that names --any-file.  True (--any-file): any
+     * file that can be read but a directory, still at most max_size bytes. */
     bool any_file;
 };
 

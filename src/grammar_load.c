@@ -61,16 +61,6 @@ enum grammar_format grammar_format_of_path(const char *path)
     return GRAMMAR_FORMAT_EBNF;
 }
 
-/* What kind of file st is, for "not a regular file (a character device)". */
-static const char *file_kind(const struct stat *st)
-{
-    return S_ISDIR(st->st_mode)    ? "a directory"
-           : S_ISCHR(st->st_mode)  ? "a character device"
-           : S_ISBLK(st->st_mode)  ? "a block device"
-           : S_ISSOCK(st->st_mode) ? "a socket"
-                                   : "not a regular file";
-}
-
 /* The file's text, checked before it is opened: only the kinds of file
  * opts allow, and at most max_size bytes (a regular file's size is checked
  * first; a pipe is read to one byte past the limit and no further). */
@@ -88,12 +78,8 @@ bool grammar_read_file(const char *path, const struct grammar_options *opts,
         diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(EISDIR));
         return false;
     }
-    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !(opts && opts->any_file)) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0,
-                 "cannot read: %s, not a grammar file (only regular files and pipes are read)",
-                 file_kind(&st));
+    if (!samples_kind_allowed(path, opts && opts->any_file, diags))
         return false;
-    }
     /* samples_read_limited takes "-" for standard input; a grammar file
      * called "-" is a file. */
     return samples_read_limited(strcmp(path, "-") == 0 ? "./-" : path, max_size,

@@ -50,7 +50,7 @@ struct grammar *grammar_open_string(const char *name, const char *text, size_t l
 
 /* Read a whole grammar file into `out` (reset first), within the bounds of
  * opts (may be NULL: the defaults; see struct grammar_options): only regular
- * files and pipes unless opts->any_file, and at most opts->max_size bytes
+ * files unless opts->any_file, and at most opts->max_size bytes
  * (GRAMMAR_DEFAULT_MAX_SIZE), checked before reading a regular file.  False
  * with "PATH: error: cannot read: ..." or the size in diags. */
 bool grammar_read_file(const char *path, const struct grammar_options *opts,

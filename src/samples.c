@@ -128,8 +128,29 @@ static size_t walk(const char *root, struct sample_list *out, struct diag_list *
     return errors;
 }
 
-size_t samples_expand(const char *const *args, size_t nargs, struct sample_list *out,
-                      struct diag_list *diags)
+/* What kind of file st is, for "a character device, not a regular file". */
+static const char *file_kind(const struct stat *st)
+{
+    return S_ISCHR(st->st_mode)    ? "a character device"
+           : S_ISBLK(st->st_mode)  ? "a block device"
+           : S_ISFIFO(st->st_mode) ? "a pipe"
+           : S_ISSOCK(st->st_mode) ? "a socket"
+                                   : "a special file";
+}
+
+bool samples_kind_allowed(const char *path, bool any_file, struct diag_list *diags)
+{
+    struct stat st;
+    if (any_file || strcmp(path, "-") == 0 || stat(path, &st) != 0 || S_ISREG(st.st_mode) ||
+        S_ISDIR(st.st_mode))
+        return true;
+    diag_add(diags, DIAG_ERROR, path, 0, 0,
+             "cannot read: %s, not a regular file (--any-file reads it)", file_kind(&st));
+    return false;
+}
+
+size_t samples_expand(const char *const *args, size_t nargs, bool any_file,
+                      struct sample_list *out, struct diag_list *diags)
 {
     size_t errors = 0;
     for (size_t i = 0; i < nargs; i++) {
@@ -142,6 +163,8 @@ size_t samples_expand(const char *const *args, size_t nargs, struct sample_list 
             errors++;
         } else if (S_ISDIR(st.st_mode)) {
             errors += walk(arg, out, diags);
+        } else if (!samples_kind_allowed(arg, any_file, diags)) {
+            errors++;
         } else {
             list_add(out, xstrdup(arg));
         }

@@ -1,8 +1,12 @@
 /* samples: finding and reading sample inputs (files to parse and measure).
  *
  * samples_expand turns command-line arguments into a list of files:
- *  - a FILE argument stays as it is (whatever kind of file it is, so a pipe
- *    or /dev/stdin works); "-" stays "-" and means standard input;
+ *  - a FILE argument stays as it is when it is a regular file, or any kind
+ *    of file that can be read (a pipe, /dev/stdin, a device) when the caller
+ *    allows it (--any-file); otherwise a device, pipe or socket is an error
+ *    naming --any-file (reading /dev/zero or an unconnected pipe would block
+ *    or fill the size limit with nonsense); "-" stays "-" and means standard
+ *    input, which is asked for explicitly and always read;
  *  - a DIR argument becomes every regular file below it, at any depth, in
  *    order of path, compared component by component in bytes (so `a/x` comes
  *    before `a-b/y` and the order is the same on every machine).  Skipped
@@ -49,8 +53,16 @@ struct sample_list {
  * each directory's files sorted as described above.  Returns the number of
  * errors appended to `diags` (0 when every argument could be expanded).  A
  * directory without any sample file gets a warning. */
-size_t samples_expand(const char *const *args, size_t nargs, struct sample_list *out,
-                      struct diag_list *diags);
+size_t samples_expand(const char *const *args, size_t nargs, bool any_file,
+                      struct sample_list *out, struct diag_list *diags);
+
+/* Whether `path` names a kind of file that may be read as a sample or a
+ * grammar: a regular file, "-", or (callers handle them) a directory or a
+ * path that does not exist; any other kind (a device, a pipe, a socket) only
+ * when any_file, else false with the error "PATH: error: cannot read: a
+ * character device, not a regular file (--any-file reads it)".  Checked
+ * before opening, so a pipe without a writer is never waited for. */
+bool samples_kind_allowed(const char *path, bool any_file, struct diag_list *diags);
 void sample_list_free(struct sample_list *list);
 
 /* The name of a sample in diagnostics: SAMPLES_STDIN_NAME for "-", else the path. */

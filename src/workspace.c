@@ -725,7 +725,7 @@ size_t workspace_add_samples(struct workspace *ws, char *const *paths, size_t n,
                              struct diag_list *diags)
 {
     struct sample_list files = SAMPLE_LIST_INIT;
-    samples_expand((const char *const *)paths, n, &files, diags);
+    samples_expand((const char *const *)paths, n, false, &files, diags);
     size_t added = 0;
     for (size_t i = 0; i < files.len; i++)
         added += workspace_add_sample_file(ws, files.paths[i], diags);
@@ -890,8 +890,11 @@ bool workspace_gen_step(struct workspace *ws)
     struct generator *gen = ws->gen;
     bool more = gen_step(gen);
     while (ws->gen_taken < gen->ninputs) {
-        const struct gen_input *gi = &gen->inputs[ws->gen_taken++];
-        workspace_add_generated(ws, &gi->tree, gi->target, ws->session);
+        const struct gen_input *gi = &gen->inputs[ws->gen_taken];
+        struct dtree tree;
+        gen_input_tree(gen, ws->gen_taken++, &tree);
+        workspace_add_generated(ws, &tree, gi->target, ws->session);
+        dtree_free(&tree);
         if (ws->gen_origin)
             ws->inputs[ws->ninputs - 1].origin = xstrdup(ws->gen_origin);
     }
@@ -925,7 +928,10 @@ bool workspace_cover_path(struct workspace *ws, const uint32_t *path, struct dia
     gen_run(gen);
     bool ok = gen->ninputs == 1;
     if (ok) {
-        workspace_add_generated(ws, &gen->inputs[0].tree, gen->inputs[0].target, 0);
+        struct dtree tree;
+        gen_input_tree(gen, 0, &tree);
+        workspace_add_generated(ws, &tree, gen->inputs[0].target, 0);
+        dtree_free(&tree);
         struct strbuf j = STRBUF_INIT;
         strbuf_addstr(&j, "{\"made_by\": \"cover\", \"for\": ");
         struct strbuf name = STRBUF_INIT;

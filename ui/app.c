@@ -1111,7 +1111,7 @@ void ui_start_samples(struct ui *ui, char *const *paths, size_t n)
 {
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
-    samples_expand((const char *const *)paths, n, &ui->job_files, &ui->job_diags);
+    samples_expand((const char *const *)paths, n, false, &ui->job_files, &ui->job_diags);
     ui->job_next = ui->job_added = 0;
     ui->job_inputs_before = ui->ws->ninputs;
     ui->job_started = ui_now();

@@ -20,6 +20,14 @@ int cli_split_command(int argc, char **argv)
     return argc;
 }
 
+/* --any-file: grammar and sample files of any kind. */
+static bool any_file;
+
+bool cli_any_file(void)
+{
+    return any_file;
+}
+
 int cli_parse_positional(const struct cli_command *cmd, int argc, char **argv,
                          const char **positional, size_t *npositional,
                          int (*on_option)(const struct cli_command *cmd, int index,
@@ -38,6 +46,8 @@ int cli_parse_positional(const struct cli_command *cmd, int argc, char **argv,
             status = EXIT_OK;
         } else if (o == CLI_POSITIONAL)
             positional[(*npositional)++] = value;
+        else if (o == cli_option_index(cmd, "any-file"))
+            any_file = true;
         else
             status = on_option(cmd, o, value, ctx);
     }
@@ -182,6 +192,7 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
     int json_index = cli_option_index(cmd, "json");
     int pin_index = cli_option_index(cmd, "pin");
     int format_index = cli_option_index(cmd, "format");
+    int any_file_index = cli_option_index(cmd, "any-file");
     /* Commands with samples handle --max-input-size through
      * cli_sample_option (in on_option); the others list it for the grammar. */
     int size_index = cli_option_index(cmd, "max-memory") < 0
@@ -216,6 +227,8 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
         } else if (o == size_index) {
             if (size_option(cmd, "max-input-size", value, &grammar_max_size) != CLI_CONTINUE)
                 return EXIT_USAGE;
+        } else if (o == any_file_index) {
+            any_file = true;
         } else if (o == pin_index) {
             if (!common->pins)
                 common->pins = xcalloc((size_t)argc + 1, sizeof *common->pins);
@@ -338,7 +351,8 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
              struct grammar **grammar, struct graph **graph)
 {
     struct diag_list diags = DIAG_LIST_INIT;
-    struct grammar_options opts = {.start = start, .max_size = grammar_max_size};
+    struct grammar_options opts = {.start = start, .max_size = grammar_max_size,
+                                   .any_file = any_file};
     struct grammar *g = grammar_open(path, grammar_format, &opts, &diags);
     diag_sort(&diags);
     if (collect) {

@@ -79,7 +79,19 @@ int cli_parse_positional(const struct cli_command *cmd, int argc, char **argv,
  * --max-memory (CLI_SAMPLE_OPTIONS lists both); cli_load applies it. */
 #define CLI_GRAMMAR_SIZE_OPTION                                                        \
     {"max-input-size", 0, "N", "refuse a grammar file larger than N bytes; K, M, G "   \
-                               "suffixes (default 16M)"}
+                               "suffixes (default 16M)"},                               \
+    CLI_ANY_FILE_OPTION
+
+/* --any-file: read grammar and sample files that are not regular files (a
+ * pipe, /dev/stdin, a device), still no more than their size limit; without
+ * it they are refused (samples_kind_allowed).  cli_parse_args and
+ * cli_parse_positional handle it for every command that lists it; cli_load
+ * and cli_any_file() hand it on. */
+#define CLI_ANY_FILE_OPTION                                                            \
+    {"any-file", 0, NULL, "also read files that are not regular files (pipes, "       \
+                          "devices), still up to the size limit"}
+/* Whether --any-file was given in this run. */
+bool cli_any_file(void);
 
 /* Handle --format VALUE for a command that parses its own arguments (as
  * cli_parse_args does for the others): CLI_CONTINUE, or EXIT_USAGE after a
@@ -113,7 +125,8 @@ enum { CLI_CONTINUE = -1, CLI_NOT_MINE = -5 };
                                "the grammar file's limit); K, M, G suffixes "           \
                                "(default 16M)"},                                        \
     {"max-memory", 0, "N", "stop parsing a sample that needs more than N bytes of "    \
-                           "memory; K, M, G suffixes (default 4G)"}
+                           "memory; K, M, G suffixes (default 4G)"},                    \
+    CLI_ANY_FILE_OPTION
 
 /* Handle one of CLI_SAMPLE_OPTIONS into po (--max-input-size above the
  * default also raises the limit of the grammar file cli_load reads):

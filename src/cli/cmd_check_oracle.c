@@ -49,6 +49,7 @@ static const struct cli_option options[] = {
     {"max-depth", 0, "N", "depth limit of generated trees (default 16)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_ANY_FILE_OPTION,
     {0},
 };
 
@@ -299,11 +300,12 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
             struct strbuf dir = STRBUF_INIT;
             strbuf_addf(&dir, "%s/k%u", a->out, k);
             const char *arg = dir.data;
-            ok = samples_expand(&arg, 1, &inputs, &diags) == 0;
+            ok = samples_expand(&arg, 1, cli_any_file(), &inputs, &diags) == 0;
             strbuf_free(&dir);
         }
     } else if (ok) {
-        ok = samples_expand(a->positional + 1, a->npositional - 1, &inputs, &diags) == 0;
+        ok = samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &inputs,
+                            &diags) == 0;
     }
     cli_print_diags(cmd, &diags);
     diag_list_free(&diags);

@@ -554,7 +554,7 @@ static void process_argument(struct run *r, const char *arg)
 {
     struct sample_list files = SAMPLE_LIST_INIT;
     struct diag_list diags = DIAG_LIST_INIT;
-    size_t errors = samples_expand(&arg, 1, &files, &diags);
+    size_t errors = samples_expand(&arg, 1, cli_any_file(), &files, &diags);
     for (size_t i = 0; i < diags.len; i++) {
         if (diags.items[i].severity == DIAG_ERROR)
             continue;

@@ -121,6 +121,7 @@ static const struct cli_option options[] = {
     EXPLAIN_CLI_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     {"json", 0, NULL, "print JSON instead of text"},
+    CLI_ANY_FILE_OPTION,
     {0},
 };
 

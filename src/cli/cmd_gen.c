@@ -321,23 +321,36 @@ struct coverage_row {
     bool saturated;
 };
 
-/* rows[j-1] for j = 1..k. */
-/* With pins: coverage in their context, of the k-paths under them. */
-static struct coverage_row *measure_coverage(const struct generator *gen, uint32_t k)
+/* rows[j-1] for j = 1..k, and the expansions the trees use into `used`.
+ * With pins: coverage in their context, of the k-paths under them.  One
+ * pass over the inputs: each tree is rebuilt from its packed form once. */
+static struct coverage_row *measure_coverage(const struct generator *gen, uint32_t k,
+                                             struct expansion_set *used)
 {
     struct coverage_row *rows = xcalloc(k, sizeof *rows);
-    for (uint32_t j = 1; j <= k; j++) {
-        struct kpath_space sp;
-        struct kpath_set set;
-        kpath_space_init(&sp, gen->graph, j);
-        kpath_set_init(&set, &sp);
-        for (size_t i = 0; i < gen->ninputs; i++)
-            pin_add_kpaths(gen->opts.pins, &gen->inputs[i].tree, &set);
-        rows[j - 1] = (struct coverage_row){j, set.size, pin_count_under(gen->opts.pins, &sp),
-                                            sp.saturated};
-        kpath_set_free(&set);
-        kpath_space_free(&sp);
+    struct kpath_space *spaces = xcalloc(k, sizeof *spaces);
+    struct kpath_set *sets = xcalloc(k, sizeof *sets);
+    for (uint32_t j = 0; j < k; j++) {
+        kpath_space_init(&spaces[j], gen->graph, j + 1);
+        kpath_set_init(&sets[j], &spaces[j]);
     }
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct dtree tree;
+        gen_input_tree(gen, i, &tree);
+        for (uint32_t j = 0; j < k; j++)
+            pin_add_kpaths(gen->opts.pins, &tree, &sets[j]);
+        expansion_add_tree(used, &tree);
+        dtree_free(&tree);
+    }
+    for (uint32_t j = 0; j < k; j++) {
+        rows[j] = (struct coverage_row){j + 1, sets[j].size,
+                                        pin_count_under(gen->opts.pins, &spaces[j]),
+                                        spaces[j].saturated};
+        kpath_set_free(&sets[j]);
+        kpath_space_free(&spaces[j]);
+    }
+    free(sets);
+    free(spaces);
     return rows;
 }
 
@@ -714,8 +727,12 @@ static uint64_t count_targets_covered(const struct generator *gen, const struct 
     struct kpath_set in_inputs, seen;
     kpath_set_init(&in_inputs, &gen->space);
     kpath_set_init(&seen, &gen->space);
-    for (size_t i = 0; i < gen->ninputs; i++)
-        pin_add_kpaths(gen->opts.pins, &gen->inputs[i].tree, &in_inputs);
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct dtree tree;
+        gen_input_tree(gen, i, &tree);
+        pin_add_kpaths(gen->opts.pins, &tree, &in_inputs);
+        dtree_free(&tree);
+    }
     uint64_t covered = 0;
     *distinct = 0;
     for (size_t i = 0; i < t->len; i++) {
@@ -850,13 +867,11 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         r.targets_covered = count_targets_covered(gen, &targets, &r.targets_distinct);
     struct expansion_set used;
     expansion_set_init(&used, graph);
-    for (size_t i = 0; i < gen->ninputs; i++)
-        expansion_add_tree(&used, &gen->inputs[i].tree);
+    struct coverage_row *rows = measure_coverage(gen, gen->opts.k, &used);
+    r.rows = rows;
     r.expansions_used = used.count;
     r.expansions_total = expansion_total(graph);
     expansion_set_free(&used);
-    struct coverage_row *rows = measure_coverage(gen, gen->opts.k);
-    r.rows = rows;
 
     if (gc.outdir) {
         r.names = xcalloc(gen->ninputs + 1, sizeof *r.names);

@@ -47,6 +47,7 @@ static const struct cli_option options[] = {
     {"no-optional", 0, NULL, "do not look for optional parts"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_ANY_FILE_OPTION,
     {0},
 };
 
@@ -236,7 +237,7 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
         return status;
     }
     struct sample_list files = SAMPLE_LIST_INIT;
-    samples_expand(a->positional + 1, a->npositional - 1, &files, &diags);
+    samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &files, &diags);
     struct strbuf *texts = xcalloc(files.len ? files.len : 1, sizeof *texts);
     struct generalize_sample *samples = xcalloc(files.len ? files.len : 1, sizeof *samples);
     for (size_t i = 0; i < files.len && !diags.errors; i++) {

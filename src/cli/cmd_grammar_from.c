@@ -17,6 +17,7 @@ static const struct cli_option options[] = {
     {"output", 'o', "OUT", "write the grammar to OUT (default: standard output)"},
     {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes "
                                "(default 16M)"},
+    CLI_ANY_FILE_OPTION,
     {0},
 };
 
@@ -84,7 +85,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
     struct diag_list diags = DIAG_LIST_INIT;
     struct sample_list list = SAMPLE_LIST_INIT;
-    samples_expand(files, nfiles, &list, &diags);
+    samples_expand(files, nfiles, cli_any_file(), &list, &diags);
     struct strbuf *texts = xcalloc(list.len ? list.len : 1, sizeof *texts);
     struct grammar_from_sample *samples = xcalloc(list.len ? list.len : 1, sizeof *samples);
     for (size_t i = 0; i < list.len && !diags.errors; i++) {

@@ -83,7 +83,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
     struct diag_list failures = DIAG_LIST_INIT;
     struct sample_list files = SAMPLE_LIST_INIT;
-    samples_expand(c.files, c.nfiles, &files, &failures);
+    samples_expand(c.files, c.nfiles, cli_any_file(), &files, &failures);
     struct learned lr;
     learn_init(&lr, graph);
     struct strbuf text = STRBUF_INIT;

@@ -401,7 +401,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct strbuf text = STRBUF_INIT;
     struct forest *f = NULL;
     struct parse_options po = a.po;
-    if (samples_read(a.file, po.max_input_size, &text, &diags))
+    if (samples_kind_allowed(a.file, cli_any_file(), &diags) &&
+        samples_read(a.file, po.max_input_size, &text, &diags))
         f = parse_text(graph, name, strbuf_str(&text), text.len, &po, &diags);
     cli_print_diags(cmd, &diags);
     diag_list_free(&diags);

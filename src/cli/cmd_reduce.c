@@ -480,7 +480,7 @@ static int reduce_run(struct state *s, struct cli_common *c)
 
     struct sample_list files = SAMPLE_LIST_INIT;
     struct diag_list failures = DIAG_LIST_INIT;
-    size_t errors = samples_expand(c->files, c->nfiles, &files, &failures);
+    size_t errors = samples_expand(c->files, c->nfiles, cli_any_file(), &files, &failures);
     for (size_t i = 0; i < failures.len; i++)
         if (failures.items[i].severity != DIAG_ERROR) {
             struct strbuf line = STRBUF_INIT;

@@ -61,6 +61,7 @@ static const struct cli_option options[] = {
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print the report as JSON"},
+    CLI_ANY_FILE_OPTION,
     {0},
 };
 
@@ -609,7 +610,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
     }
 
     if (!from_workspace &&
-        samples_expand(a->positional + 1, a->npositional - 1, &inputs, &diags)) {
+        samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &inputs, &diags)) {
         print_diags(cmd, &diags);
         sample_list_free(&inputs);
         graph_free(graph);

@@ -180,7 +180,7 @@ static size_t measure_sources(const struct graph *g, uint32_t k, const struct wh
                               struct kpath_space *spaces, struct why_input **inputs,
                               struct sample_list *files, struct diag_list *problems)
 {
-    samples_expand(w->sources, w->nsources, files, problems);
+    samples_expand(w->sources, w->nsources, cli_any_file(), files, problems);
     *inputs = xcalloc(files->len + 1, sizeof **inputs);
     size_t n = 0;
     struct strbuf text = STRBUF_INIT;

@@ -197,7 +197,8 @@ int run_batch_run(struct run_batch *b, const char *label, char *const *texts,
     strbuf_free(&dir);
     int status = ok ? EXIT_OK : EXIT_FAILURE_OTHER;
     struct sample_list inputs = SAMPLE_LIST_INIT;
-    if (ok && samples_expand((const char *const *)b->paths.items + first, n, &inputs, &diags)) {
+    if (ok && samples_expand((const char *const *)b->paths.items + first, n, false, &inputs,
+                                  &diags)) {
         ok = false;
         status = EXIT_FAILURE_OTHER;
     }

@@ -42,6 +42,18 @@ static bool holds(const struct formula *f, const struct tree_paths *tp)
     return f->op == 0 ? a && b : f->op == 1 ? a && !b : a || b;
 }
 
+static void tree_paths_of(const struct dtree *t, struct kpath_space *sp, struct tree_paths *tp);
+
+/* tree_paths_of the tree of gen->inputs[i]. */
+static void gen_tree_paths_of(const struct generator *gen, size_t i, struct kpath_space *sp,
+                              struct tree_paths *tp)
+{
+    struct dtree tree;
+    gen_input_tree(gen, i, &tree);
+    tree_paths_of(&tree, sp, tp);
+    dtree_free(&tree);
+}
+
 static void tree_paths_of(const struct dtree *t, struct kpath_space *sp, struct tree_paths *tp)
 {
     kpath_set_init(&tp->s1, &sp[0]);
@@ -141,8 +153,8 @@ static void bench_subject_free(const char *root, const char *rel)
     struct tree_paths *tp_train = xcalloc(NINPUTS, sizeof *tp_train);
     struct tree_paths *tp_test = xcalloc(NINPUTS, sizeof *tp_test);
     for (size_t i = 0; i < NINPUTS; i++) {
-        tree_paths_of(&train->inputs[i].tree, sp, &tp_train[i]);
-        tree_paths_of(&test->inputs[i].tree, sp, &tp_test[i]);
+        gen_tree_paths_of(train, i, sp, &tp_train[i]);
+        gen_tree_paths_of(test, i, sp, &tp_test[i]);
     }
     /* Candidate k-paths: those in 10% .. 90% of the training inputs. */
     uint32_t (*cand)[3] = NULL; /* len, ids */
@@ -237,7 +249,7 @@ static void bench_subject_free(const char *root, const char *rel)
     struct generator *rnd = random_inputs(g, 13, 10);
     struct tree_paths *tp_rnd = xcalloc(rnd->ninputs, sizeof *tp_rnd);
     for (size_t i = 0; i < rnd->ninputs; i++)
-        tree_paths_of(&rnd->inputs[i].tree, sp, &tp_rnd[i]);
+        gen_tree_paths_of(rnd, i, sp, &tp_rnd[i]);
     for (size_t j = 0; j < NFEATURES && features < 30; j++) {
         if (res[j].kind != EXPLAIN_TRAINABLE || !res[j].nrules)
             continue;

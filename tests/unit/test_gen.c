@@ -36,13 +36,23 @@ static struct generator *run(const struct graph *g, enum gen_strategy s, uint32_
     return gen;
 }
 
+/* The tree of gen->inputs[i], rebuilt from its packed form; valid until the
+ * next call (one tree is kept for the whole run, so nothing leaks). */
+static const struct dtree *input_tree(const struct generator *gen, size_t i)
+{
+    static struct dtree tree;
+    dtree_free(&tree);
+    gen_input_tree(gen, i, &tree);
+    return &tree;
+}
+
 /* Coverage of the inputs' trees, computed afresh. */
 static uint64_t covered_by_trees(const struct generator *gen, const struct kpath_space *sp)
 {
     struct kpath_set set;
     kpath_set_init(&set, sp);
     for (size_t i = 0; i < gen->ninputs; i++)
-        dtree_add_kpaths(&gen->inputs[i].tree, &set);
+        dtree_add_kpaths(input_tree(gen, i), &set);
     uint64_t n = set.size;
     kpath_set_free(&set);
     return n;
@@ -65,7 +75,7 @@ TEST(gen_cover_reaches_full_coverage_on_every_bundled_grammar)
                 CHECK_INT(gen->nunreachable, 0);
                 CHECK(gen->error == NULL);
                 for (size_t j = 0; j < gen->ninputs; j++) {
-                    CHECK(dtree_complete(&gen->inputs[j].tree));
+                    CHECK(dtree_complete(input_tree(gen, j)));
                     CHECK(gen->inputs[j].depth <= GEN_DEFAULT_MAX_DEPTH);
                     /* Every input was made for a target that it covers. */
                     CHECK(gen->inputs[j].target_covered);
@@ -413,10 +423,10 @@ TEST(gen_random_strategies_respect_the_size_budget)
         struct generator *gen = run(l.graph, (enum gen_strategy)s, 2, 30, 1, GEN_CLOSE_SHORTEST);
         CHECK_INT(gen->ninputs, 30);
         for (size_t i = 0; i < gen->ninputs; i++) {
-            CHECK(dtree_complete(&gen->inputs[i].tree));
+            CHECK(dtree_complete(input_tree(gen, i)));
             /* Past the budget only the fastest closing choices are made, so
              * a tree ends within a bounded margin of it. */
-            CHECK(gen->inputs[i].tree.len < 4 * GEN_DEFAULT_MAX_SIZE);
+            CHECK(input_tree(gen, i)->len < 4 * GEN_DEFAULT_MAX_SIZE);
         }
         gen_free(gen);
     }
@@ -515,10 +525,10 @@ TEST(gen_size_budget_holds_in_every_strategy_and_close_off)
             gen_run(gen);
             CHECK(gen->ninputs > 0);
             for (size_t i = 0; i < gen->ninputs; i++) {
-                CHECK(dtree_complete(&gen->inputs[i].tree));
-                if (!CHECK(gen->inputs[i].tree.len <= budgets[b]))
+                CHECK(dtree_complete(input_tree(gen, i)));
+                if (!CHECK(input_tree(gen, i)->len <= budgets[b]))
                     fprintf(stderr, "  budget %u, strategy %d: %zu nodes\n", budgets[b], s,
-                            gen->inputs[i].tree.len);
+                            input_tree(gen, i)->len);
             }
             gen_free(gen);
         }
@@ -548,7 +558,7 @@ TEST(gen_prob_inputs_grow_with_the_size_budget)
             return;
         gen_run(gen);
         for (size_t i = 0; i < gen->ninputs; i++) {
-            CHECK(gen->inputs[i].tree.len <= budgets[b]);
+            CHECK(input_tree(gen, i)->len <= budgets[b]);
             total[b] += gen->inputs[i].len;
         }
         gen_free(gen);
@@ -618,10 +628,10 @@ TEST(gen_drop_redundant_keeps_coverage_and_only_needed_inputs)
                 kpath_set_init(&own, &sp);
                 for (size_t j = 0; j < gen->ninputs; j++)
                     if (j != i)
-                        dtree_add_kpaths(&gen->inputs[j].tree, &others);
-                dtree_add_kpaths(&gen->inputs[i].tree, &own);
+                        dtree_add_kpaths(input_tree(gen, j), &others);
+                dtree_add_kpaths(input_tree(gen, i), &own);
                 uint64_t before = others.size;
-                dtree_add_kpaths(&gen->inputs[i].tree, &others);
+                dtree_add_kpaths(input_tree(gen, i), &others);
                 CHECK(others.size > before); /* input i has a k-path of its own */
                 CHECK(gen->inputs[i].target_covered);
                 kpath_set_free(&others);
@@ -632,5 +642,140 @@ TEST(gen_drop_redundant_keeps_coverage_and_only_needed_inputs)
     }
     CHECK(made[1] < made[0]);
     kpath_space_free(&sp);
+    test_unload(&l);
+}
+
+/* How two trees differ ("" when they are the same): every field of every
+ * instance in order, and the children lists (first_child only where there
+ * are children: an instance without any has no list). */
+static void tree_difference(const struct dtree *a, const struct dtree *b, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (a->len != b->len || a->nkids != b->nkids || a->open != b->open) {
+        snprintf(out, size, "%zu/%zu instances, %zu/%zu children, %zu/%zu open", a->len, b->len,
+                 a->nkids, b->nkids, a->open, b->open);
+        return;
+    }
+    for (size_t i = 0; i < a->len; i++) {
+        const struct dtree_inst *x = &a->insts[i], *y = &b->insts[i];
+        if (x->node != y->node || x->parent != y->parent || x->nchildren != y->nchildren ||
+            x->ch != y->ch || x->open != y->open ||
+            (x->nchildren && x->first_child != y->first_child)) {
+            snprintf(out, size, "instance %zu: node %u/%u parent %u/%u children %u/%u at %u/%u "
+                     "ch %u/%u", i, x->node, y->node, x->parent, y->parent, x->nchildren,
+                     y->nchildren, x->first_child, y->first_child, x->ch, y->ch);
+            return;
+        }
+    }
+    if (a->nkids && memcmp(a->kids, b->kids, a->nkids * sizeof *a->kids) != 0)
+        snprintf(out, size, "children lists differ");
+}
+
+/* Issue 17.3: finished inputs keep their trees packed (dtree_pack); what
+ * gen_input_tree rebuilds must be the very tree the generator made, in the
+ * same instance order (bonsai draws instances by index, the k-path walks go
+ * in index order), for every strategy and close-off on every bundled grammar,
+ * with pins and in the recurrent mode, and on big random grammars. */
+TEST(gen_packed_trees_rebuild_exactly)
+{
+    char *random_text = random_grammar(7, 300);
+    size_t checked = 0, bad = 0, packed_bytes = 0, tree_bytes = 0;
+    for (size_t i = 0; i <= sizeof bundled / sizeof bundled[0]; i++) {
+        struct loaded l;
+        bool loaded = i < sizeof bundled / sizeof bundled[0] ? test_load_file(bundled[i], &l)
+                                                             : test_load_string(random_text, &l);
+        if (!CHECK(loaded))
+            continue;
+        for (int variant = 0; variant < 7; variant++) {
+            struct gen_options o;
+            gen_options_default(&o);
+            o.k = 2;
+            o.seed = (uint64_t)variant + 3;
+            o.strategy = variant < 3 ? GEN_KPATH : (enum gen_strategy)(variant - 2);
+            if (variant < 3)
+                o.closeoff = (enum gen_closeoff)variant;
+            if (variant == 6) { /* recurrent, random close-off, repetitions galore */
+                o.strategy = GEN_KPATH;
+                o.recurrent = true;
+                o.max_repetitions = 40;
+            }
+            o.count = variant >= 3 ? 40 : 0;
+            char *error = NULL;
+            struct generator *gen = gen_new(l.graph, &o, &error);
+            free(error);
+            if (!CHECK(gen != NULL))
+                continue;
+            while (gen_step(gen)) {
+                if (!(gen->events & GEN_EVENT_TREE_FINISHED))
+                    continue;
+                size_t last = gen->ninputs - 1;
+                struct dtree rebuilt;
+                gen_input_tree(gen, last, &rebuilt);
+                char why[256];
+                tree_difference(&gen->tree, &rebuilt, why, sizeof why);
+                if (why[0] && bad++ < 3)
+                    fprintf(stderr, "  grammar %zu variant %d input %zu: %s\n", i, variant, last,
+                            why);
+                checked++;
+                packed_bytes += gen->inputs[last].tree.len;
+                tree_bytes += gen->tree.len * sizeof *gen->tree.insts +
+                              gen->tree.nkids * sizeof *gen->tree.kids;
+                dtree_free(&rebuilt);
+            }
+            gen_free(gen);
+        }
+        test_unload(&l);
+    }
+    free(random_text);
+    CHECK_INT(bad, 0);
+    CHECK(checked > 1000);
+    /* The point of packing: a small fraction of the tree's own arrays. */
+    CHECK(packed_bytes * 8 < tree_bytes);
+}
+
+/* A tree expanded out of pre-order (as the walk to a target does it), with
+ * characters and repetition counts that take several bytes, packs and
+ * rebuilds to the same instances in the same order. */
+TEST(gen_packed_tree_keeps_the_expansion_order)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := A B A;\nA := [a-z\\u{4e00}-\\u{9fff}]{0,300};\nB := \"b\" | A;\n",
+                                &l)))
+        return;
+    struct dtree t, rebuilt;
+    dtree_init(&t, l.graph, 0);
+    CHECK(dtree_expand(&t, 0, 0));                      /* S: cat of A B A, instances 1..3 */
+    const uint32_t *kids = dtree_children(&t, 0);
+    uint32_t a1 = kids[0], b = kids[1], a2 = kids[2];
+    /* The last A first, then B, then the first A: not pre-order. */
+    CHECK(dtree_expand(&t, a2, 0));
+    uint32_t q2 = dtree_children(&t, a2)[0];
+    CHECK(dtree_expand(&t, q2, 300));
+    CHECK(dtree_expand(&t, b, 1));
+    uint32_t b_a = dtree_children(&t, b)[0];
+    CHECK(dtree_expand(&t, a1, 0));
+    CHECK(dtree_expand(&t, b_a, 0));
+    uint32_t q1 = dtree_children(&t, a1)[0], q3 = dtree_children(&t, b_a)[0];
+    CHECK(dtree_expand(&t, q3, 0));
+    CHECK(dtree_expand(&t, q1, 2));
+    for (size_t i = t.len; i-- > 0;) /* classes, last to first */
+        if (t.insts[i].open)
+            CHECK(dtree_expand(&t, (uint32_t)i, i % 2 ? 0x9fa5 : 'q'));
+    CHECK(dtree_complete(&t));
+    struct dtree_packed p;
+    dtree_pack(&t, &p);
+    dtree_unpack(&p, l.graph, &rebuilt);
+    char why[256];
+    tree_difference(&t, &rebuilt, why, sizeof why);
+    CHECK_STR(why, "");
+    struct strbuf a = STRBUF_INIT, c = STRBUF_INIT;
+    dtree_text(&t, &a);
+    dtree_text(&rebuilt, &c);
+    CHECK_STR(strbuf_str(&c), strbuf_str(&a));
+    strbuf_free(&a);
+    strbuf_free(&c);
+    dtree_packed_free(&p);
+    dtree_free(&rebuilt);
+    dtree_free(&t);
     test_unload(&l);
 }

@@ -902,15 +902,16 @@ TEST(grammar_diag_invalid_utf8_and_unreadable)
     diag_list_free(&d);
 }
 
-/* Grammar files: regular files and pipes only, and at most max_size bytes
- * (checked before reading a regular file, read no further on a pipe). */
+/* Grammar files: regular files only unless any_file (--any-file), and at
+ * most max_size bytes (checked before reading a regular file, read no
+ * further on a pipe). */
 TEST(grammar_file_kind_and_size_are_bounded)
 {
     struct diag_list d = DIAG_LIST_INIT;
     CHECK(grammar_load_file("/dev/zero", NULL, &d) == NULL);
     char *got = diags_text(&d);
-    CHECK_STR(got, "/dev/zero: error: cannot read: a character device, not a grammar file "
-                   "(only regular files and pipes are read)");
+    CHECK_STR(got, "/dev/zero: error: cannot read: a character device, not a regular file "
+                   "(--any-file reads it)");
     free(got);
     diag_list_free(&d);
 
@@ -941,15 +942,22 @@ TEST(grammar_file_kind_and_size_are_bounded)
     grammar_free(g);
     diag_list_free(&d);
 
-    /* A pipe is read. */
+    /* A pipe is refused, then read when asked for. */
     int fds[2];
     if (CHECK(pipe(fds) == 0)) {
         const char *text = "S := \"a\" S?;\n";
         CHECK(write(fds[1], text, strlen(text)) == (ssize_t)strlen(text));
         close(fds[1]);
-        char name[64];
+        char name[64], want[160];
         snprintf(name, sizeof name, "/dev/fd/%d", fds[0]);
-        g = grammar_load_file(name, NULL, &d);
+        CHECK(grammar_load_file(name, NULL, &d) == NULL);
+        got = diags_text(&d);
+        snprintf(want, sizeof want,
+                 "%s: error: cannot read: a pipe, not a regular file (--any-file reads it)", name);
+        CHECK_STR(got, want);
+        free(got);
+        diag_list_free(&d);
+        g = grammar_load_file(name, &any, &d);
         CHECK(g != NULL && g->nrules == 1);
         grammar_free(g);
         close(fds[0]);

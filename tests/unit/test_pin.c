@@ -14,6 +14,16 @@
 /* S := A "." A; A := D+; D := "0" | "1";
  * Nodes: 0 cat, 1 A, 2 ".", 3 A, 4 + (A's), 5 D, 6 | (D's), 7 "0", 8 "1".
  * 2-paths: A_1->D_5, A_3->D_5, D_5->"0"_7, D_5->"1"_8. */
+/* The tree of gen->inputs[i], rebuilt from its packed form; valid until the
+ * next call (one tree is kept for the whole run, so nothing leaks). */
+static const struct dtree *input_tree(const struct generator *gen, size_t i)
+{
+    static struct dtree tree;
+    dtree_free(&tree);
+    gen_input_tree(gen, i, &tree);
+    return &tree;
+}
+
 static const char *const numbers = "S := A \".\" A;\nA := D+;\nD := \"0\" | \"1\";\n";
 
 static struct dtree tree_of(const struct graph *g, const char *text)
@@ -185,7 +195,7 @@ TEST(pin_generation_covers_the_context)
     struct kpath_set set;
     kpath_set_init(&set, &sp);
     for (size_t i = 0; i < gen->ninputs; i++)
-        pin_add_kpaths(&pins, &gen->inputs[i].tree, &set);
+        pin_add_kpaths(&pins, input_tree(gen, i), &set);
     CHECK_INT(set.size, 3);
     CHECK_INT(gen->nunreachable, 0);
     /* The "1" must appear after the "." somewhere. */
@@ -225,7 +235,7 @@ TEST(pin_generation_in_expr_reaches_parenthesized_right_operands)
         kpath_set_init(&set, &sp);
         bool all_in_context = true;
         for (size_t i = 0; i < gen->ninputs; i++) {
-            pin_add_kpaths(&pins, &gen->inputs[i].tree, &set);
+            pin_add_kpaths(&pins, input_tree(gen, i), &set);
             /* Every input has an operator of MultExpr followed by "(". */
             const char *s = gen->inputs[i].text;
             all_in_context = all_in_context && (strstr(s, "*(") || strstr(s, "/(") ||
@@ -288,7 +298,7 @@ TEST(pin_forest_coverage_in_context_agrees_with_trees)
                     kpath_set_init(&tree, &sp[2]);
                     kpath_set_init(&forest, &sp[2]);
                     struct kpath_set *fp = &forest;
-                    pin_add_kpaths(&pins, &gen->inputs[i].tree, &tree);
+                    pin_add_kpaths(&pins, input_tree(gen, i), &tree);
                     forest_add_kpaths_pinned(f, &fp, 1, &pins);
                     uint64_t before = forest.size;
                     kpath_set_union(&forest, &tree);
@@ -297,7 +307,7 @@ TEST(pin_forest_coverage_in_context_agrees_with_trees)
                     kpath_set_free(&forest);
                 } else {
                     for (int j = 0; j < 3; j++)
-                        pin_add_kpaths(&pins, &gen->inputs[i].tree, &from_trees[j]);
+                        pin_add_kpaths(&pins, input_tree(gen, i), &from_trees[j]);
                     forest_add_kpaths_pinned(f, ptrs, 3, &pins);
                 }
                 forest_free(f);

@@ -87,7 +87,7 @@ TEST(samples_expand_walks_directories_in_path_order_skipping_hidden_and_manifest
     struct sample_list l = SAMPLE_LIST_INIT;
     struct diag_list diags = DIAG_LIST_INIT;
     const char *args[] = {d};
-    CHECK_INT(samples_expand(args, 1, &l, &diags), 0);
+    CHECK_INT(samples_expand(args, 1, false, &l, &diags), 0);
     char names[1024];
     relative_names(&l, d, names, sizeof names);
     /* '/' sorts first: a/... before a-b/...; bytes otherwise ('A' < 'a'). */
@@ -117,7 +117,7 @@ TEST(samples_expand_keeps_files_and_reports_missing_arguments)
     const char *args[] = {one, missing, "-", empty, one};
     struct sample_list l = SAMPLE_LIST_INIT;
     struct diag_list diags = DIAG_LIST_INIT;
-    CHECK_INT(samples_expand(args, 5, &l, &diags), 1);
+    CHECK_INT(samples_expand(args, 5, false, &l, &diags), 1);
     if (CHECK_INT(l.len, 3)) {
         CHECK_STR(l.paths[0], one);
         CHECK_STR(l.paths[1], "-");
@@ -162,9 +162,75 @@ TEST(samples_expand_walks_deep_directories_without_recursion)
     struct sample_list l = SAMPLE_LIST_INIT;
     struct diag_list diags = DIAG_LIST_INIT;
     const char *args[] = {d};
-    CHECK_INT(samples_expand(args, 1, &l, &diags), 0);
+    CHECK_INT(samples_expand(args, 1, false, &l, &diags), 0);
     if (CHECK_INT(l.len, 1))
         CHECK_INT(strlen(l.paths[0]), len + 5);
+    sample_list_free(&l);
+    diag_list_free(&diags);
+    remove_tree(d);
+    free(d);
+}
+
+/* A sample argument that is not a regular file (a device, a pipe) is read
+ * only when asked for (--any-file): the error names the file, its kind and
+ * the switch, and is given before the file is opened (an unconnected pipe
+ * would block).  "-", directories and regular files are always taken. */
+TEST(samples_expand_refuses_devices_and_pipes_unless_asked)
+{
+    char *d = make_temp_dir();
+    if (!CHECK(d != NULL))
+        return;
+    write_file(d, "plain", "1");
+    char fifo[4200], plain[4200];
+    snprintf(fifo, sizeof fifo, "%s/fifo", d);
+    snprintf(plain, sizeof plain, "%s/plain", d);
+    CHECK(mkfifo(fifo, 0666) == 0);
+    const char *args[] = {"/dev/zero", fifo, plain, "-", d};
+    struct sample_list l = SAMPLE_LIST_INIT;
+    struct diag_list diags = DIAG_LIST_INIT;
+    CHECK_INT(samples_expand(args, 5, false, &l, &diags), 2);
+    if (CHECK_INT(l.len, 3)) {
+        CHECK_STR(l.paths[0], plain);
+        CHECK_STR(l.paths[1], "-");
+        CHECK_STR(l.paths[2], plain); /* the directory's one regular file */
+    }
+    if (CHECK_INT(diags.len, 3)) {
+        struct strbuf sb = STRBUF_INIT;
+        diag_format(&diags.items[0], &sb);
+        CHECK_STR(strbuf_str(&sb), "/dev/zero: error: cannot read: a character device, not a "
+                                   "regular file (--any-file reads it)");
+        strbuf_reset(&sb);
+        diag_format(&diags.items[1], &sb);
+        char want[4400];
+        snprintf(want, sizeof want,
+                 "%s: error: cannot read: a pipe, not a regular file (--any-file reads it)", fifo);
+        CHECK_STR(strbuf_str(&sb), want);
+        strbuf_free(&sb);
+        /* Met while walking a directory, a pipe is skipped, not an error. */
+        CHECK_INT(diags.items[2].severity, DIAG_WARNING);
+        CHECK_STR(diags.items[2].message, "not a regular file, skipped");
+    }
+    sample_list_free(&l);
+    diag_list_free(&diags);
+
+    /* Asked for: both are listed (and then read to their size limit). */
+    CHECK_INT(samples_expand(args, 2, true, &l, &diags), 0);
+    if (CHECK_INT(l.len, 2)) {
+        CHECK_STR(l.paths[0], "/dev/zero");
+        CHECK_STR(l.paths[1], fifo);
+    }
+    CHECK_INT(diags.len, 0);
+    struct strbuf text = STRBUF_INIT;
+    CHECK(!samples_read("/dev/zero", 100, &text, &diags));
+    if (CHECK_INT(diags.len, 1))
+        CHECK_STR(diags.items[0].message,
+                  "input is more than 100 bytes, the limit (--max-input-size)");
+    strbuf_free(&text);
+    CHECK(samples_kind_allowed(d, false, &diags)); /* directories: the caller's business */
+    CHECK(samples_kind_allowed(plain, false, &diags));
+    CHECK(!samples_kind_allowed("/dev/null", false, &diags));
+    CHECK(samples_kind_allowed("/dev/null", true, &diags));
+    CHECK_INT(diags.len, 2);
     sample_list_free(&l);
     diag_list_free(&diags);
     remove_tree(d);
@@ -295,7 +361,7 @@ static void check_samples(const struct graph *g, const char *dir, bool valid, si
     const char *args[] = {sub};
     struct sample_list l = SAMPLE_LIST_INIT;
     struct diag_list diags = DIAG_LIST_INIT;
-    CHECK_INT(samples_expand(args, 1, &l, &diags), 0);
+    CHECK_INT(samples_expand(args, 1, false, &l, &diags), 0);
     CHECK_INT(diags.len, 0);
     struct strbuf text = STRBUF_INIT, back = STRBUF_INIT;
     for (size_t i = 0; i < l.len; i++) {

@@ -1,20 +1,22 @@
 #!/bin/sh
-# Grammar files are bounded: an endless pipe is read to 16 MiB and one byte
-# more, then refused; a pipe of a real grammar is read; a device is refused
-# without reading it (tests/cli/cases/check-dev-zero).  --max-input-size sets
+# Grammar files are bounded: a pipe is refused unless --any-file asks for it
+# (tests/cli/scripts/any-file.sh has devices, FIFOs and directories); then an
+# endless pipe is read to 16 MiB and one byte more, then refused; a pipe of a
+# real grammar is read; a device is refused without reading it
+# (tests/cli/cases/check-dev-zero).  --max-input-size sets
 # the bound, for commands with samples (where it bounds them too) and without.
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-yes '# a comment line, for ever' | "$KPATH" check /dev/stdin >"$tmp/out" 2>"$tmp/err"
+yes '# a comment line, for ever' | "$KPATH" check --any-file /dev/stdin >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ $status = 2 ] || fail "endless pipe: exit status $status"
 grep -qx '/dev/stdin: error: input is more than 16777216 bytes, the limit for a grammar file' "$tmp/err" ||
     fail "endless pipe: $(cat "$tmp/err")"
 "$KPATH" check /dev/stdin <grammars/expr.ebnf >"$tmp/out" 2>"$tmp/err" || fail "grammar from a file as stdin: $(cat "$tmp/err")"
-cat grammars/expr.ebnf | "$KPATH" check /dev/stdin >"$tmp/out" 2>"$tmp/err" || fail "grammar from a pipe: $(cat "$tmp/err")"
+cat grammars/expr.ebnf | "$KPATH" check --any-file /dev/stdin >"$tmp/out" 2>"$tmp/err" || fail "grammar from a pipe: $(cat "$tmp/err")"
 
 # --max-input-size N: a grammar file of N bytes is read, one of N + 1 is not.
 size=$(wc -c <grammars/expr.ebnf | tr -d ' ')
@@ -57,7 +59,7 @@ done
     fail "check --max-input-size 17M, a grammar over 16 MiB: $(cat "$tmp/err")"
 rm -f "$tmp/big.ebnf"
 # A pipe is read to the limit and one byte more.
-yes '# a comment line, for ever' | "$KPATH" check --max-input-size 1K /dev/stdin >"$tmp/out" 2>"$tmp/err"
+yes '# a comment line, for ever' | "$KPATH" check --any-file --max-input-size 1K /dev/stdin >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ $status = 2 ] || fail "endless pipe, 1K: exit status $status"
 grep -qx '/dev/stdin: error: input is more than 1024 bytes, the limit for a grammar file' "$tmp/err" ||
