@@ -150,6 +150,7 @@ struct explain_reader {
     struct row_builder b;
     struct kpath_set *sets, **set_ptrs;
     struct strbuf path, text;
+    size_t *order;                /* records in input path order */
     size_t total, cols_cap, next;
     uint32_t rows;
 };
@@ -167,6 +168,9 @@ static struct explain_reader *reader_begin(const struct kpath_features *kf,
     rd->results_path = results_path;
     rd->po = o->po;
     rd->in = in;
+    /* Rows in input path order: the balanced sample, the split and so the
+     * trees then do not depend on the order in which parallel runs ended. */
+    rd->order = results_input_order(r);
     memset(in, 0, sizeof *in);
     in->row_start = xcalloc(r->nrecords + 1, sizeof *in->row_start);
     in->record = xcalloc(r->nrecords + 1, sizeof *in->record);
@@ -218,7 +222,7 @@ static void read_one(struct explain_reader *rd, size_t i, struct diag_list *diag
 bool explain_reader_step(struct explain_reader *rd, size_t max_inputs, struct diag_list *diags)
 {
     for (size_t u = 0; u < max_inputs && rd->next < rd->r->nrecords; u++)
-        read_one(rd, rd->next++, diags);
+        read_one(rd, rd->order[rd->next++], diags);
     return rd->next < rd->r->nrecords;
 }
 
@@ -234,6 +238,7 @@ void explain_reader_abort(struct explain_reader *rd)
         return;
     strbuf_free(&rd->path);
     strbuf_free(&rd->text);
+    free(rd->order);
     free(rd->sets);
     free(rd->set_ptrs);
     free(rd->b.key);

@@ -68,7 +68,8 @@ static inline const uint32_t *kpath_feature_path(const struct kpath_features *kf
 
 /* The parsed inputs of one results file as rows of k-path features. */
 struct explain_inputs {
-    struct dt_data data;   /* rows: the records whose input parsed */
+    struct dt_data data;   /* rows: the records whose input parsed, in input
+                            * path order (results_input_order) */
     uint32_t *row_start;   /* owned (data points here) */
     uint32_t *cols;        /* owned */
     uint32_t *record;      /* owned; per row, its index in the results' records */

@@ -584,10 +584,27 @@ bool results_append_line(int fd, const char *path, const struct strbuf *line,
     return true;
 }
 
+/* By input path; records of the same path keep their order in the file
+ * (pointers into one array compare as positions), so the order is total. */
 static int compare_record_inputs(const void *a, const void *b)
 {
-    return strcmp((*(const struct run_record *const *)a)->input,
-                  (*(const struct run_record *const *)b)->input);
+    const struct run_record *x = *(const struct run_record *const *)a;
+    const struct run_record *y = *(const struct run_record *const *)b;
+    int c = strcmp(x->input, y->input);
+    return c ? c : (x > y) - (x < y);
+}
+
+size_t *results_input_order(const struct results *r)
+{
+    const struct run_record **by_input = xcalloc(r->nrecords + 1, sizeof *by_input);
+    for (size_t i = 0; i < r->nrecords; i++)
+        by_input[i] = &r->records[i];
+    qsort(by_input, r->nrecords, sizeof *by_input, compare_record_inputs);
+    size_t *order = xcalloc(r->nrecords + 1, sizeof *order);
+    for (size_t i = 0; i < r->nrecords; i++)
+        order[i] = (size_t)(by_input[i] - r->records);
+    free(by_input);
+    return order;
 }
 
 bool results_merge(const char *const *paths, size_t npaths, const char *out_path,
@@ -621,15 +638,11 @@ bool results_merge(const char *const *paths, size_t npaths, const char *out_path
         results_free(&part);
     }
     if (ok) {
-        /* Sort pointers, not records: the input index refers to positions. */
-        const struct run_record **order = xcalloc(merged.nrecords + 1, sizeof *order);
-        for (size_t i = 0; i < merged.nrecords; i++)
-            order[i] = &merged.records[i];
-        qsort(order, merged.nrecords, sizeof *order, compare_record_inputs);
+        size_t *order = results_input_order(&merged);
         struct strbuf text = STRBUF_INIT;
         results_format_header(&merged.header, &text);
         for (size_t i = 0; i < merged.nrecords; i++)
-            results_format_record(&merged, order[i], &text);
+            results_format_record(&merged, &merged.records[order[i]], &text);
         free(order);
         ok = write_file_atomic(out_path, strbuf_str(&text), text.len, diags);
         strbuf_free(&text);

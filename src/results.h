@@ -106,6 +106,11 @@ uint32_t results_find_feature(const struct results *r, const char *name);
 void results_add(struct results *r, struct run_record *record);
 /* The record for the input path, or NULL. */
 const struct run_record *results_find_input(const struct results *r, const char *input);
+/* The indices of r's records in input path order (records of one path in
+ * file order): a caller owned array of r->nrecords.  Whatever reads records
+ * for learning or reporting goes in this order, so its result does not depend
+ * on the order in which parallel runs ended, nor on merging. */
+size_t *results_input_order(const struct results *r);
 /* Does record have feature `index`? (a binary search) */
 bool results_record_has(const struct results *r, const struct run_record *record, uint32_t index);
 void run_record_free(struct run_record *record);

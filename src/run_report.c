@@ -183,14 +183,6 @@ static size_t greedy_suite(const struct path_list *lists, size_t n, const struct
     return m;
 }
 
-static const struct results *by_path;
-
-static int compare_by_path(const void *a, const void *b)
-{
-    return strcmp(by_path->records[*(const size_t *)a].input,
-                  by_path->records[*(const size_t *)b].input);
-}
-
 /* The report's state between steps: phase 1 measures one input per unit
  * (in path order), phase 2 does one k per unit. */
 struct run_report_job {
@@ -240,12 +232,7 @@ struct run_report_job *run_report_begin(const struct results *r, const struct gr
     j->lists = xcalloc((r->nrecords + 1) * (size_t)K, sizeof *j->lists);
     /* In input path order: the suite and the random draws then do not
      * depend on the order in which parallel runs ended (nor on merging). */
-    j->order = xcalloc(r->nrecords + 1, sizeof *j->order);
-    for (size_t i = 0; i < r->nrecords; i++)
-        j->order[i] = i;
-    by_path = r;
-    qsort(j->order, r->nrecords, sizeof *j->order, compare_by_path);
-    by_path = NULL;
+    j->order = results_input_order(r);
     return j;
 }
 
