@@ -192,7 +192,6 @@ void generalize_view_start(struct ui *ui, char **words, int n, bool force)
         }
         i++;
         uint64_t u;
-        size_t size;
         if (strcmp(w, "-o") == 0 || strcmp(w, "--output") == 0) {
             free(j->out);
             j->out = xstrdup(v);
@@ -205,30 +204,11 @@ void generalize_view_start(struct ui *ui, char **words, int n, bool force)
                              "commas, like 0,1, not '%s'", v);
                 ok = false;
             }
-        } else if (strcmp(w, "--timeout") == 0) {
-            if (!runner_parse_timeout(v, &ro.timeout_ms)) {
-                ui_error(ui, ":generalize: --timeout takes whole seconds or NNNms (not 0), "
-                             "not '%s'", v);
-                ok = false;
-            }
-        } else if (strcmp(w, "--max-memory") == 0) {
-            if (strcmp(v, "0") == 0) {
-                ro.max_memory = 0;
-            } else if (samples_parse_size(v, &size)) {
-                ro.max_memory = size;
-            } else {
-                ui_error(ui, ":generalize: --max-memory takes a size like 512M or 0, not '%s'",
-                         v);
-                ok = false;
-            }
         } else if (strcmp(w, "--max-queries") == 0) {
             ok = size_value(ui, "--max-queries", v, 1, &u);
             j->o.max_queries = (size_t)u;
-        } else if (!number_parse_u64(v, &u) || u < 1 || u > 1024) {
-            ui_error(ui, ":generalize: -j takes a number from 1 to 1024, not '%s'", v);
-            ok = false;
         } else {
-            ro.jobs = (uint32_t)u;
+            ok = ui_runner_option(ui, ":generalize", w, v, &ro) == 1;
         }
     }
     if (ok && !npositional) {

@@ -79,6 +79,39 @@ static bool is_results_file(const char *path)
     return n == sizeof magic - 1 && memcmp(buf, magic, n) == 0;
 }
 
+int ui_runner_option(struct ui *ui, const char *command, const char *w, const char *v,
+                     struct runner_options *ro)
+{
+    if (strcmp(w, "--timeout") == 0) {
+        if (runner_parse_timeout(v, &ro->timeout_ms))
+            return 1;
+        ui_error(ui, "%s: --timeout takes whole seconds or NNNms (not 0), not '%s'", command, v);
+        return 0;
+    }
+    if (strcmp(w, "--max-memory") == 0) {
+        size_t size;
+        if (strcmp(v, "0") == 0) {
+            ro->max_memory = 0;
+        } else if (samples_parse_size(v, &size)) {
+            ro->max_memory = size;
+        } else {
+            ui_error(ui, "%s: --max-memory takes a size like 512M or 0, not '%s'", command, v);
+            return 0;
+        }
+        return 1;
+    }
+    if (strcmp(w, "-j") == 0 || strcmp(w, "--jobs") == 0) {
+        uint64_t u;
+        if (number_parse_u64(v, &u) && u >= 1 && u <= 1024) {
+            ro->jobs = (uint32_t)u;
+            return 1;
+        }
+        ui_error(ui, "%s: -j takes a number from 1 to 1024, not '%s'", command, v);
+        return 0;
+    }
+    return -1;
+}
+
 void runs_start(struct ui *ui, char **words, int n, bool force)
 {
     struct workspace *ws = ui->ws;
@@ -111,32 +144,12 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
             return;
         }
         i++;
-        uint64_t u;
-        size_t size;
-        if (strcmp(w, "--gcov") == 0) {
+        if (strcmp(w, "--gcov") == 0)
             gcov = v;
-        } else if (strcmp(w, "--results") == 0) {
+        else if (strcmp(w, "--results") == 0)
             results = v;
-        } else if (strcmp(w, "--timeout") == 0) {
-            if (!runner_parse_timeout(v, &ro.timeout_ms)) {
-                ui_error(ui, ":run: --timeout takes whole seconds or NNNms (not 0), not '%s'", v);
-                return;
-            }
-        } else if (strcmp(w, "--max-memory") == 0) {
-            if (strcmp(v, "0") == 0) {
-                ro.max_memory = 0;
-            } else if (samples_parse_size(v, &size)) {
-                ro.max_memory = size;
-            } else {
-                ui_error(ui, ":run: --max-memory takes a size like 512M or 0, not '%s'", v);
-                return;
-            }
-        } else if (!number_parse_u64(v, &u) || u < 1 || u > 1024) {
-            ui_error(ui, ":run: -j takes a number from 1 to 1024, not '%s'", v);
+        else if (ui_runner_option(ui, ":run", w, v, &ro) == 0)
             return;
-        } else {
-            ro.jobs = (uint32_t)u;
-        }
     }
     if (i >= n) {
         ui_error(ui, ":run: no COMMAND; %s", RUNS_USAGE);

@@ -392,6 +392,12 @@ char *ui_lessons_dir(const struct ui *ui);
 /* ---- runs.c: :run and the runs view of the inputs pane ------------------------------ */
 /* Start :run with these words (options, then the command); errors are shown. */
 void runs_start(struct ui *ui, char **words, int n, bool force);
+/* An option of the runs a command typed in the explorer starts (-j/--jobs,
+ * --timeout, --max-memory), word w with value v, as the CLI reads them:
+ * 1 when set, 0 after an error naming `command` (shown), -1 when w is none
+ * of them. */
+int ui_runner_option(struct ui *ui, const char *command, const char *w, const char *v,
+                     struct runner_options *ro);
 /* A slice of the campaign; false when it is over (finished or failed). */
 bool runs_slice(struct ui *ui, double deadline);
 /* Stop the campaign (a key): kill every run, keep the records so far. */
