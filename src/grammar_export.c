@@ -126,7 +126,11 @@ static void add_g4_set(struct strbuf *out, const struct expr *cls)
     strbuf_addch(out, ']');
 }
 
-static bool g4_needs_parens(const struct expr *parent, const struct expr *child)
+/* ANTLR's, TRIBBLE's and Fandango's operators apply to a symbol only: a
+ * name, a string or a group; so a quantifier needs parentheses around
+ * anything else, and a nested alternation or sequence keeps its own, as in
+ * kpath's graph. */
+static bool needs_parens(const struct expr *parent, const struct expr *child)
 {
     switch (child->kind) {
     case EXPR_ALT: return true;
@@ -199,7 +203,7 @@ static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
             else if (e->kind == EXPR_CAT && f->printed)
                 strbuf_addch(out, ' ');
             f->printed++;
-            child_parens = g4_needs_parens(e, child);
+            child_parens = needs_parens(e, child);
             /* A sequence left with one item after _skip still needs no
              * parentheses of its own in an alternation. */
         }
@@ -426,7 +430,7 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
                 for (uint32_t i = 0; i < rhs->nchildren; i++) {
                     if (i)
                         strbuf_addstr(out, "\n    | ");
-                    g4_print(&w, rhs->children[i], g4_needs_parens(rhs, rhs->children[i]));
+                    g4_print(&w, rhs->children[i], needs_parens(rhs, rhs->children[i]));
                 }
                 if (rhs->u.alt.weights && !w.warned_weights) {
                     diag_add(diags, DIAG_WARNING, g->file, g->rules[r].pos.line,
@@ -756,20 +760,6 @@ static void add_tribble_class(struct strbuf *out, const struct expr *cls)
     strbuf_addstr(out, "]/");
 }
 
-/* TRIBBLE's and Fandango's operators apply to a symbol only: a name, a
- * string or a group; so a quantifier needs parentheses around anything
- * else, and a nested alternation or sequence keeps its own, as in kpath's
- * graph. */
-static bool infix_needs_parens(const struct expr *parent, const struct expr *child)
-{
-    switch (child->kind) {
-    case EXPR_ALT: return true;
-    case EXPR_CAT: return parent->kind != EXPR_ALT;
-    case EXPR_QUANT: return parent->kind == EXPR_QUANT;
-    default: return false;
-    }
-}
-
 /* `name` without angle brackets into `sb`, every character but ASCII
  * letters, digits, '_' and those in `also` written as '_'. */
 static void add_filtered_name(struct strbuf *sb, const char *name, const char *also)
@@ -818,7 +808,7 @@ static void infix_print(const struct expr *root, const char *top_alt_sep,
                 strbuf_addch(out, ' ');
             }
             const struct expr *child = e->children[i];
-            bool parens = infix_needs_parens(e, child);
+            bool parens = needs_parens(e, child);
             if (parens)
                 strbuf_addch(out, '(');
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
