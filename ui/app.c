@@ -22,18 +22,6 @@ const struct pane_ops *const pane_ops[NPANES] = {
     &stepper_pane_ops, &inputs_pane_ops, &detail_pane_ops,
 };
 
-double ui_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-const char *glyph(const struct ui *ui, const char *utf8, const char *ascii)
-{
-    return ui->ascii ? ascii : utf8;
-}
-
 /* ---- messages --------------------------------------------------------------- */
 
 void ui_log(struct ui *ui, bool error, const char *text)
@@ -248,85 +236,10 @@ void ui_free(struct ui *ui)
     memset(ui, 0, sizeof *ui);
 }
 
-/* ---- list helpers ------------------------------------------------------------- */
-
-void list_clamp(struct list_state *l, uint64_t rows)
-{
-    if (rows == 0) {
-        l->cursor = l->top = 0;
-        return;
-    }
-    if (l->cursor >= rows)
-        l->cursor = rows - 1;
-    if (l->top > l->cursor)
-        l->top = l->cursor;
-}
-
-void list_scroll_into_view(struct list_state *l, uint64_t rows)
-{
-    list_clamp(l, rows);
-    uint64_t h = l->height > 0 ? (uint64_t)l->height : 1;
-    if (l->cursor < l->top)
-        l->top = l->cursor;
-    if (l->cursor >= l->top + h)
-        l->top = l->cursor - h + 1;
-    /* no empty space below the last row when the list is long enough */
-    if (rows > h && l->top > rows - h)
-        l->top = rows - h;
-    if (rows <= h)
-        l->top = 0;
-}
-
-void draw_selected(struct ui *ui, struct rect r, int y, bool focused)
-{
-    screen_restyle(&ui->scr, r.x, y, r.w, focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR, true);
-}
-
-void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
-{
-    for (size_t i = 0; i < len && out->len < max; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c == '\n')
-            strbuf_addstr(out, "\\n");
-        else if (c == '\t')
-            strbuf_addstr(out, "\\t");
-        else if (c == '\r')
-            strbuf_addstr(out, "\\r");
-        else if (c < 0x20 || c == 0x7f)
-            strbuf_addf(out, "\\x%02x", c);
-        else
-            strbuf_addch(out, (char)c);
-    }
-}
-
 bool ui_node_highlighted(const struct ui *ui, uint32_t n)
 {
     return (ui->search_highlight && ui->search_node_match && ui->search_node_match[n]) ||
            features_node_highlighted(ui, n);
-}
-
-const char *coverage_mark(const struct ui *ui, int style)
-{
-    switch (style) {
-    case EL_COVERED: return glyph(ui, "\xe2\x9c\x93", "+");   /* ✓ */
-    case EL_PARTLY: return glyph(ui, "\xe2\x97\x90", "~");    /* ◐ */
-    case EL_UNCOVERED: return glyph(ui, "\xc2\xb7", "-");      /* · */
-    default: return " ";                                        /* outside the pins */
-    }
-}
-
-int node_style(struct ui *ui, uint32_t node)
-{
-    struct workspace *ws = ui->ws;
-    if (ws->pins.len && !ws->pins.below[node])
-        return EL_DIM; /* outside every pin */
-    uint64_t total = workspace_node_total(ws, node);
-    uint64_t covered = workspace_node_covered(ws, node);
-    if (total == 0) /* no k-path starts here (a leaf, for k > 1): does it occur at all? */
-        return workspace_node_seen(ws, node) ? EL_COVERED : EL_UNCOVERED;
-    if (covered == 0)
-        return EL_UNCOVERED;
-    return covered >= total ? EL_COVERED : EL_PARTLY;
 }
 
 /* ---- layout --------------------------------------------------------------------- */
@@ -382,19 +295,6 @@ void ui_focus(struct ui *ui, enum pane_id p)
 
 /* ---- drawing ----------------------------------------------------------------------- */
 
-void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
-{
-    if (total == 0 || covered >= total) {
-        strbuf_addstr(out, "100.0");
-        return;
-    }
-    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
-    if (tenths > 999)
-        tenths = 999;
-    unsigned t = (unsigned)tenths;
-    strbuf_addf(out, "%u.%u", t / 10, t % 10);
-}
-
 /* The tab bar: the panes by number, the focused one highlighted (it is the
  * pane the keys go to), and at the right, always, the way to help and the
  * way out.  Narrow terminals get shorter names, then numbers only for the
@@ -446,7 +346,7 @@ static void draw_status(struct ui *ui, int y)
 {
     struct screen *s = &ui->scr;
     struct workspace *ws = ui->ws;
-    const char *sep = glyph(ui, " \xe2\x94\x82 ", " | ");
+    const char *sep = glyph(ui->ascii, " \xe2\x94\x82 ", " | ");
     struct status_part parts[8];
     int n = 0;
     struct strbuf sb = STRBUF_INIT;
@@ -461,7 +361,7 @@ static void draw_status(struct ui *ui, int y)
     if (ws->ndups)
         strbuf_addf(&sb, " (+%zu dup)", ws->ndups);
     if (ws->dirty)
-        strbuf_addstr(&sb, glyph(ui, " \xe2\x97\x8f", " *"));
+        strbuf_addstr(&sb, glyph(ui->ascii, " \xe2\x97\x8f", " *"));
     PART(0);
     strbuf_addf(&sb, "k=%u", ws->k);
     PART(0);
@@ -825,7 +725,6 @@ static void draw_overlay(struct ui *ui, struct rect body)
     }
     strbuf_free(&lines);
 }
-
 
 /* Search the overlay's lines from the line after the last match (or the
  * first shown line), wrapping around. */
@@ -1281,22 +1180,6 @@ static void start_run(struct ui *ui)
 }
 
 /* ---- search ----------------------------------------------------------------------------- */
-
-bool text_contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    if (n == 0)
-        return true;
-    for (const char *h = hay; *h; h++) {
-        size_t i = 0;
-        while (i < n && h[i] &&
-               tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
 
 static bool kpath_row_matches(struct ui *ui, uint64_t row, struct strbuf *tmp, uint32_t *path)
 {

@@ -262,14 +262,14 @@ static void draw_node_label(struct ui *ui, int x, int y, int maxw, uint32_t n, s
     if (!node_kind_is_symbolic(kind) && !ui->ascii)
         strbuf_addstr(tmp, kind == NODE_ALT ? "\xe2\x97\x87 " : kind == NODE_CAT ? "\xe2\x88\x98 " : "\xe2\x86\xbb ");
     graph_node_name(g, n, tmp);
-    int style = node_kind_is_symbolic(kind) ? node_style(ui, n) : EL_SYNTHETIC;
+    int style = node_kind_is_symbolic(kind) ? node_style(ui->ws, n) : EL_SYNTHETIC;
     if (ui_node_highlighted(ui, n))
         style = EL_SEARCH;
     int used = screen_put_fit(&ui->scr, x, y, maxw, tmp->data, tmp->len, style);
     uint32_t target = backedge_target(ui, n);
     if (target != NODE_NONE && used < maxw) {
         strbuf_reset(tmp);
-        strbuf_addstr(tmp, glyph(ui, " \xe2\xa4\xb4 ", " ^ "));
+        strbuf_addstr(tmp, glyph(ui->ascii, " \xe2\xa4\xb4 ", " ^ "));
         graph_node_name(g, target, tmp);
         screen_put_fit(&ui->scr, x + used, y, maxw - used, tmp->data, tmp->len, EL_BACKEDGE);
     }
@@ -293,7 +293,7 @@ static void draw_tree_view(struct ui *ui, struct rect r, bool focused)
         int x = r.x + indent;
         const char *marker = " ";
         if (has_children(ui, n))
-            marker = ui->expanded[n] ? glyph(ui, "\xe2\x96\xbe", "-") : glyph(ui, "\xe2\x96\xb8", "+");
+            marker = ui->expanded[n] ? glyph(ui->ascii, "\xe2\x96\xbe", "-") : glyph(ui->ascii, "\xe2\x96\xb8", "+");
         screen_puts(&ui->scr, x, r.y + y, r.w - indent, marker, EL_SYNTHETIC);
         /* coverage at the right, for symbolic nodes: a mark that says it
          * without colour (colour-blind viewers, mono terminals), then the
@@ -301,21 +301,21 @@ static void draw_tree_view(struct ui *ui, struct rect r, bool focused)
         int right = 0;
         if (node_kind_is_symbolic(ws->graph->nodes[n].kind)) {
             strbuf_reset(&tmp);
-            strbuf_addstr(&tmp, coverage_mark(ui, node_style(ui, n)));
+            strbuf_addstr(&tmp, coverage_mark(ui->ascii, node_style(ui->ws, n)));
             if (workspace_node_total(ws, n))
                 strbuf_addf(&tmp, " %" PRIu64 "/%" PRIu64, workspace_node_covered(ws, n),
                             workspace_node_total(ws, n));
             right = text_columns(tmp.data, tmp.len) + 1;
             if (r.w - indent - 2 > right + 8) {
                 screen_puts(&ui->scr, r.x + r.w - right, r.y + y, right, strbuf_str(&tmp), EL_DIM);
-                screen_restyle(&ui->scr, r.x + r.w - right, r.y + y, 1, node_style(ui, n), false);
+                screen_restyle(&ui->scr, r.x + r.w - right, r.y + y, 1, node_style(ui->ws, n), false);
             }
             else
                 right = 0;
         }
         draw_node_label(ui, x + 2, r.y + y, r.w - indent - 2 - right - (right ? 1 : 0), n, &tmp);
         if (l->top + (uint64_t)y == l->cursor)
-            draw_selected(ui, r, r.y + y, focused);
+            draw_selected(&ui->scr, r, r.y + y, focused);
     }
     strbuf_free(&tmp);
 }
@@ -335,7 +335,7 @@ static void draw_text_view(struct ui *ui, struct rect r, bool focused)
             const struct text_token *tok = &ui->text.tokens[line->first_token + t];
             int style = EL_SYNTHETIC;
             if (tok->node != NODE_NONE)
-                style = node_kind_is_symbolic(g->nodes[tok->node].kind) ? node_style(ui, tok->node)
+                style = node_kind_is_symbolic(g->nodes[tok->node].kind) ? node_style(ui->ws, tok->node)
                                                                        : EL_SYNTHETIC;
             else if (t == 0 && line->indent == 0)
                 style = EL_HEADER;
@@ -343,7 +343,7 @@ static void draw_text_view(struct ui *ui, struct rect r, bool focused)
                             tok->len, style);
         }
         if (l->top + (uint64_t)y == l->cursor)
-            draw_selected(ui, r, r.y + y, focused);
+            draw_selected(&ui->scr, r, r.y + y, focused);
     }
 }
 

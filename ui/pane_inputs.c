@@ -76,7 +76,7 @@ static void inputs_draw(struct ui *ui, struct rect r, bool focused)
             screen_puts(&ui->scr, r.x + 1, r.y + 1, r.w - 1,
                         "no inputs yet: the curve starts with the first (s/r generate)", EL_DIM);
         else
-            plot_growth(ui, r, current_growth(ui), (size_t)pl->cursor + 1);
+            plot_growth(&ui->scr, r, current_growth(ui), (size_t)pl->cursor + 1);
         return;
     }
     struct screen *s = &ui->scr;
@@ -99,7 +99,7 @@ static void inputs_draw(struct ui *ui, struct rect r, bool focused)
         int yy = r.y + 1 + y;
         strbuf_reset(&tmp);
         strbuf_addf(&tmp, "%s%4zu  %-6s %5zu %5" PRIu64 "  ",
-                    in->marked ? glyph(ui, "\xe2\x97\x8f", "*") : " ", i + 1,
+                    in->marked ? glyph(ui->ascii, "\xe2\x97\x8f", "*") : " ", i + 1,
                     in->sample ? "sample" : "gen", in->len, in->nnew);
         int used = screen_puts(s, r.x, yy, r.w, strbuf_str(&tmp), in->sample ? EL_SAMPLE : EL_NORMAL);
         if (in->marked)
@@ -108,7 +108,7 @@ static void inputs_draw(struct ui *ui, struct rect r, bool focused)
         escape_text(in->text, in->len, (size_t)r.w * 4, &tmp);
         screen_puts(s, r.x + used, yy, r.w - used, strbuf_str(&tmp), EL_NORMAL);
         if (i == l->cursor)
-            draw_selected(ui, r, yy, focused);
+            draw_selected(&ui->scr, r, yy, focused);
     }
     /* the preview */
     int py = r.y + 1 + list_h;

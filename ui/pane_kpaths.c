@@ -140,7 +140,7 @@ static int draw_path(struct ui *ui, int x, int y, int maxw, const uint32_t *path
                      struct strbuf *tmp)
 {
     const struct graph *g = ui->ws->graph;
-    const char *arrow = glyph(ui, " \xe2\x86\x92 ", " -> ");
+    const char *arrow = glyph(ui->ascii, " \xe2\x86\x92 ", " -> ");
     int used = 0;
     for (uint32_t i = 0; i < k && used < maxw; i++) {
         if (i)
@@ -191,7 +191,7 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
                        (ui->filter == WS_ALL && workspace_rank_covered(ws, rank));
         int yy = r.y + 1 + y;
         int style = covered ? EL_COVERED : EL_UNCOVERED;
-        screen_puts(s, r.x, yy, 2, coverage_mark(ui, style), style);
+        screen_puts(s, r.x, yy, 2, coverage_mark(ui->ascii, style), style);
         int used = 2 + draw_path(ui, r.x + 2, yy, r.w - 2, path, ws->k, &tmp);
         if (ui->show_patterns && used + 3 < r.w) {
             strbuf_reset(&pat);
@@ -200,7 +200,7 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
             screen_puts(s, r.x + col, yy, r.w - col, strbuf_str(&pat), EL_PATTERN);
         }
         if (i == l->cursor)
-            draw_selected(ui, r, yy, focused);
+            draw_selected(&ui->scr, r, yy, focused);
     }
     if (rows == 0) {
         const char *msg = ui->narrow ? "no k-path here contains the text (F changes it)"

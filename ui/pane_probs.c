@@ -109,7 +109,7 @@ static void draw_bar(struct ui *ui, int x, int y, int w, double p)
         filled = w;
     for (int i = 0; i < w; i++)
         screen_puts(&ui->scr, x + i, y, 1,
-                    i < filled ? glyph(ui, "\xe2\x96\x88", "#") : glyph(ui, "\xe2\x96\x91", "."),
+                    i < filled ? glyph(ui->ascii, "\xe2\x96\x88", "#") : glyph(ui->ascii, "\xe2\x96\x91", "."),
                     i < filled ? EL_BAR : EL_BAR_EMPTY);
 }
 
@@ -201,7 +201,7 @@ static void probs_draw(struct ui *ui, struct rect r, bool focused)
         }
         }
         if (l->top + (uint64_t)y == l->cursor)
-            draw_selected(ui, r, yy, focused);
+            draw_selected(&ui->scr, r, yy, focused);
     }
     free(tokens);
     strbuf_free(&tmp);

@@ -589,7 +589,7 @@ static int draw_report_plot(struct ui *ui, struct rect r, int y)
     }
     struct rect pr = {r.x, y, r.w, r.y + r.h - y};
     if (pr.h > 0)
-        y += plot_bars(ui, pr, label, value, text, style, n, (double)rep->features);
+        y += plot_bars(&ui->scr, pr, label, value, text, style, n, (double)rep->features);
     for (size_t i = 0; i < 2 * n; i++)
         strbuf_free(&bufs[i]);
     free(bufs);
@@ -684,7 +684,7 @@ void runs_draw(struct ui *ui, struct rect r, bool focused)
         int yy = r.y + 1 + y;
         bool marked = in != SIZE_MAX && ui->ws->inputs[in].marked;
         strbuf_reset(&t);
-        strbuf_addstr(&t, marked ? glyph(ui, "\xe2\x97\x8f", "*") : " ");
+        strbuf_addstr(&t, marked ? glyph(ui->ascii, "\xe2\x97\x8f", "*") : " ");
         if (in == SIZE_MAX)
             strbuf_addf(&t, "%4s  ", "-");
         else
@@ -707,7 +707,7 @@ void runs_draw(struct ui *ui, struct rect r, bool focused)
         screen_puts(s, r.x + used, yy, r.w - used, strbuf_str(&t),
                     in == SIZE_MAX ? EL_DIM : EL_NORMAL);
         if (row == l->cursor)
-            draw_selected(ui, r, yy, focused);
+            draw_selected(&ui->scr, r, yy, focused);
     }
     strbuf_free(&t);
     int y = r.y + 1 + list_h;

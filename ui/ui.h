@@ -30,6 +30,8 @@
 #include "strbuf.h"
 #include "theme.h"
 #include "why.h"
+#include "widget.h"
+#include "plot.h"
 #include "workspace.h"
 
 enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, PANE_DETAIL, NPANES };
@@ -39,12 +41,6 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 #define UI_MIN_H 16
 #define UI_LOG_MAX 5000
 #define UI_SEARCH_MATCHES_MAX (1u << 20)
-
-struct list_state {
-    uint64_t cursor, top;
-    int height;  /* visible rows at the last draw */
-    int first_y; /* screen row of the first visible row at the last draw */
-};
 
 struct ui;
 
@@ -319,35 +315,16 @@ void ui_workspace_changed(struct ui *ui);
 void ui_request_quit(struct ui *ui, bool force);
 /* Switch themes; problems are reported, success too unless `quiet`. */
 bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
-double ui_now(void);
 void ui_autosave(struct ui *ui, bool force);
 /* File the autosave under what the session is about: the workspace file it
  * was opened from or saved to, else the grammar; an autosave filed under
  * the previous key is removed (its work was saved or given up). */
 void ui_autosave_rekey(struct ui *ui);
 
-/* list helpers */
-void list_clamp(struct list_state *l, uint64_t rows);
-void list_scroll_into_view(struct list_state *l, uint64_t rows);
-/* Draw the selection style over row y of r. */
-void draw_selected(struct ui *ui, struct rect r, int y, bool focused);
-/* "12.5": a coverage percentage rounded down to tenths (only full
- * coverage, or nothing to cover, reads 100.0). */
-void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total);
-/* Glyph strings, UTF-8 or ASCII. */
-const char *glyph(const struct ui *ui, const char *utf8, const char *ascii);
-/* Escape an input for one-line display: \n, \t, \r and \xHH for control
- * characters; a backslash stays one backslash (the text as written). */
-void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
 /* The k-path selected in the k-paths pane (false when there is none). */
 bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank);
 /* Is node n a match of the last search, to be highlighted? */
 bool ui_node_highlighted(const struct ui *ui, uint32_t n);
-/* The mark that says a coverage style without colour: covered, partly,
- * uncovered (the k-path list and the graph use the same marks). */
-const char *coverage_mark(const struct ui *ui, int style);
-/* The coverage style of a symbolic node. */
-int node_style(struct ui *ui, uint32_t node);
 /* Draw a derivation tree (pre-order, indented) rows [top, top+h) into r;
  * returns the number of rows.  `mark` is highlighted (DTREE_NONE: none). */
 uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t top,
@@ -363,8 +340,6 @@ uint64_t kpaths_row_from(struct ui *ui, uint64_t rank);
  * NULL or "" shows them all again.  False (with an error) when the list is
  * too long to narrow as you type. */
 bool kpaths_narrow(struct ui *ui, const char *text);
-/* Does hay contain needle, ignoring ASCII case? */
-bool text_contains_nocase(const char *hay, const char *needle);
 void graph_rebuild(struct ui *ui);
 void graph_reveal(struct ui *ui, uint32_t node);
 uint32_t graph_selected_node(struct ui *ui);
@@ -451,17 +426,6 @@ void features_detail(struct ui *ui, detail_para_fn add, void *ctx);
 char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
 void commands_help(struct strbuf *out, int width);
 size_t commands_help_lines(void);
-
-/* ---- plot.c ------------------------------------------------------------------------ */
-/* Horizontal bars: label i, then a bar of value[i] out of max (eighths of a
- * cell in UTF-8, '#' in ASCII) in style[i], then the value as written in
- * text[i]; one row each from r.y.  Returns the rows drawn. */
-int plot_bars(struct ui *ui, struct rect r, const char *const *label, const double *value,
-              const char *const *text, const int *style, size_t n, double max);
-/* Draw the coverage growth chart into r; `selected` inputs are marked. */
-void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, size_t selected);
-/* The style of the curve of k. */
-int plot_curve_style(uint32_t k);
 
 /* ---- svg.c ----------------------------------------------------------------------- */
 void svg_render(const struct screen *s, const struct theme *t, struct strbuf *out);
