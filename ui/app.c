@@ -13,8 +13,7 @@
 
 #include "grammar_write.h"
 #include "lesson.h"
-#include "script.h"
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 const struct pane_ops *const pane_ops[NPANES] = {
@@ -233,6 +232,8 @@ void ui_free(struct ui *ui)
     free(ui->autosave_path);
     free(ui->state_dir);
     lesson_free(ui->lesson);
+    free(ui->cmdline_want_prompt);
+    free(ui->cmdline_want_text);
     memset(ui, 0, sizeof *ui);
 }
 
@@ -901,7 +902,7 @@ void ui_lesson_goto(struct ui *ui, size_t i)
         for (size_t j = 0; j < l->steps[s].nsetup && ok; j++) {
             char where[4200];
             snprintf(where, sizeof where, "%s:%u", l->path, l->steps[s].setup[j].number);
-            ok = script_line(ui, l->steps[s].setup[j].text, where);
+            ok = ui_script_line(ui, l->steps[s].setup[j].text, where);
         }
     if (ui->lesson) /* a setup line opened another lesson */
         lesson_free(ui->lesson);
@@ -1482,11 +1483,8 @@ static void list_action(struct ui *ui, enum pane_id p, enum action a)
 
 static void export_prompt(struct ui *ui)
 {
-    if (ui->script_mode || !term_active()) {
+    if (!ui_cmdline_open(ui, ":", "export "))
         ui_message(ui, "type :export DIR");
-        return;
-    }
-    term_cmdline_begin(ui, ":", "export ");
 }
 
 /* P: pin what is selected: the graph's node when the graph (or the detail
@@ -1524,10 +1522,8 @@ static void global_action(struct ui *ui, enum action a, int key)
     case ACT_INTERRUPT: ui_request_quit(ui, false); break;
     case ACT_COMMAND:
     case ACT_SEARCH:
-        if (ui->script_mode || !term_active())
+        if (!ui_cmdline_open(ui, a == ACT_COMMAND ? ":" : "/", ""))
             ui_error(ui, "the command line needs a terminal; scripts use :COMMAND and /TEXT lines");
-        else
-            term_cmdline_begin(ui, a == ACT_COMMAND ? ":" : "/", "");
         break;
     case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
     /* N goes against the search's direction without changing it (vim, less) */
@@ -1675,10 +1671,8 @@ static void overlay_key(struct ui *ui, int key)
     case ACT_TOP: ui->help_top = 0; break;
     case ACT_BOTTOM: ui->help_top = UINT64_MAX / 2; break;
     case ACT_SEARCH:
-        if (ui->script_mode || !term_active())
+        if (!ui_cmdline_open(ui, "/", ""))
             ui_error(ui, "scripts search with /TEXT lines");
-        else
-            term_cmdline_begin(ui, "/", "");
         break;
     case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
     case ACT_SEARCH_PREV: ui_search(ui, "", !ui->search_backward); break;
@@ -1811,3 +1805,107 @@ void ui_cover_path(struct ui *ui, const uint32_t *path)
     strbuf_free(&t);
     ui->list[PANE_INPUTS].cursor = ws->ninputs - 1;
 }
+
+/* ---- the front ends' requests -------------------------------------------------------- */
+
+bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial)
+{
+    if (ui->script_mode || !ui->front_cmdline)
+        return false;
+    free(ui->cmdline_want_prompt);
+    free(ui->cmdline_want_text);
+    ui->cmdline_want_prompt = xstrdup(prompt);
+    ui->cmdline_want_text = xstrdup(initial ? initial : "");
+    return true;
+}
+
+void ui_narrow(struct ui *ui, const char *text)
+{
+    kpaths_narrow(ui, text);
+}
+
+/* ---- one line as a script (or a lesson) gives it ------------------------------------ */
+
+static void finish_jobs(struct ui *ui)
+{
+    while (ui->job)
+        ui_job_slice(ui, 1.0);
+}
+
+static bool mouse_token(struct ui *ui, const char *tok, size_t len)
+{
+    char buf[64];
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, tok, len);
+    buf[len] = '\0';
+    char name[16];
+    int x, y;
+    char close;
+    if (sscanf(buf, "<%15s %d %d%c", name, &x, &y, &close) != 4 || close != '>')
+        return false;
+    if (strcmp(name, "Click") == 0)
+        ui->mouse.kind = MOUSE_CLICK;
+    else if (strcmp(name, "WheelUp") == 0)
+        ui->mouse.kind = MOUSE_WHEEL_UP;
+    else if (strcmp(name, "WheelDown") == 0)
+        ui->mouse.kind = MOUSE_WHEEL_DOWN;
+    else
+        return false;
+    ui->mouse.x = x;
+    ui->mouse.y = y;
+    return true;
+}
+
+bool ui_script_line(struct ui *ui, const char *line, const char *where)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p || *p == '#')
+        return true;
+    finish_jobs(ui);
+    if (*p == ':' && p[1]) {
+        ui_command(ui, p + 1);
+    } else if (*p == '/' && p[1]) {
+        ui_search(ui, p + 1, false);
+    } else {
+        /* keys, blank-separated; <...> may hold blanks (mouse) */
+        while (*p) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (!*p)
+                break;
+            const char *end = p + 1;
+            if (*p == '<' && strchr(p, '>'))
+                end = strchr(p, '>') + 1;
+            else
+                while (*end && ((unsigned char)*end & 0xc0) == 0x80)
+                    end++;
+            int key;
+            if (mouse_token(ui, p, (size_t)(end - p))) {
+                ui_draw(ui); /* clicks land where the last frame put things */
+                ui_key(ui, K_MOUSE);
+            } else if (keys_parse(p, (size_t)(end - p), &key)) {
+                ui_key(ui, key);
+            } else {
+                if (ui->script_mode) {
+                    fprintf(stderr, "%s: not a key: '%.*s'\n", where, (int)(end - p), p);
+                } else { /* the terminal belongs to curses: say it in the log */
+                    struct strbuf sb = STRBUF_INIT;
+                    strbuf_addf(&sb, "%s: not a key: '%.*s'", where, (int)(end - p), p);
+                    ui_log(ui, true, strbuf_str(&sb));
+                    strbuf_free(&sb);
+                }
+                return false;
+            }
+            finish_jobs(ui);
+            ui_draw(ui);
+            p = end;
+        }
+    }
+    finish_jobs(ui);
+    ui_draw(ui);
+    return true;
+}
+

@@ -15,7 +15,7 @@
 #include "outdir.h"
 #include "parse.h"
 #include "pattern.h"
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 enum arg_kind { ARG_NONE, ARG_FILE, ARG_RULE, ARG_NODE, ARG_STRATEGY, ARG_CLOSEOFF, ARG_THEME, ARG_FILTER };

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "pattern.h"
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 /* ---- narrowing: the list as you type (nnn, lazygit) ----
@@ -247,12 +247,11 @@ static bool kpaths_action(struct ui *ui, enum action a)
         ui_message(ui, "patterns %s", ui->show_patterns ? "shown" : "hidden");
         return true;
     case ACT_NARROW:
-        if (ui->script_mode || !term_active())
-            ui_message(ui, "type :narrow TEXT");
-        else {
+        {
             struct strbuf init = STRBUF_INIT;
             strbuf_addf(&init, "narrow %s", ui->narrow ? ui->narrow : "");
-            term_cmdline_begin(ui, ":", strbuf_str(&init));
+            if (!ui_cmdline_open(ui, ":", strbuf_str(&init)))
+                ui_message(ui, "type :narrow TEXT");
             strbuf_free(&init);
         }
         return true;

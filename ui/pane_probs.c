@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 static void add_row(struct ui *ui, int kind, uint32_t rule, uint32_t node, uint32_t index)
@@ -273,10 +273,8 @@ static bool probs_action(struct ui *ui, enum action a)
         else
             snprintf(initial, sizeof initial, "prob %s %u.%u ",
                      ws->grammar->rules[row->rule].name, which, row->index + 1);
-        if (ui->script_mode || !term_active())
+        if (!ui_cmdline_open(ui, ":", initial))
             ui_message(ui, "type :%sVALUE", initial);
-        else
-            term_cmdline_begin(ui, ":", initial);
         return true;
     }
     case ACT_PROB_LEARN:

@@ -19,7 +19,7 @@
 #include "grammar_load.h"
 #include "script.h"
 #include "term.h"
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 static const char *const explorer_options[] = {

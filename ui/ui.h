@@ -252,6 +252,9 @@ struct ui {
     char *pending_export;    /* owned; the directory export! asks about */
 
     /* the command line (drawn from these; term.c keeps them current) */
+    bool front_cmdline;      /* the front end has a command line (the terminal) */
+    char *cmdline_want_prompt, *cmdline_want_text; /* owned; ui_cmdline_open: the
+                                front end opens the command line with these */
     bool cmdline;
     char *cmd_prompt;        /* owned */
     char *cmd_text;          /* owned */
@@ -281,21 +284,8 @@ extern const struct pane_ops graph_pane_ops, kpaths_pane_ops, probs_pane_ops, st
     inputs_pane_ops, detail_pane_ops;
 
 /* ---- app.c ---------------------------------------------------------------- */
-void ui_init(struct ui *ui, struct workspace *ws);
-void ui_free(struct ui *ui);
 /* Swap in a new workspace (after :load or :open); the old one is freed. */
 void ui_set_workspace(struct ui *ui, struct workspace *ws);
-/* Draw the whole frame into ui->scr (already sized). */
-void ui_draw(struct ui *ui);
-/* Handle one key (K_MOUSE: ui->mouse holds the event). */
-void ui_key(struct ui *ui, int key);
-/* Run a command line (without the ':'). */
-void ui_command(struct ui *ui, const char *line);
-/* Search for text in the focused list (or the k-paths); an empty text
- * repeats the last search in the given direction. */
-void ui_search(struct ui *ui, const char *text, bool backward);
-/* Do a slice of the current job (at most `budget` seconds). */
-void ui_job_slice(struct ui *ui, double budget);
 void ui_job_stop(struct ui *ui, const char *why);
 void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -315,7 +305,6 @@ void ui_workspace_changed(struct ui *ui);
 void ui_request_quit(struct ui *ui, bool force);
 /* Switch themes; problems are reported, success too unless `quiet`. */
 bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
-void ui_autosave(struct ui *ui, bool force);
 /* File the autosave under what the session is about: the workspace file it
  * was opened from or saved to, else the grammar; an autosave filed under
  * the previous key is removed (its work was saved or given up). */
@@ -420,19 +409,10 @@ typedef struct strbuf *(*detail_para_fn)(void *ctx, const char *label, int style
 void features_detail(struct ui *ui, detail_para_fn add, void *ctx);
 
 /* ---- commands.c ---------------------------------------------------------------- */
-/* Completion candidates for the command line `line` whose last word starts
- * at byte `start`: a NULL-terminated array of strings (caller frees), or NULL
- * for file-name completion. */
-char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
 void commands_help(struct strbuf *out, int width);
 size_t commands_help_lines(void);
 
 /* ---- svg.c ----------------------------------------------------------------------- */
 void svg_render(const struct screen *s, const struct theme *t, struct strbuf *out);
-
-/* ---- term.c (the terminal; absent in script mode) ---------------------------------- */
-/* Start the command line with a prompt (":" or "/") and initial text. */
-void term_cmdline_begin(struct ui *ui, const char *prompt, const char *initial);
-bool term_active(void);
 
 #endif

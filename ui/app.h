@@ -1,0 +1,50 @@
+/* app: the explorer's top as the front ends see it (app.c, commands.c).
+ *
+ * Contract: the front ends (term.c, the terminal; script.c, script mode;
+ * tui.c, which sets the explorer up) drive the app through this header
+ * only: keys, command lines, searches, script lines, drawing a frame and
+ * slices of the current job.  The app never calls a front end: what it
+ * needs from one it leaves in struct ui for the front end to take after the
+ * call (the command line to open: cmdline_want_*; a repaint: redraw_all; the
+ * theme: theme_generation), so the layers read top-down:
+ *     front ends (term, script, tui) -> app (app, commands) -> panes -> widgets
+ * The panes (ui.h) never include this header (tests/layers.sh checks). */
+#ifndef KPATH_UI_APP_H
+#define KPATH_UI_APP_H
+
+#include <stdbool.h>
+
+#include "ui.h"
+
+void ui_init(struct ui *ui, struct workspace *ws);
+void ui_free(struct ui *ui);
+/* Draw the whole frame into ui->scr (already sized). */
+void ui_draw(struct ui *ui);
+/* Handle one key (K_MOUSE: ui->mouse holds the event). */
+void ui_key(struct ui *ui, int key);
+/* Run a command line (without the ':'). */
+void ui_command(struct ui *ui, const char *line);
+/* Search for text in the focused list (or the k-paths); an empty text
+ * repeats the last search in the given direction. */
+void ui_search(struct ui *ui, const char *text, bool backward);
+/* Do a slice of the current job (at most `budget` seconds). */
+void ui_job_slice(struct ui *ui, double budget);
+void ui_autosave(struct ui *ui, bool force);
+/* Run one script line (a key line, :COMMAND or /TEXT) and finish the work it
+ * started; false, reported on stderr as WHERE (or in the log when a
+ * terminal has the screen), when a key is not understood.  Script mode and
+ * lessons run their lines with it. */
+bool ui_script_line(struct ui *ui, const char *line, const char *where);
+/* Ask the front end to open its command line with a prompt (":" or "/")
+ * and initial text, after the current key; false when it has none (script
+ * mode), and the caller says how to type it instead. */
+bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial);
+/* Narrow the k-path list to the text typed so far (the terminal calls it
+ * on every key of `:narrow TEXT`). */
+void ui_narrow(struct ui *ui, const char *text);
+/* Completion candidates for the command line `line` whose last word starts
+ * at byte `start`: a NULL-terminated array of strings (caller frees), or NULL
+ * for file-name completion. */
+char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
+
+#endif
