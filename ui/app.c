@@ -237,12 +237,6 @@ void ui_free(struct ui *ui)
     memset(ui, 0, sizeof *ui);
 }
 
-bool ui_node_highlighted(const struct ui *ui, uint32_t n)
-{
-    return (ui->search_highlight && ui->search_node_match && ui->search_node_match[n]) ||
-           features_node_highlighted(ui, n);
-}
-
 /* ---- layout --------------------------------------------------------------------- */
 
 static void layout(struct ui *ui, struct rect body)
@@ -1498,7 +1492,7 @@ static void pin_selection(struct ui *ui)
         uint32_t n = graph_selected_node(ui);
         if (n != NODE_NONE)
             graph_node_name(ws->graph, n, &text);
-    } else if (ui_selected_kpath(ui, path, NULL)) {
+    } else if (kpaths_selected(ui, path, NULL)) {
         workspace_path_name(ws, path, ws->k, " ", &text);
     }
     free(path);
@@ -1590,7 +1584,7 @@ static void global_action(struct ui *ui, enum action a, int key)
         uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
         if (ui->focus != PANE_GRAPH && ui->focus != PANE_INPUTS &&
             !(ui->focus == PANE_DETAIL && ui->detail_of != PANE_KPATHS) &&
-            ui_selected_kpath(ui, path, NULL))
+            kpaths_selected(ui, path, NULL))
             ui_cover_path(ui, path);
         else
             ui_error(ui, "C covers the k-path selected in pane 2 (k-paths) or shown in pane 6");
@@ -1765,27 +1759,10 @@ void ui_key(struct ui *ui, int key)
             global_action(ui, a, key);
         else if (c == CTX_LIST)
             list_action(ui, p, a);
-        else if (!ops->action || !ops->action(ui, a))
+        else if (!ops->action || !ui_request(ui, ops->action(ui, a)))
             global_action(ui, ACT_NONE, key);
         break;
     }
-}
-
-bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank)
-{
-    struct workspace *ws = ui->ws;
-    if (!workspace_listable(ws))
-        return false;
-    uint64_t rows = kpaths_count(ui);
-    struct list_state *l = &ui->list[PANE_KPATHS];
-    list_clamp(l, rows);
-    if (rows == 0)
-        return false;
-    uint64_t r = kpaths_rank(ui, l->cursor);
-    kpath_unrank(&ws->space, r, path);
-    if (rank)
-        *rank = r;
-    return true;
 }
 
 void ui_cover_path(struct ui *ui, const uint32_t *path)
@@ -1821,7 +1798,7 @@ bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial)
 
 void ui_narrow(struct ui *ui, const char *text)
 {
-    kpaths_narrow(ui, text);
+    ui_request(ui, kpaths_narrow(ui, text));
 }
 
 /* ---- one line as a script (or a lesson) gives it ------------------------------------ */
@@ -1909,3 +1886,28 @@ bool ui_script_line(struct ui *ui, const char *line, const char *where)
     return true;
 }
 
+/* ---- what the panes ask for ------------------------------------------------------------- */
+
+bool ui_request(struct ui *ui, struct pane_request r)
+{
+    if (r.changed)
+        ui_workspace_changed(ui);
+    switch (r.kind) {
+    case REQ_NOT_MINE: return false;
+    case REQ_DONE: break;
+    case REQ_MESSAGE: ui_message(ui, "%s", r.text); break;
+    case REQ_ERROR: ui_error(ui, "%s", r.text); break;
+    case REQ_FOCUS:
+        ui_focus(ui, (enum pane_id)r.pane);
+        if (r.text)
+            ui_message(ui, "%s", r.text);
+        break;
+    case REQ_CMDLINE:
+        if (!ui_cmdline_open(ui, ":", r.text))
+            ui_message(ui, "%s", r.fallback);
+        break;
+    case REQ_COMMAND: ui_command(ui, r.text); break;
+    }
+    pane_request_free(&r);
+    return true;
+}

@@ -42,6 +42,8 @@ bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial);
 /* Narrow the k-path list to the text typed so far (the terminal calls it
  * on every key of `:narrow TEXT`). */
 void ui_narrow(struct ui *ui, const char *text);
+/* Carry out what a pane asked for (and free it); false for REQ_NOT_MINE. */
+bool ui_request(struct ui *ui, struct pane_request r);
 /* Completion candidates for the command line `line` whose last word starts
  * at byte `start`: a NULL-terminated array of strings (caller frees), or NULL
  * for file-name completion. */

@@ -411,7 +411,7 @@ static void cmd_pin(struct ui *ui, const struct cmd_args *a)
             graph_node_name(ws->graph, n, &text);
     } else {
         uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-        if (ui_selected_kpath(ui, path, NULL))
+        if (kpaths_selected(ui, path, NULL))
             workspace_path_name(ws, path, ws->k, " ", &text);
         free(path);
     }
@@ -455,7 +455,7 @@ static bool path_arg(struct ui *ui, const struct cmd_args *a, uint32_t **path, u
     }
     *path = xmalloc((ws->k + 1) * sizeof **path);
     *len = ws->k;
-    if (!ui_selected_kpath(ui, *path, NULL)) {
+    if (!kpaths_selected(ui, *path, NULL)) {
         free(*path);
         ui_error(ui, "no k-path selected");
         return false;
@@ -496,7 +496,7 @@ static void cmd_why(struct ui *ui, const struct cmd_args *a)
         ui->filter = WS_UNCOVERED;
     else if (ui->filter == WS_UNCOVERED)
         ui->filter = WS_ALL;
-    kpaths_narrow(ui, NULL); /* the k-path asked for must be in the list */
+    ui_request(ui, kpaths_narrow(ui, NULL)); /* the k-path asked for must be in the list */
     ui->list[PANE_KPATHS].cursor = workspace_position(ws, ui->filter, rank);
     ui->list[PANE_KPATHS].top = ui->list[PANE_KPATHS].cursor;
     ui->detail_of = PANE_KPATHS;
@@ -728,8 +728,12 @@ static void cmd_narrow(struct ui *ui, const struct cmd_args *a)
     const char *text = a->rest;
     while (*text == ' ')
         text++;
-    if (!kpaths_narrow(ui, text))
+    struct pane_request narrowed = kpaths_narrow(ui, text);
+    if (narrowed.kind == REQ_ERROR) {
+        ui_request(ui, narrowed);
         return;
+    }
+    pane_request_free(&narrowed);
     ui_focus(ui, PANE_KPATHS);
     if (*text)
         ui_message(ui, "%" PRIu64 " k-path%s containing \"%s\" (:narrow alone shows all)",

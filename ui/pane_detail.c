@@ -222,7 +222,7 @@ void detail_explain_selected(struct ui *ui)
     struct workspace *ws = ui->ws;
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
     uint64_t rank;
-    if (ui_selected_kpath(ui, path, &rank) && !workspace_rank_covered(ws, rank))
+    if (kpaths_selected(ui, path, &rank) && !workspace_rank_covered(ws, rank))
         explain(ui, path, rank);
     free(path);
 }
@@ -234,7 +234,7 @@ static void kpath_detail(struct ui *ui, struct paras *ps)
     struct workspace *ws = ui->ws;
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
     uint64_t rank;
-    if (!ui_selected_kpath(ui, path, &rank)) {
+    if (!kpaths_selected(ui, path, &rank)) {
         strbuf_addstr(para_add(ps, "", EL_DIM),
                       ws->space.saturated                   ? "too many k-paths to list"
                       : kpaths_count(ui) == 0 ? "no k-path in this list (f changes the filter)"

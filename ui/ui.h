@@ -44,14 +44,45 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 
 struct ui;
 
+/* What a pane asks the app to do.  A pane never calls the app (app.h): its
+ * action returns one of these and the app carries it out after the pane
+ * returns (ui_request), as tig's views return a request to its loop.
+ * REQ_NOT_MINE: the pane does not take the key (the app tries the key's
+ * global meaning); REQ_DONE: done, nothing more to do; REQ_MESSAGE and
+ * REQ_ERROR: show `text` on the message line (it goes to the log too);
+ * REQ_FOCUS: focus pane `pane`, then show `text` if any; REQ_CMDLINE: open
+ * the command line with `text` typed (a front end without one, script mode,
+ * shows `fallback` instead); REQ_COMMAND: run `text` as a command line.
+ * `changed` says first that the workspace changed shape (derived rows are
+ * rebuilt: ui_workspace_changed). */
+enum request_kind { REQ_NOT_MINE, REQ_DONE, REQ_MESSAGE, REQ_ERROR, REQ_FOCUS, REQ_CMDLINE,
+                    REQ_COMMAND };
+struct pane_request {
+    enum request_kind kind;
+    char *text;      /* owned */
+    char *fallback;  /* owned; REQ_CMDLINE */
+    int pane;        /* REQ_FOCUS: an enum pane_id */
+    bool changed;
+};
+#define REQ_NONE_OF_MINE ((struct pane_request){.kind = REQ_NOT_MINE})
+#define REQ_HANDLED ((struct pane_request){.kind = REQ_DONE})
+/* request.c: the requests, built (printf formats for the text). */
+struct pane_request req_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct pane_request req_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct pane_request req_focus(int pane);
+struct pane_request req_cmdline(const char *initial, const char *fallback);
+struct pane_request req_command(const char *line);
+void pane_request_free(struct pane_request *r);
+
 struct pane_ops {
     const char *title;
     enum key_context context;
     uint64_t (*rows)(struct ui *ui);
     /* Draw into r (the title line is drawn by the caller, r is the body). */
     void (*draw)(struct ui *ui, struct rect r, bool focused);
-    /* Handle a pane action; false when the pane does not take it. */
-    bool (*action)(struct ui *ui, enum action a);
+    /* Handle a pane action; what the app is to do next (REQ_NOT_MINE when
+     * the pane does not take it). */
+    struct pane_request (*action)(struct ui *ui, enum action a);
     /* The row was clicked (after the cursor moved there). */
     void (*clicked)(struct ui *ui);
     /* Text of a row, for search; NULL when the pane has no searchable rows. */
@@ -310,10 +341,6 @@ bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
  * the previous key is removed (its work was saved or given up). */
 void ui_autosave_rekey(struct ui *ui);
 
-/* The k-path selected in the k-paths pane (false when there is none). */
-bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank);
-/* Is node n a match of the last search, to be highlighted? */
-bool ui_node_highlighted(const struct ui *ui, uint32_t n);
 /* Draw a derivation tree (pre-order, indented) rows [top, top+h) into r;
  * returns the number of rows.  `mark` is highlighted (DTREE_NONE: none). */
 uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t top,
@@ -326,9 +353,14 @@ uint64_t kpaths_count(struct ui *ui);
 uint64_t kpaths_rank(struct ui *ui, uint64_t row);
 uint64_t kpaths_row_from(struct ui *ui, uint64_t rank);
 /* Narrow the list to the k-paths whose names contain text (case ignored);
- * NULL or "" shows them all again.  False (with an error) when the list is
- * too long to narrow as you type. */
-bool kpaths_narrow(struct ui *ui, const char *text);
+ * NULL or "" shows them all again.  REQ_ERROR when the list is too long to
+ * narrow as you type, else REQ_DONE. */
+struct pane_request kpaths_narrow(struct ui *ui, const char *text);
+/* The k-path selected in the k-paths pane (false when there is none). */
+bool kpaths_selected(struct ui *ui, uint32_t *path, uint64_t *rank);
+/* Is node n a match of the last search (or on a k-path of the selected
+ * feature), to be highlighted? */
+bool node_highlighted(const struct ui *ui, uint32_t n);
 void graph_rebuild(struct ui *ui);
 void graph_reveal(struct ui *ui, uint32_t node);
 uint32_t graph_selected_node(struct ui *ui);
