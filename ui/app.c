@@ -211,7 +211,7 @@ void ui_free(struct ui *ui)
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
     runs_free(ui);
-    generalize_view_free(ui);
+    generalize_job_free(ui);
     features_free(ui);
     workspace_load_abort(ui->job_loader);
     free(ui->search);
@@ -479,7 +479,7 @@ static void draw_bottom_line(struct ui *ui, int y)
     }
     if (ui->job == JOB_GENERALIZE) {
         struct strbuf sb = STRBUF_INIT;
-        generalize_view_status(ui, &sb);
+        generalize_job_status(ui, &sb);
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
         strbuf_free(&sb);
         return;
@@ -582,48 +582,45 @@ static void draw_pane(struct ui *ui, enum pane_id p)
 
 /* ---- overlays: help and the message log ------------------------------------------ */
 
-/* The overlay's lines, each ending in '\n' and starting with a marker:
- * \x01 a section title, \x02KEYS\x03TEXT a binding, \x04 an error line,
- * \x05 a plain line.  Help puts the focused pane's keys first; the log is
- * wrapped to `width` so every message can be read in full. */
-static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
+/* The message log's lines (markers as struct overlay_ops says), wrapped to
+ * `width` so every message can be read in full. */
+static void messages_lines(struct ui *ui, int width, struct strbuf *lines)
 {
-    if (ui->overlay == OVERLAY_GENERALIZE) {
-        generalize_view_lines(ui, width, lines);
-        return;
-    }
-    if (ui->overlay == OVERLAY_MESSAGES) {
-        if (ui->nlog == 0)
-            strbuf_addstr(lines, "\x05(no messages yet)\n");
-        int w = width > 10 ? width : 10;
-        for (size_t i = 0; i < ui->nlog; i++) {
-            const char *t = ui->log[i].text;
-            char mark = ui->log[i].error ? '\x04' : '\x05';
-            /* split at newlines, then wrap at w columns */
-            while (*t) {
-                const char *nl = strchr(t, '\n');
-                size_t len = nl ? (size_t)(nl - t) : strlen(t);
-                const char *p = t;
-                do {
-                    size_t take = 0;
-                    int cols = 0;
-                    while (take < (size_t)(t + len - p) && cols < w) {
+    if (ui->nlog == 0)
+        strbuf_addstr(lines, "\x05(no messages yet)\n");
+    int w = width > 10 ? width : 10;
+    for (size_t i = 0; i < ui->nlog; i++) {
+        const char *t = ui->log[i].text;
+        char mark = ui->log[i].error ? '\x04' : '\x05';
+        /* split at newlines, then wrap at w columns */
+        while (*t) {
+            const char *nl = strchr(t, '\n');
+            size_t len = nl ? (size_t)(nl - t) : strlen(t);
+            const char *p = t;
+            do {
+                size_t take = 0;
+                int cols = 0;
+                while (take < (size_t)(t + len - p) && cols < w) {
+                    take++;
+                    while (take < (size_t)(t + len - p) && ((unsigned char)p[take] & 0xc0) == 0x80)
                         take++;
-                        while (take < (size_t)(t + len - p) && ((unsigned char)p[take] & 0xc0) == 0x80)
-                            take++;
-                        cols++;
-                    }
-                    strbuf_addch(lines, mark);
-                    strbuf_add(lines, p, take);
-                    strbuf_addch(lines, '\n');
-                    p += take;
-                    mark = mark == '\x04' ? '\x04' : '\x05';
-                } while (p < t + len);
-                t = nl ? nl + 1 : t + len;
-            }
+                    cols++;
+                }
+                strbuf_addch(lines, mark);
+                strbuf_add(lines, p, take);
+                strbuf_addch(lines, '\n');
+                p += take;
+                mark = mark == '\x04' ? '\x04' : '\x05';
+            } while (p < t + len);
+            t = nl ? nl + 1 : t + len;
         }
-        return;
     }
+}
+
+/* Help: the focused pane's keys first, then every pane's, the commands and
+ * the mouse. */
+static void help_lines(struct ui *ui, int width, struct strbuf *lines)
+{
     enum key_context first = pane_ops[ui->focus]->context;
     enum key_context order[NCONTEXTS];
     int n = 0;
@@ -652,6 +649,30 @@ static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
                          "\x02" "wheel\x03" "scroll\n");
 }
 
+static const struct overlay_ops help_overlay_ops = {
+    " Help: keys and commands (j/k scroll, / searches, Esc closes)", help_lines, NULL,
+};
+static const struct overlay_ops messages_overlay_ops = {
+    " Messages of this session (j/k scroll, / searches, Esc closes)", messages_lines, NULL,
+};
+
+/* The open overlay's ops (NULL: none). */
+static const struct overlay_ops *overlay_ops(const struct ui *ui)
+{
+    switch (ui->overlay) {
+    case OVERLAY_NONE: return NULL;
+    case OVERLAY_HELP: return &help_overlay_ops;
+    case OVERLAY_MESSAGES: return &messages_overlay_ops;
+    case OVERLAY_GENERALIZE: return &generalize_overlay_ops;
+    }
+    return NULL;
+}
+
+static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
+{
+    overlay_ops(ui)->lines(ui, width, lines);
+}
+
 void ui_overlay(struct ui *ui, enum overlay_kind kind)
 {
     ui->overlay = kind;
@@ -667,10 +688,7 @@ static void draw_overlay(struct ui *ui, struct rect body)
     for (int y = r.y; y < r.y + r.h; y++)
         screen_fill(s, r.x, y, r.w, ' ', EL_NORMAL);
     screen_fill(s, r.x, r.y, r.w, ' ', EL_TITLE_FOCUS);
-    const char *title = ui->overlay == OVERLAY_GENERALIZE ? generalize_view_title()
-                        : ui->overlay == OVERLAY_MESSAGES
-                            ? " Messages of this session (j/k scroll, / searches, Esc closes)"
-                            : " Help: keys and commands (j/k scroll, / searches, Esc closes)";
+    const char *title = overlay_ops(ui)->title;
     screen_put_fit(s, r.x, r.y, r.w, title, strlen(title), EL_TITLE_FOCUS);
     struct strbuf lines = STRBUF_INIT;
     overlay_lines(ui, r.w - 2, &lines);
@@ -1101,7 +1119,7 @@ void ui_job_slice(struct ui *ui, double budget)
         if (!features_slice(ui, deadline))
             ui->job = JOB_NONE;
     } else if (ui->job == JOB_GENERALIZE) {
-        if (!generalize_view_slice(ui, deadline))
+        if (!generalize_job_slice(ui, deadline))
             ui->job = JOB_NONE;
     } else if (ui->job == JOB_SAMPLES) {
         while (ui->job_next < ui->job_files.len) {
@@ -1138,7 +1156,7 @@ void ui_job_stop(struct ui *ui, const char *why)
     else if (job == JOB_CAMPAIGN)
         runs_stop(ui);
     else if (job == JOB_GENERALIZE)
-        generalize_view_stop(ui);
+        generalize_job_stop(ui);
     else if (job == JOB_RUNS_REPORT)
         runs_report_stop(ui);
     else if (job == JOB_FEATURES)

@@ -286,14 +286,14 @@ static void cmd_run(struct ui *ui, const struct cmd_args *a)
  * shows the last one.  :learned [FILE] explores what it learned. */
 static void cmd_generalize(struct ui *ui, const struct cmd_args *a)
 {
-    generalize_view_start(ui, a->argv + 1, a->argc - 1, a->force);
+    generalize_job_start(ui, a->argv + 1, a->argc - 1, a->force);
 }
 
 static void cmd_learned(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 0, 1))
         return;
-    generalize_view_learned(ui, a->argc == 2 ? a->argv[1] : NULL, a->force);
+    generalize_learned(ui, a->argc == 2 ? a->argv[1] : NULL, a->force);
 }
 
 static void cmd_learn(struct ui *ui, const struct cmd_args *a)

@@ -310,6 +310,26 @@ struct ui {
     char *state_dir;         /* owned; where autosaves go (NULL: none) */
 };
 
+/* A key the footer line names: the first key the key table binds to
+ * `action`, then `word`. */
+struct footer_key {
+    enum action action;
+    const char *word;
+};
+
+/* An overlay over the panes (help, the message log, the generalization
+ * view): its title line, its lines (each ending in '\n' and starting with a
+ * marker: \x01 a section title, \x02KEYS\x03TEXT a binding, \x04 an error
+ * line, \x05 a plain line; the app draws, scrolls and searches them), and
+ * the keys the footer names while it is open (ended by ACT_NONE; NULL: the
+ * focused pane's, as help is about that pane). */
+struct overlay_ops {
+    const char *title;
+    void (*lines)(struct ui *ui, int width, struct strbuf *out);
+    const struct footer_key *footer;
+};
+extern const struct overlay_ops generalize_overlay_ops;
+
 extern const struct pane_ops *const pane_ops[NPANES];
 extern const struct pane_ops graph_pane_ops, kpaths_pane_ops, probs_pane_ops, stepper_pane_ops,
     inputs_pane_ops, detail_pane_ops;
