@@ -525,32 +525,6 @@ static void draw_bottom_line(struct ui *ui, int y)
     }
 }
 
-/* The footer: the focused pane's most useful keys, then the global ones,
- * as many as fit (htop, nano); :footer hides it. */
-static void draw_footer(struct ui *ui, int y)
-{
-    struct screen *s = &ui->scr;
-    screen_fill(s, 0, y, s->w, ' ', EL_NORMAL);
-    enum key_context order[2] = {pane_ops[ui->focus]->context, CTX_GLOBAL};
-    int x = 0;
-    for (int o = 0; o < 2; o++)
-        for (size_t i = 0; i < key_table_len; i++) {
-            const struct key_binding *b = &key_table[i];
-            if (b->context != order[o] || !*b->footer)
-                continue;
-            /* the first key of the binding, as the table names it */
-            const char *end = strchr(b->keys, ' ');
-            int kl = end ? (int)(end - b->keys) : (int)strlen(b->keys);
-            int need = kl + 1 + (int)strlen(b->footer) + 2;
-            if (x + need > s->w)
-                return;
-            x += screen_put(s, x, y, kl, b->keys, (size_t)kl, EL_HELP_KEY);
-            x += screen_puts(s, x, y, s->w - x, " ", EL_NORMAL);
-            x += screen_puts(s, x, y, s->w - x, b->footer, EL_DIM);
-            x += 2;
-        }
-}
-
 static void draw_pane(struct ui *ui, enum pane_id p)
 {
     struct rect r = ui->pane_rect[p];
@@ -671,6 +645,53 @@ static const struct overlay_ops *overlay_ops(const struct ui *ui)
 static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
 {
     overlay_ops(ui)->lines(ui, width, lines);
+}
+
+/* One key of the footer at x: the key as the table names it (the first of
+ * the binding's keys), then its word; false when it does not fit. */
+static bool footer_key(struct screen *s, int *x, int y, const char *keys, const char *word)
+{
+    const char *end = strchr(keys, ' ');
+    int kl = end ? (int)(end - keys) : (int)strlen(keys);
+    int need = kl + 1 + (int)strlen(word) + 2;
+    if (*x + need > s->w)
+        return false;
+    *x += screen_put(s, *x, y, kl, keys, (size_t)kl, EL_HELP_KEY);
+    *x += screen_puts(s, *x, y, s->w - *x, " ", EL_NORMAL);
+    *x += screen_puts(s, *x, y, s->w - *x, word, EL_DIM);
+    *x += 2;
+    return true;
+}
+
+/* The footer: the keys of what the keys go to, as many as fit (htop,
+ * nano): an overlay's own keys when it names them (struct overlay_ops),
+ * else the focused pane's most useful keys, then the global ones; :footer
+ * hides it. */
+static void draw_footer(struct ui *ui, int y)
+{
+    struct screen *s = &ui->scr;
+    screen_fill(s, 0, y, s->w, ' ', EL_NORMAL);
+    int x = 0;
+    const struct overlay_ops *ov = overlay_ops(ui);
+    if (ov && ov->footer) {
+        for (const struct footer_key *f = ov->footer; f->action != ACT_NONE; f++)
+            for (size_t i = 0; i < key_table_len; i++)
+                if (key_table[i].action == f->action) {
+                    if (!footer_key(s, &x, y, key_table[i].keys, f->word))
+                        return;
+                    break;
+                }
+        return;
+    }
+    enum key_context order[2] = {pane_ops[ui->focus]->context, CTX_GLOBAL};
+    for (int o = 0; o < 2; o++)
+        for (size_t i = 0; i < key_table_len; i++) {
+            const struct key_binding *b = &key_table[i];
+            if (b->context != order[o] || !*b->footer)
+                continue;
+            if (!footer_key(s, &x, y, b->keys, b->footer))
+                return;
+        }
 }
 
 void ui_overlay(struct ui *ui, enum overlay_kind kind)
