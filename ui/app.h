@@ -49,4 +49,52 @@ bool ui_request(struct ui *ui, struct pane_request r);
  * for file-name completion. */
 char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
 
+
+/* ---- what the app does for its parts (the app layer: app.c, commands.c,
+ * generalize_job.c and the job halves of runs.c and features.c) ---------- */
+/* Swap in a new workspace (after :load or :open); the old one is freed. */
+void ui_set_workspace(struct ui *ui, struct workspace *ws);
+void ui_job_stop(struct ui *ui, const char *why);
+void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Shows the first error (or the first diagnostic) and how many more there
+ * are, logs every one of them in full, and frees them. */
+void ui_diags(struct ui *ui, struct diag_list *diags);
+/* Add a line to the message log only (the message line is left alone). */
+void ui_log(struct ui *ui, bool error, const char *text);
+/* Open an overlay (help or the message log) at its top. */
+void ui_overlay(struct ui *ui, enum overlay_kind kind);
+void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
+            void (*on_no)(struct ui *));
+void ui_focus(struct ui *ui, enum pane_id p);
+/* The workspace changed shape (k, inputs, grammar): refresh derived rows. */
+void ui_workspace_changed(struct ui *ui);
+/* Ask to quit (checks unsaved work). */
+void ui_request_quit(struct ui *ui, bool force);
+/* Switch themes; problems are reported, success too unless `quiet`. */
+bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
+/* File the autosave under what the session is about: the workspace file it
+ * was opened from or saved to, else the grammar; an autosave filed under
+ * the previous key is removed (its work was saved or given up). */
+void ui_autosave_rekey(struct ui *ui);
+
+/* Load sample files as a job (JOB_SAMPLES), a few files per slice. */
+void ui_start_samples(struct ui *ui, char *const *paths, size_t n);
+/* Restore the autosaved session as a job (JOB_RESTORE). */
+void ui_start_restore(struct ui *ui);
+/* Generate a smallest input covering the k-path of rank r. */
+void ui_cover_path(struct ui *ui, const uint32_t *path);
+
+/* Open a lesson by name (lessons/NAME.lesson) or path at its first step;
+ * false with an error message. */
+bool ui_lesson_open(struct ui *ui, const char *name);
+/* Go to step i of the open lesson (its setup lines and those before run). */
+void ui_lesson_goto(struct ui *ui, size_t i);
+/* The directory of the bundled lessons (owned string), or NULL. */
+char *ui_lessons_dir(const struct ui *ui);
+
+/* The commands' help (commands.c), for the help overlay and --help. */
+void commands_help(struct strbuf *out, int width);
+size_t commands_help_lines(void);
+
 #endif

@@ -16,6 +16,7 @@
 #include "parse.h"
 #include "pattern.h"
 #include "app.h"
+#include "svg.h"
 #include "xalloc.h"
 
 enum arg_kind { ARG_NONE, ARG_FILE, ARG_RULE, ARG_NODE, ARG_STRATEGY, ARG_CLOSEOFF, ARG_THEME, ARG_FILTER };

@@ -29,7 +29,7 @@
 #include "explain.h"
 #include "json.h"
 #include "target.h"
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 #define FEATURES_TARGET_COUNT 10u /* as kpath target's default -n */

@@ -31,7 +31,7 @@
 #include "collect.h"
 #include "number.h"
 #include "parse.h"
-#include "ui.h"
+#include "app.h"
 #include "workspace_run.h"
 #include "xalloc.h"
 
