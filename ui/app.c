@@ -1,5 +1,8 @@
-/* app: the explorer's frame (tabs, panes, status bar, message line, help),
- * key dispatch, jobs and search.  No curses here: see ui.h. */
+/* app: the explorer's frame (tabs, panes, status bar, message line,
+ * overlays, footer), layout and focus, key dispatch, jobs and search, and
+ * what the panes ask for (ui_request).  The app layer (see ui.h): it calls
+ * the panes through their ops and the widgets, never a front end; the front
+ * ends call it through app.h.  No curses here. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>

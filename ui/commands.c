@@ -1,7 +1,8 @@
 /* commands: the ':' command line, with the CLI's vocabulary.  One table
  * (COMMAND_TABLE) gives each command's arguments, completion and help; the
  * help overlay and Tab completion read it.  Errors go to the status line and
- * never end the program. */
+ * never end the program.  The app layer (see ui.h): commands reach the panes
+ * through their helpers and ops, and are run by the front ends (app.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>

@@ -21,7 +21,12 @@
  * Signals only set flags; the loop acts on them.  The terminal is restored
  * on every way out: normal exit, q, SIGTERM/SIGHUP (after an autosave),
  * Ctrl-C twice, and crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT:
- * restore, then die by the same signal). */
+ * restore, then die by the same signal).
+ *
+ * A front end (the top layer, see ui.h): the only file with curses or
+ * readline.  It drives the app through app.h (keys, command lines, frames,
+ * job slices) and takes what the app leaves for it after each call (the
+ * command line to open, a repaint, a new theme); the app never calls it. */
 #define NCURSES_WIDECHAR 1
 #include "term.h"
 

@@ -1,15 +1,26 @@
-/* ui: the explorer's state and what its parts share.
+/* ui: the explorer's state and the panes' side of it (the pane layer).
  *
- * The TUI is a front end over one workspace (src/workspace.h).  Everything
- * here is independent of curses: panes draw into a `struct screen`, keys
- * arrive as ints (keys.h), and the terminal back end (term.c) or script mode
- * (script.c) feeds them in and shows the frame.  So every pane, key and
- * command runs the same way in a terminal and in the script-mode tests.
+ * The TUI is a front end over one workspace (src/workspace.h), in layers
+ * that read top-down (README "How it is built"; tests/layers/run.sh keeps
+ * them so):
+ *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
+ *     app         app.c, commands.c, generalize_job.c: layout, focus, key
+ *                 dispatch, commands, jobs, messages            -> ui.h
+ *     panes       pane_*.c, generalize_view.c, the views of runs.c and
+ *                 features.c, request.c                         -> widget.h
+ *     widgets     widget.c, plot.c, screen.c, theme.c, keys.c, svg.c
+ * This header is what the panes see: struct ui, each pane's struct
+ * pane_ops (tig's view_ops in spirit: a title, a row count for the generic
+ * list navigation, a draw function, an action handler for its own keys),
+ * the overlays' struct overlay_ops, and struct pane_request, which is how a
+ * pane asks the app for anything (a message, a focus, a command line): it
+ * returns one and the app carries it out.  Panes never include app.h.
  *
- * Panes (tig's view_ops in spirit): each has a struct pane_ops with a title,
- * a row count for the generic list navigation, a draw function and an action
- * handler for its own keys.  A pane draws only its visible rows, so lists of
- * any length (a million k-paths) cost the same to draw.
+ * Everything here is independent of curses: panes draw into a `struct
+ * screen`, keys arrive as ints (keys.h), and the front end feeds them in
+ * and shows the frame, so every pane, key and command runs the same way in
+ * a terminal and in the script-mode tests.  A pane draws only its visible
+ * rows, so lists of any length (a million k-paths) cost the same to draw.
  *
  * Long work (running the generator, searching a long list) is a job: the
  * main loop does a bounded slice of it between input polls, so the UI stays
