@@ -1934,8 +1934,10 @@ bool ui_request(struct ui *ui, struct pane_request r)
 {
     if (r.changed)
         ui_workspace_changed(ui);
+    for (size_t i = 0; i < r.nlog; i++)
+        ui_log(ui, r.log[i].error, r.log[i].text);
     switch (r.kind) {
-    case REQ_NOT_MINE: return false;
+    case REQ_NOT_MINE: pane_request_free(&r); return false;
     case REQ_DONE: break;
     case REQ_MESSAGE: ui_message(ui, "%s", r.text); break;
     case REQ_ERROR: ui_error(ui, "%s", r.text); break;

@@ -48,9 +48,18 @@ struct pane_request req_command(const char *line)
     return (struct pane_request){.kind = REQ_COMMAND, .text = xstrdup(line)};
 }
 
+void req_log(struct pane_request *r, bool error, const char *text)
+{
+    r->log = xgrow(r->log, &r->log_cap, r->nlog + 1, sizeof *r->log);
+    r->log[r->nlog++] = (struct log_entry){xstrdup(text), error};
+}
+
 void pane_request_free(struct pane_request *r)
 {
     free(r->text);
     free(r->fallback);
-    r->text = r->fallback = NULL;
+    for (size_t i = 0; i < r->nlog; i++)
+        free(r->log[i].text);
+    free(r->log);
+    *r = (struct pane_request){.kind = r->kind};
 }

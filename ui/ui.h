@@ -65,15 +65,24 @@ struct ui;
  * the command line with `text` typed (a front end without one, script mode,
  * shows `fallback` instead); REQ_COMMAND: run `text` as a command line.
  * `changed` says first that the workspace changed shape (derived rows are
- * rebuilt: ui_workspace_changed). */
+ * rebuilt: ui_workspace_changed); then `log` goes to the message log, then
+ * the request is carried out. */
 enum request_kind { REQ_NOT_MINE, REQ_DONE, REQ_MESSAGE, REQ_ERROR, REQ_FOCUS, REQ_CMDLINE,
                     REQ_COMMAND };
+/* An entry of the message log. */
+struct log_entry {
+    char *text;          /* owned; may have several lines */
+    bool error;
+};
+
 struct pane_request {
     enum request_kind kind;
     char *text;      /* owned */
     char *fallback;  /* owned; REQ_CMDLINE */
     int pane;        /* REQ_FOCUS: an enum pane_id */
     bool changed;
+    struct log_entry *log; /* owned; lines for the message log only */
+    size_t nlog, log_cap;
 };
 #define REQ_NONE_OF_MINE ((struct pane_request){.kind = REQ_NOT_MINE})
 #define REQ_HANDLED ((struct pane_request){.kind = REQ_DONE})
@@ -83,6 +92,8 @@ struct pane_request req_error(const char *fmt, ...) __attribute__((format(printf
 struct pane_request req_focus(int pane);
 struct pane_request req_cmdline(const char *initial, const char *fallback);
 struct pane_request req_command(const char *line);
+/* Add a line for the message log to r (it keeps a copy). */
+void req_log(struct pane_request *r, bool error, const char *text);
 void pane_request_free(struct pane_request *r);
 
 struct pane_ops {
@@ -275,10 +286,7 @@ struct ui {
     char *message;           /* owned */
     bool message_error;
     bool message_more;       /* the log holds more than the message line shows */
-    struct log_entry {
-        char *text;          /* owned; may have several lines */
-        bool error;
-    } *log;                  /* owned */
+    struct log_entry *log;   /* owned */
     size_t nlog, log_cap;
     /* an overlay over the panes: help or the message log; j/k scroll, / searches */
     enum overlay_kind { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_MESSAGES,
