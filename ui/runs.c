@@ -162,8 +162,9 @@ static bool results_describe_inputs(struct ui *ui, const struct sample_list *inp
             first_changed = i;
     }
     if (changed)
-        strbuf_addf(why, "input %zu%s changed since the last run (%s describes it as it ran)",
-                    first_changed + 1, changed > 1 ? " and more" : "", ws->results_path);
+        strbuf_addf(why, "input %zu%s not what %s recorded (inputs changed or were removed "
+                         "since the last run)", first_changed + 1,
+                    changed > 1 ? " and more are" : " is", ws->results_path);
     else if (matched < r.nrecords)
         strbuf_addf(why, "%zu run%s of %s %s of inputs no longer in the workspace",
                     r.nrecords - matched, r.nrecords - matched == 1 ? "" : "s",
@@ -273,8 +274,9 @@ static bool start(struct ui *ui, char **words, int n, enum run_mode mode, size_t
             free(dir);
             diag_list_free(&d);
             run_state_free(ui);
-            ui_error(ui, "%s: the new inputs were not run, not to mix them with runs of other "
-                         "inputs; :run! runs every input again", strbuf_str(&why));
+            ui_error(ui, "%s: the %zu new inputs were not run, not to mix their runs with "
+                         "records of other texts; :run! runs every input again",
+                     strbuf_str(&why), count);
             strbuf_free(&why);
             return false;
         }
@@ -338,9 +340,7 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
     if (!start(ui, words, n, force ? RUN_REPLACE : RUN_NEW, 0, 0))
         return;
     /* remembered for T, which runs its new inputs the same way */
-    for (int i = 0; i < ui->run_last_n; i++)
-        free(ui->run_last[i]);
-    free(ui->run_last);
+    runs_forget(ui);
     ui->run_last = xcalloc((size_t)n + 1, sizeof *ui->run_last);
     for (int i = 0; i < n; i++)
         ui->run_last[i] = xstrdup(words[i]);
@@ -469,14 +469,19 @@ static void view_free(struct ui *ui)
     ui->runs_valid = false;
 }
 
-void runs_free(struct ui *ui)
+void runs_forget(struct ui *ui)
 {
-    run_state_free(ui);
     for (int i = 0; i < ui->run_last_n; i++)
         free(ui->run_last[i]);
     free(ui->run_last);
     ui->run_last = NULL;
     ui->run_last_n = 0;
+}
+
+void runs_free(struct ui *ui)
+{
+    run_state_free(ui);
+    runs_forget(ui);
     view_free(ui);
 }
 

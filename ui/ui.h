@@ -403,6 +403,8 @@ void runs_start(struct ui *ui, char **words, int n, bool force);
  * the campaign started, 0 when it could not (the error is shown), -1 when
  * nothing was run in this session. */
 int runs_append(struct ui *ui, size_t first, size_t count);
+/* Forget the last :run (a workspace of its own was opened). */
+void runs_forget(struct ui *ui);
 /* An option of the runs a command typed in the explorer starts (-j/--jobs,
  * --timeout, --max-memory), word w with value v, as the CLI reads them:
  * 1 when set, 0 after an error naming `command` (shown), -1 when w is none
