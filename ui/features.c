@@ -788,10 +788,9 @@ static void generate(struct ui *ui, const struct fv_row *row)
         return;
     }
     if (started < 0)
-        ui_message(ui, "T generated %zu input%s for %s (inputs %zu..%zu), not run: no :run yet in "
-                       "this session to repeat; :run! -- COMMAND runs every input, then T runs "
-                       "only its new ones", made, made == 1 ? "" : "s", feature, before + 1,
-                   ws->ninputs);
+        ui_message(ui, "T added %zu input%s for %s (%zu..%zu), not run: no :run in this "
+                       "session to repeat; :run! -- COMMAND runs them all, then T runs only its "
+                       "own", made, made == 1 ? "" : "s", feature, before + 1, ws->ninputs);
     /* else runs_append said why not */
     free(feature);
 }

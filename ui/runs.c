@@ -162,8 +162,8 @@ static bool results_describe_inputs(struct ui *ui, const struct sample_list *inp
             first_changed = i;
     }
     if (changed)
-        strbuf_addf(why, "input %zu%s not what %s recorded (inputs changed or were removed "
-                         "since the last run)", first_changed + 1,
+        strbuf_addf(why, "input %zu%s not what %s recorded (changed or removed since the "
+                         "last run)", first_changed + 1,
                     changed > 1 ? " and more are" : " is", ws->results_path);
     else if (matched < r.nrecords)
         strbuf_addf(why, "%zu run%s of %s %s of inputs no longer in the workspace",
@@ -274,9 +274,8 @@ static bool start(struct ui *ui, char **words, int n, enum run_mode mode, size_t
             free(dir);
             diag_list_free(&d);
             run_state_free(ui);
-            ui_error(ui, "%s: the %zu new inputs were not run, not to mix their runs with "
-                         "records of other texts; :run! runs every input again",
-                     strbuf_str(&why), count);
+            ui_error(ui, "%zu new inputs added, not run: %s, and runs of other texts are "
+                         "not mixed in; :run! runs every input again", count, strbuf_str(&why));
             strbuf_free(&why);
             return false;
         }
