@@ -348,7 +348,7 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
 
 int runs_append(struct ui *ui, size_t first, size_t count)
 {
-    if (!ui->run_last)
+    if (!ui->run_last || !ui->ws->results_path)
         return -1;
     return start(ui, ui->run_last, ui->run_last_n, RUN_APPEND, first, count) ? 1 : 0;
 }
