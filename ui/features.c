@@ -767,14 +767,15 @@ static void generate(struct ui *ui, const struct fv_row *row)
         ui_workspace_changed(ui);
     for (size_t i = 0; i < conflicts.len; i++)
         ui_log(ui, true, conflicts.items[i].message);
-    ui->message_more = conflicts.len > 0;
+    bool unsatisfiable = conflicts.len > 0;
+    diag_list_free(&conflicts);
     if (!made) {
         ui_error(ui, "no input could be generated for %s%s", res->name,
-                 conflicts.len ? ": its rules cannot be satisfied (M shows why)" : "");
-        diag_list_free(&conflicts);
+                 unsatisfiable ? ": its rules cannot be satisfied (M shows why)" : "");
+        ui->message_more = unsatisfiable;
         return;
     }
-    diag_list_free(&conflicts);
+    const char *note = unsatisfiable ? "; some rules cannot be satisfied (M)" : "";
     /* then run them as the last :run did, appending to its results */
     char *feature = xstrdup(res->name);
     uint32_t rule = row->rule;
@@ -783,14 +784,17 @@ static void generate(struct ui *ui, const struct fv_row *row)
         then_clear(fv);
         fv->then_feature = feature;
         fv->then_rule = rule;
-        ui_message(ui, "running the %zu new input%s for %s (inputs %zu..%zu)", made,
-                   made == 1 ? "" : "s", feature, before + 1, ws->ninputs);
+        ui_message(ui, "running the %zu new input%s for %s (inputs %zu..%zu)%s", made,
+                   made == 1 ? "" : "s", feature, before + 1, ws->ninputs, note);
+        ui->message_more = unsatisfiable;
         return;
     }
-    if (started < 0)
+    if (started < 0) {
         ui_message(ui, "T added %zu input%s for %s (%zu..%zu), not run: no :run in this "
                        "session to repeat; :run! -- COMMAND runs them all, then T runs only its "
-                       "own", made, made == 1 ? "" : "s", feature, before + 1, ws->ninputs);
+                       "own%s", made, made == 1 ? "" : "s", feature, before + 1, ws->ninputs, note);
+        ui->message_more = unsatisfiable;
+    }
     /* else runs_append said why not */
     free(feature);
 }
