@@ -148,7 +148,7 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
         features_toggle(ui, !ui->inputs_features);
         return req_message("%s", ui->inputs_features
                                      ? "behaviour features of the runs and their rules: Enter selects "
-                                       "a rule's k-path, T generates inputs, w shows the inputs"
+                                       "a rule's k-path, T generates and runs inputs, w shows the inputs"
                                      : "showing the inputs");
     }
     if (ui->inputs_features) {
