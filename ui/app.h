@@ -93,6 +93,36 @@ void ui_lesson_goto(struct ui *ui, size_t i);
 /* The directory of the bundled lessons (owned string), or NULL. */
 char *ui_lessons_dir(const struct ui *ui);
 
+/* ---- runs_job.c: :run, T's runs and the runs report as jobs ---- */
+/* Start :run with these words (options, then the command); errors are shown. */
+void runs_start(struct ui *ui, char **words, int n, bool force);
+/* Run the inputs first .. first+count-1 (0-based) as the last :run of this
+ * session did, appending their records to the workspace's results file
+ * (after checking that it describes the other inputs as they are): 1 when
+ * the campaign started, 0 when it could not (the error is shown), -1 when
+ * nothing was run in this session. */
+int runs_append(struct ui *ui, size_t first, size_t count);
+/* Forget the last :run (a workspace of its own was opened). */
+void runs_forget(struct ui *ui);
+/* An option of the runs a command typed in the explorer starts (-j/--jobs,
+ * --timeout, --max-memory), word w with value v, as the CLI reads them:
+ * 1 when set, 0 after an error naming `command` (shown), -1 when w is none
+ * of them. */
+int ui_runner_option(struct ui *ui, const char *command, const char *w, const char *v,
+                     struct runner_options *ro);
+/* A slice of the campaign; false when it is over (finished or failed). */
+bool runs_slice(struct ui *ui, double deadline);
+/* Stop the campaign (a key): kill every run, keep the records so far. */
+void runs_stop(struct ui *ui);
+/* The status line while it runs. */
+void runs_status(struct ui *ui, struct strbuf *out);
+void runs_free(struct ui *ui);
+/* The runs view's report as a job (JOB_RUNS_REPORT): a slice (false when
+ * done), stopped by a key, the status line while it runs. */
+bool runs_report_slice(struct ui *ui, double deadline);
+void runs_report_stop(struct ui *ui);
+void runs_report_status(struct ui *ui, struct strbuf *out);
+
 /* The commands' help (commands.c), for the help overlay and --help. */
 void commands_help(struct strbuf *out, int width);
 size_t commands_help_lines(void);

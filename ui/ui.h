@@ -387,30 +387,9 @@ void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,
                  struct text_token **tokens, size_t *ntokens, size_t *cap);
 /* The deferred explanation (JOB_WHY): compute it for the selected k-path. */
 void detail_explain_selected(struct ui *ui);
-/* ---- runs.c: :run and the runs view of the inputs pane ------------------------------ */
-/* Start :run with these words (options, then the command); errors are shown. */
-void runs_start(struct ui *ui, char **words, int n, bool force);
-/* Run the inputs first .. first+count-1 (0-based) as the last :run of this
- * session did, appending their records to the workspace's results file
- * (after checking that it describes the other inputs as they are): 1 when
- * the campaign started, 0 when it could not (the error is shown), -1 when
- * nothing was run in this session. */
-int runs_append(struct ui *ui, size_t first, size_t count);
-/* Forget the last :run (a workspace of its own was opened). */
-void runs_forget(struct ui *ui);
-/* An option of the runs a command typed in the explorer starts (-j/--jobs,
- * --timeout, --max-memory), word w with value v, as the CLI reads them:
- * 1 when set, 0 after an error naming `command` (shown), -1 when w is none
- * of them. */
-int ui_runner_option(struct ui *ui, const char *command, const char *w, const char *v,
-                     struct runner_options *ro);
-/* A slice of the campaign; false when it is over (finished or failed). */
-bool runs_slice(struct ui *ui, double deadline);
-/* Stop the campaign (a key): kill every run, keep the records so far. */
-void runs_stop(struct ui *ui);
-/* The status line while it runs. */
-void runs_status(struct ui *ui, struct strbuf *out);
-void runs_free(struct ui *ui);
+/* ---- runs.c: the runs view of the inputs pane (b; :run is runs_job.c, app.h) ------- */
+/* Drop the runs view's rows and report (runs.c; runs_free calls it). */
+void runs_view_free(struct ui *ui);
 /* The runs view: rows, drawing, the title's summary, a row's text. */
 uint64_t runs_rows(struct ui *ui);
 void runs_draw(struct ui *ui, struct rect r, bool focused);
@@ -423,12 +402,6 @@ const struct run_record *runs_record(struct ui *ui, uint64_t row);
 /* The workspace input the inputs pane has selected, in either view
  * (SIZE_MAX: none, or a run whose input is no longer in the workspace). */
 size_t inputs_selected(struct ui *ui);
-
-/* The runs view's report as a job (JOB_RUNS_REPORT): a slice (false when
- * done), stopped by a key, the status line while it runs. */
-bool runs_report_slice(struct ui *ui, double deadline);
-void runs_report_stop(struct ui *ui);
-void runs_report_status(struct ui *ui, struct strbuf *out);
 
 /* ---- features.c: the behaviour features view of the inputs pane (w) ---------------- */
 void features_toggle(struct ui *ui, bool on);
