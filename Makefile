@@ -147,6 +147,8 @@ test: deps
 	@echo "make test: all suites passed (plain and sanitized)"
 
 test-build: $(KPATH) $(UNIT) $(SUBJECTS)
+	@echo "== layers of ui/"
+	@sh tests/layers/run.sh
 	@echo "== unit tests ($(O))"
 	@KPATH_ROOT=$(CURDIR) ./$(UNIT)
 	@echo "== cli tests ($(O))"

@@ -1,5 +1,8 @@
-/* app: the explorer's frame (tabs, panes, status bar, message line, help),
- * key dispatch, jobs and search.  No curses here: see ui.h. */
+/* app: the explorer's frame (tabs, panes, status bar, message line,
+ * overlays, footer), layout and focus, key dispatch, jobs and search, and
+ * what the panes ask for (ui_request).  The app layer (see ui.h): it calls
+ * the panes through their ops and the widgets, never a front end; the front
+ * ends call it through app.h.  No curses here. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -13,26 +16,13 @@
 
 #include "grammar_write.h"
 #include "lesson.h"
-#include "script.h"
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 const struct pane_ops *const pane_ops[NPANES] = {
     &graph_pane_ops, &kpaths_pane_ops, &probs_pane_ops,
     &stepper_pane_ops, &inputs_pane_ops, &detail_pane_ops,
 };
-
-double ui_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-const char *glyph(const struct ui *ui, const char *utf8, const char *ascii)
-{
-    return ui->ascii ? ascii : utf8;
-}
 
 /* ---- messages --------------------------------------------------------------- */
 
@@ -225,7 +215,7 @@ void ui_free(struct ui *ui)
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
     runs_free(ui);
-    generalize_view_free(ui);
+    generalize_job_free(ui);
     features_free(ui);
     workspace_load_abort(ui->job_loader);
     free(ui->search);
@@ -246,88 +236,9 @@ void ui_free(struct ui *ui)
     free(ui->autosave_path);
     free(ui->state_dir);
     lesson_free(ui->lesson);
+    free(ui->cmdline_want_prompt);
+    free(ui->cmdline_want_text);
     memset(ui, 0, sizeof *ui);
-}
-
-/* ---- list helpers ------------------------------------------------------------- */
-
-void list_clamp(struct list_state *l, uint64_t rows)
-{
-    if (rows == 0) {
-        l->cursor = l->top = 0;
-        return;
-    }
-    if (l->cursor >= rows)
-        l->cursor = rows - 1;
-    if (l->top > l->cursor)
-        l->top = l->cursor;
-}
-
-void list_scroll_into_view(struct list_state *l, uint64_t rows)
-{
-    list_clamp(l, rows);
-    uint64_t h = l->height > 0 ? (uint64_t)l->height : 1;
-    if (l->cursor < l->top)
-        l->top = l->cursor;
-    if (l->cursor >= l->top + h)
-        l->top = l->cursor - h + 1;
-    /* no empty space below the last row when the list is long enough */
-    if (rows > h && l->top > rows - h)
-        l->top = rows - h;
-    if (rows <= h)
-        l->top = 0;
-}
-
-void draw_selected(struct ui *ui, struct rect r, int y, bool focused)
-{
-    screen_restyle(&ui->scr, r.x, y, r.w, focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR, true);
-}
-
-void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
-{
-    for (size_t i = 0; i < len && out->len < max; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c == '\n')
-            strbuf_addstr(out, "\\n");
-        else if (c == '\t')
-            strbuf_addstr(out, "\\t");
-        else if (c == '\r')
-            strbuf_addstr(out, "\\r");
-        else if (c < 0x20 || c == 0x7f)
-            strbuf_addf(out, "\\x%02x", c);
-        else
-            strbuf_addch(out, (char)c);
-    }
-}
-
-bool ui_node_highlighted(const struct ui *ui, uint32_t n)
-{
-    return (ui->search_highlight && ui->search_node_match && ui->search_node_match[n]) ||
-           features_node_highlighted(ui, n);
-}
-
-const char *coverage_mark(const struct ui *ui, int style)
-{
-    switch (style) {
-    case EL_COVERED: return glyph(ui, "\xe2\x9c\x93", "+");   /* ✓ */
-    case EL_PARTLY: return glyph(ui, "\xe2\x97\x90", "~");    /* ◐ */
-    case EL_UNCOVERED: return glyph(ui, "\xc2\xb7", "-");      /* · */
-    default: return " ";                                        /* outside the pins */
-    }
-}
-
-int node_style(struct ui *ui, uint32_t node)
-{
-    struct workspace *ws = ui->ws;
-    if (ws->pins.len && !ws->pins.below[node])
-        return EL_DIM; /* outside every pin */
-    uint64_t total = workspace_node_total(ws, node);
-    uint64_t covered = workspace_node_covered(ws, node);
-    if (total == 0) /* no k-path starts here (a leaf, for k > 1): does it occur at all? */
-        return workspace_node_seen(ws, node) ? EL_COVERED : EL_UNCOVERED;
-    if (covered == 0)
-        return EL_UNCOVERED;
-    return covered >= total ? EL_COVERED : EL_PARTLY;
 }
 
 /* ---- layout --------------------------------------------------------------------- */
@@ -383,19 +294,6 @@ void ui_focus(struct ui *ui, enum pane_id p)
 
 /* ---- drawing ----------------------------------------------------------------------- */
 
-void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
-{
-    if (total == 0 || covered >= total) {
-        strbuf_addstr(out, "100.0");
-        return;
-    }
-    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
-    if (tenths > 999)
-        tenths = 999;
-    unsigned t = (unsigned)tenths;
-    strbuf_addf(out, "%u.%u", t / 10, t % 10);
-}
-
 /* The tab bar: the panes by number, the focused one highlighted (it is the
  * pane the keys go to), and at the right, always, the way to help and the
  * way out.  Narrow terminals get shorter names, then numbers only for the
@@ -447,7 +345,7 @@ static void draw_status(struct ui *ui, int y)
 {
     struct screen *s = &ui->scr;
     struct workspace *ws = ui->ws;
-    const char *sep = glyph(ui, " \xe2\x94\x82 ", " | ");
+    const char *sep = glyph(ui->ascii, " \xe2\x94\x82 ", " | ");
     struct status_part parts[8];
     int n = 0;
     struct strbuf sb = STRBUF_INIT;
@@ -462,7 +360,7 @@ static void draw_status(struct ui *ui, int y)
     if (ws->ndups)
         strbuf_addf(&sb, " (+%zu dup)", ws->ndups);
     if (ws->dirty)
-        strbuf_addstr(&sb, glyph(ui, " \xe2\x97\x8f", " *"));
+        strbuf_addstr(&sb, glyph(ui->ascii, " \xe2\x97\x8f", " *"));
     PART(0);
     strbuf_addf(&sb, "k=%u", ws->k);
     PART(0);
@@ -585,7 +483,7 @@ static void draw_bottom_line(struct ui *ui, int y)
     }
     if (ui->job == JOB_GENERALIZE) {
         struct strbuf sb = STRBUF_INIT;
-        generalize_view_status(ui, &sb);
+        generalize_job_status(ui, &sb);
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
         strbuf_free(&sb);
         return;
@@ -631,32 +529,6 @@ static void draw_bottom_line(struct ui *ui, int y)
     }
 }
 
-/* The footer: the focused pane's most useful keys, then the global ones,
- * as many as fit (htop, nano); :footer hides it. */
-static void draw_footer(struct ui *ui, int y)
-{
-    struct screen *s = &ui->scr;
-    screen_fill(s, 0, y, s->w, ' ', EL_NORMAL);
-    enum key_context order[2] = {pane_ops[ui->focus]->context, CTX_GLOBAL};
-    int x = 0;
-    for (int o = 0; o < 2; o++)
-        for (size_t i = 0; i < key_table_len; i++) {
-            const struct key_binding *b = &key_table[i];
-            if (b->context != order[o] || !*b->footer)
-                continue;
-            /* the first key of the binding, as the table names it */
-            const char *end = strchr(b->keys, ' ');
-            int kl = end ? (int)(end - b->keys) : (int)strlen(b->keys);
-            int need = kl + 1 + (int)strlen(b->footer) + 2;
-            if (x + need > s->w)
-                return;
-            x += screen_put(s, x, y, kl, b->keys, (size_t)kl, EL_HELP_KEY);
-            x += screen_puts(s, x, y, s->w - x, " ", EL_NORMAL);
-            x += screen_puts(s, x, y, s->w - x, b->footer, EL_DIM);
-            x += 2;
-        }
-}
-
 static void draw_pane(struct ui *ui, enum pane_id p)
 {
     struct rect r = ui->pane_rect[p];
@@ -688,48 +560,45 @@ static void draw_pane(struct ui *ui, enum pane_id p)
 
 /* ---- overlays: help and the message log ------------------------------------------ */
 
-/* The overlay's lines, each ending in '\n' and starting with a marker:
- * \x01 a section title, \x02KEYS\x03TEXT a binding, \x04 an error line,
- * \x05 a plain line.  Help puts the focused pane's keys first; the log is
- * wrapped to `width` so every message can be read in full. */
-static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
+/* The message log's lines (markers as struct overlay_ops says), wrapped to
+ * `width` so every message can be read in full. */
+static void messages_lines(struct ui *ui, int width, struct strbuf *lines)
 {
-    if (ui->overlay == OVERLAY_GENERALIZE) {
-        generalize_view_lines(ui, width, lines);
-        return;
-    }
-    if (ui->overlay == OVERLAY_MESSAGES) {
-        if (ui->nlog == 0)
-            strbuf_addstr(lines, "\x05(no messages yet)\n");
-        int w = width > 10 ? width : 10;
-        for (size_t i = 0; i < ui->nlog; i++) {
-            const char *t = ui->log[i].text;
-            char mark = ui->log[i].error ? '\x04' : '\x05';
-            /* split at newlines, then wrap at w columns */
-            while (*t) {
-                const char *nl = strchr(t, '\n');
-                size_t len = nl ? (size_t)(nl - t) : strlen(t);
-                const char *p = t;
-                do {
-                    size_t take = 0;
-                    int cols = 0;
-                    while (take < (size_t)(t + len - p) && cols < w) {
+    if (ui->nlog == 0)
+        strbuf_addstr(lines, "\x05(no messages yet)\n");
+    int w = width > 10 ? width : 10;
+    for (size_t i = 0; i < ui->nlog; i++) {
+        const char *t = ui->log[i].text;
+        char mark = ui->log[i].error ? '\x04' : '\x05';
+        /* split at newlines, then wrap at w columns */
+        while (*t) {
+            const char *nl = strchr(t, '\n');
+            size_t len = nl ? (size_t)(nl - t) : strlen(t);
+            const char *p = t;
+            do {
+                size_t take = 0;
+                int cols = 0;
+                while (take < (size_t)(t + len - p) && cols < w) {
+                    take++;
+                    while (take < (size_t)(t + len - p) && ((unsigned char)p[take] & 0xc0) == 0x80)
                         take++;
-                        while (take < (size_t)(t + len - p) && ((unsigned char)p[take] & 0xc0) == 0x80)
-                            take++;
-                        cols++;
-                    }
-                    strbuf_addch(lines, mark);
-                    strbuf_add(lines, p, take);
-                    strbuf_addch(lines, '\n');
-                    p += take;
-                    mark = mark == '\x04' ? '\x04' : '\x05';
-                } while (p < t + len);
-                t = nl ? nl + 1 : t + len;
-            }
+                    cols++;
+                }
+                strbuf_addch(lines, mark);
+                strbuf_add(lines, p, take);
+                strbuf_addch(lines, '\n');
+                p += take;
+                mark = mark == '\x04' ? '\x04' : '\x05';
+            } while (p < t + len);
+            t = nl ? nl + 1 : t + len;
         }
-        return;
     }
+}
+
+/* Help: the focused pane's keys first, then every pane's, the commands and
+ * the mouse. */
+static void help_lines(struct ui *ui, int width, struct strbuf *lines)
+{
     enum key_context first = pane_ops[ui->focus]->context;
     enum key_context order[NCONTEXTS];
     int n = 0;
@@ -758,6 +627,77 @@ static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
                          "\x02" "wheel\x03" "scroll\n");
 }
 
+static const struct overlay_ops help_overlay_ops = {
+    " Help: keys and commands (j/k scroll, / searches, Esc closes)", help_lines, NULL,
+};
+static const struct overlay_ops messages_overlay_ops = {
+    " Messages of this session (j/k scroll, / searches, Esc closes)", messages_lines, NULL,
+};
+
+/* The open overlay's ops (NULL: none). */
+static const struct overlay_ops *overlay_ops(const struct ui *ui)
+{
+    switch (ui->overlay) {
+    case OVERLAY_NONE: return NULL;
+    case OVERLAY_HELP: return &help_overlay_ops;
+    case OVERLAY_MESSAGES: return &messages_overlay_ops;
+    case OVERLAY_GENERALIZE: return &generalize_overlay_ops;
+    }
+    return NULL;
+}
+
+static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
+{
+    overlay_ops(ui)->lines(ui, width, lines);
+}
+
+/* One key of the footer at x: the key as the table names it (the first of
+ * the binding's keys), then its word; false when it does not fit. */
+static bool footer_key(struct screen *s, int *x, int y, const char *keys, const char *word)
+{
+    const char *end = strchr(keys, ' ');
+    int kl = end ? (int)(end - keys) : (int)strlen(keys);
+    int need = kl + 1 + (int)strlen(word) + 2;
+    if (*x + need > s->w)
+        return false;
+    *x += screen_put(s, *x, y, kl, keys, (size_t)kl, EL_HELP_KEY);
+    *x += screen_puts(s, *x, y, s->w - *x, " ", EL_NORMAL);
+    *x += screen_puts(s, *x, y, s->w - *x, word, EL_DIM);
+    *x += 2;
+    return true;
+}
+
+/* The footer: the keys of what the keys go to, as many as fit (htop,
+ * nano): an overlay's own keys when it names them (struct overlay_ops),
+ * else the focused pane's most useful keys, then the global ones; :footer
+ * hides it. */
+static void draw_footer(struct ui *ui, int y)
+{
+    struct screen *s = &ui->scr;
+    screen_fill(s, 0, y, s->w, ' ', EL_NORMAL);
+    int x = 0;
+    const struct overlay_ops *ov = overlay_ops(ui);
+    if (ov && ov->footer) {
+        for (const struct footer_key *f = ov->footer; f->action != ACT_NONE; f++)
+            for (size_t i = 0; i < key_table_len; i++)
+                if (key_table[i].action == f->action) {
+                    if (!footer_key(s, &x, y, key_table[i].keys, f->word))
+                        return;
+                    break;
+                }
+        return;
+    }
+    enum key_context order[2] = {pane_ops[ui->focus]->context, CTX_GLOBAL};
+    for (int o = 0; o < 2; o++)
+        for (size_t i = 0; i < key_table_len; i++) {
+            const struct key_binding *b = &key_table[i];
+            if (b->context != order[o] || !*b->footer)
+                continue;
+            if (!footer_key(s, &x, y, b->keys, b->footer))
+                return;
+        }
+}
+
 void ui_overlay(struct ui *ui, enum overlay_kind kind)
 {
     ui->overlay = kind;
@@ -773,10 +713,7 @@ static void draw_overlay(struct ui *ui, struct rect body)
     for (int y = r.y; y < r.y + r.h; y++)
         screen_fill(s, r.x, y, r.w, ' ', EL_NORMAL);
     screen_fill(s, r.x, r.y, r.w, ' ', EL_TITLE_FOCUS);
-    const char *title = ui->overlay == OVERLAY_GENERALIZE ? generalize_view_title()
-                        : ui->overlay == OVERLAY_MESSAGES
-                            ? " Messages of this session (j/k scroll, / searches, Esc closes)"
-                            : " Help: keys and commands (j/k scroll, / searches, Esc closes)";
+    const char *title = overlay_ops(ui)->title;
     screen_put_fit(s, r.x, r.y, r.w, title, strlen(title), EL_TITLE_FOCUS);
     struct strbuf lines = STRBUF_INIT;
     overlay_lines(ui, r.w - 2, &lines);
@@ -826,7 +763,6 @@ static void draw_overlay(struct ui *ui, struct rect body)
     }
     strbuf_free(&lines);
 }
-
 
 /* Search the overlay's lines from the line after the last match (or the
  * first shown line), wrapping around. */
@@ -1003,7 +939,7 @@ void ui_lesson_goto(struct ui *ui, size_t i)
         for (size_t j = 0; j < l->steps[s].nsetup && ok; j++) {
             char where[4200];
             snprintf(where, sizeof where, "%s:%u", l->path, l->steps[s].setup[j].number);
-            ok = script_line(ui, l->steps[s].setup[j].text, where);
+            ok = ui_script_line(ui, l->steps[s].setup[j].text, where);
         }
     if (ui->lesson) /* a setup line opened another lesson */
         lesson_free(ui->lesson);
@@ -1208,7 +1144,7 @@ void ui_job_slice(struct ui *ui, double budget)
         if (!features_slice(ui, deadline))
             ui->job = JOB_NONE;
     } else if (ui->job == JOB_GENERALIZE) {
-        if (!generalize_view_slice(ui, deadline))
+        if (!generalize_job_slice(ui, deadline))
             ui->job = JOB_NONE;
     } else if (ui->job == JOB_SAMPLES) {
         while (ui->job_next < ui->job_files.len) {
@@ -1245,7 +1181,7 @@ void ui_job_stop(struct ui *ui, const char *why)
     else if (job == JOB_CAMPAIGN)
         runs_stop(ui);
     else if (job == JOB_GENERALIZE)
-        generalize_view_stop(ui);
+        generalize_job_stop(ui);
     else if (job == JOB_RUNS_REPORT)
         runs_report_stop(ui);
     else if (job == JOB_FEATURES)
@@ -1282,22 +1218,6 @@ static void start_run(struct ui *ui)
 }
 
 /* ---- search ----------------------------------------------------------------------------- */
-
-bool text_contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    if (n == 0)
-        return true;
-    for (const char *h = hay; *h; h++) {
-        size_t i = 0;
-        while (i < n && h[i] &&
-               tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
 
 static bool kpath_row_matches(struct ui *ui, uint64_t row, struct strbuf *tmp, uint32_t *path)
 {
@@ -1600,11 +1520,8 @@ static void list_action(struct ui *ui, enum pane_id p, enum action a)
 
 static void export_prompt(struct ui *ui)
 {
-    if (ui->script_mode || !term_active()) {
+    if (!ui_cmdline_open(ui, ":", "export "))
         ui_message(ui, "type :export DIR");
-        return;
-    }
-    term_cmdline_begin(ui, ":", "export ");
 }
 
 /* P: pin what is selected: the graph's node when the graph (or the detail
@@ -1618,7 +1535,7 @@ static void pin_selection(struct ui *ui)
         uint32_t n = graph_selected_node(ui);
         if (n != NODE_NONE)
             graph_node_name(ws->graph, n, &text);
-    } else if (ui_selected_kpath(ui, path, NULL)) {
+    } else if (kpaths_selected(ui, path, NULL)) {
         workspace_path_name(ws, path, ws->k, " ", &text);
     }
     free(path);
@@ -1642,10 +1559,8 @@ static void global_action(struct ui *ui, enum action a, int key)
     case ACT_INTERRUPT: ui_request_quit(ui, false); break;
     case ACT_COMMAND:
     case ACT_SEARCH:
-        if (ui->script_mode || !term_active())
+        if (!ui_cmdline_open(ui, a == ACT_COMMAND ? ":" : "/", ""))
             ui_error(ui, "the command line needs a terminal; scripts use :COMMAND and /TEXT lines");
-        else
-            term_cmdline_begin(ui, a == ACT_COMMAND ? ":" : "/", "");
         break;
     case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
     /* N goes against the search's direction without changing it (vim, less) */
@@ -1712,7 +1627,7 @@ static void global_action(struct ui *ui, enum action a, int key)
         uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
         if (ui->focus != PANE_GRAPH && ui->focus != PANE_INPUTS &&
             !(ui->focus == PANE_DETAIL && ui->detail_of != PANE_KPATHS) &&
-            ui_selected_kpath(ui, path, NULL))
+            kpaths_selected(ui, path, NULL))
             ui_cover_path(ui, path);
         else
             ui_error(ui, "C covers the k-path selected in pane 2 (k-paths) or shown in pane 6");
@@ -1793,10 +1708,8 @@ static void overlay_key(struct ui *ui, int key)
     case ACT_TOP: ui->help_top = 0; break;
     case ACT_BOTTOM: ui->help_top = UINT64_MAX / 2; break;
     case ACT_SEARCH:
-        if (ui->script_mode || !term_active())
+        if (!ui_cmdline_open(ui, "/", ""))
             ui_error(ui, "scripts search with /TEXT lines");
-        else
-            term_cmdline_begin(ui, "/", "");
         break;
     case ACT_SEARCH_NEXT: ui_search(ui, "", ui->search_backward); break;
     case ACT_SEARCH_PREV: ui_search(ui, "", !ui->search_backward); break;
@@ -1889,27 +1802,10 @@ void ui_key(struct ui *ui, int key)
             global_action(ui, a, key);
         else if (c == CTX_LIST)
             list_action(ui, p, a);
-        else if (!ops->action || !ops->action(ui, a))
+        else if (!ops->action || !ui_request(ui, ops->action(ui, a)))
             global_action(ui, ACT_NONE, key);
         break;
     }
-}
-
-bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank)
-{
-    struct workspace *ws = ui->ws;
-    if (!workspace_listable(ws))
-        return false;
-    uint64_t rows = kpaths_count(ui);
-    struct list_state *l = &ui->list[PANE_KPATHS];
-    list_clamp(l, rows);
-    if (rows == 0)
-        return false;
-    uint64_t r = kpaths_rank(ui, l->cursor);
-    kpath_unrank(&ws->space, r, path);
-    if (rank)
-        *rank = r;
-    return true;
 }
 
 void ui_cover_path(struct ui *ui, const uint32_t *path)
@@ -1928,4 +1824,135 @@ void ui_cover_path(struct ui *ui, const uint32_t *path)
                strbuf_str(&t), in->nnew, in->nnew == 1 ? "" : "s");
     strbuf_free(&t);
     ui->list[PANE_INPUTS].cursor = ws->ninputs - 1;
+}
+
+/* ---- the front ends' requests -------------------------------------------------------- */
+
+bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial)
+{
+    if (ui->script_mode || !ui->front_cmdline)
+        return false;
+    free(ui->cmdline_want_prompt);
+    free(ui->cmdline_want_text);
+    ui->cmdline_want_prompt = xstrdup(prompt);
+    ui->cmdline_want_text = xstrdup(initial ? initial : "");
+    return true;
+}
+
+void ui_narrow(struct ui *ui, const char *text)
+{
+    ui_request(ui, kpaths_narrow(ui, text));
+}
+
+/* ---- one line as a script (or a lesson) gives it ------------------------------------ */
+
+static void finish_jobs(struct ui *ui)
+{
+    while (ui->job)
+        ui_job_slice(ui, 1.0);
+}
+
+static bool mouse_token(struct ui *ui, const char *tok, size_t len)
+{
+    char buf[64];
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, tok, len);
+    buf[len] = '\0';
+    char name[16];
+    int x, y;
+    char close;
+    if (sscanf(buf, "<%15s %d %d%c", name, &x, &y, &close) != 4 || close != '>')
+        return false;
+    if (strcmp(name, "Click") == 0)
+        ui->mouse.kind = MOUSE_CLICK;
+    else if (strcmp(name, "WheelUp") == 0)
+        ui->mouse.kind = MOUSE_WHEEL_UP;
+    else if (strcmp(name, "WheelDown") == 0)
+        ui->mouse.kind = MOUSE_WHEEL_DOWN;
+    else
+        return false;
+    ui->mouse.x = x;
+    ui->mouse.y = y;
+    return true;
+}
+
+bool ui_script_line(struct ui *ui, const char *line, const char *where)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p || *p == '#')
+        return true;
+    finish_jobs(ui);
+    if (*p == ':' && p[1]) {
+        ui_command(ui, p + 1);
+    } else if (*p == '/' && p[1]) {
+        ui_search(ui, p + 1, false);
+    } else {
+        /* keys, blank-separated; <...> may hold blanks (mouse) */
+        while (*p) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (!*p)
+                break;
+            const char *end = p + 1;
+            if (*p == '<' && strchr(p, '>'))
+                end = strchr(p, '>') + 1;
+            else
+                while (*end && ((unsigned char)*end & 0xc0) == 0x80)
+                    end++;
+            int key;
+            if (mouse_token(ui, p, (size_t)(end - p))) {
+                ui_draw(ui); /* clicks land where the last frame put things */
+                ui_key(ui, K_MOUSE);
+            } else if (keys_parse(p, (size_t)(end - p), &key)) {
+                ui_key(ui, key);
+            } else {
+                if (ui->script_mode) {
+                    fprintf(stderr, "%s: not a key: '%.*s'\n", where, (int)(end - p), p);
+                } else { /* the terminal belongs to curses: say it in the log */
+                    struct strbuf sb = STRBUF_INIT;
+                    strbuf_addf(&sb, "%s: not a key: '%.*s'", where, (int)(end - p), p);
+                    ui_log(ui, true, strbuf_str(&sb));
+                    strbuf_free(&sb);
+                }
+                return false;
+            }
+            finish_jobs(ui);
+            ui_draw(ui);
+            p = end;
+        }
+    }
+    finish_jobs(ui);
+    ui_draw(ui);
+    return true;
+}
+
+/* ---- what the panes ask for ------------------------------------------------------------- */
+
+bool ui_request(struct ui *ui, struct pane_request r)
+{
+    if (r.changed)
+        ui_workspace_changed(ui);
+    for (size_t i = 0; i < r.nlog; i++)
+        ui_log(ui, r.log[i].error, r.log[i].text);
+    switch (r.kind) {
+    case REQ_NOT_MINE: pane_request_free(&r); return false;
+    case REQ_DONE: break;
+    case REQ_MESSAGE: ui_message(ui, "%s", r.text); break;
+    case REQ_ERROR: ui_error(ui, "%s", r.text); break;
+    case REQ_FOCUS:
+        ui_focus(ui, (enum pane_id)r.pane);
+        if (r.text)
+            ui_message(ui, "%s", r.text);
+        break;
+    case REQ_CMDLINE:
+        if (!ui_cmdline_open(ui, ":", r.text))
+            ui_message(ui, "%s", r.fallback);
+        break;
+    case REQ_COMMAND: ui_command(ui, r.text); break;
+    }
+    pane_request_free(&r);
+    return true;
 }

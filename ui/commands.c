@@ -1,7 +1,8 @@
 /* commands: the ':' command line, with the CLI's vocabulary.  One table
  * (COMMAND_TABLE) gives each command's arguments, completion and help; the
  * help overlay and Tab completion read it.  Errors go to the status line and
- * never end the program. */
+ * never end the program.  The app layer (see ui.h): commands reach the panes
+ * through their helpers and ops, and are run by the front ends (app.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -15,7 +16,8 @@
 #include "outdir.h"
 #include "parse.h"
 #include "pattern.h"
-#include "ui.h"
+#include "app.h"
+#include "svg.h"
 #include "xalloc.h"
 
 enum arg_kind { ARG_NONE, ARG_FILE, ARG_RULE, ARG_NODE, ARG_STRATEGY, ARG_CLOSEOFF, ARG_THEME, ARG_FILTER };
@@ -286,14 +288,14 @@ static void cmd_run(struct ui *ui, const struct cmd_args *a)
  * shows the last one.  :learned [FILE] explores what it learned. */
 static void cmd_generalize(struct ui *ui, const struct cmd_args *a)
 {
-    generalize_view_start(ui, a->argv + 1, a->argc - 1, a->force);
+    generalize_job_start(ui, a->argv + 1, a->argc - 1, a->force);
 }
 
 static void cmd_learned(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 0, 1))
         return;
-    generalize_view_learned(ui, a->argc == 2 ? a->argv[1] : NULL, a->force);
+    generalize_learned(ui, a->argc == 2 ? a->argv[1] : NULL, a->force);
 }
 
 static void cmd_learn(struct ui *ui, const struct cmd_args *a)
@@ -411,7 +413,7 @@ static void cmd_pin(struct ui *ui, const struct cmd_args *a)
             graph_node_name(ws->graph, n, &text);
     } else {
         uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-        if (ui_selected_kpath(ui, path, NULL))
+        if (kpaths_selected(ui, path, NULL))
             workspace_path_name(ws, path, ws->k, " ", &text);
         free(path);
     }
@@ -455,7 +457,7 @@ static bool path_arg(struct ui *ui, const struct cmd_args *a, uint32_t **path, u
     }
     *path = xmalloc((ws->k + 1) * sizeof **path);
     *len = ws->k;
-    if (!ui_selected_kpath(ui, *path, NULL)) {
+    if (!kpaths_selected(ui, *path, NULL)) {
         free(*path);
         ui_error(ui, "no k-path selected");
         return false;
@@ -496,7 +498,7 @@ static void cmd_why(struct ui *ui, const struct cmd_args *a)
         ui->filter = WS_UNCOVERED;
     else if (ui->filter == WS_UNCOVERED)
         ui->filter = WS_ALL;
-    kpaths_narrow(ui, NULL); /* the k-path asked for must be in the list */
+    ui_request(ui, kpaths_narrow(ui, NULL)); /* the k-path asked for must be in the list */
     ui->list[PANE_KPATHS].cursor = workspace_position(ws, ui->filter, rank);
     ui->list[PANE_KPATHS].top = ui->list[PANE_KPATHS].cursor;
     ui->detail_of = PANE_KPATHS;
@@ -728,8 +730,12 @@ static void cmd_narrow(struct ui *ui, const struct cmd_args *a)
     const char *text = a->rest;
     while (*text == ' ')
         text++;
-    if (!kpaths_narrow(ui, text))
+    struct pane_request narrowed = kpaths_narrow(ui, text);
+    if (narrowed.kind == REQ_ERROR) {
+        ui_request(ui, narrowed);
         return;
+    }
+    pane_request_free(&narrowed);
     ui_focus(ui, PANE_KPATHS);
     if (*text)
         ui_message(ui, "%" PRIu64 " k-path%s containing \"%s\" (:narrow alone shows all)",

@@ -32,7 +32,7 @@
 #include "explain.h"
 #include "json.h"
 #include "target.h"
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 #define FEATURES_TARGET_COUNT 10u /* as kpath target's default -n */
@@ -431,7 +431,7 @@ static void row_text(struct ui *ui, const struct fv_row *row, struct strbuf *out
         return;
     }
     const struct explain_rule *er = &res->rules[row->rule];
-    strbuf_addf(out, "  %s  ", glyph(ui, "\xe2\x87\x90", "<="));
+    strbuf_addf(out, "  %s  ", glyph(ui->ascii, "\xe2\x87\x90", "<="));
     explain_render_rule(&fv->kf, &er->rule, out);
     strbuf_addstr(out, "   ");
     add_support(out, er);
@@ -581,7 +581,7 @@ void features_draw(struct ui *ui, struct rect r, bool focused)
                     : res->kind == EXPLAIN_TRAINABLE ? EL_HEADER : EL_DIM;
         screen_puts(s, r.x, yy, r.w, strbuf_str(&t), style);
         if (i == l->cursor)
-            draw_selected(ui, r, yy, focused);
+            draw_selected(&ui->scr, r, yy, focused);
     }
     strbuf_free(&t);
     int y = r.y + 1 + list_h;
@@ -620,7 +620,7 @@ void features_detail(struct ui *ui, detail_para_fn add, void *ctx)
         const struct explain_rule *er = &res->rules[r];
         t = add(ctx, "rule", EL_HEADER);
         strbuf_addf(t, "%zu of %zu: %s  %s  ", r + 1, res->nrules, res->name,
-                    glyph(ui, "\xe2\x87\x90", "<="));
+                    glyph(ui->ascii, "\xe2\x87\x90", "<="));
         explain_render_rule(&fv->kf, &er->rule, t);
         strbuf_addstr(t, "   ");
         add_support(t, er);

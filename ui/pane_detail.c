@@ -222,7 +222,7 @@ void detail_explain_selected(struct ui *ui)
     struct workspace *ws = ui->ws;
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
     uint64_t rank;
-    if (ui_selected_kpath(ui, path, &rank) && !workspace_rank_covered(ws, rank))
+    if (kpaths_selected(ui, path, &rank) && !workspace_rank_covered(ws, rank))
         explain(ui, path, rank);
     free(path);
 }
@@ -234,7 +234,7 @@ static void kpath_detail(struct ui *ui, struct paras *ps)
     struct workspace *ws = ui->ws;
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
     uint64_t rank;
-    if (!ui_selected_kpath(ui, path, &rank)) {
+    if (!kpaths_selected(ui, path, &rank)) {
         strbuf_addstr(para_add(ps, "", EL_DIM),
                       ws->space.saturated                   ? "too many k-paths to list"
                       : kpaths_count(ui) == 0 ? "no k-path in this list (f changes the filter)"
@@ -242,7 +242,7 @@ static void kpath_detail(struct ui *ui, struct paras *ps)
         free(path);
         return;
     }
-    workspace_path_name(ws, path, ws->k, glyph(ui, " \xe2\x86\x92 ", " -> "),
+    workspace_path_name(ws, path, ws->k, glyph(ui->ascii, " \xe2\x86\x92 ", " -> "),
                         para_add(ps, "k-path", EL_NORMAL));
     pattern_render(ws->graph, path, ws->k, NULL, para_add(ps, "pattern", EL_PATTERN), NULL);
     size_t by[4];
@@ -281,7 +281,7 @@ static void node_detail(struct ui *ui, struct paras *ps)
     graph_node_name(g, n, t);
     strbuf_addf(t, " (%s, in rule %s)", node_kind_name(node->kind), ws->grammar->rules[node->rule].name);
     if (node_kind_is_symbolic(node->kind))
-        strbuf_addf(para_add(ps, "k-paths", node_style(ui, n)),
+        strbuf_addf(para_add(ps, "k-paths", node_style(ui->ws, n)),
                     "%" PRIu64 " of the %" PRIu64 " %u-paths starting here are covered",
                     workspace_node_covered(ws, n), workspace_node_total(ws, n), ws->k);
     strbuf_addf(para_add(ps, "smallest", EL_NORMAL), "depth %u, %" PRIu64 " tree node%s, %" PRIu64

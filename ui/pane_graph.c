@@ -262,14 +262,14 @@ static void draw_node_label(struct ui *ui, int x, int y, int maxw, uint32_t n, s
     if (!node_kind_is_symbolic(kind) && !ui->ascii)
         strbuf_addstr(tmp, kind == NODE_ALT ? "\xe2\x97\x87 " : kind == NODE_CAT ? "\xe2\x88\x98 " : "\xe2\x86\xbb ");
     graph_node_name(g, n, tmp);
-    int style = node_kind_is_symbolic(kind) ? node_style(ui, n) : EL_SYNTHETIC;
-    if (ui_node_highlighted(ui, n))
+    int style = node_kind_is_symbolic(kind) ? node_style(ui->ws, n) : EL_SYNTHETIC;
+    if (node_highlighted(ui, n))
         style = EL_SEARCH;
     int used = screen_put_fit(&ui->scr, x, y, maxw, tmp->data, tmp->len, style);
     uint32_t target = backedge_target(ui, n);
     if (target != NODE_NONE && used < maxw) {
         strbuf_reset(tmp);
-        strbuf_addstr(tmp, glyph(ui, " \xe2\xa4\xb4 ", " ^ "));
+        strbuf_addstr(tmp, glyph(ui->ascii, " \xe2\xa4\xb4 ", " ^ "));
         graph_node_name(g, target, tmp);
         screen_put_fit(&ui->scr, x + used, y, maxw - used, tmp->data, tmp->len, EL_BACKEDGE);
     }
@@ -293,7 +293,7 @@ static void draw_tree_view(struct ui *ui, struct rect r, bool focused)
         int x = r.x + indent;
         const char *marker = " ";
         if (has_children(ui, n))
-            marker = ui->expanded[n] ? glyph(ui, "\xe2\x96\xbe", "-") : glyph(ui, "\xe2\x96\xb8", "+");
+            marker = ui->expanded[n] ? glyph(ui->ascii, "\xe2\x96\xbe", "-") : glyph(ui->ascii, "\xe2\x96\xb8", "+");
         screen_puts(&ui->scr, x, r.y + y, r.w - indent, marker, EL_SYNTHETIC);
         /* coverage at the right, for symbolic nodes: a mark that says it
          * without colour (colour-blind viewers, mono terminals), then the
@@ -301,21 +301,21 @@ static void draw_tree_view(struct ui *ui, struct rect r, bool focused)
         int right = 0;
         if (node_kind_is_symbolic(ws->graph->nodes[n].kind)) {
             strbuf_reset(&tmp);
-            strbuf_addstr(&tmp, coverage_mark(ui, node_style(ui, n)));
+            strbuf_addstr(&tmp, coverage_mark(ui->ascii, node_style(ui->ws, n)));
             if (workspace_node_total(ws, n))
                 strbuf_addf(&tmp, " %" PRIu64 "/%" PRIu64, workspace_node_covered(ws, n),
                             workspace_node_total(ws, n));
             right = text_columns(tmp.data, tmp.len) + 1;
             if (r.w - indent - 2 > right + 8) {
                 screen_puts(&ui->scr, r.x + r.w - right, r.y + y, right, strbuf_str(&tmp), EL_DIM);
-                screen_restyle(&ui->scr, r.x + r.w - right, r.y + y, 1, node_style(ui, n), false);
+                screen_restyle(&ui->scr, r.x + r.w - right, r.y + y, 1, node_style(ui->ws, n), false);
             }
             else
                 right = 0;
         }
         draw_node_label(ui, x + 2, r.y + y, r.w - indent - 2 - right - (right ? 1 : 0), n, &tmp);
         if (l->top + (uint64_t)y == l->cursor)
-            draw_selected(ui, r, r.y + y, focused);
+            draw_selected(&ui->scr, r, r.y + y, focused);
     }
     strbuf_free(&tmp);
 }
@@ -335,7 +335,7 @@ static void draw_text_view(struct ui *ui, struct rect r, bool focused)
             const struct text_token *tok = &ui->text.tokens[line->first_token + t];
             int style = EL_SYNTHETIC;
             if (tok->node != NODE_NONE)
-                style = node_kind_is_symbolic(g->nodes[tok->node].kind) ? node_style(ui, tok->node)
+                style = node_kind_is_symbolic(g->nodes[tok->node].kind) ? node_style(ui->ws, tok->node)
                                                                        : EL_SYNTHETIC;
             else if (t == 0 && line->indent == 0)
                 style = EL_HEADER;
@@ -343,7 +343,7 @@ static void draw_text_view(struct ui *ui, struct rect r, bool focused)
                             tok->len, style);
         }
         if (l->top + (uint64_t)y == l->cursor)
-            draw_selected(ui, r, r.y + y, focused);
+            draw_selected(&ui->scr, r, r.y + y, focused);
     }
 }
 
@@ -387,34 +387,41 @@ static void set_expanded_below(struct ui *ui, uint32_t root, bool value)
     free(stack);
 }
 
-static void open_row(struct ui *ui)
+bool node_highlighted(const struct ui *ui, uint32_t n)
+{
+    return (ui->search_highlight && ui->search_node_match && ui->search_node_match[n]) ||
+           features_node_highlighted(ui, n);
+}
+
+static struct pane_request open_row(struct ui *ui)
 {
     uint32_t n = graph_selected_node(ui);
     if (n == NODE_NONE)
-        return;
+        return REQ_HANDLED;
     uint32_t target = backedge_target(ui, n);
     if (target != NODE_NONE) {
         graph_reveal(ui, target);
         struct strbuf name = STRBUF_INIT;
         graph_node_name(ui->ws->graph, target, &name);
-        ui_message(ui, "back edge: went to %s", strbuf_str(&name));
+        struct pane_request r = req_message("back edge: went to %s", strbuf_str(&name));
         strbuf_free(&name);
-        return;
+        return r;
     }
     if (has_children(ui, n)) {
         ui->expanded[n] = !ui->expanded[n];
         graph_rebuild(ui);
     }
+    return REQ_HANDLED;
 }
 
-static bool graph_action(struct ui *ui, enum action a)
+static struct pane_request graph_action(struct ui *ui, enum action a)
 {
     if (ui->text_view && a != ACT_GRAPH_VIEW)
-        return false;
+        return REQ_NONE_OF_MINE;
     uint32_t n = graph_selected_node(ui);
     struct list_state *l = &ui->list[PANE_GRAPH];
     switch (a) {
-    case ACT_GRAPH_OPEN: open_row(ui); return true;
+    case ACT_GRAPH_OPEN: return open_row(ui);
     case ACT_GRAPH_EXPAND:
         if (has_children(ui, n) && !ui->expanded[n]) {
             ui->expanded[n] = true;
@@ -422,9 +429,9 @@ static bool graph_action(struct ui *ui, enum action a)
         } else if (has_children(ui, n) && l->cursor + 1 < ui->ngrows) {
             l->cursor++;
         } else if (backedge_target(ui, n) != NODE_NONE) {
-            open_row(ui);
+            return open_row(ui);
         }
-        return true;
+        return REQ_HANDLED;
     case ACT_GRAPH_COLLAPSE:
         if (has_children(ui, n) && ui->expanded[n]) {
             ui->expanded[n] = false;
@@ -432,46 +439,43 @@ static bool graph_action(struct ui *ui, enum action a)
         } else if (ui->owner[n] != NODE_NONE) {
             graph_reveal(ui, ui->owner[n]);
         }
-        return true;
+        return REQ_HANDLED;
     case ACT_GRAPH_EXPAND_ALL:
         set_expanded_below(ui, n, true);
         graph_rebuild(ui);
         graph_reveal(ui, n);
-        return true;
+        return REQ_HANDLED;
     case ACT_GRAPH_COLLAPSE_ALL:
         memset(ui->expanded, 0, ui->ws->graph->nnodes * sizeof *ui->expanded);
         ui->expanded[0] = true;
         graph_rebuild(ui);
         graph_reveal(ui, n);
-        return true;
+        return REQ_HANDLED;
     case ACT_GRAPH_VIEW:
         ui->text_view = !ui->text_view;
         ui->list[PANE_GRAPH].cursor = 0;
         ui->list[PANE_GRAPH].top = 0;
         if (!ui->text_view)
             graph_reveal(ui, n == NODE_NONE ? 0 : n);
-        return true;
+        return REQ_HANDLED;
     case ACT_GRAPH_PATHS: {
         struct workspace *ws = ui->ws;
         const struct graph_node *node = &ws->graph->nodes[n];
         if (!node_kind_is_symbolic(node->kind) || !workspace_listable(ws)) {
-            ui_error(ui, "k-paths start at symbolic nodes (references, literals, classes)");
-            return true;
+            return req_error("k-paths start at symbolic nodes (references, literals, classes)");
         }
         uint64_t start = ws->space.start_prefix[node->symbolic_index];
         uint64_t pos = kpaths_row_from(ui, start);
         uint64_t rows = kpaths_count(ui);
         if (pos >= rows || kpaths_rank(ui, pos) >=
                                start + kpath_count_from(&ws->space, n, ws->k)) {
-            ui_message(ui, "no %s k-path starts here", ws_filter_name(ui->filter));
-            return true;
+            return req_message("no %s k-path starts here", ws_filter_name(ui->filter));
         }
         ui->list[PANE_KPATHS].cursor = pos;
         ui->list[PANE_KPATHS].top = pos;
-        ui_focus(ui, PANE_KPATHS);
-        return true;
+        return req_focus(PANE_KPATHS);
     }
-    default: return false;
+    default: return REQ_NONE_OF_MINE;
     }
 }
 

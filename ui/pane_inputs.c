@@ -76,7 +76,7 @@ static void inputs_draw(struct ui *ui, struct rect r, bool focused)
             screen_puts(&ui->scr, r.x + 1, r.y + 1, r.w - 1,
                         "no inputs yet: the curve starts with the first (s/r generate)", EL_DIM);
         else
-            plot_growth(ui, r, current_growth(ui), (size_t)pl->cursor + 1);
+            plot_growth(&ui->scr, r, current_growth(ui), (size_t)pl->cursor + 1);
         return;
     }
     struct screen *s = &ui->scr;
@@ -99,7 +99,7 @@ static void inputs_draw(struct ui *ui, struct rect r, bool focused)
         int yy = r.y + 1 + y;
         strbuf_reset(&tmp);
         strbuf_addf(&tmp, "%s%4zu  %-6s %5zu %5" PRIu64 "  ",
-                    in->marked ? glyph(ui, "\xe2\x97\x8f", "*") : " ", i + 1,
+                    in->marked ? glyph(ui->ascii, "\xe2\x97\x8f", "*") : " ", i + 1,
                     in->sample ? "sample" : "gen", in->len, in->nnew);
         int used = screen_puts(s, r.x, yy, r.w, strbuf_str(&tmp), in->sample ? EL_SAMPLE : EL_NORMAL);
         if (in->marked)
@@ -108,7 +108,7 @@ static void inputs_draw(struct ui *ui, struct rect r, bool focused)
         escape_text(in->text, in->len, (size_t)r.w * 4, &tmp);
         screen_puts(s, r.x + used, yy, r.w - used, strbuf_str(&tmp), EL_NORMAL);
         if (i == l->cursor)
-            draw_selected(ui, r, yy, focused);
+            draw_selected(&ui->scr, r, yy, focused);
     }
     /* the preview */
     int py = r.y + 1 + list_h;
@@ -140,32 +140,29 @@ static void inputs_draw(struct ui *ui, struct rect r, bool focused)
     strbuf_free(&tmp);
 }
 
-static bool inputs_action(struct ui *ui, enum action a)
+static struct pane_request inputs_action(struct ui *ui, enum action a)
 {
     struct workspace *ws = ui->ws;
     struct list_state *l = &ui->list[PANE_INPUTS];
     if (a == ACT_INPUTS_FEATURES) {
         features_toggle(ui, !ui->inputs_features);
-        ui_message(ui, ui->inputs_features
-                           ? "behaviour features of the runs and their rules: Enter selects a rule's "
-                             "k-path, T generates and runs inputs, w shows the inputs"
-                           : "showing the inputs");
-        return true;
+        return req_message("%s", ui->inputs_features
+                                     ? "behaviour features of the runs and their rules: Enter selects "
+                                       "a rule's k-path, T generates and runs inputs, w shows the inputs"
+                                     : "showing the inputs");
     }
     if (ui->inputs_features) {
         if (features_action(ui, a))
-            return true;
+            return REQ_HANDLED;
         if (a == ACT_INPUTS_PLOT || a == ACT_INPUTS_RUNS)
             features_toggle(ui, false); /* and on to that view */
     } else if (a == ACT_FEATURE_OPEN || a == ACT_TARGET) {
-        ui_error(ui, "%s works in the behaviour features view (w)", a == ACT_TARGET ? "T" : "Enter");
-        return true;
+        return req_error("%s works in the behaviour features view (w)", a == ACT_TARGET ? "T" : "Enter");
     }
     if (a == ACT_INPUTS_RUNS) {
         runs_toggle(ui, !ui->inputs_runs);
-        ui_message(ui, ui->inputs_runs ? "the runs of :run, failures first: b shows the inputs"
-                                       : "showing the inputs");
-        return true;
+        return req_message("%s", ui->inputs_runs ? "the runs of :run, failures first: b shows the inputs"
+                                                  : "showing the inputs");
     }
     if (ui->inputs_runs) {
         /* the rows are runs: m marks the selected run's input; the rest
@@ -178,48 +175,45 @@ static bool inputs_action(struct ui *ui, enum action a)
             if (l->cursor + 1 < rows)
                 l->cursor++;
             list_scroll_into_view(l, rows);
-            return true;
+            return REQ_HANDLED;
         }
         if (a == ACT_MARK)
-            return true;
+            return REQ_HANDLED;
         if (a == ACT_INPUTS_PLOT) {
             ui->runs_report_plot = !ui->runs_report_plot;
-            ui_message(ui, ui->runs_report_plot ? "the report as a plot: v shows the table"
-                                                : "the report as a table: v shows the plot");
-            return true;
+            return req_message("%s", ui->runs_report_plot ? "the report as a plot: v shows the table"
+                                                           : "the report as a table: v shows the plot");
         } else if (a == ACT_DELETE_INPUT) {
-            ui_error(ui, "inputs are removed in the list of inputs (b shows it)");
-            return true;
+            return req_error("inputs are removed in the list of inputs (b shows it)");
         } else if (a == ACT_PREVIEW_DOWN || a == ACT_PREVIEW_UP) {
-            return true;
+            return REQ_HANDLED;
         }
     }
     list_clamp(l, ws->ninputs);
     switch (a) {
     case ACT_MARK:
         if (!ws->ninputs)
-            return true;
+            return REQ_HANDLED;
         ws->inputs[l->cursor].marked = !ws->inputs[l->cursor].marked;
         ui->marks_exported = false;
         if (l->cursor + 1 < ws->ninputs)
             l->cursor++;
         list_scroll_into_view(l, ws->ninputs);
-        return true;
+        return REQ_HANDLED;
     case ACT_MARK_ALL:
         for (size_t i = 0; i < ws->ninputs; i++)
             ws->inputs[i].marked = true;
         ui->marks_exported = false;
-        ui_message(ui, "%zu input%s marked", ws->ninputs, ws->ninputs == 1 ? "" : "s");
-        return true;
+        return req_message("%zu input%s marked", ws->ninputs, ws->ninputs == 1 ? "" : "s");
     case ACT_MARK_INVERT:
         for (size_t i = 0; i < ws->ninputs; i++)
             ws->inputs[i].marked = !ws->inputs[i].marked;
         ui->marks_exported = false;
-        ui_message(ui, "%zu input%s marked", workspace_marked(ws), workspace_marked(ws) == 1 ? "" : "s");
-        return true;
+        return req_message("%zu input%s marked", workspace_marked(ws),
+                           workspace_marked(ws) == 1 ? "" : "s");
     case ACT_MARK_REDUCED: {
         if (!ws->ninputs)
-            return true;
+            return REQ_HANDLED;
         struct reduce_marks_report rep;
         reduce_marks(ws, ws->k, &rep);
         ui->marks_exported = false;
@@ -231,32 +225,30 @@ static bool inputs_action(struct ui *ui, enum action a)
             strbuf_addf(&msg, " k=%u %" PRIu64, j, rep.covered[j]);
         if (rep.unparsed)
             strbuf_addf(&msg, "; %zu that do not parse left unmarked", rep.unparsed);
-        ui_message(ui, "%s", strbuf_str(&msg));
-        strbuf_free(&msg);
         reduce_marks_report_free(&rep);
-        return true;
+        return (struct pane_request){.kind = REQ_MESSAGE, .text = strbuf_detach(&msg, NULL)};
     }
     case ACT_DELETE_INPUT: {
         if (!ws->ninputs)
-            return true;
+            return REQ_HANDLED;
         bool *keep = xmalloc(ws->ninputs * sizeof *keep);
         for (size_t i = 0; i < ws->ninputs; i++)
             keep[i] = i != l->cursor;
         size_t removed = (size_t)l->cursor + 1;
         workspace_remove_inputs(ws, keep);
         free(keep);
-        ui_workspace_changed(ui);
-        ui_message(ui, "input %zu removed", removed);
-        return true;
+        struct pane_request r = req_message("input %zu removed", removed);
+        r.changed = true; /* the app rebuilds what it derived from the inputs first */
+        return r;
     }
     case ACT_INPUTS_PLOT:
         ui->inputs_plot = !ui->inputs_plot;
-        ui_message(ui, ui->inputs_plot ? "coverage growth: j/k move along the inputs, v shows the list"
-                                       : "showing the inputs");
-        return true;
-    case ACT_PREVIEW_DOWN: ui->preview_top += 3; return true;
-    case ACT_PREVIEW_UP: ui->preview_top = ui->preview_top > 3 ? ui->preview_top - 3 : 0; return true;
-    default: return false;
+        return req_message("%s", ui->inputs_plot
+                                     ? "coverage growth: j/k move along the inputs, v shows the list"
+                                     : "showing the inputs");
+    case ACT_PREVIEW_DOWN: ui->preview_top += 3; return REQ_HANDLED;
+    case ACT_PREVIEW_UP: ui->preview_top = ui->preview_top > 3 ? ui->preview_top - 3 : 0; return REQ_HANDLED;
+    default: return REQ_NONE_OF_MINE;
     }
 }
 

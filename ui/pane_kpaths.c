@@ -98,20 +98,36 @@ uint64_t kpaths_row_from(struct ui *ui, uint64_t rank)
     return lo;
 }
 
-bool kpaths_narrow(struct ui *ui, const char *text)
+bool kpaths_selected(struct ui *ui, uint32_t *path, uint64_t *rank)
+{
+    struct workspace *ws = ui->ws;
+    if (!workspace_listable(ws))
+        return false;
+    uint64_t rows = kpaths_count(ui);
+    struct list_state *l = &ui->list[PANE_KPATHS];
+    list_clamp(l, rows);
+    if (rows == 0)
+        return false;
+    uint64_t r = kpaths_rank(ui, l->cursor);
+    kpath_unrank(&ws->space, r, path);
+    if (rank)
+        *rank = r;
+    return true;
+}
+
+struct pane_request kpaths_narrow(struct ui *ui, const char *text)
 {
     struct workspace *ws = ui->ws;
     uint64_t rank = 0;
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-    bool had = ui_selected_kpath(ui, path, &rank);
+    bool had = kpaths_selected(ui, path, &rank);
     free(path);
     free(ui->narrow);
     ui->narrow = NULL;
     ui->narrow_valid = false;
     if (text && *text) {
         if (!workspace_listable(ws) || workspace_count(ws, ui->filter) > UI_SEARCH_MATCHES_MAX) {
-            ui_error(ui, "too many k-paths to narrow as you type: / searches them");
-            return false;
+            return req_error("too many k-paths to narrow as you type: / searches them");
         }
         ui->narrow = xstrdup(text);
     }
@@ -119,7 +135,7 @@ bool kpaths_narrow(struct ui *ui, const char *text)
     struct list_state *l = &ui->list[PANE_KPATHS];
     l->cursor = had ? kpaths_row_from(ui, rank) : 0;
     list_clamp(l, kpaths_count(ui));
-    return true;
+    return REQ_HANDLED;
 }
 
 static uint64_t kpaths_rows(struct ui *ui)
@@ -140,7 +156,7 @@ static int draw_path(struct ui *ui, int x, int y, int maxw, const uint32_t *path
                      struct strbuf *tmp)
 {
     const struct graph *g = ui->ws->graph;
-    const char *arrow = glyph(ui, " \xe2\x86\x92 ", " -> ");
+    const char *arrow = glyph(ui->ascii, " \xe2\x86\x92 ", " -> ");
     int used = 0;
     for (uint32_t i = 0; i < k && used < maxw; i++) {
         if (i)
@@ -148,7 +164,7 @@ static int draw_path(struct ui *ui, int x, int y, int maxw, const uint32_t *path
         strbuf_reset(tmp);
         graph_node_name(g, path[i], tmp);
         used += screen_puts(&ui->scr, x + used, y, maxw - used, strbuf_str(tmp),
-                            ui_node_highlighted(ui, path[i]) ? EL_SEARCH : EL_NORMAL);
+                            node_highlighted(ui, path[i]) ? EL_SEARCH : EL_NORMAL);
     }
     return used;
 }
@@ -191,7 +207,7 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
                        (ui->filter == WS_ALL && workspace_rank_covered(ws, rank));
         int yy = r.y + 1 + y;
         int style = covered ? EL_COVERED : EL_UNCOVERED;
-        screen_puts(s, r.x, yy, 2, coverage_mark(ui, style), style);
+        screen_puts(s, r.x, yy, 2, coverage_mark(ui->ascii, style), style);
         int used = 2 + draw_path(ui, r.x + 2, yy, r.w - 2, path, ws->k, &tmp);
         if (ui->show_patterns && used + 3 < r.w) {
             strbuf_reset(&pat);
@@ -200,7 +216,7 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
             screen_puts(s, r.x + col, yy, r.w - col, strbuf_str(&pat), EL_PATTERN);
         }
         if (i == l->cursor)
-            draw_selected(ui, r, yy, focused);
+            draw_selected(&ui->scr, r, yy, focused);
     }
     if (rows == 0) {
         const char *msg = ui->narrow ? "no k-path here contains the text (F changes it)"
@@ -216,48 +232,43 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
 
 /* Keep the selected k-path selected when the filter changes, if it is in the
  * new list. */
-static void set_filter(struct ui *ui, enum ws_filter f)
+static struct pane_request set_filter(struct ui *ui, enum ws_filter f)
 {
     struct workspace *ws = ui->ws;
     uint64_t rank = 0;
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
-    bool had = ui_selected_kpath(ui, path, &rank);
+    bool had = kpaths_selected(ui, path, &rank);
     free(path);
     ui->filter = f;
     struct list_state *l = &ui->list[PANE_KPATHS];
     if (had)
         l->cursor = kpaths_row_from(ui, rank);
     list_scroll_into_view(l, kpaths_rows(ui));
-    ui_message(ui, "showing %s k-paths", ws_filter_name(f));
+    return req_message("showing %s k-paths", ws_filter_name(f));
 }
 
-static bool kpaths_action(struct ui *ui, enum action a)
+static struct pane_request kpaths_action(struct ui *ui, enum action a)
 {
     switch (a) {
     case ACT_FILTER:
-        set_filter(ui, ui->filter == WS_UNCOVERED ? WS_COVERED
-                       : ui->filter == WS_COVERED ? WS_ALL
-                                                  : WS_UNCOVERED);
-        return true;
-    case ACT_FILTER_UNCOVERED: set_filter(ui, WS_UNCOVERED); return true;
-    case ACT_FILTER_COVERED: set_filter(ui, WS_COVERED); return true;
-    case ACT_FILTER_ALL: set_filter(ui, WS_ALL); return true;
+        return set_filter(ui, ui->filter == WS_UNCOVERED ? WS_COVERED
+                              : ui->filter == WS_COVERED ? WS_ALL
+                                                         : WS_UNCOVERED);
+    case ACT_FILTER_UNCOVERED: return set_filter(ui, WS_UNCOVERED);
+    case ACT_FILTER_COVERED: return set_filter(ui, WS_COVERED);
+    case ACT_FILTER_ALL: return set_filter(ui, WS_ALL);
     case ACT_PATTERNS:
         ui->show_patterns = !ui->show_patterns;
-        ui_message(ui, "patterns %s", ui->show_patterns ? "shown" : "hidden");
-        return true;
-    case ACT_NARROW:
-        if (ui->script_mode || !term_active())
-            ui_message(ui, "type :narrow TEXT");
-        else {
-            struct strbuf init = STRBUF_INIT;
-            strbuf_addf(&init, "narrow %s", ui->narrow ? ui->narrow : "");
-            term_cmdline_begin(ui, ":", strbuf_str(&init));
-            strbuf_free(&init);
-        }
-        return true;
-    case ACT_KPATH_OPEN: ui_focus(ui, PANE_DETAIL); ui->detail_of = PANE_KPATHS; return true;
-    default: return false;
+        return req_message("patterns %s", ui->show_patterns ? "shown" : "hidden");
+    case ACT_NARROW: {
+        struct strbuf init = STRBUF_INIT;
+        strbuf_addf(&init, "narrow %s", ui->narrow ? ui->narrow : "");
+        struct pane_request r = req_cmdline(strbuf_str(&init), "type :narrow TEXT");
+        strbuf_free(&init);
+        return r;
+    }
+    case ACT_KPATH_OPEN: ui->detail_of = PANE_KPATHS; return req_focus(PANE_DETAIL);
+    default: return REQ_NONE_OF_MINE;
     }
 }
 

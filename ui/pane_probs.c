@@ -109,7 +109,7 @@ static void draw_bar(struct ui *ui, int x, int y, int w, double p)
         filled = w;
     for (int i = 0; i < w; i++)
         screen_puts(&ui->scr, x + i, y, 1,
-                    i < filled ? glyph(ui, "\xe2\x96\x88", "#") : glyph(ui, "\xe2\x96\x91", "."),
+                    i < filled ? glyph(ui->ascii, "\xe2\x96\x88", "#") : glyph(ui->ascii, "\xe2\x96\x91", "."),
                     i < filled ? EL_BAR : EL_BAR_EMPTY);
 }
 
@@ -201,7 +201,7 @@ static void probs_draw(struct ui *ui, struct rect r, bool focused)
         }
         }
         if (l->top + (uint64_t)y == l->cursor)
-            draw_selected(ui, r, yy, focused);
+            draw_selected(&ui->scr, r, yy, focused);
     }
     free(tokens);
     strbuf_free(&tmp);
@@ -226,16 +226,15 @@ static bool any_source(struct ui *ui, enum ws_prob_source a, enum ws_prob_source
     return false;
 }
 
-static void learn_or_error(struct ui *ui)
+static struct pane_request learn_or_error(struct ui *ui)
 {
     if (workspace_probs_learn(ui->ws))
-        ui_message(ui, "probabilities learned from %zu sample%s", ui->ws->learned.samples,
-                   ui->ws->learned.samples == 1 ? "" : "s");
-    else
-        ui_error(ui, "no samples to learn from: :samples FILE|DIR loads some");
+        return req_message("probabilities learned from %zu sample%s", ui->ws->learned.samples,
+                           ui->ws->learned.samples == 1 ? "" : "s");
+    return req_error("no samples to learn from: :samples FILE|DIR loads some");
 }
 
-static bool probs_action(struct ui *ui, enum action a)
+static struct pane_request probs_action(struct ui *ui, enum action a)
 {
     struct workspace *ws = ui->ws;
     const struct prob_row *row = selected(ui);
@@ -243,8 +242,7 @@ static bool probs_action(struct ui *ui, enum action a)
     case ACT_PROB_MORE:
     case ACT_PROB_LESS: {
         if (!row || row->kind != PROB_ALTERNATIVE) {
-            ui_error(ui, "select an alternative first");
-            return true;
+            return req_error("select an alternative first");
         }
         double *v = ws->probs + ws->graph->nodes[row->node].first_child;
         /* steps of 5 points, landing on multiples of 5 */
@@ -255,13 +253,11 @@ static bool probs_action(struct ui *ui, enum action a)
         if (p > 100.0)
             p = 100.0;
         workspace_probs_set(ws, row->node, row->index, p / 100.0);
-        ui_message(ui, "alternative %u: %.1f%%", row->index + 1, p);
-        return true;
+        return req_message("alternative %u: %.1f%%", row->index + 1, p);
     }
     case ACT_PROB_TYPE: {
         if (!row || row->kind != PROB_ALTERNATIVE) {
-            ui_error(ui, "select an alternative first");
-            return true;
+            return req_error("select an alternative first");
         }
         uint32_t which = 1;
         while (workspace_rule_alt_node(ws, row->rule, which) != row->node)
@@ -273,36 +269,28 @@ static bool probs_action(struct ui *ui, enum action a)
         else
             snprintf(initial, sizeof initial, "prob %s %u.%u ",
                      ws->grammar->rules[row->rule].name, which, row->index + 1);
-        if (ui->script_mode || !term_active())
-            ui_message(ui, "type :%sVALUE", initial);
-        else
-            term_cmdline_begin(ui, ":", initial);
-        return true;
+        char fallback[600];
+        snprintf(fallback, sizeof fallback, "type :%sVALUE", initial);
+        return req_cmdline(initial, fallback);
     }
     case ACT_PROB_LEARN:
+        ui->prows_stale = true;
         if (any_source(ui, WS_PROB_LEARNED, WS_PROB_INVERTED) || any_source(ui, WS_PROB_UNSEEN, WS_PROB_UNSEEN)) {
             workspace_probs_reset(ws);
-            ui_message(ui, "probabilities: the grammar's own");
-        } else {
-            learn_or_error(ui);
+            return req_message("probabilities: the grammar's own");
         }
-        ui->prows_stale = true;
-        return true;
+        return learn_or_error(ui);
     case ACT_PROB_INVERT:
-        if (any_source(ui, WS_PROB_INVERTED, WS_PROB_INVERTED)) {
-            learn_or_error(ui);
-        } else {
-            workspace_probs_invert(ws);
-            ui_message(ui, "probabilities inverted");
-        }
         ui->prows_stale = true;
-        return true;
+        if (any_source(ui, WS_PROB_INVERTED, WS_PROB_INVERTED))
+            return learn_or_error(ui);
+        workspace_probs_invert(ws);
+        return req_message("probabilities inverted");
     case ACT_PROB_STRATEGY:
         ws->gen_opts.strategy = GEN_PROB;
         workspace_gen_reset(ws, false);
-        ui_message(ui, "strategy prob: generation draws alternatives by these probabilities");
-        return true;
-    default: return false;
+        return req_message("strategy prob: generation draws alternatives by these probabilities");
+    default: return REQ_NONE_OF_MINE;
     }
 }
 

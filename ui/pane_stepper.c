@@ -60,11 +60,11 @@ uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t
             tree_row_label(ui, t, inst, &label);
             int style = node_kind_is_symbolic(g->nodes[in->node].kind) ? EL_NORMAL : EL_SYNTHETIC;
             if (in->open) {
-                strbuf_addstr(&label, glyph(ui, " \xe2\x80\xa6 open", " ... open"));
+                strbuf_addstr(&label, glyph(ui->ascii, " \xe2\x80\xa6 open", " ... open"));
                 style = EL_SLOT_OPEN;
             }
             if (inst == mark) {
-                strbuf_addstr(&label, glyph(ui, "  \xe2\x97\x80 just filled", "  <- just filled"));
+                strbuf_addstr(&label, glyph(ui->ascii, "  \xe2\x97\x80 just filled", "  <- just filled"));
                 style = EL_SLOT_LAST;
             }
             screen_puts(&ui->scr, r.x + indent, y, r.w - indent, strbuf_str(&label), style);
@@ -116,7 +116,7 @@ static void why_text(struct ui *ui, const struct generator *gen, struct strbuf *
 {
     const struct graph *g = gen->graph;
     const struct gen_decision *d = &gen->last;
-    const char *inf = glyph(ui, "\xe2\x88\x9e", "inf");
+    const char *inf = glyph(ui->ascii, "\xe2\x88\x9e", "inf");
     if (d->inst == DTREE_NONE) {
         if (gen->opts.strategy == GEN_KPATH)
             strbuf_addf(out, "new tree: next target from the agenda (%" PRIu64 " left)",
@@ -285,7 +285,7 @@ static void stepper_draw(struct ui *ui, struct rect r, bool focused)
         x += screen_puts(s, x, y, r.w, "target ", EL_DIM);
         for (uint32_t i = 0; i < gen->opts.k && x < r.x + r.w; i++) {
             if (i)
-                x += screen_puts(s, x, y, r.x + r.w - x, glyph(ui, " \xe2\x86\x92 ", " -> "), EL_DIM);
+                x += screen_puts(s, x, y, r.x + r.w - x, glyph(ui->ascii, " \xe2\x86\x92 ", " -> "), EL_DIM);
             strbuf_reset(&tmp);
             graph_node_name(gen->graph, gen->target[i], &tmp);
             x += screen_puts(s, x, y, r.x + r.w - x, strbuf_str(&tmp),
@@ -340,7 +340,7 @@ static void stepper_draw(struct ui *ui, struct rect r, bool focused)
             l->top = l->cursor - (uint64_t)tr.h + 1;
         draw_tree(ui, &gen->tree, tr, l->top, gen->last.inst, NULL);
         if (focused && rows && l->cursor >= l->top && l->cursor < l->top + (uint64_t)tr.h)
-            draw_selected(ui, tr, tr.y + (int)(l->cursor - l->top), true);
+            draw_selected(&ui->scr, tr, tr.y + (int)(l->cursor - l->top), true);
     }
     strbuf_free(&tmp);
 }

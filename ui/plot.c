@@ -6,13 +6,17 @@
  * alone never tells the curves apart: the digit of each curve's k stands at
  * its right end, and the header names each k next to its value.  The
  * selected input (the inputs list's cursor) is marked on the x axis and the
- * header reads the curves there.  Only this file knows the chart's layout. */
+ * header reads the curves there.  Only this file knows the chart's layout.
+ *
+ * A widget (see widget.h): it draws into a screen and knows nothing of the
+ * app or the panes; the inputs pane and the runs view give it the data. */
 #include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui.h"
+#include "plot.h"
+#include "widget.h"
 #include "xalloc.h"
 
 /* A curve's style: k = 1, 2, ... take these in turn. */
@@ -46,9 +50,8 @@ static size_t column_input(int x, int width, size_t n)
 
 static const uint8_t braille_bits[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
 
-void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, size_t selected)
+void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *g, size_t selected)
 {
-    struct screen *s = &ui->scr;
     struct strbuf tmp = STRBUF_INIT;
     size_t n = g->ninputs;
     if (selected > n)
@@ -92,10 +95,10 @@ void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, 
         screen_puts(s, r.x, y0 + (ch - 1) / 2, label_w - 1, " 50%", EL_DIM);
     screen_puts(s, r.x, y0 + ch - 1, label_w - 1, "  0%", EL_DIM);
     for (int y = 0; y < ch; y++)
-        screen_fill(s, x0 - 1, y0 + y, 1, ui->ascii ? '|' : 0x2502, EL_BORDER);
+        screen_fill(s, x0 - 1, y0 + y, 1, s->ascii ? '|' : 0x2502, EL_BORDER);
     int ay = y0 + ch;
-    screen_fill(s, x0 - 1, ay, 1, ui->ascii ? '+' : 0x2514, EL_BORDER);
-    screen_fill(s, x0, ay, cw, ui->ascii ? '-' : 0x2500, EL_BORDER);
+    screen_fill(s, x0 - 1, ay, 1, s->ascii ? '+' : 0x2514, EL_BORDER);
+    screen_fill(s, x0, ay, cw, s->ascii ? '-' : 0x2500, EL_BORDER);
     strbuf_reset(&tmp);
     strbuf_addf(&tmp, "%zu", n);
     int nw = (int)tmp.len;
@@ -107,7 +110,7 @@ void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, 
 
     /* the curves, on a canvas of dots; a cell takes the style of the
      * highest k drawn in it */
-    bool braille = !ui->ascii;
+    bool braille = !s->ascii;
     int dx = braille ? 2 : 1, dy = braille ? 4 : 1;
     int pw = cw * dx, ph = ch * dy;
     uint8_t *bits = xcalloc((size_t)cw * (size_t)ch, 1);
@@ -158,7 +161,7 @@ void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, 
     /* the selected input on the x axis */
     if (n > 0) {
         int sx = (int)((double)selected * (double)(pw - 1) / (double)n + 0.5) / dx;
-        screen_fill(s, x0 + sx, ay, 1, ui->ascii ? '^' : 0x2534, EL_HEADER);
+        screen_fill(s, x0 + sx, ay, 1, s->ascii ? '^' : 0x2534, EL_HEADER);
     }
     free(label_style);
     free(labels);
@@ -170,10 +173,9 @@ void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, 
 
 /* ---- bars ---------------------------------------------------------------------------- */
 
-int plot_bars(struct ui *ui, struct rect r, const char *const *label, const double *value,
+int plot_bars(struct screen *s, struct rect r, const char *const *label, const double *value,
               const char *const *text, const int *style, size_t n, double max)
 {
-    struct screen *s = &ui->scr;
     int label_w = 0, text_w = 0;
     for (size_t i = 0; i < n; i++) {
         int lw = (int)strlen(label[i]), tw = (int)strlen(text[i]);
@@ -192,12 +194,12 @@ int plot_bars(struct ui *ui, struct rect r, const char *const *label, const doub
             double f = value[i] >= max ? 1.0 : value[i] / max;
             /* in eighths of a cell (UTF-8) or whole cells (ASCII), rounded
              * down: a bar is full only at max */
-            int unit = ui->ascii ? 1 : 8;
+            int unit = s->ascii ? 1 : 8;
             long eighths = (long)floor(f * bar_w * unit);
             if (eighths == 0)
                 eighths = 1; /* a value above 0 shows */
             int whole = (int)(eighths / unit), part = (int)(eighths % unit);
-            screen_fill(s, x, y, whole, ui->ascii ? '#' : 0x2588, style[i]);
+            screen_fill(s, x, y, whole, s->ascii ? '#' : 0x2588, style[i]);
             filled = whole;
             if (part) {
                 /* U+258F one eighth ... U+2589 seven eighths */

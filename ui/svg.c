@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui.h"
+#include "svg.h"
 
 #define CELL_W 9
 #define CELL_H 18

@@ -21,7 +21,12 @@
  * Signals only set flags; the loop acts on them.  The terminal is restored
  * on every way out: normal exit, q, SIGTERM/SIGHUP (after an autosave),
  * Ctrl-C twice, and crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT:
- * restore, then die by the same signal). */
+ * restore, then die by the same signal).
+ *
+ * A front end (the top layer, see ui.h): the only file with curses or
+ * readline.  It drives the app through app.h (keys, command lines, frames,
+ * job slices) and takes what the app leaves for it after each call (the
+ * command line to open, a repaint, a new theme); the app never calls it. */
 #define NCURSES_WIDECHAR 1
 #include "term.h"
 
@@ -39,7 +44,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "ui.h"
+#include "app.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -50,11 +55,6 @@ static bool have_termios;
 static volatile sig_atomic_t got_term, got_int;
 static int ncolors;
 static bool colour;
-
-bool term_active(void)
-{
-    return curses_on;
-}
 
 /* ---- restoring the terminal ------------------------------------------------------ */
 
@@ -336,7 +336,7 @@ static void setup_readline(const char *history_path)
         read_history(history_path);
 }
 
-void term_cmdline_begin(struct ui *ui, const char *prompt, const char *initial)
+static void term_cmdline_begin(struct ui *ui, const char *prompt, const char *initial)
 {
     ui->cmdline = true;
     free(ui->cmd_prompt);
@@ -350,6 +350,18 @@ void term_cmdline_begin(struct ui *ui, const char *prompt, const char *initial)
         rl_point = rl_end;
     }
     sync_cmdline(ui);
+}
+
+/* What the app left for the front end after a key or a command line: the
+ * command line to open (ui_cmdline_open). */
+static void take_requests(struct ui *ui)
+{
+    if (ui->cmdline_want_prompt) {
+        term_cmdline_begin(ui, ui->cmdline_want_prompt, ui->cmdline_want_text);
+        free(ui->cmdline_want_prompt);
+        free(ui->cmdline_want_text);
+        ui->cmdline_want_prompt = ui->cmdline_want_text = NULL;
+    }
 }
 
 static void feed_bytes(const char *bytes, int n)
@@ -429,7 +441,7 @@ static void cmdline_key(struct ui *ui, int key)
     /* narrowing as you type: every key applies the text so far */
     if (ui->cmd_prompt && strcmp(ui->cmd_prompt, ":") == 0 && rl_line_buffer &&
         strncmp(rl_line_buffer, "narrow ", 7) == 0)
-        kpaths_narrow(ui, rl_line_buffer + 7);
+        ui_narrow(ui, rl_line_buffer + 7);
     sync_cmdline(ui);
 }
 
@@ -507,6 +519,7 @@ int term_run(struct ui *ui, const char *history_path)
         return 2;
     }
     curses_on = true;
+    ui->front_cmdline = true;
     atexit(at_exit);
     install_signals();
     raw();
@@ -537,6 +550,7 @@ int term_run(struct ui *ui, const char *history_path)
                 cmdline_cancel(ui);
             else
                 ui_key(ui, 3);
+            take_requests(ui);
         }
         if (ui->job)
             ui_job_slice(ui, 0.02);
@@ -573,6 +587,7 @@ int term_run(struct ui *ui, const char *history_path)
             cmdline_key(ui, key);
         else
             ui_key(ui, key);
+        take_requests(ui);
         if (ui_now() - last_autosave > 3.0) {
             ui_autosave(ui, false);
             last_autosave = ui_now();
@@ -582,6 +597,7 @@ int term_run(struct ui *ui, const char *history_path)
         cmdline_cancel(ui);
     endwin();
     curses_on = false;
+    ui->front_cmdline = false;
     if (history_path)
         write_history(history_path);
     /* A clean quit leaves no autosave behind; a kill keeps it for next time. */

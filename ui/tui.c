@@ -1,5 +1,6 @@
 /* tui: options, the workspace to start with, locale and theme, autosave,
- * then script mode or the terminal. */
+ * then script mode or the terminal.  A front end (the top layer, see ui.h):
+ * it sets the app up through app.h and hands it to script.c or term.c. */
 #include "tui.h"
 
 #include <dirent.h>
@@ -19,7 +20,7 @@
 #include "grammar_load.h"
 #include "script.h"
 #include "term.h"
-#include "ui.h"
+#include "app.h"
 #include "xalloc.h"
 
 static const char *const explorer_options[] = {

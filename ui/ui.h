@@ -1,15 +1,26 @@
-/* ui: the explorer's state and what its parts share.
+/* ui: the explorer's state and the panes' side of it (the pane layer).
  *
- * The TUI is a front end over one workspace (src/workspace.h).  Everything
- * here is independent of curses: panes draw into a `struct screen`, keys
- * arrive as ints (keys.h), and the terminal back end (term.c) or script mode
- * (script.c) feeds them in and shows the frame.  So every pane, key and
- * command runs the same way in a terminal and in the script-mode tests.
+ * The TUI is a front end over one workspace (src/workspace.h), in layers
+ * that read top-down (README "How it is built"; tests/layers/run.sh keeps
+ * them so):
+ *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
+ *     app         app.c, commands.c, generalize_job.c: layout, focus, key
+ *                 dispatch, commands, jobs, messages            -> ui.h
+ *     panes       pane_*.c, generalize_view.c, the views of runs.c and
+ *                 features.c, request.c                         -> widget.h
+ *     widgets     widget.c, plot.c, screen.c, theme.c, keys.c, svg.c
+ * This header is what the panes see: struct ui, each pane's struct
+ * pane_ops (tig's view_ops in spirit: a title, a row count for the generic
+ * list navigation, a draw function, an action handler for its own keys),
+ * the overlays' struct overlay_ops, and struct pane_request, which is how a
+ * pane asks the app for anything (a message, a focus, a command line): it
+ * returns one and the app carries it out.  Panes never include app.h.
  *
- * Panes (tig's view_ops in spirit): each has a struct pane_ops with a title,
- * a row count for the generic list navigation, a draw function and an action
- * handler for its own keys.  A pane draws only its visible rows, so lists of
- * any length (a million k-paths) cost the same to draw.
+ * Everything here is independent of curses: panes draw into a `struct
+ * screen`, keys arrive as ints (keys.h), and the front end feeds them in
+ * and shows the frame, so every pane, key and command runs the same way in
+ * a terminal and in the script-mode tests.  A pane draws only its visible
+ * rows, so lists of any length (a million k-paths) cost the same to draw.
  *
  * Long work (running the generator, searching a long list) is a job: the
  * main loop does a bounded slice of it between input polls, so the UI stays
@@ -30,6 +41,8 @@
 #include "strbuf.h"
 #include "theme.h"
 #include "why.h"
+#include "widget.h"
+#include "plot.h"
 #include "workspace.h"
 
 enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, PANE_DETAIL, NPANES };
@@ -40,13 +53,48 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 #define UI_LOG_MAX 5000
 #define UI_SEARCH_MATCHES_MAX (1u << 20)
 
-struct list_state {
-    uint64_t cursor, top;
-    int height;  /* visible rows at the last draw */
-    int first_y; /* screen row of the first visible row at the last draw */
+struct ui;
+
+/* What a pane asks the app to do.  A pane never calls the app (app.h): its
+ * action returns one of these and the app carries it out after the pane
+ * returns (ui_request), as tig's views return a request to its loop.
+ * REQ_NOT_MINE: the pane does not take the key (the app tries the key's
+ * global meaning); REQ_DONE: done, nothing more to do; REQ_MESSAGE and
+ * REQ_ERROR: show `text` on the message line (it goes to the log too);
+ * REQ_FOCUS: focus pane `pane`, then show `text` if any; REQ_CMDLINE: open
+ * the command line with `text` typed (a front end without one, script mode,
+ * shows `fallback` instead); REQ_COMMAND: run `text` as a command line.
+ * `changed` says first that the workspace changed shape (derived rows are
+ * rebuilt: ui_workspace_changed); then `log` goes to the message log, then
+ * the request is carried out. */
+enum request_kind { REQ_NOT_MINE, REQ_DONE, REQ_MESSAGE, REQ_ERROR, REQ_FOCUS, REQ_CMDLINE,
+                    REQ_COMMAND };
+/* An entry of the message log. */
+struct log_entry {
+    char *text;          /* owned; may have several lines */
+    bool error;
 };
 
-struct ui;
+struct pane_request {
+    enum request_kind kind;
+    char *text;      /* owned */
+    char *fallback;  /* owned; REQ_CMDLINE */
+    int pane;        /* REQ_FOCUS: an enum pane_id */
+    bool changed;
+    struct log_entry *log; /* owned; lines for the message log only */
+    size_t nlog, log_cap;
+};
+#define REQ_NONE_OF_MINE ((struct pane_request){.kind = REQ_NOT_MINE})
+#define REQ_HANDLED ((struct pane_request){.kind = REQ_DONE})
+/* request.c: the requests, built (printf formats for the text). */
+struct pane_request req_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct pane_request req_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct pane_request req_focus(int pane);
+struct pane_request req_cmdline(const char *initial, const char *fallback);
+struct pane_request req_command(const char *line);
+/* Add a line for the message log to r (it keeps a copy). */
+void req_log(struct pane_request *r, bool error, const char *text);
+void pane_request_free(struct pane_request *r);
 
 struct pane_ops {
     const char *title;
@@ -54,8 +102,9 @@ struct pane_ops {
     uint64_t (*rows)(struct ui *ui);
     /* Draw into r (the title line is drawn by the caller, r is the body). */
     void (*draw)(struct ui *ui, struct rect r, bool focused);
-    /* Handle a pane action; false when the pane does not take it. */
-    bool (*action)(struct ui *ui, enum action a);
+    /* Handle a pane action; what the app is to do next (REQ_NOT_MINE when
+     * the pane does not take it). */
+    struct pane_request (*action)(struct ui *ui, enum action a);
     /* The row was clicked (after the cursor moved there). */
     void (*clicked)(struct ui *ui);
     /* Text of a row, for search; NULL when the pane has no searchable rows. */
@@ -242,10 +291,7 @@ struct ui {
     char *message;           /* owned */
     bool message_error;
     bool message_more;       /* the log holds more than the message line shows */
-    struct log_entry {
-        char *text;          /* owned; may have several lines */
-        bool error;
-    } *log;                  /* owned */
+    struct log_entry *log;   /* owned */
     size_t nlog, log_cap;
     /* an overlay over the panes: help or the message log; j/k scroll, / searches */
     enum overlay_kind { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_MESSAGES,
@@ -261,6 +307,9 @@ struct ui {
     char *pending_export;    /* owned; the directory export! asks about */
 
     /* the command line (drawn from these; term.c keeps them current) */
+    bool front_cmdline;      /* the front end has a command line (the terminal) */
+    char *cmdline_want_prompt, *cmdline_want_text; /* owned; ui_cmdline_open: the
+                                front end opens the command line with these */
     bool cmdline;
     char *cmd_prompt;        /* owned */
     char *cmd_text;          /* owned */
@@ -285,74 +334,30 @@ struct ui {
     char *state_dir;         /* owned; where autosaves go (NULL: none) */
 };
 
+/* A key the footer line names: the first key the key table binds to
+ * `action`, then `word`. */
+struct footer_key {
+    enum action action;
+    const char *word;
+};
+
+/* An overlay over the panes (help, the message log, the generalization
+ * view): its title line, its lines (each ending in '\n' and starting with a
+ * marker: \x01 a section title, \x02KEYS\x03TEXT a binding, \x04 an error
+ * line, \x05 a plain line; the app draws, scrolls and searches them), and
+ * the keys the footer names while it is open (ended by ACT_NONE; NULL: the
+ * focused pane's, as help is about that pane). */
+struct overlay_ops {
+    const char *title;
+    void (*lines)(struct ui *ui, int width, struct strbuf *out);
+    const struct footer_key *footer;
+};
+extern const struct overlay_ops generalize_overlay_ops;
+
 extern const struct pane_ops *const pane_ops[NPANES];
 extern const struct pane_ops graph_pane_ops, kpaths_pane_ops, probs_pane_ops, stepper_pane_ops,
     inputs_pane_ops, detail_pane_ops;
 
-/* ---- app.c ---------------------------------------------------------------- */
-void ui_init(struct ui *ui, struct workspace *ws);
-void ui_free(struct ui *ui);
-/* Swap in a new workspace (after :load or :open); the old one is freed. */
-void ui_set_workspace(struct ui *ui, struct workspace *ws);
-/* Draw the whole frame into ui->scr (already sized). */
-void ui_draw(struct ui *ui);
-/* Handle one key (K_MOUSE: ui->mouse holds the event). */
-void ui_key(struct ui *ui, int key);
-/* Run a command line (without the ':'). */
-void ui_command(struct ui *ui, const char *line);
-/* Search for text in the focused list (or the k-paths); an empty text
- * repeats the last search in the given direction. */
-void ui_search(struct ui *ui, const char *text, bool backward);
-/* Do a slice of the current job (at most `budget` seconds). */
-void ui_job_slice(struct ui *ui, double budget);
-void ui_job_stop(struct ui *ui, const char *why);
-void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Shows the first error (or the first diagnostic) and how many more there
- * are, logs every one of them in full, and frees them. */
-void ui_diags(struct ui *ui, struct diag_list *diags);
-/* Add a line to the message log only (the message line is left alone). */
-void ui_log(struct ui *ui, bool error, const char *text);
-/* Open an overlay (help or the message log) at its top. */
-void ui_overlay(struct ui *ui, enum overlay_kind kind);
-void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
-            void (*on_no)(struct ui *));
-void ui_focus(struct ui *ui, enum pane_id p);
-/* The workspace changed shape (k, inputs, grammar): refresh derived rows. */
-void ui_workspace_changed(struct ui *ui);
-/* Ask to quit (checks unsaved work). */
-void ui_request_quit(struct ui *ui, bool force);
-/* Switch themes; problems are reported, success too unless `quiet`. */
-bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
-double ui_now(void);
-void ui_autosave(struct ui *ui, bool force);
-/* File the autosave under what the session is about: the workspace file it
- * was opened from or saved to, else the grammar; an autosave filed under
- * the previous key is removed (its work was saved or given up). */
-void ui_autosave_rekey(struct ui *ui);
-
-/* list helpers */
-void list_clamp(struct list_state *l, uint64_t rows);
-void list_scroll_into_view(struct list_state *l, uint64_t rows);
-/* Draw the selection style over row y of r. */
-void draw_selected(struct ui *ui, struct rect r, int y, bool focused);
-/* "12.5": a coverage percentage rounded down to tenths (only full
- * coverage, or nothing to cover, reads 100.0). */
-void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total);
-/* Glyph strings, UTF-8 or ASCII. */
-const char *glyph(const struct ui *ui, const char *utf8, const char *ascii);
-/* Escape an input for one-line display: \n, \t, \r and \xHH for control
- * characters; a backslash stays one backslash (the text as written). */
-void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
-/* The k-path selected in the k-paths pane (false when there is none). */
-bool ui_selected_kpath(struct ui *ui, uint32_t *path, uint64_t *rank);
-/* Is node n a match of the last search, to be highlighted? */
-bool ui_node_highlighted(const struct ui *ui, uint32_t n);
-/* The mark that says a coverage style without colour: covered, partly,
- * uncovered (the k-path list and the graph use the same marks). */
-const char *coverage_mark(const struct ui *ui, int style);
-/* The coverage style of a symbolic node. */
-int node_style(struct ui *ui, uint32_t node);
 /* Draw a derivation tree (pre-order, indented) rows [top, top+h) into r;
  * returns the number of rows.  `mark` is highlighted (DTREE_NONE: none). */
 uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t top,
@@ -365,11 +370,14 @@ uint64_t kpaths_count(struct ui *ui);
 uint64_t kpaths_rank(struct ui *ui, uint64_t row);
 uint64_t kpaths_row_from(struct ui *ui, uint64_t rank);
 /* Narrow the list to the k-paths whose names contain text (case ignored);
- * NULL or "" shows them all again.  False (with an error) when the list is
- * too long to narrow as you type. */
-bool kpaths_narrow(struct ui *ui, const char *text);
-/* Does hay contain needle, ignoring ASCII case? */
-bool text_contains_nocase(const char *hay, const char *needle);
+ * NULL or "" shows them all again.  REQ_ERROR when the list is too long to
+ * narrow as you type, else REQ_DONE. */
+struct pane_request kpaths_narrow(struct ui *ui, const char *text);
+/* The k-path selected in the k-paths pane (false when there is none). */
+bool kpaths_selected(struct ui *ui, uint32_t *path, uint64_t *rank);
+/* Is node n a match of the last search (or on a k-path of the selected
+ * feature), to be highlighted? */
+bool node_highlighted(const struct ui *ui, uint32_t n);
 void graph_rebuild(struct ui *ui);
 void graph_reveal(struct ui *ui, uint32_t node);
 uint32_t graph_selected_node(struct ui *ui);
@@ -377,47 +385,11 @@ void probs_rebuild(struct ui *ui);
 /* Build the rule text tokens for `node` (its subtree, references as names). */
 void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,
                  struct text_token **tokens, size_t *ntokens, size_t *cap);
-/* Load sample files as a job (JOB_SAMPLES), a few files per slice. */
-void ui_start_samples(struct ui *ui, char *const *paths, size_t n);
-/* Restore the autosaved session as a job (JOB_RESTORE). */
-void ui_start_restore(struct ui *ui);
 /* The deferred explanation (JOB_WHY): compute it for the selected k-path. */
 void detail_explain_selected(struct ui *ui);
-/* Generate a smallest input covering the k-path of rank r. */
-void ui_cover_path(struct ui *ui, const uint32_t *path);
-
-/* Open a lesson by name (lessons/NAME.lesson) or path at its first step;
- * false with an error message. */
-bool ui_lesson_open(struct ui *ui, const char *name);
-/* Go to step i of the open lesson (its setup lines and those before run). */
-void ui_lesson_goto(struct ui *ui, size_t i);
-/* The directory of the bundled lessons (owned string), or NULL. */
-char *ui_lessons_dir(const struct ui *ui);
-
-/* ---- runs.c: :run and the runs view of the inputs pane ------------------------------ */
-/* Start :run with these words (options, then the command); errors are shown. */
-void runs_start(struct ui *ui, char **words, int n, bool force);
-/* Run the inputs first .. first+count-1 (0-based) as the last :run of this
- * session did, appending their records to the workspace's results file
- * (after checking that it describes the other inputs as they are): 1 when
- * the campaign started, 0 when it could not (the error is shown), -1 when
- * nothing was run in this session. */
-int runs_append(struct ui *ui, size_t first, size_t count);
-/* Forget the last :run (a workspace of its own was opened). */
-void runs_forget(struct ui *ui);
-/* An option of the runs a command typed in the explorer starts (-j/--jobs,
- * --timeout, --max-memory), word w with value v, as the CLI reads them:
- * 1 when set, 0 after an error naming `command` (shown), -1 when w is none
- * of them. */
-int ui_runner_option(struct ui *ui, const char *command, const char *w, const char *v,
-                     struct runner_options *ro);
-/* A slice of the campaign; false when it is over (finished or failed). */
-bool runs_slice(struct ui *ui, double deadline);
-/* Stop the campaign (a key): kill every run, keep the records so far. */
-void runs_stop(struct ui *ui);
-/* The status line while it runs. */
-void runs_status(struct ui *ui, struct strbuf *out);
-void runs_free(struct ui *ui);
+/* ---- runs.c: the runs view of the inputs pane (b; :run is runs_job.c, app.h) ------- */
+/* Drop the runs view's rows and report (runs.c; runs_free calls it). */
+void runs_view_free(struct ui *ui);
 /* The runs view: rows, drawing, the title's summary, a row's text. */
 uint64_t runs_rows(struct ui *ui);
 void runs_draw(struct ui *ui, struct rect r, bool focused);
@@ -430,12 +402,6 @@ const struct run_record *runs_record(struct ui *ui, uint64_t row);
 /* The workspace input the inputs pane has selected, in either view
  * (SIZE_MAX: none, or a run whose input is no longer in the workspace). */
 size_t inputs_selected(struct ui *ui);
-
-/* The runs view's report as a job (JOB_RUNS_REPORT): a slice (false when
- * done), stopped by a key, the status line while it runs. */
-bool runs_report_slice(struct ui *ui, double deadline);
-void runs_report_stop(struct ui *ui);
-void runs_report_status(struct ui *ui, struct strbuf *out);
 
 /* ---- features.c: the behaviour features view of the inputs pane (w) ---------------- */
 void features_toggle(struct ui *ui, bool on);
@@ -461,32 +427,5 @@ void features_ran(struct ui *ui, const struct results *all, const struct sample_
  * gives the text of a new paragraph. */
 typedef struct strbuf *(*detail_para_fn)(void *ctx, const char *label, int style);
 void features_detail(struct ui *ui, detail_para_fn add, void *ctx);
-
-/* ---- commands.c ---------------------------------------------------------------- */
-/* Completion candidates for the command line `line` whose last word starts
- * at byte `start`: a NULL-terminated array of strings (caller frees), or NULL
- * for file-name completion. */
-char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
-void commands_help(struct strbuf *out, int width);
-size_t commands_help_lines(void);
-
-/* ---- plot.c ------------------------------------------------------------------------ */
-/* Horizontal bars: label i, then a bar of value[i] out of max (eighths of a
- * cell in UTF-8, '#' in ASCII) in style[i], then the value as written in
- * text[i]; one row each from r.y.  Returns the rows drawn. */
-int plot_bars(struct ui *ui, struct rect r, const char *const *label, const double *value,
-              const char *const *text, const int *style, size_t n, double max);
-/* Draw the coverage growth chart into r; `selected` inputs are marked. */
-void plot_growth(struct ui *ui, struct rect r, const struct coverage_growth *g, size_t selected);
-/* The style of the curve of k. */
-int plot_curve_style(uint32_t k);
-
-/* ---- svg.c ----------------------------------------------------------------------- */
-void svg_render(const struct screen *s, const struct theme *t, struct strbuf *out);
-
-/* ---- term.c (the terminal; absent in script mode) ---------------------------------- */
-/* Start the command line with a prompt (":" or "/") and initial text. */
-void term_cmdline_begin(struct ui *ui, const char *prompt, const char *initial);
-bool term_active(void);
 
 #endif

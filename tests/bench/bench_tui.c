@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../ui/ui.h"
+#include "../../ui/app.h"
 #include "bench.h"
 
 struct timing {

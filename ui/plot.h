@@ -1,0 +1,23 @@
+/* plot: charts drawn into a rect of a screen (plot.c): the coverage growth
+ * curves and horizontal bars.  A widget: it knows nothing of the app or the
+ * panes (see widget.h). */
+#ifndef KPATH_UI_PLOT_H
+#define KPATH_UI_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "growth.h"
+#include "screen.h"
+
+/* Horizontal bars: label i, then a bar of value[i] out of max (eighths of a
+ * cell in UTF-8, '#' in ASCII) in style[i], then the value as written in
+ * text[i]; one row each from r.y.  Returns the rows drawn. */
+int plot_bars(struct screen *s, struct rect r, const char *const *label, const double *value,
+              const char *const *text, const int *style, size_t n, double max);
+/* Draw the coverage growth chart into r; `selected` inputs are marked. */
+void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *g, size_t selected);
+/* The style of the curve of k. */
+int plot_curve_style(uint32_t k);
+
+#endif

@@ -1,0 +1,120 @@
+/* widget: see widget.h. */
+#include "widget.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+double ui_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *glyph(bool ascii, const char *utf8, const char *ascii_text)
+{
+    return ascii ? ascii_text : utf8;
+}
+
+void list_clamp(struct list_state *l, uint64_t rows)
+{
+    if (rows == 0) {
+        l->cursor = l->top = 0;
+        return;
+    }
+    if (l->cursor >= rows)
+        l->cursor = rows - 1;
+    if (l->top > l->cursor)
+        l->top = l->cursor;
+}
+
+void list_scroll_into_view(struct list_state *l, uint64_t rows)
+{
+    list_clamp(l, rows);
+    uint64_t h = l->height > 0 ? (uint64_t)l->height : 1;
+    if (l->cursor < l->top)
+        l->top = l->cursor;
+    if (l->cursor >= l->top + h)
+        l->top = l->cursor - h + 1;
+    /* no empty space below the last row when the list is long enough */
+    if (rows > h && l->top > rows - h)
+        l->top = rows - h;
+    if (rows <= h)
+        l->top = 0;
+}
+
+void draw_selected(struct screen *s, struct rect r, int y, bool focused)
+{
+    screen_restyle(s, r.x, y, r.w, focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR, true);
+}
+
+void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
+{
+    for (size_t i = 0; i < len && out->len < max; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n')
+            strbuf_addstr(out, "\\n");
+        else if (c == '\t')
+            strbuf_addstr(out, "\\t");
+        else if (c == '\r')
+            strbuf_addstr(out, "\\r");
+        else if (c < 0x20 || c == 0x7f)
+            strbuf_addf(out, "\\x%02x", c);
+        else
+            strbuf_addch(out, (char)c);
+    }
+}
+
+const char *coverage_mark(bool ascii, int style)
+{
+    switch (style) {
+    case EL_COVERED: return glyph(ascii, "\xe2\x9c\x93", "+");   /* ✓ */
+    case EL_PARTLY: return glyph(ascii, "\xe2\x97\x90", "~");    /* ◐ */
+    case EL_UNCOVERED: return glyph(ascii, "\xc2\xb7", "-");      /* · */
+    default: return " ";                                        /* outside the pins */
+    }
+}
+
+int node_style(const struct workspace *ws, uint32_t node)
+{
+    if (ws->pins.len && !ws->pins.below[node])
+        return EL_DIM; /* outside every pin */
+    uint64_t total = workspace_node_total(ws, node);
+    uint64_t covered = workspace_node_covered(ws, node);
+    if (total == 0) /* no k-path starts here (a leaf, for k > 1): does it occur at all? */
+        return workspace_node_seen(ws, node) ? EL_COVERED : EL_UNCOVERED;
+    if (covered == 0)
+        return EL_UNCOVERED;
+    return covered >= total ? EL_COVERED : EL_PARTLY;
+}
+
+void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
+{
+    if (total == 0 || covered >= total) {
+        strbuf_addstr(out, "100.0");
+        return;
+    }
+    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
+    if (tenths > 999)
+        tenths = 999;
+    unsigned t = (unsigned)tenths;
+    strbuf_addf(out, "%u.%u", t / 10, t % 10);
+}
+
+bool text_contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return true;
+    for (const char *h = hay; *h; h++) {
+        size_t i = 0;
+        while (i < n && h[i] &&
+               tolower((unsigned char)h[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
