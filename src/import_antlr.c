@@ -85,7 +85,7 @@ struct alike_rule {
 };
 
 struct alike_warning {
-    char *one;          /* the sentence for the first rule alone (owned) */
+    char *one;          /* the sentence for a rule alone (owned) */
     char *many;         /* for several, without count and names; the key (owned) */
     struct alike_rule *rules; /* owned */
     size_t nrules, rules_cap;
@@ -216,18 +216,15 @@ static void warn_alike(struct importer *im, const char *file, struct src_pos at,
         if (strcmp(im->alike[k].many, many) == 0)
             w = &im->alike[k];
     if (w) {
+        free(one); /* said of several: `many` it is */
         free(many);
     } else {
         im->alike = xgrow(im->alike, &im->alike_cap, im->nalike + 1, sizeof *im->alike);
         w = &im->alike[im->nalike++];
-        *w = (struct alike_warning){NULL, many, NULL, 0, 0};
+        *w = (struct alike_warning){one, many, NULL, 0, 0};
     }
-    /* The rules are met in the order the importer needs them, not in the
-     * file's: the sentence for one is the earliest rule's (see below). */
     w->rules = xgrow(w->rules, &w->rules_cap, w->nrules + 1, sizeof *w->rules);
     w->rules[w->nrules++] = (struct alike_rule){rule, file, at};
-    free(w->one);
-    w->one = one;
 }
 
 static int alike_rule_cmp(const void *pa, const void *pb)
@@ -242,7 +239,8 @@ static int alike_rule_cmp(const void *pa, const void *pb)
 }
 
 /* Each warning once, at its first rule in the file (as diag_sort orders),
- * naming the rules in the file's order. */
+ * naming the rules in the file's order: the importer meets them in the
+ * order it needs them (popMode tokens where the parser rules use them). */
 static void say_alike_warnings(struct importer *im)
 {
     for (size_t k = 0; k < im->nalike; k++) {
