@@ -180,7 +180,8 @@ static struct explain_reader *reader_begin(const struct kpath_features *kf,
     return rd;
 }
 
-/* Read record i's input into a row (or skip it with a warning). */
+/* Read record i's input into a row (or skip it with a warning: not
+ * readable, changed since it ran, or not parsing). */
 static void read_one(struct explain_reader *rd, size_t i, struct diag_list *diags)
 {
     const struct kpath_features *kf = rd->kf;
@@ -192,8 +193,10 @@ static void read_one(struct explain_reader *rd, size_t i, struct diag_list *diag
         kpath_set_init(&rd->sets[j], &kf->spaces[j]);
         rd->set_ptrs[j] = &rd->sets[j];
     }
-    if (!input_kpaths_file(kf->graph, strbuf_str(&rd->path), &rd->po, rd->set_ptrs, kf->k, NULL,
-                           &rd->text, NULL, &pd)) {
+    /* As the runs report reads them: an input changed since it ran would
+     * pair its k-paths with another input's behaviour. */
+    if (!input_kpaths_as_ran(kf->graph, strbuf_str(&rd->path), rd->r->records[i].input_sha256,
+                             &rd->po, rd->set_ptrs, kf->k, &rd->text, &pd)) {
         for (size_t d = 0; d < pd.len; d++)
             if (pd.items[d].severity == DIAG_ERROR)
                 diag_add(diags, DIAG_WARNING, pd.items[d].file, pd.items[d].line,

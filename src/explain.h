@@ -73,7 +73,8 @@ struct explain_inputs {
     uint32_t *row_start;   /* owned (data points here) */
     uint32_t *cols;        /* owned */
     uint32_t *record;      /* owned; per row, its index in the results' records */
-    uint32_t skipped;      /* records whose input could not be read or parsed */
+    uint32_t skipped;      /* records whose input could not be read or parsed,
+                            * or changed since it ran */
 };
 
 void explain_inputs_free(struct explain_inputs *in);
@@ -81,8 +82,9 @@ void explain_inputs_free(struct explain_inputs *in);
 /* Read and parse the input of every record of `r` (read from results_path: a
  * relative input path that does not exist as given is looked up beside the
  * results file) and make the features from them: kf and in are initialized
- * here.  An input that cannot be read or parsed is skipped with a warning
- * (its diagnostic) in diags. */
+ * here.  An input that cannot be read or parsed, or whose SHA-256 is not
+ * the record's input_sha256 (when it has one: input_kpaths_as_ran), is
+ * skipped with a warning (its diagnostic) in diags. */
 void explain_inputs_train(const struct graph *g, const struct results *r, const char *results_path,
                           const struct explain_options *o, struct kpath_features *kf,
                           struct explain_inputs *in, struct diag_list *diags);

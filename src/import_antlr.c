@@ -74,6 +74,23 @@ struct tok {
     bool negated_set;            /* SET: only for a \P{..} approximation */
 };
 
+/* A warning said alike of several rules (a lexer command kpath ignores, a
+ * popMode it cannot follow, ...): said once, naming the rules, at the first
+ * one's position, so that a grammar with many such rules gets one line per
+ * kind, not one per rule (see warn_alike). */
+struct alike_rule {
+    const char *name;   /* in the grammar's arena */
+    const char *file;   /* in the grammar's arena */
+    struct src_pos at;
+};
+
+struct alike_warning {
+    char *one;          /* the sentence for a rule alone (owned) */
+    char *many;         /* for several, without count and names; the key (owned) */
+    struct alike_rule *rules; /* owned */
+    size_t nrules, rules_cap;
+};
+
 /* What the importer knows about each rule beyond the grammar (parallel to
  * grammar.rules while importing). */
 struct rule_info {
@@ -116,6 +133,8 @@ struct importer {
     struct src_pos first_property;
     struct src_pos skip_at;      /* where the skip rules say they are from */
     const char *first_property_file;
+    struct alike_warning *alike; /* see warn_alike */
+    size_t nalike, alike_cap;
 };
 
 /* A `~(... RULE ...)` in a lexer rule: the class `cls` holds the
@@ -171,6 +190,81 @@ static void warn_at(struct afile *F, struct src_pos p, const char *fmt, ...)
     va_start(ap, fmt);
     diag_vadd(F->im->diags, DIAG_WARNING, F->file, p.line, p.col, fmt, ap);
     va_end(ap);
+}
+
+/* A sentence formatted into a new string (the caller frees it). */
+static char *sentence(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *sentence(const char *fmt, ...)
+{
+    struct strbuf sb = STRBUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vaddf(&sb, fmt, ap);
+    va_end(ap);
+    return strbuf_detach(&sb, NULL);
+}
+
+/* Warns about `rule` at file:at, taking `one` (the sentence for this rule
+ * alone) and `many` (the same said of several rules, to follow a count and
+ * be followed by their names).  Rules with the same `many` share one
+ * warning, said by say_alike_warnings when the import is done. */
+static void warn_alike(struct importer *im, const char *file, struct src_pos at,
+                       const char *rule, char *one, char *many)
+{
+    struct alike_warning *w = NULL;
+    for (size_t k = 0; k < im->nalike && !w; k++)
+        if (strcmp(im->alike[k].many, many) == 0)
+            w = &im->alike[k];
+    if (w) {
+        free(one); /* said of several: `many` it is */
+        free(many);
+    } else {
+        im->alike = xgrow(im->alike, &im->alike_cap, im->nalike + 1, sizeof *im->alike);
+        w = &im->alike[im->nalike++];
+        *w = (struct alike_warning){one, many, NULL, 0, 0};
+    }
+    w->rules = xgrow(w->rules, &w->rules_cap, w->nrules + 1, sizeof *w->rules);
+    w->rules[w->nrules++] = (struct alike_rule){rule, file, at};
+}
+
+static int alike_rule_cmp(const void *pa, const void *pb)
+{
+    const struct alike_rule *a = pa, *b = pb;
+    int c = strcmp(a->file, b->file);
+    if (c)
+        return c;
+    if (a->at.line != b->at.line)
+        return a->at.line < b->at.line ? -1 : 1;
+    return a->at.col < b->at.col ? -1 : a->at.col > b->at.col;
+}
+
+/* Each warning once, at its first rule in the file (as diag_sort orders),
+ * naming the rules in the file's order: the importer meets them in the
+ * order it needs them (popMode tokens where the parser rules use them). */
+static void say_alike_warnings(struct importer *im)
+{
+    for (size_t k = 0; k < im->nalike; k++) {
+        struct alike_warning *w = &im->alike[k];
+        qsort(w->rules, w->nrules, sizeof *w->rules, alike_rule_cmp);
+        const struct alike_rule *first = &w->rules[0];
+        if (w->nrules == 1) {
+            diag_add(im->diags, DIAG_WARNING, first->file, first->at.line, first->at.col, "%s",
+                     w->one);
+        } else {
+            struct strbuf names = STRBUF_INIT;
+            for (size_t i = 0; i < w->nrules; i++)
+                strbuf_addf(&names, "%s%s", i ? ", " : "", w->rules[i].name);
+            diag_add(im->diags, DIAG_WARNING, first->file, first->at.line, first->at.col,
+                     "%zu %s: %s (the first is here)", w->nrules, w->many, strbuf_str(&names));
+            strbuf_free(&names);
+        }
+        free(w->one);
+        free(w->many);
+        free(w->rules);
+    }
+    free(im->alike);
+    im->alike = NULL;
+    im->nalike = im->alike_cap = 0;
 }
 
 /* ---- lexer -------------------------------------------------------------- */
@@ -922,10 +1016,13 @@ static void parse_commands(struct afile *F)
             if (info)
                 info->pops = true;
         } else {
-            warn_at(F, cmd.pos,
-                    "lexer command '%s' of rule '%s' is not supported and is ignored (kpath "
-                    "reads one character-level grammar, without modes or token types)",
-                    cmd.text, F->cur_rule_name);
+            const char *why = "kpath reads one character-level grammar, without modes or "
+                              "token types";
+            warn_alike(im, F->file, cmd.pos, F->cur_rule_name,
+                       sentence("lexer command '%s' of rule '%s' is not supported and is "
+                                "ignored (%s)", cmd.text, F->cur_rule_name, why),
+                       sentence("lexer rules use the lexer command '%s', which is not "
+                                "supported and is ignored (%s)", cmd.text, why));
         }
         if (F->tok.kind != T_COMMA)
             return;
@@ -1773,16 +1870,11 @@ static size_t mode_index(struct importer *im, const char *mode)
     return im->nmodes++;
 }
 
-static void warn_rule(struct importer *im, uint32_t r, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void warn_rule(struct importer *im, uint32_t r, const char *fmt, ...)
+/* warn_alike at rule r's definition. */
+static void warn_rule(struct importer *im, uint32_t r, char *one, char *many)
 {
     const struct rule *rule = &im->g->rules[r];
-    va_list ap;
-    va_start(ap, fmt);
-    diag_vadd(im->diags, DIAG_WARNING, rule->file ? rule->file : im->g->file, rule->pos.line,
-              rule->pos.col, fmt, ap);
-    va_end(ap);
+    warn_alike(im, rule->file ? rule->file : im->g->file, rule->pos, rule->name, one, many);
 }
 
 /* The token rule a literal of a parser rule is: the lexer rule that is
@@ -1819,6 +1911,7 @@ static void modes_after(struct importer *im, const struct expr *token, bool *in)
         return;
     }
     /* popMode: back to where the mode was pushed from. */
+    const char *mode = info->mode ? info->mode : "DEFAULT_MODE";
     size_t back = 0;
     struct strbuf names = STRBUF_INIT;
     for (uint32_t m = 0; m < g->nrules; m++) {
@@ -1834,15 +1927,24 @@ static void modes_after(struct importer *im, const struct expr *token, bool *in)
     if (back == 0) {
         in[0] = true;
         if (!info->warned_pop)
-            warn_rule(im, r, "token '%s' pops the lexer mode, but no token pushes its mode "
-                             "'%s': kpath allows the skip tokens of the default mode after it",
-                      g->rules[r].name, info->mode ? info->mode : "DEFAULT_MODE");
+            warn_rule(im, r,
+                      sentence("token '%s' pops the lexer mode, but no token pushes its mode "
+                               "'%s': kpath allows the skip tokens of the default mode after it",
+                               g->rules[r].name, mode),
+                      sentence("tokens pop the lexer mode '%s', which no token pushes: kpath "
+                               "allows the skip tokens of the default mode after them", mode));
     } else if (back > 1 && !info->warned_pop) {
-        warn_rule(im, r, "token '%s' pops the lexer mode back to %s, whichever pushed "
-                         "'%s' (it depends on the input before it, which a context-free "
-                         "grammar cannot follow here): kpath allows the skip tokens of all of "
-                         "them after it",
-                  g->rules[r].name, strbuf_str(&names), info->mode ? info->mode : "DEFAULT_MODE");
+        warn_rule(im, r,
+                  sentence("token '%s' pops the lexer mode back to %s, whichever pushed "
+                           "'%s' (it depends on the input before it, which a context-free "
+                           "grammar cannot follow here): kpath allows the skip tokens of all of "
+                           "them after it",
+                           g->rules[r].name, strbuf_str(&names), mode),
+                  sentence("tokens pop the lexer mode back to %s, whichever pushed '%s' (it "
+                           "depends on the input before them, which a context-free grammar "
+                           "cannot follow here): kpath allows the skip tokens of all of those "
+                           "modes after them",
+                           strbuf_str(&names), mode));
     }
     info->warned_pop = true;
     strbuf_free(&names);
@@ -1942,11 +2044,16 @@ static const char *finish_structure(struct importer *im)
                 sr->rhs = sr->rhs->children[0];
                 sr->rhs->parent = NULL;
             }
-            if (im->info[r].enters || im->info[r].pops)
-                warn_rule(im, r, "skip token '%s' changes the lexer mode (%s): kpath allows it "
-                                 "between tokens like the other skip tokens of its mode, and "
-                                 "does not follow the change",
-                          sr->name, im->info[r].pops ? "popMode" : im->info[r].enters);
+            if (im->info[r].enters || im->info[r].pops) {
+                const char *change = im->info[r].pops ? "popMode" : im->info[r].enters;
+                warn_rule(im, r,
+                          sentence("skip token '%s' changes the lexer mode (%s): kpath allows "
+                                   "it between tokens like the other skip tokens of its mode, "
+                                   "and does not follow the change", sr->name, change),
+                          sentence("skip tokens change the lexer mode (%s): kpath allows them "
+                                   "between tokens like the other skip tokens of their mode, "
+                                   "and does not follow the change", change));
+            }
         }
         im->skip_at = g->rules[start].pos;
         /* The default mode's rule first: the input begins in that mode. */
@@ -2114,6 +2221,7 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
         diag_add(diags, DIAG_ERROR, im.g->file, 0, 0, "the grammar defines no rules");
         ok = false;
     }
+    say_alike_warnings(&im);
     for (size_t k = 0; k < im.nloaded; k++)
         free(im.loaded[k]);
     free(im.loaded);

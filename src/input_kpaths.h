@@ -52,8 +52,10 @@ bool input_kpaths_file(const struct graph *g, const char *path, const struct par
 
 /* input_kpaths_file for an input a program ran on, whose SHA-256 was
  * recorded then (`expected_sha256`, hex): fails with "changed since it ran" when the
- * file's text is no longer that, since its k-paths would then describe
- * another input than the behaviour recorded with it. */
+ * file's text is no longer that (checked before parsing), since its k-paths
+ * would then describe another input than the behaviour recorded with it.
+ * An empty `expected_sha256` (a record written without the hash, see
+ * results.h) is not checked. */
 bool input_kpaths_as_ran(const struct graph *g, const char *path, const char *expected_sha256,
                          const struct parse_options *po, struct kpath_set *const *sets,
                          size_t nsets, struct strbuf *text, struct diag_list *diags);

@@ -442,6 +442,11 @@ static bool parse_results(const char *path, const char *text, size_t len, struct
     return ok;
 }
 
+bool results_file_is(const char *path)
+{
+    return samples_file_starts_with(path, "{\"kpath_results\"");
+}
+
 bool results_load(const char *path, struct results *r, struct diag_list *diags)
 {
     results_init(r);

@@ -115,6 +115,11 @@ size_t *results_input_order(const struct results *r);
 bool results_record_has(const struct results *r, const struct run_record *record, uint32_t index);
 void run_record_free(struct run_record *record);
 
+/* Does path start like a results file ({"kpath_results")?  What a command
+ * may replace (:run!) must be one.  False for anything else, and for a file
+ * that cannot be read. */
+bool results_file_is(const char *path);
+
 /* Read a results file.  Errors (not a results file, a malformed line, a
  * missing field) are "FILE:LINE:COL: message" diagnostics; a last line without
  * its newline is dropped with a warning.  False on error (r is then empty). */

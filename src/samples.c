@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +29,19 @@ void sample_list_free(struct sample_list *list)
 const char *samples_display_name(const char *path)
 {
     return strcmp(path, "-") == 0 ? SAMPLES_STDIN_NAME : path;
+}
+
+bool samples_file_starts_with(const char *path, const char *prefix)
+{
+    size_t len = strlen(prefix);
+    char *buf = xmalloc(len + 1);
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, len, f) : 0;
+    if (f)
+        fclose(f);
+    bool starts = f && n == len && memcmp(buf, prefix, len) == 0;
+    free(buf);
+    return starts;
 }
 
 /* Path order, component by component: '/' sorts before every other byte, so

@@ -78,6 +78,12 @@ bool samples_read(const char *path, size_t max_size, struct strbuf *out,
 bool samples_read_limited(const char *path, size_t max_size, const char *limit_note,
                           struct strbuf *out, struct diag_list *diags);
 
+/* Does the file at `path` begin with the bytes of `prefix`?  Reads no more
+ * than those; false for a shorter file and for one that cannot be read.  How
+ * a kind of kpath file is told by its first bytes (workspace_file_is,
+ * results_file_is). */
+bool samples_file_starts_with(const char *path, const char *prefix);
+
 /* A size in bytes as users write it: digits, optionally followed by K, M or G
  * (powers of 1024; "16M" is 16777216).  False for anything else, for 0, and
  * for sizes that do not fit in a size_t. */

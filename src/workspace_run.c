@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "outdir.h"
+#include "samples.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -58,14 +59,7 @@ bool workspace_run_inputs(struct workspace *ws, const char *dir, struct sample_l
 
 bool workspace_file_is(const char *path)
 {
-    static const char magic[] = "kpath-workspace ";
-    char buf[sizeof magic];
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    size_t n = fread(buf, 1, sizeof magic - 1, f);
-    fclose(f);
-    return n == sizeof magic - 1 && memcmp(buf, magic, n) == 0;
+    return samples_file_starts_with(path, "kpath-workspace ");
 }
 
 size_t workspace_input_by_sha256(const struct workspace *ws, const char *hex)

@@ -27,6 +27,26 @@ const char *cli_interrupt_name(void);
 int cli_runner_option(const struct cli_command *cmd, const char *name, const char *value,
                       const char *memory_option, struct runner_options *o);
 
+/* The options of a command that asks a program (the oracle) which inputs
+ * are valid (check-oracle, generalize), for its option table: the exit
+ * codes that mean valid and the runner's options; WHAT names what -j runs
+ * at once. */
+#define CLI_ORACLE_OPTIONS(WHAT)                                                       \
+    {"valid-exit", 0, "CODES", "exit codes that mean valid, comma-separated "          \
+                               "(default 0)"},                                          \
+    {"jobs", 'j', "N", "run N " WHAT " at once (default: the number of cores)"},        \
+    {"timeout", 0, "SECONDS", "a run that takes longer is killed and invalid; 'NNNms' " \
+                              "for milliseconds (default 10)"},                         \
+    {"max-memory", 0, "N", "address space of a run; K, M, G suffixes, 0 for no limit " \
+                           "(default 4G)"}
+
+struct oracle_exits;
+/* The options of CLI_ORACLE_OPTIONS: --valid-exit into exits, the others
+ * as cli_runner_option.  CLI_CONTINUE, EXIT_USAGE after a message, or
+ * CLI_NOT_MINE for any other option. */
+int cli_oracle_option(const struct cli_command *cmd, const char *name, const char *value,
+                      struct runner_options *ro, struct oracle_exits *exits);
+
 /* For a command with a loop of its own over runs (generalize): catch
  * SIGINT, SIGTERM and SIGHUP into a flag (on), or restore the defaults (off).
  * The flag is non-zero once one arrived; cli_interrupt_name names it. */

@@ -38,14 +38,9 @@ static int run(const struct cli_command *cmd, int argc, char **argv);
 
 static const struct cli_option options[] = {
     {"k", 'k', "K", "generate and report for k = 1 .. K (default 2)"},
-    {"valid-exit", 0, "CODES", "exit codes that mean valid, comma-separated (default 0)"},
+    CLI_ORACLE_OPTIONS("inputs"),
     {"output", 'o', "DIR", "where the suites and the query log go (default " DEFAULT_OUT ")"},
     {"force", 'f', NULL, "use DIR even when it is not empty (replaces the query log)"},
-    {"jobs", 'j', "N", "run N inputs at once (default: the number of cores)"},
-    {"timeout", 0, "SECONDS", "a run that takes longer is killed and invalid; 'NNNms' for "
-                              "milliseconds (default 10)"},
-    {"max-memory", 0, "N", "address space of a run; K, M, G suffixes, 0 for no limit "
-                           "(default 4G)"},
     {"max-depth", 0, "N", "depth limit of generated trees (default 16)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
@@ -99,12 +94,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     if (strcmp(name, "max-depth") == 0)
         return cli_parse_u32(cmd, "--max-depth", value, 1, 10000, &a->max_depth)
                    ? CLI_CONTINUE : EXIT_USAGE;
-    if (strcmp(name, "valid-exit") == 0)
-        return oracle_exits_parse(value, &a->exits)
-                   ? CLI_CONTINUE
-                   : cli_usage_error(cmd, "--valid-exit takes exit codes 0..255 separated by "
-                                          "commas, like 0,1, not '%s'", value);
-    int st = cli_runner_option(cmd, name, value, "max-memory", &a->runner);
+    int st = cli_oracle_option(cmd, name, value, &a->runner, &a->exits);
     if (st != CLI_NOT_MINE)
         return st;
     if (strcmp(name, "output") == 0) {

@@ -51,7 +51,7 @@ void explain_cli_print_skipped(const struct cli_command *cmd, const struct diag_
     if (diags->len > 10)
         fprintf(stderr, "kpath %s: ... and %zu more\n", cmd->name, diags->len - 10);
     if (skipped)
-        fprintf(stderr, "kpath %s: %u input%s of %s skipped (not readable or not parsed)\n",
+        fprintf(stderr, "kpath %s: %u input%s of %s skipped (not readable, changed since the run, or not parsed)\n",
                 cmd->name, skipped, skipped == 1 ? "" : "s", results_path);
 }
 
@@ -146,7 +146,8 @@ const struct cli_command cmd_explain_command = {
     "recall per feature and their medians (- where undefined).\n"
     "\n"
     "A record's input path is taken as given, or else beside the results file.\n"
-    "Inputs that cannot be read or parsed are skipped, with a warning.\n"
+    "Inputs that cannot be read or parsed are skipped, with a warning, and so\n"
+    "are inputs changed since they ran (SHA-256 not the record's input_sha256).\n"
     "--feature takes a feature's exact name or, when no feature has that name,\n"
     "a POSIX extended regular expression (unanchored: 'fn:.*mul' or '^exit:').",
     .options = options,

@@ -32,12 +32,7 @@ static const struct cli_option options[] = {
     {"log", 0, "FILE", "also write the query log to FILE"},
     {"lattice", 0, "FILE", "the items strings are generalized along (default: the "
                            "shipped " DEFAULT_LATTICE ")"},
-    {"valid-exit", 0, "CODES", "exit codes that mean valid, comma-separated (default 0)"},
-    {"jobs", 'j', "N", "run N queries at once (default: the number of cores)"},
-    {"timeout", 0, "SECONDS", "a run that takes longer is killed and invalid; 'NNNms' for "
-                              "milliseconds (default 10)"},
-    {"max-memory", 0, "N", "address space of a run; K, M, G suffixes, 0 for no limit "
-                           "(default 4G)"},
+    CLI_ORACLE_OPTIONS("queries"),
     {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes "
                                "(default 16M)"},
     {"max-queries", 0, "N", "ask at most N distinct inputs, then write what was found "
@@ -104,7 +99,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
 {
     struct args *a = ctx;
     const char *name = cmd->options[index].name;
-    int st = cli_runner_option(cmd, name, value, "max-memory", &a->runner);
+    int st = cli_oracle_option(cmd, name, value, &a->runner, &a->exits);
     if (st != CLI_NOT_MINE)
         return st;
     if (strcmp(name, "max-queries") == 0) {
@@ -113,11 +108,6 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         return a->max_queries ? CLI_CONTINUE
                               : cli_usage_error(cmd, "--max-queries must be at least 1");
     }
-    if (strcmp(name, "valid-exit") == 0)
-        return oracle_exits_parse(value, &a->exits)
-                   ? CLI_CONTINUE
-                   : cli_usage_error(cmd, "--valid-exit takes exit codes 0..255 separated by "
-                                          "commas, like 0,1, not '%s'", value);
     const char **text = strcmp(name, "output") == 0    ? &a->out
                         : strcmp(name, "log") == 0     ? &a->log
                         : strcmp(name, "lattice") == 0 ? &a->lattice

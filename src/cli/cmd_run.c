@@ -21,6 +21,7 @@
 #include "campaign_loop.h"
 #include "json.h"
 #include "number.h"
+#include "oracle_check.h"
 #include "results.h"
 #include "run_report.h"
 #include "samples.h"
@@ -146,6 +147,17 @@ int cli_runner_option(const struct cli_command *cmd, const char *name, const cha
         return CLI_CONTINUE;
     }
     return CLI_NOT_MINE;
+}
+
+int cli_oracle_option(const struct cli_command *cmd, const char *name, const char *value,
+                      struct runner_options *ro, struct oracle_exits *exits)
+{
+    if (strcmp(name, "valid-exit") == 0)
+        return oracle_exits_parse(value, exits)
+                   ? CLI_CONTINUE
+                   : cli_usage_error(cmd, "--valid-exit takes exit codes 0..255 separated by "
+                                          "commas, like 0,1, not '%s'", value);
+    return cli_runner_option(cmd, name, value, "max-memory", ro);
 }
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)

@@ -73,23 +73,42 @@ static void collect_log(void *ctx, const char *text, size_t len)
     strbuf_add(ctx, text, len);
 }
 
+static void note_of_result(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
+{
+    const struct generalize_result *res = ctx;
+    (void)g;
+    if (rule < res->nnotes && res->notes[rule].len)
+        strbuf_add(out, res->notes[rule].data, res->notes[rule].len);
+}
+
+/* How a test generalizes: by generalize_run, or by stepping (each batch
+ * answered through the same oracle) and, with stop_after > 0, finishing
+ * early once that many queries were answered (a cancel). */
+struct how {
+    size_t max_queries;    /* 0: the default */
+    bool stepwise;
+    size_t stop_after;
+    bool notes;            /* text with the #: notes, else reprinted without */
+};
+
 struct learned {
     struct grammar *g;
     struct generalize_result res;
     struct strbuf log;
-    struct strbuf text; /* the grammar written, without notes */
-    size_t calls;
+    struct strbuf text;    /* the grammar written (see how.notes) */
+    struct diag_list diags;
+    size_t calls;          /* inputs the oracle answered */
+    size_t steps, asks, max_batch; /* stepping: steps, batches asked, largest */
     bool ok;
 };
 
-static void learn(const char *grammar_text, const char *sample, language_fn lang,
-                  struct learned *out)
+static void learn_how(const char *grammar_text, const char *sample, language_fn lang,
+                      const struct how *how, struct learned *out)
 {
     memset(out, 0, sizeof *out);
-    struct diag_list diags = DIAG_LIST_INIT;
     struct lattice lattice;
-    CHECK(lattice_load(harness_path("lattices/default.ebnf"), &lattice, &diags));
-    out->g = grammar_load_string("g.ebnf", grammar_text, strlen(grammar_text), NULL, &diags);
+    CHECK(lattice_load(harness_path("lattices/default.ebnf"), &lattice, &out->diags));
+    out->g = grammar_load_string("g.ebnf", grammar_text, strlen(grammar_text), NULL, &out->diags);
     CHECK(out->g != NULL);
     struct oracle o = {lang, 0};
     struct generalize_options opts;
@@ -99,15 +118,57 @@ static void learn(const char *grammar_text, const char *sample, language_fn lang
     opts.ask_ctx = &o;
     opts.log = collect_log;
     opts.log_ctx = &out->log;
+    if (how->max_queries)
+        opts.max_queries = how->max_queries;
     struct generalize_sample s = {"sample.txt", sample, strlen(sample)};
-    out->ok = generalize_run(out->g, &s, 1, &opts, &out->res, &diags);
-    CHECK(out->ok);
-    CHECK_INT(diags.len, 0);
+    if (!how->stepwise) {
+        out->ok = generalize_run(out->g, &s, 1, &opts, &out->res, &out->diags);
+    } else {
+        opts.ask = NULL; /* the steps never call it */
+        struct generalize *z = generalize_begin(out->g, &s, 1, &opts, &out->res, &out->diags);
+        enum generalize_state st;
+        while ((st = generalize_step(z)) != GENERALIZE_DONE) {
+            out->steps++;
+            struct generalize_progress p;
+            generalize_progress(z, &p);
+            if (how->stop_after && p.queries >= how->stop_after)
+                break;
+            if (st != GENERALIZE_ASK)
+                continue;
+            const char *const *texts = NULL;
+            const size_t *lens = NULL;
+            bool *answers = NULL;
+            size_t n = generalize_questions(z, &texts, &lens, &answers);
+            CHECK(n > 0); /* asked for answers: there are inputs to answer */
+            CHECK_INT(p.asking, n);
+            CHECK(p.attempt != NULL);
+            out->asks++;
+            if (n > out->max_batch)
+                out->max_batch = n;
+            for (size_t i = 0; i < n; i++)
+                answers[i] = lang(texts[i], lens[i]);
+            o.calls += n;
+            /* stepping again before the answers are in changes nothing */
+            CHECK_INT(generalize_step(z), GENERALIZE_ASK);
+            generalize_answered(z, true);
+        }
+        out->ok = generalize_finish(z);
+    }
     out->calls = o.calls;
     struct grammar_write_options wo = {.reprint = true};
+    if (how->notes)
+        wo = (struct grammar_write_options){.note = note_of_result, .ctx = &out->res};
     grammar_write(out->g, &wo, &out->text);
     lattice_free(&lattice);
-    diag_list_free(&diags);
+}
+
+/* Generalized to the end without a word: the grammar without notes. */
+static void learn(const char *grammar_text, const char *sample, language_fn lang,
+                  struct learned *out)
+{
+    learn_how(grammar_text, sample, lang, &(struct how){0}, out);
+    CHECK(out->ok);
+    CHECK_INT(out->diags.len, 0);
 }
 
 static void learned_free(struct learned *l)
@@ -115,6 +176,7 @@ static void learned_free(struct learned *l)
     generalize_result_free(&l->res);
     strbuf_free(&l->log);
     strbuf_free(&l->text);
+    diag_list_free(&l->diags);
     grammar_free(l->g);
 }
 
@@ -212,52 +274,28 @@ TEST(generalize_log_is_deterministic)
 
 TEST(generalize_rejected_sample_is_an_error)
 {
-    struct diag_list diags = DIAG_LIST_INIT;
-    const char *text = "S := \"n=\" \"x\";\n";
-    struct grammar *g = grammar_load_string("g.ebnf", text, strlen(text), NULL, &diags);
-    struct oracle o = {lang_digits, 0};
-    struct generalize_options opts;
-    generalize_options_default(&opts);
-    opts.ask = ask;
-    opts.ask_ctx = &o;
-    struct generalize_sample s = {"bad.txt", "n=x", 3};
-    struct generalize_result res;
-    CHECK(!generalize_run(g, &s, 1, &opts, &res, &diags));
-    CHECK_INT(diags.errors, 1);
-    if (diags.len) {
-        CHECK_STR(diags.items[0].file, "bad.txt");
-        CHECK(strstr(diags.items[0].message, "rejects this sample") != NULL);
+    struct learned l;
+    learn_how("S := \"n=\" \"x\";\n", "n=x", lang_digits, &(struct how){0}, &l);
+    CHECK(!l.ok);
+    CHECK_INT(l.diags.errors, 1);
+    if (l.diags.len) {
+        CHECK_STR(l.diags.items[0].file, "sample.txt");
+        CHECK(strstr(l.diags.items[0].message, "rejects this sample") != NULL);
     }
-    generalize_result_free(&res);
-    grammar_free(g);
-    diag_list_free(&diags);
+    learned_free(&l);
 }
 
 TEST(generalize_stops_at_the_query_limit)
 {
-    struct diag_list diags = DIAG_LIST_INIT;
-    const char *text = "S := \"n=\" \"42\";\n";
-    struct grammar *g = grammar_load_string("g.ebnf", text, strlen(text), NULL, &diags);
-    struct lattice lattice;
-    CHECK(lattice_load(harness_path("lattices/default.ebnf"), &lattice, &diags));
-    struct oracle o = {lang_digits, 0};
-    struct generalize_options opts;
-    generalize_options_default(&opts);
-    opts.lattice = &lattice;
-    opts.ask = ask;
-    opts.ask_ctx = &o;
-    opts.max_queries = 4; /* the sample, then "n=" needs 5 more */
-    struct generalize_sample s = {"s.txt", "n=42", 4};
-    struct generalize_result res;
-    CHECK(generalize_run(g, &s, 1, &opts, &res, &diags));
-    CHECK(res.limit_reached);
-    CHECK_INT(res.queries, 1);
-    CHECK_INT(o.calls, 1);
-    CHECK_INT(diags.len, 1); /* the warning */
-    generalize_result_free(&res);
-    lattice_free(&lattice);
-    grammar_free(g);
-    diag_list_free(&diags);
+    struct learned l;
+    /* the sample, then "n=" needs 5 more */
+    learn_how("S := \"n=\" \"42\";\n", "n=42", lang_digits, &(struct how){.max_queries = 4}, &l);
+    CHECK(l.ok);
+    CHECK(l.res.limit_reached);
+    CHECK_INT(l.res.queries, 1);
+    CHECK_INT(l.calls, 1);
+    CHECK_INT(l.diags.len, 1); /* the warning */
+    learned_free(&l);
 }
 
 TEST(grammar_from_merges_samples_of_one_shape)
@@ -303,92 +341,6 @@ static bool lang_list_semicolon(const char *s, size_t n)
     return lang_list(s, n);
 }
 
-struct stepped {
-    struct grammar *g;
-    struct generalize_result res;
-    struct strbuf log, text; /* the log; the grammar written with its notes */
-    size_t steps, asks, max_batch;
-    bool ok;
-};
-
-static void note_of_result(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
-{
-    const struct generalize_result *res = ctx;
-    (void)g;
-    if (rule < res->nnotes && res->notes[rule].len)
-        strbuf_add(out, res->notes[rule].data, res->notes[rule].len);
-}
-
-/* Generalize with generalize_run (stepwise false) or by stepping, answering
- * each batch through the same oracle; stop_after > 0 finishes early once
- * that many queries were answered (a cancel). */
-static void generalize_both_ways(const char *grammar_text, const char *sample, language_fn lang,
-                                 size_t max_queries, bool stepwise, size_t stop_after,
-                                 struct stepped *out)
-{
-    memset(out, 0, sizeof *out);
-    struct diag_list diags = DIAG_LIST_INIT;
-    struct lattice lattice;
-    CHECK(lattice_load(harness_path("lattices/default.ebnf"), &lattice, &diags));
-    out->g = grammar_load_string("g.ebnf", grammar_text, strlen(grammar_text), NULL, &diags);
-    CHECK(out->g != NULL);
-    struct oracle o = {lang, 0};
-    struct generalize_options opts;
-    generalize_options_default(&opts);
-    opts.lattice = &lattice;
-    opts.ask = ask;
-    opts.ask_ctx = &o;
-    opts.log = collect_log;
-    opts.log_ctx = &out->log;
-    if (max_queries)
-        opts.max_queries = max_queries;
-    struct generalize_sample s = {"sample.txt", sample, strlen(sample)};
-    if (!stepwise) {
-        out->ok = generalize_run(out->g, &s, 1, &opts, &out->res, &diags);
-    } else {
-        opts.ask = NULL; /* the steps never call it */
-        struct generalize *z = generalize_begin(out->g, &s, 1, &opts, &out->res, &diags);
-        enum generalize_state st;
-        while ((st = generalize_step(z)) != GENERALIZE_DONE) {
-            out->steps++;
-            struct generalize_progress p;
-            generalize_progress(z, &p);
-            if (stop_after && p.queries >= stop_after)
-                break;
-            if (st != GENERALIZE_ASK)
-                continue;
-            const char *const *texts = NULL;
-            const size_t *lens = NULL;
-            bool *answers = NULL;
-            size_t n = generalize_questions(z, &texts, &lens, &answers);
-            CHECK(n > 0); /* asked for answers: there are inputs to answer */
-            CHECK_INT(p.asking, n);
-            CHECK(p.attempt != NULL);
-            out->asks++;
-            if (n > out->max_batch)
-                out->max_batch = n;
-            for (size_t i = 0; i < n; i++)
-                answers[i] = lang(texts[i], lens[i]);
-            /* stepping again before the answers are in changes nothing */
-            CHECK_INT(generalize_step(z), GENERALIZE_ASK);
-            generalize_answered(z, true);
-        }
-        out->ok = generalize_finish(z);
-    }
-    struct grammar_write_options wo = {.note = note_of_result, .ctx = &out->res};
-    grammar_write(out->g, &wo, &out->text);
-    lattice_free(&lattice);
-    diag_list_free(&diags);
-}
-
-static void stepped_free(struct stepped *s)
-{
-    generalize_result_free(&s->res);
-    strbuf_free(&s->log);
-    strbuf_free(&s->text);
-    grammar_free(s->g);
-}
-
 TEST(generalize_stepping_to_the_end_is_generalize_run)
 {
     static const struct {
@@ -403,11 +355,11 @@ TEST(generalize_stepping_to_the_end_is_generalize_run)
         {"S := \"n=\" \"42\";\n", "n=42", lang_digits, 9}, /* stops at the limit */
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        struct stepped run, step;
-        generalize_both_ways(cases[c].grammar, cases[c].sample, cases[c].lang,
-                             cases[c].max_queries, false, 0, &run);
-        generalize_both_ways(cases[c].grammar, cases[c].sample, cases[c].lang,
-                             cases[c].max_queries, true, 0, &step);
+        struct learned run, step;
+        struct how how = {.max_queries = cases[c].max_queries, .notes = true};
+        learn_how(cases[c].grammar, cases[c].sample, cases[c].lang, &how, &run);
+        how.stepwise = true;
+        learn_how(cases[c].grammar, cases[c].sample, cases[c].lang, &how, &step);
         CHECK(run.ok);
         CHECK_INT(step.ok, run.ok);
         CHECK_STR(strbuf_str(&step.log), strbuf_str(&run.log));
@@ -421,8 +373,8 @@ TEST(generalize_stepping_to_the_end_is_generalize_run)
         /* a step asks one attempt's inputs at most: here the 5 examples of
          * a lattice item or 5 repetitions of one occurrence */
         CHECK(step.max_batch <= 5);
-        stepped_free(&run);
-        stepped_free(&step);
+        learned_free(&run);
+        learned_free(&step);
     }
 }
 
@@ -432,14 +384,14 @@ TEST(generalize_finished_early_keeps_the_changes_so_far)
      * yet; the strings of the rule go first and stay (#2-#23), then the
      * repetition is asked (#24-#27) and made; stopped at 28 it is kept,
      * though the optional parts are not tried yet (34 queries in all). */
-    struct stepped early, later;
-    generalize_both_ways("S := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x", lang_list, 0, true, 1,
-                         &early);
+    struct learned early, later;
+    learn_how("S := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x", lang_list,
+              &(struct how){.stepwise = true, .stop_after = 1, .notes = true}, &early);
     CHECK(!early.ok);
     CHECK_INT(early.res.changes, 0);
     CHECK_STR(strbuf_str(&early.text), "S := \"x\" \",\" \"x\" \",\" \"x\";\n");
-    generalize_both_ways("S := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x", lang_list, 0, true, 28,
-                         &later);
+    learn_how("S := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x", lang_list,
+              &(struct how){.stepwise = true, .stop_after = 28, .notes = true}, &later);
     CHECK(!later.ok);
     CHECK_INT(later.res.changes, 1);
     CHECK(strstr(strbuf_str(&later.text), "S := (\"x\" \",\")+ \"x\";") != NULL);
@@ -452,6 +404,6 @@ TEST(generalize_finished_early_keeps_the_changes_so_far)
     forest_free(f);
     diag_list_free(&d);
     graph_free(graph);
-    stepped_free(&early);
-    stepped_free(&later);
+    learned_free(&early);
+    learned_free(&later);
 }

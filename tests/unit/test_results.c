@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "results.h"
 #include "strbuf.h"
+#include "workspace_run.h"
 #include "xalloc.h"
 
 static char *command_argv[] = {"./calc", "{}"};
@@ -353,5 +354,39 @@ TEST(results_header_start_rule_round_trip_and_identity)
     unlink(path);
     rmdir(dir);
     free(path);
+    free(dir);
+}
+
+/* Told by the first bytes (what :run! may replace must be a results file):
+ * a header results_format_header writes is one; a workspace, a file shorter
+ * than the mark, an empty one and a missing one are not (and the workspace
+ * is a workspace, the others are not). */
+TEST(results_file_is_told_by_its_first_bytes)
+{
+    char *dir = make_tmpdir();
+    char *results = join(dir, "r.jsonl"), *ws = join(dir, "w.kpath");
+    char *cut = join(dir, "cut.jsonl"), *empty = join(dir, "empty"), *none = join(dir, "none");
+    struct results_header h = test_header("1");
+    struct strbuf text = STRBUF_INIT;
+    results_format_header(&h, &text);
+    write_text(results, strbuf_str(&text));
+    strbuf_free(&text);
+    write_text(ws, "kpath-workspace 1\ngrammar g.ebnf\n");
+    write_text(cut, "{\"kpath_res");
+    write_text(empty, "");
+    CHECK(results_file_is(results));
+    CHECK(!results_file_is(ws) && !results_file_is(cut) && !results_file_is(empty) &&
+          !results_file_is(none));
+    CHECK(workspace_file_is(ws));
+    CHECK(!workspace_file_is(results) && !workspace_file_is(empty) && !workspace_file_is(none));
+    char *paths[] = {results, ws, cut, empty};
+    for (size_t i = 0; i < 4; i++)
+        CHECK_INT(unlink(paths[i]), 0);
+    CHECK_INT(rmdir(dir), 0);
+    free(results);
+    free(ws);
+    free(cut);
+    free(empty);
+    free(none);
     free(dir);
 }

@@ -14,6 +14,7 @@
 #include "campaign.h"
 #include "collect.h"
 #include "harness.h"
+#include "input_kpaths.h"
 #include "parse.h"
 #include "results.h"
 #include "run_report.h"
@@ -259,6 +260,61 @@ TEST(run_report_in_steps_equals_at_once)
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK_INT(system(cmd), 0);
+    test_unload(&l);
+}
+
+/* The check the runs report and explain make (input_kpaths_as_ran): the
+ * input's SHA-256 must be the one recorded when it ran, checked before
+ * parsing (a changed input that no longer parses has changed); a record
+ * without the hash ("") is read unchecked. */
+TEST(input_as_ran_checks_the_recorded_hash_unless_there_is_none)
+{
+    struct loaded l;
+    if (!test_load_file("grammars/expr.ebnf", &l))
+        return;
+    char dir[] = "/tmp/kpath-as-ran-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[300], x_hex[SHA256_HEX_SIZE], y_hex[SHA256_HEX_SIZE];
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    sha256_hex("x", 1, x_hex);
+    sha256_hex("y", 1, y_hex);
+    struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
+                               .max_memory = PARSE_DEFAULT_MAX_MEMORY};
+    struct kpath_space space;
+    kpath_space_init(&space, l.graph, 1);
+    struct kpath_set set;
+    kpath_set_init(&set, &space);
+    struct kpath_set *sets[1] = {&set};
+    struct strbuf text = STRBUF_INIT;
+    struct diag_list d = DIAG_LIST_INIT;
+    FILE *f = fopen(path, "w");
+    fputs("x", f);
+    fclose(f);
+    CHECK(input_kpaths_as_ran(l.graph, path, x_hex, &po, sets, 1, &text, &d));
+    CHECK_INT(d.len, 0);
+    /* "x": AddExpr_0 MultExpr_2 UnaryExpr_8 Identifier_16 "x"_39 */
+    CHECK_INT(set.size, 5);
+    CHECK(input_kpaths_as_ran(l.graph, path, "", &po, sets, 1, &text, &d));
+    CHECK_INT(d.len, 0);
+    CHECK(!input_kpaths_as_ran(l.graph, path, y_hex, &po, sets, 1, &text, &d));
+    CHECK(d.len == 1 && strcmp(d.items[0].message, "changed since it ran") == 0 &&
+          strcmp(d.items[0].file, path) == 0 && d.items[0].severity == DIAG_ERROR);
+    diag_list_free(&d);
+    f = fopen(path, "w");
+    fputs("x+", f); /* does not parse */
+    fclose(f);
+    CHECK(!input_kpaths_as_ran(l.graph, path, x_hex, &po, sets, 1, &text, &d));
+    CHECK(d.len == 1 && strcmp(d.items[0].message, "changed since it ran") == 0);
+    diag_list_free(&d);
+    CHECK(!input_kpaths_as_ran(l.graph, path, "", &po, sets, 1, &text, &d));
+    CHECK(d.len == 1 && strncmp(d.items[0].message, "no parse", 8) == 0);
+    diag_list_free(&d);
+    CHECK_INT(set.size, 5); /* failures add nothing */
+    kpath_set_free(&set);
+    kpath_space_free(&space);
+    strbuf_free(&text);
+    CHECK_INT(unlink(path), 0);
+    CHECK_INT(rmdir(dir), 0);
     test_unload(&l);
 }
 

@@ -1,0 +1,1 @@
+check tests/grammars/formats/AlikeWarnings.g4

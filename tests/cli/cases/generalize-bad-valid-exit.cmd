@@ -1,0 +1,1 @@
+generalize --valid-exit 256 grammars/expr.ebnf tests/explain/expr/bad.txt -- true
