@@ -19,6 +19,18 @@
 #define ENTRY_KIND(entry) ((entry) & 3u)
 #define ENTRY_VALUE(entry) ((entry) >> 2)
 
+/* Sets hold entries by their member number: entries are numbered densely in
+ * the order they are first met (a grammar's summaries use few distinct
+ * entries: JSON's 2-paths and expansions are a few hundred), so a set is
+ * either the sorted list of its members' numbers or a bitset over them,
+ * whichever is smaller (the bitset when it has no more 32-bit words, up to
+ * its last member, than the set has members).  The choice depends only on
+ * the members, so equal sets are stored the same way and interning stays a
+ * comparison of words.  SET_BITS in a set's length says it is a bitset (the
+ * length counts words). */
+#define SET_BITS 0x80000000u
+#define SET_WORDS(lenflag) ((lenflag) & ~SET_BITS)
+
 /* A memo: 64-bit keys to 32-bit values, open addressing. */
 struct memo {
     uint64_t *keys;
@@ -33,7 +45,18 @@ struct chain_sets {
     size_t nchains, chain_nodes_cap, chain_len_cap;
     uint32_t *chain_table; /* chain ids, NONE = empty */
     size_t chain_table_cap;
-    /* Sets: sorted entries (see ENTRY_*), in one pool; interned. */
+    /* Members: the entry of each member number, the member numbers of each
+     * chain's inner and top entries (2 per chain, NONE: none yet) and of
+     * each mark's label, and a bitset of the members that are top chains. */
+    uint32_t *member_entry;
+    size_t nmembers, member_entry_cap;
+    uint32_t *chain_member;
+    size_t chain_member_cap;
+    struct memo mark_member;
+    uint32_t *top_bits;
+    size_t top_bits_cap;
+    /* Sets: member numbers or bitset words (see SET_BITS), in one pool;
+     * interned. */
     uint32_t *pool;
     size_t npool, pool_cap;
     size_t *set_off;
@@ -42,8 +65,23 @@ struct chain_sets {
     uint32_t *set_table;
     size_t set_table_cap;
     struct memo unions, extensions;
+    /* The accumulator (chain_sets_acc_*): while `lazy` is a set id, that is
+     * its value and `bits` are all zero; otherwise its value is `bits`,
+     * whose nonzero words are among touched[0 .. ntouched) (repeats
+     * allowed).  pending_key: a memo key (of pending_memo) whose result the
+     * value is, stored when the value is interned. */
+    uint32_t lazy;
+    uint32_t *bits;
+    size_t bits_cap;
+    uint32_t *touched;
+    size_t ntouched, touched_cap;
+    struct memo *pending_memo;
+    uint64_t pending_key;
     uint32_t *scratch; /* a set being built */
     size_t scratch_cap;
+    uint32_t *path; /* maxk + 1 nodes: a chain being built */
+    uint32_t *tops; /* top members met by an extension */
+    size_t tops_cap;
 };
 
 static uint64_t mix(uint64_t h)
@@ -147,25 +185,63 @@ static uint32_t intern_chain(struct chain_sets *cs, const uint32_t *nodes, uint3
     cs->chain_nodes = xgrow(cs->chain_nodes, &cs->chain_nodes_cap, (cs->nchains + 1) * cs->maxk,
                             sizeof *cs->chain_nodes);
     cs->chain_len = xgrow(cs->chain_len, &cs->chain_len_cap, cs->nchains + 1, sizeof *cs->chain_len);
+    size_t old_cap = cs->chain_member_cap;
+    cs->chain_member = xgrow(cs->chain_member, &cs->chain_member_cap, 2 * (cs->nchains + 1),
+                             sizeof *cs->chain_member);
+    for (size_t m = old_cap; m < cs->chain_member_cap; m++)
+        cs->chain_member[m] = NONE;
     memcpy(cs->chain_nodes + cs->nchains * cs->maxk, nodes, len * sizeof *nodes);
     cs->chain_len[cs->nchains] = len;
     cs->chain_table[i] = (uint32_t)cs->nchains;
     return (uint32_t)cs->nchains++;
 }
 
+/* ---- members ---------------------------------------------------------------- */
+
+static uint32_t new_member(struct chain_sets *cs, uint32_t entry)
+{
+    uint32_t m = (uint32_t)cs->nmembers++;
+    cs->member_entry = xgrow(cs->member_entry, &cs->member_entry_cap, cs->nmembers,
+                             sizeof *cs->member_entry);
+    cs->member_entry[m] = entry;
+    if (ENTRY_KIND(entry) == ENTRY_TOP) {
+        size_t old_cap = cs->top_bits_cap;
+        cs->top_bits = xgrow(cs->top_bits, &cs->top_bits_cap, (m >> 5) + 1, sizeof *cs->top_bits);
+        memset(cs->top_bits + old_cap, 0, (cs->top_bits_cap - old_cap) * sizeof *cs->top_bits);
+        cs->top_bits[m >> 5] |= UINT32_C(1) << (m & 31);
+    }
+    return m;
+}
+
+/* The member number of chain `chain` as an inner (kind ENTRY_INNER) or top
+ * (ENTRY_TOP) chain. */
+static uint32_t chain_member(struct chain_sets *cs, uint32_t chain, uint32_t kind)
+{
+    uint32_t *m = &cs->chain_member[2 * (size_t)chain + kind];
+    if (*m == NONE)
+        *m = new_member(cs, ENTRY(chain, kind));
+    return *m;
+}
+
 /* ---- sets ------------------------------------------------------------------- */
+
+static uint64_t hash_set(const uint32_t *w, uint32_t lenflag)
+{
+    return hash_words(w, SET_WORDS(lenflag)) ^ (lenflag & SET_BITS);
+}
 
 static void set_table_insert(struct chain_sets *cs, uint32_t id)
 {
     size_t mask = cs->set_table_cap - 1;
-    size_t i = (size_t)hash_words(cs->pool + cs->set_off[id], cs->set_len[id]) & mask;
+    size_t i = (size_t)hash_set(cs->pool + cs->set_off[id], cs->set_len[id]) & mask;
     while (cs->set_table[i] != NONE)
         i = (i + 1) & mask;
     cs->set_table[i] = id;
 }
 
-/* The id of the set of the n sorted, distinct entries e. */
-static uint32_t intern_set(struct chain_sets *cs, const uint32_t *e, size_t n)
+/* The id of the set stored as the words w (see SET_BITS: lenflag is their
+ * number, with SET_BITS for a bitset); the form must be the canonical one. */
+static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t lenflag)
 {
     if (2 * (cs->nsets + 1) > cs->set_table_cap) {
         free(cs->set_table);
@@ -176,31 +252,66 @@ static uint32_t intern_set(struct chain_sets *cs, const uint32_t *e, size_t n)
         for (size_t id = 0; id < cs->nsets; id++)
             set_table_insert(cs, (uint32_t)id);
     }
+    size_t n = SET_WORDS(lenflag);
     size_t mask = cs->set_table_cap - 1;
-    size_t i = (size_t)hash_words(e, n) & mask;
+    size_t i = (size_t)hash_set(w, lenflag) & mask;
     for (; cs->set_table[i] != NONE; i = (i + 1) & mask) {
         uint32_t id = cs->set_table[i];
-        if (cs->set_len[id] == n && memcmp(cs->pool + cs->set_off[id], e, n * sizeof *e) == 0)
+        if (cs->set_len[id] == lenflag && memcmp(cs->pool + cs->set_off[id], w, n * sizeof *w) == 0)
             return id;
     }
     cs->pool = xgrow(cs->pool, &cs->pool_cap, cs->npool + n + 1, sizeof *cs->pool);
-    if (n) /* the empty set has no entries (e may be NULL) */
-        memcpy(cs->pool + cs->npool, e, n * sizeof *e);
+    if (n) /* the empty set has no words (w may be NULL) */
+        memcpy(cs->pool + cs->npool, w, n * sizeof *w);
     cs->set_off = xgrow(cs->set_off, &cs->set_off_cap, cs->nsets + 1, sizeof *cs->set_off);
     cs->set_len = xgrow(cs->set_len, &cs->set_len_cap, cs->nsets + 1, sizeof *cs->set_len);
     cs->set_off[cs->nsets] = cs->npool;
-    cs->set_len[cs->nsets] = (uint32_t)n;
+    cs->set_len[cs->nsets] = lenflag;
     cs->npool += n;
     cs->set_table[i] = (uint32_t)cs->nsets;
     return (uint32_t)cs->nsets++;
+}
+
+/* The members of a set, in increasing order: for (m = first; m != NONE; m = next). */
+struct members {
+    const uint32_t *w;
+    size_t n, i;
+    bool bits;
+    uint32_t word; /* bits: what is left of w[i] */
+};
+
+static struct members members_of(const struct chain_sets *cs, uint32_t set)
+{
+    struct members it = {cs->pool + cs->set_off[set], SET_WORDS(cs->set_len[set]), 0,
+                         (cs->set_len[set] & SET_BITS) != 0, 0};
+    if (it.bits && it.n)
+        it.word = it.w[0];
+    return it;
+}
+
+static uint32_t members_next(struct members *it)
+{
+    if (!it->bits)
+        return it->i < it->n ? it->w[it->i++] : NONE;
+    while (!it->word) {
+        if (++it->i >= it->n)
+            return NONE;
+        it->word = it->w[it->i];
+    }
+    uint32_t m = (uint32_t)(it->i * 32 + (size_t)__builtin_ctz(it->word));
+    it->word &= it->word - 1;
+    return m;
 }
 
 struct chain_sets *chain_sets_new(uint32_t maxk)
 {
     struct chain_sets *cs = xcalloc(1, sizeof *cs);
     cs->maxk = maxk ? maxk : 1;
+    cs->path = xmalloc((cs->maxk + 1) * sizeof *cs->path);
     uint32_t empty = intern_set(cs, NULL, 0);
     (void)empty; /* CHAIN_SET_EMPTY */
+    cs->lazy = CHAIN_SET_EMPTY;
+    cs->pending_key = EMPTY_KEY;
     return cs;
 }
 
@@ -211,50 +322,164 @@ void chain_sets_free(struct chain_sets *cs)
     free(cs->chain_nodes);
     free(cs->chain_len);
     free(cs->chain_table);
+    free(cs->member_entry);
+    free(cs->chain_member);
+    memo_free(&cs->mark_member);
+    free(cs->top_bits);
     free(cs->pool);
     free(cs->set_off);
     free(cs->set_len);
     free(cs->set_table);
     memo_free(&cs->unions);
     memo_free(&cs->extensions);
+    free(cs->bits);
+    free(cs->touched);
     free(cs->scratch);
+    free(cs->path);
+    free(cs->tops);
     free(cs);
 }
 
-uint32_t chain_sets_union(struct chain_sets *cs, uint32_t a, uint32_t b)
+/* ---- the accumulator -------------------------------------------------------- */
+
+static void acc_set_bit(struct chain_sets *cs, uint32_t m)
 {
-    if (a == b || b == CHAIN_SET_EMPTY)
-        return a;
-    if (a == CHAIN_SET_EMPTY)
-        return b;
-    if (a > b) {
-        uint32_t t = a;
-        a = b, b = t;
+    size_t w = m >> 5;
+    if (w >= cs->bits_cap) {
+        size_t old_cap = cs->bits_cap;
+        cs->bits = xgrow(cs->bits, &cs->bits_cap, w + 1, sizeof *cs->bits);
+        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
     }
+    if (!cs->bits[w]) {
+        cs->touched = xgrow(cs->touched, &cs->touched_cap, cs->ntouched + 1, sizeof *cs->touched);
+        cs->touched[cs->ntouched++] = (uint32_t)w;
+    }
+    cs->bits[w] |= UINT32_C(1) << (m & 31);
+}
+
+/* bits |= the members of `set`. */
+static void acc_or(struct chain_sets *cs, uint32_t set)
+{
+    const uint32_t *w = cs->pool + cs->set_off[set];
+    size_t n = SET_WORDS(cs->set_len[set]);
+    if (!(cs->set_len[set] & SET_BITS)) {
+        for (size_t i = 0; i < n; i++)
+            acc_set_bit(cs, w[i]);
+        return;
+    }
+    if (n > cs->bits_cap) {
+        size_t old_cap = cs->bits_cap;
+        cs->bits = xgrow(cs->bits, &cs->bits_cap, n, sizeof *cs->bits);
+        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!w[i])
+            continue;
+        if (!cs->bits[i]) {
+            cs->touched = xgrow(cs->touched, &cs->touched_cap, cs->ntouched + 1,
+                                sizeof *cs->touched);
+            cs->touched[cs->ntouched++] = (uint32_t)i;
+        }
+        cs->bits[i] |= w[i];
+    }
+}
+
+static void acc_materialize(struct chain_sets *cs)
+{
+    if (cs->lazy == NONE)
+        return;
+    uint32_t set = cs->lazy;
+    cs->lazy = NONE;
+    acc_or(cs, set);
+}
+
+static void acc_clear_bits(struct chain_sets *cs)
+{
+    for (size_t i = 0; i < cs->ntouched; i++)
+        cs->bits[cs->touched[i]] = 0;
+    cs->ntouched = 0;
+}
+
+void chain_sets_acc_start(struct chain_sets *cs)
+{
+    acc_clear_bits(cs);
+    cs->lazy = CHAIN_SET_EMPTY;
+    cs->pending_key = EMPTY_KEY;
+}
+
+void chain_sets_acc_add(struct chain_sets *cs, uint32_t set)
+{
+    if (set == CHAIN_SET_EMPTY)
+        return;
+    if (cs->lazy == NONE) {
+        acc_or(cs, set);
+        cs->pending_key = EMPTY_KEY;
+        return;
+    }
+    if (cs->lazy == set)
+        return;
+    if (cs->lazy == CHAIN_SET_EMPTY) {
+        cs->lazy = set;
+        return;
+    }
+    uint32_t a = cs->lazy < set ? cs->lazy : set, b = cs->lazy < set ? set : cs->lazy;
     uint64_t key = (uint64_t)a << 32 | b;
     uint32_t known = memo_get(&cs->unions, key);
-    if (known != NONE)
-        return known;
-    size_t na = cs->set_len[a], nb = cs->set_len[b];
-    cs->scratch = xgrow(cs->scratch, &cs->scratch_cap, na + nb + 1, sizeof *cs->scratch);
-    /* Read the pool through offsets: interning may move it, but not before the merge ends. */
-    const uint32_t *x = cs->pool + cs->set_off[a], *y = cs->pool + cs->set_off[b];
-    size_t i = 0, j = 0, n = 0;
-    while (i < na && j < nb) {
-        if (x[i] < y[j])
-            cs->scratch[n++] = x[i++];
-        else if (y[j] < x[i])
-            cs->scratch[n++] = y[j++];
-        else
-            cs->scratch[n++] = x[i++], j++;
+    if (known != NONE) {
+        cs->lazy = known;
+        return;
     }
-    while (i < na)
-        cs->scratch[n++] = x[i++];
-    while (j < nb)
-        cs->scratch[n++] = y[j++];
-    uint32_t id = intern_set(cs, cs->scratch, n);
-    memo_put(&cs->unions, key, id);
-    return id;
+    acc_materialize(cs);
+    acc_or(cs, set);
+    cs->pending_memo = &cs->unions, cs->pending_key = key;
+}
+
+void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node)
+{
+    if (cs->lazy != NONE) {
+        uint64_t key = (uint64_t)node << 32 | cs->lazy;
+        uint32_t known = memo_get(&cs->extensions, key);
+        if (known != NONE) {
+            cs->lazy = known;
+            return;
+        }
+        acc_materialize(cs);
+        cs->pending_memo = &cs->extensions, cs->pending_key = key;
+    } else {
+        cs->pending_key = EMPTY_KEY;
+    }
+    /* The top chains below give way to node on top of each; inner chains
+     * and marks stay; [node] is new (inner, and top when longer chains
+     * count). */
+    size_t ntops = 0;
+    size_t ntouched = cs->ntouched;
+    for (size_t t = 0; t < ntouched; t++) {
+        size_t w = cs->touched[t];
+        if (w >= cs->top_bits_cap)
+            continue;
+        uint32_t tops = cs->bits[w] & cs->top_bits[w];
+        cs->bits[w] &= ~tops; /* the word may become 0 and be touched again: repeats are fine */
+        for (; tops; tops &= tops - 1) {
+            cs->tops = xgrow(cs->tops, &cs->tops_cap, ntops + 1, sizeof *cs->tops);
+            cs->tops[ntops++] = (uint32_t)(w * 32 + (size_t)__builtin_ctz(tops));
+        }
+    }
+    uint32_t maxk = cs->maxk;
+    uint32_t *longpath = cs->path;
+    longpath[0] = node;
+    uint32_t single = intern_chain(cs, longpath, 1);
+    acc_set_bit(cs, chain_member(cs, single, ENTRY_INNER));
+    if (maxk > 1)
+        acc_set_bit(cs, chain_member(cs, single, ENTRY_TOP));
+    for (size_t i = 0; i < ntops; i++) {
+        uint32_t chain = ENTRY_VALUE(cs->member_entry[cs->tops[i]]);
+        uint32_t len = cs->chain_len[chain];
+        memcpy(longpath + 1, chain_at(cs, chain), len * sizeof *longpath);
+        uint32_t longer = intern_chain(cs, longpath, len + 1); /* len + 1 <= maxk */
+        acc_set_bit(cs, chain_member(cs, longer, ENTRY_INNER));
+        if (len + 1 < maxk)
+            acc_set_bit(cs, chain_member(cs, longer, ENTRY_TOP));
+    }
 }
 
 static int compare_u32(const void *a, const void *b)
@@ -263,53 +488,55 @@ static int compare_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-uint32_t chain_sets_extend(struct chain_sets *cs, uint32_t node, uint32_t below)
+uint32_t chain_sets_acc_take(struct chain_sets *cs)
 {
-    uint64_t key = (uint64_t)node << 32 | below;
-    uint32_t known = memo_get(&cs->extensions, key);
-    if (known != NONE)
-        return known;
-    uint32_t maxk = cs->maxk;
-    size_t nb = cs->set_len[below];
-    /* The inner chains and marks of below stay, in their order; the new
-     * entries ([node], and node on top of each top chain: few) are sorted on
-     * their own and merged in, rather than sorting everything again. */
-    uint32_t *kept = xmalloc((nb + 1) * sizeof *kept);
-    uint32_t *added = xmalloc((2 * nb + 2) * sizeof *added);
-    uint32_t *out = xmalloc((3 * nb + 3) * sizeof *out);
-    uint32_t *path = xmalloc((maxk + 1) * sizeof *path);
-    size_t nkept = 0, nadded = 0;
-    path[0] = node;
-    added[nadded++] = ENTRY(intern_chain(cs, path, 1), ENTRY_INNER); /* [node] */
-    if (maxk > 1)
-        added[nadded++] = ENTRY(intern_chain(cs, path, 1), ENTRY_TOP);
-    for (size_t i = 0; i < nb; i++) {
-        uint32_t entry = cs->pool[cs->set_off[below] + i];
-        if (ENTRY_KIND(entry) != ENTRY_TOP) {
-            kept[nkept++] = entry; /* inner chains and marks stay */
-            continue;
+    if (cs->lazy != NONE)
+        return cs->lazy;
+    /* The touched words in order, each once, zero words left out. */
+    size_t nt = cs->ntouched;
+    if (nt > 1) {
+        if (nt <= 16) {
+            for (size_t i = 1; i < nt; i++)
+                for (size_t j = i; j > 0 && cs->touched[j - 1] > cs->touched[j]; j--) {
+                    uint32_t t = cs->touched[j];
+                    cs->touched[j] = cs->touched[j - 1], cs->touched[j - 1] = t;
+                }
+        } else {
+            qsort(cs->touched, nt, sizeof *cs->touched, compare_u32);
         }
-        uint32_t chain = ENTRY_VALUE(entry);
-        uint32_t len = cs->chain_len[chain];
-        memcpy(path + 1, chain_at(cs, chain), len * sizeof *path);
-        uint32_t longer = intern_chain(cs, path, len + 1); /* len + 1 <= maxk */
-        added[nadded++] = ENTRY(longer, ENTRY_INNER);
-        if (len + 1 < maxk)
-            added[nadded++] = ENTRY(longer, ENTRY_TOP);
     }
-    qsort(added, nadded, sizeof *added, compare_u32);
-    size_t distinct = 0, i = 0, j = 0;
-    while (i < nkept || j < nadded) {
-        uint32_t next = j == nadded || (i < nkept && kept[i] < added[j]) ? kept[i++] : added[j++];
-        if (!distinct || out[distinct - 1] != next)
-            out[distinct++] = next;
+    size_t kept = 0, count = 0;
+    for (size_t i = 0; i < nt; i++) {
+        uint32_t w = cs->touched[i];
+        if (!cs->bits[w] || (kept && cs->touched[kept - 1] == w))
+            continue;
+        cs->touched[kept++] = w;
+        count += (size_t)__builtin_popcount(cs->bits[w]);
     }
-    free(kept);
-    free(added);
-    uint32_t id = intern_set(cs, out, distinct);
-    free(out);
-    free(path);
-    memo_put(&cs->extensions, key, id);
+    cs->ntouched = kept;
+    uint32_t id = CHAIN_SET_EMPTY;
+    if (count) {
+        size_t nwords = (size_t)cs->touched[kept - 1] + 1;
+        cs->scratch = xgrow(cs->scratch, &cs->scratch_cap, count > nwords ? count : nwords,
+                            sizeof *cs->scratch);
+        uint32_t lenflag;
+        if (nwords <= count) {
+            memcpy(cs->scratch, cs->bits, nwords * sizeof *cs->bits);
+            lenflag = (uint32_t)nwords | SET_BITS;
+        } else {
+            size_t n = 0;
+            for (size_t i = 0; i < kept; i++)
+                for (uint32_t b = cs->bits[cs->touched[i]]; b; b &= b - 1)
+                    cs->scratch[n++] = cs->touched[i] * 32 + (uint32_t)__builtin_ctz(b);
+            lenflag = (uint32_t)n;
+        }
+        id = intern_set(cs, cs->scratch, lenflag);
+    }
+    if (cs->pending_key != EMPTY_KEY)
+        memo_put(cs->pending_memo, cs->pending_key, id);
+    acc_clear_bits(cs);
+    cs->lazy = id;
+    cs->pending_key = EMPTY_KEY;
     return id;
 }
 
@@ -317,8 +544,9 @@ uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
                                struct kpath_set *const *sets, size_t nsets)
 {
     uint64_t added = 0;
-    for (size_t i = 0; i < cs->set_len[set]; i++) {
-        uint32_t entry = cs->pool[cs->set_off[set] + i];
+    struct members it = members_of(cs, set);
+    for (uint32_t m; (m = members_next(&it)) != NONE;) {
+        uint32_t entry = cs->member_entry[m];
         if (ENTRY_KIND(entry) != ENTRY_INNER)
             continue;
         uint32_t chain = ENTRY_VALUE(entry), len = cs->chain_len[chain];
@@ -331,18 +559,37 @@ uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
 
 uint32_t chain_sets_mark(struct chain_sets *cs, uint32_t label)
 {
-    uint32_t entry = ENTRY(label, ENTRY_MARK);
-    return intern_set(cs, &entry, 1);
+    uint32_t m = memo_get(&cs->mark_member, label);
+    if (m == NONE) {
+        m = new_member(cs, ENTRY(label, ENTRY_MARK));
+        memo_put(&cs->mark_member, label, m);
+    }
+    /* One member: a bitset when it fits in one word (see SET_BITS). */
+    if (m < 32) {
+        uint32_t word = UINT32_C(1) << m;
+        return intern_set(cs, &word, 1 | SET_BITS);
+    }
+    return intern_set(cs, &m, 1);
 }
 
 void chain_sets_each_mark(const struct chain_sets *cs, uint32_t set,
                           void (*each)(uint32_t label, void *context), void *context)
 {
-    for (size_t i = 0; i < cs->set_len[set]; i++) {
-        uint32_t entry = cs->pool[cs->set_off[set] + i];
-        if (ENTRY_KIND(entry) == ENTRY_MARK)
-            each(ENTRY_VALUE(entry), context);
+    uint32_t *labels = NULL;
+    size_t n = 0, cap = 0;
+    struct members it = members_of(cs, set);
+    for (uint32_t m; (m = members_next(&it)) != NONE;) {
+        uint32_t entry = cs->member_entry[m];
+        if (ENTRY_KIND(entry) != ENTRY_MARK)
+            continue;
+        labels = xgrow(labels, &cap, n + 1, sizeof *labels);
+        labels[n++] = ENTRY_VALUE(entry);
     }
+    if (n)
+        qsort(labels, n, sizeof *labels, compare_u32);
+    for (size_t i = 0; i < n; i++)
+        each(labels[i], context);
+    free(labels);
 }
 
 /* ---- collecting ------------------------------------------------------------ */
@@ -377,15 +624,15 @@ void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
     moved[CHAIN_SET_EMPTY] = CHAIN_SET_EMPTY;
     for (size_t i = 0; i < n; i++)
         moved[ids[i]] = 0; /* kept; numbered below */
-    /* Slide the kept sets down in order: ids, offsets and entries. */
+    /* Slide the kept sets down in order: ids, offsets and words. */
     size_t kept = 0, npool = 0;
     for (size_t id = 0; id < cs->nsets; id++) {
         if (moved[id] == NONE)
             continue;
-        size_t len = cs->set_len[id];
+        size_t len = SET_WORDS(cs->set_len[id]);
         memmove(cs->pool + npool, cs->pool + cs->set_off[id], len * sizeof *cs->pool);
         cs->set_off[kept] = npool;
-        cs->set_len[kept] = (uint32_t)len;
+        cs->set_len[kept] = cs->set_len[id];
         npool += len;
         moved[id] = (uint32_t)kept++;
     }
@@ -411,15 +658,22 @@ void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
     for (size_t i = 0; i < n; i++)
         ids[i] = moved[ids[i]];
     free(moved);
+    chain_sets_acc_start(cs); /* its set may be gone */
 }
 
 size_t chain_sets_memory(const struct chain_sets *cs)
 {
     return cs->chain_nodes_cap * sizeof *cs->chain_nodes + cs->chain_len_cap * sizeof *cs->chain_len +
-           cs->chain_table_cap * sizeof *cs->chain_table + cs->pool_cap * sizeof *cs->pool +
+           cs->chain_table_cap * sizeof *cs->chain_table +
+           cs->member_entry_cap * sizeof *cs->member_entry +
+           cs->chain_member_cap * sizeof *cs->chain_member +
+           cs->mark_member.cap * (sizeof *cs->mark_member.keys + sizeof *cs->mark_member.values) +
+           cs->top_bits_cap * sizeof *cs->top_bits + cs->pool_cap * sizeof *cs->pool +
            cs->set_off_cap * sizeof *cs->set_off + cs->set_len_cap * sizeof *cs->set_len +
            cs->set_table_cap * sizeof *cs->set_table +
            cs->unions.cap * (sizeof *cs->unions.keys + sizeof *cs->unions.values) +
            cs->extensions.cap * (sizeof *cs->extensions.keys + sizeof *cs->extensions.values) +
-           cs->scratch_cap * sizeof *cs->scratch;
+           cs->bits_cap * sizeof *cs->bits + cs->touched_cap * sizeof *cs->touched +
+           cs->scratch_cap * sizeof *cs->scratch + cs->tops_cap * sizeof *cs->tops +
+           (cs->maxk + 1) * sizeof *cs->path;
 }

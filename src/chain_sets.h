@@ -18,9 +18,12 @@
  * Earley set finishes and then forget the derivations (parse_kpaths).
  *
  * Sets and chains are interned: a set is a uint32 id (CHAIN_SET_EMPTY is the
- * empty set), equal sets have equal ids, and unions and extensions are
- * memoized, so the common cases (a union with itself, with the empty set, the
- * same extension again) cost a lookup.  Ownership: everything belongs to the
+ * empty set), equal sets have equal ids.  A set is built in an accumulator
+ * (a bitset over the entries, numbered densely as they are first met) and
+ * interned once, whatever the number of unions and the extension that made
+ * it; unions and extensions of interned sets are memoized, so the common
+ * cases (a union with itself, with the empty set, the same extension again)
+ * cost a lookup and build nothing.  Ownership: everything belongs to the
  * struct chain_sets; ids stay valid until chain_sets_free. */
 #ifndef KPATH_CHAIN_SETS_H
 #define KPATH_CHAIN_SETS_H
@@ -36,12 +39,16 @@ struct chain_sets;
 
 struct chain_sets *chain_sets_new(uint32_t maxk);
 void chain_sets_free(struct chain_sets *cs);
-/* The union of two sets. */
-uint32_t chain_sets_union(struct chain_sets *cs, uint32_t a, uint32_t b);
-/* The summary of an instance of the symbolic node `node` whose children's
- * summaries are united in `below`: below's inner chains; the chain [node];
- * and node put on top of each of below's top chains. */
-uint32_t chain_sets_extend(struct chain_sets *cs, uint32_t node, uint32_t below);
+/* Building a set: one accumulator per struct chain_sets, used by one
+ * caller at a time (interning sets, marks included, may happen meanwhile).
+ * start empties it; add unites a set into it; extend makes it the summary of
+ * an instance of the symbolic node `node` whose children's summaries it
+ * holds: their inner chains, the chain [node], and node put on top of each
+ * of their top chains; take returns its id (and keeps it as the value). */
+void chain_sets_acc_start(struct chain_sets *cs);
+void chain_sets_acc_add(struct chain_sets *cs, uint32_t set);
+void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node);
+uint32_t chain_sets_acc_take(struct chain_sets *cs);
 /* Add the inner chains of `set` of length sets[i]->sp->k to sets[i], for
  * each i; returns how many were new. */
 uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
@@ -55,6 +62,7 @@ void chain_sets_each_mark(const struct chain_sets *cs, uint32_t set,
  * of the others), and renumber those: ids[i] becomes the new id of its set,
  * in the same order.  Every other id held is invalid afterwards. */
 void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n);
+/* (The accumulator is emptied by a collection.) */
 /* Bytes held, for the parser's memory budget. */
 size_t chain_sets_memory(const struct chain_sets *cs);
 

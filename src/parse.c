@@ -1091,36 +1091,38 @@ static struct value local_value(const struct parser *p, uint32_t id)
         bool alt_marks = f->node_marks && real && p->g->nodes[s->node].kind == NODE_ALT;
         if (s->derivs == NONE)
             v.count = 1; /* a leaf */
+        chain_sets_acc_start(cs);
         for (uint32_t c = s->derivs, d; list_next_in(f->dlinks, &c, &d);) {
             struct value dv = unit ? (struct value){p->sum.summary[d], p->sum.count[d],
                                                     p->sum.infinite[d]}
                                    : item_value(p, d);
-            v.summary = chain_sets_union(cs, v.summary, dv.summary);
+            chain_sets_acc_add(cs, dv.summary);
             if (alt_marks)
-                v.summary = chain_sets_union(cs, v.summary,
-                                             alternative_mark(p, s->node, SYMBOL(f, d).node));
+                chain_sets_acc_add(cs, alternative_mark(p, s->node, SYMBOL(f, d).node));
             v.count = sat_add(v.count, dv.count);
             v.infinite = v.infinite || dv.infinite;
         }
         if (f->node_marks && real && !alt_marks)
-            v.summary = chain_sets_union(cs, v.summary,
-                                         expansion_mark(p, f->node_marks, s->node, s->node, 0));
+            chain_sets_acc_add(cs, expansion_mark(p, f->node_marks, s->node, s->node, 0));
         if (real && node_kind_is_symbolic(p->g->nodes[s->node].kind))
-            v.summary = chain_sets_extend(cs, s->node, v.summary);
+            chain_sets_acc_extend(cs, s->node);
+        v.summary = chain_sets_acc_take(cs);
         return v;
     }
     uint32_t item = p->set_first_item + (id - (uint32_t)f->nsymbols);
     uint32_t head = item_packed(f, item);
     if (head == NONE)
         v.count = 1;
+    chain_sets_acc_start(cs);
     for (uint32_t pk = head; pk != NONE; pk = PACKED(f, pk).next) {
         struct value left = item_value(p, PACKED(f, pk).left);
         uint32_t r = PACKED(f, pk).right;
-        v.summary = chain_sets_union(cs, v.summary, left.summary);
-        v.summary = chain_sets_union(cs, v.summary, p->sum.summary[r]);
+        chain_sets_acc_add(cs, left.summary);
+        chain_sets_acc_add(cs, p->sum.summary[r]);
         v.count = sat_add(v.count, sat_mul(left.count, p->sum.count[r]));
         v.infinite = v.infinite || left.infinite || p->sum.infinite[r];
     }
+    v.summary = chain_sets_acc_take(cs);
     return v;
 }
 

@@ -1,0 +1,128 @@
+/* chain_sets: a set is stored as a sorted list of member numbers or as a
+ * bitset, whichever takes fewer words; equal sets must get equal ids however
+ * they were built (order of unions, the form of the parts, memo or not, after
+ * a collection).  Marks make members in the order they are first asked for,
+ * so mark(LABEL(i)) is member i below.  (What the sets mean, the chains, is
+ * tested through the parser: test_parse_kpaths compares with the forest.) */
+#include <stdlib.h>
+
+#include "chain_sets.h"
+#include "harness.h"
+
+#define LABEL(i) (1000u + (i))
+
+struct labels {
+    uint32_t v[128];
+    size_t n;
+};
+
+static void note_label(uint32_t label, void *context)
+{
+    struct labels *l = context;
+    if (l->n < 128)
+        l->v[l->n++] = label;
+}
+
+/* The set of the marks LABEL(i) for the i in `members`, added in that order. */
+static uint32_t set_of(struct chain_sets *cs, const uint32_t *members, size_t n)
+{
+    chain_sets_acc_start(cs);
+    for (size_t i = 0; i < n; i++)
+        chain_sets_acc_add(cs, chain_sets_mark(cs, LABEL(members[i])));
+    return chain_sets_acc_take(cs);
+}
+
+static uint32_t union_of(struct chain_sets *cs, uint32_t a, uint32_t b)
+{
+    chain_sets_acc_start(cs);
+    chain_sets_acc_add(cs, a);
+    chain_sets_acc_add(cs, b);
+    return chain_sets_acc_take(cs);
+}
+
+/* The marks of `set` are exactly LABEL(i) for the n members given in
+ * increasing order. */
+static bool marks_are(const struct chain_sets *cs, uint32_t set, const uint32_t *members, size_t n)
+{
+    struct labels l = {.n = 0};
+    chain_sets_each_mark(cs, set, note_label, &l);
+    if (l.n != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (l.v[i] != LABEL(members[i]))
+            return false;
+    return true;
+}
+
+TEST(chain_sets_equal_sets_get_equal_ids_in_either_form)
+{
+    struct chain_sets *cs = chain_sets_new(2);
+    uint32_t all[100];
+    for (uint32_t i = 0; i < 100; i++) {
+        all[i] = i;
+        chain_sets_mark(cs, LABEL(i)); /* member i */
+    }
+    /* Two far apart members: a list (a bitset would need 3 words). */
+    uint32_t far[] = {5, 70}, far_rev[] = {70, 5};
+    uint32_t s_far = set_of(cs, far, 2);
+    CHECK(s_far != CHAIN_SET_EMPTY);
+    CHECK_INT(set_of(cs, far_rev, 2), s_far);
+    CHECK_INT(union_of(cs, chain_sets_mark(cs, LABEL(70)), chain_sets_mark(cs, LABEL(5))), s_far);
+    CHECK(marks_are(cs, s_far, far, 2));
+    /* The boundary: {0, 63} fits 2 words (a bitset), {0, 64} needs 3 (a list). */
+    uint32_t b2[] = {0, 63}, b3[] = {0, 64};
+    uint32_t s_b2 = set_of(cs, b2, 2), s_b3 = set_of(cs, b3, 2);
+    CHECK(s_b2 != s_b3);
+    CHECK_INT(union_of(cs, chain_sets_mark(cs, LABEL(63)), chain_sets_mark(cs, LABEL(0))), s_b2);
+    CHECK_INT(union_of(cs, chain_sets_mark(cs, LABEL(64)), chain_sets_mark(cs, LABEL(0))), s_b3);
+    CHECK(marks_are(cs, s_b2, b2, 2));
+    CHECK(marks_are(cs, s_b3, b3, 2));
+    /* A dense set, built up, built down, and as a union of a bitset
+     * (members 0 .. 31) and a list (32 .. 40, each far from 0). */
+    uint32_t down[41];
+    for (uint32_t i = 0; i < 41; i++)
+        down[i] = 40 - i;
+    uint32_t s_up = set_of(cs, all, 41);
+    CHECK_INT(set_of(cs, down, 41), s_up);
+    uint32_t low = set_of(cs, all, 32), high = set_of(cs, all + 32, 9);
+    CHECK_INT(union_of(cs, high, low), s_up);
+    CHECK_INT(union_of(cs, low, high), s_up); /* memoized */
+    CHECK_INT(union_of(cs, s_up, low), s_up);
+    CHECK_INT(union_of(cs, s_up, CHAIN_SET_EMPTY), s_up);
+    CHECK(marks_are(cs, s_up, all, 41));
+    /* A dense part and a far member: still the same set both ways. */
+    uint32_t with_far[33];
+    for (uint32_t i = 0; i < 32; i++)
+        with_far[i] = i;
+    with_far[32] = 99;
+    uint32_t s_wf = union_of(cs, low, chain_sets_mark(cs, LABEL(99)));
+    CHECK_INT(set_of(cs, with_far, 33), s_wf);
+    CHECK(marks_are(cs, s_wf, with_far, 33));
+    CHECK_INT(set_of(cs, NULL, 0), CHAIN_SET_EMPTY);
+
+    /* Extensions keep marks and are memoized: the same id again. */
+    chain_sets_acc_start(cs);
+    chain_sets_acc_add(cs, s_far);
+    chain_sets_acc_extend(cs, 3);
+    uint32_t e1 = chain_sets_acc_take(cs);
+    chain_sets_acc_start(cs);
+    chain_sets_acc_add(cs, chain_sets_mark(cs, LABEL(70)));
+    chain_sets_acc_add(cs, chain_sets_mark(cs, LABEL(5)));
+    chain_sets_acc_extend(cs, 3);
+    CHECK_INT(chain_sets_acc_take(cs), e1);
+    CHECK(e1 != s_far);
+    CHECK(marks_are(cs, e1, far, 2));
+
+    /* After a collection the kept sets are renumbered and found again. */
+    uint32_t kept[] = {s_far, s_up, e1};
+    chain_sets_collect(cs, kept, 3);
+    CHECK_INT(set_of(cs, far_rev, 2), kept[0]);
+    CHECK_INT(set_of(cs, down, 41), kept[1]);
+    uint32_t again = set_of(cs, far, 2);
+    chain_sets_acc_start(cs);
+    chain_sets_acc_add(cs, again);
+    chain_sets_acc_extend(cs, 3);
+    CHECK_INT(chain_sets_acc_take(cs), kept[2]);
+    CHECK(marks_are(cs, kept[1], all, 41));
+    chain_sets_free(cs);
+}
