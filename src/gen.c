@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "expansion.h"
+#include "leb128.h"
 #include "learn.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -32,9 +33,18 @@ struct cost_entry {
 
 struct gen_state {
     /* For drop_redundant: how many inputs hold each target k-path (by rank,
-     * saturating at 255), counted as each tree finishes, while it is whole,
-     * so the end needs two passes over the packed trees, not three. */
+     * saturating at 255), counted as each tree finishes, while it is whole. */
     uint8_t *holders;
+    /* Also for drop_redundant: per input, the distinct ranks of its k-paths
+     * (in the pinned context) ascending, as LEB128 differences, taken from
+     * the tree as it finishes.  The end then decides and recounts from them
+     * and rebuilds no tree: a few bytes per k-path, against a whole tree
+     * rebuilt twice per input. */
+    struct input_ranks {
+        uint8_t *bytes;       /* owned */
+        size_t len;
+    } *input_ranks;
+    size_t ninput_ranks, input_ranks_cap;
     /* ---- per graph ---- */
     bool *is_rule_node;       /* the node is some rule's right-hand side */
     uint32_t *side_top1, *side_top2, *side_top1_node; /* cats: the largest two min_depths */
@@ -1157,6 +1167,8 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     return gen;
 }
 
+static void free_input_ranks(struct generator *gen);
+
 void gen_free(struct generator *gen)
 {
     if (!gen)
@@ -1195,6 +1207,7 @@ void gen_free(struct generator *gen)
     free(st->frontier);
     free(st->frontier_stack);
     free(st->holders);
+    free_input_ranks(gen);
     free(st->route);
     for (int i = 0; i < COST_CACHE; i++) {
         free(st->cache[i].cost);
@@ -2222,13 +2235,32 @@ static void tree_ranks(const struct generator *gen, const struct dtree *tree,
     l->len = out;
 }
 
+/* Input i's ranks as tree_ranks gives them, read back from what
+ * count_holders kept when its tree finished (no tree is rebuilt). */
 static void input_ranks(const struct generator *gen, size_t i, struct rank_list *l,
                         bool only_targets)
 {
-    struct dtree tree;
-    gen_input_tree(gen, i, &tree);
-    tree_ranks(gen, &tree, l, only_targets);
-    dtree_free(&tree);
+    const struct gen_state *st = gen->state;
+    const struct input_ranks *r = &st->input_ranks[i];
+    l->len = 0;
+    uint64_t rank = 0;
+    for (size_t at = 0; at < r->len;) {
+        rank += leb128_get(r->bytes, r->len, &at);
+        if (only_targets && st->has_targets && !rank_in(gen, &st->target_set, rank))
+            continue;
+        l->ranks = xgrow(l->ranks, &l->cap, l->len + 1, sizeof *l->ranks);
+        l->ranks[l->len++] = rank;
+    }
+}
+
+static void free_input_ranks(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    for (size_t i = 0; i < st->ninput_ranks; i++)
+        free(st->input_ranks[i].bytes);
+    free(st->input_ranks);
+    st->input_ranks = NULL;
+    st->ninput_ranks = st->input_ranks_cap = 0;
 }
 
 /* Whether drop_redundant will run at the end and can count holders. */
@@ -2237,7 +2269,8 @@ static bool counts_holders(const struct generator *gen)
     return !gen_keeps_inputs(gen) && !gen->space.saturated && gen->space.total <= GEN_MAX_AGENDA;
 }
 
-/* Count the finished tree's target k-paths in st->holders. */
+/* Count the finished tree's target k-paths in st->holders, and keep its
+ * k-paths' ranks for drop_redundant (st->input_ranks, one per input). */
 static void count_holders(struct generator *gen)
 {
     struct gen_state *st = gen->state;
@@ -2246,10 +2279,22 @@ static void count_holders(struct generator *gen)
     if (!st->holders)
         st->holders = xcalloc((size_t)gen->space.total + 1, 1);
     struct rank_list l = {gen, NULL, 0, 0};
-    tree_ranks(gen, &gen->tree, &l, true);
-    for (size_t j = 0; j < l.len; j++)
+    tree_ranks(gen, &gen->tree, &l, false);
+    struct strbuf packed = STRBUF_INIT;
+    uint64_t before = 0;
+    for (size_t j = 0; j < l.len; j++) {
+        leb128_put(&packed, l.ranks[j] - before);
+        before = l.ranks[j];
+        if (st->has_targets && !rank_in(gen, &st->target_set, l.ranks[j]))
+            continue;
         if (st->holders[l.ranks[j]] < UINT8_MAX)
             st->holders[l.ranks[j]]++;
+    }
+    st->input_ranks = xgrow(st->input_ranks, &st->input_ranks_cap, st->ninput_ranks + 1,
+                            sizeof *st->input_ranks);
+    st->input_ranks[st->ninput_ranks++] =
+        (struct input_ranks){packed.len ? xmemdup(packed.data, packed.len) : NULL, packed.len};
+    strbuf_free(&packed);
     free(l.ranks);
 }
 
@@ -2262,7 +2307,7 @@ static void count_holders(struct generator *gen)
 static void drop_redundant(struct generator *gen)
 {
     struct gen_state *st = gen->state;
-    if (gen->ninputs < 2 || !st->holders)
+    if (gen->ninputs < 2 || !st->holders || st->ninput_ranks != gen->ninputs)
         return;
     /* How many inputs hold each target: counted as the trees finished. */
     uint8_t *count = st->holders;
@@ -2289,11 +2334,13 @@ static void drop_redundant(struct generator *gen)
             free(in->text);
             free(in->new_paths);
             free(in->target);
+            free(st->input_ranks[i].bytes);
         } else {
+            st->input_ranks[kept] = st->input_ranks[i];
             gen->inputs[kept++] = *in;
         }
     }
-    gen->ninputs = kept;
+    gen->ninputs = st->ninput_ranks = kept;
     /* What each kept input newly covers, in order. */
     memset(count, 0, (size_t)gen->space.total + 1);
     uint32_t k = gen->opts.k;
@@ -2322,6 +2369,7 @@ static void drop_redundant(struct generator *gen)
     free(l.ranks);
     free(dropped);
     free(count);
+    free_input_ranks(gen);
 }
 
 bool gen_keeps_inputs(const struct generator *gen)
