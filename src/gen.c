@@ -2266,7 +2266,7 @@ static void free_input_ranks(struct generator *gen)
 /* Whether drop_redundant will run at the end and can count holders. */
 static bool counts_holders(const struct generator *gen)
 {
-    return !gen_keeps_inputs(gen) && !gen->space.saturated && gen->space.total <= GEN_MAX_AGENDA;
+    return !gen_keeps_inputs(gen);
 }
 
 /* Count the finished tree's target k-paths in st->holders, and keep its
@@ -2372,9 +2372,16 @@ static void drop_redundant(struct generator *gen)
     free_input_ranks(gen);
 }
 
+/* Every case in which drop_redundant can remove nothing, known before the
+ * first tree: a caller streams inputs exactly then.  Whether an input stays
+ * otherwise depends on the inputs made after it (it goes when later ones
+ * hold all its targets), so no input is certain to stay before the end.
+ * Holders are counted only for an agenda's space (a space too big for one
+ * is possible with explicit targets), and -n 1 makes at most one input. */
 bool gen_keeps_inputs(const struct generator *gen)
 {
-    return !gen->opts.drop_redundant || gen->opts.strategy != GEN_KPATH || gen->opts.recurrent;
+    return !gen->opts.drop_redundant || gen->opts.strategy != GEN_KPATH || gen->opts.recurrent ||
+           gen->space.saturated || gen->space.total > GEN_MAX_AGENDA || gen->opts.count == 1;
 }
 
 static void finish(struct generator *gen)

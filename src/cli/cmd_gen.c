@@ -108,7 +108,13 @@ static const struct cli_option cover_options[] = {
 
 #define OUTPUT_TEXT                                                                 \
     "Without -o the inputs go to stdout, each followed by a newline (with -0 by a\n" \
-    "NUL, for inputs that contain newlines).  With -o DIR each input is a file,\n"   \
+    "NUL, for inputs that contain newlines).  They stream (each is written when\n"  \
+    "its tree is done) exactly when no input can be dropped later:\n"              \
+    "--keep-redundant, --recurrent, strategies other than kpath, -n 1, and\n"      \
+    "--target in a space of more than 2^26 k-paths.  Otherwise cover drops\n"     \
+    "redundant inputs once done and writes the rest at the end: whether an input\n" \
+    "stays depends on the inputs made after it.  The bytes are the same either\n" \
+    "way.  With -o DIR each input is a file,\n"                                     \
     "DIR/0001.txt, DIR/0002.txt, ... (four digits, more for 10000 inputs or more),\n" \
     "and DIR/manifest.json, written last, describes the run: grammar and its\n"      \
     "SHA-256, options, and per file its size, depth and the k-paths it newly\n"      \
