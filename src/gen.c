@@ -45,6 +45,7 @@ struct gen_state {
         size_t len;
     } *input_ranks;
     size_t ninput_ranks, input_ranks_cap;
+    uint64_t *rank_seen;      /* tree_ranks' scratch bitset (see struct rank_list) */
     /* ---- per graph ---- */
     bool *is_rule_node;       /* the node is some rule's right-hand side */
     uint32_t *side_top1, *side_top2, *side_top1_node; /* cats: the largest two min_depths */
@@ -1207,6 +1208,7 @@ void gen_free(struct generator *gen)
     free(st->frontier);
     free(st->frontier_stack);
     free(st->holders);
+    free(st->rank_seen);
     free_input_ranks(gen);
     free(st->route);
     for (int i = 0; i < COST_CACHE; i++) {
@@ -2200,6 +2202,10 @@ struct rank_list {
     const struct generator *gen;
     uint64_t *ranks;
     size_t len, cap;
+    /* With tree_ranks: one bit per rank of the space, set for the ranks in
+     * `ranks`, so each is listed once (a tree holds a k-path many times) and
+     * only the distinct ones are sorted; all clear between trees. */
+    uint64_t *seen;
 };
 
 static void collect_rank(const uint32_t *path, void *ctx)
@@ -2208,6 +2214,10 @@ static void collect_rank(const uint32_t *path, void *ctx)
     uint64_t rank;
     if (!kpath_rank(&l->gen->space, path, &rank))
         return;
+    uint64_t bit = UINT64_C(1) << (rank % 64);
+    if (l->seen[rank / 64] & bit)
+        return;
+    l->seen[rank / 64] |= bit;
     l->ranks = xgrow(l->ranks, &l->cap, l->len + 1, sizeof *l->ranks);
     l->ranks[l->len++] = rank;
 }
@@ -2218,21 +2228,16 @@ static int compare_rank(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The distinct ranks of the k-paths of input i (in a pinned context); with
- * only_targets and targets, of the targets among them. */
+/* The distinct ranks of the k-paths of a tree (in a pinned context),
+ * ascending; l->seen must be all clear, and is again afterwards. */
 static void tree_ranks(const struct generator *gen, const struct dtree *tree,
-                       struct rank_list *l, bool only_targets)
+                       struct rank_list *l)
 {
-    const struct gen_state *st = gen->state;
     l->len = 0;
     pin_foreach_kpath(gen->opts.pins, tree, gen->opts.k, collect_rank, l);
     qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
-    size_t out = 0;
     for (size_t j = 0; j < l->len; j++)
-        if ((!out || l->ranks[out - 1] != l->ranks[j]) &&
-            (!only_targets || !st->has_targets || rank_in(gen, &st->target_set, l->ranks[j])))
-            l->ranks[out++] = l->ranks[j];
-    l->len = out;
+        l->seen[l->ranks[j] / 64] = 0;
 }
 
 /* Input i's ranks as tree_ranks gives them, read back from what
@@ -2276,10 +2281,12 @@ static void count_holders(struct generator *gen)
     struct gen_state *st = gen->state;
     if (!counts_holders(gen))
         return;
-    if (!st->holders)
+    if (!st->holders) {
         st->holders = xcalloc((size_t)gen->space.total + 1, 1);
-    struct rank_list l = {gen, NULL, 0, 0};
-    tree_ranks(gen, &gen->tree, &l, false);
+        st->rank_seen = xcalloc((size_t)(gen->space.total / 64) + 1, sizeof *st->rank_seen);
+    }
+    struct rank_list l = {gen, NULL, 0, 0, st->rank_seen};
+    tree_ranks(gen, &gen->tree, &l);
     struct strbuf packed = STRBUF_INIT;
     uint64_t before = 0;
     for (size_t j = 0; j < l.len; j++) {
@@ -2312,7 +2319,7 @@ static void drop_redundant(struct generator *gen)
     /* How many inputs hold each target: counted as the trees finished. */
     uint8_t *count = st->holders;
     st->holders = NULL;
-    struct rank_list l = {gen, NULL, 0, 0};
+    struct rank_list l = {gen, NULL, 0, 0, NULL};
     bool *dropped = xcalloc(gen->ninputs + 1, sizeof *dropped);
     for (size_t i = gen->ninputs; i-- > 0;) {
         input_ranks(gen, i, &l, true);
