@@ -387,6 +387,7 @@ struct run {
     char **names;               /* file names with -o, else NULL */
     uint64_t total_bytes;
     uint64_t agenda_left;
+    bool output_failed;         /* streaming to stdout failed, which stopped generation */
     uint64_t targets_covered, targets_distinct; /* with --target */
     uint64_t expansions_used, expansions_total; /* recomputed from the trees */
 };
@@ -619,7 +620,11 @@ static void print_summary(const struct run *r)
         }
         uint64_t explained = (uint64_t)gen->nunreachable;
         if (o->strategy == GEN_KPATH) {
-            if (r->agenda_left)
+            if (r->agenda_left && r->output_failed)
+                strbuf_addf(&s, "  %" PRIu64 "%s left on the agenda: writing the inputs "
+                                "failed and stopped generation early\n",
+                            r->agenda_left, gen->nunreachable ? " more" : "");
+            else if (r->agenda_left)
                 strbuf_addf(&s, "  %" PRIu64 "%s left on the agenda: -n %u stopped "
                                 "generation early\n",
                             r->agenda_left, gen->nunreachable ? " more" : "", o->count);
@@ -857,12 +862,15 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         return EXIT_USAGE;
     }
     bool stream = !c.json && !gc.outdir && gen_keeps_inputs(gen);
-    if (!produce(gen, gc.minutes, stream, gc.nul))
+    bool produced = produce(gen, gc.minutes, stream, gc.nul);
+    if (!produced)
         status = EXIT_FAILURE_OTHER;
 
     struct run r = {
         .cmd = cmd, .gc = &gc, .grammar_path = c.grammar,
         .start_rule = g->rules[g->start].name, .gen = gen,
+        /* What stopped generation, unless -n did anyway. */
+        .output_failed = !produced && !(gen->opts.count && gen->ninputs >= gen->opts.count),
     };
     for (size_t i = 0; i < gen->ninputs; i++)
         r.total_bytes += gen->inputs[i].len;

@@ -19,6 +19,8 @@ targets=tests/grammars/targets/expr-12paths.txt
 "$KPATH" cover --target $targets grammars/expr.ebnf >/dev/full 2>"$tmp/err" &&
     fail "--target on /dev/full: exit status 0"
 grep -qx 'inputs: 1, .*' "$tmp/err" || { cat "$tmp/err" >&2; fail "--target did not stream"; }
+grep -qx '  2 left on the agenda: writing the inputs failed and stopped generation early' \
+    "$tmp/err" || { cat "$tmp/err" >&2; fail "--target: the summary does not say why it stopped"; }
 "$KPATH" cover -k 2 grammars/json.ebnf >/dev/full 2>"$tmp/err" &&
     fail "json -k 2 on /dev/full: exit status 0"
 grep -qx 'inputs: 11, .*' "$tmp/err" ||
