@@ -2380,9 +2380,10 @@ static void drop_redundant(struct generator *gen)
 }
 
 /* Every case in which drop_redundant can remove nothing, known before the
- * first tree: a caller streams inputs exactly then.  Whether an input stays
- * otherwise depends on the inputs made after it (it goes when later ones
- * hold all its targets), so no input is certain to stay before the end.
+ * first tree: a caller streams inputs exactly then.  Otherwise whether an
+ * input stays depends on the inputs made after it (it goes when the inputs
+ * still there hold all its targets, which later ones may), so no input is
+ * certain to stay before the end.
  * Holders are counted only for an agenda's space (a space too big for one
  * is possible with explicit targets), and -n 1 makes at most one input. */
 bool gen_keeps_inputs(const struct generator *gen)
