@@ -1,8 +1,10 @@
 #include "dtree.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "leb128.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -274,23 +276,12 @@ uint64_t dtree_add_kpaths(const struct dtree *t, struct kpath_set *set)
 
 static void put_number(struct strbuf *out, uint64_t v)
 {
-    do {
-        uint8_t byte = v & 0x7f;
-        v >>= 7;
-        strbuf_addch(out, (char)(byte | (v ? 0x80 : 0)));
-    } while (v);
+    leb128_put(out, v);
 }
 
 static uint64_t get_number(const struct dtree_packed *p, size_t *at)
 {
-    uint64_t v = 0;
-    for (unsigned shift = 0; *at < p->len && shift < 64; shift += 7) {
-        uint8_t byte = p->bytes[(*at)++];
-        v |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-            break;
-    }
-    return v;
+    return leb128_get(p->bytes, p->len, at);
 }
 
 void dtree_pack(const struct dtree *t, struct dtree_packed *out)
@@ -368,8 +359,16 @@ static void unpack_expand(struct dtree *t, const struct dtree_packed *p, size_t 
     }
 }
 
+static atomic_uint_fast64_t unpacks;
+
+uint64_t dtree_unpack_count(void)
+{
+    return atomic_load_explicit(&unpacks, memory_order_relaxed);
+}
+
 void dtree_unpack(const struct dtree_packed *p, const struct graph *g, struct dtree *out)
 {
+    atomic_fetch_add_explicit(&unpacks, 1, memory_order_relaxed);
     size_t at = 0;
     uint32_t root = (uint32_t)get_number(p, &at);
     size_t len = (size_t)get_number(p, &at), segments = (size_t)get_number(p, &at);

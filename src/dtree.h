@@ -58,6 +58,10 @@ void dtree_pack(const struct dtree *t, struct dtree_packed *out);
 /* Rebuild into `out` (initialized here; free it with dtree_free). */
 void dtree_unpack(const struct dtree_packed *p, const struct graph *g, struct dtree *out);
 void dtree_packed_free(struct dtree_packed *p);
+/* How many trees dtree_unpack has rebuilt in this process, all threads
+ * together: a test seam, so tests can check that work meant to keep trees
+ * packed (drop_redundant in gen.c) rebuilds none. */
+uint64_t dtree_unpack_count(void);
 
 /* A tree with one open instance of `node` (the graph root for a whole input). */
 void dtree_init(struct dtree *t, const struct graph *g, uint32_t node);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "expansion.h"
+#include "leb128.h"
 #include "learn.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -32,9 +33,19 @@ struct cost_entry {
 
 struct gen_state {
     /* For drop_redundant: how many inputs hold each target k-path (by rank,
-     * saturating at 255), counted as each tree finishes, while it is whole,
-     * so the end needs two passes over the packed trees, not three. */
+     * saturating at 255), counted as each tree finishes, while it is whole. */
     uint8_t *holders;
+    /* Also for drop_redundant: per input, the distinct ranks of its k-paths
+     * (in the pinned context) ascending, as LEB128 differences, taken from
+     * the tree as it finishes.  The end then decides and recounts from them
+     * and rebuilds no tree: a few bytes per k-path, against a whole tree
+     * rebuilt twice per input. */
+    struct input_ranks {
+        uint8_t *bytes;       /* owned */
+        size_t len;
+    } *input_ranks;
+    size_t ninput_ranks, input_ranks_cap;
+    uint64_t *rank_seen;      /* tree_ranks' scratch bitset (see struct rank_list) */
     /* ---- per graph ---- */
     bool *is_rule_node;       /* the node is some rule's right-hand side */
     uint32_t *side_top1, *side_top2, *side_top1_node; /* cats: the largest two min_depths */
@@ -1157,6 +1168,8 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     return gen;
 }
 
+static void free_input_ranks(struct generator *gen);
+
 void gen_free(struct generator *gen)
 {
     if (!gen)
@@ -1195,6 +1208,8 @@ void gen_free(struct generator *gen)
     free(st->frontier);
     free(st->frontier_stack);
     free(st->holders);
+    free(st->rank_seen);
+    free_input_ranks(gen);
     free(st->route);
     for (int i = 0; i < COST_CACHE; i++) {
         free(st->cache[i].cost);
@@ -2187,6 +2202,10 @@ struct rank_list {
     const struct generator *gen;
     uint64_t *ranks;
     size_t len, cap;
+    /* With tree_ranks: one bit per rank of the space, set for the ranks in
+     * `ranks`, so each is listed once (a tree holds a k-path many times) and
+     * only the distinct ones are sorted; all clear between trees. */
+    uint64_t *seen;
 };
 
 static void collect_rank(const uint32_t *path, void *ctx)
@@ -2195,6 +2214,10 @@ static void collect_rank(const uint32_t *path, void *ctx)
     uint64_t rank;
     if (!kpath_rank(&l->gen->space, path, &rank))
         return;
+    uint64_t bit = UINT64_C(1) << (rank % 64);
+    if (l->seen[rank / 64] & bit)
+        return;
+    l->seen[rank / 64] |= bit;
     l->ranks = xgrow(l->ranks, &l->cap, l->len + 1, sizeof *l->ranks);
     l->ranks[l->len++] = rank;
 }
@@ -2205,51 +2228,80 @@ static int compare_rank(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The distinct ranks of the k-paths of input i (in a pinned context); with
- * only_targets and targets, of the targets among them. */
+/* The distinct ranks of the k-paths of a tree (in a pinned context),
+ * ascending; l->seen must be all clear, and is again afterwards. */
 static void tree_ranks(const struct generator *gen, const struct dtree *tree,
-                       struct rank_list *l, bool only_targets)
+                       struct rank_list *l)
 {
-    const struct gen_state *st = gen->state;
     l->len = 0;
     pin_foreach_kpath(gen->opts.pins, tree, gen->opts.k, collect_rank, l);
     qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
-    size_t out = 0;
     for (size_t j = 0; j < l->len; j++)
-        if ((!out || l->ranks[out - 1] != l->ranks[j]) &&
-            (!only_targets || !st->has_targets || rank_in(gen, &st->target_set, l->ranks[j])))
-            l->ranks[out++] = l->ranks[j];
-    l->len = out;
+        l->seen[l->ranks[j] / 64] = 0;
 }
 
+/* Input i's ranks as tree_ranks gives them, read back from what
+ * count_holders kept when its tree finished (no tree is rebuilt). */
 static void input_ranks(const struct generator *gen, size_t i, struct rank_list *l,
                         bool only_targets)
 {
-    struct dtree tree;
-    gen_input_tree(gen, i, &tree);
-    tree_ranks(gen, &tree, l, only_targets);
-    dtree_free(&tree);
+    const struct gen_state *st = gen->state;
+    const struct input_ranks *r = &st->input_ranks[i];
+    l->len = 0;
+    uint64_t rank = 0;
+    for (size_t at = 0; at < r->len;) {
+        rank += leb128_get(r->bytes, r->len, &at);
+        if (only_targets && st->has_targets && !rank_in(gen, &st->target_set, rank))
+            continue;
+        l->ranks = xgrow(l->ranks, &l->cap, l->len + 1, sizeof *l->ranks);
+        l->ranks[l->len++] = rank;
+    }
+}
+
+static void free_input_ranks(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    for (size_t i = 0; i < st->ninput_ranks; i++)
+        free(st->input_ranks[i].bytes);
+    free(st->input_ranks);
+    st->input_ranks = NULL;
+    st->ninput_ranks = st->input_ranks_cap = 0;
 }
 
 /* Whether drop_redundant will run at the end and can count holders. */
 static bool counts_holders(const struct generator *gen)
 {
-    return !gen_keeps_inputs(gen) && !gen->space.saturated && gen->space.total <= GEN_MAX_AGENDA;
+    return !gen_keeps_inputs(gen);
 }
 
-/* Count the finished tree's target k-paths in st->holders. */
+/* Count the finished tree's target k-paths in st->holders, and keep its
+ * k-paths' ranks for drop_redundant (st->input_ranks, one per input). */
 static void count_holders(struct generator *gen)
 {
     struct gen_state *st = gen->state;
     if (!counts_holders(gen))
         return;
-    if (!st->holders)
+    if (!st->holders) {
         st->holders = xcalloc((size_t)gen->space.total + 1, 1);
-    struct rank_list l = {gen, NULL, 0, 0};
-    tree_ranks(gen, &gen->tree, &l, true);
-    for (size_t j = 0; j < l.len; j++)
+        st->rank_seen = xcalloc((size_t)(gen->space.total / 64) + 1, sizeof *st->rank_seen);
+    }
+    struct rank_list l = {gen, NULL, 0, 0, st->rank_seen};
+    tree_ranks(gen, &gen->tree, &l);
+    struct strbuf packed = STRBUF_INIT;
+    uint64_t before = 0;
+    for (size_t j = 0; j < l.len; j++) {
+        leb128_put(&packed, l.ranks[j] - before);
+        before = l.ranks[j];
+        if (st->has_targets && !rank_in(gen, &st->target_set, l.ranks[j]))
+            continue;
         if (st->holders[l.ranks[j]] < UINT8_MAX)
             st->holders[l.ranks[j]]++;
+    }
+    st->input_ranks = xgrow(st->input_ranks, &st->input_ranks_cap, st->ninput_ranks + 1,
+                            sizeof *st->input_ranks);
+    st->input_ranks[st->ninput_ranks++] =
+        (struct input_ranks){packed.len ? xmemdup(packed.data, packed.len) : NULL, packed.len};
+    strbuf_free(&packed);
     free(l.ranks);
 }
 
@@ -2262,12 +2314,12 @@ static void count_holders(struct generator *gen)
 static void drop_redundant(struct generator *gen)
 {
     struct gen_state *st = gen->state;
-    if (gen->ninputs < 2 || !st->holders)
+    if (gen->ninputs < 2 || !st->holders || st->ninput_ranks != gen->ninputs)
         return;
     /* How many inputs hold each target: counted as the trees finished. */
     uint8_t *count = st->holders;
     st->holders = NULL;
-    struct rank_list l = {gen, NULL, 0, 0};
+    struct rank_list l = {gen, NULL, 0, 0, NULL};
     bool *dropped = xcalloc(gen->ninputs + 1, sizeof *dropped);
     for (size_t i = gen->ninputs; i-- > 0;) {
         input_ranks(gen, i, &l, true);
@@ -2289,11 +2341,13 @@ static void drop_redundant(struct generator *gen)
             free(in->text);
             free(in->new_paths);
             free(in->target);
+            free(st->input_ranks[i].bytes);
         } else {
+            st->input_ranks[kept] = st->input_ranks[i];
             gen->inputs[kept++] = *in;
         }
     }
-    gen->ninputs = kept;
+    gen->ninputs = st->ninput_ranks = kept;
     /* What each kept input newly covers, in order. */
     memset(count, 0, (size_t)gen->space.total + 1);
     uint32_t k = gen->opts.k;
@@ -2322,11 +2376,20 @@ static void drop_redundant(struct generator *gen)
     free(l.ranks);
     free(dropped);
     free(count);
+    free_input_ranks(gen);
 }
 
+/* Every case in which drop_redundant can remove nothing, known before the
+ * first tree: a caller streams inputs exactly then.  Otherwise whether an
+ * input stays depends on the inputs made after it (it goes when the inputs
+ * still there hold all its targets, which later ones may), so no input is
+ * certain to stay before the end.
+ * Holders are counted only for an agenda's space (a space too big for one
+ * is possible with explicit targets), and -n 1 makes at most one input. */
 bool gen_keeps_inputs(const struct generator *gen)
 {
-    return !gen->opts.drop_redundant || gen->opts.strategy != GEN_KPATH || gen->opts.recurrent;
+    return !gen->opts.drop_redundant || gen->opts.strategy != GEN_KPATH || gen->opts.recurrent ||
+           gen->space.saturated || gen->space.total > GEN_MAX_AGENDA || gen->opts.count == 1;
 }
 
 static void finish(struct generator *gen)

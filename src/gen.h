@@ -250,7 +250,12 @@ bool gen_finish_tree(struct generator *gen);
 void gen_run(struct generator *gen);
 /* True when every input made stays in gen->inputs to the end (nothing is
  * dropped as redundant once done): a caller may then hand each one on as soon
- * as its tree is finished. */
+ * as its tree is finished.  Known from the options and the k-path space:
+ * without drop_redundant, outside the kpath strategy, in the recurrent mode,
+ * with count 1, and when the space has more k-paths than an agenda may hold
+ * (then redundancy is not counted; only explicit targets get that far).
+ * Otherwise no input is certain to stay before generation ends: whether it
+ * is dropped depends on the inputs made after it. */
 bool gen_keeps_inputs(const struct generator *gen);
 
 /* Count a k-path as covered already (by inputs made elsewhere): it leaves

@@ -93,6 +93,7 @@ enum outdir_status outdir_open(struct outdir *od, const char *path, bool force,
     od->dirfd = -1;
     od->force = force;
     od->path = xstrdup(path);
+    od->batch_files = OUTDIR_BATCH_FILES;
     const char *kill_at = getenv("KPATH_OUTDIR_KILL_AT");
     if (kill_at)
         od->kill_at = strtoul(kill_at, NULL, 10);
@@ -166,6 +167,12 @@ static bool write_all(int fd, const char *p, size_t len)
 
 static bool sync_directory(struct outdir *od, struct diag_list *diags);
 
+static void trace(struct outdir *od, enum outdir_event event, const char *name, size_t bytes)
+{
+    if (od->trace)
+        od->trace(od->trace_ctx, event, name, bytes);
+}
+
 /* Drop the pending batch from index `from` on, removing its temporaries. */
 static void drop_pending(struct outdir *od, size_t from)
 {
@@ -194,6 +201,7 @@ static bool remove_old_manifest(struct outdir *od, struct diag_list *diags)
             report(diags, DIAG_ERROR, od, OUTDIR_MANIFEST, "cannot remove the old manifest", errno);
             return false;
         }
+        trace(od, OUTDIR_EVENT_REMOVED, OUTDIR_MANIFEST, 0);
         /* Durable before any file it describes changes. */
         if (!sync_directory(od, diags))
             return false;
@@ -215,6 +223,7 @@ bool outdir_commit(struct outdir *od, struct diag_list *diags)
         drop_pending(od, 0);
         return false;
     }
+    trace(od, OUTDIR_EVENT_DATA_SYNCED, NULL, 0);
 #endif
     if (!remove_old_manifest(od, diags)) {
         drop_pending(od, 0);
@@ -231,6 +240,7 @@ bool outdir_commit(struct outdir *od, struct diag_list *diags)
             sync_directory(od, NULL);
             return false;
         }
+        trace(od, OUTDIR_EVENT_RENAMED, p->name, 0);
         od->names = xgrow(od->names, &od->names_cap, od->nnames + 1, sizeof *od->names);
         od->names[od->nnames++] = p->name;
         free(p->tmp);
@@ -284,11 +294,18 @@ bool outdir_write(struct outdir *od, const char *name, const void *data, size_t 
     if (!write_all(fd, data, len)) {
         failed = "cannot write";
         err = errno;
+    } else if (od->trace) {
+        /* What the file holds, as the file system says, not what was asked. */
+        struct stat written;
+        trace(od, OUTDIR_EVENT_TEMP_WRITTEN, name,
+              fstat(fd, &written) == 0 ? (size_t)written.st_size : 0);
     }
 #ifndef __linux__
     else if (fsync(fd) != 0) { /* no syncfs: each file on its own */
         failed = "cannot write (fsync)";
         err = errno;
+    } else {
+        trace(od, OUTDIR_EVENT_DATA_SYNCED, name, 0);
     }
 #endif
     if (close(fd) != 0 && !failed) {
@@ -306,7 +323,7 @@ bool outdir_write(struct outdir *od, const char *name, const void *data, size_t 
     od->pending[od->npending++] =
         (struct outdir_pending){xstrdup(name), strbuf_detach(&tmp, NULL)};
     od->pending_bytes += len;
-    if (last || od->npending >= OUTDIR_BATCH_FILES || od->pending_bytes >= OUTDIR_BATCH_BYTES)
+    if (last || od->npending >= od->batch_files || od->pending_bytes >= OUTDIR_BATCH_BYTES)
         return outdir_commit(od, diags);
     return true;
 }
@@ -342,6 +359,7 @@ static bool sync_directory(struct outdir *od, struct diag_list *diags)
                      strerror(errno));
         return false;
     }
+    trace(od, OUTDIR_EVENT_DIR_SYNCED, NULL, 0);
     return true;
 }
 
@@ -438,6 +456,7 @@ bool outdir_finish(struct outdir *od, const char *suffix, struct diag_list *diag
                                       : "cannot remove stale test case", errno);
             ok = false;
         } else {
+            trace(od, OUTDIR_EVENT_REMOVED, stale[i], 0);
             od->unsynced = true;
         }
         free(stale[i]);

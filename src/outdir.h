@@ -45,6 +45,9 @@
  *    number N, the process kills itself with SIGKILL just before the N-th
  *    change it would make to the directory (a temporary file created, a
  *    rename, a removal), so tests can interrupt a run at any chosen point.
+ *  - Test seam: when `trace` is set (after outdir_open), it is told of every
+ *    step that makes the directory durable, in order (enum outdir_event), so
+ *    tests can check the order above and count the disk flushes.
  *
  * Errors are appended to a diag_list (file = the path concerned, no line);
  * nothing here prints or exits.
@@ -64,6 +67,17 @@
 #define OUTDIR_MANIFEST "manifest.json"
 enum { OUTDIR_BATCH_FILES = 4096 };
 #define OUTDIR_BATCH_BYTES ((size_t)64 << 20)
+
+/* What outdir_write and its batches did, for the `trace` test seam. */
+enum outdir_event {
+    OUTDIR_EVENT_TEMP_WRITTEN, /* name's temporary was written: it holds `bytes`
+                                  (fstat's size), and nothing more is written to it */
+    OUTDIR_EVENT_DATA_SYNCED,  /* the data of every temporary written so far is
+                                  durable (syncfs; elsewhere: fsync of name's) */
+    OUTDIR_EVENT_RENAMED,      /* name is in place */
+    OUTDIR_EVENT_REMOVED,      /* name was removed (an old manifest, a stale case) */
+    OUTDIR_EVENT_DIR_SYNCED,   /* the directory's entries are durable */
+};
 
 struct outdir_pending {
     char *name, *tmp;
@@ -90,6 +104,10 @@ struct outdir {
     size_t npending, pending_cap, pending_bytes;
     bool manifest_gone; /* an earlier run's manifest is known to be absent */
     unsigned long steps, kill_at; /* the test hook (see above); 0: none */
+    size_t batch_files; /* OUTDIR_BATCH_FILES; tests may set fewer after outdir_open */
+    /* The test seam (see above); NULL: none.  name is NULL for the syncs. */
+    void (*trace)(void *ctx, enum outdir_event event, const char *name, size_t bytes);
+    void *trace_ctx;
 };
 
 enum outdir_status outdir_open(struct outdir *od, const char *path, bool force,

@@ -108,7 +108,13 @@ static const struct cli_option cover_options[] = {
 
 #define OUTPUT_TEXT                                                                 \
     "Without -o the inputs go to stdout, each followed by a newline (with -0 by a\n" \
-    "NUL, for inputs that contain newlines).  With -o DIR each input is a file,\n"   \
+    "NUL, for inputs that contain newlines).  They stream (each is written when\n"  \
+    "its tree is done) exactly when no input can be dropped later:\n"              \
+    "--keep-redundant, --recurrent, strategies other than kpath, -n 1, and\n"      \
+    "--target in a space of more than 2^26 k-paths.  Otherwise cover drops\n"     \
+    "redundant inputs once done and writes the rest at the end: whether an input\n" \
+    "stays depends on the inputs made after it.  The bytes are the same either\n" \
+    "way.  With -o DIR each input is a file,\n"                                     \
     "DIR/0001.txt, DIR/0002.txt, ... (four digits, more for 10000 inputs or more),\n" \
     "and DIR/manifest.json, written last, describes the run: grammar and its\n"      \
     "SHA-256, options, and per file its size, depth and the k-paths it newly\n"      \
@@ -381,6 +387,7 @@ struct run {
     char **names;               /* file names with -o, else NULL */
     uint64_t total_bytes;
     uint64_t agenda_left;
+    bool output_failed;         /* streaming to stdout failed, which stopped generation */
     uint64_t targets_covered, targets_distinct; /* with --target */
     uint64_t expansions_used, expansions_total; /* recomputed from the trees */
 };
@@ -613,7 +620,11 @@ static void print_summary(const struct run *r)
         }
         uint64_t explained = (uint64_t)gen->nunreachable;
         if (o->strategy == GEN_KPATH) {
-            if (r->agenda_left)
+            if (r->agenda_left && r->output_failed)
+                strbuf_addf(&s, "  %" PRIu64 "%s left on the agenda: writing the inputs "
+                                "failed and stopped generation early\n",
+                            r->agenda_left, gen->nunreachable ? " more" : "");
+            else if (r->agenda_left)
                 strbuf_addf(&s, "  %" PRIu64 "%s left on the agenda: -n %u stopped "
                                 "generation early\n",
                             r->agenda_left, gen->nunreachable ? " more" : "", o->count);
@@ -851,12 +862,15 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         return EXIT_USAGE;
     }
     bool stream = !c.json && !gc.outdir && gen_keeps_inputs(gen);
-    if (!produce(gen, gc.minutes, stream, gc.nul))
+    bool produced = produce(gen, gc.minutes, stream, gc.nul);
+    if (!produced)
         status = EXIT_FAILURE_OTHER;
 
     struct run r = {
         .cmd = cmd, .gc = &gc, .grammar_path = c.grammar,
         .start_rule = g->rules[g->start].name, .gen = gen,
+        /* What stopped generation, unless -n did anyway. */
+        .output_failed = !produced && !(gen->opts.count && gen->ninputs >= gen->opts.count),
     };
     for (size_t i = 0; i < gen->ninputs; i++)
         r.total_bytes += gen->inputs[i].len;

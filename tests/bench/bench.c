@@ -41,6 +41,13 @@ char *bench_read(const char *root, const char *relative, size_t *len)
 void bench_run_child(char *const argv[], const char *dir, const char *out_path,
                      const char *err_path, double limit_seconds, struct bench_run *r)
 {
+    bench_run_child_cpu(argv, dir, out_path, err_path, 0, limit_seconds, r);
+}
+
+void bench_run_child_cpu(char *const argv[], const char *dir, const char *out_path,
+                         const char *err_path, double cpu_seconds, double wall_seconds,
+                         struct bench_run *r)
+{
     memset(r, 0, sizeof *r);
     fflush(stdout);
     double t0 = bench_now();
@@ -51,6 +58,12 @@ void bench_run_child(char *const argv[], const char *dir, const char *out_path,
         setpgid(0, 0);
         struct rlimit rl = {CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE};
         setrlimit(RLIMIT_AS, &rl);
+        if (cpu_seconds > 0) {
+            /* SIGXCPU at the limit; SIGKILL a second later if it is caught. */
+            rlim_t cpu = (rlim_t)cpu_seconds;
+            struct rlimit cl = {cpu, cpu + 1};
+            setrlimit(RLIMIT_CPU, &cl);
+        }
         int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (out < 0 || err < 0 || chdir(dir) != 0)
@@ -65,24 +78,34 @@ void bench_run_child(char *const argv[], const char *dir, const char *out_path,
     setpgid(pid, pid);
     struct rusage ru;
     int status = 0;
+    bool wall_killed = false;
     for (;;) {
         pid_t got = wait4(pid, &status, WNOHANG, &ru);
         if (got == pid)
             break;
-        if (bench_now() - t0 > limit_seconds) {
+        if (bench_now() - t0 > wall_seconds) {
             kill(-pid, SIGKILL);
             wait4(pid, &status, 0, &ru);
-            r->seconds = bench_now() - t0;
-            return;
+            wall_killed = true;
+            break;
         }
         nanosleep(&(struct timespec){0, 2000000}, NULL);
     }
     r->seconds = bench_now() - t0;
-    r->finished = WIFEXITED(status);
+    r->finished = WIFEXITED(status) && !wall_killed;
     r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r->peak = (double)ru.ru_maxrss * 1024.0;
     r->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
              (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+    if (!r->finished) {
+        double load[1] = {0};
+        r->load = getloadavg(load, 1) == 1 ? load[0] : -1;
+        r->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+        r->stopped = wall_killed ? "the wall-clock limit"
+                   : cpu_seconds > 0 && (r->signal == SIGXCPU || r->signal == SIGKILL)
+                       ? "its CPU-time limit"
+                       : "a signal";
+    }
 }
 
 /* The sections, in order; `bench ROOT NAME...` runs only those named. */

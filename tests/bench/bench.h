@@ -17,12 +17,24 @@ struct bench_run {
     double seconds;  /* wall clock */
     double cpu;      /* user + system CPU seconds (steady on a shared machine) */
     double peak;     /* max RSS, bytes */
+    /* When not finished: what stopped it ("its CPU-time limit", "the
+     * wall-clock limit", "signal N"), and the one-minute load average then
+     * (cpu and seconds say how far it got). */
+    const char *stopped;
+    int signal;
+    double load;
 };
 /* Run argv in `dir` as its own process group, stdout to out_path, stderr to
  * err_path, under an address-space limit and a time limit of `limit_seconds`
  * (then it is killed with its group and `finished` is false). */
 void bench_run_child(char *const argv[], const char *dir, const char *out_path,
                      const char *err_path, double limit_seconds, struct bench_run *r);
+/* The same under a limit of `cpu_seconds` of CPU time (RLIMIT_CPU: a
+ * machine shared with other builds slows the wall clock, not the CPU time a
+ * run needs), with `wall_seconds` of wall clock as a backstop. */
+void bench_run_child_cpu(char *const argv[], const char *dir, const char *out_path,
+                         const char *err_path, double cpu_seconds, double wall_seconds,
+                         struct bench_run *r);
 
 void bench_core(const char *root);
 void bench_generation(const char *root);

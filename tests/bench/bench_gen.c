@@ -96,9 +96,10 @@ static void line_starting(const char *path, const char *prefix, char *buf, size_
     fclose(f);
 }
 
-/* One `kpath cover` run on a grammar text; prints its row. */
+/* One `kpath cover` run on a grammar text under a CPU-time limit (and ten
+ * times that in wall clock); prints its row. */
 static void cover_row(const char *dir, const char *kpath, const char *name, const char *text,
-                      char *const options[], double limit_seconds)
+                      char *const options[], double cpu_seconds)
 {
     char gpath[4096], out[4096], err[4096];
     snprintf(gpath, sizeof gpath, "%s/grammar.ebnf", dir);
@@ -119,9 +120,12 @@ static void cover_row(const char *dir, const char *kpath, const char *name, cons
     argv[argc++] = gpath;
     argv[argc] = NULL;
     struct bench_run r;
-    bench_run_child(argv, dir, out, err, limit_seconds, &r);
+    bench_run_child_cpu(argv, dir, out, err, cpu_seconds, 10 * cpu_seconds, &r);
     if (!r.finished) {
-        printf("  %-34s skipped: not finished within %.0f s (killed)\n", name, limit_seconds);
+        printf("  %-34s not finished: stopped by %s (%.0f CPU s, or %.0f s of wall clock) "
+               "after %.1f CPU s and %.0f s of wall clock, signal %d, load average %.1f\n",
+               name, r.stopped, cpu_seconds, 10 * cpu_seconds, r.cpu, r.seconds, r.signal,
+               r.load);
     } else if (r.status != 0) {
         char line[300];
         line_starting(err, "kpath", line, sizeof line);
@@ -138,8 +142,12 @@ static void cover_row(const char *dir, const char *kpath, const char *name, cons
     remove(err);
 }
 
-/* `kpath cover` on big grammars, as issue 17.3 measured it.  The 100,000-rule
- * grammar gets five minutes; it is reported as skipped past that. */
+/* `kpath cover` on big grammars, as issue 17.3 measured it.  Each run is
+ * limited by its CPU time (ten minutes; five for 100,000 rules), not by the
+ * wall clock: on a machine shared with other builds the wall clock of the
+ * 100,000-rule run (under a minute of CPU) passed the old five-minute
+ * wall-clock limit and the row was skipped.  A run stopped anyway says by
+ * what, after how much CPU and wall-clock time, and at what load. */
 void bench_big_grammars(const char *root)
 {
     char dir[] = "/tmp/kpath-bench-XXXXXX", kpath[4096];

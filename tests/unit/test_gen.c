@@ -779,3 +779,169 @@ TEST(gen_packed_tree_keeps_the_expansion_order)
     dtree_free(&t);
     test_unload(&l);
 }
+
+/* ---- issue 17.3: drop_redundant from the kept k-path ranks -------------- */
+
+struct rank_collect {
+    const struct kpath_space *sp;
+    uint64_t *ranks;
+    size_t len, cap;
+};
+
+static void add_rank(const uint32_t *path, void *ctx)
+{
+    struct rank_collect *c = ctx;
+    uint64_t r;
+    if (!kpath_rank(c->sp, path, &r))
+        return;
+    for (size_t i = 0; i < c->len; i++)
+        if (c->ranks[i] == r)
+            return;
+    if (c->len == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 16;
+        c->ranks = realloc(c->ranks, c->cap * sizeof *c->ranks);
+    }
+    c->ranks[c->len++] = r;
+}
+
+/* The suite drop_redundant must leave, worked out here from the rebuilt trees
+ * of a run that keeps every input, as gen.h defines it: newest first, drop an
+ * input when every target it holds is held by at least one other input still
+ * there (counts of holders saturate at 255 and are then never lowered, as
+ * gen.c documents); then each kept input newly covers what no kept input
+ * before it holds.  Compares the kept texts and new k-paths with `dropped`. */
+static void check_drop_against_trees(const struct generator *all, const struct generator *dropped,
+                                     const struct kpath_space *sp, const struct kpath_set *targets,
+                                     const char *what, size_t *removed)
+{
+    size_t n = all->ninputs;
+    struct rank_collect *per = calloc(n + 1, sizeof *per);
+    uint8_t *count = calloc((size_t)sp->total + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        per[i].sp = sp;
+        dtree_foreach_kpath(input_tree(all, i), sp->k, add_rank, &per[i]);
+        for (size_t j = 0; j < per[i].len; j++)
+            if ((!targets || kpath_set_contains_rank(targets, per[i].ranks[j])) &&
+                count[per[i].ranks[j]] < 255)
+                count[per[i].ranks[j]]++;
+    }
+    bool *gone = calloc(n + 1, sizeof *gone);
+    for (size_t i = n; i-- > 0;) {
+        bool redundant = true;
+        for (size_t j = 0; j < per[i].len && redundant; j++)
+            if (!targets || kpath_set_contains_rank(targets, per[i].ranks[j]))
+                redundant = count[per[i].ranks[j]] >= 2;
+        if (!redundant)
+            continue;
+        gone[i] = true;
+        for (size_t j = 0; j < per[i].len; j++)
+            if ((!targets || kpath_set_contains_rank(targets, per[i].ranks[j])) &&
+                count[per[i].ranks[j]] < 255)
+                count[per[i].ranks[j]]--;
+    }
+    memset(count, 0, (size_t)sp->total + 1);
+    size_t kept = 0, bad = 0;
+    uint32_t *path = malloc(sp->k * sizeof *path);
+    for (size_t i = 0; i < n; i++) {
+        if (gone[i])
+            continue;
+        if (kept >= dropped->ninputs) {
+            kept++;
+            continue;
+        }
+        const struct gen_input *in = &dropped->inputs[kept++];
+        const struct gen_input *want = &all->inputs[i];
+        if (in->len != want->len || memcmp(in->text, want->text, in->len) != 0)
+            bad++;
+        uint32_t nnew = 0;
+        for (size_t j = 0; j < per[i].len; j++)
+            if (!count[per[i].ranks[j]]) {
+                count[per[i].ranks[j]] = 1;
+                nnew++;
+                kpath_unrank(sp, per[i].ranks[j], path);
+                bool listed = false;
+                for (uint32_t m = 0; m < in->nnew && !listed; m++)
+                    listed = memcmp(in->new_paths + (size_t)m * sp->k, path,
+                                    sp->k * sizeof *path) == 0;
+                bad += !listed;
+            }
+        bad += in->nnew != nnew;
+    }
+    if (!CHECK_INT(dropped->ninputs, kept) || !CHECK_INT(bad, 0))
+        fprintf(stderr, "  %s: %zu of %zu inputs kept here, %zu by the generator\n", what,
+                kept, n, dropped->ninputs);
+    *removed += n - kept;
+    free(path);
+    for (size_t i = 0; i < n; i++)
+        free(per[i].ranks);
+    free(per);
+    free(gone);
+    free(count);
+}
+
+/* drop_redundant decides from the k-path ranks each input's tree had when it
+ * finished, so the whole run rebuilds no packed tree (before, it rebuilt
+ * every tree twice at the end); its result is the one worked out from the
+ * trees, on the bundled grammars, a random one and with a target subset. */
+TEST(gen_drop_redundant_rebuilds_no_tree_and_matches_the_trees)
+{
+    char *random_text = random_grammar(11, 200);
+    size_t removed = 0, removed_with_targets = 0;
+    size_t nbundled = sizeof bundled / sizeof bundled[0];
+    for (size_t i = 0; i <= nbundled + 1; i++) {
+        struct loaded l;
+        bool loaded = i < nbundled ? test_load_file(bundled[i], &l)
+                                   : test_load_string(random_text, &l);
+        if (!CHECK(loaded))
+            continue;
+        for (int variant = 0; variant < 4; variant++) {
+            struct gen_options o;
+            gen_options_default(&o);
+            o.k = variant < 2 ? 2 : 3;
+            o.closeoff = variant % 2 ? GEN_CLOSE_GREEDY : GEN_CLOSE_SHORTEST;
+            struct kpath_space sp;
+            kpath_space_init(&sp, l.graph, o.k);
+            /* The last round: every other k-path a target (subset targeting). */
+            struct kpath_set target_set;
+            kpath_set_init(&target_set, &sp);
+            uint32_t *targets = NULL;
+            if (i == nbundled + 1) {
+                targets = malloc((size_t)sp.total * o.k * sizeof *targets);
+                for (uint64_t r = 0; r < sp.total; r += 2) {
+                    kpath_unrank(&sp, r, targets + o.ntargets * o.k);
+                    kpath_set_add(&target_set, targets + o.ntargets * o.k);
+                    o.ntargets++;
+                }
+                o.targets = targets;
+            }
+            char *error = NULL;
+            struct generator *all = gen_new(l.graph, &o, &error);
+            free(error);
+            o.drop_redundant = true;
+            error = NULL;
+            struct generator *dropped = gen_new(l.graph, &o, &error);
+            free(error);
+            if (CHECK(all != NULL) && CHECK(dropped != NULL)) {
+                gen_run(all);
+                uint64_t unpacks = dtree_unpack_count();
+                gen_run(dropped);
+                CHECK_INT(dtree_unpack_count() - unpacks, 0);
+                char what[128];
+                snprintf(what, sizeof what, "grammar %zu, k=%u, %s", i, o.k,
+                         gen_closeoff_name(o.closeoff));
+                check_drop_against_trees(all, dropped, &sp, targets ? &target_set : NULL, what,
+                                         targets ? &removed_with_targets : &removed);
+            }
+            gen_free(all);
+            gen_free(dropped);
+            free(targets);
+            kpath_set_free(&target_set);
+            kpath_space_free(&sp);
+        }
+        test_unload(&l);
+    }
+    free(random_text);
+    /* The comparisons saw inputs dropped, with and without targets. */
+    CHECK(removed > 100);
+    CHECK(removed_with_targets > 10);
+}

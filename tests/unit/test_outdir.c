@@ -1,6 +1,7 @@
 /* outdir: creating the directory, refusing to overwrite, --force replacing
  * and removing only stale numbered cases, and a failure half-way that leaves
- * the files written before intact and no temporary file behind. */
+ * the files written before intact and no temporary file behind, and the
+ * order of the durability steps (through the trace seam of outdir.h). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,6 +397,237 @@ TEST(outdir_finish_removes_temporaries_of_dead_processes_only)
     strbuf_addf(&want, "%s %s .notes.tmp .x.12a-1.tmp 0001.txt 0006.txt.1-1.tmp", alive, own);
     CHECK_STR(listing(base), strbuf_str(&want));
     strbuf_free(&want);
+    diag_list_free(&diags);
+    remove_tree(base);
+}
+
+/* ---- the order of durability steps (issue 17.6), through the trace seam -- */
+
+struct trace_event {
+    enum outdir_event event;
+    char name[32];
+    size_t bytes;
+};
+
+struct trace_log {
+    struct trace_event *events;
+    size_t len, cap;
+};
+
+static void record(void *ctx, enum outdir_event event, const char *name, size_t bytes)
+{
+    struct trace_log *log = ctx;
+    if (log->len == log->cap) {
+        log->cap = log->cap ? 2 * log->cap : 256;
+        log->events = realloc(log->events, log->cap * sizeof *log->events);
+    }
+    struct trace_event *e = &log->events[log->len++];
+    e->event = event;
+    snprintf(e->name, sizeof e->name, "%s", name ? name : "");
+    e->bytes = bytes;
+}
+
+/* The file number of a case name "0042.txt" (1..n), 0 for the manifest, -1
+ * for anything else. */
+static long file_index(const char *name, size_t n)
+{
+    if (strcmp(name, OUTDIR_MANIFEST) == 0)
+        return 0;
+    char *end;
+    long i = strtol(name, &end, 10);
+    return strcmp(end, ".txt") == 0 && i >= 1 && (size_t)i <= n ? i : -1;
+}
+
+/* What is wrong with a log of writing cases 1..n (case i holds `sizes[i]`
+ * bytes, the manifest sizes[0]) then the manifest, over an old suite whose
+ * manifest existed when `old_manifest`: "" when nothing is.  The contract of
+ * outdir.h: no file is renamed into place before all its bytes were written
+ * and made durable; the old manifest is removed, durably, before the first
+ * file is renamed; the manifest is written only once every case is in place
+ * and the directory synced, and goes last, synced too. */
+static const char *order_problem(const struct trace_log *log, const size_t *sizes, size_t n,
+                                 bool old_manifest)
+{
+    static char why[160];
+    /* per file: 0 nothing, 1 written, 2 durable, 3 renamed */
+    unsigned char *state = calloc(n + 1, 1);
+    bool dir_dirty = false, manifest_gone = !old_manifest, manifest_renamed = false;
+    size_t renamed = 0;
+    why[0] = '\0';
+    for (size_t j = 0; j < log->len && !why[0]; j++) {
+        const struct trace_event *e = &log->events[j];
+        long i = e->name[0] ? file_index(e->name, n) : -2;
+        switch (e->event) {
+        case OUTDIR_EVENT_TEMP_WRITTEN:
+            if (i < 0)
+                snprintf(why, sizeof why, "event %zu: wrote an unknown file %s", j, e->name);
+            else if (e->bytes != sizes[i])
+                snprintf(why, sizeof why, "event %zu: %s half-written (%zu of %zu bytes)", j,
+                         e->name, e->bytes, sizes[i]);
+            else if (i == 0 && (renamed != n || dir_dirty))
+                snprintf(why, sizeof why, "event %zu: manifest written with %zu of %zu files "
+                         "in place%s", j, renamed, n, dir_dirty ? ", directory not synced" : "");
+            else
+                state[i] = 1;
+            break;
+        case OUTDIR_EVENT_DATA_SYNCED:
+            for (size_t f = 0; f <= n; f++)
+                if (state[f] == 1 && (i == -2 || (long)f == i))
+                    state[f] = 2;
+            break;
+        case OUTDIR_EVENT_RENAMED:
+            if (i < 0 || state[i] != 2)
+                snprintf(why, sizeof why, "event %zu: %s renamed before its data was durable", j,
+                         e->name);
+            else if (!manifest_gone)
+                snprintf(why, sizeof why, "event %zu: %s renamed while the old manifest was "
+                         "there", j, e->name);
+            else if (manifest_renamed)
+                snprintf(why, sizeof why, "event %zu: %s renamed after the manifest", j, e->name);
+            state[i] = 3;
+            renamed += i > 0;
+            manifest_renamed = manifest_renamed || i == 0;
+            dir_dirty = true;
+            break;
+        case OUTDIR_EVENT_REMOVED:
+            if (i == 0 && manifest_renamed)
+                snprintf(why, sizeof why, "event %zu: the new manifest removed", j);
+            else if (i == 0 && dir_dirty)
+                snprintf(why, sizeof why, "event %zu: old manifest removed late", j);
+            else if (manifest_renamed)
+                snprintf(why, sizeof why, "event %zu: %s removed after the manifest", j, e->name);
+            dir_dirty = true;
+            /* Its removal counts once the directory is synced. */
+            if (i == 0)
+                manifest_gone = false;
+            break;
+        case OUTDIR_EVENT_DIR_SYNCED:
+            dir_dirty = false;
+            if (old_manifest && !manifest_gone && j > 0 &&
+                log->events[j - 1].event == OUTDIR_EVENT_REMOVED &&
+                strcmp(log->events[j - 1].name, OUTDIR_MANIFEST) == 0)
+                manifest_gone = true;
+            break;
+        }
+    }
+    if (!why[0] && (!manifest_renamed || dir_dirty))
+        snprintf(why, sizeof why, "the manifest is %s", manifest_renamed ? "not synced at the end"
+                                                                         : "not in place");
+    free(state);
+    return why;
+}
+
+static size_t count_events(const struct trace_log *log, enum outdir_event event)
+{
+    size_t c = 0;
+    for (size_t j = 0; j < log->len; j++)
+        c += log->events[j].event == event;
+    return c;
+}
+
+/* A suite of more files than one batch holds, written over an old suite with
+ * --force: the log of durability steps keeps the contract (order_problem),
+ * the data is flushed once per batch (not once per file: issue 17.6), and
+ * the checker itself catches a rename before the sync, a half-written file
+ * and a manifest written before the files are in place. */
+TEST(outdir_syncs_each_batch_before_renaming_and_the_manifest_last)
+{
+    char base[64];
+    if (!CHECK(make_scratch(base, sizeof base)))
+        return;
+    CHECK(put_file(base, "0001.txt", "old 1"));
+    CHECK(put_file(base, "99999.txt", "stale"));
+    CHECK(put_file(base, "manifest.json", "{\"old\": true}"));
+    size_t n = 25;
+    size_t *sizes = calloc(n + 1, sizeof *sizes);
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct outdir od;
+    struct trace_log log = {0};
+    CHECK_INT(outdir_open(&od, base, true, &diags), OUTDIR_OK);
+    od.batch_files = 10; /* as OUTDIR_BATCH_FILES, but quicker to test */
+    od.trace = record;
+    od.trace_ctx = &log;
+    bool ok = true;
+    for (size_t i = 1; i <= n && ok; i++) {
+        struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
+        outdir_case_name(&name, i, n, ".txt");
+        strbuf_addf(&text, "input %zu", i * 7919);
+        sizes[i] = text.len;
+        ok = outdir_write(&od, name.data, text.data, text.len, &diags);
+        strbuf_free(&name);
+        strbuf_free(&text);
+    }
+    CHECK(ok);
+    CHECK(outdir_finish(&od, ".txt", &diags));
+    const char *manifest = "{\"new\": true}";
+    sizes[0] = strlen(manifest);
+    CHECK(write_str(&od, OUTDIR_MANIFEST, manifest, &diags));
+    outdir_close(&od);
+    CHECK_INT(diags.len, 0);
+    CHECK_STR(order_problem(&log, sizes, n, true), "");
+#ifdef __linux__
+    /* Batches of 10, 10 and 5 cases, then the manifest alone. */
+    CHECK_INT(count_events(&log, OUTDIR_EVENT_DATA_SYNCED), 4);
+#else
+    CHECK_INT(count_events(&log, OUTDIR_EVENT_DATA_SYNCED), n + 1);
+#endif
+    CHECK_INT(count_events(&log, OUTDIR_EVENT_RENAMED), n + 1);
+    CHECK_STR(file_text(base, "0025.txt"), "input 197975");
+    CHECK_STR(file_text(base, "99999.txt"), "<missing>");
+    CHECK_STR(file_text(base, OUTDIR_MANIFEST), manifest);
+
+    /* The checker fails on logs that break the contract. */
+    size_t first_rename = 0, first_sync = 0, manifest_write = 0;
+    for (size_t j = 0; j < log.len; j++) {
+        const struct trace_event *e = &log.events[j];
+        if (!first_rename && e->event == OUTDIR_EVENT_RENAMED)
+            first_rename = j;
+        if (!first_sync && e->event == OUTDIR_EVENT_DATA_SYNCED)
+            first_sync = j;
+        if (e->event == OUTDIR_EVENT_TEMP_WRITTEN && strcmp(e->name, OUTDIR_MANIFEST) == 0)
+            manifest_write = j;
+    }
+    if (CHECK(first_sync && first_rename > first_sync && manifest_write)) {
+        struct trace_event keep = log.events[first_sync];
+        log.events[first_sync] = log.events[first_rename]; /* a rename before the flush */
+        log.events[first_rename] = keep;
+        CHECK(strstr(order_problem(&log, sizes, n, true), "before its data was durable"));
+        log.events[first_rename] = log.events[first_sync];
+        log.events[first_sync] = keep;
+        CHECK_STR(order_problem(&log, sizes, n, true), "");
+        log.events[0].bytes--; /* a file cut short */
+        CHECK(strstr(order_problem(&log, sizes, n, true), "half-written"));
+        log.events[0].bytes++;
+        /* The manifest written right after the first case. */
+        struct trace_event m = log.events[manifest_write];
+        memmove(&log.events[2], &log.events[1], (manifest_write - 1) * sizeof m);
+        log.events[1] = m;
+        CHECK(strstr(order_problem(&log, sizes, n, true), "manifest written with 0 of"));
+    }
+
+    /* The manifest written while cases are pending (no outdir_finish): they
+     * go into place first, into an empty directory. */
+    remove_tree(base);
+    log.len = 0;
+    n = 15;
+    CHECK_INT(outdir_open(&od, base, false, &diags), OUTDIR_OK);
+    od.batch_files = 10;
+    od.trace = record;
+    od.trace_ctx = &log;
+    for (size_t i = 1; i <= n; i++) {
+        struct strbuf name = STRBUF_INIT;
+        outdir_case_name(&name, i, n, ".txt");
+        CHECK(write_str(&od, name.data, "case", &diags));
+        sizes[i] = 4;
+        strbuf_free(&name);
+    }
+    CHECK(write_str(&od, OUTDIR_MANIFEST, manifest, &diags));
+    outdir_close(&od);
+    CHECK_INT(diags.len, 0);
+    CHECK_STR(order_problem(&log, sizes, n, false), "");
+    CHECK_STR(file_text(base, "0015.txt"), "case");
+    free(log.events);
+    free(sizes);
     diag_list_free(&diags);
     remove_tree(base);
 }
