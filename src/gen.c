@@ -2422,3 +2422,22 @@ uint64_t gen_agenda_left(const struct generator *gen)
             left++;
     return left;
 }
+
+size_t gen_tree_ranks(const struct generator *gen, const struct dtree *tree, bool only_targets,
+                      uint64_t **ranks, size_t *cap)
+{
+    struct rank_list l = {gen, *ranks, 0, *cap};
+    tree_ranks(gen, tree, &l, only_targets);
+    *ranks = l.ranks;
+    *cap = l.cap;
+    return l.len;
+}
+
+void gen_input_free(struct gen_input *in)
+{
+    dtree_packed_free(&in->tree);
+    free(in->text);
+    free(in->new_paths);
+    free(in->target);
+    memset(in, 0, sizeof *in);
+}
