@@ -136,17 +136,17 @@ static const struct cli_option cover_options[] = {
     "            uniform up to --max-repetitions, random characters\n"            \
     "  greedy    (default) the alternative adding the most k-paths not covered\n" \
     "            yet (then one that can lead to one, then the shortest),\n"         \
-    "            repetitions while they add k-paths: the fewest inputs, and\n"     \
-    "            then, for the default suite, see below\n"                        \
+    "            repetitions while they add k-paths: the fewest inputs of the\n"  \
+    "            three, then a last pass (below)\n"                              \
     "Once done, inputs whose k-paths all occur in other inputs are dropped\n"      \
     "(coverage stays the same); --keep-redundant keeps them.  With greedy, the\n"  \
-    "default suite then minimises, in this order, the number of inputs and the\n" \
-    "total bytes: it is chosen, as a set cover, from greedy's inputs and the\n"    \
-    "whole suites of the shortest and random close-offs (same seed), never more\n" \
-    "inputs than greedy's nor more bytes with as many, same coverage.  Fewer\n"   \
-    "inputs come first: a suite of more, smaller inputs can have fewer bytes\n"   \
-    "(--close-off shortest).  Above 100000 k-paths this pass is off (it says\n"  \
-    "so) and the suite is greedy's.\n"
+    "default, a last pass then chooses the suite, as a set cover, among\n"          \
+    "greedy's inputs and the whole suites of the shortest and random close-offs\n" \
+    "(same seed): no more inputs and no more bytes than greedy's, and of those\n"  \
+    "the fewest inputs, then the fewest bytes; same coverage.  It never trades\n" \
+    "bytes for inputs: --close-off shortest gives more, smaller inputs, and its\n" \
+    "suite can have fewer bytes still.  Above 100000 k-paths the pass is off\n"   \
+    "(the summary says so) and the suite is greedy's.\n"
 
 const struct cli_command cmd_gen_command = {
     "gen",
@@ -581,12 +581,13 @@ static void print_summary(const struct run *r)
                 r->total_bytes, mean_bytes(r));
     const struct suite_min_report *m = &r->minimized;
     if (m->outcome == SUITE_MIN_DONE)
-        strbuf_addf(&s, "suite: fewest inputs, then fewest bytes, of %zu candidate inputs "
-                        "(greedy alone: %zu, %" PRIu64 " bytes)\n",
-                    m->candidates, m->before_inputs, m->before_bytes);
+        strbuf_addf(&s, "suite: fewest inputs, then bytes, none more than greedy's, of %zu "
+                        "candidates (greedy alone: %zu input%s, %" PRIu64 " bytes)\n",
+                    m->candidates, m->before_inputs, m->before_inputs == 1 ? "" : "s",
+                    m->before_bytes);
     else if (m->outcome == SUITE_MIN_TOO_BIG)
-        strbuf_addf(&s, "suite: greedy's, as made (the fewest-inputs-then-bytes pass is off above "
-                        "%u %u-paths; this grammar has %" PRIu64 ")\n",
+        strbuf_addf(&s, "suite: greedy's, as made (the last pass is off above %u %u-paths; "
+                        "this grammar has %" PRIu64 ")\n",
                     SUITE_MIN_MAX_KPATHS, k, m->kpaths);
     strbuf_addstr(&s, "k-path coverage:\n");
     for (uint32_t j = 0; j < k; j++) {
