@@ -193,6 +193,7 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
     if (ui->job)
         ui_job_stop(ui, NULL);
     features_free(ui); /* it borrows the old workspace's graph */
+    runs_forget(ui);   /* T does not repeat a :run of another workspace */
     workspace_free(ui->ws);
     ui->ws = ws;
     for (int p = 0; p < NPANES; p++)

@@ -17,8 +17,11 @@
  * selected feature) are highlighted in the graph and the k-path list, as a
  * search's matches are; Enter also selects its first required k-path there.
  * T generates inputs for the selected rule (or round-robin for every rule of
- * the selected feature, as `kpath target -n 10` does) with target.h and
- * adds them to the workspace.
+ * the selected feature, as `kpath target -n 10` does) with target.h, adds
+ * them to the workspace and runs them (runs_append: only them, as the last
+ * :run of the session did, their records appended to the results file);
+ * when that job ends (features_ran) the view learns again, selects the
+ * same row and says how many of the new inputs reach the feature.
  *
  * Ownership: the view (ui->features) owns everything it learned; it borrows
  * the workspace's graph, so it is dropped when the workspace or k changes. */
@@ -61,7 +64,19 @@ struct features_view {
     struct list_state list, other; /* this view's list state; the inputs' while shown */
     bool *highlight;               /* owned; per graph node */
     uint64_t highlight_row;        /* the row highlight is of (UINT64_MAX: none yet) */
+    /* T's runs: once learned again, the row to select and what to say
+     * (kept across view_clear; dropped when learning stops or fails) */
+    char *then_feature;            /* owned; NULL: nothing pending */
+    uint32_t then_rule;            /* as fv_row.rule */
+    char *then_message;            /* owned */
 };
+
+static void then_clear(struct features_view *fv)
+{
+    free(fv->then_feature);
+    free(fv->then_message);
+    fv->then_feature = fv->then_message = NULL;
+}
 
 static void view_clear(struct features_view *fv)
 {
@@ -96,6 +111,7 @@ void features_free(struct ui *ui)
     if (!ui->features)
         return;
     view_clear(ui->features);
+    then_clear(ui->features);
     free(ui->features);
     ui->features = NULL;
 }
@@ -103,6 +119,7 @@ void features_free(struct ui *ui)
 static void fail(struct features_view *fv, const char *text)
 {
     fv->state = FV_FAILED;
+    then_clear(fv);
     free(fv->message);
     fv->message = xstrdup(text);
 }
@@ -229,6 +246,32 @@ static void log_skipped(struct ui *ui, struct features_view *fv)
     diag_list_free(&fv->diags);
 }
 
+/* After T's runs: the feature (rule) T ran for selected again, and how
+ * many of its new inputs reach it said. */
+static void select_again(struct ui *ui, struct features_view *fv)
+{
+    if (!fv->then_feature)
+        return;
+    size_t at = SIZE_MAX;
+    for (size_t i = 0; i < fv->nrows; i++) {
+        const struct fv_row *row = &fv->rows[i];
+        if (strcmp(fv->res[row->result].name, fv->then_feature) != 0)
+            continue;
+        if (at == SIZE_MAX)
+            at = i; /* the feature's row, when its rule is no longer there */
+        if (row->rule == fv->then_rule) {
+            at = i;
+            break;
+        }
+    }
+    if (at != SIZE_MAX) {
+        struct list_state *l = ui->inputs_features ? &ui->list[PANE_INPUTS] : &fv->list;
+        l->cursor = at;
+    }
+    ui_message(ui, "%s", fv->then_message);
+    then_clear(fv);
+}
+
 bool features_slice(struct ui *ui, double deadline)
 {
     struct features_view *fv = ui->features;
@@ -266,6 +309,7 @@ bool features_slice(struct ui *ui, double deadline)
             build_rows(fv);
             fv->state = FV_DONE;
             fv->list.cursor = fv->list.top = 0;
+            select_again(ui, fv);
             return false;
         }
         const char *name = fv->results.features[fv->next];
@@ -297,7 +341,11 @@ void features_stop(struct ui *ui)
     fv->res = NULL;
     fv->nres = fv->next = 0;
     fv->state = FV_STOPPED;
-    ui_message(ui, "learning stopped: w twice learns again");
+    if (fv->then_message)
+        ui_message(ui, "%s; learning stopped: w twice learns again", fv->then_message);
+    else
+        ui_message(ui, "learning stopped: w twice learns again");
+    then_clear(fv);
 }
 
 void features_status(struct ui *ui, struct strbuf *out)
@@ -456,7 +504,7 @@ static void draw_detail(struct ui *ui, struct rect r, int y, const struct fv_row
     if (row->rule == UINT32_MAX) {
         strbuf_reset(&t);
         if (res->kind == EXPLAIN_TRAINABLE)
-            strbuf_addf(&t, "tree of %u nodes on %u inputs; %zu rule%s predict%s it; T generates "
+            strbuf_addf(&t, "tree of %u nodes on %u inputs; %zu rule%s predict%s it; T runs new "
                             "inputs for it", res->tree.nnodes, res->nsample, res->nrules,
                         res->nrules == 1 ? "" : "s", res->nrules == 1 ? "s" : "");
         else
@@ -487,7 +535,7 @@ static void draw_detail(struct ui *ui, struct rect r, int y, const struct fv_row
     if (y < bottom) {
         strbuf_reset(&t);
         add_support(&t, er);
-        strbuf_addstr(&t, "; Enter selects it, T generates inputs");
+        strbuf_addstr(&t, "; Enter selects it, T runs new inputs");
         screen_puts(s, r.x + 1, y, r.w - 1, strbuf_str(&t), EL_DIM);
     }
     strbuf_free(&t);
@@ -588,7 +636,7 @@ void features_detail(struct ui *ui, detail_para_fn add, void *ctx)
     }
     if (res->nrules)
         strbuf_addf(add(ctx, "", EL_DIM), "Enter selects %s first required k-path in the "
-                                          "k-path list and graph; T generates %u inputs for it",
+                                          "k-path list and graph; T runs %u new inputs for it",
                     row->rule == UINT32_MAX ? "the first rule's" : "the rule's",
                     FEATURES_TARGET_COUNT);
 }
@@ -719,15 +767,63 @@ static void generate(struct ui *ui, const struct fv_row *row)
         ui_workspace_changed(ui);
     for (size_t i = 0; i < conflicts.len; i++)
         ui_log(ui, true, conflicts.items[i].message);
-    if (made)
-        ui_message(ui, "%zu input%s for %s added (inputs %zu..%zu)%s; :run! runs them", made,
-                   made == 1 ? "" : "s", res->name, before + 1, ws->ninputs,
-                   conflicts.len ? "; some rules cannot be satisfied (M)" : "");
-    else
-        ui_error(ui, "no input could be generated for %s%s", res->name,
-                 conflicts.len ? ": its rules cannot be satisfied (M shows why)" : "");
-    ui->message_more = conflicts.len > 0;
+    bool unsatisfiable = conflicts.len > 0;
     diag_list_free(&conflicts);
+    if (!made) {
+        ui_error(ui, "no input could be generated for %s%s", res->name,
+                 unsatisfiable ? ": its rules cannot be satisfied (M shows why)" : "");
+        ui->message_more = unsatisfiable;
+        return;
+    }
+    const char *note = unsatisfiable ? "; some rules cannot be satisfied (M)" : "";
+    /* then run them as the last :run did, appending to its results */
+    char *feature = xstrdup(res->name);
+    uint32_t rule = row->rule;
+    int started = runs_append(ui, before, made);
+    if (started == 1) {
+        then_clear(fv);
+        fv->then_feature = feature;
+        fv->then_rule = rule;
+        ui_message(ui, "running the %zu new input%s for %s (inputs %zu..%zu)%s", made,
+                   made == 1 ? "" : "s", feature, before + 1, ws->ninputs, note);
+        ui->message_more = unsatisfiable;
+        return;
+    }
+    if (started < 0) {
+        ui_message(ui, "T added %zu input%s for %s (%zu..%zu), not run: no :run in this "
+                       "session to repeat; :run! -- COMMAND runs them all, then T runs only its "
+                       "own%s", made, made == 1 ? "" : "s", feature, before + 1, ws->ninputs, note);
+        ui->message_more = unsatisfiable;
+    }
+    /* else runs_append said why not */
+    free(feature);
+}
+
+void features_ran(struct ui *ui, const struct results *all, const struct sample_list *ran,
+                  bool stopped)
+{
+    struct features_view *fv = ui->features;
+    if (!fv || !fv->then_feature)
+        return;
+    /* the relative coverage fraction of these inputs: those whose run
+     * reached the feature, of those generated */
+    uint32_t f = results_find_feature(all, fv->then_feature);
+    size_t recorded = 0, reached = 0;
+    for (size_t i = 0; i < ran->len; i++) {
+        const struct run_record *rec = results_find_input(all, ran->paths[i]);
+        if (!rec)
+            continue;
+        recorded++;
+        reached += f != UINT32_MAX && results_record_has(all, rec, f);
+    }
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%zu of %zu new input%s reach%s %s", reached, ran->len,
+                ran->len == 1 ? "" : "s", ran->len == 1 ? "es" : "",
+                fv->then_feature);
+    if (recorded < ran->len)
+        strbuf_addf(&sb, " (%zu not run%s)", ran->len - recorded, stopped ? ": stopped" : "");
+    free(fv->then_message);
+    fv->then_message = strbuf_detach(&sb, NULL);
 }
 
 bool features_action(struct ui *ui, enum action a)

@@ -125,7 +125,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_INPUTS_RUNS, CTX_INPUTS, "b", "", "switch between the list and the runs of :run") \
     X(ACT_INPUTS_FEATURES, CTX_INPUTS, "w", "", "switch between the list and the behaviour features (learned rules)") \
     X(ACT_FEATURE_OPEN, CTX_INPUTS, "<Enter>", "", "features: select the rule's k-path in the k-paths list and graph") \
-    X(ACT_TARGET, CTX_INPUTS, "T", "", "features: inputs for the selected rule or feature (as kpath target)") \
+    X(ACT_TARGET, CTX_INPUTS, "T", "", "features: generate and run inputs for the selected rule or feature") \
     X(ACT_PREVIEW_DOWN, CTX_INPUTS, "J", "", "scroll the derivation tree down")                   \
     X(ACT_PREVIEW_UP, CTX_INPUTS, "K", "", "scroll the derivation tree up")
 

@@ -148,7 +148,7 @@ static bool inputs_action(struct ui *ui, enum action a)
         features_toggle(ui, !ui->inputs_features);
         ui_message(ui, ui->inputs_features
                            ? "behaviour features of the runs and their rules: Enter selects a rule's "
-                             "k-path, T generates inputs, w shows the inputs"
+                             "k-path, T generates and runs inputs, w shows the inputs"
                            : "showing the inputs");
         return true;
     }

@@ -7,7 +7,12 @@
  * campaign_steps until its time is up, so keys stay responsive, and any key
  * stops it (campaign_stop kills every run's process group; the records so
  * far stay in the results file).  The workspace remembers the results file
- * (its `results` line), so the runs come back with the workspace.
+ * (its `results` line), so the runs come back with the workspace.  The
+ * words of the last :run are kept for T in the features view: runs_append
+ * runs only the inputs T added, the same way, and appends their records
+ * (campaign resume), provided the results still describe every other input
+ * as it is (same suite path, same SHA-256), so runs of different texts are
+ * never mixed in one file.
  *
  * The runs view of the inputs pane (b) reads that file: one row per record,
  * failures first (by outcome, then input), with its input's number in the
@@ -30,7 +35,9 @@
 
 #include "collect.h"
 #include "number.h"
+#include "outdir.h"
 #include "parse.h"
+#include "sha256.h"
 #include "ui.h"
 #include "workspace_run.h"
 #include "xalloc.h"
@@ -63,6 +70,7 @@ static void run_state_free(struct ui *ui)
     ui->run.results = NULL;
     diag_list_free(&ui->run.diags);
     memset(&ui->run.header, 0, sizeof ui->run.header);
+    ui->run.append = false;
 }
 
 /* Does path hold something other than a results file (which :run! may
@@ -112,7 +120,65 @@ int ui_runner_option(struct ui *ui, const char *command, const char *w, const ch
     return -1;
 }
 
-void runs_start(struct ui *ui, char **words, int n, bool force)
+static void paths_add(struct sample_list *l, char *owned)
+{
+    l->paths = xgrow(l->paths, &l->cap, l->len + 1, sizeof *l->paths);
+    l->paths[l->len++] = owned;
+}
+
+/* How a run treats the workspace's results file: a first :run writes a
+ * new one, :run! replaces it, T appends the runs of its new inputs. */
+enum run_mode { RUN_NEW, RUN_REPLACE, RUN_APPEND };
+
+/* The inputs the results file describes are those the workspace holds, at
+ * the same numbers: every record's input path is the suite file of a
+ * workspace input whose SHA-256 is the record's.  Otherwise (an input
+ * changed or removed since it ran) why says which, and the runs of new
+ * inputs must not be mixed in.  inputs: the suite's paths, as written. */
+static bool results_describe_inputs(struct ui *ui, const struct sample_list *inputs,
+                                    struct strbuf *why)
+{
+    struct workspace *ws = ui->ws;
+    struct results r;
+    results_init(&r);
+    struct diag_list d = DIAG_LIST_INIT;
+    if (!results_load(ws->results_path, &r, &d)) {
+        for (size_t i = 0; i < d.len && !why->len; i++)
+            if (d.items[i].severity == DIAG_ERROR)
+                diag_format(&d.items[i], why);
+        diag_list_free(&d);
+        return false;
+    }
+    diag_list_free(&d);
+    size_t matched = 0, changed = 0, first_changed = SIZE_MAX;
+    for (size_t i = 0; i < inputs->len && i < ws->ninputs; i++) {
+        const struct run_record *rec = results_find_input(&r, inputs->paths[i]);
+        if (!rec)
+            continue;
+        matched++;
+        char hex[SHA256_HEX_SIZE];
+        sha256_hex(ws->inputs[i].text, ws->inputs[i].len, hex);
+        if (strcmp(hex, rec->input_sha256) != 0 && changed++ == 0)
+            first_changed = i;
+    }
+    if (changed)
+        strbuf_addf(why, "input %zu%s not what %s recorded (changed or removed since the "
+                         "last run)", first_changed + 1,
+                    changed > 1 ? " and more are" : " is", ws->results_path);
+    else if (matched < r.nrecords)
+        strbuf_addf(why, "%zu run%s of %s %s of inputs no longer in the workspace",
+                    r.nrecords - matched, r.nrecords - matched == 1 ? "" : "s",
+                    ws->results_path, r.nrecords - matched == 1 ? "is" : "are");
+    results_free(&r);
+    return !why->len;
+}
+
+/* Start a campaign.  RUN_APPEND runs only the inputs first .. first+count-1
+ * (numbers in the workspace, 0-based) and appends their records to the
+ * workspace's results file (campaign resume), after checking that the file
+ * describes the other inputs as they are; else every input. */
+static bool start(struct ui *ui, char **words, int n, enum run_mode mode, size_t first,
+                  size_t count)
 {
     struct workspace *ws = ui->ws;
     struct runner_options ro;
@@ -137,11 +203,11 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
                      strcmp(w, "--max-memory") == 0 || strcmp(w, "--results") == 0;
         if (!takes) {
             ui_error(ui, ":run: no option '%s'; %s", w, RUNS_USAGE);
-            return;
+            return false;
         }
         if (!v) {
             ui_error(ui, ":run: %s needs a value; %s", w, RUNS_USAGE);
-            return;
+            return false;
         }
         i++;
         if (strcmp(w, "--gcov") == 0)
@@ -149,34 +215,36 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
         else if (strcmp(w, "--results") == 0)
             results = v;
         else if (ui_runner_option(ui, ":run", w, v, &ro) == 0)
-            return;
+            return false;
     }
     if (i >= n) {
         ui_error(ui, ":run: no COMMAND; %s", RUNS_USAGE);
-        return;
+        return false;
     }
     if (lines && !gcov) {
         ui_error(ui, ":run: --lines needs --gcov DIR");
-        return;
+        return false;
     }
     struct diag_list d = DIAG_LIST_INIT;
     if (!runner_check_command(words[i], &d)) {
         ui_diags(ui, &d);
-        return;
+        return false;
     }
-    if (!results)
+    if (mode == RUN_APPEND) /* the runs the features view learned from */
+        results = ws->results_path;
+    else if (!results)
         results = ws->results_path ? ws->results_path : RUNS_DEFAULT_RESULTS;
     struct stat st;
     bool replace = false;
-    if (stat(results, &st) == 0 && st.st_size > 0) {
+    if (mode != RUN_APPEND && stat(results, &st) == 0 && st.st_size > 0) {
         if (!is_results_file(results)) {
             ui_error(ui, "%s is not a results file: :run never writes over it (--results FILE "
                          "names another)", results);
-            return;
+            return false;
         }
-        if (!force) {
+        if (mode != RUN_REPLACE) {
             ui_error(ui, "%s holds runs already: :run! replaces them (or --results FILE)", results);
-            return;
+            return false;
         }
         replace = true;
     }
@@ -191,8 +259,39 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
     collector_outcome(&ui->run.cols[ui->run.ncols++]);
     bool ok = !gcov || collector_gcov(&ui->run.cols[ui->run.ncols++], gcov, lines, &d);
     char *dir = workspace_run_inputs_dir(results);
+    if (ok && mode == RUN_APPEND) {
+        /* the suite's paths as they will be, checked before any is written */
+        struct strbuf why = STRBUF_INIT;
+        for (size_t k = 0; k < ws->ninputs; k++) {
+            struct strbuf p = STRBUF_INIT;
+            strbuf_addf(&p, "%s/", dir);
+            outdir_case_name(&p, k + 1, ws->ninputs, ".txt");
+            paths_add(&ui->run.inputs, strbuf_detach(&p, NULL));
+        }
+        ok = results_describe_inputs(ui, &ui->run.inputs, &why);
+        sample_list_free(&ui->run.inputs);
+        if (!ok) {
+            free(dir);
+            diag_list_free(&d);
+            run_state_free(ui);
+            ui_error(ui, "%zu new inputs added, not run: %s, and runs of other texts are "
+                         "not mixed in; :run! runs every input again", count, strbuf_str(&why));
+            strbuf_free(&why);
+            return false;
+        }
+        strbuf_free(&why);
+    }
     ok = ok && workspace_run_inputs(ws, dir, &ui->run.inputs, &d);
     free(dir);
+    if (ok && mode == RUN_APPEND) { /* only the new inputs run */
+        struct sample_list all = ui->run.inputs;
+        memset(&ui->run.inputs, 0, sizeof ui->run.inputs);
+        for (size_t k = first; k < first + count && k < all.len; k++) {
+            paths_add(&ui->run.inputs, all.paths[k]);
+            all.paths[k] = NULL;
+        }
+        sample_list_free(&all);
+    }
     /* :run! replaces the runs only now that the new ones can start */
     if (ok && replace && unlink(results) != 0) {
         diag_add(&d, DIAG_ERROR, results, 0, 0, "cannot remove it: %s", strerror(errno));
@@ -201,7 +300,7 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
     if (!ok) {
         run_state_free(ui);
         ui_diags(ui, &d);
-        return;
+        return false;
     }
     ui->run.collect = xcalloc(ui->run.ncols + 1, sizeof *ui->run.collect);
     for (size_t c = 0; c < ui->run.ncols; c++)
@@ -215,19 +314,43 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
     h->ncommand = (uint32_t)(n - i);
     h->collect = ui->run.collect;
     h->ncollect = (uint32_t)ui->run.ncols;
+    /* appending: targeted inputs may well all fail alike (a crash is a
+     * feature one targets), which is no reason to stop */
     struct campaign_options co = {
         .runner = ro, .argv = ui->run.argv, .collectors = ui->run.cols,
         .ncollectors = ui->run.ncols, .results_path = ui->run.results, .header = h,
-        .max_input_size = PARSE_DEFAULT_MAX_INPUT};
+        .max_input_size = PARSE_DEFAULT_MAX_INPUT, .resume = mode == RUN_APPEND,
+        .keep_going = mode == RUN_APPEND};
     ui->run.campaign = campaign_open(&co, &ui->run.inputs, &d);
     if (!ui->run.campaign) {
         run_state_free(ui);
         ui_diags(ui, &d);
-        return;
+        return false;
     }
     diag_list_free(&d);
+    ui->run.append = mode == RUN_APPEND;
     ui->job = JOB_CAMPAIGN;
     ui->job_started = ui_now();
+    return true;
+}
+
+void runs_start(struct ui *ui, char **words, int n, bool force)
+{
+    if (!start(ui, words, n, force ? RUN_REPLACE : RUN_NEW, 0, 0))
+        return;
+    /* remembered for T, which runs its new inputs the same way */
+    runs_forget(ui);
+    ui->run_last = xcalloc((size_t)n + 1, sizeof *ui->run_last);
+    for (int i = 0; i < n; i++)
+        ui->run_last[i] = xstrdup(words[i]);
+    ui->run_last_n = n;
+}
+
+int runs_append(struct ui *ui, size_t first, size_t count)
+{
+    if (!ui->run_last || !ui->ws->results_path)
+        return -1;
+    return start(ui, ui->run_last, ui->run_last_n, RUN_APPEND, first, count) ? 1 : 0;
 }
 
 /* The end of a campaign: finished, failed at once, or stopped by a key. */
@@ -236,6 +359,10 @@ static void runs_finished(struct ui *ui, enum campaign_state state, bool stopped
     struct workspace *ws = ui->ws;
     struct campaign_progress p;
     campaign_get_progress(ui->run.campaign, &p);
+    bool append = ui->run.append;
+    if (append) /* T: the features view learns again, then says what they reached */
+        features_ran(ui, campaign_results(ui->run.campaign), &ui->run.inputs,
+                     stopped || state == CAMPAIGN_FAILED);
     campaign_free(ui->run.campaign);
     ui->run.campaign = NULL;
     if (!ws->results_path || strcmp(ws->results_path, ui->run.results) != 0) {
@@ -273,6 +400,12 @@ static void runs_finished(struct ui *ui, enum campaign_state state, bool stopped
     ui->message_more = ui->run.diags.len > 0;
     strbuf_free(&sb);
     strbuf_free(&one);
+    if (append) { /* back to the features view */
+        run_state_free(ui);
+        ui_focus(ui, PANE_INPUTS);
+        features_toggle(ui, true);
+        return;
+    }
     run_state_free(ui);
     if (state != CAMPAIGN_FAILED) {
         ui_focus(ui, PANE_INPUTS);
@@ -335,9 +468,19 @@ static void view_free(struct ui *ui)
     ui->runs_valid = false;
 }
 
+void runs_forget(struct ui *ui)
+{
+    for (int i = 0; i < ui->run_last_n; i++)
+        free(ui->run_last[i]);
+    free(ui->run_last);
+    ui->run_last = NULL;
+    ui->run_last_n = 0;
+}
+
 void runs_free(struct ui *ui)
 {
     run_state_free(ui);
+    runs_forget(ui);
     view_free(ui);
 }
 

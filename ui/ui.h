@@ -187,7 +187,12 @@ struct ui {
         struct sample_list inputs;
         char *results;             /* owned */
         struct diag_list diags;
+        bool append;               /* T's runs of new inputs, appended (resume) */
     } run;
+    /* the words of the last :run that started (options, then the command),
+     * each owned: T runs its new inputs with them */
+    char **run_last;
+    int run_last_n;
 
     /* the behaviour features view of the inputs pane (w; features.c) */
     bool inputs_features;
@@ -392,6 +397,14 @@ char *ui_lessons_dir(const struct ui *ui);
 /* ---- runs.c: :run and the runs view of the inputs pane ------------------------------ */
 /* Start :run with these words (options, then the command); errors are shown. */
 void runs_start(struct ui *ui, char **words, int n, bool force);
+/* Run the inputs first .. first+count-1 (0-based) as the last :run of this
+ * session did, appending their records to the workspace's results file
+ * (after checking that it describes the other inputs as they are): 1 when
+ * the campaign started, 0 when it could not (the error is shown), -1 when
+ * nothing was run in this session. */
+int runs_append(struct ui *ui, size_t first, size_t count);
+/* Forget the last :run (a workspace of its own was opened). */
+void runs_forget(struct ui *ui);
 /* An option of the runs a command typed in the explorer starts (-j/--jobs,
  * --timeout, --max-memory), word w with value v, as the CLI reads them:
  * 1 when set, 0 after an error naming `command` (shown), -1 when w is none
@@ -439,6 +452,11 @@ bool features_slice(struct ui *ui, double deadline);
 void features_stop(struct ui *ui);
 void features_status(struct ui *ui, struct strbuf *out);
 void features_free(struct ui *ui);
+/* The end of the runs T started (runs_append): all holds every record of
+ * the results file, ran the new inputs' paths; the view learns again, then
+ * selects the feature again and says how many of the new inputs reach it. */
+void features_ran(struct ui *ui, const struct results *all, const struct sample_list *ran,
+                  bool stopped);
 /* The detail pane's paragraphs for the selected row: add(ctx, label, style)
  * gives the text of a new paragraph. */
 typedef struct strbuf *(*detail_para_fn)(void *ctx, const char *label, int style);
