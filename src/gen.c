@@ -2214,10 +2214,12 @@ static void collect_rank(const uint32_t *path, void *ctx)
     uint64_t rank;
     if (!kpath_rank(&l->gen->space, path, &rank))
         return;
-    uint64_t bit = UINT64_C(1) << (rank % 64);
-    if (l->seen[rank / 64] & bit)
-        return;
-    l->seen[rank / 64] |= bit;
+    if (l->seen) {
+        uint64_t bit = UINT64_C(1) << (rank % 64);
+        if (l->seen[rank / 64] & bit)
+            return;
+        l->seen[rank / 64] |= bit;
+    }
     l->ranks = xgrow(l->ranks, &l->cap, l->len + 1, sizeof *l->ranks);
     l->ranks[l->len++] = rank;
 }
@@ -2229,15 +2231,24 @@ static int compare_rank(const void *a, const void *b)
 }
 
 /* The distinct ranks of the k-paths of a tree (in a pinned context),
- * ascending; l->seen must be all clear, and is again afterwards. */
+ * ascending; l->seen, when there is one, must be all clear, and is again
+ * afterwards; without one, repeats are removed after sorting. */
 static void tree_ranks(const struct generator *gen, const struct dtree *tree,
                        struct rank_list *l)
 {
     l->len = 0;
     pin_foreach_kpath(gen->opts.pins, tree, gen->opts.k, collect_rank, l);
     qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
+    if (l->seen) {
+        for (size_t j = 0; j < l->len; j++)
+            l->seen[l->ranks[j] / 64] = 0;
+        return;
+    }
+    size_t out = 0;
     for (size_t j = 0; j < l->len; j++)
-        l->seen[l->ranks[j] / 64] = 0;
+        if (!out || l->ranks[out - 1] != l->ranks[j])
+            l->ranks[out++] = l->ranks[j];
+    l->len = out;
 }
 
 /* Input i's ranks as tree_ranks gives them, read back from what
@@ -2484,4 +2495,34 @@ uint64_t gen_agenda_left(const struct generator *gen)
             !rank_in(gen, &st->skipped, st->agenda[i]))
             left++;
     return left;
+}
+
+size_t gen_tree_ranks(const struct generator *gen, const struct dtree *tree, bool only_targets,
+                      uint64_t **ranks, size_t *cap)
+{
+    /* No scratch bitset: this generator may keep none (it need not count
+     * holders), and one of the space's size per call would cost more than
+     * the sort's removal of repeats. */
+    const struct gen_state *st = gen->state;
+    struct rank_list l = {gen, *ranks, 0, *cap, NULL};
+    tree_ranks(gen, tree, &l);
+    if (only_targets && st->has_targets) {
+        size_t out = 0;
+        for (size_t j = 0; j < l.len; j++)
+            if (rank_in(gen, &st->target_set, l.ranks[j]))
+                l.ranks[out++] = l.ranks[j];
+        l.len = out;
+    }
+    *ranks = l.ranks;
+    *cap = l.cap;
+    return l.len;
+}
+
+void gen_input_free(struct gen_input *in)
+{
+    dtree_packed_free(&in->tree);
+    free(in->text);
+    free(in->new_paths);
+    free(in->target);
+    memset(in, 0, sizeof *in);
 }

@@ -278,6 +278,15 @@ uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path);
  * was made (free it with dtree_free). */
 void gen_input_tree(const struct generator *gen, size_t i, struct dtree *out);
 
+/* The distinct ranks (in gen->space, increasing) of the k-paths of `tree`
+ * in a pinned context (with pins); with only_targets and `targets`, of the
+ * targets among them (what drop_redundant keeps covered).  Returns how
+ * many; *ranks is grown (xgrow, capacity *cap) and owned by the caller. */
+size_t gen_tree_ranks(const struct generator *gen, const struct dtree *tree, bool only_targets,
+                      uint64_t **ranks, size_t *cap);
+/* Free what a finished input owns (and zero it). */
+void gen_input_free(struct gen_input *in);
+
 /* Tree nodes on the longest root-to-leaf path of t (see gen_input). */
 uint32_t gen_derivation_depth(const struct dtree *t);
 

@@ -14,6 +14,8 @@ void setcover_options_default(struct setcover_options *o)
 {
     o->exact_limit = SETCOVER_DEFAULT_EXACT_LIMIT;
     o->node_limit = SETCOVER_DEFAULT_NODE_LIMIT;
+    o->initial = NULL;
+    o->ninitial = 0;
 }
 
 void setcover_result_free(struct setcover_result *res)
@@ -109,54 +111,102 @@ static uint32_t packing_bound(const struct setcover_instance *in, const struct b
 
 /* ---- greedy and redundancy removal ----------------------------------------- */
 
-/* Greedy from the candidates already in chosen[0..*n): appends picks. */
+/* The greedy step's queue: candidates by (gain, descending; cost,
+ * ascending; index, ascending), a binary max-heap.  Gains only fall as
+ * elements get covered, so greedy is lazy: the top's gain is recounted when
+ * it is taken, and it is picked when it still beats the next one, else put
+ * back with its new gain.  That picks exactly what recounting every
+ * candidate each round would (the same order decides ties), but a round
+ * costs the candidates whose gain changed, not all of them: near-linear in
+ * the candidates' element lists instead of rounds x lists. */
+struct gain_heap {
+    uint32_t *cand;
+    uint32_t *gain; /* per candidate: its gain when it was last pushed */
+    uint32_t len;
+    const uint64_t *cost;
+};
+
+static bool ranks_before(const struct gain_heap *h, uint32_t a, uint32_t b)
+{
+    if (h->gain[a] != h->gain[b])
+        return h->gain[a] > h->gain[b];
+    if (h->cost[a] != h->cost[b])
+        return h->cost[a] < h->cost[b];
+    return a < b;
+}
+
+static void gain_heap_push(struct gain_heap *h, uint32_t c)
+{
+    uint32_t i = h->len++;
+    while (i > 0 && ranks_before(h, c, h->cand[(i - 1) / 2])) {
+        h->cand[i] = h->cand[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->cand[i] = c;
+}
+
+static uint32_t gain_heap_pop(struct gain_heap *h)
+{
+    uint32_t top = h->cand[0], last = h->cand[--h->len], i = 0;
+    for (;;) {
+        uint32_t child = 2 * i + 1;
+        if (child >= h->len)
+            break;
+        if (child + 1 < h->len && ranks_before(h, h->cand[child + 1], h->cand[child]))
+            child++;
+        if (!ranks_before(h, h->cand[child], last))
+            break;
+        h->cand[i] = h->cand[child];
+        i = child;
+    }
+    if (h->len)
+        h->cand[i] = last;
+    return top;
+}
+
+/* Greedy from the candidates already in chosen[0..*n): appends picks, each
+ * the candidate covering the most uncovered elements (ties: the cheaper,
+ * then the earlier). */
 static void greedy(const struct setcover_instance *in, uint32_t *chosen, uint32_t *n)
 {
     bool *covered = xcalloc((size_t)in->nelements + 1, sizeof *covered);
     bool *taken = xcalloc((size_t)in->ncandidates + 1, sizeof *taken);
-    uint32_t left = 0;
-    {
-        uint32_t *counts = xmalloc(((size_t)in->nelements + 1) * sizeof *counts);
-        setcover_count(in, NULL, 0, counts);
-        for (uint32_t c = 0; c < in->ncandidates; c++)
-            for (uint32_t j = 0; j < in->nelems[c]; j++)
-                counts[in->elements[c][j]] = 1;
-        for (uint32_t e = 0; e < in->nelements; e++)
-            left += counts[e] != 0;
-        free(counts);
-    }
     for (uint32_t i = 0; i < *n; i++) {
         uint32_t c = chosen[i];
         taken[c] = true;
         for (uint32_t j = 0; j < in->nelems[c]; j++)
-            if (!covered[in->elements[c][j]]) {
-                covered[in->elements[c][j]] = true;
-                left--;
-            }
+            covered[in->elements[c][j]] = true;
     }
-    while (left) {
-        uint32_t best = UINT32_MAX, best_gain = 0;
-        for (uint32_t c = 0; c < in->ncandidates; c++) {
-            if (taken[c])
-                continue;
-            uint32_t gain = 0;
-            for (uint32_t j = 0; j < in->nelems[c]; j++)
-                gain += !covered[in->elements[c][j]];
-            if (gain > best_gain || (gain == best_gain && gain && in->cost[c] < in->cost[best])) {
-                best = c;
-                best_gain = gain;
-            }
+    struct gain_heap h = {
+        .cand = xmalloc(((size_t)in->ncandidates + 1) * sizeof *h.cand),
+        .gain = xcalloc((size_t)in->ncandidates + 1, sizeof *h.gain),
+        .cost = in->cost,
+    };
+    for (uint32_t c = 0; c < in->ncandidates; c++) {
+        if (taken[c])
+            continue;
+        for (uint32_t j = 0; j < in->nelems[c]; j++)
+            h.gain[c] += !covered[in->elements[c][j]];
+        if (h.gain[c])
+            gain_heap_push(&h, c);
+    }
+    while (h.len) {
+        uint32_t c = gain_heap_pop(&h), gain = 0;
+        for (uint32_t j = 0; j < in->nelems[c]; j++)
+            gain += !covered[in->elements[c][j]];
+        if (gain != h.gain[c]) {
+            h.gain[c] = gain; /* fell: back into the queue at its place */
+            if (gain)
+                gain_heap_push(&h, c);
+            continue;
         }
-        if (best == UINT32_MAX)
-            break; /* cannot happen: every element has a candidate */
-        taken[best] = true;
-        chosen[(*n)++] = best;
-        for (uint32_t j = 0; j < in->nelems[best]; j++)
-            if (!covered[in->elements[best][j]]) {
-                covered[in->elements[best][j]] = true;
-                left--;
-            }
+        taken[c] = true;
+        chosen[(*n)++] = c;
+        for (uint32_t j = 0; j < in->nelems[c]; j++)
+            covered[in->elements[c][j]] = true;
     }
+    free(h.cand);
+    free(h.gain);
     free(taken);
     free(covered);
 }
@@ -226,9 +276,14 @@ static bool covers_unique(const struct setcover_instance *in, const uint32_t *co
 }
 
 /* Replace a chosen candidate by a cheaper one that covers what only it
- * covers, the cheapest such, as long as one exists; then drop what became
- * redundant.  The total cost falls with every swap, so this ends. */
-static void swap_cheaper(const struct setcover_instance *in, uint32_t *chosen, uint32_t *n)
+ * covers, the cheapest such, in one pass over the chosen ones (counts kept
+ * up to date swap by swap), and pass again while a pass swapped; then drop
+ * what became redundant.  The total cost falls with every swap, so this
+ * ends.  Only candidates holding one element that only c covers can
+ * replace c: the search looks at those alone (by_element), so a pass costs
+ * the chosen candidates' neighbourhoods, not chosen x all candidates. */
+static void swap_cheaper(const struct setcover_instance *in, const struct by_element *be,
+                         uint32_t *chosen, uint32_t *n)
 {
     uint32_t *counts = xmalloc(((size_t)in->nelements + 1) * sizeof *counts);
     bool *is_chosen = xcalloc((size_t)in->ncandidates + 1, sizeof *is_chosen);
@@ -239,19 +294,32 @@ static void swap_cheaper(const struct setcover_instance *in, uint32_t *chosen, u
         memset(is_chosen, 0, (size_t)in->ncandidates * sizeof *is_chosen);
         for (uint32_t i = 0; i < *n; i++)
             is_chosen[chosen[i]] = true;
-        for (uint32_t i = 0; i < *n && !swapped; i++) {
-            uint32_t c = chosen[i], best = UINT32_MAX;
-            for (uint32_t d = 0; d < in->ncandidates; d++) {
+        for (uint32_t i = 0; i < *n; i++) {
+            uint32_t c = chosen[i], best = UINT32_MAX, unique = UINT32_MAX;
+            for (uint32_t j = 0; j < in->nelems[c] && unique == UINT32_MAX; j++)
+                if (counts[in->elements[c][j]] == 1)
+                    unique = in->elements[c][j];
+            if (unique == UINT32_MAX)
+                continue; /* redundant: remove_redundant drops it */
+            for (uint32_t j = be->start[unique]; j < be->start[unique + 1]; j++) {
+                uint32_t d = be->cand[j];
                 if (is_chosen[d] || in->cost[d] >= in->cost[c] ||
-                    (best != UINT32_MAX && in->cost[d] >= in->cost[best]))
+                    (best != UINT32_MAX && (in->cost[d] > in->cost[best] ||
+                                            (in->cost[d] == in->cost[best] && d > best))))
                     continue;
                 if (covers_unique(in, counts, c, d))
                     best = d;
             }
-            if (best != UINT32_MAX) {
-                chosen[i] = best;
-                swapped = true;
-            }
+            if (best == UINT32_MAX)
+                continue;
+            for (uint32_t j = 0; j < in->nelems[c]; j++)
+                counts[in->elements[c][j]]--;
+            for (uint32_t j = 0; j < in->nelems[best]; j++)
+                counts[in->elements[best][j]]++;
+            is_chosen[c] = false;
+            is_chosen[best] = true;
+            chosen[i] = best;
+            swapped = true;
         }
         if (swapped)
             remove_redundant(in, chosen, n);
@@ -422,7 +490,20 @@ void setcover_solve(const struct setcover_instance *in, const struct setcover_op
     res->greedy_count = n;
     res->greedy_cost = total_cost(in, chosen, n);
     remove_redundant(in, chosen, &n);
-    swap_cheaper(in, chosen, &n);
+    swap_cheaper(in, &be, chosen, &n);
+    if (o->initial && o->ninitial) {
+        uint32_t *from = xmalloc(((size_t)o->ninitial + 1) * sizeof *from);
+        memcpy(from, o->initial, (size_t)o->ninitial * sizeof *from);
+        uint32_t m = o->ninitial;
+        remove_redundant(in, from, &m);
+        swap_cheaper(in, &be, from, &m);
+        if (m < n || (m == n && total_cost(in, from, m) < total_cost(in, chosen, n))) {
+            memcpy(chosen, from, (size_t)m * sizeof *chosen);
+            n = m;
+            res->from_initial = true;
+        }
+        free(from);
+    }
     res->pruned_count = n;
     res->pruned_cost = total_cost(in, chosen, n);
 
@@ -492,7 +573,8 @@ void setcover_solve(const struct setcover_instance *in, const struct setcover_op
         s.blocked = xcalloc((size_t)in->ncandidates + 1, sizeof *s.blocked);
         s.picked = xmalloc(((size_t)in->ncandidates + 1) * sizeof *s.picked);
         s.best = xmalloc(((size_t)in->ncandidates + 1) * sizeof *s.best);
-        /* The incumbent: the pruned greedy cover without its essential part. */
+        /* The incumbent: the pruned cover (greedy's or the initial one) without
+         * its essential part (every cover holds them all). */
         s.nbest = n - ness;
         s.best_cost = res->pruned_cost - total_cost(in, ess_list, ness);
         uint32_t before = s.nbest;

@@ -25,6 +25,11 @@
  * essential ones.  It equals nchosen when optimal is set; when nchosen meets
  * it without a search, the number is minimal but the bytes may not be.
  *
+ * With `initial` (a cover of every element any candidate covers, such as a
+ * suite made by another method), that cover also goes through step 3 and
+ * the better of the two, by the same objective, is the incumbent of step 4:
+ * the result is never worse than `initial`.
+ *
  * Nothing recurses deeper than exact_limit (at most SETCOVER_MAX_EXACT_LIMIT).
  * Ownership: the instance is borrowed; a result owns its `chosen` array. */
 #ifndef KPATH_SETCOVER_H
@@ -48,6 +53,8 @@ struct setcover_instance {
 struct setcover_options {
     uint32_t exact_limit; /* 0: never solve exactly */
     uint64_t node_limit;
+    const uint32_t *initial; /* NULL, or ninitial distinct candidates covering everything */
+    uint32_t ninitial;
 };
 
 struct setcover_result {
@@ -59,6 +66,7 @@ struct setcover_result {
     uint64_t greedy_cost;
     uint32_t pruned_count;   /* after step 3 (redundancy removal and swaps) */
     uint64_t pruned_cost;
+    bool from_initial;       /* step 3 kept the (pruned) initial cover: it was better */
     uint32_t in_play;        /* candidates left for the exact search */
     bool exact_tried;        /* step 4 ran */
     bool optimal;            /* proven optimal (exact search finished) */

@@ -74,8 +74,11 @@ static void longest_covered(const uint32_t *path, uint32_t k, const struct why_o
     }
 }
 
-static void build_example(const struct graph *g, const uint32_t *path, uint32_t k,
-                          uint32_t depth, const struct pin_set *pins, struct why_report *r)
+/* The generator's smallest input containing the path within `depth` (the
+ * k-path generator, one target, shortest close-off). */
+static bool build_example(const struct graph *g, const uint32_t *path, uint32_t k,
+                          uint32_t depth, const struct pin_set *pins, char **text, size_t *len,
+                          uint32_t *tree_depth, uint32_t *derivation_depth)
 {
     struct gen_options o;
     gen_options_default(&o);
@@ -88,15 +91,17 @@ static void build_example(const struct graph *g, const uint32_t *path, uint32_t 
     struct generator *gen = gen_new(g, &o, &error);
     free(error);
     if (!gen)
-        return;
+        return false;
     gen_run(gen);
-    if (gen->ninputs) {
-        r->example = xmemdup(gen->inputs[0].text, gen->inputs[0].len + 1);
-        r->example_len = gen->inputs[0].len;
-        r->example_depth = gen->inputs[0].depth;
-        r->example_derivation_depth = gen->inputs[0].derivation_depth;
+    bool made = gen->ninputs > 0;
+    if (made) {
+        *text = xmemdup(gen->inputs[0].text, gen->inputs[0].len + 1);
+        *len = gen->inputs[0].len;
+        *tree_depth = gen->inputs[0].depth;
+        *derivation_depth = gen->inputs[0].derivation_depth;
     }
     gen_free(gen);
+    return made;
 }
 
 void why_explain(const struct graph *g, const uint32_t *path, uint32_t k,
@@ -148,7 +153,19 @@ void why_explain(const struct graph *g, const uint32_t *path, uint32_t k,
 
     if (r->needed_depth != UINT32_MAX) {
         r->example_within_limit = !r->too_deep;
-        build_example(g, path, k, r->too_deep ? r->needed_depth : opts->max_depth, context, r);
+        uint32_t limit = r->too_deep ? r->needed_depth : opts->max_depth;
+        build_example(g, path, k, limit, context, &r->example, &r->example_len,
+                      &r->example_depth, &r->example_derivation_depth);
+        /* Without a depth limit the generator's way is the smallest one
+         * (each leg's smallest way, the lightest pin): when that input fits
+         * the limit, it is the example and the example is the smallest. */
+        char *text = NULL;
+        uint32_t derivation;
+        if (r->example && build_example(g, path, k, WHY_NO_DEPTH_LIMIT, context, &text,
+                                        &r->smallest_len, &r->smallest_depth, &derivation)) {
+            r->example_smallest = r->smallest_depth <= limit;
+            free(text);
+        }
     }
 }
 

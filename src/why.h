@@ -14,6 +14,17 @@
  * shortest close-off, within the depth limit; if it needs more, at the depth
  * it needs, said as such).
  *
+ * What "smallest" guarantees.  With no depth limit the generator's input is
+ * the smallest containing the path (fewest characters, then tree nodes; with
+ * pins, in a pinned context): the smallest context of its first node (with
+ * pins: the lightest pin, each leg its smallest way) and the shortest
+ * close-off.  Under a depth limit that this smallest input exceeds, the
+ * generator tries only each leg's smallest or shallowest way, so its input
+ * within the limit is not proven the smallest within it; why_explain
+ * therefore also builds the unlimited one: example_smallest says the
+ * example is it, and otherwise smallest_len is a lower bound on the bytes
+ * of any input within the limit containing the path.
+ *
  * Ownership: the report owns its arrays and example text. */
 #ifndef KPATH_WHY_H
 #define KPATH_WHY_H
@@ -60,7 +71,14 @@ struct why_report {
     uint32_t example_depth;
     uint32_t example_derivation_depth; /* tree nodes on its longest path (the paper's) */
     bool example_within_limit; /* built within max_depth (else at needed_depth) */
+    /* The smallest input containing it with no depth limit (see above). */
+    bool example_smallest;     /* the example is it: proven the smallest */
+    size_t smallest_len;       /* its bytes: a lower bound for the example's */
+    uint32_t smallest_depth;   /* its depth (more than the limit unless example_smallest) */
 };
+
+/* The depth limit of "no depth limit" (the largest --max-depth). */
+#define WHY_NO_DEPTH_LIMIT (UINT32_MAX - 1)
 
 /* path[0..k) must be a k-path of g (see pattern_check_path). */
 void why_explain(const struct graph *g, const uint32_t *path, uint32_t k,

@@ -212,6 +212,9 @@ static void detail_why(struct ui *ui, const uint32_t *path, uint64_t rank, struc
         escape_text(r->example, r->example_len, 400, t);
         strbuf_addf(t, "\" (depth %u%s", r->example_depth,
                     r->example_within_limit ? "); C adds it as an input" : ", over the limit: C needs that :depth)");
+        if (!r->example_smallest)
+            strbuf_addf(t, "; not proven the smallest: the smallest, %zu byte%s, needs depth %u",
+                        r->smallest_len, r->smallest_len == 1 ? "" : "s", r->smallest_depth);
     } else {
         strbuf_addstr(para_add(ps, "smallest", EL_DIM), "no input within the limits contains it");
     }

@@ -49,7 +49,13 @@ const struct cli_command cmd_why_command = {
     "shortest close-off), with its depth and the k-path paper's derivation\n"
     "depth (tree nodes on its longest path), or says that none exists within\n"
     "the limits.  Under --pin, a k-path under a pin gets the smallest input\n"
-    "containing it in the pin's context (what the explorer's C adds).",
+    "containing it in the pin's context (what the explorer's C adds).\n"
+    "Guarantee: with no depth limit, the input is the smallest (with pins: the\n"
+    "lightest pin, each leg of the way its smallest).  When that smallest input\n"
+    "is deeper than the limit, the input shown is the smallest of the ways\n"
+    "kpath tries within it (each leg the smallest or the shallowest way), and\n"
+    "why says so and gives the smallest's size, a lower bound (\"smallest input\n"
+    "found\"; in --json example_smallest, smallest_bytes, smallest_depth).",
     options, run, true,
 };
 
@@ -304,9 +310,11 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         if (r.example) {
             json_add_string(&out, r.example, r.example_len);
             strbuf_addf(&out, ", \"example_depth\": %u, \"example_derivation_depth\": %u, "
-                              "\"example_within_limit\": %s",
+                              "\"example_within_limit\": %s, \"example_smallest\": %s, "
+                              "\"smallest_bytes\": %zu, \"smallest_depth\": %u",
                         r.example_depth, r.example_derivation_depth,
-                        r.example_within_limit ? "true" : "false");
+                        r.example_within_limit ? "true" : "false",
+                        r.example_smallest ? "true" : "false", r.smallest_len, r.smallest_depth);
         } else {
             strbuf_addstr(&out, "null");
         }
@@ -324,13 +332,20 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
                 strbuf_addf(&out, "  - %s\n", lines[i]);
         }
         if (r.example) {
-            strbuf_addf(&out, "smallest input containing it (depth %u, derivation depth %u, "
-                              "%zu byte%s)%s:\n  ",
+            strbuf_addf(&out, "%s (depth %u, derivation depth %u, %zu byte%s)%s:\n  ",
+                        r.example_smallest ? "smallest input containing it"
+                                           : "smallest input found containing it",
                         r.example_depth, r.example_derivation_depth, r.example_len,
                         r.example_len == 1 ? "" : "s",
                         r.example_within_limit ? "" : ", beyond the depth limit");
             strbuf_add(&out, r.example, r.example_len);
             strbuf_addch(&out, '\n');
+            if (!r.example_smallest)
+                strbuf_addf(&out, "  (not proven the smallest within depth %u: the smallest input "
+                                  "containing it, %zu byte%s, needs depth %u; within the limit "
+                                  "kpath tries each leg's smallest and shallowest way only)\n",
+                            r.example_within_limit ? w.max_depth : r.needed_depth,
+                            r.smallest_len, r.smallest_len == 1 ? "" : "s", r.smallest_depth);
         } else {
             strbuf_addstr(&out, "no input within the limits contains it\n");
         }

@@ -100,6 +100,47 @@ TEST(setcover_exact_beats_greedy_on_the_classic_instance)
     inst_free(&t);
 }
 
+/* An initial cover (issue 10.4: suite_min hands over greedy's suite) is a
+ * floor: on the classic instance without the exact search, setcover's own
+ * greedy takes S1, S2, S3 (three), but starting from {T1, T2} the result is
+ * those two.  A worse initial cover is pruned first and loses to greedy's. */
+TEST(setcover_initial_cover_is_never_beaten_by_its_own_greedy)
+{
+    const uint32_t masks[] = {
+        0x7fu, 0x7fu << 7, 0x0fu | 0x0fu << 7, 0x30u | 0x30u << 7, 0x40u | 0x40u << 7,
+    };
+    struct inst t;
+    inst_make(&t, 5, 14, masks, NULL);
+    struct setcover_options o;
+    setcover_options_default(&o);
+    o.exact_limit = 0;
+    const uint32_t best[] = {0, 1};
+    o.initial = best;
+    o.ninitial = 2;
+    struct setcover_result r;
+    setcover_solve(&t.in, &o, &r);
+    CHECK(r.from_initial);
+    CHECK_INT(r.greedy_count, 3);
+    CHECK_INT(r.nchosen, 2);
+    CHECK_INT(r.chosen[0], 0);
+    CHECK_INT(r.chosen[1], 1);
+    setcover_result_free(&r);
+
+    /* {T1, S1, S2, S3}: S1, S2, S3 cover all of T1, and each alone covers
+     * part of T2, so pruning drops T1 only: three, as many as greedy's
+     * three at the same cost, so greedy's cover stays (a tie keeps it). */
+    const uint32_t worse[] = {0, 2, 3, 4};
+    o.initial = worse;
+    o.ninitial = 4;
+    setcover_solve(&t.in, &o, &r);
+    CHECK(!r.from_initial);
+    CHECK_INT(r.nchosen, 3);
+    CHECK_INT(mask_of(&t, r.chosen, r.nchosen, masks), 0x3fffu);
+    CHECK(irredundant(r.chosen, r.nchosen, masks));
+    setcover_result_free(&r);
+    inst_free(&t);
+}
+
 TEST(setcover_takes_essentials_drops_redundant_and_prefers_fewer_bytes)
 {
     /* A = {0,1} is the only cover of 0: essential.  Element 2 is left, and

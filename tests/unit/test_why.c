@@ -186,8 +186,12 @@ TEST(why_smallest_input_is_the_fewest_characters_within_the_depth)
     /* Issue 10.6: the paper's derivation depth counts every node: S_0, |_1,
      * Y_3, Z_5, T_8, "t"_11. */
     CHECK_INT(r.example_derivation_depth, 6);
+    CHECK(r.example_smallest); /* the smallest overall fits: proven */
+    CHECK_INT(r.smallest_len, 1);
     why_report_free(&r);
-    /* Depth 3 rules "t" out: the smallest within it is "abcdt". */
+    /* Depth 3 rules "t" out: the smallest within it is "abcdt".  The
+     * smallest overall, "t" (1 byte, depth 4), is over the limit, so the
+     * example is not proven the smallest and "t" is the lower bound. */
     o.max_depth = 3;
     r = explain(l.graph, path, 1, &o);
     CHECK(r.example_within_limit);
@@ -195,6 +199,9 @@ TEST(why_smallest_input_is_the_fewest_characters_within_the_depth)
     CHECK_INT(r.example_depth, 3);
     /* S_0, |_1, X_2, ~_4, ~_7, ~_10, ~_13, T_15, "t"_11 */
     CHECK_INT(r.example_derivation_depth, 9);
+    CHECK(!r.example_smallest);
+    CHECK_INT(r.smallest_len, 1);
+    CHECK_INT(r.smallest_depth, 4);
     why_report_free(&r);
     test_unload(&l);
 }
@@ -227,6 +234,11 @@ TEST(why_smallest_under_a_pin_is_what_c_adds)
         CHECK(r.example_within_limit);
         CHECK_INT(r.example_len, cases[c].len);
         CHECK(r.example_depth <= cases[c].limit);
+        /* proven the smallest only where "pt" (depth 9) fits; else "pt"
+         * is the lower bound */
+        CHECK(r.example_smallest == (cases[c].limit >= 9));
+        CHECK_INT(r.smallest_len, 2);
+        CHECK_INT(r.smallest_depth, 9);
         size_t before = ws->ninputs;
         CHECK(workspace_cover_path(ws, path, &d));
         if (CHECK_INT(ws->ninputs, before + 1) && r.example)

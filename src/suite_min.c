@@ -1,0 +1,224 @@
+#include "suite_min.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtree.h"
+#include "setcover.h"
+#include "xalloc.h"
+
+/* The close-offs whose suites join greedy's as candidates. */
+static const enum gen_closeoff extra_closeoffs[] = {GEN_CLOSE_SHORTEST, GEN_CLOSE_RANDOM};
+#define NEXTRA (sizeof extra_closeoffs / sizeof extra_closeoffs[0])
+
+bool suite_min_applies(const struct generator *gen)
+{
+    const struct gen_options *o = &gen->opts;
+    return o->strategy == GEN_KPATH && o->closeoff == GEN_CLOSE_GREEDY && o->drop_redundant &&
+           !o->recurrent && !o->only_path && gen->phase == GEN_PHASE_DONE && !gen->error;
+}
+
+static uint64_t suite_bytes(const struct generator *gen)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < gen->ninputs; i++)
+        sum += gen->inputs[i].len;
+    return sum;
+}
+
+/* The counted ranks of a finished input (see gen_tree_ranks). */
+static size_t input_ranks(const struct generator *gen, size_t i, bool only_targets,
+                          uint64_t **ranks, size_t *cap)
+{
+    struct dtree tree;
+    gen_input_tree(gen, i, &tree);
+    size_t n = gen_tree_ranks(gen, &tree, only_targets, ranks, cap);
+    dtree_free(&tree);
+    return n;
+}
+
+/* What each input newly covers, in the new order, as gen_run would have
+ * counted it; k-paths the chosen inputs hold beyond the greedy suite's join
+ * gen->covered. */
+static void recount(struct generator *gen)
+{
+    uint32_t k = gen->opts.k;
+    bool *seen = xcalloc((size_t)gen->space.total + 1, sizeof *seen);
+    uint32_t *path = xmalloc(k * sizeof *path);
+    uint64_t *ranks = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        struct gen_input *in = &gen->inputs[i];
+        size_t n = input_ranks(gen, i, false, &ranks, &cap);
+        uint64_t target_rank = UINT64_MAX;
+        if (in->target)
+            kpath_rank(&gen->space, in->target, &target_rank);
+        free(in->new_paths);
+        in->new_paths = NULL;
+        in->nnew = 0;
+        in->target_covered = false;
+        in->round = 1;
+        size_t pcap = 0;
+        for (size_t j = 0; j < n; j++) {
+            in->target_covered = in->target_covered || ranks[j] == target_rank;
+            if (seen[ranks[j]])
+                continue;
+            seen[ranks[j]] = true;
+            in->new_paths = xgrow(in->new_paths, &pcap, ((size_t)in->nnew + 1) * k,
+                                  sizeof *in->new_paths);
+            kpath_unrank(&gen->space, ranks[j], in->new_paths + (size_t)in->nnew * k);
+            kpath_unrank(&gen->space, ranks[j], path);
+            kpath_set_add(&gen->covered, path);
+            in->nnew++;
+        }
+    }
+    free(ranks);
+    free(path);
+    free(seen);
+}
+
+void suite_min_run(struct generator *gen, struct suite_min_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->before_inputs = rep->after_inputs = gen->ninputs;
+    rep->before_bytes = rep->after_bytes = suite_bytes(gen);
+    rep->kpaths = gen->space.saturated ? UINT64_MAX : gen->space.total;
+    if (!suite_min_applies(gen))
+        return;
+    if (gen->space.saturated || gen->space.total > SUITE_MIN_MAX_KPATHS) {
+        rep->outcome = SUITE_MIN_TOO_BIG;
+        return;
+    }
+    rep->outcome = SUITE_MIN_DONE;
+    rep->candidates = gen->ninputs;
+    if (gen->ninputs < 1)
+        return;
+
+    /* The other close-offs' whole suites, same options and seed. */
+    struct generator *extra[NEXTRA] = {0};
+    size_t ncand = gen->ninputs, pool_end[NEXTRA];
+    for (size_t x = 0; x < NEXTRA; x++) {
+        struct gen_options o = gen->opts;
+        o.closeoff = extra_closeoffs[x];
+        o.drop_redundant = false;
+        char *error = NULL;
+        extra[x] = gen_new(gen->graph, &o, &error);
+        free(error); /* the same options made gen: cannot fail, but then no candidates */
+        if (!extra[x])
+            continue;
+        gen_run(extra[x]);
+        ncand += extra[x]->ninputs;
+    }
+    for (size_t x = 0, end = gen->ninputs; x < NEXTRA; x++)
+        pool_end[x] = end += extra[x] ? extra[x]->ninputs : 0;
+
+    /* Candidate c: greedy's inputs first, then each extra suite in order. */
+    struct gen_input **cand = xmalloc((ncand + 1) * sizeof *cand);
+    const struct generator **owner = xmalloc((ncand + 1) * sizeof *owner);
+    size_t *index = xmalloc((ncand + 1) * sizeof *index);
+    size_t c = 0;
+    for (size_t i = 0; i < gen->ninputs; i++, c++) {
+        cand[c] = &gen->inputs[i];
+        owner[c] = gen;
+        index[c] = i;
+    }
+    for (size_t x = 0; x < NEXTRA; x++)
+        for (size_t i = 0; extra[x] && i < extra[x]->ninputs; i++, c++) {
+            cand[c] = &extra[x]->inputs[i];
+            owner[c] = extra[x];
+            index[c] = i;
+        }
+
+    /* Elements: the k-paths the greedy suite covers (by rank). */
+    uint64_t total = gen->space.total;
+    bool *needed = xcalloc((size_t)total + 1, sizeof *needed);
+    uint32_t **elements = xcalloc(ncand + 1, sizeof *elements);
+    uint32_t *nelems = xcalloc(ncand + 1, sizeof *nelems);
+    uint64_t *cost = xmalloc((ncand + 1) * sizeof *cost);
+    uint64_t *ranks = NULL;
+    size_t cap = 0;
+    for (c = 0; c < ncand; c++) {
+        size_t n = input_ranks(owner[c], index[c], true, &ranks, &cap);
+        elements[c] = xmalloc((n + 1) * sizeof *elements[c]);
+        for (size_t j = 0; j < n; j++) {
+            if (c < gen->ninputs)
+                needed[ranks[j]] = true;
+            if (needed[ranks[j]])
+                elements[c][nelems[c]++] = (uint32_t)ranks[j];
+        }
+        cost[c] = cand[c]->len;
+    }
+    free(ranks);
+    uint32_t *initial = xmalloc((gen->ninputs + 1) * sizeof *initial);
+    for (size_t i = 0; i < gen->ninputs; i++)
+        initial[i] = (uint32_t)i;
+    /* One cover per pool: greedy's and the shortest suite's inputs, then
+     * the random suite's too (the pools are prefixes of the candidates).
+     * Each is never worse than greedy's suite in inputs, nor in bytes with
+     * as many; the pool with random inputs often has fewer inputs but more
+     * bytes, and is taken only when its bytes are no more than greedy's. */
+    struct setcover_result res = {0};
+    for (size_t x = 0; x < NEXTRA; x++) {
+        struct setcover_instance inst = {
+            .ncandidates = (uint32_t)pool_end[x], .nelements = (uint32_t)total, .cost = cost,
+            .elements = (const uint32_t *const *)elements, .nelems = nelems,
+        };
+        struct setcover_options so;
+        setcover_options_default(&so);
+        so.initial = initial;
+        so.ninitial = (uint32_t)gen->ninputs;
+        struct setcover_result r;
+        setcover_solve(&inst, &so, &r);
+        bool within = r.cost <= rep->before_bytes;
+        bool better = !res.chosen || r.nchosen < res.nchosen ||
+                      (r.nchosen == res.nchosen && r.cost < res.cost);
+        if (within && better) {
+            setcover_result_free(&res);
+            res = r;
+            rep->candidates = pool_end[x];
+            rep->optimal = r.optimal;
+        } else {
+            setcover_result_free(&r);
+        }
+    }
+
+    if (!res.chosen) { /* each cover had fewer inputs but more bytes: greedy's stays */
+        res.chosen = xmemdup(initial, (gen->ninputs + 1) * sizeof *initial);
+        res.nchosen = (uint32_t)gen->ninputs;
+        rep->candidates = ncand;
+    }
+
+    /* The chosen inputs move into gen, in candidate order (greedy's first). */
+    struct gen_input *kept = xcalloc((size_t)res.nchosen + 1, sizeof *kept);
+    bool *chosen = xcalloc(ncand + 1, sizeof *chosen);
+    for (uint32_t j = 0; j < res.nchosen; j++) {
+        kept[j] = *cand[res.chosen[j]];
+        memset(cand[res.chosen[j]], 0, sizeof *cand[res.chosen[j]]);
+        chosen[res.chosen[j]] = true;
+    }
+    for (size_t i = 0; i < gen->ninputs; i++)
+        if (!chosen[i])
+            gen_input_free(&gen->inputs[i]);
+    free(gen->inputs);
+    gen->inputs = kept;
+    gen->ninputs = res.nchosen;
+    gen->inputs_cap = (size_t)res.nchosen + 1;
+    recount(gen);
+    rep->after_inputs = gen->ninputs;
+    rep->after_bytes = suite_bytes(gen);
+
+    setcover_result_free(&res);
+    free(chosen);
+    free(initial);
+    for (c = 0; c < ncand; c++)
+        free(elements[c]);
+    free(elements);
+    free(nelems);
+    free(cost);
+    free(needed);
+    free(index);
+    free(owner);
+    free(cand);
+    for (size_t x = 0; x < NEXTRA; x++)
+        gen_free(extra[x]); /* the moved inputs were zeroed */
+}

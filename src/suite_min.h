@@ -1,0 +1,72 @@
+/* suite_min: the suite `kpath cover` gives by default: no more inputs and
+ * no more bytes than the greedy close-off's suite, and of such suites the
+ * fewest inputs, then the fewest bytes, that this pass finds.
+ *
+ * Greedy (close-off) decides slot by slot and so packs many k-paths into one
+ * tree: the fewest inputs of the close-offs, but not always the fewest bytes
+ * (expr, k = 2: 8 inputs of 334 bytes).  suite_min_run is the final pass
+ * after a greedy run that drops redundant inputs (drop_redundant): it makes
+ * more candidate inputs with the same options and seed, the whole suites of
+ * the shortest close-off (the smallest input for each target left) and of
+ * the random close-off, nothing dropped, and solves the set cover
+ * (setcover_solve: fewest inputs, then fewest bytes, from greedy's suite as
+ * the initial cover) twice: over greedy's and the shortest suite's inputs,
+ * and over those and the random suite's.  Each cover has no more inputs than
+ * greedy's, nor more bytes with as many; the first never has more bytes
+ * either (the shortest inputs only replace greedy's by smaller ones).  The
+ * result is the one with fewer inputs, then fewer bytes, of those with no
+ * more bytes than greedy's suite: so the pass never trades bytes for inputs.
+ * Why not plain lexicographic order: the random suite holds long inputs
+ * that cover much at once, and it would trade heavily (arith, k = 1: 5
+ * inputs of 18 bytes for 1 of 176; expr, k = 3: 40 of 838 bytes for 27 of
+ * 1216).  Coverage stays exactly greedy's (chosen inputs may hold more
+ * k-paths: they count as covered).  `optimal`: setcover proved the cover
+ * minimal among its candidates; otherwise it is the best found.
+ *
+ * Deterministic: the extra runs use the generator's seed, and the choice
+ * depends only on the candidates.  Bounded: the extra runs make at most one
+ * input per target each and cost about what the greedy run costs; setcover
+ * is near-linear in the candidates' k-path lists (lazy greedy); above
+ * SUITE_MIN_MAX_KPATHS k-paths the pass switches itself off (outcome
+ * SUITE_MIN_TOO_BIG: the suite stays greedy's), since it holds three suites
+ * at once.
+ *
+ * Ownership: suite_min_run replaces gen->inputs (the generator keeps owning
+ * them; each kept input's new_paths are recounted in the new order). */
+#ifndef KPATH_SUITE_MIN_H
+#define KPATH_SUITE_MIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen.h"
+
+/* Above this many k-paths (of length k, in the grammar) the pass is off. */
+#define SUITE_MIN_MAX_KPATHS 100000u
+
+enum suite_min_outcome {
+    SUITE_MIN_OFF,      /* not asked for, or not a finished greedy run that drops */
+    SUITE_MIN_TOO_BIG,  /* switched itself off: more than SUITE_MIN_MAX_KPATHS */
+    SUITE_MIN_DONE,
+};
+
+struct suite_min_report {
+    enum suite_min_outcome outcome;
+    size_t before_inputs;      /* greedy's suite */
+    uint64_t before_bytes;
+    size_t after_inputs;       /* the suite now in the generator */
+    uint64_t after_bytes;
+    size_t candidates;         /* inputs the chosen cover was chosen from */
+    bool optimal;              /* setcover proved it minimal among them */
+    uint64_t kpaths;           /* k-paths of the grammar (gen->space.total) */
+};
+
+/* Whether the pass applies to this generator: kpath strategy, greedy
+ * close-off, drop_redundant, not recurrent, finished without error. */
+bool suite_min_applies(const struct generator *gen);
+
+/* Run the pass when it applies (else outcome OFF, nothing changes). */
+void suite_min_run(struct generator *gen, struct suite_min_report *rep);
+
+#endif
