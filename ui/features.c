@@ -514,7 +514,7 @@ static void draw_detail(struct ui *ui, struct rect r, int y, const struct fv_row
             screen_puts(s, r.x + 1, y++, r.w - 1, strbuf_str(&t), EL_NORMAL);
         if (fv->in.skipped && y < bottom) {
             strbuf_reset(&t);
-            strbuf_addf(&t, "%u input%s of the runs skipped (not readable or not parsed: M)",
+            strbuf_addf(&t, "%u input%s of the runs skipped (not readable, changed since the run, or not parsed: M)",
                         fv->in.skipped, fv->in.skipped == 1 ? "" : "s");
             screen_puts(s, r.x + 1, y++, r.w - 1, strbuf_str(&t), EL_DIM);
         }

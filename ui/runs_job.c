@@ -76,20 +76,6 @@ static void run_state_free(struct ui *ui)
     ui->run.append = false;
 }
 
-/* Does path hold something other than a results file (which :run! may
- * replace)?  Only a file that starts like one is ever removed. */
-static bool is_results_file(const char *path)
-{
-    static const char magic[] = "{\"kpath_results\"";
-    char buf[sizeof magic];
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    size_t n = fread(buf, 1, sizeof magic - 1, f);
-    fclose(f);
-    return n == sizeof magic - 1 && memcmp(buf, magic, n) == 0;
-}
-
 int ui_runner_option(struct ui *ui, const char *command, const char *w, const char *v,
                      struct runner_options *ro)
 {
@@ -240,7 +226,7 @@ static bool start(struct ui *ui, char **words, int n, enum run_mode mode, size_t
     struct stat st;
     bool replace = false;
     if (mode != RUN_APPEND && stat(results, &st) == 0 && st.st_size > 0) {
-        if (!is_results_file(results)) {
+        if (!results_file_is(results)) { /* only a results file is ever removed */
             ui_error(ui, "%s is not a results file: :run never writes over it (--results FILE "
                          "names another)", results);
             return false;
