@@ -10,6 +10,12 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
+/* uthash allocates through our wrapper, which aborts instead of failing. */
+#define uthash_malloc(sz) xmalloc(sz)
+#define uthash_free(ptr, sz) free(ptr)
+#define uthash_fatal(msg) abort()
+#include <uthash.h>
+
 #define INF32 UINT32_MAX
 /* The largest agenda the k-path strategy holds (ranks, 8 bytes each). */
 #define GEN_MAX_AGENDA (UINT64_C(1) << 26)
@@ -31,10 +37,24 @@ struct cost_entry {
     uint64_t used;        /* for least-recently-used replacement */
 };
 
+/* A holder count too big for a byte of gen_state.holders (see there). */
+struct holder_count {
+    uint64_t rank;
+    uint64_t count;
+    UT_hash_handle hh;
+};
+
+static void holders_map_free(struct holder_count **map);
+
 struct gen_state {
-    /* For drop_redundant: how many inputs hold each target k-path (by rank,
-     * saturating at 255), counted as each tree finishes, while it is whole. */
+    /* For drop_redundant: how many inputs hold each target k-path (by rank),
+     * counted as each tree finishes, while it is whole.  A byte each, exact
+     * below gen_holders_in_map; at it, the exact count is in holders_map
+     * (few k-paths have that many holders).  Exact, because a count that
+     * stopped growing would also never fall: dropping would go on until a
+     * k-path had no holder left. */
     uint8_t *holders;
+    struct holder_count *holders_map;
     /* Also for drop_redundant: per input, the distinct ranks of its k-paths
      * (in the pinned context) ascending, as LEB128 differences, taken from
      * the tree as it finishes.  The end then decides and recounts from them
@@ -1208,6 +1228,7 @@ void gen_free(struct generator *gen)
     free(st->frontier);
     free(st->frontier_stack);
     free(st->holders);
+    holders_map_free(&st->holders_map);
     free(st->rank_seen);
     free_input_ranks(gen);
     free(st->route);
@@ -2279,6 +2300,41 @@ static void free_input_ranks(struct generator *gen)
     st->ninput_ranks = st->input_ranks_cap = 0;
 }
 
+unsigned gen_holders_in_map = UINT8_MAX;
+
+/* Add delta (+1 or -1) to the number of holders of rank (see
+ * gen_state.holders). */
+static void holder_add(uint8_t *count, struct holder_count **map, uint64_t rank, int delta)
+{
+    if (count[rank] < gen_holders_in_map) {
+        count[rank] = (uint8_t)(count[rank] + delta);
+        if (count[rank] < gen_holders_in_map)
+            return;
+        struct holder_count *h = xmalloc(sizeof *h);
+        h->rank = rank;
+        h->count = count[rank];
+        HASH_ADD(hh, *map, rank, sizeof h->rank, h);
+        return;
+    }
+    struct holder_count *h;
+    HASH_FIND(hh, *map, &rank, sizeof rank, h);
+    h->count += (uint64_t)(int64_t)delta;
+    if (h->count < gen_holders_in_map) {
+        count[rank] = (uint8_t)h->count;
+        HASH_DEL(*map, h);
+        free(h);
+    }
+}
+
+static void holders_map_free(struct holder_count **map)
+{
+    struct holder_count *h, *next;
+    HASH_ITER(hh, *map, h, next) {
+        HASH_DEL(*map, h);
+        free(h);
+    }
+}
+
 /* Whether drop_redundant will run at the end and can count holders. */
 static bool counts_holders(const struct generator *gen)
 {
@@ -2305,8 +2361,7 @@ static void count_holders(struct generator *gen)
         before = l.ranks[j];
         if (st->has_targets && !rank_in(gen, &st->target_set, l.ranks[j]))
             continue;
-        if (st->holders[l.ranks[j]] < UINT8_MAX)
-            st->holders[l.ranks[j]]++;
+        holder_add(st->holders, &st->holders_map, l.ranks[j], 1);
     }
     st->input_ranks = xgrow(st->input_ranks, &st->input_ranks_cap, st->ninput_ranks + 1,
                             sizeof *st->input_ranks);
@@ -2321,7 +2376,7 @@ static void count_holders(struct generator *gen)
  * is often covered again by later ones).  Drop them, newest first (a late
  * input for a leftover target is the likeliest to be covered already), then
  * recount what each kept input newly covers.  Coverage stays exactly the
- * same.  Counts saturate at 255, which only keeps an input. */
+ * same (the holder counts are exact, see gen_state.holders). */
 static void drop_redundant(struct generator *gen)
 {
     struct gen_state *st = gen->state;
@@ -2341,9 +2396,9 @@ static void drop_redundant(struct generator *gen)
             continue;
         dropped[i] = true;
         for (size_t j = 0; j < l.len; j++)
-            if (count[l.ranks[j]] < UINT8_MAX)
-                count[l.ranks[j]]--;
+            holder_add(count, &st->holders_map, l.ranks[j], -1);
     }
+    holders_map_free(&st->holders_map);
     size_t kept = 0;
     for (size_t i = 0; i < gen->ninputs; i++) {
         struct gen_input *in = &gen->inputs[i];

@@ -290,4 +290,9 @@ void gen_input_free(struct gen_input *in);
 /* Tree nodes on the longest root-to-leaf path of t (see gen_input). */
 uint32_t gen_derivation_depth(const struct dtree *t);
 
+/* A test seam: holder counts of drop_redundant from this value on are kept
+ * in a map instead of a byte (255; at least 2).  Tests lower it so that the
+ * map is used by small suites; the suite must not depend on it. */
+extern unsigned gen_holders_in_map;
+
 #endif
