@@ -1,5 +1,9 @@
 #include "number.h"
 
+#include <math.h>
+
+#include "strbuf.h"
+
 bool number_parse_u64(const char *s, uint64_t *out)
 {
     if (!*s)
@@ -24,4 +28,17 @@ bool number_parse_u32(const char *s, uint32_t *out)
         return false;
     *out = (uint32_t)v;
     return true;
+}
+
+void number_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
+{
+    if (total == 0 || covered >= total) {
+        strbuf_addstr(out, "100.0");
+        return;
+    }
+    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
+    if (tenths > 999)
+        tenths = 999;
+    unsigned t = (unsigned)tenths;
+    strbuf_addf(out, "%u.%u", t / 10, t % 10);
 }

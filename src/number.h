@@ -1,4 +1,5 @@
-/* number: whole numbers as users type them and kpath's files hold them.
+/* number: whole numbers as users type them and kpath's files hold them,
+ * and coverage as kpath shows it.
  *
  * Contract: decimal digits only (no sign, blanks or exponent), the same in
  * every locale; false for anything else, for empty text and on overflow. */
@@ -11,5 +12,10 @@
 bool number_parse_u64(const char *s, uint64_t *out);
 /* At most UINT32_MAX. */
 bool number_parse_u32(const char *s, uint32_t *out);
+
+struct strbuf;
+/* "12.3": covered of total as a percentage with one decimal, rounded down,
+ * so that only full coverage reads 100.0 (and 0 of 0 does). */
+void number_add_percent(struct strbuf *out, uint64_t covered, uint64_t total);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "grammar_write.h"
 #include "lesson.h"
+#include "number.h"
 #include "app.h"
 #include "xalloc.h"
 
@@ -369,7 +370,7 @@ static void draw_status(struct ui *ui, int y)
     } else {
         uint64_t all = workspace_count(ws, WS_ALL);
         strbuf_addf(&sb, "%" PRIu64 "/%" PRIu64 " ", ws->covered.size, all);
-        ui_add_percent(&sb, ws->covered.size, all);
+        number_add_percent(&sb, ws->covered.size, all);
         strbuf_addch(&sb, '%');
         if (ws->pins.len)
             strbuf_addstr(&sb, " pinned");
@@ -1002,7 +1003,7 @@ static void run_finished(struct ui *ui, bool stopped)
     if (!ws->space.saturated) {
         uint64_t all = workspace_count(ws, WS_ALL);
         strbuf_addf(&sb, "k=%u coverage %" PRIu64 "/%" PRIu64 " (", ws->k, ws->covered.size, all);
-        ui_add_percent(&sb, ws->covered.size, all);
+        number_add_percent(&sb, ws->covered.size, all);
         strbuf_addstr(&sb, "%)");
     }
     strbuf_addf(&sb, "; expansions %" PRIu64 "/%" PRIu64, workspace_expansions_used(ws),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
 #include "pattern.h"
 #include "ui.h"
 #include "xalloc.h"
@@ -186,7 +187,7 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
     uint64_t rows = kpaths_count(ui);
     uint64_t all = workspace_count(ws, WS_ALL);
     strbuf_addf(&tmp, "covered %" PRIu64 "/%" PRIu64 " (", ws->covered.size, all);
-    ui_add_percent(&tmp, ws->covered.size, all);
+    number_add_percent(&tmp, ws->covered.size, all);
     strbuf_addf(&tmp, "%%)  %s: %" PRIu64, ws_filter_name(ui->filter), rows);
     if (ui->narrow)
         strbuf_addf(&tmp, " containing \"%s\"", ui->narrow);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "number.h"
 #include "widget.h"
 #include "xalloc.h"
 
@@ -65,7 +66,7 @@ void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *
         if (g->total[k - 1] == UINT64_MAX)
             strbuf_addstr(&tmp, "0.0");
         else
-            ui_add_percent(&tmp, growth_covered(g, k, selected), g->total[k - 1]);
+            number_add_percent(&tmp, growth_covered(g, k, selected), g->total[k - 1]);
         strbuf_addch(&tmp, '%');
         used += screen_puts(s, r.x + used, r.y, r.w - used, strbuf_str(&tmp), plot_curve_style(k));
     }

@@ -305,7 +305,7 @@ static int draw_report(struct ui *ui, struct rect r, int y)
             strbuf_addf(&cov, "%" PRIu64 "/>2^64", row->covered);
         } else {
             strbuf_addf(&cov, "%" PRIu64 "/%" PRIu64 " ", row->covered, row->total);
-            ui_add_percent(&cov, row->covered, row->total);
+            number_add_percent(&cov, row->covered, row->total);
             strbuf_addch(&cov, '%');
         }
         /* 43 columns: the pane is 45 wide at 100x30 */

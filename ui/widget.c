@@ -2,7 +2,6 @@
 #include "widget.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -88,19 +87,6 @@ int node_style(const struct workspace *ws, uint32_t node)
     if (covered == 0)
         return EL_UNCOVERED;
     return covered >= total ? EL_COVERED : EL_PARTLY;
-}
-
-void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
-{
-    if (total == 0 || covered >= total) {
-        strbuf_addstr(out, "100.0");
-        return;
-    }
-    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
-    if (tenths > 999)
-        tenths = 999;
-    unsigned t = (unsigned)tenths;
-    strbuf_addf(out, "%u.%u", t / 10, t % 10);
 }
 
 bool text_contains_nocase(const char *hay, const char *needle)

@@ -45,9 +45,6 @@ const char *coverage_mark(bool ascii, int style);
  * every pin) of a symbolic node of the workspace's graph. */
 int node_style(const struct workspace *ws, uint32_t node);
 
-/* "12.5": a coverage percentage rounded down to tenths (only full
- * coverage, or nothing to cover, reads 100.0). */
-void ui_add_percent(struct strbuf *out, uint64_t covered, uint64_t total);
 /* Escape an input for one-line display: \n, \t, \r and \xHH for control
  * characters; a backslash stays one backslash (the text as written). */
 void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);

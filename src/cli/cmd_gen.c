@@ -7,7 +7,6 @@
  * derivation trees, for every k from 1 to K, independently of the generator's
  * own bookkeeping, so the report checks the generator rather than echoing it. */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "commands.h"
 #include "expansion.h"
 #include "gen.h"
+#include "number.h"
 #include "json.h"
 #include "kpath.h"
 #include "learn.h"
@@ -368,18 +368,13 @@ static struct coverage_row *measure_coverage(const struct generator *gen, uint32
     return rows;
 }
 
-/* "12.3": the percentage rounded down, so only full coverage reads 100.0. */
+/* A saturated total is only a lower bound: such coverage never reads 100.0. */
 static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total, bool saturated)
 {
-    if (covered >= total && !saturated) {
-        strbuf_addstr(out, "100.0");
-        return;
-    }
-    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
-    if (tenths > 999)
-        tenths = 999;
-    unsigned t = (unsigned)tenths;
-    strbuf_addf(out, "%u.%u", t / 10, t % 10);
+    if (saturated && covered >= total)
+        strbuf_addstr(out, "99.9");
+    else
+        number_add_percent(out, covered, total);
 }
 
 /* ---- the run's description (manifest.json, --json) ------------------------- */

@@ -1,6 +1,10 @@
-/* number: digits only, overflow refused. */
+/* number: digits only, overflow refused; percentages rounded down. */
+#include <stdio.h>
+#include <string.h>
+
 #include "harness.h"
 #include "number.h"
+#include "strbuf.h"
 
 TEST(number_parses_digits_and_refuses_the_rest)
 {
@@ -17,4 +21,31 @@ TEST(number_parses_digits_and_refuses_the_rest)
     CHECK(number_parse_u32("4294967295", &w) && w == UINT32_MAX);
     CHECK(!number_parse_u32("4294967296", &w));
     CHECK(number_parse_u32("007", &w) && w == 7);
+}
+
+static bool percent_is(uint64_t covered, uint64_t total, const char *want)
+{
+    struct strbuf sb = STRBUF_INIT;
+    number_add_percent(&sb, covered, total);
+    bool same = strcmp(strbuf_str(&sb), want) == 0;
+    if (!same)
+        fprintf(stderr, "  %llu of %llu: %s, not %s\n", (unsigned long long)covered,
+                (unsigned long long)total, strbuf_str(&sb), want);
+    strbuf_free(&sb);
+    return same;
+}
+
+/* By hand: 2/3 = 66.66..% reads 66.6 (down, not 66.7); 12/125 = 9.6% (the
+ * k-path paper's x+42); 9999/10000 = 99.99% reads 99.9, never 100.0. */
+TEST(number_percent_rounds_down_and_only_full_reads_100)
+{
+    CHECK(percent_is(0, 0, "100.0"));
+    CHECK(percent_is(5, 5, "100.0"));
+    CHECK(percent_is(0, 7, "0.0"));
+    CHECK(percent_is(1, 1001, "0.0"));
+    CHECK(percent_is(1, 1000, "0.1"));
+    CHECK(percent_is(2, 3, "66.6"));
+    CHECK(percent_is(12, 125, "9.6"));
+    CHECK(percent_is(9999, 10000, "99.9"));
+    CHECK(percent_is(UINT64_MAX - 1, UINT64_MAX, "99.9"));
 }
