@@ -51,7 +51,7 @@ char **commands_complete(struct ui *ui, const char *line, int start, const char 
 
 
 /* ---- what the app does for its parts (the app layer: app.c, commands.c,
- * generalize_job.c and the job halves of runs.c and features.c) ---------- */
+ * generalize_job.c, runs_job.c and features_job.c) ------------------------ */
 /* Swap in a new workspace (after :load or :open); the old one is freed. */
 void ui_set_workspace(struct ui *ui, struct workspace *ws);
 void ui_job_stop(struct ui *ui, const char *why);
