@@ -1932,6 +1932,13 @@ bool ui_script_line(struct ui *ui, const char *line, const char *where)
 
 /* ---- what the panes ask for ------------------------------------------------------------- */
 
+/* A pane's action that only the app can carry out (REQ_ACTION). */
+static void pane_action(struct ui *ui, enum action a)
+{
+    if (a == ACT_TARGET)
+        features_target(ui);
+}
+
 bool ui_request(struct ui *ui, struct pane_request r)
 {
     if (r.changed)
@@ -1953,6 +1960,7 @@ bool ui_request(struct ui *ui, struct pane_request r)
             ui_message(ui, "%s", r.fallback);
         break;
     case REQ_COMMAND: ui_command(ui, r.text); break;
+    case REQ_ACTION: pane_action(ui, r.action); break;
     }
     pane_request_free(&r);
     return true;

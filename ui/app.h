@@ -51,7 +51,7 @@ char **commands_complete(struct ui *ui, const char *line, int start, const char 
 
 
 /* ---- what the app does for its parts (the app layer: app.c, commands.c,
- * generalize_job.c and the job halves of runs.c and features.c) ---------- */
+ * generalize_job.c, runs_job.c and features_job.c) ------------------------ */
 /* Swap in a new workspace (after :load or :open); the old one is freed. */
 void ui_set_workspace(struct ui *ui, struct workspace *ws);
 void ui_job_stop(struct ui *ui, const char *why);
@@ -122,6 +122,22 @@ void runs_free(struct ui *ui);
 bool runs_report_slice(struct ui *ui, double deadline);
 void runs_report_stop(struct ui *ui);
 void runs_report_status(struct ui *ui, struct strbuf *out);
+
+/* ---- features_job.c: the behaviour features view's learning and T ---- */
+/* Learning as a job (JOB_FEATURES): a slice (false when done), stop, status. */
+bool features_slice(struct ui *ui, double deadline);
+void features_stop(struct ui *ui);
+void features_status(struct ui *ui, struct strbuf *out);
+void features_free(struct ui *ui);
+/* T in the features view: inputs for the selected rule (every rule of the
+ * selected feature, round-robin), added to the workspace and run with
+ * runs_append. */
+void features_target(struct ui *ui);
+/* The end of the runs T started (runs_append): all holds every record of
+ * the results file, ran the new inputs' paths; the view learns again, then
+ * selects the feature again and says how many of the new inputs reach it. */
+void features_ran(struct ui *ui, const struct results *all, const struct sample_list *ran,
+                  bool stopped);
 
 /* The commands' help (commands.c), for the help overlay and --help. */
 void commands_help(struct strbuf *out, int width);

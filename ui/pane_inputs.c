@@ -152,8 +152,9 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
                                      : "showing the inputs");
     }
     if (ui->inputs_features) {
-        if (features_action(ui, a))
-            return REQ_HANDLED;
+        struct pane_request r = features_action(ui, a);
+        if (r.kind != REQ_NOT_MINE)
+            return r;
         if (a == ACT_INPUTS_PLOT || a == ACT_INPUTS_RUNS)
             features_toggle(ui, false); /* and on to that view */
     } else if (a == ACT_FEATURE_OPEN || a == ACT_TARGET) {

@@ -48,6 +48,11 @@ struct pane_request req_command(const char *line)
     return (struct pane_request){.kind = REQ_COMMAND, .text = xstrdup(line)};
 }
 
+struct pane_request req_action(enum action a)
+{
+    return (struct pane_request){.kind = REQ_ACTION, .action = a};
+}
+
 void req_log(struct pane_request *r, bool error, const char *text)
 {
     r->log = xgrow(r->log, &r->log_cap, r->nlog + 1, sizeof *r->log);

@@ -4,10 +4,11 @@
  * that read top-down (README "How it is built"; tests/layers/run.sh keeps
  * them so):
  *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
- *     app         app.c, commands.c, generalize_job.c: layout, focus, key
- *                 dispatch, commands, jobs, messages            -> ui.h
- *     panes       pane_*.c, generalize_view.c, the views of runs.c and
- *                 features.c, request.c                         -> widget.h
+ *     app         app.c, commands.c, generalize_job.c, runs_job.c,
+ *                 features_job.c: layout, focus, key dispatch,
+ *                 commands, jobs, messages                      -> ui.h
+ *     panes       pane_*.c, generalize_view.c, runs.c, features.c,
+ *                 request.c                                     -> widget.h
  *     widgets     widget.c, plot.c, screen.c, theme.c, keys.c, svg.c
  * This header is what the panes see: struct ui, each pane's struct
  * pane_ops (tig's view_ops in spirit: a title, a row count for the generic
@@ -63,12 +64,14 @@ struct ui;
  * REQ_ERROR: show `text` on the message line (it goes to the log too);
  * REQ_FOCUS: focus pane `pane`, then show `text` if any; REQ_CMDLINE: open
  * the command line with `text` typed (a front end without one, script mode,
- * shows `fallback` instead); REQ_COMMAND: run `text` as a command line.
+ * shows `fallback` instead); REQ_COMMAND: run `text` as a command line;
+ * REQ_ACTION: the app carries out `action` itself, for the pane (an action
+ * that needs the app: a job, messages along the way: pane_action in app.c).
  * `changed` says first that the workspace changed shape (derived rows are
  * rebuilt: ui_workspace_changed); then `log` goes to the message log, then
  * the request is carried out. */
 enum request_kind { REQ_NOT_MINE, REQ_DONE, REQ_MESSAGE, REQ_ERROR, REQ_FOCUS, REQ_CMDLINE,
-                    REQ_COMMAND };
+                    REQ_COMMAND, REQ_ACTION };
 /* An entry of the message log. */
 struct log_entry {
     char *text;          /* owned; may have several lines */
@@ -80,6 +83,7 @@ struct pane_request {
     char *text;      /* owned */
     char *fallback;  /* owned; REQ_CMDLINE */
     int pane;        /* REQ_FOCUS: an enum pane_id */
+    enum action action; /* REQ_ACTION */
     bool changed;
     struct log_entry *log; /* owned; lines for the message log only */
     size_t nlog, log_cap;
@@ -92,6 +96,7 @@ struct pane_request req_error(const char *fmt, ...) __attribute__((format(printf
 struct pane_request req_focus(int pane);
 struct pane_request req_cmdline(const char *initial, const char *fallback);
 struct pane_request req_command(const char *line);
+struct pane_request req_action(enum action a);
 /* Add a line for the message log to r (it keeps a copy). */
 void req_log(struct pane_request *r, bool error, const char *text);
 void pane_request_free(struct pane_request *r);
@@ -121,7 +126,7 @@ struct pane_ops {
  * JOB_RESTORE: loading the autosaved session, some lines per slice; it
  * replaces the workspace when done (keys wait: half a session is no use).
  * JOB_RUNS_REPORT: the runs view's report, an input per unit (runs.c).
- * JOB_FEATURES: learning the behaviour features view's trees (features.c).
+ * JOB_FEATURES: learning the behaviour features view's trees (features_job.c).
  * Any key stops either; the view says how to start it again. */
 enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN, JOB_RESTORE,
                 JOB_RUNS_REPORT, JOB_FEATURES, JOB_GENERALIZE /* :generalize (generalize_view.c) */ };
@@ -403,26 +408,18 @@ const struct run_record *runs_record(struct ui *ui, uint64_t row);
  * (SIZE_MAX: none, or a run whose input is no longer in the workspace). */
 size_t inputs_selected(struct ui *ui);
 
-/* ---- features.c: the behaviour features view of the inputs pane (w) ---------------- */
+/* ---- features.c: the behaviour features view of the inputs pane (w; its job is
+ * features_job.c, app.h) ---------------------------------------------------------------- */
 void features_toggle(struct ui *ui, bool on);
 uint64_t features_rows(struct ui *ui);
 void features_draw(struct ui *ui, struct rect r, bool focused);
 void features_summary(struct ui *ui, struct strbuf *out);
 void features_row_text(struct ui *ui, uint64_t row, struct strbuf *out);
-/* The view's keys (Enter, T; m and d say they do not apply); false: not its. */
-bool features_action(struct ui *ui, enum action a);
+/* The view's keys (Enter; T, which the app carries out: REQ_ACTION; m and
+ * d say they do not apply); REQ_NOT_MINE: not its. */
+struct pane_request features_action(struct ui *ui, enum action a);
 /* Is node n on a k-path of the selected rule (or feature)? */
 bool features_node_highlighted(const struct ui *ui, uint32_t n);
-/* Learning as a job (JOB_FEATURES): a slice (false when done), stop, status. */
-bool features_slice(struct ui *ui, double deadline);
-void features_stop(struct ui *ui);
-void features_status(struct ui *ui, struct strbuf *out);
-void features_free(struct ui *ui);
-/* The end of the runs T started (runs_append): all holds every record of
- * the results file, ran the new inputs' paths; the view learns again, then
- * selects the feature again and says how many of the new inputs reach it. */
-void features_ran(struct ui *ui, const struct results *all, const struct sample_list *ran,
-                  bool stopped);
 /* The detail pane's paragraphs for the selected row: add(ctx, label, style)
  * gives the text of a new paragraph. */
 typedef struct strbuf *(*detail_para_fn)(void *ctx, const char *label, int style);

@@ -4,11 +4,11 @@
 #   widget  screen, theme, keys, widget, plot, svg, lesson: drawing pieces
 #           and file formats; they know nothing of the app or the panes
 #   pane    pane_*, request, generalize_view, runs (the runs view),
-#           features (see the exception below): draw and take keys through
-#           struct pane_ops / struct overlay_ops, ask the app for actions by
-#           returning a struct pane_request, never call the app
-#   app     app, commands, generalize_job, runs_job: layout, focus, key
-#           dispatch, commands, jobs
+#           features (the behaviour features view): draw and take keys
+#           through struct pane_ops / struct overlay_ops, ask the app for
+#           actions by returning a struct pane_request, never call the app
+#   app     app, commands, generalize_job, runs_job, features_job: layout,
+#           focus, key dispatch, commands, jobs
 #   front   term, script, tui: the front ends, which drive the app through
 #           app.h; nothing below calls them
 # A file may include the headers and call the (non-static) functions of its
@@ -24,18 +24,15 @@ layer_of() {
     case $1 in
     screen|theme|keys|widget|plot|svg|lesson) echo 0 ;;
     pane_*|request|generalize_view|runs|features) echo 1 ;;
-    app|commands|generalize_job|runs_job) echo 2 ;;
+    app|commands|generalize_job|runs_job|features_job) echo 2 ;;
     term|script|tui) echo 3 ;;
     *) echo "" ;;
     esac
 }
 name_of() { case $1 in 0) echo widget ;; 1) echo pane ;; 2) echo app ;; 3) echo "front end" ;; esac; }
 
-# Known exceptions, one per line: FILE FUNCTION-OR-HEADER.  features.c is
-# still both a job (learning, T's runs: app) and a view (pane): it calls the
-# app (messages, runs_append) until it is split as runs.c was.
+# Known exceptions, one per line: FILE FUNCTION-OR-HEADER (none left).
 allowed='
-features.c app.h
 '
 
 tmp=$(mktemp -d)
@@ -92,7 +89,7 @@ grep -q '^app.c ui_key$' "$tmp/defs" || fail "did not find ui_key in app.c (the 
 # Includes: no file includes a header of a layer above its own.
 header_layer() {
     case $1 in
-    ui.h|generalize_view.h) echo 1 ;;
+    ui.h|generalize_view.h|features_view.h) echo 1 ;;
     app.h) echo 2 ;;
     term.h|script.h|tui.h) echo 3 ;;
     widget.h|plot.h|svg.h|screen.h|theme.h|keys.h|lesson.h) echo 0 ;;
