@@ -181,6 +181,19 @@ wait_file() { # wait_file GLOB WHAT: until a file matches (20 s at most)
     done
     fail "waited for $2: $1"
 }
+# wait_procs N PATTERN FAILURE: until exactly N processes match PATTERN
+# (10 s at most to reach a count above 0; 2 s for none left, which is what
+# stopping a job with its process groups must achieve at once)
+wait_procs() {
+    i=0
+    limit=100
+    [ "$1" -gt 0 ] || limit=20
+    until [ "$(pgrep -c -f "$2")" = "$1" ]; do
+        i=$((i + 1))
+        [ $i -lt $limit ] || fail "$3"
+        sleep 0.1
+    done
+}
 rm -f "$tmp/state/kpath/"autosave-*
 printf 'kpath-workspace 1\ngrammar "grammars/expr.ebnf"\nk 2\nend\n' >"$tmp/w.kpw"
 start --workspace "$tmp/w.kpw"
@@ -237,20 +250,10 @@ keys : 'samples tests/tui/samples/calc' Enter
 wait_for "7 samples added" ":samples"
 keys : "run --timeout 60 -j 2 --results $tmp/r.jsonl -- sh -c 'sleep 97; exit 0'" Enter
 wait_for "running sh: 0 of 7 inputs, 0 failed (any key stops)" "the progress line of :run"
-i=0
-until [ "$(pgrep -c -f '^sleep 97$')" = 2 ]; do
-    i=$((i + 1))
-    [ $i -lt 100 ] || fail ":run did not start two runs at once (-j 2)"
-    sleep 0.1
-done
+wait_procs 2 '^sleep 97$' ":run did not start two runs at once (-j 2)"
 keys Escape
 wait_for "stopped: 0 of 7 runs recorded in $tmp/r.jsonl" "Esc stopping :run"
-i=0
-while pgrep -f '^sleep 97$' >/dev/null; do
-    i=$((i + 1))
-    [ $i -lt 20 ] || fail "a run's sleep outlived Esc"
-    sleep 0.1
-done
+wait_procs 0 '^sleep 97$' "a run's sleep outlived Esc"
 [ "$(wc -l <"$tmp/r.jsonl")" = 1 ] || fail "records of stopped runs in the results"
 keys q
 wait_for "Quit anyway? (y/n)" "q after :run (the workspace names its results now)"
@@ -288,20 +291,10 @@ wait_exit "q after stopping the jobs" 0
 start --start Expr grammars/arith.ebnf
 keys : "generalize -j 2 --timeout 60 tests/tui/samples/calc -- sh -c 'sleep 98; exit 0'" Enter
 wait_for "generalizing: 0 queries, the samples (any key stops)" "the progress line of :generalize"
-i=0
-until [ "$(pgrep -c -f '^sleep 98$')" = 2 ]; do
-    i=$((i + 1))
-    [ $i -lt 100 ] || fail ":generalize did not ask two inputs at once (-j 2)"
-    sleep 0.1
-done
+wait_procs 2 '^sleep 98$' ":generalize did not ask two inputs at once (-j 2)"
 keys Escape
 wait_for "generalization stopped: 0 queries (0 accepted), 0 changes kept" "Esc stopping :generalize"
-i=0
-while pgrep -f '^sleep 98$' >/dev/null; do
-    i=$((i + 1))
-    [ $i -lt 20 ] || fail "a query's sleep outlived Esc"
-    sleep 0.1
-done
+wait_procs 0 '^sleep 98$' "a query's sleep outlived Esc"
 wait_for "grammars/arith.ebnf, stopped: 0 queries (0 accepted), 0 changes" "the view after Esc"
 keys Escape
 wait_for "? help" "the panes after closing the view"
