@@ -2403,10 +2403,7 @@ static void drop_redundant(struct generator *gen)
     for (size_t i = 0; i < gen->ninputs; i++) {
         struct gen_input *in = &gen->inputs[i];
         if (dropped[i]) {
-            dtree_packed_free(&in->tree);
-            free(in->text);
-            free(in->new_paths);
-            free(in->target);
+            gen_input_free(in);
             free(st->input_ranks[i].bytes);
         } else {
             st->input_ranks[kept] = st->input_ranks[i];
@@ -2416,28 +2413,9 @@ static void drop_redundant(struct generator *gen)
     gen->ninputs = st->ninput_ranks = kept;
     /* What each kept input newly covers, in order. */
     memset(count, 0, (size_t)gen->space.total + 1);
-    uint32_t k = gen->opts.k;
     for (size_t i = 0; i < gen->ninputs; i++) {
-        struct gen_input *in = &gen->inputs[i];
         input_ranks(gen, i, &l, false);
-        uint64_t target_rank = UINT64_MAX;
-        if (in->target)
-            kpath_rank(&gen->space, in->target, &target_rank);
-        in->nnew = 0;
-        in->target_covered = false;
-        size_t cap = 0;
-        free(in->new_paths);
-        in->new_paths = NULL;
-        for (size_t j = 0; j < l.len; j++) {
-            in->target_covered = in->target_covered || l.ranks[j] == target_rank;
-            if (count[l.ranks[j]])
-                continue;
-            count[l.ranks[j]] = 1;
-            in->new_paths = xgrow(in->new_paths, &cap, ((size_t)in->nnew + 1) * k,
-                                  sizeof *in->new_paths);
-            kpath_unrank(&gen->space, l.ranks[j], in->new_paths + (size_t)in->nnew * k);
-            in->nnew++;
-        }
+        gen_input_count_new(gen, &gen->inputs[i], l.ranks, l.len, count);
     }
     free(l.ranks);
     free(dropped);
@@ -2571,6 +2549,30 @@ size_t gen_tree_ranks(const struct generator *gen, const struct dtree *tree, boo
     *ranks = l.ranks;
     *cap = l.cap;
     return l.len;
+}
+
+void gen_input_count_new(const struct generator *gen, struct gen_input *in,
+                         const uint64_t *ranks, size_t n, uint8_t *seen)
+{
+    uint32_t k = gen->opts.k;
+    uint64_t target_rank = UINT64_MAX;
+    if (in->target)
+        kpath_rank(&gen->space, in->target, &target_rank);
+    in->nnew = 0;
+    in->target_covered = false;
+    size_t cap = 0;
+    free(in->new_paths);
+    in->new_paths = NULL;
+    for (size_t j = 0; j < n; j++) {
+        in->target_covered = in->target_covered || ranks[j] == target_rank;
+        if (seen[ranks[j]])
+            continue;
+        seen[ranks[j]] = 1;
+        in->new_paths = xgrow(in->new_paths, &cap, ((size_t)in->nnew + 1) * k,
+                              sizeof *in->new_paths);
+        kpath_unrank(&gen->space, ranks[j], in->new_paths + (size_t)in->nnew * k);
+        in->nnew++;
+    }
 }
 
 void gen_input_free(struct gen_input *in)

@@ -284,6 +284,12 @@ void gen_input_tree(const struct generator *gen, size_t i, struct dtree *out);
  * many; *ranks is grown (xgrow, capacity *cap) and owned by the caller. */
 size_t gen_tree_ranks(const struct generator *gen, const struct dtree *tree, bool only_targets,
                       uint64_t **ranks, size_t *cap);
+/* What a finished input newly covers (new_paths, nnew, target_covered),
+ * given its distinct ranks ascending: those not yet set in seen (a byte per
+ * rank of the space), which it then sets.  Called in suite order, this is
+ * what each input adds to the ones before it. */
+void gen_input_count_new(const struct generator *gen, struct gen_input *in,
+                         const uint64_t *ranks, size_t n, uint8_t *seen);
 /* Free what a finished input owns (and zero it). */
 void gen_input_free(struct gen_input *in);
 

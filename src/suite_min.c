@@ -43,37 +43,18 @@ static size_t input_ranks(const struct generator *gen, size_t i, bool only_targe
 static void recount(struct generator *gen)
 {
     uint32_t k = gen->opts.k;
-    bool *seen = xcalloc((size_t)gen->space.total + 1, sizeof *seen);
-    uint32_t *path = xmalloc(k * sizeof *path);
+    uint8_t *seen = xcalloc((size_t)gen->space.total + 1, 1);
     uint64_t *ranks = NULL;
     size_t cap = 0;
     for (size_t i = 0; i < gen->ninputs; i++) {
         struct gen_input *in = &gen->inputs[i];
         size_t n = input_ranks(gen, i, false, &ranks, &cap);
-        uint64_t target_rank = UINT64_MAX;
-        if (in->target)
-            kpath_rank(&gen->space, in->target, &target_rank);
-        free(in->new_paths);
-        in->new_paths = NULL;
-        in->nnew = 0;
-        in->target_covered = false;
+        gen_input_count_new(gen, in, ranks, n, seen);
         in->round = 1;
-        size_t pcap = 0;
-        for (size_t j = 0; j < n; j++) {
-            in->target_covered = in->target_covered || ranks[j] == target_rank;
-            if (seen[ranks[j]])
-                continue;
-            seen[ranks[j]] = true;
-            in->new_paths = xgrow(in->new_paths, &pcap, ((size_t)in->nnew + 1) * k,
-                                  sizeof *in->new_paths);
-            kpath_unrank(&gen->space, ranks[j], in->new_paths + (size_t)in->nnew * k);
-            kpath_unrank(&gen->space, ranks[j], path);
-            kpath_set_add(&gen->covered, path);
-            in->nnew++;
-        }
+        for (uint32_t m = 0; m < in->nnew; m++)
+            kpath_set_add(&gen->covered, in->new_paths + (size_t)m * k);
     }
     free(ranks);
-    free(path);
     free(seen);
 }
 
