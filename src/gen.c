@@ -7,6 +7,7 @@
 #include "expansion.h"
 #include "leb128.h"
 #include "learn.h"
+#include "size_table.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -158,6 +159,10 @@ struct gen_state {
     size_t frontier_cap;
     uint32_t *frontier_stack;  /* frontier_of scratch */
     size_t frontier_stack_cap;
+    /* ---- exact smallest within the depth (size_table.h) ---- */
+    struct size_table *sizes; /* NULL: too large to afford, or not the kpath strategy */
+    uint32_t *way;            /* its way to the target's first node */
+    size_t way_cap;
     /* ---- scratch ---- */
     uint32_t *pick;
     double *weights;
@@ -671,6 +676,18 @@ static uint64_t route_min_size(const struct generator *gen)
     return add64(size, node_min_size(g, st->route[st->route_len - 1]));
 }
 
+/* Append the way from the first target node (the route's last node) to
+ * each next target node, and note where each one is. */
+static void route_tail(struct generator *gen)
+{
+    struct gen_state *st = gen->state;
+    gen->route_target_at[0] = (uint32_t)st->route_len - 1;
+    for (uint32_t j = 1; j < gen->opts.k; j++) {
+        route_chain(gen, gen->target[j - 1], gen->target[j]);
+        gen->route_target_at[j] = (uint32_t)st->route_len - 1;
+    }
+}
+
 /* The way from the root to the first target node (through the pin, if any),
  * then to each next target node. */
 static void build_route(struct generator *gen)
@@ -699,11 +716,7 @@ static void build_route(struct generator *gen)
         route_down(gen, 0, target[0], st->cost);
         st->leg_end = st->route_len - 1;
     }
-    gen->route_target_at[0] = (uint32_t)st->route_len - 1;
-    for (uint32_t j = 1; j < gen->opts.k; j++) {
-        route_chain(gen, target[j - 1], target[j]);
-        gen->route_target_at[j] = (uint32_t)st->route_len - 1;
-    }
+    route_tail(gen);
 }
 
 /* The depth, relative to the pin's first node's, that the way along the pin
@@ -984,6 +997,11 @@ static uint32_t needed_past_limit(struct generator *gen, const uint32_t *target)
     }
 }
 
+bool gen_smallest_exact(const struct generator *gen)
+{
+    return gen->state->sizes && gen->opts.closeoff == GEN_CLOSE_SHORTEST;
+}
+
 uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path)
 {
     return plan_target(gen, path, NULL);
@@ -1182,8 +1200,10 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     gen->last.candidates = xmalloc((widest + 1) * sizeof *gen->last.candidates);
     gen->target = xcalloc(opts->k, sizeof *gen->target);
     gen->route_target_at = xcalloc((size_t)opts->k + 1, sizeof *gen->route_target_at);
-    if (opts->strategy == GEN_KPATH)
+    if (opts->strategy == GEN_KPATH) {
+        st->sizes = size_table_new(g, opts->max_depth);
         build_agenda(gen);
+    }
     gen->phase = GEN_PHASE_IDLE;
     return gen;
 }
@@ -1195,6 +1215,8 @@ void gen_free(struct generator *gen)
     if (!gen)
         return;
     struct gen_state *st = gen->state;
+    size_table_free(st->sizes);
+    free(st->way);
     free(st->is_rule_node);
     free(st->side_top1);
     free(st->side_top2);
@@ -1394,6 +1416,52 @@ static void drop_open_end(struct gen_state *st, uint32_t n)
 /* Take the next target from the agenda, skipping covered ones and reporting
  * those no tree within the depth limit contains.  False when none is left. */
 
+/* The smallest tree holding the target within the depth, exactly (see
+ * size_table.h), where the way planned so far may not give it: the
+ * smallest way of all is too deep, a closed side's smallest subtree is, or
+ * there are pins.  `needed` is what planning found (the route is built when
+ * it is within the depth).  Replaces the route when the exact way is
+ * lighter (on a tie the planned way stays) and returns the depth needed
+ * (within the limit once a way is found). */
+static uint32_t exact_smallest(struct generator *gen, uint32_t needed)
+{
+    const struct graph *g = gen->graph;
+    struct gen_state *st = gen->state;
+    bool have = needed <= gen->opts.max_depth;
+    bool pinned = gen->opts.pins && gen->opts.pins->len;
+    uint64_t now = METRIC_INFINITE;
+    if (have) {
+        now = size_table_route_weight(st->sizes, st->route, st->route_len, is_ref(g, 0));
+        /* The smallest way of all, its smallest tree within the depth: no
+         * tree is smaller (the common case, at no more cost). */
+        if (!pinned && st->smallest_route && st->route_ctx == &st->ctx[0] &&
+            now == route_weight(gen))
+            return needed;
+    } else {
+        st->route_len = 0;
+        route_push(st, gen->target[0]);
+        route_tail(gen);
+    }
+    size_t tail_at = gen->route_target_at[0], ntail = st->route_len - tail_at;
+    size_t len = 0;
+    uint64_t weight;
+    if (!size_table_smallest_way(st->sizes, st->route + tail_at, ntail, gen->opts.pins,
+                                 &st->way, &len, &st->way_cap, &weight) ||
+        weight >= now)
+        return needed;
+    /* The way, then the tail after its first node (which ends the way). */
+    st->route = xgrow(st->route, &st->route_cap, len - 1 + ntail, sizeof *st->route);
+    memmove(st->route + len - 1, st->route + tail_at, ntail * sizeof *st->route);
+    memcpy(st->route, st->way, len * sizeof *st->route);
+    st->route_len = len - 1 + ntail;
+    for (uint32_t j = 0; j < gen->opts.k; j++)
+        gen->route_target_at[j] = (uint32_t)(gen->route_target_at[j] - tail_at + len - 1);
+    st->leg_end = len - 1;
+    st->smallest_route = true;
+    st->via = NULL;
+    return have ? needed : gen->opts.max_depth;
+}
+
 static bool next_target(struct generator *gen)
 {
     struct gen_state *st = gen->state;
@@ -1413,8 +1481,11 @@ static bool next_target(struct generator *gen)
                 needed = plan_target(gen, gen->target, pinned ? NULL : layer_at(gen, 0));
         }
         uint64_t size = 0;
-        if (needed <= gen->opts.max_depth) {
+        if (needed <= gen->opts.max_depth)
             build_route(gen);
+        if (st->sizes)
+            needed = exact_smallest(gen, needed);
+        if (needed <= gen->opts.max_depth) {
             size = route_min_size(gen);
             if (size <= gen->opts.max_size)
                 return true;
@@ -1815,6 +1886,21 @@ static uint32_t shortest_fitting(const struct generator *gen, uint32_t inst, uin
 {
     const struct graph *g = gen->graph;
     uint32_t best = INF32;
+    const struct size_table *sizes = gen->state->sizes;
+    uint32_t refs = gen->state->refs[inst];
+    if (sizes && refs <= gen->opts.max_depth) {
+        /* Exactly: the smallest subtree within the depth left (on a tie,
+         * the one of the smallest overall, as below). */
+        uint64_t best_w = METRIC_INFINITE;
+        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++) {
+            uint32_t c = graph_children(g, n)[i];
+            uint64_t w = size_table_weight(sizes, c, gen->opts.max_depth - refs);
+            if (w != METRIC_INFINITE &&
+                (w < best_w || (w == best_w && is_shorter(g, c, graph_children(g, n)[best]))))
+                best = i, best_w = w;
+        }
+        return best == INF32 ? fastest_alternative(gen, n) : best;
+    }
     for (uint32_t i = 0; i < g->nodes[n].nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
         if (fits(gen, inst, c) && (best == INF32 || is_shorter(g, c, graph_children(g, n)[best])))

@@ -274,6 +274,14 @@ uint64_t gen_agenda_left(const struct generator *gen);
  * between trees (phase IDLE or DONE). */
 uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path);
 
+/* Is the input made for each target the smallest tree within the depth
+ * limit holding it (fewest characters, then tree nodes; with pins, in a
+ * pinned context)?  True for the kpath strategy with the shortest close-off
+ * when the exact size table (size_table.h) is affordable for the grammar and
+ * the limit: the walk then goes the smallest way within the depth and the
+ * close-off takes the smallest subtrees within the depth left. */
+bool gen_smallest_exact(const struct generator *gen);
+
 /* The derivation tree of gen->inputs[i], rebuilt into `out` exactly as it
  * was made (free it with dtree_free). */
 void gen_input_tree(const struct generator *gen, size_t i, struct dtree *out);

@@ -78,7 +78,7 @@ static void longest_covered(const uint32_t *path, uint32_t k, const struct why_o
  * k-path generator, one target, shortest close-off). */
 static bool build_example(const struct graph *g, const uint32_t *path, uint32_t k,
                           uint32_t depth, const struct pin_set *pins, char **text, size_t *len,
-                          uint32_t *tree_depth, uint32_t *derivation_depth)
+                          uint32_t *tree_depth, uint32_t *derivation_depth, bool *exact)
 {
     struct gen_options o;
     gen_options_default(&o);
@@ -94,6 +94,7 @@ static bool build_example(const struct graph *g, const uint32_t *path, uint32_t 
         return false;
     gen_run(gen);
     bool made = gen->ninputs > 0;
+    *exact = gen_smallest_exact(gen);
     if (made) {
         *text = xmemdup(gen->inputs[0].text, gen->inputs[0].len + 1);
         *len = gen->inputs[0].len;
@@ -154,16 +155,20 @@ void why_explain(const struct graph *g, const uint32_t *path, uint32_t k,
     if (r->needed_depth != UINT32_MAX) {
         r->example_within_limit = !r->too_deep;
         uint32_t limit = r->too_deep ? r->needed_depth : opts->max_depth;
+        bool exact = false, unlimited_exact;
         build_example(g, path, k, limit, context, &r->example, &r->example_len,
-                      &r->example_depth, &r->example_derivation_depth);
-        /* Without a depth limit the generator's way is the smallest one
-         * (each leg's smallest way, the lightest pin): when that input fits
-         * the limit, it is the example and the example is the smallest. */
+                      &r->example_depth, &r->example_derivation_depth, &exact);
+        /* Within the limit the generator's input is exact when its size
+         * table is affordable (size_table.h).  Without a depth limit its
+         * way is the smallest one (each leg's smallest way, the lightest
+         * pin): when that input fits the limit, it is the example and the
+         * example is the smallest; otherwise it is a lower bound. */
         char *text = NULL;
         uint32_t derivation;
         if (r->example && build_example(g, path, k, WHY_NO_DEPTH_LIMIT, context, &text,
-                                        &r->smallest_len, &r->smallest_depth, &derivation)) {
-            r->example_smallest = r->smallest_depth <= limit;
+                                        &r->smallest_len, &r->smallest_depth, &derivation,
+                                        &unlimited_exact)) {
+            r->example_smallest = exact || r->smallest_depth <= limit;
             free(text);
         }
     }

@@ -14,16 +14,18 @@
  * shortest close-off, within the depth limit; if it needs more, at the depth
  * it needs, said as such).
  *
- * What "smallest" guarantees.  With no depth limit the generator's input is
- * the smallest containing the path (fewest characters, then tree nodes; with
- * pins, in a pinned context): the smallest context of its first node (with
- * pins: the lightest pin, each leg its smallest way) and the shortest
- * close-off.  Under a depth limit that this smallest input exceeds, the
- * generator tries only each leg's smallest or shallowest way, so its input
- * within the limit is not proven the smallest within it; why_explain
- * therefore also builds the unlimited one: example_smallest says the
- * example is it, and otherwise smallest_len is a lower bound on the bytes
- * of any input within the limit containing the path.
+ * What "smallest" guarantees.  The generator's input is the smallest
+ * containing the path within the depth limit (fewest characters, then tree
+ * nodes; with pins, in a pinned context) whenever its exact size table is
+ * affordable (size_table.h: (limit + 1) * graph nodes up to 2^21): the
+ * smallest way within the depth, even where that is neither the smallest
+ * nor the shallowest way, and the smallest subtrees within the depth left.
+ * Above that size, the generator tries only each leg's smallest or
+ * shallowest way, which is the smallest when the unlimited smallest input
+ * fits the limit; why_explain therefore also builds the unlimited one:
+ * example_smallest says the example is proven the smallest (exact, or the
+ * unlimited smallest fits), and otherwise smallest_len is a lower bound on
+ * the bytes of any input within the limit containing the path.
  *
  * Ownership: the report owns its arrays and example text. */
 #ifndef KPATH_WHY_H

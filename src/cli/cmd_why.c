@@ -50,12 +50,14 @@ const struct cli_command cmd_why_command = {
     "depth (tree nodes on its longest path), or says that none exists within\n"
     "the limits.  Under --pin, a k-path under a pin gets the smallest input\n"
     "containing it in the pin's context (what the explorer's C adds).\n"
-    "Guarantee: with no depth limit, the input is the smallest (with pins: the\n"
-    "lightest pin, each leg of the way its smallest).  When that smallest input\n"
-    "is deeper than the limit, the input shown is the smallest of the ways\n"
-    "kpath tries within it (each leg the smallest or the shallowest way), and\n"
-    "why says so and gives the smallest's size, a lower bound (\"smallest input\n"
-    "found\"; in --json example_smallest, smallest_bytes, smallest_depth).",
+    "Guarantee: the input is the smallest within the depth limit, also where\n"
+    "that is neither the smallest nor the shallowest way, found by an exact\n"
+    "search over (node, depth) whose table has (limit + 1) x graph nodes\n"
+    "entries.  Above 2^21 entries (a grammar of about 120,000 nodes at depth\n"
+    "16) kpath tries each leg's smallest or shallowest way only; when the\n"
+    "smallest input overall is then deeper than the limit, why says so and\n"
+    "gives that smallest's size, a lower bound (\"smallest input found\"; in\n"
+    "--json example_smallest, smallest_bytes, smallest_depth).",
     options, run, true,
 };
 
@@ -342,8 +344,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             strbuf_addch(&out, '\n');
             if (!r.example_smallest)
                 strbuf_addf(&out, "  (not proven the smallest within depth %u: the smallest input "
-                                  "containing it, %zu byte%s, needs depth %u; within the limit "
-                                  "kpath tries each leg's smallest and shallowest way only)\n",
+                                  "containing it, %zu byte%s, needs depth %u; the exact search "
+                                  "within the limit is too large for this grammar)\n",
                             r.example_within_limit ? w.max_depth : r.needed_depth,
                             r.smallest_len, r.smallest_len == 1 ? "" : "s", r.smallest_depth);
         } else {

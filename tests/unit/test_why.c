@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "learn.h"
 #include "parse.h"
+#include "size_table.h"
 #include "why.h"
 #include "workspace.h"
 
@@ -189,9 +190,10 @@ TEST(why_smallest_input_is_the_fewest_characters_within_the_depth)
     CHECK(r.example_smallest); /* the smallest overall fits: proven */
     CHECK_INT(r.smallest_len, 1);
     why_report_free(&r);
-    /* Depth 3 rules "t" out: the smallest within it is "abcdt".  The
-     * smallest overall, "t" (1 byte, depth 4), is over the limit, so the
-     * example is not proven the smallest and "t" is the lower bound. */
+    /* Depth 3 rules "t" out: the smallest within it is "abcdt", the only
+     * way left.  The size table makes it exact (issue 10, point 1): proven
+     * the smallest within the limit; "t" (1 byte, depth 4) is still
+     * reported as the smallest overall. */
     o.max_depth = 3;
     r = explain(l.graph, path, 1, &o);
     CHECK(r.example_within_limit);
@@ -199,7 +201,7 @@ TEST(why_smallest_input_is_the_fewest_characters_within_the_depth)
     CHECK_INT(r.example_depth, 3);
     /* S_0, |_1, X_2, ~_4, ~_7, ~_10, ~_13, T_15, "t"_11 */
     CHECK_INT(r.example_derivation_depth, 9);
-    CHECK(!r.example_smallest);
+    CHECK(r.example_smallest);
     CHECK_INT(r.smallest_len, 1);
     CHECK_INT(r.smallest_depth, 4);
     why_report_free(&r);
@@ -234,9 +236,10 @@ TEST(why_smallest_under_a_pin_is_what_c_adds)
         CHECK(r.example_within_limit);
         CHECK_INT(r.example_len, cases[c].len);
         CHECK(r.example_depth <= cases[c].limit);
-        /* proven the smallest only where "pt" (depth 9) fits; else "pt"
-         * is the lower bound */
-        CHECK(r.example_smallest == (cases[c].limit >= 9));
+        /* proven the smallest at every limit: the size table's search is
+         * exact (the 5-byte inputs are the smallest within 7 and 8, the
+         * 8-byte one within 5 and 6); "pt" is the smallest overall */
+        CHECK(r.example_smallest);
         CHECK_INT(r.smallest_len, 2);
         CHECK_INT(r.smallest_depth, 9);
         size_t before = ws->ninputs;
@@ -265,4 +268,131 @@ TEST(why_smallest_under_a_pin_is_what_c_adds)
     CHECK_INT(ws->ninputs, before);
     diag_list_free(&d);
     workspace_free(ws);
+}
+
+/* Issue 10, point 1: under a depth limit the smallest input is neither on
+ * the smallest way nor on the shallowest one.  start := S; S := A | B | C;
+ * A := D; D := E; E := T; B := "xy" M; M := T; C := "pqrst" T; T := "t".
+ * "t"_15 lies on three ways: through A (references S A D E T: depth 5,
+ * "t", 1 byte), through B (S B M T: depth 4, "xyt", 3 bytes) and through C
+ * (S C T: depth 3, "pqrstt", 6 bytes).  Within depth 4 the smallest is
+ * the middle one, "xyt"; the shallowest way would give "pqrstt". */
+TEST(why_smallest_within_the_depth_is_the_middle_way)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("start := S;\nS := A | B | C;\nA := D; D := E; E := T;\n"
+                                "B := \"xy\" M; M := T;\nC := \"pqrst\" T;\nT := \"t\";\n",
+                                &l)))
+        return;
+    uint32_t path[] = {15};
+    const struct {
+        uint32_t limit;
+        const char *example;
+        uint32_t depth;
+    } cases[] = {{16, "t", 5}, {5, "t", 5}, {4, "xyt", 4}, {3, "pqrstt", 3}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct why_options o = {.max_depth = cases[c].limit};
+        struct why_report r = explain(l.graph, path, 1, &o);
+        CHECK(r.example_within_limit);
+        CHECK_STR(r.example, cases[c].example);
+        CHECK_INT(r.example_depth, cases[c].depth);
+        CHECK(r.example_smallest);
+        CHECK_INT(r.smallest_len, 1); /* "t", the smallest overall */
+        why_report_free(&r);
+    }
+    test_unload(&l);
+}
+
+/* Issue 10, point 1: a side closed on the way must take its smallest
+ * subtree within the depth left, not the smallest one overall.
+ * start := S; S := T U; T := "t"; U := V | "long"; V := W | "mmmmmm";
+ * W := "v".  "t"_4 needs U closed: "v" (U V W: depth 4 with S) is the
+ * smallest, "tv"; within depth 3 V can only give "mmmmmm" (depth 3), so
+ * "long" (depth 2) is the smallest: "tlong", 5 bytes, not "tmmmmmm". */
+TEST(why_closes_sides_with_the_smallest_subtree_within_the_depth)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("start := S;\nS := T U;\nT := \"t\";\nU := V | \"long\";\n"
+                                "V := W | \"mmmmmm\";\nW := \"v\";\n",
+                                &l)))
+        return;
+    uint32_t path[] = {4};
+    struct why_options o = {.max_depth = 4};
+    struct why_report r = explain(l.graph, path, 1, &o);
+    CHECK_STR(r.example, "tv");
+    CHECK_INT(r.example_depth, 4);
+    why_report_free(&r);
+    o.max_depth = 3;
+    r = explain(l.graph, path, 1, &o);
+    CHECK_STR(r.example, "tlong");
+    CHECK_INT(r.example_depth, 2);
+    CHECK(r.example_smallest);
+    why_report_free(&r);
+    test_unload(&l);
+}
+
+/* Issue 10, point 1, with a pin: the pinned context times the way.
+ * start := "p" S | T; S := X | Y | Z; X := "xxxxx" T; Y := Y1; Y1 := Y2;
+ * Y2 := T; Z := "zz" Z1; Z1 := T; T := "t".  Pinned at S_4, "t"_5 lies
+ * under it through X (references S X T: depth 3, "pxxxxxt"), Y (S Y Y1 Y2
+ * T: depth 5, "pt") and Z (S Z Z1 T: depth 4, "pzzt").  Within depth 4
+ * the smallest in S's context is "pzzt" (without the pin it would be "t"). */
+TEST(why_smallest_under_a_pin_within_the_depth_is_the_middle_way)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct loaded l;
+    if (!CHECK(test_load_string("start := \"p\" S | T;\nS := X | Y | Z;\nX := \"xxxxx\" T;\n"
+                                "Y := Y1; Y1 := Y2; Y2 := T;\nZ := \"zz\" Z1; Z1 := T;\n"
+                                "T := \"t\";\n",
+                                &l)))
+        return;
+    struct pin_set pins = PIN_SET_INIT;
+    if (!CHECK(pin_set_add(&pins, l.graph, "S_4", &d)))
+        goto out;
+    uint32_t path[] = {5};
+    const struct {
+        uint32_t limit;
+        const char *example;
+    } cases[] = {{16, "pt"}, {5, "pt"}, {4, "pzzt"}, {3, "pxxxxxt"}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct why_options o = {.max_depth = cases[c].limit, .pins = &pins};
+        struct why_report r = explain(l.graph, path, 1, &o);
+        CHECK_STR(r.example, cases[c].example);
+        CHECK(r.example_smallest);
+        why_report_free(&r);
+    }
+    struct why_options o = {.max_depth = 4};
+    struct why_report r = explain(l.graph, path, 1, &o);
+    CHECK_STR(r.example, "t"); /* no pin */
+    why_report_free(&r);
+out:
+    pin_set_free(&pins);
+    diag_list_free(&d);
+    test_unload(&l);
+}
+
+/* Without the size table (a grammar and limit too large for it: the seam
+ * lowers the bound), the example within the limit is not proven the
+ * smallest, and the smallest overall is given as a lower bound: the grammar
+ * of why_smallest_within_the_depth_is_the_middle_way at depth 4 gets the
+ * shallowest way's "pqrstt" and the lower bound "t" (1 byte, depth 5). */
+TEST(why_without_the_size_table_says_not_proven)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("start := S;\nS := A | B | C;\nA := D; D := E; E := T;\n"
+                                "B := \"xy\" M; M := T;\nC := \"pqrst\" T;\nT := \"t\";\n",
+                                &l)))
+        return;
+    uint64_t saved = size_table_max_entries;
+    size_table_max_entries = 0;
+    uint32_t path[] = {15};
+    struct why_options o = {.max_depth = 4};
+    struct why_report r = explain(l.graph, path, 1, &o);
+    CHECK_STR(r.example, "pqrstt");
+    CHECK(!r.example_smallest);
+    CHECK_INT(r.smallest_len, 1);
+    CHECK_INT(r.smallest_depth, 5);
+    why_report_free(&r);
+    size_table_max_entries = saved;
+    test_unload(&l);
 }
