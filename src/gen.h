@@ -45,6 +45,12 @@
  * --max-depth can contain is reported with the depth it needs.  So the
  * smallest input containing a target is the smallest one within the depth
  * limit whenever the smallest overall fits (and a shallow one otherwise).
+ * Exactly the smallest within the limit, wherever (limit + 1) x graph nodes
+ * stays within size_table.h's bound: once planned, a way that is not
+ * provably the smallest (its tree within the limit is heavier than the
+ * smallest overall, or there are pins) is checked against size_table's
+ * exact search, which replaces it when lighter, and the shortest close-off
+ * takes the smallest subtree within the depth left (gen_smallest_exact).
  *
  * The size budget (--max-size, in tree nodes) is one mechanism for every
  * strategy: the generator keeps the fewest nodes the tree will have once

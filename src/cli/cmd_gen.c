@@ -85,13 +85,16 @@ static const struct cli_option cover_options[] = {
     "reports each k-path that needs more, with the depth it needs.\n"                                       \
     "\n"                                                                            \
     "Smallest means fewest characters, then fewest tree nodes, within --max-depth:\n" \
-    "the kpath walk follows the smallest way to its target (the shallowest when\n" \
-    "the smallest is too deep).  --max-size is a budget of tree nodes for every\n" \
-    "strategy and close-off: a choice may only take what keeps the tree, closed\n" \
-    "in the smallest way, within it; with nothing left, the smallest alternative\n" \
-    "and the fewest repetitions.  A grammar whose smallest input exceeds it is\n" \
-    "refused (exit status 2, naming the rule); a k-path whose smallest tree does\n" \
-    "is reported with the tree nodes it needs.\n"
+    "the kpath walk follows the smallest way to its target within the limit,\n" \
+    "also where that is neither the smallest nor the shallowest way (an exact\n" \
+    "search, up to (limit + 1) x graph nodes = 2^21; past it, the shallowest\n" \
+    "way when the smallest is too deep), and the shortest close-off takes the\n" \
+    "smallest subtree within the depth left.  --max-size is a budget of tree\n" \
+    "nodes for every strategy and close-off: a choice may only take what keeps\n" \
+    "the tree, closed in the smallest way, within it; with nothing left, the\n" \
+    "smallest alternative and the fewest repetitions.  A grammar whose smallest\n" \
+    "input exceeds it is refused (exit status 2, naming the rule); a k-path\n" \
+    "whose smallest tree does is reported with the tree nodes it needs.\n"
 
 #define TARGET_TEXT                                                                 \
     "\n"                                                                            \
