@@ -1639,6 +1639,14 @@ static void begin_walk(struct generator *gen)
     check_target(gen);
 }
 
+/* With the greedy close-off, a quantifier the walk passes through gets the
+ * repetitions the close-off would give it (greedy_repetitions), not just
+ * the one the way needs: the way takes the first, the others are closed
+ * off greedily once the target is in, so one input holds the items of
+ * other targets too (a count fixed at one would leave each to an input of
+ * its own). */
+static uint32_t greedy_repetitions(struct generator *gen, uint32_t inst, uint32_t n);
+
 static void walk_step(struct generator *gen)
 {
     const struct graph *g = gen->graph;
@@ -1665,7 +1673,8 @@ static void walk_step(struct generator *gen)
     if (node->kind == NODE_ALT)
         decision = position;
     else if (node->kind == NODE_QUANT)
-        decision = walk_repetitions(node);
+        decision = st->greedy ? max32(walk_repetitions(node), greedy_repetitions(gen, inst, n))
+                              : walk_repetitions(node);
     expand(gen, inst, decision);
     const uint32_t *kids = dtree_children(&gen->tree, inst);
     uint32_t followed = node->kind == NODE_CAT ? kids[position] : kids[0];
@@ -2103,6 +2112,20 @@ static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t 
 
 /* The decision for a slot; false (with gen->error) when bounded random
  * close-off finds nothing that fits. */
+/* Greedy close-off: as many repetitions of the quant slot inst as one
+ * repetition would add new k-paths, within the cap and the size budget. */
+static uint32_t greedy_repetitions(struct generator *gen, uint32_t inst, uint32_t n)
+{
+    const struct graph_node *node = &gen->graph->nodes[n];
+    uint32_t child = graph_children(gen->graph, n)[0];
+    uint32_t lo = node->expr->u.quant.min, score = 0;
+    uint32_t cap = repetition_cap(gen, node), budget = size_repetitions(gen, inst);
+    cap = budget < cap ? budget : cap;
+    if (fits(gen, inst, child) && cap > lo)
+        score = greedy_score(gen, inst, child);
+    return score < lo ? lo : score > cap ? cap : score;
+}
+
 static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
 {
     const struct graph *g = gen->graph;
@@ -2156,12 +2179,7 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
         uint32_t child = graph_children(g, n)[0];
         uint32_t lo = node->expr->u.quant.min;
         if (greedy) {
-            uint32_t score = 0;
-            uint32_t cap = repetition_cap(gen, node), budget = size_repetitions(gen, inst);
-            cap = budget < cap ? budget : cap;
-            if (fits(gen, inst, child) && cap > lo)
-                score = greedy_score(gen, inst, child);
-            *decision = score < lo ? lo : score > cap ? cap : score;
+            *decision = greedy_repetitions(gen, inst, n);
         } else if (shortest) {
             *decision = lo;
         } else if (gen->opts.strategy == GEN_PROB && gen->opts.probabilities[node->first_child] >= 0 &&

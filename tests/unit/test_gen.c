@@ -953,3 +953,34 @@ TEST(gen_drop_redundant_rebuilds_no_tree_and_matches_the_trees)
     CHECK(removed > 100);
     CHECK(removed_with_targets > 10);
 }
+
+/* Issue 10, point 2: the greedy close-off must not fix a repetition count
+ * on the way to a target.  start := S; S := "s" I*; I := "a" | "b" J;
+ * J := "c" | "d".  1-paths: S "s" I "a" "b" J "c" "d".  The deepest
+ * targets come first: "c" (S I J).  The walk passes through I*: one
+ * repetition would make "sbc", then "sbd" and "sa", three inputs.  With
+ * the greedy count there, one repetition of I adds I and I's successors
+ * "a", "b", J: 4 new 1-paths, capped at 3 repetitions.  The first follows
+ * the way ("bc"); closing the second, "a" and "b" J each add one ("a";
+ * "d" below J), the shorter "a" wins; the third adds "d": "sbcabd", one
+ * input of 6 bytes covering all 8. */
+TEST(gen_greedy_repeats_a_quantifier_on_the_way_for_other_targets)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("start := S;\nS := \"s\" I*;\nI := \"a\" | \"b\" J;\n"
+                                "J := \"c\" | \"d\";\n",
+                                &l)))
+        return;
+    struct generator *gen = run(l.graph, GEN_KPATH, 1, 0, 1, GEN_CLOSE_GREEDY);
+    if (gen && CHECK_INT(gen->ninputs, 1))
+        CHECK_STR(gen->inputs[0].text, "sbcabd");
+    if (gen)
+        CHECK_INT(gen->covered.size, 8);
+    gen_free(gen);
+    /* The shortest close-off keeps one repetition: an input per target. */
+    gen = run(l.graph, GEN_KPATH, 1, 0, 1, GEN_CLOSE_SHORTEST);
+    if (gen)
+        CHECK(gen->ninputs > 1);
+    gen_free(gen);
+    test_unload(&l);
+}
