@@ -58,6 +58,93 @@ static void recount(struct generator *gen)
     free(seen);
 }
 
+/* Tight candidates, for fewer bytes at the same count: for each input X of
+ * greedy's suite, the k-paths no other input of it holds, covered again by
+ * a greedy run that targets them alone (subset targeting: its close-off
+ * counts only them, so it spends nothing on what the other inputs hold).
+ * Such an input can take X's place in greedy's cover, often with fewer
+ * bytes.  Each run is freed as soon as its inputs are moved out, with the
+ * ranks of every k-path each holds (not only its targets).  Nothing is
+ * made when the runs would cost too much: more than TIGHT_BUDGET greedy
+ * inputs x graph nodes (each run is a generator of its own, about one
+ * target's worth of work). */
+#define TIGHT_BUDGET (UINT64_C(1) << 24)
+struct tight {
+    struct gen_input *inputs; /* owned, moved out of the runs */
+    uint64_t **ranks;         /* owned; per input, ascending */
+    size_t *nranks;
+    size_t n, cap;
+};
+
+static void tight_runs(const struct generator *gen, struct tight *out)
+{
+    memset(out, 0, sizeof *out);
+    if ((uint64_t)gen->ninputs * gen->graph->nnodes > TIGHT_BUDGET)
+        return;
+    uint64_t total = gen->space.total;
+    uint32_t k = gen->opts.k;
+    uint8_t *holders = xcalloc((size_t)total + 1, 1); /* 0, 1, 2: two or more */
+    uint64_t *ranks = NULL;
+    size_t cap = 0, tcap = 0;
+    uint32_t *targets = NULL;
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        size_t n = input_ranks(gen, i, true, &ranks, &cap);
+        for (size_t j = 0; j < n; j++)
+            holders[ranks[j]] += holders[ranks[j]] < 2;
+    }
+    for (size_t i = 0; i < gen->ninputs; i++) {
+        size_t n = input_ranks(gen, i, true, &ranks, &cap), own = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (holders[ranks[j]] != 1)
+                continue;
+            targets = xgrow(targets, &tcap, (own + 1) * k, sizeof *targets);
+            kpath_unrank(&gen->space, ranks[j], targets + own++ * k);
+        }
+        if (!own)
+            continue;
+        struct gen_options o = gen->opts;
+        o.targets = targets;
+        o.ntargets = own;
+        o.only_path = NULL;
+        o.drop_redundant = true;
+        char *error = NULL;
+        struct generator *run = gen_new(gen->graph, &o, &error);
+        free(error);
+        if (!run)
+            continue;
+        gen_run(run);
+        for (size_t j = 0; j < run->ninputs; j++) {
+            size_t m = input_ranks(run, j, false, &ranks, &cap);
+            if (out->n == out->cap) {
+                size_t c = out->cap;
+                out->inputs = xgrow(out->inputs, &c, out->n + 1, sizeof *out->inputs);
+                c = out->cap;
+                out->ranks = xgrow(out->ranks, &c, out->n + 1, sizeof *out->ranks);
+                out->nranks = xgrow(out->nranks, &out->cap, out->n + 1, sizeof *out->nranks);
+            }
+            out->inputs[out->n] = run->inputs[j];
+            memset(&run->inputs[j], 0, sizeof run->inputs[j]);
+            out->ranks[out->n] = xmemdup(ranks, (m + 1) * sizeof *ranks);
+            out->nranks[out->n++] = m;
+        }
+        gen_free(run);
+    }
+    free(targets);
+    free(ranks);
+    free(holders);
+}
+
+static void tight_free(struct tight *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        gen_input_free(&t->inputs[i]);
+        free(t->ranks[i]);
+    }
+    free(t->inputs);
+    free(t->ranks);
+    free(t->nranks);
+}
+
 void suite_min_run(struct generator *gen, struct suite_min_report *rep)
 {
     memset(rep, 0, sizeof *rep);
@@ -77,7 +164,6 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
 
     /* The other close-offs' whole suites, same options and seed. */
     struct generator *extra[NEXTRA] = {0};
-    size_t ncand = gen->ninputs, pool_end[NEXTRA];
     for (size_t x = 0; x < NEXTRA; x++) {
         struct gen_options o = gen->opts;
         o.closeoff = extra_closeoffs[x];
@@ -85,15 +171,23 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
         char *error = NULL;
         extra[x] = gen_new(gen->graph, &o, &error);
         free(error); /* the same options made gen: cannot fail, but then no candidates */
-        if (!extra[x])
-            continue;
-        gen_run(extra[x]);
-        ncand += extra[x]->ninputs;
+        if (extra[x])
+            gen_run(extra[x]);
     }
-    for (size_t x = 0, end = gen->ninputs; x < NEXTRA; x++)
-        pool_end[x] = end += extra[x] ? extra[x]->ninputs : 0;
+    struct tight tight;
+    tight_runs(gen, &tight);
 
-    /* Candidate c: greedy's inputs first, then each extra suite in order. */
+    /* Candidate c: greedy's inputs first, then the shortest suite's, the
+     * tight runs' (owner NULL), and the random suite's.  Two pools,
+     * prefixes of the candidates: up to the tight runs' inputs
+     * (pool_end[0]), and all. */
+    size_t ncand = gen->ninputs + tight.n, pool_end[NEXTRA];
+    for (size_t x = 0; x < NEXTRA; x++) {
+        ncand += extra[x] ? extra[x]->ninputs : 0;
+        if (x == 0)
+            pool_end[0] = ncand;
+    }
+    pool_end[1] = ncand;
     struct gen_input **cand = xmalloc((ncand + 1) * sizeof *cand);
     const struct generator **owner = xmalloc((ncand + 1) * sizeof *owner);
     size_t *index = xmalloc((ncand + 1) * sizeof *index);
@@ -103,12 +197,18 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
         owner[c] = gen;
         index[c] = i;
     }
-    for (size_t x = 0; x < NEXTRA; x++)
+    for (size_t x = 0; x < NEXTRA; x++) {
         for (size_t i = 0; extra[x] && i < extra[x]->ninputs; i++, c++) {
             cand[c] = &extra[x]->inputs[i];
             owner[c] = extra[x];
             index[c] = i;
         }
+        for (size_t i = 0; x == 0 && i < tight.n; i++, c++) {
+            cand[c] = &tight.inputs[i];
+            owner[c] = NULL;
+            index[c] = i;
+        }
+    }
 
     /* Elements: the k-paths the greedy suite covers (by rank). */
     uint64_t total = gen->space.total;
@@ -119,13 +219,17 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
     uint64_t *ranks = NULL;
     size_t cap = 0;
     for (c = 0; c < ncand; c++) {
-        size_t n = input_ranks(owner[c], index[c], true, &ranks, &cap);
+        /* A tight input counts with every k-path it holds (its run
+         * targeted a few of gen's; the filter below keeps gen's). */
+        size_t n = owner[c] ? input_ranks(owner[c], index[c], true, &ranks, &cap)
+                            : tight.nranks[index[c]];
+        const uint64_t *r = owner[c] ? ranks : tight.ranks[index[c]];
         elements[c] = xmalloc((n + 1) * sizeof *elements[c]);
         for (size_t j = 0; j < n; j++) {
             if (c < gen->ninputs)
-                needed[ranks[j]] = true;
-            if (needed[ranks[j]])
-                elements[c][nelems[c]++] = (uint32_t)ranks[j];
+                needed[r[j]] = true;
+            if (needed[r[j]])
+                elements[c][nelems[c]++] = (uint32_t)r[j];
         }
         cost[c] = cand[c]->len;
     }
@@ -202,4 +306,5 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
     free(cand);
     for (size_t x = 0; x < NEXTRA; x++)
         gen_free(extra[x]); /* the moved inputs were zeroed */
+    tight_free(&tight); /* the moved inputs were zeroed */
 }
