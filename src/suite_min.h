@@ -8,10 +8,13 @@
  * after a greedy run that drops redundant inputs (drop_redundant): it makes
  * more candidate inputs with the same options and seed, the whole suites of
  * the shortest close-off (the smallest input for each target left) and of
- * the random close-off, nothing dropped, and solves the set cover
+ * the random close-off, nothing dropped, and the tight candidates (for
+ * each greedy input, a greedy run targeting only the k-paths no other
+ * greedy input holds: a replacement with fewer bytes, often; skipped above
+ * 2^24 greedy inputs x graph nodes), and solves the set cover
  * (setcover_solve: fewest inputs, then fewest bytes, from greedy's suite as
- * the initial cover) twice: over greedy's and the shortest suite's inputs,
- * and over those and the random suite's.  Each cover has no more inputs than
+ * the initial cover) twice: over greedy's, the shortest suite's and the
+ * tight inputs, and over those and the random suite's.  Each cover has no more inputs than
  * greedy's, nor more bytes with as many; the first never has more bytes
  * either (the shortest inputs only replace greedy's by smaller ones).  The
  * result is the one with fewer inputs, then fewer bytes, of those with no
