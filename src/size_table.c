@@ -16,6 +16,10 @@ struct size_table {
      * of n + i: seeded from pin i; NODE_NONE: the root's own state). */
     uint64_t *above[2];
     uint32_t *pred[2];
+    /* The tables depend on the pins only, not on the target: they are
+     * computed once for the pins they were computed for. */
+    bool searched;
+    const struct pin_set *searched_pins;
 };
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -245,35 +249,39 @@ bool size_table_smallest_way(struct size_table *t, const uint32_t *tail, size_t 
     bool pinned = pins && pins->len;
     *len = 0;
     *weight = METRIC_INFINITE;
-    tables_reset(t, 0);
     uint32_t root_r = is_ref(g, 0);
     if (root_r > t->depth)
         return false;
-    t->above[0][(size_t)root_r * N] = 0;
-    forward(t, t->above[0], t->pred[0]);
-    int last = 0;
-    if (pinned) {
-        tables_reset(t, 1);
-        for (size_t i = 0; i < pins->len; i++) {
-            const struct pin *pin = &pins->pins[i];
-            if (!pin->below[t0])
-                continue;
-            uint32_t first = pin->nodes[0], end = pin->nodes[pin->len - 1];
-            for (uint32_t r1 = 0; r1 <= t->depth; r1++) {
-                uint64_t a = t->above[0][(size_t)r1 * N + first];
-                if (a == METRIC_INFINITE)
-                    continue;
-                uint32_t r_end;
-                uint64_t v = sat_add(a, pin_chain(t, pin, r1, &r_end));
-                size_t at = (size_t)r_end * N + end;
-                if (v != METRIC_INFINITE && v < t->above[1][at]) {
-                    t->above[1][at] = v;
-                    t->pred[1][at] = (uint32_t)(N + i);
+    int last = pinned ? 1 : 0;
+    if (!t->searched || t->searched_pins != (pinned ? pins : NULL)) {
+        tables_reset(t, 0);
+        t->above[0][(size_t)root_r * N] = 0;
+        forward(t, t->above[0], t->pred[0]);
+        if (pinned) {
+            /* Seeds: each pin's last node, from the way to its first node
+             * and along its chain.  A pin whose last node cannot reach the
+             * target leaves it unreached below. */
+            tables_reset(t, 1);
+            for (size_t i = 0; i < pins->len; i++) {
+                const struct pin *pin = &pins->pins[i];
+                uint32_t first = pin->nodes[0], end = pin->nodes[pin->len - 1];
+                for (uint32_t r1 = 0; r1 <= t->depth; r1++) {
+                    uint64_t a = t->above[0][(size_t)r1 * N + first];
+                    if (a == METRIC_INFINITE)
+                        continue;
+                    uint32_t r_end;
+                    uint64_t v = sat_add(a, pin_chain(t, pin, r1, &r_end));
+                    size_t at = (size_t)r_end * N + end;
+                    if (v != METRIC_INFINITE && v < t->above[1][at]) {
+                        t->above[1][at] = v;
+                        t->pred[1][at] = (uint32_t)(N + i);
+                    }
                 }
             }
+            forward(t, t->above[1], t->pred[1]);
         }
-        forward(t, t->above[1], t->pred[1]);
-        last = 1;
+        t->searched = true;
+        t->searched_pins = pinned ? pins : NULL;
     }
     uint32_t best_r = 0;
     for (uint32_t r = 0; r <= t->depth; r++) {

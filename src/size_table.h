@@ -26,7 +26,9 @@
  *    a state depends on (node, r) alone, so the table is exact.  With pins,
  *    a second table is seeded at each pin's last node from the first one's
  *    values at its first node, carried along the pin's chain (the product of
- *    the way and the pinned context).
+ *    the way and the pinned context).  Neither table depends on the target
+ *    (only the tail read off at its first node does), so they are computed
+ *    once per table and pins, and each target then costs (D + 1) x its tail.
  *
  * Both measure trees as the k-path walk builds them: a quantifier on the way
  * is taken max(min, 1) times, its first repetition on the way, and closing

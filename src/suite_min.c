@@ -68,7 +68,7 @@ static void recount(struct generator *gen)
  * made when the runs would cost too much: more than TIGHT_BUDGET greedy
  * inputs x graph nodes (each run is a generator of its own, about one
  * target's worth of work). */
-#define TIGHT_BUDGET (UINT64_C(1) << 24)
+#define TIGHT_BUDGET (UINT64_C(1) << 20)
 struct tight {
     struct gen_input *inputs; /* owned, moved out of the runs */
     uint64_t **ranks;         /* owned; per input, ascending */

@@ -11,7 +11,7 @@
  * the random close-off, nothing dropped, and the tight candidates (for
  * each greedy input, a greedy run targeting only the k-paths no other
  * greedy input holds: a replacement with fewer bytes, often; skipped above
- * 2^24 greedy inputs x graph nodes), and solves the set cover
+ * 2^20 greedy inputs x graph nodes), and solves the set cover
  * (setcover_solve: fewest inputs, then fewest bytes, from greedy's suite as
  * the initial cover) twice: over greedy's, the shortest suite's and the
  * tight inputs, and over those and the random suite's.  Each cover has no more inputs than
