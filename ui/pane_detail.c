@@ -428,5 +428,5 @@ static void detail_summary(struct ui *ui, struct strbuf *out)
 }
 
 const struct pane_ops detail_pane_ops = {
-    "Detail", CTX_DETAIL, detail_rows, detail_draw, NULL, NULL, NULL, detail_summary,
+    "Detail", CTX_DETAIL, detail_rows, detail_draw, NULL, NULL, NULL, detail_summary, NULL,
 };
