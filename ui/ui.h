@@ -91,9 +91,12 @@ struct pane_request {
 };
 #define REQ_NONE_OF_MINE ((struct pane_request){.kind = REQ_NOT_MINE})
 #define REQ_HANDLED ((struct pane_request){.kind = REQ_DONE})
-/* request.c: the requests, built (printf formats for the text). */
-struct pane_request req_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-struct pane_request req_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* request.c: the requests, built (printf formats for the text).  A request
+ * with text (REQ_MESSAGE, REQ_ERROR): req_message and req_error. */
+struct pane_request req_text(enum request_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+#define req_message(...) req_text(REQ_MESSAGE, __VA_ARGS__)
+#define req_error(...) req_text(REQ_ERROR, __VA_ARGS__)
 struct pane_request req_focus(int pane);
 struct pane_request req_cmdline(const char *initial, const char *fallback);
 struct pane_request req_command(const char *line);
