@@ -222,7 +222,7 @@ void bench_big_grammars(const char *root)
             free(text);
         }
     printf("  (-k 2; deep: --max-depth 40; kept: --keep-redundant; in/kp: inputs per k-path of "
-           "the grammar; us/kp: CPU microseconds per k-path)\n");
+           "the grammar; us/kp: CPU microseconds per k-path; * below: --max-size 100000)\n");
     /* S := (((("a" | "b") | "b") ...) | "b"), n deep: under the default
      * size budget, and with a budget that lets every k-path in: then its
      * suite has n + 1 inputs of up to n + 1 tree nodes, about n^2 / 2 tree
@@ -242,7 +242,7 @@ void bench_big_grammars(const char *root)
         strbuf_addstr(&sb, ";\n");
         char name[64];
         snprintf(name, sizeof name, "nested alternation, %d deep, -k 1%s", n,
-                 j ? ", max size" : "");
+                 j ? " *" : "");
         cover_row(dir, kpath, name, strbuf_str(&sb), j ? k1big : k1, 600.0);
         strbuf_free(&sb);
     }
