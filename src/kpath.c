@@ -148,7 +148,7 @@ bool kpath_rank_stem(const struct kpath_space *sp, const uint32_t *stem, uint64_
         !node_kind_is_symbolic(g->nodes[stem[0]].kind))
         return false;
     /* kpath_rank's sum without its last term, which kpath_rank_extend adds
-     * (j = 1 there: succ_prefix's first row). */
+     * from succ_prefix's first row (1-paths: one per successor). */
     uint64_t r = sp->start_prefix[g->nodes[stem[0]].symbolic_index];
     size_t E = g->nsuccessor_entries;
     for (uint32_t i = 1; i + 1 < sp->k; i++) {
