@@ -596,18 +596,44 @@ static void messages_lines(struct ui *ui, int width, struct strbuf *lines)
     }
 }
 
-/* Help: the focused pane's keys first, then every pane's, the commands and
- * the mouse. */
+/* The keys of the focused pane's view (NULL: its context's bindings). */
+static const struct view_keys *focused_view_keys(struct ui *ui)
+{
+    const struct pane_ops *ops = pane_ops[ui->focus];
+    return ops->keys ? ops->keys(ui) : NULL;
+}
+
+/* The key table's binding of action a. */
+static const struct key_binding *binding_of(enum action a)
+{
+    for (size_t i = 0; i < key_table_len; i++)
+        if (key_table[i].action == a)
+            return &key_table[i];
+    return NULL;
+}
+
+/* Help: the focused pane's keys first (those of the view it shows, when it
+ * names them: struct view_keys), then every pane's, the commands and the
+ * mouse. */
 static void help_lines(struct ui *ui, int width, struct strbuf *lines)
 {
     enum key_context first = pane_ops[ui->focus]->context;
+    const struct view_keys *view = focused_view_keys(ui);
     enum key_context order[NCONTEXTS];
     int n = 0;
-    order[n++] = first;
+    if (view) {
+        strbuf_addf(lines, "\x01%s (the focused pane)\n", view->title);
+        for (const struct footer_key *f = view->keys; f->action != ACT_NONE; f++) {
+            const struct key_binding *b = binding_of(f->action);
+            strbuf_addf(lines, "\x02%s\x03%s\n", b->keys, b->help);
+        }
+    } else {
+        order[n++] = first;
+    }
     order[n++] = CTX_LIST;
     order[n++] = CTX_GLOBAL;
     for (int c = 0; c < NCONTEXTS; c++)
-        if ((enum key_context)c != first && c != CTX_LIST && c != CTX_GLOBAL)
+        if (((enum key_context)c != first || view) && c != CTX_LIST && c != CTX_GLOBAL)
             order[n++] = (enum key_context)c;
     for (int o = 0; o < n; o++) {
         enum key_context c = order[o];
@@ -617,7 +643,10 @@ static void help_lines(struct ui *ui, int width, struct strbuf *lines)
         if (!any)
             continue;
         strbuf_addf(lines, "\x01%s%s\n", key_context_titles[c],
-                    o == 0 && c != CTX_LIST && c != CTX_GLOBAL ? " (the focused pane)" : "");
+                    c != first ? ""
+                    : view     ? " (every view)"
+                    : o == 0 && c != CTX_LIST && c != CTX_GLOBAL ? " (the focused pane)"
+                                                                 : "");
         for (size_t i = 0; i < key_table_len; i++)
             if (key_table[i].context == c)
                 strbuf_addf(lines, "\x02%s\x03%s\n", key_table[i].keys, key_table[i].help);
@@ -669,8 +698,9 @@ static bool footer_key(struct screen *s, int *x, int y, const char *keys, const 
 }
 
 /* The footer: the keys of what the keys go to, as many as fit (htop,
- * nano): an overlay's own keys when it names them (struct overlay_ops),
- * else the focused pane's most useful keys, then the global ones; :footer
+ * nano): an overlay's own keys when it names them (struct overlay_ops);
+ * else the keys of the focused pane's view (struct view_keys, or its
+ * context's bindings when it names none), then the global ones; :footer
  * hides it. */
 static void draw_footer(struct ui *ui, int y)
 {
@@ -678,25 +708,29 @@ static void draw_footer(struct ui *ui, int y)
     screen_fill(s, 0, y, s->w, ' ', EL_NORMAL);
     int x = 0;
     const struct overlay_ops *ov = overlay_ops(ui);
-    if (ov && ov->footer) {
-        for (const struct footer_key *f = ov->footer; f->action != ACT_NONE; f++)
-            for (size_t i = 0; i < key_table_len; i++)
-                if (key_table[i].action == f->action) {
-                    if (!footer_key(s, &x, y, key_table[i].keys, f->word))
-                        return;
-                    break;
-                }
-        return;
+    const struct footer_key *own = ov ? ov->footer : NULL;
+    bool then_global = !own;
+    if (!own) {
+        const struct view_keys *view = focused_view_keys(ui);
+        own = view ? view->keys : NULL;
     }
-    enum key_context order[2] = {pane_ops[ui->focus]->context, CTX_GLOBAL};
-    for (int o = 0; o < 2; o++)
+    if (own) {
+        for (const struct footer_key *f = own; f->action != ACT_NONE; f++)
+            if (*f->word && !footer_key(s, &x, y, binding_of(f->action)->keys, f->word))
+                return;
+    } else {
         for (size_t i = 0; i < key_table_len; i++) {
             const struct key_binding *b = &key_table[i];
-            if (b->context != order[o] || !*b->footer)
-                continue;
-            if (!footer_key(s, &x, y, b->keys, b->footer))
+            if (b->context == pane_ops[ui->focus]->context && *b->footer &&
+                !footer_key(s, &x, y, b->keys, b->footer))
                 return;
         }
+    }
+    for (size_t i = 0; then_global && i < key_table_len; i++) {
+        const struct key_binding *b = &key_table[i];
+        if (b->context == CTX_GLOBAL && *b->footer && !footer_key(s, &x, y, b->keys, b->footer))
+            return;
+    }
 }
 
 void ui_overlay(struct ui *ui, enum overlay_kind kind)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_hint.h"
 #include "grammar_write.h"
 #include "lesson.h"
 #include "number.h"
@@ -206,6 +207,15 @@ static void cmd_load(struct ui *ui, const struct cmd_args *a)
         ui_error(ui, "unsaved work: :save FILE first, or :load! %s", a->argv[1]);
         return;
     }
+    /* a typo or a directory: said as on the command line, with a
+     * did-you-mean among the files next to it (file_hint.h) */
+    struct strbuf why = STRBUF_INIT;
+    if (file_hint_missing(a->argv[1], NULL, "; ", &why)) {
+        ui_error(ui, "%s", strbuf_str(&why));
+        strbuf_free(&why);
+        return;
+    }
+    strbuf_free(&why);
     struct diag_list d = DIAG_LIST_INIT;
     struct workspace *ws = workspace_new(a->argv[1], NULL, &d);
     if (!ws) {

@@ -459,6 +459,14 @@ static struct pane_request open_rule(struct ui *ui, const struct fv_row *row)
     strbuf_free(&name);
     return said;
 }
+/* The keys the view takes (features_action, and w, v, b which leave it:
+ * pane_inputs.c); m, d and the other marking keys say they do not apply. */
+static const struct footer_key keys[] = {
+    {ACT_FEATURE_OPEN, "select"}, {ACT_TARGET, "target"}, {ACT_INPUTS_FEATURES, "inputs"},
+    {ACT_INPUTS_PLOT, "plot"}, {ACT_INPUTS_RUNS, "runs"}, {ACT_NONE, NULL},
+};
+const struct view_keys features_view_keys = {"5 Inputs: behaviour features (w)", keys};
+
 struct pane_request features_action(struct ui *ui, enum action a)
 {
     const struct fv_row *row = features_selected_row(ui);

@@ -196,12 +196,16 @@ static void detail_why(struct ui *ui, const uint32_t *path, uint64_t rank, struc
     }
     if (r->prefix || r->suffix) {
         struct strbuf *t = para_add(ps, "inputs", EL_NORMAL);
-        if (r->prefix)
-            strbuf_addf(t, "its first %u node%s in input %zu", r->prefix,
-                        r->prefix == 1 ? " occurs" : "s occur", r->prefix_input + 1);
-        if (r->suffix)
-            strbuf_addf(t, "%sits last %u node%s in input %zu", r->prefix ? "; " : "", r->suffix,
-                        r->suffix == 1 ? "" : "s", r->suffix_input + 1);
+        /* "its first node occurs", "its first 2 nodes occur" */
+        if (r->prefix == 1)
+            strbuf_addf(t, "its first node occurs in input %zu", r->prefix_input + 1);
+        else if (r->prefix)
+            strbuf_addf(t, "its first %u nodes occur in input %zu", r->prefix, r->prefix_input + 1);
+        if (r->suffix == 1)
+            strbuf_addf(t, "%sits last node in input %zu", r->prefix ? "; " : "", r->suffix_input + 1);
+        else if (r->suffix)
+            strbuf_addf(t, "%sits last %u nodes in input %zu", r->prefix ? "; " : "", r->suffix,
+                        r->suffix_input + 1);
     }
     if (!blocked)
         strbuf_addstr(para_add(ps, "why", EL_NORMAL),
@@ -428,5 +432,5 @@ static void detail_summary(struct ui *ui, struct strbuf *out)
 }
 
 const struct pane_ops detail_pane_ops = {
-    "Detail", CTX_DETAIL, detail_rows, detail_draw, NULL, NULL, NULL, detail_summary,
+    "Detail", CTX_DETAIL, detail_rows, detail_draw, NULL, NULL, NULL, detail_summary, NULL,
 };

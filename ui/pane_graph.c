@@ -506,5 +506,5 @@ static void graph_summary(struct ui *ui, struct strbuf *out)
 
 const struct pane_ops graph_pane_ops = {
     "Grammar graph", CTX_GRAPH, graph_rows, graph_draw, graph_action, graph_clicked,
-    graph_row_text, graph_summary,
+    graph_row_text, graph_summary, NULL,
 };

@@ -253,6 +253,32 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
     }
 }
 
+/* The keys of each view of the pane, for the footer and help: the list
+ * and the growth plot here (inputs_action), the runs (runs.c) and the
+ * behaviour features (features.c). */
+static const struct footer_key list_keys[] = {
+    {ACT_MARK, "mark"}, {ACT_MARK_ALL, "all"}, {ACT_DELETE_INPUT, "delete"},
+    {ACT_INPUTS_PLOT, "plot"}, {ACT_INPUTS_RUNS, "runs"}, {ACT_INPUTS_FEATURES, "features"},
+    {ACT_MARK_INVERT, ""}, {ACT_MARK_REDUCED, ""}, {ACT_PREVIEW_DOWN, ""}, {ACT_PREVIEW_UP, ""},
+    {ACT_NONE, NULL},
+};
+static const struct footer_key plot_keys[] = {
+    {ACT_DOWN, "move"}, {ACT_INPUTS_PLOT, "list"}, {ACT_MARK, "mark"}, {ACT_MARK_ALL, "all"},
+    {ACT_DELETE_INPUT, "delete"}, {ACT_INPUTS_RUNS, "runs"}, {ACT_INPUTS_FEATURES, "features"},
+    {ACT_MARK_INVERT, ""}, {ACT_MARK_REDUCED, ""}, {ACT_NONE, NULL},
+};
+
+static const struct view_keys *inputs_keys(struct ui *ui)
+{
+    static const struct view_keys list = {"5 Inputs: the list of inputs", list_keys},
+                                  plot = {"5 Inputs: the coverage growth plot (v)", plot_keys};
+    if (ui->inputs_features)
+        return &features_view_keys;
+    if (ui->inputs_runs)
+        return runs_view_keys(ui);
+    return ui->inputs_plot ? &plot : &list;
+}
+
 static void inputs_clicked(struct ui *ui)
 {
     ui->preview_top = 0;
@@ -274,5 +300,5 @@ static void inputs_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
 
 const struct pane_ops inputs_pane_ops = {
     "Inputs", CTX_INPUTS, inputs_rows, inputs_draw, inputs_action, inputs_clicked,
-    inputs_row_text, inputs_summary,
+    inputs_row_text, inputs_summary, inputs_keys,
 };

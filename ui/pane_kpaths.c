@@ -289,5 +289,5 @@ static void kpaths_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
 
 const struct pane_ops kpaths_pane_ops = {
     "k-paths", CTX_KPATHS, kpaths_rows, kpaths_draw, kpaths_action, kpaths_clicked,
-    kpaths_row_text, kpaths_summary,
+    kpaths_row_text, kpaths_summary, NULL,
 };

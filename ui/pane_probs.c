@@ -315,5 +315,5 @@ static void probs_summary(struct ui *ui, struct strbuf *out)
 
 const struct pane_ops probs_pane_ops = {
     "Probabilities", CTX_PROBS, probs_rows, probs_draw, probs_action, NULL,
-    probs_row_text, probs_summary,
+    probs_row_text, probs_summary, NULL,
 };

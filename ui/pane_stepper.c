@@ -362,4 +362,5 @@ static void stepper_summary(struct ui *ui, struct strbuf *out)
 
 const struct pane_ops stepper_pane_ops = {
     "Stepper", CTX_STEPPER, stepper_tree_rows, stepper_draw, NULL, NULL, NULL, stepper_summary,
+    NULL,
 };

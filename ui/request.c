@@ -7,29 +7,14 @@
 #include "ui.h"
 #include "xalloc.h"
 
-static struct pane_request text_request(enum request_kind kind, const char *fmt, va_list ap)
+struct pane_request req_text(enum request_kind kind, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     struct strbuf sb = STRBUF_INIT;
     strbuf_vaddf(&sb, fmt, ap);
+    va_end(ap);
     return (struct pane_request){.kind = kind, .text = strbuf_detach(&sb, NULL)};
-}
-
-struct pane_request req_message(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    struct pane_request r = text_request(REQ_MESSAGE, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
-struct pane_request req_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    struct pane_request r = text_request(REQ_ERROR, fmt, ap);
-    va_end(ap);
-    return r;
 }
 
 struct pane_request req_focus(int pane)

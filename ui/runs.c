@@ -197,6 +197,25 @@ void runs_toggle(struct ui *ui, bool on)
         ui->inputs_plot = false;
 }
 
+/* The keys the view takes (pane_inputs.c carries them out): m marks the
+ * selected run's input, v switches the report between table and plot, b
+ * and w leave; A, i and x work on the list of inputs as there; d, Enter
+ * and T say where they work. */
+#define RUNS_KEYS(report)                                                                    \
+    {ACT_MARK, "mark"}, {ACT_INPUTS_PLOT, report}, {ACT_INPUTS_RUNS, "inputs"},              \
+        {ACT_INPUTS_FEATURES, "features"}, {ACT_MARK_ALL, "all"}, {ACT_MARK_INVERT, ""},     \
+        {ACT_MARK_REDUCED, ""}, {ACT_NONE, NULL}
+static const struct footer_key keys_table_shown[] = {RUNS_KEYS("plot")},
+                               keys_plot_shown[] = {RUNS_KEYS("table")};
+#undef RUNS_KEYS
+
+const struct view_keys *runs_view_keys(struct ui *ui)
+{
+    static const struct view_keys table = {"5 Inputs: the runs of :run (b)", keys_table_shown},
+                                  plot = {"5 Inputs: the runs of :run (b)", keys_plot_shown};
+    return ui->runs_report_plot ? &plot : &table;
+}
+
 void runs_summary(struct ui *ui, struct strbuf *out)
 {
     if (!view_load(ui)) {

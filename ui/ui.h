@@ -55,6 +55,7 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 #define UI_SEARCH_MATCHES_MAX (1u << 20)
 
 struct ui;
+struct view_keys;
 
 /* What a pane asks the app to do.  A pane never calls the app (app.h): its
  * action returns one of these and the app carries it out after the pane
@@ -90,9 +91,12 @@ struct pane_request {
 };
 #define REQ_NONE_OF_MINE ((struct pane_request){.kind = REQ_NOT_MINE})
 #define REQ_HANDLED ((struct pane_request){.kind = REQ_DONE})
-/* request.c: the requests, built (printf formats for the text). */
-struct pane_request req_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-struct pane_request req_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* request.c: the requests, built (printf formats for the text).  A request
+ * with text (REQ_MESSAGE, REQ_ERROR): req_message and req_error. */
+struct pane_request req_text(enum request_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+#define req_message(...) req_text(REQ_MESSAGE, __VA_ARGS__)
+#define req_error(...) req_text(REQ_ERROR, __VA_ARGS__)
 struct pane_request req_focus(int pane);
 struct pane_request req_cmdline(const char *initial, const char *fallback);
 struct pane_request req_command(const char *line);
@@ -116,6 +120,11 @@ struct pane_ops {
     void (*row_text)(struct ui *ui, uint64_t row, struct strbuf *out);
     /* What the title line says after the pane's name. */
     void (*summary)(struct ui *ui, struct strbuf *out);
+    /* The keys of the view the pane shows now, for the footer and the top
+     * of help (a pane with several views: the inputs pane's list, plot,
+     * runs and features); NULL, or a NULL result: the bindings of the
+     * pane's context with a footer word. */
+    const struct view_keys *(*keys)(struct ui *ui);
 };
 
 /* JOB_WHY: the detail pane's explanation of a k-path on a large grammar,
@@ -339,11 +348,19 @@ struct ui {
     char *state_dir;         /* owned; where autosaves go (NULL: none) */
 };
 
-/* A key the footer line names: the first key the key table binds to
- * `action`, then `word`. */
+/* A key a view takes: the footer line names it by the first key the key
+ * table binds to `action`, then `word` ("": help lists it, the footer does
+ * not); help prints the key table's keys and text for it. */
 struct footer_key {
     enum action action;
     const char *word;
+};
+/* The keys a pane's view takes, the most useful first (ended by ACT_NONE),
+ * and the title help gives them (the footer and help are drawn from the
+ * same list, so they cannot disagree with each other or the view). */
+struct view_keys {
+    const char *title;
+    const struct footer_key *keys;
 };
 
 /* An overlay over the panes (help, the message log, the generalization
@@ -400,6 +417,8 @@ uint64_t runs_rows(struct ui *ui);
 void runs_draw(struct ui *ui, struct rect r, bool focused);
 void runs_summary(struct ui *ui, struct strbuf *out);
 void runs_row_text(struct ui *ui, uint64_t row, struct strbuf *out);
+/* The keys the runs view takes (the inputs pane's keys while it is shown). */
+const struct view_keys *runs_view_keys(struct ui *ui);
 /* Switch the inputs pane between the inputs and the runs. */
 void runs_toggle(struct ui *ui, bool on);
 /* The record of runs-view row `row` (NULL when there is none). */
@@ -418,6 +437,8 @@ void features_row_text(struct ui *ui, uint64_t row, struct strbuf *out);
 /* The view's keys (Enter; T, which the app carries out: REQ_ACTION; m and
  * d say they do not apply); REQ_NOT_MINE: not its. */
 struct pane_request features_action(struct ui *ui, enum action a);
+/* The keys the view takes (the inputs pane's keys while it is shown). */
+extern const struct view_keys features_view_keys;
 /* Is node n on a k-path of the selected rule (or feature)? */
 bool features_node_highlighted(const struct ui *ui, uint32_t n);
 /* The detail pane's paragraphs for the selected row: add(ctx, label, style)

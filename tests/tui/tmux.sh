@@ -5,8 +5,10 @@
 # curses, readline (Tab completion, history kept across runs), resizing
 # (also with the command line open), quitting with a question, SIGTERM with
 # an autosave that the next start offers to restore, Ctrl-C, :run stopped by
-# Esc (its runs killed), :generalize stopped by Esc (its queries killed),
-# and the terminal given back each time.  Skipped with a message when tmux is missing.
+# Esc (its runs killed), T's runs in the features view stopped by Esc (the
+# same, and only complete records left), :generalize stopped by Esc (its
+# queries killed), and the terminal given back each time.  Skipped with a
+# message when tmux is missing.
 set -u
 if ! command -v tmux >/dev/null 2>&1; then
     echo "skipped: tmux is not installed, so the end-to-end test did not run"
@@ -259,6 +261,36 @@ keys q
 wait_for "Quit anyway? (y/n)" "q after :run (the workspace names its results now)"
 keys y
 wait_exit "q after :run" 0
+
+# ---- T's runs: the features view's T generates inputs and runs them as the
+# last :run did (a job); Esc stops them, kills every run's process group and
+# leaves only complete records in the results file.  The subject sleeps
+# only once $tmp/slow exists, so the samples' runs end and T's do not.
+start --start Expr grammars/arith.ebnf
+keys : 'samples tests/tui/samples/calc' Enter
+wait_for "7 samples added" ":samples before T"
+rm -f "$tmp/slow"
+keys : "run --timeout 60 -j 2 --results $tmp/t.jsonl -- sh -c 'test -e $tmp/slow && exec sleep 96; grep -q [*] && exit 3; exit 0'" Enter
+wait_for "ran: 7 of 7 runs recorded in $tmp/t.jsonl, 2 failed" "the samples' runs"
+keys w
+wait_for "behaviour features: 2, 2 trainable" "learning from the samples' runs"
+wait_for "exit:3" "the failure exit:3 listed (first)"
+touch "$tmp/slow"
+keys T
+wait_procs 2 '^sleep 96$' "T did not run two of its inputs at once (-j 2, as :run)"
+keys Escape
+wait_procs 0 '^sleep 96$' "a run of T's outlived Esc"
+wait_for "0 of 10 new inputs reach exit:3 (10 not run: stopped)" "the message of T's stopped runs"
+# the results: the header and the samples' seven records, each complete
+[ "$(wc -l <"$tmp/t.jsonl")" = 8 ] || fail "T's stopped runs left records: $(wc -l <"$tmp/t.jsonl") lines"
+[ "$(tail -c 1 "$tmp/t.jsonl" | od -An -c | tr -d ' ')" = '\n' ] || fail "a partial last record"
+"$KPATH" run --report "$tmp/t.jsonl" -k 1 -q --start Expr grammars/arith.ebnf >/dev/null 2>&1 ||
+    fail "kpath cannot read the results after T was stopped"
+keys M
+wait_for "stopped: 0 of 10 runs recorded in $tmp/t.jsonl" "the stop in the message log"
+keys Escape
+keys : 'q!' Enter
+wait_exit "q! after T" 0
 
 # ---- the runs report and learning are jobs: any key stops them ---------------
 # 20 runs of inputs of 48,000 characters each: parsing them for the report
