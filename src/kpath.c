@@ -141,6 +141,26 @@ bool kpath_rank(const struct kpath_space *sp, const uint32_t *path, uint64_t *ra
     return true;
 }
 
+bool kpath_rank_stem(const struct kpath_space *sp, const uint32_t *stem, uint64_t *part)
+{
+    const struct graph *g = sp->graph;
+    if (sp->saturated || sp->k < 2 || stem[0] >= g->nnodes ||
+        !node_kind_is_symbolic(g->nodes[stem[0]].kind))
+        return false;
+    /* kpath_rank's sum without its last term, which kpath_rank_extend adds
+     * from succ_prefix's first row (1-paths: one per successor). */
+    uint64_t r = sp->start_prefix[g->nodes[stem[0]].symbolic_index];
+    size_t E = g->nsuccessor_entries;
+    for (uint32_t i = 1; i + 1 < sp->k; i++) {
+        uint32_t e = successor_position(g, stem[i - 1], stem[i]);
+        if (e == UINT32_MAX)
+            return false;
+        r += sp->succ_prefix[(size_t)(sp->k - i - 1) * E + e];
+    }
+    *part = r;
+    return true;
+}
+
 /* Largest index i in [0, n) with prefix[i] <= r. */
 static uint32_t last_at_most(const uint64_t *prefix, uint32_t n, uint64_t r)
 {

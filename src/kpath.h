@@ -46,6 +46,18 @@ uint64_t kpath_count_from(const struct kpath_space *sp, uint32_t id, uint32_t j)
 bool kpath_is_valid(const struct graph *g, const uint32_t *path, uint32_t k);
 /* The rank of a valid k-path; false for an invalid path or a saturated space. */
 bool kpath_rank(const struct kpath_space *sp, const uint32_t *path, uint64_t *rank);
+/* Ranking the k-paths that share their first k - 1 nodes (k >= 2) without
+ * a search per path: kpath_rank_stem validates stem[0..k-1) and gives its
+ * part of the rank (false as kpath_rank, or for k = 1); then the k-path
+ * stem + graph_successors(g, stem[k-2])[j] has the rank
+ * kpath_rank_extend(sp, part, stem[k-2], j).  The greedy close-off scores
+ * every successor of a reference this way. */
+bool kpath_rank_stem(const struct kpath_space *sp, const uint32_t *stem, uint64_t *part);
+static inline uint64_t kpath_rank_extend(const struct kpath_space *sp, uint64_t part,
+                                         uint32_t last, uint32_t j)
+{
+    return part + sp->succ_prefix[sp->graph->nodes[last].first_succ + j];
+}
 /* The k-path of rank r < total (not saturated) into path[0..k). */
 void kpath_unrank(const struct kpath_space *sp, uint64_t r, uint32_t *path);
 

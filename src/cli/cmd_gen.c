@@ -44,6 +44,7 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
 #define OPT_CLOSEOFF {"close-off", 0, "HOW", "shortest, random or greedy (default greedy)"}
 #define OPT_COUNT {"count", 'n', "N", "inputs, 0 = all k-paths (default 0 for kpath, else 10)"}
 #define OPT_KEEP {"keep-redundant", 0, NULL, "kpath: keep inputs whose k-paths all occur in other inputs"}
+#define OPT_STREAM {"stream", 0, NULL, "write each input once made; none dropped (see below)"}
 #define OPT_TARGETS                                                                       \
     {"target", 0, "FILE", "kpath: cover only the k-paths in FILE, one a line as kpath paths " \
                           "prints them"},                                                  \
@@ -67,14 +68,14 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     {0}
 
 static const struct cli_option gen_options[] = {
-    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_TARGETS,
+    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_STREAM, OPT_TARGETS,
     {"probs", 0, "FILE", "prob: probabilities from FILE (kpath learn's output, or a grammar "
                          "with the same rules annotated by hand)"},
     {"invert", 0, NULL, "prob: invert the probabilities (inputs unlike the samples)"},
     OPT_COMMON_TAIL,
 };
 static const struct cli_option cover_options[] = {
-    OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_TARGETS, OPT_COMMON_TAIL,
+    OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_STREAM, OPT_TARGETS, OPT_COMMON_TAIL,
 };
 
 #define DEPTH_TEXT                                                                  \
@@ -113,12 +114,16 @@ static const struct cli_option cover_options[] = {
 #define OUTPUT_TEXT                                                                 \
     "Without -o the inputs go to stdout, each followed by a newline (with -0 by a\n" \
     "NUL, for inputs that contain newlines).  They stream (each is written when\n"  \
-    "its tree is done) exactly when no input can be dropped later:\n"              \
+    "its tree is done) exactly when no input can be dropped later: --stream,\n"   \
     "--keep-redundant, --recurrent, strategies other than kpath, -n 1, and\n"      \
     "--target in a space of more than 2^26 k-paths.  Otherwise cover drops\n"     \
-    "redundant inputs once done and writes the rest at the end: whether an input\n" \
-    "stays depends on the inputs made after it.  The bytes are the same either\n" \
-    "way.  With -o DIR each input is a file,\n"                                     \
+    "redundant inputs once done (then, with greedy, runs the last pass) and\n"   \
+    "writes the rest at the end: whether an input stays depends on the inputs\n"  \
+    "made after it.  --stream asks for the inputs at once instead: it keeps\n"   \
+    "every input, as --keep-redundant does (more inputs, the same coverage), so\n" \
+    "nothing written is ever taken back; it excludes -o and --json, which are\n"   \
+    "written at the end.  For the same options the bytes are the same whether\n" \
+    "they stream or not.  With -o DIR each input is a file,\n"                    \
     "DIR/0001.txt, DIR/0002.txt, ... (four digits, more for 10000 inputs or more),\n" \
     "and DIR/manifest.json, written last, describes the run: grammar and its\n"      \
     "SHA-256, options, and per file its size, depth and the k-paths it newly\n"      \
@@ -212,6 +217,7 @@ const struct cli_command cmd_cover_command = {
 struct gen_cli {
     struct gen_options opts;
     bool k_set, count_set, closeoff_set, keep_redundant;
+    bool stream;             /* --stream: every input kept, each written once made */
     const char *target_file; /* --target FILE */
     double minutes;          /* --minutes M; 0: not given */
     const char *probs; /* --probs FILE */
@@ -279,6 +285,8 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         gc->force = true;
     } else if (strcmp(name, "keep-redundant") == 0) {
         gc->keep_redundant = true;
+    } else if (strcmp(name, "stream") == 0) {
+        gc->stream = true;
     } else if (strcmp(name, "null") == 0) {
         gc->nul = true;
     }
@@ -312,7 +320,15 @@ static int check_options(const struct cli_command *cmd, struct gen_cli *gc, bool
     if (o->recurrent && gc->keep_redundant)
         return cli_usage_error(cmd, "--keep-redundant and --recurrent exclude each other "
                                     "(the recurrent mode keeps every input)");
-    o->drop_redundant = o->strategy == GEN_KPATH && !gc->keep_redundant;
+    /* --stream writes each input once made, so none may be dropped later:
+     * nothing written is taken back.  It goes to stdout only. */
+    if (gc->stream && gc->outdir)
+        return cli_usage_error(cmd, "--stream and -o exclude each other (--stream writes to "
+                                    "stdout; -o writes the files at the end)");
+    if (gc->stream && json)
+        return cli_usage_error(cmd, "--stream and --json exclude each other (the JSON "
+                                    "document is written at the end)");
+    o->drop_redundant = o->strategy == GEN_KPATH && !gc->keep_redundant && !gc->stream;
     if ((gc->probs || gc->invert) && o->strategy != GEN_PROB)
         return cli_usage_error(cmd, "%s applies to --strategy prob only",
                                gc->probs ? "--probs" : "--invert");
@@ -594,6 +610,8 @@ static void print_summary(const struct run *r)
         strbuf_addf(&s, "suite: greedy's, as made (the last pass is off above %u %u-paths; "
                         "this grammar has %" PRIu64 ")\n",
                     SUITE_MIN_MAX_KPATHS, k, m->kpaths);
+    if (r->gc->stream && o->strategy == GEN_KPATH && !o->recurrent)
+        strbuf_addstr(&s, "suite: every input, as streamed (--stream drops none)\n");
     strbuf_addstr(&s, "k-path coverage:\n");
     for (uint32_t j = 0; j < k; j++) {
         const struct coverage_row *row = &r->rows[j];

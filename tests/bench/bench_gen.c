@@ -115,7 +115,7 @@ static void cover_row(const char *dir, const char *kpath, const char *name, cons
     if (f && fclose(f) != 0)
         written = false;
     if (!written) {
-        printf("  %-34s not measured: cannot write the grammar\n", name);
+        printf("  %-40s not measured: cannot write the grammar\n", name);
         return;
     }
     char *argv[16] = {(char *)kpath, "cover"};
@@ -127,24 +127,55 @@ static void cover_row(const char *dir, const char *kpath, const char *name, cons
     struct bench_run r;
     bench_run_child_cpu(argv, dir, out, err, cpu_seconds, 10 * cpu_seconds, &r);
     if (!r.finished) {
-        printf("  %-34s not finished: stopped by %s (%.0f CPU s, or %.0f s of wall clock) "
+        printf("  %-40s not finished: stopped by %s (%.0f CPU s, or %.0f s of wall clock) "
                "after %.1f CPU s and %.0f s of wall clock, signal %d, load average %.1f\n",
                name, r.stopped, cpu_seconds, 10 * cpu_seconds, r.cpu, r.seconds, r.signal,
                r.load);
     } else if (r.status != 0) {
         char line[300];
         line_starting(err, "kpath", line, sizeof line);
-        printf("  %-34s failed (exit %d) after %.2f s: %s\n", name, r.status, r.seconds, line);
+        printf("  %-40s failed (exit %d) after %.2f s: %s\n", name, r.status, r.seconds, line);
     } else {
+        /* "inputs: N, ..." and the last "k=K: covered/total (...)" row */
         char inputs[300], covered[300];
         line_starting(err, "inputs:", inputs, sizeof inputs);
         line_starting(err, "k=", covered, sizeof covered);
-        printf("  %-34s %8.2f s (CPU %.2f s) %8.1f MiB  %s; %s\n", name, r.seconds, r.cpu,
-               r.peak / (1024.0 * 1024.0), inputs, covered);
+        unsigned long long n = 0, kpaths = 0;
+        const char *slash = strchr(covered, '/');
+        if (sscanf(inputs, "inputs: %llu", &n) != 1 || !slash ||
+            sscanf(slash + 1, "%llu", &kpaths) != 1 || kpaths == 0)
+            printf("  %-40s %7.2f %7.2f %8.1f  no summary: '%s' '%s'\n", name, r.cpu,
+                   r.seconds, r.peak / (1024.0 * 1024.0), inputs, covered);
+        else
+            printf("  %-40s %7.2f %7.2f %8.1f %8llu %7.4f %6.1f  %s\n", name, r.cpu, r.seconds,
+                   r.peak / (1024.0 * 1024.0), n, (double)n / (double)kpaths,
+                   r.cpu * 1e6 / (double)kpaths, covered);
     }
     remove(gpath);
     remove(out);
     remove(err);
+}
+
+/* The 1,000-rule random grammar `copies` times over (rules renamed C<i>_R<n>)
+ * under one start rule S := C0_R0 | C1_R0 | ...: a grammar that grows
+ * without changing its shape (the random grammars get deeper as they grow,
+ * see below). */
+static char *copies_of_random(uint32_t copies)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addstr(&sb, "S :=");
+    for (uint32_t i = 0; i < copies; i++)
+        strbuf_addf(&sb, "%s C%u_R0", i ? " |" : "", i);
+    strbuf_addstr(&sb, ";\n");
+    char *one = random_grammar(42, 1000);
+    for (uint32_t i = 0; i < copies; i++)
+        for (const char *p = one; *p; p++) {
+            if (*p == 'R') /* only rule names have capitals */
+                strbuf_addf(&sb, "C%u_", i);
+            strbuf_addch(&sb, *p);
+        }
+    free(one);
+    return strbuf_detach(&sb, NULL);
 }
 
 /* `kpath cover` on big grammars, as issue 17.3 measured it.  Each run is
@@ -152,7 +183,13 @@ static void cover_row(const char *dir, const char *kpath, const char *name, cons
  * wall clock: on a machine shared with other builds the wall clock of the
  * 100,000-rule run (under a minute of CPU) passed the old five-minute
  * wall-clock limit and the row was skipped.  A run stopped anyway says by
- * what, after how much CPU and wall-clock time, and at what load. */
+ * what, after how much CPU and wall-clock time, and at what load.
+ *
+ * Three families of 1,000 to 100,000 rules tell the size of the grammar from
+ * its shape: the random grammars as cover runs by default; the same with the
+ * depth limit out of the way (--max-depth 40; --keep-redundant, so no row
+ * has the last pass, which runs below 100,000 k-paths only); and copies of
+ * the 1,000-rule one, which grow without getting deeper. */
 void bench_big_grammars(const char *root)
 {
     char dir[] = "/tmp/kpath-bench-XXXXXX", kpath[4096];
@@ -161,39 +198,71 @@ void bench_big_grammars(const char *root)
         return;
     }
     snprintf(kpath, sizeof kpath, "%s/build/kpath", root);
-    printf("\n== generation: kpath cover on big grammars, one process each (wall clock, peak "
-           "RSS, defaults otherwise)\n");
+    printf("\n== generation: kpath cover on big grammars, one process each (CPU and wall "
+           "clock, peak RSS, defaults otherwise)\n");
+    printf("  %-40s %7s %7s %8s %8s %7s %6s  %s\n", "grammar, options", "CPU s", "wall s",
+           "peak MiB", "inputs", "in/kp", "us/kp", "coverage of the k-paths (kp)");
     static char *k2[] = {"-k", "2", NULL};
+    static char *deep[] = {"-k", "2", "--max-depth", "40", "--keep-redundant", NULL};
+    static char *kept[] = {"-k", "2", "--keep-redundant", NULL};
+    static char **const options[] = {k2, deep, kept};
     static const uint32_t sizes[] = {1000, 10000, 100000};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        char *text = random_grammar(42, sizes[i]), name[64];
-        snprintf(name, sizeof name, "random, %u rules, -k 2", sizes[i]);
-        cover_row(dir, kpath, name, text, k2, sizes[i] >= 100000 ? 300.0 : 600.0);
-        free(text);
-    }
-    /* S := (((("a" | "b") | "b") ...) | "b"), 10,000 deep. */
-    struct strbuf sb = STRBUF_INIT;
-    strbuf_addstr(&sb, "S := ");
-    for (int i = 0; i < 10000; i++)
-        strbuf_addch(&sb, '(');
-    strbuf_addstr(&sb, "\"a\"");
-    for (int i = 0; i < 10000; i++)
-        strbuf_addstr(&sb, " | \"b\")");
-    strbuf_addstr(&sb, ";\n");
+    for (int family = 0; family < 3; family++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            char *text, name[64];
+            if (family < 2) {
+                text = random_grammar(42, sizes[i]);
+                snprintf(name, sizeof name, "random, %u rules%s", sizes[i],
+                         family ? ", deep, kept" : "");
+            } else {
+                text = copies_of_random(sizes[i] / 1000);
+                snprintf(name, sizeof name, "%u x 1,000 rules, kept", sizes[i] / 1000);
+            }
+            cover_row(dir, kpath, name, text, options[family], sizes[i] >= 100000 ? 300.0 : 600.0);
+            free(text);
+        }
+    printf("  (-k 2; deep: --max-depth 40; kept: --keep-redundant; in/kp: inputs per k-path of "
+           "the grammar; us/kp: CPU microseconds per k-path; * below: --max-size 100000)\n");
+    /* S := (((("a" | "b") | "b") ...) | "b"), n deep: under the default
+     * size budget, and with a budget that lets every k-path in: then its
+     * suite has n + 1 inputs of up to n + 1 tree nodes, about n^2 / 2 tree
+     * nodes in all, so twice as deep is four times the work by definition. */
+    static const int depths[] = {5000, 10000};
     static char *k1[] = {"-k", "1", NULL};
-    cover_row(dir, kpath, "nested alternation, 10,000 deep, -k 1", strbuf_str(&sb), k1, 600.0);
-    strbuf_free(&sb);
-    /* S := R0 ... R199999; Ri := "x" | "y"; its smallest input has 600,001
+    static char *k1big[] = {"-k", "1", "--max-size", "100000", NULL};
+    for (int j = 0; j < 3; j++) {
+        int n = depths[j == 0 ? 1 : j - 1];
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addstr(&sb, "S := ");
+        for (int i = 0; i < n; i++)
+            strbuf_addch(&sb, '(');
+        strbuf_addstr(&sb, "\"a\"");
+        for (int i = 0; i < n; i++)
+            strbuf_addstr(&sb, " | \"b\")");
+        strbuf_addstr(&sb, ";\n");
+        char name[64];
+        snprintf(name, sizeof name, "nested alternation, %d deep, -k 1%s", n,
+                 j ? " *" : "");
+        cover_row(dir, kpath, name, strbuf_str(&sb), j ? k1big : k1, 600.0);
+        strbuf_free(&sb);
+    }
+    /* S := R0 ... R<n-1>; Ri := "x" | "y"; its smallest input has 3n + 1
      * tree nodes, so the size budget is raised to let it generate. */
-    strbuf_addstr(&sb, "S :=");
-    for (int i = 0; i < 200000; i++)
-        strbuf_addf(&sb, " R%d", i);
-    strbuf_addstr(&sb, ";\n");
-    for (int i = 0; i < 200000; i++)
-        strbuf_addf(&sb, "R%d := \"x\" | \"y\";\n", i);
+    static const int widths[] = {100000, 200000};
     static char *wide[] = {"-k", "2", "--max-size", "10000000", NULL};
-    cover_row(dir, kpath, "S := R0 ... R199999, -k 2", strbuf_str(&sb), wide, 600.0);
-    strbuf_free(&sb);
+    for (int j = 0; j < 2; j++) {
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addstr(&sb, "S :=");
+        for (int i = 0; i < widths[j]; i++)
+            strbuf_addf(&sb, " R%d", i);
+        strbuf_addstr(&sb, ";\n");
+        for (int i = 0; i < widths[j]; i++)
+            strbuf_addf(&sb, "R%d := \"x\" | \"y\";\n", i);
+        char name[64];
+        snprintf(name, sizeof name, "S := R0 ... R%d, -k 2", widths[j] - 1);
+        cover_row(dir, kpath, name, strbuf_str(&sb), wide, 600.0);
+        strbuf_free(&sb);
+    }
     rmdir(dir);
 }
 

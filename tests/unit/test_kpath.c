@@ -154,6 +154,33 @@ static void check_against_brute_force(const struct graph *g, uint32_t k)
             ranks_ok = false;
     }
     CHECK(ranks_ok);
+    /* The shared-stem ranks: the first k - 1 nodes once, then the last by
+     * its position among the successors, the brute force's rank each time. */
+    uint64_t part;
+    bool stems_ok = true;
+    for (size_t r = 0; r < b.n; r++) {
+        const uint32_t *p = b.found[r];
+        if (k == 1) {
+            stems_ok &= !kpath_rank_stem(&sp, p, &part);
+            continue;
+        }
+        uint32_t last = p[k - 2], j = 0;
+        while (j < g->nodes[last].nsucc && graph_successors(g, last)[j] != p[k - 1])
+            j++;
+        stems_ok &= j < g->nodes[last].nsucc && kpath_rank_stem(&sp, p, &part) &&
+                    kpath_rank_extend(&sp, part, last, j) == r;
+    }
+    CHECK(stems_ok);
+    /* A stem that is no path: its second node does not follow the first. */
+    if (k >= 3 && b.n) {
+        memcpy(path, b.found[0], k * sizeof *path);
+        path[1] = path[0];
+        bool follows = false;
+        for (uint32_t j = 0; j < g->nodes[path[0]].nsucc; j++)
+            follows |= graph_successors(g, path[0])[j] == path[0];
+        if (!follows)
+            CHECK(!kpath_rank_stem(&sp, path, &part));
+    }
     free(path);
 
     /* Sets: even-ranked paths in one, every third in another, then union. */

@@ -1,0 +1,1 @@
+cover --stream --json grammars/expr.ebnf

@@ -1,0 +1,1 @@
+cover --stream -o build/never-made grammars/expr.ebnf
