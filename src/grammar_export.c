@@ -173,7 +173,7 @@ static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
             uint32_t min = e->u.quant.min, max = e->u.quant.max;
             uint32_t copies = max == QUANT_INFINITE ? (min ? min : 1) : max;
             if (f->next == 0 && !w->warned_counted) {
-                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule), e->pos.line, e->pos.col,
                          "ANTLR has no counted repetition: rule '%s' writes it out, which "
                          "changes its graph", w->g->rules[e->rule].name);
                 w->warned_counted = true;
@@ -229,7 +229,7 @@ static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
             break;
         case EXPR_ALT:
             if (e->u.alt.weights && !w->warned_weights) {
-                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule), e->pos.line, e->pos.col,
                          "ANTLR has no probabilities: the weights of rule '%s' and any "
                          "other are left out", w->g->rules[e->rule].name);
                 w->warned_weights = true;
@@ -433,7 +433,7 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
                     g4_print(&w, rhs->children[i], needs_parens(rhs, rhs->children[i]));
                 }
                 if (rhs->u.alt.weights && !w.warned_weights) {
-                    diag_add(diags, DIAG_WARNING, g->file, g->rules[r].pos.line,
+                    diag_add(diags, DIAG_WARNING, grammar_rule_file(g, r), g->rules[r].pos.line,
                              g->rules[r].pos.col,
                              "ANTLR has no probabilities: the weights of rule '%s' and any "
                              "other are left out", g->rules[r].name);
@@ -597,8 +597,15 @@ static void fb_expansions(struct fb_writer *w, const struct expr *e, bool helper
     strbuf_addch(out, '[');
     if (helper && e->kind == EXPR_CLASS) {
         uint64_t size = grammar_class_size(e);
-        if (size > FB_CLASS_MAX) {
-            diag_add(w->diags, DIAG_ERROR, w->g->file, e->pos.line, e->pos.col,
+        if (size == 0) {
+            /* An empty list of expansions is no fuzzingbook grammar. */
+            diag_add(w->diags, DIAG_ERROR, grammar_rule_file(w->g, e->rule), e->pos.line, e->pos.col,
+                     "class %s of rule '%s' matches no character: fuzzingbook lists each "
+                     "expansion, and has no way to write none",
+                     e->u.cls.source, w->g->rules[e->rule].name);
+            w->failed = true;
+        } else if (size > FB_CLASS_MAX) {
+            diag_add(w->diags, DIAG_ERROR, grammar_rule_file(w->g, e->rule), e->pos.line, e->pos.col,
                      "class %s of rule '%s' has %llu characters: fuzzingbook lists each "
                      "expansion, and kpath writes at most %d",
                      e->u.cls.source, w->g->rules[e->rule].name, (unsigned long long)size,
@@ -877,7 +884,7 @@ static void tribble_node(void *writer, const struct expr *e)
         uint32_t a = e->u.quant.min, b = e->u.quant.max;
         if (a == 1 && b == 1) {
             if (!w->warned_one)
-                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule), e->pos.line, e->pos.col,
                          "TRIBBLE has no {1}: rule '%s' writes the item alone, which "
                          "changes its graph", w->g->rules[e->rule].name);
             w->warned_one = true;
@@ -1067,7 +1074,7 @@ static void fan_node(void *writer, const struct expr *e)
     case EXPR_QUANT: grammar_quant_label(e, out); break;
     case EXPR_ALT:
         if (e->u.alt.weights && !w->warned_weights) {
-            diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+            diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule), e->pos.line, e->pos.col,
                      "Fandango has no probabilities in its grammars: the weights of rule "
                      "'%s' and any other are left out", w->g->rules[e->rule].name);
             w->warned_weights = true;
