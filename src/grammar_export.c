@@ -76,6 +76,20 @@ static void too_many_copies(struct diag_list *diags, const struct grammar *g,
     strbuf_free(&label);
 }
 
+/* The one warning a format without weights gives, at the first weighted
+ * alternation (`what` says which format: "ANTLR has no probabilities"). */
+static void warn_weights_left_out(struct diag_list *diags, const struct grammar *g,
+                                  uint32_t rule, struct src_pos pos, const char *what,
+                                  bool *warned)
+{
+    if (*warned)
+        return;
+    diag_add(diags, DIAG_WARNING, grammar_rule_file(g, rule), pos.line, pos.col,
+             "%s: the weights of rule '%s' and any other are left out", what,
+             g->rules[rule].name);
+    *warned = true;
+}
+
 /* ---- ANTLR 4 ------------------------------------------------------------ */
 
 struct g4_writer {
@@ -270,13 +284,9 @@ static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
                 grammar_quant_label(e, out);
             break;
         case EXPR_ALT:
-            if (e->u.alt.weights && !w->warned_weights) {
-                diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule),
-                         e->pos.line, e->pos.col,
-                         "ANTLR has no probabilities: the weights of rule '%s' and any "
-                         "other are left out", w->g->rules[e->rule].name);
-                w->warned_weights = true;
-            }
+            if (e->u.alt.weights)
+                warn_weights_left_out(w->diags, w->g, e->rule, e->pos,
+                                      "ANTLR has no probabilities", &w->warned_weights);
             break;
         default: break;
         }
@@ -476,13 +486,9 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
                     g4_print(&w, rhs->children[i],
                              grammar_write_needs_parens(rhs, rhs->children[i]));
                 }
-                if (rhs->u.alt.weights && !w.warned_weights) {
-                    diag_add(diags, DIAG_WARNING, grammar_rule_file(g, r), g->rules[r].pos.line,
-                             g->rules[r].pos.col,
-                             "ANTLR has no probabilities: the weights of rule '%s' and any "
-                             "other are left out", g->rules[r].name);
-                    w.warned_weights = true;
-                }
+                if (rhs->u.alt.weights)
+                    warn_weights_left_out(diags, g, r, g->rules[r].pos,
+                                          "ANTLR has no probabilities", &w.warned_weights);
             } else {
                 g4_print(&w, rhs, false);
             }
@@ -1091,13 +1097,10 @@ static void fan_node(void *writer, const struct expr *e)
     case EXPR_REF: strbuf_addf(out, "<%s>", w->names[e->u.ref.target]); break;
     case EXPR_QUANT: grammar_quant_label(e, out); break;
     case EXPR_ALT:
-        if (e->u.alt.weights && !w->warned_weights) {
-            diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule),
-                     e->pos.line, e->pos.col,
-                     "Fandango has no probabilities in its grammars: the weights of rule "
-                     "'%s' and any other are left out", w->g->rules[e->rule].name);
-            w->warned_weights = true;
-        }
+        if (e->u.alt.weights)
+            warn_weights_left_out(w->diags, w->g, e->rule, e->pos,
+                                  "Fandango has no probabilities in its grammars",
+                                  &w->warned_weights);
         break;
     default: break;
     }
