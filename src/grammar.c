@@ -47,8 +47,8 @@ static uint32_t expr_id(const struct expr *e)
     return ((const struct expr_node *)e)->id;
 }
 
-#define SURROGATE_LO 0xD800u
-#define SURROGATE_HI 0xDFFFu
+#define SURROGATE_LO UTF8_SURROGATE_LO
+#define SURROGATE_HI UTF8_SURROGATE_HI
 /* Code points a class can match: U+0000..U+10FFFF less the surrogates. */
 #define CHARACTER_COUNT ((uint64_t)UTF8_MAX_CODEPOINT + 1 - (SURROGATE_HI - SURROGATE_LO + 1))
 #define WEIGHT_EPSILON 1e-9
@@ -1359,6 +1359,11 @@ static const char *rule_file(const struct loader *L, uint32_t r)
     return r < L->g->nrules && L->g->rules[r].file ? L->g->rules[r].file : L->file;
 }
 
+const char *grammar_rule_file(const struct grammar *g, uint32_t rule)
+{
+    return rule < g->nrules && g->rules[rule].file ? g->rules[rule].file : g->file;
+}
+
 static void resolve_references(struct loader *L)
 {
     for (size_t k = 0; k < L->nrefs; k++) {
@@ -1496,6 +1501,17 @@ static void check_reachable(struct loader *L)
     free_ref_lists(&out);
 }
 
+/* A class that matches no character ([^\x00-\u{10FFFF}], or an imported
+ * set of UTF-16 surrogates only) is allowed, as a dead end: what holds it can
+ * never be derived, so say where it is. */
+static void warn_no_character(struct loader *L, const struct expr *e)
+{
+    diag_add(L->diags, DIAG_WARNING, rule_file(L, e->rule), e->pos.line, e->pos.col,
+             "class %s in rule '%s' matches no character: nothing that holds it can be "
+             "derived",
+             e->u.cls.source, L->g->rules[e->rule].name);
+}
+
 /* Productivity as a worklist fixpoint: a node becomes productive once (a
  * leaf at once; an ALT when one child is; a CAT when its counter of
  * unproductive children reaches zero; a QUANT with min 0 at once, else with
@@ -1516,7 +1532,11 @@ static void check_productive(struct loader *L)
         bool leaf = false;
         switch (e->kind) {
         case EXPR_LIT: leaf = true; break;
-        case EXPR_CLASS: leaf = grammar_class_size(e) > 0; break;
+        case EXPR_CLASS:
+            leaf = grammar_class_size(e) > 0;
+            if (!leaf)
+                warn_no_character(L, e);
+            break;
         case EXPR_QUANT: leaf = e->u.quant.min == 0; break;
         case EXPR_CAT: remaining[k] = e->nchildren; break;
         default: break;

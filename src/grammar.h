@@ -156,6 +156,10 @@ struct grammar *grammar_new(const char *file);
 bool grammar_finish(struct grammar *g, const struct grammar_options *opts,
                     struct diag_list *diags);
 
+/* The file rule `rule` was read from (an importer reads several), for
+ * diagnostics at its positions: rules[rule].file, else the grammar's file. */
+const char *grammar_rule_file(const struct grammar *g, uint32_t rule);
+
 /* Index of the rule called `name`, or RULE_NONE. */
 uint32_t grammar_find_rule(const struct grammar *g, const char *name);
 

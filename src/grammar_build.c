@@ -106,6 +106,27 @@ void gb_class_source(const struct class_range *ranges, size_t n, bool negated,
     strbuf_addch(out, ']');
 }
 
+/* Ranges r[0..n) (normalized) with no endpoint among the UTF-16 surrogates
+ * U+D800..U+DFFF, in place; returns the count.  Surrogates are no characters
+ * in kpath's UTF-8 text, so no class matches them whatever its ranges say,
+ * but the .ebnf lexer refuses them in escapes: a class that named them
+ * (ANTLR's [\uD800-\uDBFF], the UTF-16 halves of Java's lexers) must not
+ * be written with them.  A range across the block keeps its endpoints. */
+static size_t without_surrogates(struct class_range *r, size_t n)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t lo = r[k].lo, hi = r[k].hi;
+        if (lo >= UTF8_SURROGATE_LO && lo <= UTF8_SURROGATE_HI)
+            lo = UTF8_SURROGATE_HI + 1;
+        if (hi >= UTF8_SURROGATE_LO && hi <= UTF8_SURROGATE_HI)
+            hi = UTF8_SURROGATE_LO - 1;
+        if (lo <= hi)
+            r[m++] = (struct class_range){lo, hi};
+    }
+    return m;
+}
+
 struct expr *gb_class(struct grammar *g, const struct class_range *ranges, size_t n,
                       bool negated, struct src_pos pos, struct src_pos end)
 {
@@ -113,7 +134,13 @@ struct expr *gb_class(struct grammar *g, const struct class_range *ranges, size_
     struct class_range *r = arena_alloc(&g->arena, (n ? n : 1) * sizeof *r);
     if (n)
         memcpy(r, ranges, n * sizeof *r);
-    n = gb_normalize_ranges(r, n);
+    n = without_surrogates(r, gb_normalize_ranges(r, n));
+    if (n == 0 && !negated) {
+        /* Nothing but surrogates: a class of no character, written the one
+         * way the .ebnf lexer reads one, [^\u{0}-\u{10FFFF}]. */
+        r[n++] = (struct class_range){0, UTF8_MAX_CODEPOINT};
+        negated = true;
+    }
     e->u.cls.ranges = r;
     e->u.cls.nranges = (uint32_t)n;
     e->u.cls.negated = negated;

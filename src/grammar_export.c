@@ -54,6 +54,42 @@ static void walk_rule(const struct grammar *g, uint32_t rule,
     expr_list_free(&stack);
 }
 
+/* ANTLR and fuzzingbook have no counted repetition, so x{n,m} is written out
+ * copy by copy: at most this many copies of one item (ANTLR: m, or n and a
+ * last x+; fuzzingbook: one expansion per count, n + ... + m copies), and
+ * an ANTLR text of at most EXPORT_MAX_BYTES however they nest.  Beyond, the
+ * format cannot hold the grammar in reasonable room: an error, not a file of
+ * gigabytes ("a"{4294967294} took all memory). */
+#define EXPORT_MAX_COPIES 100000
+#define EXPORT_MAX_BYTES ((size_t)256 << 20)
+
+static void too_many_copies(struct diag_list *diags, const struct grammar *g,
+                            const struct expr *quant, uint64_t copies, const char *format)
+{
+    struct strbuf label = STRBUF_INIT;
+    grammar_quant_label(quant, &label);
+    diag_add(diags, DIAG_ERROR, grammar_rule_file(g, quant->rule), quant->pos.line,
+             quant->pos.col,
+             "%s has no counted repetition, and %s in rule '%s' written out is %llu copies "
+             "of its item: kpath writes at most %d", format, strbuf_str(&label),
+             g->rules[quant->rule].name, (unsigned long long)copies, EXPORT_MAX_COPIES);
+    strbuf_free(&label);
+}
+
+/* The one warning a format without weights gives, at the first weighted
+ * alternation (`what` says which format: "ANTLR has no probabilities"). */
+static void warn_weights_left_out(struct diag_list *diags, const struct grammar *g,
+                                  uint32_t rule, struct src_pos pos, const char *what,
+                                  bool *warned)
+{
+    if (*warned)
+        return;
+    diag_add(diags, DIAG_WARNING, grammar_rule_file(g, rule), pos.line, pos.col,
+             "%s: the weights of rule '%s' and any other are left out", what,
+             g->rules[rule].name);
+    *warned = true;
+}
+
 /* ---- ANTLR 4 ------------------------------------------------------------ */
 
 struct g4_writer {
@@ -63,6 +99,7 @@ struct g4_writer {
     bool *lexer, *skip_token, *named_by_parser;
     char **names;
     bool warned_weights, warned_counted;
+    bool failed; /* a repetition too large to write out */
     struct strbuf *out;
 };
 
@@ -107,38 +144,51 @@ static void add_g4_literal(struct strbuf *out, const char *s, size_t len)
     strbuf_addch(out, '\'');
 }
 
-static void add_g4_set(struct strbuf *out, const struct expr *cls)
+/* How a format writes a class: `any` for the class of every character (NULL:
+ * as a range), then `open` (or `open_negated`), each range as its first
+ * character, a '-' (left out between two neighbours when `neighbours_bare`)
+ * and its last, each character by add_char, and `close`.  One writer for
+ * ANTLR's sets, TRIBBLE's and Fandango's regexes. */
+struct class_syntax {
+    const char *any, *open, *open_negated, *close;
+    void (*add_char)(struct strbuf *out, uint32_t cp);
+    bool neighbours_bare;
+};
+
+static void add_class(struct strbuf *out, const struct expr *cls, const struct class_syntax *syn)
 {
+    static const struct class_range all = {0, UTF8_MAX_CODEPOINT};
     const struct class_range *r = cls->u.cls.ranges;
     uint32_t n = cls->u.cls.nranges;
-    if (!cls->u.cls.negated && n == 1 && r[0].lo == 0 && r[0].hi == UTF8_MAX_CODEPOINT) {
-        strbuf_addch(out, '.');
+    bool negated = cls->u.cls.negated;
+    if (negated && n == 0) {
+        /* [^] is written nowhere: every character is the full range. */
+        r = &all;
+        n = 1;
+        negated = false;
+    }
+    if (syn->any && !negated && n == 1 && r[0].lo == 0 && r[0].hi == UTF8_MAX_CODEPOINT) {
+        strbuf_addstr(out, syn->any);
         return;
     }
-    strbuf_addstr(out, cls->u.cls.negated ? "~[" : "[");
+    strbuf_addstr(out, negated ? syn->open_negated : syn->open);
     for (uint32_t k = 0; k < n; k++) {
-        add_g4_char(out, r[k].lo, true);
+        syn->add_char(out, r[k].lo);
         if (r[k].hi != r[k].lo) {
-            strbuf_addch(out, '-');
-            add_g4_char(out, r[k].hi, true);
+            if (!syn->neighbours_bare || r[k].hi != r[k].lo + 1)
+                strbuf_addch(out, '-');
+            syn->add_char(out, r[k].hi);
         }
     }
-    strbuf_addch(out, ']');
+    strbuf_addstr(out, syn->close);
 }
 
-/* ANTLR's, TRIBBLE's and Fandango's operators apply to a symbol only: a
- * name, a string or a group; so a quantifier needs parentheses around
- * anything else, and a nested alternation or sequence keeps its own, as in
- * kpath's graph. */
-static bool needs_parens(const struct expr *parent, const struct expr *child)
+static void add_g4_set_char(struct strbuf *out, uint32_t cp)
 {
-    switch (child->kind) {
-    case EXPR_ALT: return true;
-    case EXPR_CAT: return parent->kind != EXPR_ALT;
-    case EXPR_QUANT: return parent->kind == EXPR_QUANT;
-    default: return false;
-    }
+    add_g4_char(out, cp, true);
 }
+
+static const struct class_syntax g4_set = {".", "[", "~[", "]", add_g4_set_char, false};
 
 static bool is_simple_quant(const struct expr *q)
 {
@@ -163,7 +213,7 @@ static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
     stack[depth++] = (struct g4_frame){root, 0, 0, parens};
     if (parens)
         strbuf_addch(out, '(');
-    while (depth) {
+    while (depth && !w->failed) {
         struct g4_frame *f = &stack[depth - 1];
         const struct expr *e = f->e;
         const struct expr *child = NULL;
@@ -172,8 +222,14 @@ static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
             /* n copies, then m-n nested optionals (or a last copy with +). */
             uint32_t min = e->u.quant.min, max = e->u.quant.max;
             uint32_t copies = max == QUANT_INFINITE ? (min ? min : 1) : max;
+            if (f->next == 0 && (copies > EXPORT_MAX_COPIES || out->len > EXPORT_MAX_BYTES)) {
+                too_many_copies(w->diags, w->g, e, copies, "ANTLR");
+                w->failed = true;
+                break;
+            }
             if (f->next == 0 && !w->warned_counted) {
-                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule),
+                         e->pos.line, e->pos.col,
                          "ANTLR has no counted repetition: rule '%s' writes it out, which "
                          "changes its graph", w->g->rules[e->rule].name);
                 w->warned_counted = true;
@@ -203,7 +259,7 @@ static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
             else if (e->kind == EXPR_CAT && f->printed)
                 strbuf_addch(out, ' ');
             f->printed++;
-            child_parens = needs_parens(e, child);
+            child_parens = grammar_write_needs_parens(e, child);
             /* A sequence left with one item after _skip still needs no
              * parentheses of its own in an alternation. */
         }
@@ -221,19 +277,16 @@ static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
             else if (!(e->parent && e->parent->kind == EXPR_ALT))
                 strbuf_addstr(out, "''");
             break;
-        case EXPR_CLASS: add_g4_set(out, e); break;
+        case EXPR_CLASS: add_class(out, e, &g4_set); break;
         case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
         case EXPR_QUANT:
             if (is_simple_quant(e))
                 grammar_quant_label(e, out);
             break;
         case EXPR_ALT:
-            if (e->u.alt.weights && !w->warned_weights) {
-                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
-                         "ANTLR has no probabilities: the weights of rule '%s' and any "
-                         "other are left out", w->g->rules[e->rule].name);
-                w->warned_weights = true;
-            }
+            if (e->u.alt.weights)
+                warn_weights_left_out(w->diags, w->g, e->rule, e->pos,
+                                      "ANTLR has no probabilities", &w->warned_weights);
             break;
         default: break;
         }
@@ -324,7 +377,7 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
 {
     uint32_t n = g->nrules;
     struct g4_writer w = {g, diags, find_skip_rule(g), g->start, NULL, NULL, NULL, NULL,
-                          false, false, out};
+                          false, false, false, out};
     /* The wrapper an import adds around a start rule that is referenced. */
     const struct expr *sr = g->rules[g->start].rhs;
     bool wrapper = w.skip_rule != RULE_NONE && strcmp(g->rules[g->start].name, "_start") == 0 &&
@@ -430,15 +483,12 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
                 for (uint32_t i = 0; i < rhs->nchildren; i++) {
                     if (i)
                         strbuf_addstr(out, "\n    | ");
-                    g4_print(&w, rhs->children[i], needs_parens(rhs, rhs->children[i]));
+                    g4_print(&w, rhs->children[i],
+                             grammar_write_needs_parens(rhs, rhs->children[i]));
                 }
-                if (rhs->u.alt.weights && !w.warned_weights) {
-                    diag_add(diags, DIAG_WARNING, g->file, g->rules[r].pos.line,
-                             g->rules[r].pos.col,
-                             "ANTLR has no probabilities: the weights of rule '%s' and any "
-                             "other are left out", g->rules[r].name);
-                    w.warned_weights = true;
-                }
+                if (rhs->u.alt.weights)
+                    warn_weights_left_out(diags, g, r, g->rules[r].pos,
+                                          "ANTLR has no probabilities", &w.warned_weights);
             } else {
                 g4_print(&w, rhs, false);
             }
@@ -458,7 +508,7 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
     free(w.lexer);
     free(w.skip_token);
     free(w.named_by_parser);
-    return true;
+    return !w.failed;
 }
 
 /* ---- fuzzingbook -------------------------------------------------------- */
@@ -597,8 +647,17 @@ static void fb_expansions(struct fb_writer *w, const struct expr *e, bool helper
     strbuf_addch(out, '[');
     if (helper && e->kind == EXPR_CLASS) {
         uint64_t size = grammar_class_size(e);
-        if (size > FB_CLASS_MAX) {
-            diag_add(w->diags, DIAG_ERROR, w->g->file, e->pos.line, e->pos.col,
+        if (size == 0) {
+            /* An empty list of expansions is no fuzzingbook grammar. */
+            diag_add(w->diags, DIAG_ERROR, grammar_rule_file(w->g, e->rule),
+                     e->pos.line, e->pos.col,
+                     "class %s of rule '%s' matches no character: fuzzingbook lists each "
+                     "expansion, and has no way to write none",
+                     e->u.cls.source, w->g->rules[e->rule].name);
+            w->failed = true;
+        } else if (size > FB_CLASS_MAX) {
+            diag_add(w->diags, DIAG_ERROR, grammar_rule_file(w->g, e->rule),
+                     e->pos.line, e->pos.col,
                      "class %s of rule '%s' has %llu characters: fuzzingbook lists each "
                      "expansion, and kpath writes at most %d",
                      e->u.cls.source, w->g->rules[e->rule].name, (unsigned long long)size,
@@ -616,6 +675,14 @@ static void fb_expansions(struct fb_writer *w, const struct expr *e, bool helper
         const struct expr *c = e->children[0];
         uint32_t min = e->u.quant.min, max = e->u.quant.max;
         uint32_t last = max == QUANT_INFINITE ? min : max;
+        uint64_t copies = ((uint64_t)min + last) * ((uint64_t)last - min + 1) / 2;
+        if (copies > EXPORT_MAX_COPIES) {
+            too_many_copies(w->diags, w->g, e, copies, "fuzzingbook");
+            w->failed = true;
+            last = min ? min - 1 : 0; /* write no expansion */
+            if (min == 0)
+                min = 1;
+        }
         for (uint32_t count = min; count <= last; count++) {
             struct strbuf text = STRBUF_INIT;
             for (uint32_t i = 0; i < count; i++)
@@ -741,24 +808,8 @@ static void add_tribble_class_char(struct strbuf *out, uint32_t cp)
     }
 }
 
-static void add_tribble_class(struct strbuf *out, const struct expr *cls)
-{
-    const struct class_range *r = cls->u.cls.ranges;
-    uint32_t n = cls->u.cls.nranges;
-    if (!cls->u.cls.negated && n == 1 && r[0].lo == 0 && r[0].hi == UTF8_MAX_CODEPOINT) {
-        strbuf_addstr(out, "/./");
-        return;
-    }
-    strbuf_addstr(out, cls->u.cls.negated ? "/[^" : "/[");
-    for (uint32_t k = 0; k < n; k++) {
-        add_tribble_class_char(out, r[k].lo);
-        if (r[k].hi != r[k].lo) {
-            strbuf_addch(out, '-');
-            add_tribble_class_char(out, r[k].hi);
-        }
-    }
-    strbuf_addstr(out, "]/");
-}
+static const struct class_syntax tribble_class = {"/./", "/[", "/[^", "]/",
+                                                  add_tribble_class_char, false};
 
 /* `name` without angle brackets into `sb`, every character but ASCII
  * letters, digits, '_' and those in `also` written as '_'. */
@@ -808,7 +859,7 @@ static void infix_print(const struct expr *root, const char *top_alt_sep,
                 strbuf_addch(out, ' ');
             }
             const struct expr *child = e->children[i];
-            bool parens = needs_parens(e, child);
+            bool parens = grammar_write_needs_parens(e, child);
             if (parens)
                 strbuf_addch(out, '(');
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
@@ -870,14 +921,15 @@ static void tribble_node(void *writer, const struct expr *e)
     case EXPR_LIT:
         add_quoted_literal(out, e->u.lit.text, e->u.lit.len, add_tribble_lit_char);
         break;
-    case EXPR_CLASS: add_tribble_class(out, e); break;
+    case EXPR_CLASS: add_class(out, e, &tribble_class); break;
     case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
     case EXPR_ALT: tribble_weight(w, e, e->nchildren - 1); break;
     case EXPR_QUANT: {
         uint32_t a = e->u.quant.min, b = e->u.quant.max;
         if (a == 1 && b == 1) {
             if (!w->warned_one)
-                diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
+                diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule),
+                         e->pos.line, e->pos.col,
                          "TRIBBLE has no {1}: rule '%s' writes the item alone, which "
                          "changes its graph", w->g->rules[e->rule].name);
             w->warned_one = true;
@@ -992,29 +1044,8 @@ static void add_fan_class_char(struct strbuf *out, uint32_t cp)
 }
 
 /* A class as a Python regex of one character class: r"[a-z]", r"[^...]". */
-static void add_fan_class(struct strbuf *out, const struct expr *cls)
-{
-    const struct class_range *r = cls->u.cls.ranges;
-    uint32_t n = cls->u.cls.nranges;
-    static const struct class_range all = {0, UTF8_MAX_CODEPOINT};
-    bool negated = cls->u.cls.negated;
-    if (negated && n == 0) {
-        /* [^] is no regex: every character is the full range. */
-        r = &all;
-        n = 1;
-        negated = false;
-    }
-    strbuf_addstr(out, negated ? "r\"[^" : "r\"[");
-    for (uint32_t k = 0; k < n; k++) {
-        add_fan_class_char(out, r[k].lo);
-        if (r[k].hi != r[k].lo) {
-            if (r[k].hi != r[k].lo + 1)
-                strbuf_addch(out, '-');
-            add_fan_class_char(out, r[k].hi);
-        }
-    }
-    strbuf_addstr(out, "]\"");
-}
+static const struct class_syntax fan_class = {NULL, "r\"[", "r\"[^", "]\"", add_fan_class_char,
+                                              true};
 
 /* Words Fandango's lexer takes as keywords, so <word> would be no name
  * there (language/FandangoLexer.g4; any, all and len are names). */
@@ -1062,16 +1093,14 @@ static void fan_node(void *writer, const struct expr *e)
     case EXPR_LIT:
         add_quoted_literal(out, e->u.lit.text, e->u.lit.len, add_fan_lit_char);
         break;
-    case EXPR_CLASS: add_fan_class(out, e); break;
+    case EXPR_CLASS: add_class(out, e, &fan_class); break;
     case EXPR_REF: strbuf_addf(out, "<%s>", w->names[e->u.ref.target]); break;
     case EXPR_QUANT: grammar_quant_label(e, out); break;
     case EXPR_ALT:
-        if (e->u.alt.weights && !w->warned_weights) {
-            diag_add(w->diags, DIAG_WARNING, w->g->file, e->pos.line, e->pos.col,
-                     "Fandango has no probabilities in its grammars: the weights of rule "
-                     "'%s' and any other are left out", w->g->rules[e->rule].name);
-            w->warned_weights = true;
-        }
+        if (e->u.alt.weights)
+            warn_weights_left_out(w->diags, w->g, e->rule, e->pos,
+                                  "Fandango has no probabilities in its grammars",
+                                  &w->warned_weights);
         break;
     default: break;
     }

@@ -212,10 +212,7 @@ static void add_units(struct strbuf *out, uint64_t u)
 
 /* ---- expressions ----------------------------------------------------------- */
 
-/* Does `child` need parentheses below `parent`?  Groups make no node, so any
- * alternation, sequence or quantifier that is itself an item needs them to be
- * read back as the same tree; a sequence as an alternative does not. */
-static bool needs_parens(const struct expr *parent, const struct expr *child)
+bool grammar_write_needs_parens(const struct expr *parent, const struct expr *child)
 {
     switch (child->kind) {
     case EXPR_ALT: return true;
@@ -259,7 +256,7 @@ static void print_expr(const struct writer *w, const struct expr *root, bool par
             } else if (e->kind == EXPR_CAT && i) {
                 strbuf_addch(out, ' ');
             }
-            bool child_parens = needs_parens(e, child);
+            bool child_parens = grammar_write_needs_parens(e, child);
             if (child_parens)
                 strbuf_addch(out, '(');
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
@@ -312,7 +309,7 @@ static void print_rule(const struct writer *w, uint32_t rule, struct strbuf *out
         size_t start = alts.len;
         if (units && units[i] != UNANNOTATED)
             add_units(&alts, units[i]);
-        print_expr(w, rhs->children[i], needs_parens(rhs, rhs->children[i]), &alts);
+        print_expr(w, rhs->children[i], grammar_write_needs_parens(rhs, rhs->children[i]), &alts);
         ends[i] = alts.len;
         total += text_width(alts.data + start, alts.len - start) + (i ? 3 : 0);
     }

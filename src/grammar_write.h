@@ -81,6 +81,12 @@ void grammar_write_rule(const struct grammar *g, uint32_t rule,
                         const struct grammar_write_options *opts, struct strbuf *out);
 /* One element of a right-hand side as the writer prints it: (":" Port)? */
 void grammar_write_expr(const struct grammar *g, const struct expr *e, struct strbuf *out);
+/* Does `child` need parentheses below `parent` to be read back as the same
+ * tree?  Groups make no node, so any alternation, sequence or quantifier
+ * that is itself an item needs them (kpath's, ANTLR's, TRIBBLE's and
+ * Fandango's operators apply to a symbol only: a name, a string or a
+ * group); a sequence as an alternative does not.  Every writer asks this. */
+bool grammar_write_needs_parens(const struct expr *parent, const struct expr *child);
 /* grammar_write into the file `path`, atomically (see write_file_atomic). */
 bool grammar_write_file(const struct grammar *g, const struct grammar_write_options *opts,
                         const char *path, struct diag_list *diags);

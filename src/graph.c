@@ -308,7 +308,11 @@ static void compute_metric(const struct graph *g, enum metric m, uint64_t *value
         value[i] = METRIC_INFINITE;
         pending[i] = n->nchildren;
         bool zero_quant = n->kind == NODE_QUANT && n->expr->u.quant.min == 0;
-        if (n->nchildren == 0 || zero_quant)
+        /* A class of no character derives nothing: it stays infinite, as
+         * the loader's productivity check counts it, so no generator takes
+         * a way through it. */
+        bool no_character = n->kind == NODE_CLASS && grammar_class_size(n->expr) == 0;
+        if ((n->nchildren == 0 && !no_character) || zero_quant)
             heap_push(&h, leaf_value(n, m), i);
     }
     while (h.len) {

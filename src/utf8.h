@@ -9,6 +9,9 @@
 #include <stdint.h>
 
 #define UTF8_MAX_CODEPOINT 0x10FFFFu
+/* The UTF-16 surrogates: code points, but no characters (UTF-8 cannot hold them). */
+#define UTF8_SURROGATE_LO 0xD800u
+#define UTF8_SURROGATE_HI 0xDFFFu
 
 /* Write cp as UTF-8 into out (4 bytes of room); returns the byte count.
  * Invalid code points (surrogates, > U+10FFFF) are written as U+FFFD. */

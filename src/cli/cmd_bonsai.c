@@ -38,6 +38,7 @@ static const struct cli_option options[] = {
     {"suffix", 0, "SUF", "with -o: file name suffix (default .txt)"},
     {"force", 0, NULL, "with -o: use a non-empty DIR, replacing its test cases"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"run", 0, NULL, "run the candidates through the command after '--': an input that "
                      "reaches a new behaviour feature adds coverage too"},
     RUN_CLI_OPTIONS,

@@ -69,13 +69,15 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         return status;
     struct diag_list diags = DIAG_LIST_INIT;
     struct strbuf out = STRBUF_INIT;
-    bool ok = grammar_export(g, a.to, &out, &diags);
-    if (ok && a.output)
-        ok = write_file_atomic(a.output, out.data ? out.data : "", out.len, &diags);
-    else if (ok && !cli_write(out.data ? out.data : "", out.len))
-        ok = false;
+    /* A grammar the format cannot hold is invalid input (2); a file or
+     * stdout that cannot be written is another failure (1), as in dup. */
+    status = grammar_export(g, a.to, &out, &diags) ? EXIT_OK : EXIT_USAGE;
+    if (status == EXIT_OK && a.output)
+        status = write_file_atomic(a.output, out.data ? out.data : "", out.len, &diags)
+                     ? EXIT_OK : EXIT_FAILURE_OTHER;
+    else if (status == EXIT_OK && !cli_write(out.data ? out.data : "", out.len))
+        status = EXIT_FAILURE_OTHER;
     cli_print_diags(cmd, &diags);
-    status = ok ? EXIT_OK : diag_has_errors(&diags) ? EXIT_USAGE : EXIT_FAILURE_OTHER;
     diag_list_free(&diags);
     strbuf_free(&out);
     grammar_free(g);

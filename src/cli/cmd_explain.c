@@ -120,6 +120,7 @@ static const struct cli_option options[] = {
     {"split", 0, "P", "hold out P% of the inputs (at random, seeded) to measure on"},
     EXPLAIN_CLI_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
     CLI_ANY_FILE_OPTION,
     {0},

@@ -38,6 +38,7 @@ static const struct cli_option options[] = {
     {"force", 0, NULL, "with -o: use a non-empty DIR, replacing its test cases"},
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print the report (the manifest, with every input) as JSON"},
     {0},
 };

@@ -28,6 +28,7 @@ static const struct cli_option options[] = {
     {"attempts", 0, "A", "trees tried per input before a rule gives up (default 200)"},
     EXPLAIN_CLI_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
     {"run", 0, NULL, "run the inputs, and as many random ones, through the command after "
                      "'--' and compare how often each reaches the feature"},
     RUN_CLI_OPTIONS,

@@ -862,9 +862,12 @@ TEST(grammar_diag_unproductive)
     CHECK_DIAGS("S := A | \"s\";\nA := \"a\" B;\nB := A \"b\";",
                 "t.ebnf:2:1: error: rule 'A' is unproductive: it can never derive a finite string\n"
                 "t.ebnf:3:1: error: rule 'B' is unproductive: it can never derive a finite string");
+    /* a class of no character says where it is */
     CHECK_DIAGS("S := A;\nA := [^\\x00-\\u{10FFFF}];",
                 "t.ebnf:1:1: error: rule 'S' is unproductive: it can never derive a finite string\n"
-                "t.ebnf:2:1: error: rule 'A' is unproductive: it can never derive a finite string");
+                "t.ebnf:2:1: error: rule 'A' is unproductive: it can never derive a finite string\n"
+                "t.ebnf:2:6: warning: class [^\\x00-\\u{10FFFF}] in rule 'A' matches no "
+                "character: nothing that holds it can be derived");
     CHECK_DIAGS("S := A* \"s\" | A{0,3};\nA := \"a\" A+;",
                 "t.ebnf:2:1: error: rule 'A' is unproductive: it can never derive a finite string");
     /* unreachable rules are checked too */

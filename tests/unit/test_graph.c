@@ -133,6 +133,32 @@ TEST(graph_metrics_of_quantifiers_and_epsilon)
     test_unload(&l);
 }
 
+TEST(graph_metrics_of_a_class_of_no_character)
+{
+    /* Ids: 0 alt; 1 "ab", 2 cat, 3 cat; 4 "c", 5 class, 6 "d", 7 quant *;
+     * 8 class.  The class matches nothing, so a way through it never ends
+     * (as the loader's productivity check counts it), and generators, which
+     * follow these metrics, never take it; zero repetitions still do. */
+    struct loaded l;
+    if (!CHECK(test_load_string("S := \"ab\" | \"c\" [^\\x00-\\u{10FFFF}] "
+                                "| \"d\" [^\\x00-\\u{10FFFF}]*;\n", &l)))
+        return;
+    const struct graph *g = l.graph;
+    CHECK_INT(g->nnodes, 9);
+    CHECK(g->nodes[5].min_size == METRIC_INFINITE);
+    CHECK(g->nodes[5].min_length == METRIC_INFINITE);
+    CHECK_INT(g->nodes[5].min_depth, UINT32_MAX);
+    CHECK(g->nodes[2].min_size == METRIC_INFINITE);
+    CHECK(g->nodes[8].min_size == METRIC_INFINITE);
+    CHECK_INT(g->nodes[7].min_size, 1);
+    CHECK_INT(g->nodes[3].min_length, 1);
+    /* The root: the fewest nodes are "ab"'s (alt + leaf), the fewest
+     * characters "d"'s. */
+    CHECK_INT(g->nodes[0].min_size, 2);
+    CHECK_INT(g->nodes[0].min_length, 1);
+    test_unload(&l);
+}
+
 TEST(graph_distances)
 {
     struct loaded l;

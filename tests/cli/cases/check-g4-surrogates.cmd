@@ -1,0 +1,1 @@
+check tests/grammars/formats/Surrogates.g4

@@ -1,0 +1,1 @@
+convert --to fuzzingbook tests/grammars/formats/CalcParser.g4

@@ -1,0 +1,1 @@
+convert --to g4 -o /dev/full grammars/expr.ebnf
