@@ -464,9 +464,12 @@ bool bonsai_begin_point(struct bonsai *b)
         return false;
     uint32_t point = b->next;
     b->in_point = true;
-    struct generator *gens[2] = {run_generator(b, point, GEN_KPATH), NULL};
-    bool ok = gens[0] != NULL;
-    if (ok && b->opts.random_count)
+    /* A point shallower than the smallest input has no input of its own
+     * (gen_new refuses it); its mutants may still fit. */
+    bool too_shallow = b->graph->nnodes && b->graph->nodes[0].min_depth > b->points[point].depth;
+    struct generator *gens[2] = {too_shallow ? NULL : run_generator(b, point, GEN_KPATH), NULL};
+    bool ok = too_shallow || gens[0] != NULL;
+    if (ok && !too_shallow && b->opts.random_count)
         ok = (gens[1] = run_generator(b, point, GEN_RANDOM)) != NULL;
     size_t cap = 0;
     for (int g = 0; ok && g < 2; g++)

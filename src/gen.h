@@ -59,7 +59,8 @@
  * may only take what keeps that within the budget; with nothing left, it
  * takes the smallest alternative and the fewest repetitions.  So a tree
  * exceeds the budget only where the depth limit forces it.  A grammar whose
- * smallest input exceeds the budget is refused by gen_new, naming the rule;
+ * smallest input exceeds the budget (or the depth limit) is refused by
+ * gen_new, naming the rule (the depth it needs);
  * a k-path whose smallest tree exceeds it is reported unreachable with the
  * size it needs.  Nothing is allocated for a repetition bound before it is
  * chosen, and choices never exceed the budget.

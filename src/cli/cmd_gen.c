@@ -82,8 +82,9 @@ static const struct cli_option cover_options[] = {
     "Depth is the number of reference nodes on the longest root-to-leaf path of a\n" \
     "derivation tree (the manifest also gives the k-path paper's derivation\n"  \
     "depth: tree nodes on that path).  No strategy builds a tree deeper than\n"   \
-    "--max-depth when the grammar allows one within it; the kpath strategy\n"    \
-    "reports each k-path that needs more, with the depth it needs.\n"                                       \
+    "--max-depth; a grammar whose smallest input is deeper is refused (exit\n"  \
+    "status 2) with the depth it needs, and the kpath strategy reports each\n"  \
+    "k-path that needs more, with the depth it needs.\n"                       \
     "\n"                                                                            \
     "Smallest means fewest characters, then fewest tree nodes, within --max-depth:\n" \
     "the kpath walk follows the smallest way to its target within the limit,\n" \

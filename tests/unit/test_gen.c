@@ -295,6 +295,16 @@ static void check_needed_depths(const struct graph *g, uint32_t k, uint32_t max_
     o.max_size = 100000;
     char *error = NULL;
     struct generator *gen = gen_new(g, &o, &error);
+    if (g->nodes[0].min_depth > max_depth) {
+        /* no input within the limit at all: refused, naming the depth */
+        CHECK(gen == NULL);
+        char want[128];
+        snprintf(want, sizeof want, "the smallest input needs depth %u,", g->nodes[0].min_depth);
+        CHECK(error && strncmp(error, want, strlen(want)) == 0);
+        free(error);
+        gen_free(gen);
+        return;
+    }
     free(error);
     if (!CHECK(gen != NULL))
         return;

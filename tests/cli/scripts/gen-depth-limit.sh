@@ -1,6 +1,7 @@
 #!/bin/sh
 # --max-depth: the kpath strategy builds no tree deeper than the limit and
-# reports every k-path that needs more, with the depth it needs.
+# reports every k-path that needs more, with the depth it needs; a limit
+# below the smallest input's depth is an error.
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -9,16 +10,18 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Every input of config.ebnf has depth 4 (references config, os, processor,
 # browser on each root-to-leaf path), so with a limit of 3 there is no
-# input and each of the 16 1-paths needs depth 4.
-"$KPATH" cover -k 1 --max-depth 3 grammars/config.ebnf >"$tmp/out" 2>"$tmp/err" ||
-    { cat "$tmp/err" >&2; fail "exit status $?"; }
+# input at all: refused like a smallest input over --max-size (exit 2),
+# naming the depth needed, rather than an empty suite.
+"$KPATH" cover -k 1 --max-depth 3 grammars/config.ebnf >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ $status = 2 ] || fail "config.ebnf at depth 3: exit status $status, expected 2"
 [ -s "$tmp/out" ] && fail "inputs printed although none fits depth 3"
-grep -qx 'inputs: 0, 0 bytes in total, 0.0 bytes on average' "$tmp/err" || fail "inputs line"
-grep -qx '  k=1: 0/16 (0.0%)' "$tmp/err" || fail "coverage line"
-grep -qx 'uncovered 1-paths: 16' "$tmp/err" || fail "uncovered count"
-"$KPATH" paths -k 1 grammars/config.ebnf | sed 's/$/ needs depth 4 (limit 3)/' | sort >"$tmp/want"
-grep ' needs depth ' "$tmp/err" | sed 's/^  //' | sort >"$tmp/got"
-cmp -s "$tmp/want" "$tmp/got" || { diff "$tmp/want" "$tmp/got" >&2; fail "unreachable 1-paths"; }
+[ "$(cat "$tmp/err")" = "kpath cover: error: the smallest input needs depth 4, more than the depth limit (--max-depth 3); raise it: --max-depth 4" ] ||
+    fail "config.ebnf at depth 3: $(cat "$tmp/err")"
+# At depth 4 every 1-path is covered.
+"$KPATH" cover -k 1 --max-depth 4 grammars/config.ebnf >"$tmp/out" 2>"$tmp/err" ||
+    fail "config.ebnf at depth 4: exit status $?"
+grep -qx '  k=1: 16/16 (100.0%)' "$tmp/err" || fail "config.ebnf at depth 4: coverage line"
 
 # expr.ebnf with a limit of 5: every input within it, every reported k-path
 # needs more than 5, and covered + reported = all 125 2-paths.
