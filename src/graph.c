@@ -538,3 +538,66 @@ void graph_distances_to(const struct graph *g, uint32_t target, uint32_t *dist)
     }
     free(queue);
 }
+
+/* From a node no finite subtree exists for, down to the element that makes
+ * it so: a class of no character, else NODE_NONE (a bounded walk: the graph
+ * builder already refused unproductive rules, so it ends at a class). */
+static uint32_t dead_leaf(const struct graph *g, uint32_t n)
+{
+    for (uint32_t steps = 0; steps < g->nnodes && g->nodes[n].min_size == METRIC_INFINITE; steps++) {
+        if (g->nodes[n].kind == NODE_CLASS)
+            return n;
+        uint32_t next = NODE_NONE;
+        for (uint32_t i = 0; i < g->nodes[n].nchildren && next == NODE_NONE; i++)
+            if (g->nodes[graph_children(g, n)[i]].min_size == METRIC_INFINITE)
+                next = graph_children(g, n)[i];
+        if (next == NODE_NONE)
+            break;
+        n = next;
+    }
+    return NODE_NONE;
+}
+
+void graph_why_in_no_input(const struct graph *g, uint32_t n, struct strbuf *out)
+{
+    /* Breadth-first up from n: the nearest element that shuts every way
+     * through it is named. */
+    uint32_t *queue = xmalloc((size_t)g->nnodes * sizeof *queue);
+    bool *seen = xcalloc(g->nnodes, sizeof *seen);
+    size_t head = 0, tail = 0;
+    queue[tail++] = n;
+    seen[n] = true;
+    uint32_t culprit = NODE_NONE;
+    bool quant = false;
+    while (head < tail && culprit == NODE_NONE) {
+        uint32_t v = queue[head++];
+        const struct graph_node *node = &g->nodes[v];
+        if (node->min_size == METRIC_INFINITE) {
+            culprit = dead_leaf(g, v);
+        } else if (node->kind == NODE_QUANT && node->expr->u.quant.max == 0) {
+            culprit = v;
+            quant = true;
+        } else if (node->kind == NODE_CAT) {
+            for (uint32_t i = 0; i < node->nchildren && culprit == NODE_NONE; i++)
+                if (g->nodes[graph_children(g, v)[i]].min_size == METRIC_INFINITE)
+                    culprit = dead_leaf(g, graph_children(g, v)[i]);
+        }
+        for (uint32_t i = 0; i < node->nparents; i++) {
+            uint32_t p = graph_parents(g, v)[i];
+            if (!seen[p]) {
+                seen[p] = true;
+                queue[tail++] = p;
+            }
+        }
+    }
+    free(queue);
+    free(seen);
+    if (culprit == NODE_NONE) {
+        strbuf_addstr(out, "in no input: no derivation can hold it");
+        return;
+    }
+    strbuf_addstr(out, "in no input: ");
+    graph_node_label(g, culprit, out);
+    strbuf_addf(out, " in rule %s %s", g->grammar->rules[g->nodes[culprit].rule].name,
+                quant ? "allows no repetition" : "matches no character");
+}

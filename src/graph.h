@@ -84,6 +84,12 @@ uint32_t graph_parse_node_name(const struct graph *g, const char *name);
 uint32_t *graph_parse_path(const struct graph *g, const char *text, uint32_t *n,
                            struct diag_list *diags);
 
+/* Why node n is in no derivation at all (its k-paths "need depth
+ * UINT32_MAX"): "in no input: " and the nearest element above or below it
+ * that shuts every way through it (a class that matches no character, a
+ * quantifier {0}).  O(nodes + edges). */
+void graph_why_in_no_input(const struct graph *g, uint32_t n, struct strbuf *out);
+
 /* The number of child edges (entries of graph.children). */
 static inline size_t graph_edge_count(const struct graph *g)
 {

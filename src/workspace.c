@@ -940,6 +940,11 @@ bool workspace_cover_path(struct workspace *ws, const uint32_t *path, struct dia
         strbuf_free(&name);
         strbuf_addstr(&j, ", \"close_off\": \"shortest\"}");
         ws->inputs[ws->ninputs - 1].origin = strbuf_detach(&j, NULL);
+    } else if (gen->nunreachable && gen->unreachable[0].needed_depth == UINT32_MAX) {
+        struct strbuf why = STRBUF_INIT;
+        graph_why_in_no_input(gen->graph, gen->unreachable[0].path[ws->k - 1], &why);
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "%s", strbuf_str(&why));
+        strbuf_free(&why);
     } else if (gen->nunreachable) {
         diag_add(diags, DIAG_ERROR, NULL, 0, 0,
                  "no input within depth %u contains it: it needs depth %u (:depth D)",

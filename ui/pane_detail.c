@@ -168,7 +168,7 @@ static void detail_why(struct ui *ui, const uint32_t *path, uint64_t rank, struc
     const struct graph *g = ws->graph;
     bool blocked = false;
     if (r->needed_depth == UINT32_MAX) {
-        strbuf_addstr(para_add(ps, "why", EL_UNCOVERED), "no derivation tree can contain it");
+        graph_why_in_no_input(g, path[ws->k - 1], para_add(ps, "why", EL_UNCOVERED));
         blocked = true;
     } else if (r->too_deep) {
         strbuf_addf(para_add(ps, "why", EL_UNCOVERED),

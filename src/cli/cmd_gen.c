@@ -647,7 +647,11 @@ static void print_summary(const struct run *r)
         for (size_t u = 0; u < gen->nunreachable; u++) {
             strbuf_addstr(&s, "  ");
             add_path_names(&s, gen->graph, gen->unreachable[u].path, k);
-            if (gen->unreachable[u].needed_size)
+            if (gen->unreachable[u].needed_depth == UINT32_MAX) {
+                strbuf_addch(&s, ' ');
+                graph_why_in_no_input(gen->graph, gen->unreachable[u].path[k - 1], &s);
+                strbuf_addch(&s, '\n');
+            } else if (gen->unreachable[u].needed_size)
                 strbuf_addf(&s, " needs %" PRIu64 " tree nodes (--max-size %u)\n",
                             gen->unreachable[u].needed_size, o->max_size);
             else

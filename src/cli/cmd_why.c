@@ -124,7 +124,7 @@ static size_t reasons(const struct graph *g, const uint32_t *path, uint32_t k,
     size_t n = 0;
     struct strbuf sb = STRBUF_INIT;
     if (r->needed_depth == UINT32_MAX) {
-        strbuf_addstr(&sb, "no derivation can contain it (a quantifier on its way allows no repetition)");
+        graph_why_in_no_input(g, path[k - 1], &sb);
         lines[n++] = strbuf_detach(&sb, NULL);
     } else if (r->too_deep) {
         strbuf_addf(&sb, "it needs a derivation of depth at least %u to appear at all, more than "
