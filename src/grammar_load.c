@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "file_hint.h"
 #include "import.h"
 #include "samples.h"
 
@@ -71,7 +72,12 @@ bool grammar_read_file(const char *path, const struct grammar_options *opts,
     size_t max_size = opts && opts->max_size ? opts->max_size : GRAMMAR_DEFAULT_MAX_SIZE;
     struct stat st;
     if (stat(path, &st) != 0) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+        int err = errno;
+        struct strbuf hint = STRBUF_INIT;
+        bool typo = err == ENOENT && file_hint_suggest(path, NULL, &hint);
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read: %s%s%s%s", strerror(err),
+                 typo ? "; did you mean " : "", strbuf_str(&hint), typo ? "?" : "");
+        strbuf_free(&hint);
         return false;
     }
     if (S_ISDIR(st.st_mode)) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The layers of ui/ (README "How it is built"), checked from the sources so
 # they cannot silently regress.  From the bottom:
-#   widget  screen, theme, keys, widget, plot, svg, lesson, file_hint:
+#   widget  screen, theme, keys, widget, plot, svg, lesson:
 #           drawing pieces, file formats and file names; they know nothing
 #           of the app or the panes
 #   pane    pane_*, request, generalize_view, runs (the runs view),
@@ -23,7 +23,7 @@ cd "$root" || exit 2
 
 layer_of() {
     case $1 in
-    screen|theme|keys|widget|plot|svg|lesson|file_hint) echo 0 ;;
+    screen|theme|keys|widget|plot|svg|lesson) echo 0 ;;
     pane_*|request|generalize_view|runs|features) echo 1 ;;
     app|commands|generalize_job|runs_job|features_job) echo 2 ;;
     term|script|tui) echo 3 ;;

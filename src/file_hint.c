@@ -1,5 +1,5 @@
 /* file_hint: the did-you-mean for a grammar file that is not there
- * (file_hint.h).  Bottom layer: directories and strings only. */
+ * (file_hint.h).  Directories and strings only, no curses. */
 #include "file_hint.h"
 
 #include <dirent.h>
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 
@@ -52,10 +53,48 @@ static void closest_in(const char *dir, const char *want, struct strbuf *best, s
         if (dist < *best_d) {
             *best_d = dist;
             strbuf_reset(best);
-            strbuf_addf(best, "%s/%s", dir, e->d_name);
+            strbuf_addf(best, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
         }
     }
     closedir(d);
+}
+
+/* dir/name as the user would type it: "./" dropped, and a directory under
+ * the working directory given relative to it (the bundled grammars are
+ * found by an absolute path). */
+static void relative_name(const char *full, struct strbuf *out)
+{
+    if (strncmp(full, "./", 2) == 0)
+        full += 2;
+    char *cwd = getcwd(NULL, 0);
+    size_t n = cwd ? strlen(cwd) : 0;
+    if (cwd && full[0] == '/' && strncmp(full, cwd, n) == 0 && full[n] == '/')
+        full += n + 1;
+    free(cwd);
+    strbuf_addstr(out, full);
+}
+
+bool file_hint_suggest(const char *path, const char *bundled_dir, struct strbuf *out)
+{
+    const char *slash = strrchr(path, '/');
+    const char *want = slash ? slash + 1 : path;
+    if (!*want)
+        return false;
+    struct strbuf dir = STRBUF_INIT, best = STRBUF_INIT;
+    if (slash)
+        strbuf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+    else
+        strbuf_addstr(&dir, ".");
+    size_t best_d = strlen(want) / 3 + 2; /* farther than this is no typo */
+    closest_in(strbuf_str(&dir), want, &best, &best_d);
+    if (bundled_dir)
+        closest_in(bundled_dir, want, &best, &best_d);
+    bool found = best.len > 0;
+    if (found)
+        relative_name(strbuf_str(&best), out);
+    strbuf_free(&dir);
+    strbuf_free(&best);
+    return found;
 }
 
 bool file_hint_missing(const char *path, const char *bundled_dir, const char *sep,
@@ -70,22 +109,9 @@ bool file_hint_missing(const char *path, const char *bundled_dir, const char *se
         return true;
     }
     strbuf_addf(out, "%s: %s", path, strerror(errno));
-    const char *slash = strrchr(path, '/');
-    const char *want = slash ? slash + 1 : path;
-    struct strbuf dir = STRBUF_INIT, best = STRBUF_INIT;
-    if (slash)
-        strbuf_add(&dir, path, (size_t)(slash - path));
-    else
-        strbuf_addstr(&dir, ".");
-    size_t best_d = strlen(want) / 3 + 2; /* farther than this is no typo */
-    closest_in(strbuf_str(&dir), want, &best, &best_d);
-    if (bundled_dir)
-        closest_in(bundled_dir, want, &best, &best_d);
-    if (best.len) {
-        const char *b = strbuf_str(&best);
-        strbuf_addf(out, "%sdid you mean %s?", sep, strncmp(b, "./", 2) == 0 ? b + 2 : b);
-    }
-    strbuf_free(&dir);
-    strbuf_free(&best);
+    struct strbuf hint = STRBUF_INIT;
+    if (file_hint_suggest(path, bundled_dir, &hint))
+        strbuf_addf(out, "%sdid you mean %s?", sep, strbuf_str(&hint));
+    strbuf_free(&hint);
     return true;
 }

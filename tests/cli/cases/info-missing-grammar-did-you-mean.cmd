@@ -1,0 +1,1 @@
+info grammars/exp.ebnf
