@@ -13,6 +13,12 @@ bool number_parse_u64(const char *s, uint64_t *out);
 /* At most UINT32_MAX. */
 bool number_parse_u32(const char *s, uint32_t *out);
 
+/* "s" unless n is 1: "%u input%s", n, plural_s(n). */
+static inline const char *plural_s(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 struct strbuf;
 /* "12.3": covered of total as a percentage with one decimal, rounded down,
  * so that only full coverage reads 100.0 (and 0 of 0 does). */

@@ -18,6 +18,7 @@
 #include "json.h"
 #include "kpath.h"
 #include "outdir.h"
+#include "number.h"
 #include "reduce.h"
 #include "results.h"
 #include "samples.h"
@@ -231,34 +232,35 @@ static double mean(uint64_t bytes, uint32_t n)
 static void add_method_text(const struct state *s, struct strbuf *out)
 {
     const struct setcover_result *r = &s->res;
-    strbuf_addf(out, "method: %u essential (alone cover something); greedy %u inputs "
+    strbuf_addf(out, "method: %u essential (alone cover something); greedy %u input%s "
                      "(%" PRIu64 " bytes); %u after dropping redundant ones and swapping in cheaper "
                      "ones (%" PRIu64 " bytes)",
-                r->essential, r->greedy_count, r->greedy_cost, r->pruned_count, r->pruned_cost);
+                r->essential, r->greedy_count, plural_s(r->greedy_count), r->greedy_cost,
+                r->pruned_count, r->pruned_cost);
     if (r->exact_tried)
-        strbuf_addf(out, "; exact search over %u inputs in play: %s (%" PRIu64 " nodes)",
-                    r->in_play, r->optimal ? "optimal" : "node limit reached, best found",
+        strbuf_addf(out, "; exact search over %u input%s in play: %s (%" PRIu64 " nodes)",
+                    r->in_play, plural_s(r->in_play), r->optimal ? "optimal" : "node limit reached, best found",
                     r->nodes);
     else if (r->in_play)
-        strbuf_addf(out, "; %u inputs in play, more than --exact-limit %u: no exact search",
-                    r->in_play, s->a->sc.exact_limit);
+        strbuf_addf(out, "; %u input%s in play, more than --exact-limit %u: no exact search",
+                    r->in_play, plural_s(r->in_play), s->a->sc.exact_limit);
     strbuf_addstr(out, "\n");
     if (r->optimal)
-        strbuf_addf(out, "optimal: %u inputs, and no subset of %u inputs has fewer bytes\n",
-                    r->nchosen, r->nchosen);
+        strbuf_addf(out, "optimal: %u input%s, and no subset of %u input%s has fewer bytes\n",
+                    r->nchosen, plural_s(r->nchosen), r->nchosen, plural_s(r->nchosen));
     else if (r->lower_bound >= r->nchosen)
-        strbuf_addf(out, "lower bound: %u inputs; the number is optimal (the bytes may not "
-                         "be)\n", r->lower_bound);
+        strbuf_addf(out, "lower bound: %u input%s; the number is optimal (the bytes may not "
+                         "be)\n", r->lower_bound, plural_s(r->lower_bound));
     else
-        strbuf_addf(out, "lower bound: %u inputs; the result is at most %u above it\n",
-                    r->lower_bound, r->nchosen - r->lower_bound);
+        strbuf_addf(out, "lower bound: %u input%s; the result is at most %u above it\n",
+                    r->lower_bound, plural_s(r->lower_bound), r->nchosen - r->lower_bound);
 }
 
 static void print_text(const struct state *s, struct strbuf *out)
 {
     const struct setcover_result *r = &s->res;
-    strbuf_addf(out, "kept %u of %u inputs: %" PRIu64 " of %" PRIu64 " bytes (mean %.1f)\n",
-                r->nchosen, s->red.ninputs, r->cost, s->bytes_given, mean(r->cost, r->nchosen));
+    strbuf_addf(out, "kept %u of %u input%s: %" PRIu64 " of %" PRIu64 " bytes (mean %.1f)\n",
+                r->nchosen, s->red.ninputs, plural_s(s->red.ninputs), r->cost, s->bytes_given, mean(r->cost, r->nchosen));
     for (uint32_t i = 0; i < r->nchosen; i++) {
         uint32_t c = r->chosen[i], nonly;
         uint32_t *only = reduce_only(&s->red, r->chosen, r->nchosen, c, &nonly);
@@ -277,7 +279,8 @@ static void print_text(const struct state *s, struct strbuf *out)
     if (s->have_results)
         strbuf_addf(out, ", features %" PRIu64 " (of %" PRIu32 " in the results file)",
                     per[0], s->results.nfeatures);
-    strbuf_addf(out, ": all of what the %u inputs cover\n", s->red.ninputs);
+    strbuf_addf(out, ": all of what the %u input%s\n", s->red.ninputs,
+                s->red.ninputs == 1 ? " covers" : "s cover");
     free(per);
     add_method_text(s, out);
 }
