@@ -70,6 +70,11 @@ bool grammar_read_file(const char *path, const struct grammar_options *opts,
 {
     strbuf_reset(out);
     size_t max_size = opts && opts->max_size ? opts->max_size : GRAMMAR_DEFAULT_MAX_SIZE;
+    /* "-" is standard input, as for samples (a file called "-" is "./-"),
+     * within the same size limit; a pipe or a terminal needs no --any-file
+     * there, as it is asked for by name. */
+    if (strcmp(path, "-") == 0)
+        return samples_read_limited("-", max_size, " for a grammar file", out, diags);
     struct stat st;
     if (stat(path, &st) != 0) {
         int err = errno;
@@ -86,10 +91,7 @@ bool grammar_read_file(const char *path, const struct grammar_options *opts,
     }
     if (!samples_kind_allowed(path, opts && opts->any_file, diags))
         return false;
-    /* samples_read_limited takes "-" for standard input; a grammar file
-     * called "-" is a file. */
-    return samples_read_limited(strcmp(path, "-") == 0 ? "./-" : path, max_size,
-                                " for a grammar file", out, diags);
+    return samples_read_limited(path, max_size, " for a grammar file", out, diags);
 }
 
 struct grammar *grammar_open_string(const char *name, const char *text, size_t len,
@@ -113,13 +115,12 @@ struct grammar *grammar_open(const char *path, enum grammar_format format,
 {
     if (format == GRAMMAR_FORMAT_AUTO)
         format = grammar_format_of_path(path);
-    /* kpath's own format: grammar_load_file reads it the same way. */
-    if (format == GRAMMAR_FORMAT_EBNF)
-        return grammar_load_file(path, opts, diags);
+    /* Diagnostics name standard input "<stdin>", as for samples. */
     struct strbuf sb = STRBUF_INIT;
     struct grammar *g = NULL;
     if (grammar_read_file(path, opts, &sb, diags))
-        g = grammar_open_string(path, strbuf_str(&sb), sb.len, format, opts, diags);
+        g = grammar_open_string(samples_display_name(path), strbuf_str(&sb), sb.len, format, opts,
+                                diags);
     strbuf_free(&sb);
     return g;
 }

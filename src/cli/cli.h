@@ -79,7 +79,7 @@ int cli_parse_positional(const struct cli_command *cmd, int argc, char **argv,
  * --max-memory (CLI_SAMPLE_OPTIONS lists both); cli_load applies it. */
 #define CLI_GRAMMAR_SIZE_OPTION                                                        \
     {"max-input-size", 0, "N", "refuse a grammar file larger than N bytes; K, M, G "   \
-                               "suffixes (default 16M)"},                               \
+                               "suffixes (default 16M); GRAMMAR - reads standard input"}, \
     CLI_ANY_FILE_OPTION
 
 /* --any-file: read grammar and sample files that are not regular files (a
