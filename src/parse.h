@@ -36,6 +36,9 @@ struct parse_options {
     size_t max_memory;
     /* NULL, or filled by parse_kpaths (for tests and benchmarks). */
     struct parse_stats *stats;
+    /* parse_kpaths builds every Earley set, without its deterministic fast
+     * path (for tests and benchmarks: the results are the same). */
+    bool no_fast_path;
 };
 
 /* What a parse without a forest did with its items. */
@@ -44,6 +47,11 @@ struct parse_stats {
     size_t items_peak;       /* the most held at once (finished ones are collected) */
     size_t item_collections; /* collections of items, and of chain sets */
     size_t set_collections;
+    /* The deterministic fast path: Earley sets it stood for without
+     * building them, and the items of those (counted in items_made, not
+     * built). */
+    size_t sets_skipped;
+    size_t items_skipped;
 };
 
 struct forest; /* opaque */
