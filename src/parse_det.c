@@ -10,6 +10,7 @@
 
 struct chain {
     uint32_t first, k, leaf; /* nodes[first .. first + k), then the leaf */
+    uint32_t next;           /* the next chain with the same top node, or NONE */
     uint64_t follow[2];      /* what can follow every unit node of it */
     bool follow_high;
 };
@@ -24,6 +25,7 @@ struct parse_det {
     size_t nnodes, nodes_cap;
     uint32_t **memo;          /* per node: NULL, or per ASCII character a chain, NONE or UNKNOWN */
     uint32_t *high_ch, *high; /* per node: the last character >= 128 asked, and its answer */
+    uint32_t *by_top;         /* per node: the first chain starting at it, or NONE */
     size_t memo_rows;
 };
 
@@ -35,6 +37,9 @@ struct parse_det *parse_det_new(const struct graph *g, const struct lookahead *l
     d->memo = xcalloc((size_t)g->nnodes + 1, sizeof *d->memo);
     d->high_ch = xcalloc((size_t)g->nnodes + 1, sizeof *d->high_ch); /* 0: none asked */
     d->high = xcalloc((size_t)g->nnodes + 1, sizeof *d->high);
+    d->by_top = xmalloc(((size_t)g->nnodes + 1) * sizeof *d->by_top);
+    for (uint32_t i = 0; i <= g->nnodes; i++)
+        d->by_top[i] = PARSE_DET_NONE;
     return d;
 }
 
@@ -47,6 +52,7 @@ void parse_det_free(struct parse_det *d)
     free(d->memo);
     free(d->high_ch);
     free(d->high);
+    free(d->by_top);
     free(d->chains);
     free(d->nodes);
     free(d);
@@ -104,9 +110,12 @@ static bool survives(const struct parse_det *d, uint32_t n, uint32_t ch)
     return is_leaf(d->g, n) ? leaf_may_match(d->g, n, ch, &one) : predicted(d, n, ch);
 }
 
+/* Chains are found once per node and ASCII character at most, and compared
+ * only with those from the same node. */
 static uint32_t intern(struct parse_det *d, const uint32_t *nodes, uint32_t k, uint32_t leaf)
 {
-    for (uint32_t i = 0; i < d->nchains; i++) {
+    uint32_t top = k ? nodes[0] : leaf;
+    for (uint32_t i = d->by_top[top]; i != PARSE_DET_NONE; i = d->chains[i].next) {
         const struct chain *c = &d->chains[i];
         if (c->k == k && c->leaf == leaf &&
             memcmp(d->nodes + c->first, nodes, k * sizeof *nodes) == 0)
@@ -116,6 +125,8 @@ static uint32_t intern(struct parse_det *d, const uint32_t *nodes, uint32_t k, u
     d->nodes = xgrow(d->nodes, &d->nodes_cap, d->nnodes + k + 1, sizeof *d->nodes);
     struct chain *c = &d->chains[d->nchains];
     c->first = (uint32_t)d->nnodes, c->k = k, c->leaf = leaf;
+    c->next = d->by_top[top];
+    d->by_top[top] = d->nchains;
     c->follow[0] = c->follow[1] = ~UINT64_C(0);
     c->follow_high = true;
     for (uint32_t i = 0; i < k; i++) {
@@ -206,5 +217,5 @@ size_t parse_det_memory(const struct parse_det *d)
 {
     return d->chains_cap * sizeof *d->chains + d->nodes_cap * sizeof *d->nodes +
            d->memo_rows * 128 * sizeof **d->memo +
-           ((size_t)d->g->nnodes + 1) * (sizeof *d->memo + 2 * sizeof *d->high);
+           ((size_t)d->g->nnodes + 1) * (sizeof *d->memo + 3 * sizeof *d->high);
 }
