@@ -1322,8 +1322,8 @@ static bool decode(struct forest *f, const char *name, const char *text, size_t 
     uint32_t line = 1, col = 1;
     size_t i = 0, n = 0;
     while (i < len) {
-        uint32_t cp;
-        size_t used = utf8_decode(text + i, len - i, &cp);
+        uint32_t cp = (unsigned char)text[i];
+        size_t used = cp < 0x80 ? 1 : utf8_decode(text + i, len - i, &cp); /* ASCII inline */
         if (!used) {
             diag_add(diags, DIAG_ERROR, name, line, col, "invalid UTF-8 byte 0x%02X",
                      (unsigned char)text[i]);
