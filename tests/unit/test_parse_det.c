@@ -35,7 +35,8 @@ static bool chain_is(const struct parse_det *d, uint32_t id, const uint32_t *nod
         return false;
     uint32_t got_k, got_leaf;
     const uint32_t *got = parse_det_nodes(d, id, &got_k, &got_leaf);
-    return got_k == k && got_leaf == leaf && memcmp(got, nodes, k * sizeof *nodes) == 0;
+    return got_k == k && got_leaf == leaf &&
+           (k == 0 || memcmp(got, nodes, k * sizeof *nodes) == 0);
 }
 
 TEST(parse_det_chains_of_a_string_body)
