@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "chain_sets.h"
+#include "lookahead.h"
+#include "parse_det.h"
 #include "strbuf.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -203,8 +205,15 @@ struct parser {
     size_t nexpected, expected_cap;
     uint32_t expected_set;
     bool root_done_at_expected;
-    /* One character of lookahead: what can start each node. */
+    /* One character of lookahead: what can start each node (the tables of
+     * la, named here for short). */
     bool lookahead;               /* off when collecting what was expected */
+    struct lookahead la;
+    /* The deterministic fast path (see fast_forward; per-set parses only). */
+    struct parse_det *det;        /* NULL: off */
+    uint32_t *det_summary;        /* per chain: the summary of its top symbol, or NONE */
+    size_t det_summary_cap;
+    size_t virtual_items;         /* items the fast path stood for since the last collection */
     uint64_t (*first)[2];         /* per node: ASCII characters that can start it */
     bool *first_high;             /* per node: a character >= 128 can start it */
     uint64_t (*follow)[2];        /* per node: ASCII characters that can follow it */
@@ -668,159 +677,6 @@ static void process_item(struct parser *p, uint32_t idx)
     }
 }
 
-/* ---- lookahead ------------------------------------------------------------- */
-
-/* Add a character set to another; true when it grew. */
-static bool add_first_to(uint64_t to[2], bool *to_high, const uint64_t bits[2], bool high)
-{
-    uint64_t a = to[0] | bits[0], b = to[1] | bits[1];
-    bool h = *to_high || high;
-    bool changed = a != to[0] || b != to[1] || h != *to_high;
-    to[0] = a, to[1] = b, *to_high = h;
-    return changed;
-}
-
-static bool add_first(struct parser *p, uint32_t to, const uint64_t bits[2], bool high)
-{
-    return add_first_to(p->first[to], &p->first_high[to], bits, high);
-}
-
-/* FIRST sets by a worklist: a node's set only grows (129 bits at most), and a
- * change is pushed to the parents that it can start. */
-static void compute_first(struct parser *p)
-{
-    const struct graph *g = p->g;
-    uint32_t N = g->nnodes;
-    p->first = xcalloc((size_t)N + 1, sizeof *p->first);
-    p->first_high = xcalloc((size_t)N + 1, sizeof *p->first_high);
-    uint32_t *queue = xmalloc(((size_t)N + 1) * sizeof *queue);
-    bool *queued = xcalloc((size_t)N + 1, sizeof *queued);
-    size_t head = 0, tail = 0; /* a ring of N + 1 slots */
-    for (uint32_t n = 0; n < N; n++) {
-        const struct graph_node *node = &g->nodes[n];
-        if (node->kind == NODE_LIT && p->lit_len[n]) {
-            uint32_t cp = p->lit_cps[n][0];
-            if (cp < 128)
-                p->first[n][cp >> 6] |= UINT64_C(1) << (cp & 63);
-            else
-                p->first_high[n] = true;
-        } else if (node->kind == NODE_CLASS) {
-            for (uint32_t cp = 0; cp < 128; cp++)
-                if (grammar_class_matches(node->expr, cp))
-                    p->first[n][cp >> 6] |= UINT64_C(1) << (cp & 63);
-            p->first_high[n] = grammar_class_size(node->expr) >
-                               (uint64_t)__builtin_popcountll(p->first[n][0]) +
-                                   (uint64_t)__builtin_popcountll(p->first[n][1]);
-        } else {
-            continue;
-        }
-        queue[tail] = n, tail = (tail + 1) % (N + 1), queued[n] = true;
-    }
-    while (head != tail) {
-        uint32_t c = queue[head];
-        head = (head + 1) % (N + 1);
-        queued[c] = false;
-        for (uint32_t i = 0; i < g->nodes[c].nparents; i++) {
-            uint32_t parent = graph_parents(g, c)[i];
-            const struct graph_node *pn = &g->nodes[parent];
-            if (pn->kind == NODE_CAT) {
-                /* c starts the cat only if every item before it can be empty. */
-                bool starts = false;
-                for (uint32_t k = 0; k < pn->nchildren; k++) {
-                    uint32_t item = graph_children(g, parent)[k];
-                    if (item == c) {
-                        starts = true;
-                        break;
-                    }
-                    if (g->nodes[item].min_length > 0)
-                        break;
-                }
-                if (!starts)
-                    continue;
-            } else if (pn->kind == NODE_QUANT && pn->expr->u.quant.max == 0) {
-                continue;
-            }
-            if (add_first(p, parent, p->first[c], p->first_high[c]) && !queued[parent]) {
-                queue[tail] = parent, tail = (tail + 1) % (N + 1), queued[parent] = true;
-            }
-        }
-    }
-    free(queue);
-    free(queued);
-}
-
-/* FOLLOW sets: what can come right after an instance of each node, anywhere
- * in any derivation (so a superset of what follows it in one parse).  A
- * child gets its later siblings' FIRST (through nullable ones), a repeated
- * child its own FIRST, and, when what comes after it in its parent can be
- * empty, all of its parent's FOLLOW, which a worklist passes down until
- * nothing grows (each set only grows, 130 bits at most). */
-static void compute_follow(struct parser *p)
-{
-    const struct graph *g = p->g;
-    uint32_t N = g->nnodes;
-    p->follow = xcalloc((size_t)N + 1, sizeof *p->follow);
-    p->follow_high = xcalloc((size_t)N + 1, sizeof *p->follow_high);
-    p->follow_end = xcalloc((size_t)N + 1, sizeof *p->follow_end);
-    /* inherits[edge]: the child's FOLLOW includes its parent's. */
-    size_t edges = graph_edge_count(g);
-    bool *inherits = xcalloc(edges + 1, sizeof *inherits);
-    for (uint32_t n = 0; n < N; n++) {
-        const struct graph_node *node = &g->nodes[n];
-        const uint32_t *kids = graph_children(g, n);
-        if (node->kind == NODE_CAT) {
-            /* Backwards: what the rest after child i can start with. */
-            uint64_t rest[2] = {0, 0};
-            bool rest_high = false, rest_empty = true;
-            for (uint32_t i = node->nchildren; i-- > 0;) {
-                uint32_t c = kids[i];
-                add_first_to(p->follow[c], &p->follow_high[c], rest, rest_high);
-                inherits[node->first_child + i] = rest_empty;
-                if (g->nodes[c].min_length > 0)
-                    rest[0] = rest[1] = 0, rest_high = false, rest_empty = false;
-                rest[0] |= p->first[c][0], rest[1] |= p->first[c][1];
-                rest_high = rest_high || p->first_high[c];
-            }
-        } else if (node->kind == NODE_QUANT) {
-            if (node->expr->u.quant.max > 1)
-                add_first_to(p->follow[kids[0]], &p->follow_high[kids[0]], p->first[kids[0]],
-                             p->first_high[kids[0]]);
-            inherits[node->first_child] = true;
-        } else {
-            for (uint32_t i = 0; i < node->nchildren; i++)
-                inherits[node->first_child + i] = true;
-        }
-    }
-    p->follow_end[0] = true;
-    uint32_t *queue = xmalloc(((size_t)N + 1) * sizeof *queue);
-    bool *queued = xcalloc((size_t)N + 1, sizeof *queued);
-    size_t head = 0, tail = 0;
-    for (uint32_t n = 0; n < N; n++)
-        queue[tail++] = n, queued[n] = true;
-    tail %= N + 1;
-    while (head != tail) {
-        uint32_t n = queue[head];
-        head = (head + 1) % (N + 1);
-        queued[n] = false;
-        const struct graph_node *node = &g->nodes[n];
-        for (uint32_t i = 0; i < node->nchildren; i++) {
-            if (!inherits[node->first_child + i])
-                continue;
-            uint32_t c = graph_children(g, n)[i];
-            bool changed = add_first_to(p->follow[c], &p->follow_high[c], p->follow[n],
-                                        p->follow_high[n]);
-            if (p->follow_end[n] && !p->follow_end[c])
-                p->follow_end[c] = changed = true;
-            if (changed && !queued[c]) {
-                queue[tail] = c, tail = (tail + 1) % (N + 1), queued[c] = true;
-            }
-        }
-    }
-    free(queue);
-    free(queued);
-    free(inherits);
-}
-
 /* Can the current position's next character (or the end) follow `node`? */
 static bool can_follow(const struct parser *p, uint32_t node)
 {
@@ -1078,6 +934,19 @@ static uint32_t alternative_mark(const struct parser *p, uint32_t alt, uint32_t 
     return expansion_mark(p, p->f->edge_marks, n->first_child + i, alt, i);
 }
 
+/* The end of the summary of a symbol of `node` (a real node) in the
+ * accumulator, after its derivations' summaries (and, for an alternation,
+ * the marks of the alternatives they took): the node's own expansion mark
+ * unless it has marks per alternative, and its extension when symbolic. */
+static void symbol_tail(const struct parser *p, uint32_t node, bool alt_marks)
+{
+    struct chain_sets *cs = p->f->chains;
+    if (p->f->node_marks && !alt_marks)
+        chain_sets_acc_add(cs, expansion_mark(p, p->f->node_marks, node, node, 0));
+    if (node_kind_is_symbolic(p->g->nodes[node].kind))
+        chain_sets_acc_extend(cs, node);
+}
+
 /* The value of local id `id` from its derivations' current values. */
 static struct value local_value(const struct parser *p, uint32_t id)
 {
@@ -1102,10 +971,8 @@ static struct value local_value(const struct parser *p, uint32_t id)
             v.count = sat_add(v.count, dv.count);
             v.infinite = v.infinite || dv.infinite;
         }
-        if (f->node_marks && real && !alt_marks)
-            chain_sets_acc_add(cs, expansion_mark(p, f->node_marks, s->node, s->node, 0));
-        if (real && node_kind_is_symbolic(p->g->nodes[s->node].kind))
-            chain_sets_acc_extend(cs, s->node);
+        if (real)
+            symbol_tail(p, s->node, alt_marks);
         v.summary = chain_sets_acc_take(cs);
         return v;
     }
@@ -1358,6 +1225,8 @@ static void collect_sets(struct parser *p)
             ITEM(f, i).list = p->marking[n++];
     if (f->node_marks)
         forget_marks(f);
+    for (size_t i = 0; i < p->det_summary_cap; i++)
+        p->det_summary[i] = NONE;
     p->collect_sets_at = 2 * chain_sets_memory(f->chains) + COLLECT_MIN_SET_BYTES;
 }
 
@@ -1365,6 +1234,7 @@ static void collect_items(struct parser *p)
 {
     struct forest *f = p->f;
     p->stats.item_collections++;
+    p->virtual_items = 0;
     size_t n = f->nitems, words = (n + 63) / 64;
     p->live = xgrow(p->live, &p->live_cap, words + 1, sizeof *p->live);
     p->live_rank = xgrow(p->live_rank, &p->live_rank_cap, words + 1, sizeof *p->live_rank);
@@ -1452,8 +1322,8 @@ static bool decode(struct forest *f, const char *name, const char *text, size_t 
     uint32_t line = 1, col = 1;
     size_t i = 0, n = 0;
     while (i < len) {
-        uint32_t cp;
-        size_t used = utf8_decode(text + i, len - i, &cp);
+        uint32_t cp = (unsigned char)text[i];
+        size_t used = cp < 0x80 ? 1 : utf8_decode(text + i, len - i, &cp); /* ASCII inline */
         if (!used) {
             diag_add(diags, DIAG_ERROR, name, line, col, "invalid UTF-8 byte 0x%02X",
                      (unsigned char)text[i]);
@@ -1485,11 +1355,9 @@ static void parser_free(struct parser *p)
     free(p->lit_cps);
     free(p->lit_len);
     free(p->expected);
-    free(p->first);
-    free(p->first_high);
-    free(p->follow);
-    free(p->follow_high);
-    free(p->follow_end);
+    lookahead_free(&p->la);
+    parse_det_free(p->det);
+    free(p->det_summary);
     free(p->stamp_pred);
     free(p->pred);
     free(p->stamp_leaf);
@@ -1544,11 +1412,160 @@ static size_t parser_memory(const struct parser *p)
                  (f->packed_chunks * sizeof **f->packed + f->symbols_chunks * sizeof **f->symbols) *
                      CHUNK_LEN;
         size_t summaries = summarizer_memory(p) + p->live_cap * sizeof *p->live +
+                           (p->det ? parse_det_memory(p->det) : 0) +
+                           p->det_summary_cap * sizeof *p->det_summary +
                            p->live_rank_cap * sizeof *p->live_rank +
                            p->marking_cap * sizeof *p->marking;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + per_position;
     }
     return chunks + doubling + doubling / 2 + per_position + passes_memory(f);
+}
+
+/* ---- the deterministic fast path (parse_kpaths) ---------------------------
+ * After set j, when the parse's only way on is one leaf pending at j + 1,
+ * reached from a quantifier item X = (q, d, o) of set j through the
+ * predictions of one deterministic unit chain (parse_det.h) from q's child c,
+ * each set from j + 1 on holds the same few items for as long as the next
+ * character ch keeps the step deterministic: the chain completes (ch can
+ * follow each of its nodes), X advances to (q, d + 1, o), q does not
+ * complete (ch cannot follow q, or d + 1 is below its minimum), q may repeat
+ * once more (d + 1 below its maximum), and predicting c leaves one
+ * deterministic chain again: (c, ch)'s.  Such a set is not built.  What
+ * the parse keeps of it is what summarize_set would have kept: X's next
+ * summary, the union of X's with the chain's (the chain's is the same at
+ * every step, so it is made once per chain), and its tree count, X's times
+ * one.  When the next step is not like that (the closing quote of a string,
+ * an escape, the end of the input), the last set stood for is written as the
+ * parser leaves a set (X's item, the chain's predictions, each waiting on the
+ * one before, and the pending leaf) and full Earley sets go on from there.
+ * Returns the last set stood for (j when none). */
+
+/* The summary of the top symbol of chain `id` over one character. */
+static uint32_t chain_summary(struct parser *p, uint32_t id)
+{
+    if (id >= p->det_summary_cap) {
+        size_t old = p->det_summary_cap;
+        p->det_summary = xgrow(p->det_summary, &p->det_summary_cap, (size_t)id + 1,
+                               sizeof *p->det_summary);
+        for (size_t i = old; i < p->det_summary_cap; i++)
+            p->det_summary[i] = NONE;
+    }
+    if (p->det_summary[id] != NONE)
+        return p->det_summary[id];
+    struct chain_sets *cs = p->f->chains;
+    uint32_t k, leaf;
+    const uint32_t *nodes = parse_det_nodes(p->det, id, &k, &leaf);
+    chain_sets_acc_start(cs);
+    symbol_tail(p, leaf, false);
+    uint32_t summary = chain_sets_acc_take(cs), below = leaf;
+    for (uint32_t i = k; i-- > 0;) {
+        bool alt_marks = p->f->node_marks && p->g->nodes[nodes[i]].kind == NODE_ALT;
+        chain_sets_acc_start(cs);
+        chain_sets_acc_add(cs, summary);
+        if (alt_marks)
+            chain_sets_acc_add(cs, alternative_mark(p, nodes[i], below));
+        symbol_tail(p, nodes[i], alt_marks);
+        summary = chain_sets_acc_take(cs);
+        below = nodes[i];
+    }
+    p->det_summary[id] = summary;
+    return summary;
+}
+
+static uint32_t fast_forward(struct parser *p, uint32_t j)
+{
+    struct forest *f = p->f;
+    const struct graph *g = p->g;
+    if (!p->lookahead || j + 1 >= f->len || p->last_pending != j + 1)
+        return j;
+    uint32_t slot = (j + 1) & p->pending_mask;
+    uint32_t e = p->pending_head[slot];
+    if (e == NONE || PENDING(p, e).next != NONE)
+        return j;
+    /* Up from the leaf's waiter through unit predictions of this set, each
+     * with one waiter, to X. */
+    uint32_t x = PENDING(p, e).waiter, depth = 0;
+    while (x >= p->set_first_item && ITEM(f, x).dot == 0 && node_is_unit(f, ITEM(f, x).node)) {
+        uint32_t l = ITEM(f, x).list;
+        if (++depth > PARSE_DET_MAX_CHAIN || l == NONE || !(l & LIST_ONE))
+            return j;
+        x = l & ~LIST_ONE;
+    }
+    struct item X = ITEM(f, x);
+    if (x < p->set_first_item || X.node == f->start_node || g->nodes[X.node].kind != NODE_QUANT)
+        return j;
+    uint32_t q = X.node, c = graph_children(g, q)[0];
+    uint32_t chain = parse_det_chain(p->det, c, f->text[j]);
+    if (chain == PARSE_DET_NONE)
+        return j;
+    uint32_t k, leaf;
+    const uint32_t *nodes = parse_det_nodes(p->det, chain, &k, &leaf);
+    if (k != depth || leaf != PENDING(p, e).symbol)
+        return j;
+    for (uint32_t i = k, y = PENDING(p, e).waiter; i-- > 0; y = ITEM(f, y).list & ~LIST_ONE)
+        if (ITEM(f, y).node != nodes[i])
+            return j;
+    /* The steps. */
+    uint32_t min = g->nodes[q].expr->u.quant.min, max = g->nodes[q].expr->u.quant.max;
+    uint32_t dot = X.dot, summary = X.dot ? X.list : CHAIN_SET_EMPTY;
+    uint32_t last_in = NONE, last_chain = NONE, last_out = NONE;
+    struct chain_sets *cs = f->chains;
+    size_t stood_for = 0;
+    uint32_t m = j + 1;
+    for (; m < f->len; m++) {
+        uint32_t ch = f->text[m];
+        if (!parse_det_followed_by(p->det, chain, ch) || dot + 1 >= max ||
+            (dot + 1 >= min && lookahead_has(p->follow[q], p->follow_high[q], ch)))
+            break;
+        uint32_t next = parse_det_chain(p->det, c, ch);
+        if (next == PARSE_DET_NONE)
+            break;
+        if (summary != last_in || chain != last_chain) {
+            last_in = summary, last_chain = chain;
+            uint32_t s = chain_summary(p, chain);
+            chain_sets_acc_start(cs);
+            chain_sets_acc_add(cs, summary);
+            chain_sets_acc_add(cs, s);
+            last_out = chain_sets_acc_take(cs);
+        }
+        summary = last_out;
+        dot++;
+        chain = next;
+        parse_det_nodes(p->det, chain, &k, &leaf);
+        stood_for += 1 + k;
+    }
+    if (m == j + 1)
+        return j;
+    /* Set m - 1, as the parser leaves it. */
+    uint32_t at = m - 1;
+    nodes = parse_det_nodes(p->det, chain, &k, &leaf);
+    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+    uint32_t idx = (uint32_t)f->nitems++;
+    ITEM(f, idx) = (struct item){q, dot, X.dot ? X.anchor : x, summary};
+    if (f->counting && X.dot) {
+        bool infinite;
+        uint64_t count = counts_get(f->counts, x, &infinite);
+        if (count != 1 || infinite)
+            counts_put(f->counts, idx, count, infinite);
+    }
+    uint32_t waiter = idx;
+    for (uint32_t i = 0; i < k; i++) {
+        CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+        uint32_t pr = (uint32_t)f->nitems++;
+        ITEM(f, pr) = (struct item){nodes[i], 0, at, waiter | LIST_ONE};
+        waiter = pr;
+    }
+    p->pending_head[slot] = NONE;
+    PENDING(p, e) = (struct pending){waiter, leaf, NONE};
+    p->pending_head[m & p->pending_mask] = e;
+    p->last_pending = m;
+    p->stats.items_made += stood_for;
+    p->stats.items_skipped += stood_for - (1 + k);
+    p->stats.sets_skipped += at - j;
+    p->virtual_items += stood_for - (1 + k);
+    if (f->nitems > p->stats.items_peak)
+        p->stats.items_peak = f->nitems;
+    return at;
 }
 
 /* The sets, left to right; returns the furthest position reached. */
@@ -1562,7 +1579,9 @@ static uint32_t run(struct parser *p)
         p->nagenda = 0;
         if (f->per_set) { /* the last set is summarized: its symbols and pairs go */
             f->nsymbols = f->npacked = f->ndlinks = 0;
-            if (f->nitems >= p->collect_at)
+            /* Counting the items the fast path stood for: the collector
+             * keeps its schedule whether or not sets were built. */
+            if (f->nitems + p->virtual_items >= p->collect_at)
                 collect_items(p);
         }
         p->set_first_item = (uint32_t)f->nitems;
@@ -1615,6 +1634,8 @@ static uint32_t run(struct parser *p)
             p->root_done_at_expected = root_done;
         if (j == f->len && root_done)
             f->root = f->per_set ? accept->value : PACKED(f, item_packed(f, accept->value)).right;
+        if (p->det)
+            furthest = j = fast_forward(p, j);
     }
     return furthest;
 }
@@ -1637,6 +1658,7 @@ static void reset(struct parser *p)
     p->collect_at = COLLECT_MIN_ITEMS;
     p->collect_sets_at = COLLECT_MIN_SET_BYTES;
     p->stats = (struct parse_stats){0};
+    p->virtual_items = 0;
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
     size_t per_node = (size_t)p->g->nnodes + 2;
@@ -1724,9 +1746,12 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     p.collect_at = COLLECT_MIN_ITEMS;
     p.collect_sets_at = COLLECT_MIN_SET_BYTES;
 
-    compute_first(&p);
-    compute_follow(&p);
+    lookahead_init(&p.la, g);
+    p.first = p.la.first, p.first_high = p.la.first_high;
+    p.follow = p.la.follow, p.follow_high = p.la.follow_high, p.follow_end = p.la.follow_end;
     p.lookahead = true;
+    if (chains && !(opts && opts->no_fast_path))
+        p.det = parse_det_new(g, &p.la);
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     uint32_t furthest = run(&p);
     if (p.over_budget) {

@@ -36,6 +36,9 @@ struct parse_options {
     size_t max_memory;
     /* NULL, or filled by parse_kpaths (for tests and benchmarks). */
     struct parse_stats *stats;
+    /* parse_kpaths builds every Earley set, without its deterministic fast
+     * path (for tests and benchmarks: the results are the same). */
+    bool no_fast_path;
 };
 
 /* What a parse without a forest did with its items. */
@@ -44,6 +47,11 @@ struct parse_stats {
     size_t items_peak;       /* the most held at once (finished ones are collected) */
     size_t item_collections; /* collections of items, and of chain sets */
     size_t set_collections;
+    /* The deterministic fast path: Earley sets it stood for without
+     * building them, and the items of those (counted in items_made, not
+     * built). */
+    size_t sets_skipped;
+    size_t items_skipped;
 };
 
 struct forest; /* opaque */
@@ -65,7 +73,10 @@ void forest_free(struct forest *f);
  * trees is not NULL, sets *trees and *infinite as forest_count_trees would.  It keeps no forest: each Earley
  * set is summarized when it ends (chain_sets.h) and its derivations are
  * dropped, so it needs a fraction of the memory (the --max-memory budget
- * counts what it really holds).  False with the same diagnostics as parse_text. */
+ * counts what it really holds).  Where the grammar leaves one way on through
+ * a quantifier (parse_det.h: inside a JSON string, a number, whitespace) it
+ * stands for those sets without building them (the deterministic fast path;
+ * the results are the same).  False with the same diagnostics as parse_text. */
 bool parse_kpaths(const struct graph *g, const char *name, const char *text, size_t len,
                   const struct parse_options *opts, struct kpath_set *const *sets, size_t nsets,
                   struct expansion_set *expansions, uint64_t *trees, bool *infinite,
