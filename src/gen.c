@@ -7,6 +7,7 @@
 #include "expansion.h"
 #include "leb128.h"
 #include "learn.h"
+#include "saturate.h"
 #include "size_table.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -283,11 +284,6 @@ static uint64_t side_weight(const struct graph *g, uint32_t p, uint32_t c)
     return 0;
 }
 
-static uint64_t add64(uint64_t a, uint64_t b)
-{
-    return a > METRIC_INFINITE - b ? METRIC_INFINITE : a + b;
-}
-
 /* The smallest contexts (see gen_state): Dijkstra from `source` (the root,
  * or a pin's last node) over parent to child edges, each adding the parent's
  * node and its closed sides.  From another source than the root, refs and
@@ -344,7 +340,7 @@ static void compute_contexts_from(struct generator *gen, struct context *cx, boo
                 w = ((uint64_t)max32(refs, side) << 32) +
                     (((cx->key[p] & 0xffffffffu) + 1) & 0xffffffffu);
             else
-                w = add64(add64(cx->key[p], 1), side_weight(g, p, c));
+                w = sat_add(sat_add(cx->key[p], 1), side_weight(g, p, c));
             if (done[c] || w >= cx->key[c])
                 continue;
             cx->key[c] = w;
@@ -671,9 +667,9 @@ static uint64_t route_min_size(const struct generator *gen)
             side = node_min_size(g, p) - 1 - node_min_size(g, c);
         else if (n->kind == NODE_QUANT)
             side = (uint64_t)(walk_repetitions(n) - 1) * node_min_size(g, c);
-        size = add64(size, add64(1, side));
+        size = sat_add(size, sat_add(1, side));
     }
-    return add64(size, node_min_size(g, st->route[st->route_len - 1]));
+    return sat_add(size, node_min_size(g, st->route[st->route_len - 1]));
 }
 
 /* Append the way from the first target node (the route's last node) to
@@ -765,8 +761,8 @@ static uint64_t route_weight(const struct generator *gen)
     const struct gen_state *st = gen->state;
     uint64_t w = 0;
     for (size_t i = 0; i + 1 < st->route_len; i++)
-        w = add64(w, add64(1, side_weight(g, st->route[i], st->route[i + 1])));
-    return add64(w, g->nodes[st->route[st->route_len - 1]].min_weight);
+        w = sat_add(w, sat_add(1, side_weight(g, st->route[i], st->route[i + 1])));
+    return sat_add(w, g->nodes[st->route[st->route_len - 1]].min_weight);
 }
 
 /* Plan the smallest way to a target through the pins: for each pin above

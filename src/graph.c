@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "number.h"
+#include "saturate.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -242,18 +243,6 @@ static struct heap_item heap_pop(struct heap *h)
     if (h->len)
         h->items[i] = last;
     return top;
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a > METRIC_INFINITE - b ? METRIC_INFINITE : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    if (a && b > METRIC_INFINITE / a)
-        return METRIC_INFINITE;
-    return a * b;
 }
 
 /* Value of a node whose children are all final. */

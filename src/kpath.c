@@ -4,12 +4,8 @@
 #include <string.h>
 #include <uthash.h>
 
+#include "saturate.h"
 #include "xalloc.h"
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
 
 static inline uint64_t count_at(const struct kpath_space *sp, uint32_t id, uint32_t j)
 {

@@ -8,6 +8,7 @@
 #include "chain_sets.h"
 #include "lookahead.h"
 #include "parse_det.h"
+#include "saturate.h"
 #include "strbuf.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -816,16 +817,6 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
  * first (Tarjan, with an explicit stack).  A component with a cycle has
  * infinitely many trees, as forest_count_trees says of a cycle it reaches; its
  * summaries are iterated until they stop growing. */
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
 
 static uint32_t leaf_length(const struct parser *p, uint32_t leaf)
 {

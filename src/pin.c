@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kpath.h"
+#include "saturate.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -104,7 +105,7 @@ uint64_t pin_count_under(const struct pin_set *set, const struct kpath_space *sp
         uint32_t id = g->symbolic[i];
         if (set->below[id]) {
             uint64_t c = kpath_count_from(sp, id, sp->k);
-            total = total > UINT64_MAX - c ? UINT64_MAX : total + c;
+            total = sat_add(total, c);
         }
     }
     return total;

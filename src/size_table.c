@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "saturate.h"
 #include "xalloc.h"
 
 uint64_t size_table_max_entries = SIZE_TABLE_MAX_ENTRIES;
@@ -21,18 +22,6 @@ struct size_table {
     bool searched;
     const struct pin_set *searched_pins;
 };
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a > METRIC_INFINITE - b ? METRIC_INFINITE : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    if (a && b > METRIC_INFINITE / a)
-        return METRIC_INFINITE;
-    return a * b;
-}
 
 static bool is_ref(const struct graph *g, uint32_t n)
 {
