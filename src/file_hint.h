@@ -12,11 +12,6 @@
 
 #include "strbuf.h"
 
-/* When `path` is not a file that exists: append why ("PATH: No such file
- * or directory", then `sep` and "did you mean FILE?" when a file next to
- * it or in bundled_dir (NULL: none) is a likely typo; or "PATH is a
- * directory; ..."), and return true.  False, and nothing appended, when it
- * is a file. */
 /* The file the user probably meant by the missing `path`: the closest name
  * (edit distance, a typo's worth at most) in the directory path names, else
  * in bundled_dir (NULL: none), appended to out as the user would type it
@@ -24,6 +19,11 @@
  * it is under it).  False, nothing appended, when none is close. */
 bool file_hint_suggest(const char *path, const char *bundled_dir, struct strbuf *out);
 
+/* When `path` is not a file that exists: append why ("PATH: No such file
+ * or directory", then `sep` and "did you mean FILE?" when a file next to
+ * it or in bundled_dir (NULL: none) is a likely typo; or "PATH is a
+ * directory; ..."), and return true.  False, and nothing appended, when it
+ * is a file. */
 bool file_hint_missing(const char *path, const char *bundled_dir, const char *sep,
                        struct strbuf *out);
 

@@ -1428,9 +1428,6 @@ static void drop_open_end(struct gen_state *st, uint32_t n)
     st->closed[st->nclosed++] = n;
 }
 
-/* Take the next target from the agenda, skipping covered ones and reporting
- * those no tree within the depth limit contains.  False when none is left. */
-
 /* The smallest tree holding the target within the depth, exactly (see
  * size_table.h), where the way planned so far may not give it: the
  * smallest way of all is too deep, a closed side's smallest subtree is, or
@@ -1477,6 +1474,8 @@ static uint32_t exact_smallest(struct generator *gen, uint32_t needed)
     return have ? needed : gen->opts.max_depth;
 }
 
+/* Take the next target from the agenda, skipping covered ones and reporting
+ * those no tree within the depth limit contains.  False when none is left. */
 static bool next_target(struct generator *gen)
 {
     struct gen_state *st = gen->state;
@@ -2153,8 +2152,6 @@ static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t 
     return rng_weighted(&gen->rng, st->weights, node->nchildren);
 }
 
-/* The decision for a slot; false (with gen->error) when bounded random
- * close-off finds nothing that fits. */
 /* Greedy close-off: as many repetitions of the quant slot inst as one
  * repetition would add new k-paths, within the cap and the size budget. */
 static uint32_t greedy_repetitions(struct generator *gen, uint32_t inst, uint32_t n)
@@ -2169,6 +2166,8 @@ static uint32_t greedy_repetitions(struct generator *gen, uint32_t inst, uint32_
     return score < lo ? lo : score > cap ? cap : score;
 }
 
+/* The decision for a slot; false (with gen->error) when bounded random
+ * close-off finds nothing that fits. */
 static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
 {
     const struct graph *g = gen->graph;
