@@ -1,5 +1,6 @@
 #include "number.h"
 
+#include <inttypes.h>
 #include <math.h>
 
 #include "strbuf.h"
@@ -41,4 +42,12 @@ void number_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
         tenths = 999;
     unsigned t = (unsigned)tenths;
     strbuf_addf(out, "%u.%u", t / 10, t % 10);
+}
+
+void number_add_count(struct strbuf *out, uint64_t count)
+{
+    if (count == UINT64_MAX)
+        strbuf_addstr(out, "more than 2^64");
+    else
+        strbuf_addf(out, "%" PRIu64, count);
 }

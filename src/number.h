@@ -24,4 +24,10 @@ struct strbuf;
  * so that only full coverage reads 100.0 (and 0 of 0 does). */
 void number_add_percent(struct strbuf *out, uint64_t covered, uint64_t total);
 
+/* A count that saturates at UINT64_MAX (k-paths, trees, tree nodes: see
+ * saturate.h) as people read it: its digits, or "more than 2^64" for
+ * UINT64_MAX, which stands for every count from there up; never the digits
+ * of UINT64_MAX, which would read as an exact count. */
+void number_add_count(struct strbuf *out, uint64_t count);
+
 #endif

@@ -407,8 +407,11 @@ static void cmd_dup(struct ui *ui, const struct cmd_args *a)
     struct workspace *ws = ui->ws;
     ui->ws = NULL;
     ui_set_workspace(ui, ws);
-    ui_message(ui, "duplicated: %u rules (was %u), %" PRIu64 " %u-paths; inputs parsed again",
-               ws->grammar->nrules, before, ws->space.total, ws->k);
+    struct strbuf count = STRBUF_INIT;
+    number_add_count(&count, ws->space.saturated ? UINT64_MAX : ws->space.total);
+    ui_message(ui, "duplicated: %u rules (was %u), %s %u-paths; inputs parsed again",
+               ws->grammar->nrules, before, strbuf_str(&count), ws->k);
+    strbuf_free(&count);
 }
 
 static void cmd_pin(struct ui *ui, const struct cmd_args *a)
@@ -772,7 +775,8 @@ static void cmd_coverage(struct ui *ui, const struct cmd_args *a)
             else if (in->has_tree)
                 dtree_add_kpaths(&in->tree, &set);
         }
-        strbuf_addf(&sb, "%sk=%u %" PRIu64 "/%" PRIu64, j > 1 ? ", " : "", j, set.size, sp.total);
+        strbuf_addf(&sb, "%sk=%u %" PRIu64 "/", j > 1 ? ", " : "", j, set.size);
+        number_add_count(&sb, sp.saturated ? UINT64_MAX : sp.total);
         kpath_set_free(&set);
         kpath_space_free(&sp);
     }

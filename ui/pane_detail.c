@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
 #include "parse.h"
 #include "pattern.h"
 #include "ui.h"
@@ -287,13 +288,18 @@ static void node_detail(struct ui *ui, struct paras *ps)
     struct strbuf *t = para_add(ps, "node", EL_NORMAL);
     graph_node_name(g, n, t);
     strbuf_addf(t, " (%s, in rule %s)", node_kind_name(node->kind), ws->grammar->rules[node->rule].name);
-    if (node_kind_is_symbolic(node->kind))
-        strbuf_addf(para_add(ps, "k-paths", node_style(ui->ws, n)),
-                    "%" PRIu64 " of the %" PRIu64 " %u-paths starting here are covered",
-                    workspace_node_covered(ws, n), workspace_node_total(ws, n), ws->k);
-    strbuf_addf(para_add(ps, "smallest", EL_NORMAL), "depth %u, %" PRIu64 " tree node%s, %" PRIu64
-                " character%s", node->min_depth, node->min_size, node->min_size == 1 ? "" : "s",
-                node->min_length, node->min_length == 1 ? "" : "s");
+    if (node_kind_is_symbolic(node->kind)) {
+        struct strbuf *t2 = para_add(ps, "k-paths", node_style(ui->ws, n));
+        strbuf_addf(t2, "%" PRIu64 " of the ", workspace_node_covered(ws, n));
+        number_add_count(t2, workspace_node_total(ws, n));
+        strbuf_addf(t2, " %u-paths starting here are covered", ws->k);
+    }
+    struct strbuf *smallest = para_add(ps, "smallest", EL_NORMAL);
+    strbuf_addf(smallest, "depth %u, ", node->min_depth);
+    number_add_count(smallest, node->min_size);
+    strbuf_addf(smallest, " tree node%s, ", node->min_size == 1 ? "" : "s");
+    number_add_count(smallest, node->min_length);
+    strbuf_addf(smallest, " character%s", node->min_length == 1 ? "" : "s");
     if (node->kind == NODE_REF) {
         uint32_t rule = node->expr->u.ref.target;
         struct strbuf *r = para_add(ps, "rule", EL_NORMAL);

@@ -18,6 +18,7 @@
 
 #include "file_hint.h"
 #include "grammar_load.h"
+#include "number.h"
 #include "script.h"
 #include "term.h"
 #include "app.h"
@@ -364,8 +365,11 @@ int tui_main(int argc, char **argv)
         strbuf_addf(&full, "grammar %s", ws->grammar_path);
         ui_log(&ui, false, strbuf_str(&full));
         strbuf_free(&full);
-        ui_message(&ui, "%s: %u rules, %" PRIu64 " %u-paths; Tab moves between the panes",
-                   base ? base + 1 : ws->grammar_path, ws->grammar->nrules, ws->space.total, ws->k);
+        struct strbuf count = STRBUF_INIT;
+        number_add_count(&count, ws->space.saturated ? UINT64_MAX : ws->space.total);
+        ui_message(&ui, "%s: %u rules, %s %u-paths; Tab moves between the panes",
+                   base ? base + 1 : ws->grammar_path, ws->grammar->nrules, strbuf_str(&count), ws->k);
+        strbuf_free(&count);
     }
 
     /* a lesson's setup lines run on a screen of the size they will show on */

@@ -25,6 +25,7 @@
 #include "json.h"
 #include "input_kpaths.h"
 #include "kpath.h"
+#include "number.h"
 #include "parse.h"
 #include "pin.h"
 #include "samples.h"
@@ -144,10 +145,7 @@ static void add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
 
 static void add_total(struct strbuf *out, uint64_t total)
 {
-    if (total == SATURATED)
-        strbuf_addstr(out, "at least 2^64-1");
-    else
-        strbuf_addf(out, "%" PRIu64, total);
+    number_add_count(out, total);
 }
 
 /* "k=1 11/39 (28.2%), k=2 12/125 (9.6%)" */
@@ -584,7 +582,7 @@ static void add_uncovered(struct run *r, uint32_t k)
 {
     const struct kpath_space *sp = &r->m.spaces[k - 1];
     if (sp->saturated) {
-        fprintf(stderr, "kpath coverage: the grammar has at least 2^64-1 %u-paths; too many "
+        fprintf(stderr, "kpath coverage: the grammar has more than 2^64 %u-paths; too many "
                         "to list the uncovered ones\n", k);
         if (r->json)
             strbuf_addstr(&r->out, ",\n  \"uncovered\": null");

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "json.h"
 #include "kpath.h"
+#include "number.h"
 
 static int run(const struct cli_command *cmd, int argc, char **argv);
 
@@ -24,7 +25,8 @@ const struct cli_command cmd_info_command = {
     "sequences, quantifiers), its shortest input (characters, and derivation\n"
     "depth: the number of reference nodes on the longest root-to-leaf path of\n"
     "the derivation tree) and its number of k-paths for k = 1..K.  Warnings go\n"
-    "to stderr.  Counts are exact; a count above 2^64-1 is shown as saturated.",
+    "to stderr.  Counts are exact; a count that does not fit in 64 bits\n"
+    "reads \"more than 2^64\".",
     options, run, false,
 };
 
@@ -36,10 +38,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
 
 static void add_count(struct strbuf *out, const struct kpath_space *sp)
 {
-    if (sp->saturated)
-        strbuf_addf(out, "%s", "more than 18446744073709551614 (saturated)");
-    else
-        strbuf_addf(out, "%llu", (unsigned long long)sp->total);
+    number_add_count(out, sp->saturated ? UINT64_MAX : sp->total);
 }
 
 static int run(const struct cli_command *cmd, int argc, char **argv)

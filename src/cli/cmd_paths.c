@@ -7,8 +7,10 @@
 #include "commands.h"
 #include "json.h"
 #include "kpath.h"
+#include "number.h"
 #include "pattern.h"
 #include "pin.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 static int run(const struct cli_command *cmd, int argc, char **argv);
@@ -35,8 +37,9 @@ const struct cli_command cmd_paths_command = {
     "A k-path is a sequence of k symbolic nodes (references, literals, classes),\n"
     "each reached from the one before through synthetic nodes (alternations,\n"
     "sequences, quantifiers) only; it may start at any symbolic node.  Counting\n"
-    "is exact (dynamic programming, no enumeration) and saturates above 2^64-1;\n"
-    "listing streams, so any number of paths can be listed.\n"
+    "is exact (dynamic programming, no enumeration); a count that does not fit\n"
+    "in 64 bits reads \"more than 2^64\".  Listing streams, so any number of\n"
+    "paths can be listed.\n"
     "With --patterns each line ends with a tab and the path's pattern, what kind\n"
     "of input contains it (see kpath pattern --help):\n"
     "  AddExpr_0 -> \"+\"_10\tAddExpr + MultExpr\n"
@@ -185,10 +188,12 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         if (c.json)
             printf("{\"k\": %u, \"count\": %llu, \"saturated\": %s}\n", po.k,
                    (unsigned long long)total, sp.saturated ? "true" : "false");
-        else if (total == UINT64_MAX)
-            printf("more than 18446744073709551614 (saturated)\n");
-        else
-            printf("%llu\n", (unsigned long long)total);
+        else {
+            struct strbuf text = STRBUF_INIT;
+            number_add_count(&text, total);
+            printf("%s\n", strbuf_str(&text));
+            strbuf_free(&text);
+        }
     } else {
         status = list_paths(&sp, &po, c.json);
     }

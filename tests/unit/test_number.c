@@ -49,3 +49,24 @@ TEST(number_percent_rounds_down_and_only_full_reads_100)
     CHECK(percent_is(9999, 10000, "99.9"));
     CHECK(percent_is(UINT64_MAX - 1, UINT64_MAX, "99.9"));
 }
+
+static bool count_is(uint64_t count, const char *want)
+{
+    struct strbuf sb = STRBUF_INIT;
+    number_add_count(&sb, count);
+    bool same = strcmp(strbuf_str(&sb), want) == 0;
+    if (!same)
+        fprintf(stderr, "  %llu: %s, not %s\n", (unsigned long long)count, strbuf_str(&sb), want);
+    strbuf_free(&sb);
+    return same;
+}
+
+/* A saturated count (UINT64_MAX) never prints as its digits (issue 17.7);
+ * one below is exact and prints as digits. */
+TEST(number_count_says_more_than_2_64_when_saturated)
+{
+    CHECK(count_is(0, "0"));
+    CHECK(count_is(125, "125"));
+    CHECK(count_is(UINT64_MAX - 1, "18446744073709551614"));
+    CHECK(count_is(UINT64_MAX, "more than 2^64"));
+}
