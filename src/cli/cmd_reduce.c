@@ -448,11 +448,6 @@ static int reduce_run(struct state *s, struct cli_common *c)
 {
     const struct cli_command *cmd = s->cmd;
     struct reduce_cli *a = s->a;
-    size_t nstdin = 0;
-    for (size_t i = 0; i < c->nfiles; i++)
-        nstdin += strcmp(c->files[i], "-") == 0;
-    if (nstdin > 1)
-        return cli_usage_error(cmd, "'-' (standard input) can be given only once");
     if (!a->outdir && (a->suffix || a->force))
         return cli_usage_error(cmd, "%s needs -o DIR", a->suffix ? "--suffix" : "--force");
     if (!a->suffix)
@@ -572,6 +567,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct reduce_cli a = {.k = 2, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     setcover_options_default(&a.sc);
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
+    if (status == CLI_CONTINUE)
+        status = cli_stdin_once(cmd, c.grammar, c.files, c.nfiles);
     if (status != CLI_CONTINUE) {
         cli_common_free(&c);
         return status;
