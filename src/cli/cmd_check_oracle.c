@@ -277,6 +277,10 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
     h.collect = collect_names;
     h.ncollect = 1;
     bool ok = sha256_file(a->positional[0], h.grammar_sha256, &diags);
+    /* The inputs first: a refused run leaves no OUT behind. */
+    if (ok && !generated)
+        ok = samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &inputs,
+                            &diags) == 0;
     if (ok) {
         /* OUT must be new or empty (or --force): nothing of an earlier check is mixed in. */
         struct outdir od = {0};
@@ -296,9 +300,6 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
             ok = samples_expand(&arg, 1, cli_any_file(), &inputs, &diags) == 0;
             strbuf_free(&dir);
         }
-    } else if (ok) {
-        ok = samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &inputs,
-                            &diags) == 0;
     }
     cli_print_diags(cmd, &diags);
     diag_list_free(&diags);

@@ -465,18 +465,6 @@ static int reduce_run(struct state *s, struct cli_common *c)
         diag_list_free(&diags);
     }
 
-    /* Refuse a bad directory before the work. */
-    struct outdir od = {0};
-    if (a->outdir) {
-        enum outdir_status os = outdir_open(&od, a->outdir, a->force, &diags);
-        if (os != OUTDIR_OK) {
-            cli_print_diags(cmd, &diags);
-            diag_list_free(&diags);
-            outdir_close(&od);
-            return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
-        }
-    }
-
     struct sample_list files = SAMPLE_LIST_INIT;
     struct diag_list failures = DIAG_LIST_INIT;
     size_t errors = samples_expand(c->files, c->nfiles, cli_any_file(), &files, &failures);
@@ -521,10 +509,23 @@ static int reduce_run(struct state *s, struct cli_common *c)
             fprintf(stderr, "kpath reduce: error: no input files to reduce\n");
         }
         diag_list_free(&errs);
-        outdir_close(&od);
         return EXIT_USAGE;
     }
     diag_list_free(&errs);
+
+    /* Refuse a bad directory before the set cover, but only once every
+     * input was measured: outdir_open creates DIR, and a refused run leaves
+     * nothing new behind. */
+    struct outdir od = {0};
+    if (a->outdir) {
+        enum outdir_status os = outdir_open(&od, a->outdir, a->force, &diags);
+        if (os != OUTDIR_OK) {
+            cli_print_diags(cmd, &diags);
+            diag_list_free(&diags);
+            outdir_close(&od);
+            return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
+        }
+    }
 
     if (s->have_results) {
         size_t missing = 0;
