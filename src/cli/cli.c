@@ -325,6 +325,22 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_stdin_once(const struct cli_command *cmd, const char *grammar,
+                   const char *const *files, size_t nfiles)
+{
+    size_t nstdin = 0;
+    for (size_t i = 0; i < nfiles; i++)
+        nstdin += strcmp(files[i], "-") == 0;
+    /* The grammar is read first and takes all of standard input: a sample
+     * '-' would then read nothing and be parsed as the empty input. */
+    if (nstdin && grammar && strcmp(grammar, "-") == 0)
+        return cli_usage_error(cmd, "GRAMMAR and a sample are both '-' (standard input), "
+                                    "which can be read only once: give one of them as a file");
+    if (nstdin > 1)
+        return cli_usage_error(cmd, "'-' (standard input) can be given only once");
+    return CLI_CONTINUE;
+}
+
 bool cli_parse_u32(const struct cli_command *cmd, const char *what, const char *text,
                    uint32_t min, uint32_t max, uint32_t *out)
 {

@@ -145,6 +145,14 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
                                     const char *value, void *ctx),
                    void *ctx);
 
+/* Standard input can be read only once: refuse '-' given twice among
+ * `grammar` (NULL for a command without one) and the sample arguments
+ * files[0..nfiles) (GRAMMAR - with a sample -, or - twice among the samples),
+ * after a message.  CLI_CONTINUE, or EXIT_USAGE.  Only for commands whose
+ * sample arguments take '-' as standard input. */
+int cli_stdin_once(const struct cli_command *cmd, const char *grammar,
+                   const char *const *files, size_t nfiles);
+
 void cli_print_help(const struct cli_command *cmd);
 /* Print "kpath CMD: message" and a hint to --help on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)

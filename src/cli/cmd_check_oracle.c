@@ -249,6 +249,9 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
         return cli_usage_error(cmd, "missing GRAMMAR");
     if (!ncommand)
         return cli_usage_error(cmd, "missing -- COMMAND (the oracle)");
+    if (cli_stdin_once(cmd, a->positional[0], a->positional + 1, a->npositional - 1) !=
+        CLI_CONTINUE)
+        return EXIT_USAGE;
     struct diag_list diags = DIAG_LIST_INIT;
     if (!runner_check_command(command[0], &diags)) {
         cli_print_diags(cmd, &diags);
@@ -274,6 +277,10 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
     h.collect = collect_names;
     h.ncollect = 1;
     bool ok = sha256_file(a->positional[0], h.grammar_sha256, &diags);
+    /* The inputs first: a refused run leaves no OUT behind. */
+    if (ok && !generated)
+        ok = samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &inputs,
+                            &diags) == 0;
     if (ok) {
         /* OUT must be new or empty (or --force): nothing of an earlier check is mixed in. */
         struct outdir od = {0};
@@ -293,9 +300,6 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
             ok = samples_expand(&arg, 1, cli_any_file(), &inputs, &diags) == 0;
             strbuf_free(&dir);
         }
-    } else if (ok) {
-        ok = samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &inputs,
-                            &diags) == 0;
     }
     cli_print_diags(cmd, &diags);
     diag_list_free(&diags);

@@ -623,12 +623,9 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         cli_common_free(&c);
         return cli_usage_error(cmd, "--csv and --uncovered both print on stdout: choose one");
     }
-    size_t nstdin = 0;
-    for (size_t i = 0; i < c.nfiles; i++)
-        nstdin += strcmp(c.files[i], "-") == 0;
-    if (nstdin > 1) {
+    if (cli_stdin_once(cmd, c.grammar, c.files, c.nfiles) != CLI_CONTINUE) {
         cli_common_free(&c);
-        return cli_usage_error(cmd, "'-' (standard input) can be given only once");
+        return EXIT_USAGE;
     }
 
     struct grammar *g;

@@ -828,20 +828,8 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     if (status != EXIT_OK)
         return status;
 
-    /* Check the directory before generating: refusing after a long run
-     * would waste it. */
     struct diag_list diags = DIAG_LIST_INIT;
-    struct outdir od = {0};
-    if (gc.outdir) {
-        enum outdir_status os = outdir_open(&od, gc.outdir, gc.force, &diags);
-        if (os != OUTDIR_OK) {
-            print_diags(cmd, &diags);
-            outdir_close(&od);
-            graph_free(graph);
-            grammar_free(g);
-            return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
-        }
-    }
+    struct outdir od = {0}; /* opened once the generator is made, below */
 
     /* The probability table: the grammar's weights or --probs FILE, and
      * --invert on top. */
@@ -900,6 +888,23 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         graph_free(graph);
         grammar_free(g);
         return EXIT_USAGE;
+    }
+    /* Check the directory before generating (refusing after a long run
+     * would waste it), but after every refusal above: outdir_open creates
+     * DIR, and a refused run leaves nothing new behind. */
+    if (gc.outdir) {
+        enum outdir_status os = outdir_open(&od, gc.outdir, gc.force, &diags);
+        if (os != OUTDIR_OK) {
+            print_diags(cmd, &diags);
+            outdir_close(&od);
+            gen_free(gen);
+            free(probs);
+            target_list_free(&targets);
+            pin_set_free(&pins);
+            graph_free(graph);
+            grammar_free(g);
+            return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
+        }
     }
     bool stream = !c.json && !gc.outdir && gen_keeps_inputs(gen);
     bool produced = produce(gen, gc.minutes, stream, gc.nul);

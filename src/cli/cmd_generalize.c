@@ -172,6 +172,9 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
         return cli_usage_error(cmd, "missing SAMPLE: generalizing starts from valid inputs");
     if (!ncommand)
         return cli_usage_error(cmd, "missing -- COMMAND (the oracle)");
+    if (cli_stdin_once(cmd, a->positional[0], a->positional + 1, a->npositional - 1) !=
+        CLI_CONTINUE)
+        return EXIT_USAGE;
     struct diag_list diags = DIAG_LIST_INIT;
     if (!runner_check_command(command[0], &diags)) {
         cli_print_diags(cmd, &diags);

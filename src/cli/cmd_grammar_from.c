@@ -79,6 +79,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     int status = cli_parse_positional(cmd, argc, argv, files, &nfiles, on_option, &a);
     if (status == CLI_CONTINUE && !nfiles)
         status = cli_usage_error(cmd, "missing SAMPLE");
+    if (status == CLI_CONTINUE)
+        status = cli_stdin_once(cmd, NULL, files, nfiles);
     if (status != CLI_CONTINUE) {
         free(files);
         return status;

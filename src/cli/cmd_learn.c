@@ -70,6 +70,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct cli_common c = {0};
     struct learn_options lo = {.po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &lo);
+    if (status == CLI_CONTINUE)
+        status = cli_stdin_once(cmd, c.grammar, c.files, c.nfiles);
     if (status != CLI_CONTINUE) {
         cli_common_free(&c);
         return status;

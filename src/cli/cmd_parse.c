@@ -95,6 +95,8 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv, stru
         status = cli_usage_error(cmd, "unexpected argument '%s' (expected GRAMMAR FILE; "
                                       "kpath coverage takes several)", c.files[1]);
     if (status == CLI_CONTINUE)
+        status = cli_stdin_once(cmd, c.grammar, c.files, c.nfiles);
+    if (status == CLI_CONTINUE)
         a->file = c.files[0];
     if (status == CLI_CONTINUE && a->dot && a->json)
         status = cli_usage_error(cmd, "--dot and --json exclude each other");

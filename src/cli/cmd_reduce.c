@@ -448,11 +448,6 @@ static int reduce_run(struct state *s, struct cli_common *c)
 {
     const struct cli_command *cmd = s->cmd;
     struct reduce_cli *a = s->a;
-    size_t nstdin = 0;
-    for (size_t i = 0; i < c->nfiles; i++)
-        nstdin += strcmp(c->files[i], "-") == 0;
-    if (nstdin > 1)
-        return cli_usage_error(cmd, "'-' (standard input) can be given only once");
     if (!a->outdir && (a->suffix || a->force))
         return cli_usage_error(cmd, "%s needs -o DIR", a->suffix ? "--suffix" : "--force");
     if (!a->suffix)
@@ -468,18 +463,6 @@ static int reduce_run(struct state *s, struct cli_common *c)
         s->have_results = true;
         cli_print_diags(cmd, &diags); /* warnings */
         diag_list_free(&diags);
-    }
-
-    /* Refuse a bad directory before the work. */
-    struct outdir od = {0};
-    if (a->outdir) {
-        enum outdir_status os = outdir_open(&od, a->outdir, a->force, &diags);
-        if (os != OUTDIR_OK) {
-            cli_print_diags(cmd, &diags);
-            diag_list_free(&diags);
-            outdir_close(&od);
-            return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
-        }
     }
 
     struct sample_list files = SAMPLE_LIST_INIT;
@@ -526,10 +509,23 @@ static int reduce_run(struct state *s, struct cli_common *c)
             fprintf(stderr, "kpath reduce: error: no input files to reduce\n");
         }
         diag_list_free(&errs);
-        outdir_close(&od);
         return EXIT_USAGE;
     }
     diag_list_free(&errs);
+
+    /* Refuse a bad directory before the set cover, but only once every
+     * input was measured: outdir_open creates DIR, and a refused run leaves
+     * nothing new behind. */
+    struct outdir od = {0};
+    if (a->outdir) {
+        enum outdir_status os = outdir_open(&od, a->outdir, a->force, &diags);
+        if (os != OUTDIR_OK) {
+            cli_print_diags(cmd, &diags);
+            diag_list_free(&diags);
+            outdir_close(&od);
+            return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
+        }
+    }
 
     if (s->have_results) {
         size_t missing = 0;
@@ -572,6 +568,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct reduce_cli a = {.k = 2, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
     setcover_options_default(&a.sc);
     int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
+    if (status == CLI_CONTINUE)
+        status = cli_stdin_once(cmd, c.grammar, c.files, c.nfiles);
     if (status != CLI_CONTINUE) {
         cli_common_free(&c);
         return status;

@@ -1,0 +1,1 @@
+check-oracle -k 1 - - -- true

@@ -1,0 +1,1 @@
+generalize - - -- true
