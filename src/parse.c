@@ -204,6 +204,7 @@ struct parser {
     struct pending **pending;     /* chunked */
     size_t npending, pending_chunks, pending_table_cap;
     uint32_t set_first_item;      /* items of the current set: from here on */
+    uint32_t accept_stamp, accept; /* the start item with its child, made in set stamp - 1 */
     struct summarizer sum;        /* per-set parse: its scratch arrays */
     struct task *agenda;          /* the current set's work */
     size_t nagenda, agenda_cap;
@@ -431,6 +432,8 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
         p->stamp_pred[node] = stamp, p->pred[node] = idx;
     else
         s->value = idx;
+    if (node == f->start_node && dot == 1)
+        p->accept_stamp = stamp, p->accept = idx;
     return idx;
 }
 
@@ -1147,6 +1150,7 @@ static void summarize_set(struct parser *p)
         store_item_values(p);
         return;
     }
+    p->stats.sets_by_components++;
     for (size_t i = 0; i < nlocal; i++) {
         z->summary[i] = CHAIN_SET_EMPTY, z->count[i] = 1, z->infinite[i] = false;
         z->index[i] = NONE, z->on_stack[i] = false;
@@ -1736,12 +1740,11 @@ static uint32_t run(struct parser *p)
             break;
         }
         /* Accepted so far when the virtual start item has its one child. */
-        struct slot *accept = table_find(p, KEY_ITEM, f->start_node, 1, 0);
-        bool root_done = accept->value != NONE;
+        bool root_done = p->accept_stamp == j + 1;
         if (p->expected_set == j)
             p->root_done_at_expected = root_done;
         if (j == f->len && root_done)
-            f->root = f->per_set ? accept->value : PACKED(f, item_packed(f, accept->value)).right;
+            f->root = f->per_set ? p->accept : PACKED(f, item_packed(f, p->accept)).right;
         if (p->det)
             furthest = j = fast_forward(p, j);
     }
@@ -1767,6 +1770,7 @@ static void reset(struct parser *p)
     p->collect_sets_at = COLLECT_MIN_SET_BYTES;
     p->stats = (struct parse_stats){0};
     p->virtual_items = 0;
+    p->accept_stamp = 0;
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
     size_t per_node = (size_t)p->g->nnodes + 2;
