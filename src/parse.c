@@ -1,9 +1,12 @@
+/* _DEFAULT_SOURCE: madvise and MADV_HUGEPAGE (see text_alloc). */
+#define _DEFAULT_SOURCE
 #include "parse.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "chain_sets.h"
 #include "lookahead.h"
@@ -161,6 +164,10 @@ struct summarizer {
     uint32_t *stack, *scc;
     struct { uint32_t node, edge; } *frames;
     size_t cap, edges_cap, frames_cap;
+    /* Per symbol of the set: how many of the set's items were made before
+     * it (the order things were made in; see summarize_in_order). */
+    uint32_t *items_before;
+    size_t items_before_cap;
 };
 
 struct parser {
@@ -197,6 +204,7 @@ struct parser {
     struct pending **pending;     /* chunked */
     size_t npending, pending_chunks, pending_table_cap;
     uint32_t set_first_item;      /* items of the current set: from here on */
+    uint32_t accept_stamp, accept; /* the start item with its child, made in set stamp - 1 */
     struct summarizer sum;        /* per-set parse: its scratch arrays */
     struct task *agenda;          /* the current set's work */
     size_t nagenda, agenda_cap;
@@ -424,7 +432,24 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
         p->stamp_pred[node] = stamp, p->pred[node] = idx;
     else
         s->value = idx;
+    if (node == f->start_node && dot == 1)
+        p->accept_stamp = stamp, p->accept = idx;
     return idx;
+}
+
+/* A symbol of the current set; a per-set parse notes when it came
+ * (summarize_in_order). */
+static uint32_t new_symbol(struct parser *p, uint32_t node, uint32_t start, uint32_t end)
+{
+    struct forest *f = p->f;
+    uint32_t sym = add_symbol(f, node, start, end);
+    if (f->per_set) {
+        struct summarizer *z = &p->sum;
+        z->items_before = xgrow(z->items_before, &z->items_before_cap, (size_t)sym + 1,
+                                sizeof *z->items_before);
+        z->items_before[sym] = (uint32_t)(f->nitems - p->set_first_item);
+    }
+    return sym;
 }
 
 /* The symbol of an empty completion of `node` here, or NONE. */
@@ -552,7 +577,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
             uint32_t end;
             note_expected(p, c);
             p->stamp_leaf[c] = j + 1;
-            p->leaf[c] = leaf_matches(p, c, j, &end) ? add_symbol(f, c, j, end) : NO_MATCH;
+            p->leaf[c] = leaf_matches(p, c, j, &end) ? new_symbol(p, c, j, end) : NO_MATCH;
         }
         uint32_t sym = p->leaf[c];
         if (sym == NO_MATCH)
@@ -610,7 +635,7 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
      * waiters may still register on it in this set. */
     uint32_t sym = NONE;
     if (empty) {
-        sym = add_symbol(f, node, origin, p->set);
+        sym = new_symbol(p, node, origin, p->set);
         SYMBOL(f, sym).derivs = deriv_push(f, NONE, deriv);
         p->stamp_empty[node] = p->set + 1;
         p->empty[node] = sym;
@@ -619,7 +644,7 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
         if (sym == NONE) {
             if (!worth_advancing(p, w))
                 continue;
-            sym = add_symbol(f, node, origin, p->set);
+            sym = new_symbol(p, node, origin, p->set);
             SYMBOL(f, sym).derivs = deriv_push(f, NONE, deriv);
             /* Advancing may have grown the table: look the slot up again. */
             table_find(p, KEY_SYMBOL, node, 0, origin)->value = sym;
@@ -1042,6 +1067,59 @@ static void component_values(struct parser *p, const uint32_t *scc, size_t n)
     }
 }
 
+/* Did everything of the set depend only on what was made before it?  Then
+ * the order things were made in is a topological order of the dependencies
+ * (no cycle, no derivation added to a value already made), and the values
+ * are worked out in that order, without looking for strongly connected
+ * components (summarize_set's general way).  An unambiguous parse's sets are
+ * nearly all like that.  Returns false, computing nothing, when the set is
+ * not. */
+static bool summarize_in_order(struct parser *p)
+{
+    struct forest *f = p->f;
+    struct summarizer *z = &p->sum;
+    uint32_t nsym = (uint32_t)f->nsymbols, first = p->set_first_item;
+    uint32_t nitems = (uint32_t)(f->nitems - first);
+    for (uint32_t s = 0; s < nsym; s++) {
+        const struct symbol *sy = &SYMBOL(f, s);
+        bool unit = node_is_unit(f, sy->node);
+        for (uint32_t c = sy->derivs, d; list_next_in(f->dlinks, &c, &d);) {
+            if (unit ? d >= s : (d >= first && ITEM(f, d).dot && d - first >= z->items_before[s]))
+                return false;
+        }
+    }
+    for (uint32_t i = 0; i < nitems; i++) {
+        uint32_t item = first + i;
+        if (ITEM(f, item).dot == 0)
+            continue;
+        for (uint32_t pk = ITEM(f, item).list; pk != NONE; pk = PACKED(f, pk).next) {
+            uint32_t left = PACKED(f, pk).left;
+            if (left != NONE && left >= item)
+                return false;
+            if (z->items_before[PACKED(f, pk).right] > i)
+                return false;
+        }
+    }
+    uint32_t i = 0;
+    for (uint32_t s = 0; s <= nsym; s++) {
+        uint32_t upto = s < nsym ? z->items_before[s] : nitems;
+        for (; i < upto; i++) {
+            if (ITEM(f, first + i).dot == 0)
+                continue;
+            uint32_t id = nsym + i;
+            struct value v = local_value(p, id);
+            z->summary[id] = v.summary, z->count[id] = v.count, z->infinite[id] = v.infinite;
+        }
+        if (s < nsym) {
+            struct value v = local_value(p, s);
+            z->summary[s] = v.summary, z->count[s] = v.count, z->infinite[s] = v.infinite;
+        }
+    }
+    return true;
+}
+
+static void store_item_values(struct parser *p);
+
 static void summarize_set(struct parser *p)
 {
     struct forest *f = p->f;
@@ -1068,6 +1146,11 @@ static void summarize_set(struct parser *p)
         z->scc = xgrow(z->scc, &cap, nlocal + 1, sizeof *z->scc);
         z->cap = cap;
     }
+    if (summarize_in_order(p)) {
+        store_item_values(p);
+        return;
+    }
+    p->stats.sets_by_components++;
     for (size_t i = 0; i < nlocal; i++) {
         z->summary[i] = CHAIN_SET_EMPTY, z->count[i] = 1, z->infinite[i] = false;
         z->index[i] = NONE, z->on_stack[i] = false;
@@ -1117,6 +1200,15 @@ static void summarize_set(struct parser *p)
             component_values(p, z->scc, n);
         }
     }
+    store_item_values(p);
+}
+
+/* The set's items take their values: an advanced item keeps its summary
+ * (in place of its derivations, which go with the set) and its tree count. */
+static void store_item_values(struct parser *p)
+{
+    struct forest *f = p->f;
+    struct summarizer *z = &p->sum;
     for (uint32_t item = p->set_first_item; item < f->nitems; item++) {
         uint32_t id = local_item(p, item);
         if (id == NONE)
@@ -1129,6 +1221,7 @@ static void summarize_set(struct parser *p)
 
 static void summarizer_free(struct summarizer *z)
 {
+    free(z->items_before);
     free(z->summary);
     free(z->count);
     free(z->infinite);
@@ -1154,6 +1247,7 @@ static size_t summarizer_memory(const struct parser *p)
                                     f->counts->nchunks * sizeof(void *)
                               : 0;
     return z->cap * per_local + z->edges_cap * sizeof *z->edges +
+           z->items_before_cap * sizeof *z->items_before +
            z->frames_cap * sizeof *z->frames + chain_sets_memory(f->chains) + counts +
            f->dlinks_cap * sizeof *f->dlinks;
 }
@@ -1306,26 +1400,53 @@ static void collect_items(struct parser *p)
 
 /* ---- the parse ------------------------------------------------------------- */
 
+/* The decoded text, 4 bytes per code point, is written once from end to
+ * end.  Page by page that is a page fault every 4 KiB, and on a virtual
+ * machine a fault can cost 20 us (80 ms for 4 MB of input, a tenth of a
+ * parse); where the kernel has transparent huge pages on request, a large
+ * array asks for them (one fault per 2 MiB).  Anywhere else, plain malloc. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static uint32_t *text_alloc(size_t n)
+{
+    size_t bytes = n * sizeof(uint32_t);
+#ifdef MADV_HUGEPAGE
+    if (bytes >= HUGE_PAGE) {
+        size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        uint32_t *t = aligned_alloc(HUGE_PAGE, rounded);
+        if (t) {
+            madvise(t, rounded, MADV_HUGEPAGE); /* advice: failing changes nothing */
+            return t;
+        }
+    }
+#endif
+    return xmalloc(bytes);
+}
+
 static bool decode(struct forest *f, const char *name, const char *text, size_t len,
                    struct diag_list *diags)
 {
-    f->text = xmalloc((len + 1) * sizeof *f->text);
-    uint32_t line = 1, col = 1;
+    f->text = text_alloc(len + 1);
+    const unsigned char *s = (const unsigned char *)text;
     size_t i = 0, n = 0;
     while (i < len) {
-        uint32_t cp = (unsigned char)text[i];
-        size_t used = cp < 0x80 ? 1 : utf8_decode(text + i, len - i, &cp); /* ASCII inline */
+        /* Runs of ASCII (most text) a byte a code point, without a branch
+         * per kind of byte; the position is worked out only for an error. */
+        while (i < len && s[i] < 0x80)
+            f->text[n++] = s[i++];
+        if (i == len)
+            break;
+        uint32_t cp;
+        size_t used = utf8_decode(text + i, len - i, &cp);
         if (!used) {
-            diag_add(diags, DIAG_ERROR, name, line, col, "invalid UTF-8 byte 0x%02X",
-                     (unsigned char)text[i]);
+            uint32_t line, col;
+            f->len = (uint32_t)n;
+            position_of(f, (uint32_t)n, &line, &col);
+            diag_add(diags, DIAG_ERROR, name, line, col, "invalid UTF-8 byte 0x%02X", s[i]);
             return false;
         }
         f->text[n++] = cp;
         i += used;
-        if (cp == '\n')
-            line++, col = 1;
-        else
-            col++;
     }
     f->len = (uint32_t)n;
     return true;
@@ -1591,7 +1712,7 @@ static uint32_t run(struct parser *p)
                 continue;
             uint32_t sym = pe.symbol;
             if (f->per_set) /* the leaf's node: its symbol, for this set */
-                sym = add_symbol(f, sym, j - leaf_length(p, sym), j);
+                sym = new_symbol(p, sym, j - leaf_length(p, sym), j);
             advance(p, pe.waiter, sym);
         }
         if (p->nagenda == 0) {
@@ -1619,12 +1740,11 @@ static uint32_t run(struct parser *p)
             break;
         }
         /* Accepted so far when the virtual start item has its one child. */
-        struct slot *accept = table_find(p, KEY_ITEM, f->start_node, 1, 0);
-        bool root_done = accept->value != NONE;
+        bool root_done = p->accept_stamp == j + 1;
         if (p->expected_set == j)
             p->root_done_at_expected = root_done;
         if (j == f->len && root_done)
-            f->root = f->per_set ? accept->value : PACKED(f, item_packed(f, accept->value)).right;
+            f->root = f->per_set ? p->accept : PACKED(f, item_packed(f, p->accept)).right;
         if (p->det)
             furthest = j = fast_forward(p, j);
     }
@@ -1650,6 +1770,7 @@ static void reset(struct parser *p)
     p->collect_sets_at = COLLECT_MIN_SET_BYTES;
     p->stats = (struct parse_stats){0};
     p->virtual_items = 0;
+    p->accept_stamp = 0;
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
     size_t per_node = (size_t)p->g->nnodes + 2;

@@ -52,6 +52,10 @@ struct parse_stats {
      * built). */
     size_t sets_skipped;
     size_t items_skipped;
+    /* Sets built whose values needed the search for cycles (a derivation
+     * added to something already made, or a cycle): the others are
+     * summarized in the order they were made. */
+    size_t sets_by_components;
 };
 
 struct forest; /* opaque */
