@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #include "gen.h"
+#include "suite_shrink.h"
 
 /* Above this many k-paths (of length k, in the grammar) the pass is off. */
 #define SUITE_MIN_MAX_KPATHS 100000u
@@ -63,6 +64,7 @@ struct suite_min_report {
     size_t candidates;         /* inputs the chosen cover was chosen from */
     bool optimal;              /* setcover proved it minimal among them */
     uint64_t kpaths;           /* k-paths of the grammar (gen->space.total) */
+    struct suite_shrink_stats shrink; /* the chosen suite's shrinking */
 };
 
 /* Whether the pass applies to this generator: kpath strategy, greedy
