@@ -17,7 +17,8 @@ bool suite_min_applies(const struct generator *gen)
 {
     const struct gen_options *o = &gen->opts;
     return o->strategy == GEN_KPATH && o->closeoff == GEN_CLOSE_GREEDY && o->drop_redundant &&
-           !o->recurrent && !o->only_path && gen->phase == GEN_PHASE_DONE && !gen->error;
+           !o->recurrent && !o->only_path && gen->phase == GEN_PHASE_DONE && !gen->error &&
+           !gen_keeps_inputs(gen); /* inputs that may have streamed stay as they are */
 }
 
 static uint64_t suite_bytes(const struct generator *gen)

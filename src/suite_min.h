@@ -68,7 +68,10 @@ struct suite_min_report {
 };
 
 /* Whether the pass applies to this generator: kpath strategy, greedy
- * close-off, drop_redundant, not recurrent, finished without error. */
+ * close-off, drop_redundant, not recurrent, finished without error, and
+ * not a run whose every input stays as made (gen_keeps_inputs: -n 1, a
+ * --target space too big to count redundancy): a caller may have handed
+ * those on already, and the pass would change them. */
 bool suite_min_applies(const struct generator *gen);
 
 /* Run the pass when it applies (else outcome OFF, nothing changes). */

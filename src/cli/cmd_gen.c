@@ -602,12 +602,16 @@ static void print_summary(const struct run *r)
     strbuf_addf(&s, "inputs: %zu, %" PRIu64 " bytes in total, %.1f bytes on average\n", gen->ninputs,
                 r->total_bytes, mean_bytes(r));
     const struct suite_min_report *m = &r->minimized;
-    if (m->outcome == SUITE_MIN_DONE)
+    if (m->outcome == SUITE_MIN_DONE) {
         strbuf_addf(&s, "suite: fewest inputs, then bytes, none more than greedy's, of %zu "
-                        "candidates (greedy alone: %zu input%s, %" PRIu64 " bytes)\n",
-                    m->candidates, m->before_inputs, m->before_inputs == 1 ? "" : "s",
-                    m->before_bytes);
-    else if (m->outcome == SUITE_MIN_TOO_BIG)
+                        "candidates", m->candidates);
+        if (m->shrink.kept) /* suite_shrink.h */
+            strbuf_addf(&s, ", trees shrunk by %" PRIu64 " edit%s%s", m->shrink.kept,
+                        m->shrink.kept == 1 ? "" : "s",
+                        m->shrink.budget_spent ? " (stopped at the work bound)" : "");
+        strbuf_addf(&s, " (greedy alone: %zu input%s, %" PRIu64 " bytes)\n", m->before_inputs,
+                    m->before_inputs == 1 ? "" : "s", m->before_bytes);
+    } else if (m->outcome == SUITE_MIN_TOO_BIG)
         strbuf_addf(&s, "suite: greedy's, as made (the last pass is off above %u %u-paths; "
                         "this grammar has %" PRIu64 ")\n",
                     SUITE_MIN_MAX_KPATHS, k, m->kpaths);
