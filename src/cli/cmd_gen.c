@@ -157,11 +157,14 @@ static const struct cli_option cover_options[] = {
     "(coverage stays the same); --keep-redundant keeps them.  With greedy, the\n"  \
     "default, a last pass then chooses the suite, as a set cover, among\n"          \
     "greedy's inputs and the whole suites of the shortest and random close-offs\n" \
-    "(same seed): no more inputs and no more bytes than greedy's, and of those\n"  \
-    "the fewest inputs, then the fewest bytes; same coverage.  It never trades\n" \
-    "bytes for inputs: --close-off shortest gives more, smaller inputs, and its\n" \
-    "suite can have fewer bytes still.  Above 100000 k-paths the pass is off\n"   \
-    "(the summary says so) and the suite is greedy's.\n"
+    "(same seed), and shrinks its trees: a subtree becomes the smallest one of\n"  \
+    "its node within the depth left, a recursion shorter, a repetition fewer,\n"  \
+    "each only while the suite still holds every k-path it held; inputs that\n"  \
+    "became redundant go.  The result has no more inputs and no more bytes\n"    \
+    "than greedy's, and of those the fewest inputs, then the fewest bytes kpath\n" \
+    "finds (not a proven minimum); same coverage.  It never trades bytes for\n"  \
+    "inputs.  Above 100000 k-paths the pass is off (the summary says so) and\n"  \
+    "the suite is greedy's.\n"
 
 const struct cli_command cmd_gen_command = {
     "gen",
