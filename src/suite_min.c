@@ -389,6 +389,6 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
     free(owner);
     free(cand);
     for (size_t x = 0; x < NEXTRA; x++)
-        gen_free(extra[x]); /* the moved inputs were zeroed */
-    tight_free(&tight); /* the moved inputs were zeroed */
+        gen_free(extra[x]);
+    tight_free(&tight);
 }
