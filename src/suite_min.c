@@ -163,13 +163,24 @@ static void free_suite(struct gen_input *suite, size_t n)
     free(suite);
 }
 
-/* Shrink a suite (suite_shrink), then keep a set cover of it: the fewest
+/* Shrink a suite (suite_shrink), graft inputs into others (suite_graft;
+ * then shrink again), then keep a set cover of it: the fewest
  * inputs, then bytes, that hold every k-path the suite holds (an edit may
  * add k-paths that make another input redundant).  *n shrinks with it. */
 static void shrink_and_cover(const struct generator *gen, const struct size_table *sizes,
-                             struct gen_input *suite, size_t *n, struct suite_shrink_stats *st)
+                             struct gen_input *suite, size_t *n, struct suite_shrink_stats *st,
+                             struct suite_shrink_stats *grafts)
 {
     suite_shrink(gen, sizes, suite, *n, SUITE_SHRINK_BUDGET, st);
+    suite_graft(gen, suite, n, SUITE_SHRINK_BUDGET, grafts);
+    if (grafts->kept) { /* the hosts may shrink further now */
+        struct suite_shrink_stats again;
+        suite_shrink(gen, sizes, suite, *n, SUITE_SHRINK_BUDGET, &again);
+        st->work += again.work;
+        st->trials += again.trials;
+        st->kept += again.kept;
+        st->budget_spent = st->budget_spent || again.budget_spent;
+    }
     if (*n < 2)
         return;
     uint32_t **elements = xcalloc(*n, sizeof *elements);
@@ -341,8 +352,8 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
             input_copy(gen, cand[r.chosen[j]], &suite[j]);
         bool optimal = r.optimal;
         setcover_result_free(&r);
-        struct suite_shrink_stats st;
-        shrink_and_cover(gen, sizes, suite, &n, &st);
+        struct suite_shrink_stats st, grafts;
+        shrink_and_cover(gen, sizes, suite, &n, &st, &grafts);
         uint64_t bytes = 0;
         for (size_t j = 0; j < n; j++)
             bytes += suite[j].len;
@@ -354,6 +365,7 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
             rep->candidates = pool_end[x];
             rep->optimal = optimal;
             rep->shrink = st;
+            rep->grafts = grafts;
         } else {
             free_suite(suite, n);
         }

@@ -71,6 +71,7 @@ struct suite_min_report {
     bool optimal;              /* setcover proved it minimal among them */
     uint64_t kpaths;           /* k-paths of the grammar (gen->space.total) */
     struct suite_shrink_stats shrink; /* the chosen suite's shrinking */
+    struct suite_shrink_stats grafts; /* its grafts (kept: inputs grafted) */
 };
 
 /* Whether the pass applies to this generator: kpath strategy, greedy

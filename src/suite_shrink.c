@@ -9,14 +9,16 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-enum edit_kind { EDIT_SMALLEST, EDIT_HOIST, EDIT_DROP };
+enum edit_kind { EDIT_SMALLEST, EDIT_HOIST, EDIT_DROP, EDIT_GRAFT };
 
 /* One edit of the subtree at instance `at` (see the header): for a hoist,
  * `arg` is the descendant instance taking its place; for fewer copies, the
- * index of the repetition left out. */
+ * index of the repetition left out; for a graft, the instance of `donor`
+ * (another input's tree) whose subtree takes its place. */
 struct edit {
     enum edit_kind kind;
     uint32_t at, arg;
+    const struct dtree *donor;
 };
 
 /* A slot of the tree being built: a new instance, the old instance it copies
@@ -24,6 +26,7 @@ struct edit {
  * (reference nodes, its own included). */
 struct slot {
     uint32_t inst, old, depth;
+    bool donor; /* old is an instance of the edit's donor tree */
 };
 
 struct shrinker {
@@ -78,23 +81,28 @@ static bool rebuild(struct shrinker *s, const struct dtree *t, const struct edit
     dtree_init(out, g, t->insts[0].node);
     size_t top = 0;
     s->slots = xgrow(s->slots, &s->slots_cap, 1, sizeof *s->slots);
-    s->slots[top++] = (struct slot){0, 0, s->gen->opts.max_depth};
+    s->slots[top++] = (struct slot){0, 0, s->gen->opts.max_depth, false};
     while (top) {
         struct slot sl = s->slots[--top];
         uint32_t n = out->insts[sl.inst].node;
         const struct graph_node *node = &g->nodes[n];
         bool drop = false;
-        if (sl.old == ed->at) {
-            if (ed->kind == EDIT_SMALLEST)
+        if (!sl.donor && sl.old == ed->at) {
+            if (ed->kind == EDIT_SMALLEST) {
                 sl.old = DTREE_NONE;
-            else if (ed->kind == EDIT_HOIST)
+            } else if (ed->kind == EDIT_HOIST) {
                 sl.old = ed->arg;
-            else
+            } else if (ed->kind == EDIT_GRAFT) {
+                sl.old = ed->arg;
+                sl.donor = true;
+            } else {
                 drop = true;
+            }
         }
+        const struct dtree *src = sl.donor ? ed->donor : t;
         uint32_t decision = 0;
         if (sl.old != DTREE_NONE) {
-            decision = dtree_decision(t, sl.old) - drop;
+            decision = dtree_decision(src, sl.old) - drop;
         } else if (node->kind == NODE_ALT) {
             decision = smallest_alternative(s, n, sl.depth);
             if (decision == UINT32_MAX)
@@ -115,8 +123,9 @@ static bool rebuild(struct shrinker *s, const struct dtree *t, const struct edit
         for (uint32_t c = nkids; c-- > 0;) {
             uint32_t old = DTREE_NONE;
             if (sl.old != DTREE_NONE)
-                old = dtree_children(t, sl.old)[drop && c >= ed->arg ? c + 1 : c];
-            s->slots[top++] = (struct slot){dtree_children(out, sl.inst)[c], old, child_depth};
+                old = dtree_children(src, sl.old)[drop && c >= ed->arg ? c + 1 : c];
+            s->slots[top++] =
+                (struct slot){dtree_children(out, sl.inst)[c], old, child_depth, sl.donor};
         }
     }
     return true;
@@ -237,7 +246,7 @@ static size_t edits_at(struct shrinker *s, struct current *cur, size_t p)
     uint32_t n = t->insts[e].node;
     uint32_t d = s->gen->opts.max_depth - s->refs_above[e];
     if (s->sizes && s->weight[e] > size_table_weight(s->sizes, n, d)) {
-        struct edit ed = {EDIT_SMALLEST, e, 0};
+        struct edit ed = {EDIT_SMALLEST, e, 0, NULL};
         if (try_edit(s, cur, &ed)) {
             measure(s, &cur->tree);
             return p + s->subtree[s->preorder[p]];
@@ -250,7 +259,7 @@ static size_t edits_at(struct shrinker *s, struct current *cur, size_t p)
         if (t->insts[h].node != n)
             continue;
         hoists++;
-        struct edit ed = {EDIT_HOIST, e, h};
+        struct edit ed = {EDIT_HOIST, e, h, NULL};
         if (try_edit(s, cur, &ed)) {
             measure(s, &cur->tree);
             return p;
@@ -261,7 +270,7 @@ static size_t edits_at(struct shrinker *s, struct current *cur, size_t p)
         for (uint32_t c = t->insts[e].nchildren; c-- > 0 && !spent(s);) {
             if (t->insts[e].nchildren <= node->expr->u.quant.min)
                 break;
-            struct edit ed = {EDIT_DROP, e, c};
+            struct edit ed = {EDIT_DROP, e, c, NULL};
             if (try_edit(s, cur, &ed)) {
                 measure(s, &cur->tree);
                 return p;
@@ -334,6 +343,165 @@ void suite_shrink(const struct generator *gen, const struct size_table *sizes,
         free(cur.ranks);
     }
     stats->budget_spent = spent(&s);
+    free(order);
+    free(s.holders);
+    free(s.slots);
+    free(s.ranks);
+    free(s.preorder);
+    free(s.subtree);
+    free(s.refs_above);
+    free(s.stack);
+    free(s.weight);
+}
+
+/* Add delta to the holder count of each of n ranks. */
+static void holders_add(uint32_t *holders, const uint64_t *ranks, size_t n, int delta)
+{
+    for (size_t j = 0; j < n; j++)
+        holders[ranks[j]] += (uint32_t)delta;
+}
+
+static bool all_held(const uint32_t *holders, const uint64_t *ranks, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        if (!holders[ranks[j]])
+            return false;
+    return true;
+}
+
+/* Graft donor's subtree at f into host at e (the same graph node), dropping
+ * the donor: kept when the host stays within the limits and the suite
+ * without the donor still holds every k-path (the holder counts say). */
+static bool try_graft(struct shrinker *s, struct current *host, struct current *donor, uint32_t e,
+                      uint32_t f)
+{
+    const struct generator *gen = s->gen;
+    s->stats->trials++;
+    struct edit ed = {EDIT_GRAFT, e, f, &donor->tree};
+    struct dtree out;
+    bool ok = rebuild(s, &host->tree, &ed, &out);
+    s->stats->work = sat_add(s->stats->work, sat_mul(out.len + host->tree.len + donor->tree.len,
+                                                     gen->opts.k + 1));
+    ok = ok && out.len <= gen->opts.max_size && dtree_depth(&out) <= gen->opts.max_depth;
+    if (!ok) {
+        dtree_free(&out);
+        return false;
+    }
+    size_t n = gen_tree_ranks(gen, &out, false, &s->ranks, &s->ranks_cap);
+    holders_add(s->holders, donor->ranks, donor->nranks, -1);
+    holders_add(s->holders, host->ranks, host->nranks, -1);
+    holders_add(s->holders, s->ranks, n, 1);
+    if (!all_held(s->holders, donor->ranks, donor->nranks) ||
+        !all_held(s->holders, host->ranks, host->nranks)) {
+        holders_add(s->holders, s->ranks, n, -1);
+        holders_add(s->holders, host->ranks, host->nranks, 1);
+        holders_add(s->holders, donor->ranks, donor->nranks, 1);
+        dtree_free(&out);
+        return false;
+    }
+    host->ranks = xgrow(host->ranks, &host->cap, n + 1, sizeof *host->ranks);
+    memcpy(host->ranks, s->ranks, n * sizeof *host->ranks);
+    host->nranks = n;
+    dtree_free(&host->tree);
+    host->tree = out;
+    s->stats->kept++;
+    return true;
+}
+
+static void current_load(const struct generator *gen, const struct gen_input *in,
+                         struct current *cur)
+{
+    memset(cur, 0, sizeof *cur);
+    cur->len = in->len;
+    dtree_unpack(&in->tree, gen->graph, &cur->tree);
+    cur->nranks = gen_tree_ranks(gen, &cur->tree, false, &cur->ranks, &cur->cap);
+}
+
+static void current_free(struct current *cur)
+{
+    dtree_free(&cur->tree);
+    free(cur->ranks);
+}
+
+/* Does the donor graft into the host somewhere (see try_graft)?  Tries the
+ * donor's first SUITE_GRAFT_TOP instances in pre-order (the subtrees that
+ * carry most of it) against the host's first SUITE_SHRINK_MAX_HOISTS
+ * instances of the same node each. */
+static bool graft_into(struct shrinker *s, struct current *host, struct current *donor,
+                       const uint32_t *donor_top, size_t ntop)
+{
+    measure(s, &host->tree);
+    for (size_t q = 0; q < ntop && !spent(s); q++) {
+        uint32_t f = donor_top[q], nf = donor->tree.insts[f].node, tried = 0;
+        for (size_t p = 0; p < host->tree.len && tried < SUITE_SHRINK_MAX_HOISTS && !spent(s);
+             p++) {
+            uint32_t e = s->preorder[p];
+            if (host->tree.insts[e].node != nf)
+                continue;
+            tried++;
+            if (try_graft(s, host, donor, e, f))
+                return true;
+        }
+    }
+    return false;
+}
+
+void suite_graft(const struct generator *gen, struct gen_input *inputs, size_t *n,
+                 uint64_t budget, struct suite_shrink_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    if (*n < 2 || gen->space.saturated)
+        return;
+    struct shrinker s = {.gen = gen, .g = gen->graph, .budget = budget, .stats = stats};
+    s.holders = xcalloc((size_t)gen->space.total + 1, sizeof *s.holders);
+    struct current *cur = xcalloc(*n, sizeof *cur);
+    for (size_t i = 0; i < *n; i++) {
+        current_load(gen, &inputs[i], &cur[i]);
+        holders_add(s.holders, cur[i].ranks, cur[i].nranks, 1);
+        stats->work = sat_add(stats->work, sat_mul(cur[i].tree.len, gen->opts.k + 1));
+    }
+    bool *alive = xmalloc(*n * sizeof *alive), *changed = xcalloc(*n, sizeof *changed);
+    struct by_length *order = xmalloc(*n * sizeof *order);
+    for (size_t i = 0; i < *n; i++) {
+        alive[i] = true;
+        order[i] = (struct by_length){inputs[i].len, i};
+    }
+    /* Hosts longest first (order), donors shortest first (order reversed). */
+    qsort(order, *n, sizeof *order, longer_first);
+    uint32_t top[SUITE_GRAFT_TOP];
+    for (size_t d = *n; d-- > 0 && !spent(&s);) {
+        size_t y = order[d].index;
+        /* The donor's first instances in pre-order. */
+        measure(&s, &cur[y].tree);
+        size_t ntop = cur[y].tree.len < SUITE_GRAFT_TOP ? cur[y].tree.len : SUITE_GRAFT_TOP;
+        memcpy(top, s.preorder, ntop * sizeof *top);
+        for (size_t h = 0; h < *n && !spent(&s); h++) {
+            size_t x = order[h].index;
+            if (x == y || !alive[x])
+                continue;
+            if (graft_into(&s, &cur[x], &cur[y], top, ntop)) {
+                alive[y] = false;
+                changed[x] = true;
+                break;
+            }
+        }
+    }
+    stats->budget_spent = spent(&s);
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (!alive[i]) {
+            gen_input_free(&inputs[i]);
+        } else {
+            if (changed[i])
+                store(&cur[i], &inputs[i]);
+            inputs[kept++] = inputs[i];
+        }
+        current_free(&cur[i]);
+    }
+    *n = kept;
+    free(cur);
+    free(alive);
+    free(changed);
     free(order);
     free(s.holders);
     free(s.slots);

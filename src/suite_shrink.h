@@ -43,6 +43,7 @@
 
 #define SUITE_SHRINK_BUDGET (UINT64_C(1) << 26)
 #define SUITE_SHRINK_MAX_HOISTS 8u
+#define SUITE_GRAFT_TOP 16u
 
 struct suite_shrink_stats {
     uint64_t work;        /* tree instances built and walked, times k + 1 */
@@ -56,5 +57,18 @@ struct suite_shrink_stats {
 void suite_shrink(const struct generator *gen, const struct size_table *sizes,
                   struct gen_input *inputs, size_t n, uint64_t budget,
                   struct suite_shrink_stats *stats);
+
+/* Fewer inputs: graft a whole input (its subtree at one of its first
+ * SUITE_GRAFT_TOP instances in pre-order) into another input in place of a
+ * subtree of the same graph node (one of the first SUITE_SHRINK_MAX_HOISTS
+ * of that node in pre-order), dropping the donor, when the host stays
+ * within --max-depth and --max-size and the suite without the donor still
+ * holds every k-path it held.  The total bytes never grow (the graft is
+ * part of the donor, and it replaces a subtree).  Donors shortest first,
+ * hosts longest first; the same work bound as suite_shrink.  Dropped
+ * inputs are freed and the array compacted (*n shrinks); stats->kept
+ * counts the grafts. */
+void suite_graft(const struct generator *gen, struct gen_input *inputs, size_t *n,
+                 uint64_t budget, struct suite_shrink_stats *stats);
 
 #endif

@@ -612,6 +612,10 @@ static void print_summary(const struct run *r)
             strbuf_addf(&s, ", trees shrunk by %" PRIu64 " edit%s%s", m->shrink.kept,
                         m->shrink.kept == 1 ? "" : "s",
                         m->shrink.budget_spent ? " (stopped at the work bound)" : "");
+        if (m->grafts.kept)
+            strbuf_addf(&s, ", %" PRIu64 " input%s grafted into others%s", m->grafts.kept,
+                        m->grafts.kept == 1 ? "" : "s",
+                        m->grafts.budget_spent ? " (stopped at the work bound)" : "");
         strbuf_addf(&s, " (greedy alone: %zu input%s, %" PRIu64 " bytes)\n", m->before_inputs,
                     m->before_inputs == 1 ? "" : "s", m->before_bytes);
     } else if (m->outcome == SUITE_MIN_TOO_BIG)
