@@ -1,5 +1,5 @@
-/* suite_shrink: make a suite's inputs smaller while the suite keeps every
- * k-path it holds.
+/* suite_shrink: make a suite's inputs smaller (suite_shrink) and fewer
+ * (suite_graft, below) while the suite keeps every k-path it holds.
  *
  * A local search on derivation trees, one input at a time (longest first,
  * then suite order), each tried in pre-order of its tree, with three edits

@@ -159,8 +159,9 @@ static const struct cli_option cover_options[] = {
     "greedy's inputs and the whole suites of the shortest and random close-offs\n" \
     "(same seed), and shrinks its trees: a subtree becomes the smallest one of\n"  \
     "its node within the depth left, a recursion shorter, a repetition fewer,\n"  \
-    "each only while the suite still holds every k-path it held; inputs that\n"  \
-    "became redundant go.  The result has no more inputs and no more bytes\n"    \
+    "and a whole input moves into another in place of a subtree of the same\n"   \
+    "node, each only while the suite still holds every k-path it held; inputs\n" \
+    "that became redundant go.  The result has no more inputs and no more bytes\n" \
     "than greedy's, and of those the fewest inputs, then the fewest bytes kpath\n" \
     "finds (not a proven minimum); same coverage.  It never trades bytes for\n"  \
     "inputs.  Above 100000 k-paths the pass is off (the summary says so) and\n"  \

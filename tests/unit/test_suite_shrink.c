@@ -265,8 +265,6 @@ TEST(suite_min_expr_k2_has_the_fewest_inputs_and_no_more_bytes_than_shortest)
         CHECK(suite_bytes(def) <= suite_bytes(shortest));
         CHECK(suite_bytes(def) >= 76);
         CHECK_INT(def->ninputs, 3);
-        CHECK_INT(shortest->ninputs, 54);
-        CHECK_INT(suite_bytes(shortest), 188);
     }
     gen_free(def);
     gen_free(shortest);
