@@ -5,6 +5,8 @@
 
 #include "dtree.h"
 #include "setcover.h"
+#include "size_table.h"
+#include "suite_shrink.h"
 #include "xalloc.h"
 
 /* The close-offs whose suites join greedy's as candidates. */
@@ -15,7 +17,8 @@ bool suite_min_applies(const struct generator *gen)
 {
     const struct gen_options *o = &gen->opts;
     return o->strategy == GEN_KPATH && o->closeoff == GEN_CLOSE_GREEDY && o->drop_redundant &&
-           !o->recurrent && !o->only_path && gen->phase == GEN_PHASE_DONE && !gen->error;
+           !o->recurrent && !o->only_path && gen->phase == GEN_PHASE_DONE && !gen->error &&
+           !gen_keeps_inputs(gen); /* inputs that may have streamed stay as they are */
 }
 
 static uint64_t suite_bytes(const struct generator *gen)
@@ -69,10 +72,13 @@ static void recount(struct generator *gen)
  * inputs x graph nodes (each run is a generator of its own, about one
  * target's worth of work). */
 #define TIGHT_BUDGET (UINT64_C(1) << 20)
+struct tight_input {
+    struct gen_input input; /* owned, moved out of a run */
+    uint64_t *ranks;        /* owned; ascending */
+    size_t nranks;
+};
 struct tight {
-    struct gen_input *inputs; /* owned, moved out of the runs */
-    uint64_t **ranks;         /* owned; per input, ascending */
-    size_t *nranks;
+    struct tight_input *inputs; /* owned */
     size_t n, cap;
 };
 
@@ -115,17 +121,12 @@ static void tight_runs(const struct generator *gen, struct tight *out)
         gen_run(run);
         for (size_t j = 0; j < run->ninputs; j++) {
             size_t m = input_ranks(run, j, false, &ranks, &cap);
-            if (out->n == out->cap) {
-                size_t c = out->cap;
-                out->inputs = xgrow(out->inputs, &c, out->n + 1, sizeof *out->inputs);
-                c = out->cap;
-                out->ranks = xgrow(out->ranks, &c, out->n + 1, sizeof *out->ranks);
-                out->nranks = xgrow(out->nranks, &out->cap, out->n + 1, sizeof *out->nranks);
-            }
-            out->inputs[out->n] = run->inputs[j];
+            out->inputs = xgrow(out->inputs, &out->cap, out->n + 1, sizeof *out->inputs);
+            struct tight_input *ti = &out->inputs[out->n++];
+            ti->input = run->inputs[j];
             memset(&run->inputs[j], 0, sizeof run->inputs[j]);
-            out->ranks[out->n] = xmemdup(ranks, (m + 1) * sizeof *ranks);
-            out->nranks[out->n++] = m;
+            ti->ranks = xmemdup(ranks, (m + 1) * sizeof *ranks);
+            ti->nranks = m;
         }
         gen_free(run);
     }
@@ -137,12 +138,98 @@ static void tight_runs(const struct generator *gen, struct tight *out)
 static void tight_free(struct tight *t)
 {
     for (size_t i = 0; i < t->n; i++) {
-        gen_input_free(&t->inputs[i]);
-        free(t->ranks[i]);
+        gen_input_free(&t->inputs[i].input);
+        free(t->inputs[i].ranks);
     }
     free(t->inputs);
-    free(t->ranks);
-    free(t->nranks);
+}
+
+/* A deep copy of a finished input (the candidates stay their owners'). */
+static void input_copy(const struct generator *gen, const struct gen_input *in,
+                       struct gen_input *out)
+{
+    *out = *in;
+    out->tree.bytes = in->tree.len ? xmemdup(in->tree.bytes, in->tree.len) : NULL;
+    out->text = xmemdup(in->text, in->len + 1);
+    out->new_paths = NULL;
+    out->nnew = 0;
+    out->target = in->target ? xmemdup(in->target, gen->opts.k * sizeof *in->target) : NULL;
+}
+
+static void free_suite(struct gen_input *suite, size_t n)
+{
+    for (size_t j = 0; suite && j < n; j++)
+        gen_input_free(&suite[j]);
+    free(suite);
+}
+
+/* Shrink a suite (suite_shrink), graft inputs into others (suite_graft;
+ * then shrink again), then keep a set cover of it: the fewest
+ * inputs, then bytes, that hold every k-path the suite holds (an edit may
+ * add k-paths that make another input redundant).  *n shrinks with it. */
+static void shrink_and_cover(const struct generator *gen, const struct size_table *sizes,
+                             struct gen_input *suite, size_t *n, struct suite_shrink_stats *st,
+                             struct suite_shrink_stats *grafts)
+{
+    suite_shrink(gen, sizes, suite, *n, SUITE_SHRINK_BUDGET, st);
+    suite_graft(gen, suite, n, SUITE_SHRINK_BUDGET, grafts);
+    if (grafts->kept) { /* the hosts may shrink further now */
+        struct suite_shrink_stats again;
+        suite_shrink(gen, sizes, suite, *n, SUITE_SHRINK_BUDGET, &again);
+        st->work += again.work;
+        st->trials += again.trials;
+        st->kept += again.kept;
+        st->budget_spent = st->budget_spent || again.budget_spent;
+    }
+    if (*n < 2)
+        return;
+    uint32_t **elements = xcalloc(*n, sizeof *elements);
+    uint32_t *nelems = xcalloc(*n, sizeof *nelems);
+    uint64_t *cost = xmalloc(*n * sizeof *cost);
+    uint32_t *initial = xmalloc(*n * sizeof *initial);
+    uint64_t *ranks = NULL;
+    size_t cap = 0;
+    for (size_t j = 0; j < *n; j++) {
+        struct dtree tree;
+        dtree_unpack(&suite[j].tree, gen->graph, &tree);
+        size_t m = gen_tree_ranks(gen, &tree, false, &ranks, &cap);
+        dtree_free(&tree);
+        elements[j] = xmalloc((m + 1) * sizeof *elements[j]);
+        for (size_t i = 0; i < m; i++)
+            elements[j][i] = (uint32_t)ranks[i];
+        nelems[j] = (uint32_t)m;
+        cost[j] = suite[j].len;
+        initial[j] = (uint32_t)j;
+    }
+    free(ranks);
+    struct setcover_instance inst = {
+        .ncandidates = (uint32_t)*n, .nelements = (uint32_t)gen->space.total, .cost = cost,
+        .elements = (const uint32_t *const *)elements, .nelems = nelems,
+    };
+    struct setcover_options so;
+    setcover_options_default(&so);
+    so.initial = initial;
+    so.ninitial = (uint32_t)*n;
+    struct setcover_result r;
+    setcover_solve(&inst, &so, &r);
+    /* chosen is increasing: compact in place, free the rest. */
+    size_t kept = 0;
+    for (size_t j = 0, c = 0; j < *n; j++) {
+        if (c < r.nchosen && r.chosen[c] == j) {
+            suite[kept++] = suite[j];
+            c++;
+        } else {
+            gen_input_free(&suite[j]);
+        }
+    }
+    *n = kept;
+    setcover_result_free(&r);
+    for (size_t j = 0; j < (size_t)inst.ncandidates; j++)
+        free(elements[j]);
+    free(elements);
+    free(nelems);
+    free(cost);
+    free(initial);
 }
 
 void suite_min_run(struct generator *gen, struct suite_min_report *rep)
@@ -204,7 +291,7 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
             index[c] = i;
         }
         for (size_t i = 0; x == 0 && i < tight.n; i++, c++) {
-            cand[c] = &tight.inputs[i];
+            cand[c] = &tight.inputs[i].input;
             owner[c] = NULL;
             index[c] = i;
         }
@@ -222,8 +309,8 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
         /* A tight input counts with every k-path it holds (its run
          * targeted a few of gen's; the filter below keeps gen's). */
         size_t n = owner[c] ? input_ranks(owner[c], index[c], true, &ranks, &cap)
-                            : tight.nranks[index[c]];
-        const uint64_t *r = owner[c] ? ranks : tight.ranks[index[c]];
+                            : tight.inputs[index[c]].nranks;
+        const uint64_t *r = owner[c] ? ranks : tight.inputs[index[c]].ranks;
         elements[c] = xmalloc((n + 1) * sizeof *elements[c]);
         for (size_t j = 0; j < n; j++) {
             if (c < gen->ninputs)
@@ -239,10 +326,15 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
         initial[i] = (uint32_t)i;
     /* One cover per pool: greedy's and the shortest suite's inputs, then
      * the random suite's too (the pools are prefixes of the candidates).
-     * Each is never worse than greedy's suite in inputs, nor in bytes with
-     * as many; the pool with random inputs often has fewer inputs but more
-     * bytes, and is taken only when its bytes are no more than greedy's. */
-    struct setcover_result res = {0};
+     * Each is shrunk (suite_shrink: smaller trees, the same k-paths) and
+     * covered again (what the shrinking made redundant goes).  Each is never
+     * worse than greedy's suite in inputs, nor in bytes with as many; the
+     * pool with random inputs often has fewer inputs but more bytes, and is
+     * taken only when its bytes are no more than greedy's. */
+    struct size_table *sizes = size_table_new(gen->graph, gen->opts.max_depth);
+    struct gen_input *best = NULL;
+    size_t nbest = 0;
+    uint64_t best_bytes = 0;
     for (size_t x = 0; x < NEXTRA; x++) {
         struct setcover_instance inst = {
             .ncandidates = (uint32_t)pool_end[x], .nelements = (uint32_t)total, .cost = cost,
@@ -254,46 +346,50 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
         so.ninitial = (uint32_t)gen->ninputs;
         struct setcover_result r;
         setcover_solve(&inst, &so, &r);
-        bool within = r.cost <= rep->before_bytes;
-        bool better = !res.chosen || r.nchosen < res.nchosen ||
-                      (r.nchosen == res.nchosen && r.cost < res.cost);
+        size_t n = r.nchosen;
+        struct gen_input *suite = xcalloc(n + 1, sizeof *suite);
+        for (size_t j = 0; j < n; j++)
+            input_copy(gen, cand[r.chosen[j]], &suite[j]);
+        bool optimal = r.optimal;
+        setcover_result_free(&r);
+        struct suite_shrink_stats st, grafts;
+        shrink_and_cover(gen, sizes, suite, &n, &st, &grafts);
+        uint64_t bytes = 0;
+        for (size_t j = 0; j < n; j++)
+            bytes += suite[j].len;
+        bool within = bytes <= rep->before_bytes;
+        bool better = !best || n < nbest || (n == nbest && bytes < best_bytes);
         if (within && better) {
-            setcover_result_free(&res);
-            res = r;
+            free_suite(best, nbest);
+            best = suite, nbest = n, best_bytes = bytes;
             rep->candidates = pool_end[x];
-            rep->optimal = r.optimal;
+            rep->optimal = optimal;
+            rep->shrink = st;
+            rep->grafts = grafts;
         } else {
-            setcover_result_free(&r);
+            free_suite(suite, n);
         }
     }
+    size_table_free(sizes);
 
-    if (!res.chosen) { /* each cover had fewer inputs but more bytes: greedy's stays */
-        res.chosen = xmemdup(initial, (gen->ninputs + 1) * sizeof *initial);
-        res.nchosen = (uint32_t)gen->ninputs;
+    if (!best) { /* each cover had fewer inputs but more bytes: greedy's stays */
+        nbest = gen->ninputs;
+        best = xcalloc(nbest + 1, sizeof *best);
+        for (size_t j = 0; j < nbest; j++)
+            input_copy(gen, &gen->inputs[j], &best[j]);
         rep->candidates = ncand;
     }
 
-    /* The chosen inputs move into gen, in candidate order (greedy's first). */
-    struct gen_input *kept = xcalloc((size_t)res.nchosen + 1, sizeof *kept);
-    bool *chosen = xcalloc(ncand + 1, sizeof *chosen);
-    for (uint32_t j = 0; j < res.nchosen; j++) {
-        kept[j] = *cand[res.chosen[j]];
-        memset(cand[res.chosen[j]], 0, sizeof *cand[res.chosen[j]]);
-        chosen[res.chosen[j]] = true;
-    }
-    for (size_t i = 0; i < gen->ninputs; i++)
-        if (!chosen[i])
-            gen_input_free(&gen->inputs[i]);
-    free(gen->inputs);
-    gen->inputs = kept;
-    gen->ninputs = res.nchosen;
-    gen->inputs_cap = (size_t)res.nchosen + 1;
+    /* The chosen suite (copies) replaces gen's, in candidate order (greedy's
+     * first). */
+    free_suite(gen->inputs, gen->ninputs);
+    gen->inputs = best;
+    gen->ninputs = nbest;
+    gen->inputs_cap = nbest + 1;
     recount(gen);
     rep->after_inputs = gen->ninputs;
     rep->after_bytes = suite_bytes(gen);
 
-    setcover_result_free(&res);
-    free(chosen);
     free(initial);
     for (c = 0; c < ncand; c++)
         free(elements[c]);
@@ -305,6 +401,6 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
     free(owner);
     free(cand);
     for (size_t x = 0; x < NEXTRA; x++)
-        gen_free(extra[x]); /* the moved inputs were zeroed */
-    tight_free(&tight); /* the moved inputs were zeroed */
+        gen_free(extra[x]);
+    tight_free(&tight);
 }

@@ -157,11 +157,15 @@ static const struct cli_option cover_options[] = {
     "(coverage stays the same); --keep-redundant keeps them.  With greedy, the\n"  \
     "default, a last pass then chooses the suite, as a set cover, among\n"          \
     "greedy's inputs and the whole suites of the shortest and random close-offs\n" \
-    "(same seed): no more inputs and no more bytes than greedy's, and of those\n"  \
-    "the fewest inputs, then the fewest bytes; same coverage.  It never trades\n" \
-    "bytes for inputs: --close-off shortest gives more, smaller inputs, and its\n" \
-    "suite can have fewer bytes still.  Above 100000 k-paths the pass is off\n"   \
-    "(the summary says so) and the suite is greedy's.\n"
+    "(same seed), and shrinks its trees: a subtree becomes the smallest one of\n"  \
+    "its node within the depth left, a recursion shorter, a repetition fewer,\n"  \
+    "and a whole input moves into another in place of a subtree of the same\n"   \
+    "node, each only while the suite still holds every k-path it held; inputs\n" \
+    "that became redundant go.  The result has no more inputs and no more bytes\n" \
+    "than greedy's, and of those the fewest inputs, then the fewest bytes kpath\n" \
+    "finds (not a proven minimum); same coverage.  It never trades bytes for\n"  \
+    "inputs.  Above 100000 k-paths the pass is off (the summary says so) and\n"  \
+    "the suite is greedy's.\n"
 
 const struct cli_command cmd_gen_command = {
     "gen",
@@ -602,12 +606,20 @@ static void print_summary(const struct run *r)
     strbuf_addf(&s, "inputs: %zu, %" PRIu64 " bytes in total, %.1f bytes on average\n", gen->ninputs,
                 r->total_bytes, mean_bytes(r));
     const struct suite_min_report *m = &r->minimized;
-    if (m->outcome == SUITE_MIN_DONE)
+    if (m->outcome == SUITE_MIN_DONE) {
         strbuf_addf(&s, "suite: fewest inputs, then bytes, none more than greedy's, of %zu "
-                        "candidates (greedy alone: %zu input%s, %" PRIu64 " bytes)\n",
-                    m->candidates, m->before_inputs, m->before_inputs == 1 ? "" : "s",
-                    m->before_bytes);
-    else if (m->outcome == SUITE_MIN_TOO_BIG)
+                        "candidates", m->candidates);
+        if (m->shrink.kept) /* suite_shrink.h */
+            strbuf_addf(&s, ", trees shrunk by %" PRIu64 " edit%s%s", m->shrink.kept,
+                        m->shrink.kept == 1 ? "" : "s",
+                        m->shrink.budget_spent ? " (stopped at the work bound)" : "");
+        if (m->grafts.kept)
+            strbuf_addf(&s, ", %" PRIu64 " input%s grafted into others%s", m->grafts.kept,
+                        m->grafts.kept == 1 ? "" : "s",
+                        m->grafts.budget_spent ? " (stopped at the work bound)" : "");
+        strbuf_addf(&s, " (greedy alone: %zu input%s, %" PRIu64 " bytes)\n", m->before_inputs,
+                    m->before_inputs == 1 ? "" : "s", m->before_bytes);
+    } else if (m->outcome == SUITE_MIN_TOO_BIG)
         strbuf_addf(&s, "suite: greedy's, as made (the last pass is off above %u %u-paths; "
                         "this grammar has %" PRIu64 ")\n",
                     SUITE_MIN_MAX_KPATHS, k, m->kpaths);

@@ -285,7 +285,8 @@ void bench_generation(const char *root)
     printf("\n== generation: full k-path coverage (kpath strategy, seed 1, max depth %u)\n",
            GEN_DEFAULT_MAX_DEPTH);
     printf("  inputs, total bytes and milliseconds per close-off; default: greedy and then\n"
-           "  the fewest-bytes pass (suite_min), as kpath cover runs; * = not full coverage;\n"
+           "  the last pass (suite_min: set covers, trees shrunk), as kpath cover runs;\n"
+           "  * = not full coverage;\n"
            "  published: the published tool's inputs, own grammars\n");
     printf("  %-6s %2s %9s | %-22s | %-22s | %-22s | %-22s\n", "", "k", "published", "shortest",
            "random", "greedy", "default");
