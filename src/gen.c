@@ -1140,15 +1140,16 @@ static char *too_large_error(const struct graph *g, uint32_t max_size)
 /* When the smallest input is deeper than the depth limit: no tree within
  * it exists, so every strategy would write nothing (or break the limit);
  * refused like an input over the size budget, naming the depth it needs. */
-static char *too_deep_error(const struct graph *g, uint32_t max_depth)
+static char *too_deep_error(const struct graph *g, const struct gen_options *opts)
 {
+    const char *setting = opts->depth_setting ? opts->depth_setting : "--max-depth";
     uint32_t need = g->nodes[0].min_depth;
     if (need == UINT32_MAX)
         return xstrdup("the grammar derives no input: every derivation goes through a class "
                        "that matches no character");
     struct strbuf sb = STRBUF_INIT;
     strbuf_addf(&sb, "the smallest input needs depth %u, more than the depth limit "
-                     "(--max-depth %u); raise it: --max-depth %u", need, max_depth, need);
+                     "(%s %u); raise it: %s %u", need, setting, opts->max_depth, setting, need);
     return strbuf_detach(&sb, NULL);
 }
 
@@ -1164,7 +1165,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
         return NULL;
     }
     if (g->nnodes && g->nodes[0].min_depth > opts->max_depth) {
-        *error = too_deep_error(g, opts->max_depth);
+        *error = too_deep_error(g, opts);
         return NULL;
     }
     struct generator *gen = xcalloc(1, sizeof *gen);

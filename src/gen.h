@@ -99,6 +99,10 @@ struct gen_options {
     enum gen_closeoff closeoff;     /* kpath strategy only */
     uint32_t k;                     /* k-path length (agenda and reports) */
     uint32_t max_depth;             /* reference nodes on a root-to-leaf path */
+    /* How the user sets max_depth where they are, for refusals that tell
+     * them to raise it: NULL is the command line's "--max-depth"; the
+     * explorer's workspace names its ":depth". */
+    const char *depth_setting;
     uint32_t max_repetitions;       /* cap for *, + and {n,} */
     uint32_t max_size;              /* tree nodes; the size budget of every strategy */
     uint64_t seed;

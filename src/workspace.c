@@ -596,6 +596,7 @@ struct workspace *workspace_new_format(const char *grammar_path, const char *sta
     }
     gen_options_default(&ws->gen_opts);
     ws->gen_opts.count = 0;
+    ws->gen_opts.depth_setting = ":depth";
     init_probabilities(ws);
     learn_init(&ws->learned, ws->graph);
     workspace_set_k(ws, GEN_DEFAULT_K, diags);
