@@ -47,6 +47,19 @@ struct shrinker {
     size_t inst_cap, stack_cap;
 };
 
+/* The holder counts and the scratch a shrinker owns. */
+static void shrinker_free(struct shrinker *s)
+{
+    free(s->holders);
+    free(s->slots);
+    free(s->ranks);
+    free(s->preorder);
+    free(s->subtree);
+    free(s->refs_above);
+    free(s->stack);
+    free(s->weight);
+}
+
 static bool is_ref(const struct graph *g, uint32_t n)
 {
     return g->nodes[n].kind == NODE_REF;
@@ -344,14 +357,7 @@ void suite_shrink(const struct generator *gen, const struct size_table *sizes,
     }
     stats->budget_spent = spent(&s);
     free(order);
-    free(s.holders);
-    free(s.slots);
-    free(s.ranks);
-    free(s.preorder);
-    free(s.subtree);
-    free(s.refs_above);
-    free(s.stack);
-    free(s.weight);
+    shrinker_free(&s);
 }
 
 /* Add delta to the holder count of each of n ranks. */
@@ -503,12 +509,5 @@ void suite_graft(const struct generator *gen, struct gen_input *inputs, size_t *
     free(alive);
     free(changed);
     free(order);
-    free(s.holders);
-    free(s.slots);
-    free(s.ranks);
-    free(s.preorder);
-    free(s.subtree);
-    free(s.refs_above);
-    free(s.stack);
-    free(s.weight);
+    shrinker_free(&s);
 }
