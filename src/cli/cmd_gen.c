@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -65,6 +66,7 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     CLI_FORMAT_OPTION,                                                                   \
     CLI_GRAMMAR_SIZE_OPTION,                                                             \
     {"json", 0, NULL, "print the run (manifest, with texts) as JSON on stdout"},         \
+    {"progress", 0, NULL, "say on stderr how far generation is (default: on a terminal)"}, \
     {0}
 
 static const struct cli_option gen_options[] = {
@@ -124,7 +126,10 @@ static const struct cli_option cover_options[] = {
     "every input, as --keep-redundant does (more inputs, the same coverage), so\n" \
     "nothing written is ever taken back; it excludes -o and --json, which are\n"   \
     "written at the end.  For the same options the bytes are the same whether\n" \
-    "they stream or not.  With -o DIR each input is a file,\n"                    \
+    "they stream or not.  On a terminal, unless inputs stream to it, stderr\n"   \
+    "shows how many inputs are made and k-paths left, cleared before the\n"      \
+    "summary; --progress writes these lines anywhere (one a second, and the\n"  \
+    "last).  With -o DIR each input is a file,\n"                                \
     "DIR/0001.txt, DIR/0002.txt, ... (four digits, more for 10000 inputs or more),\n" \
     "and DIR/manifest.json, written last, describes the run: grammar and its\n"      \
     "SHA-256, options, and per file its size, depth and the k-paths it newly\n"      \
@@ -223,6 +228,7 @@ struct gen_cli {
     struct gen_options opts;
     bool k_set, count_set, closeoff_set, keep_redundant;
     bool stream;             /* --stream: every input kept, each written once made */
+    bool progress;           /* --progress: progress lines on stderr even off a terminal */
     const char *target_file; /* --target FILE */
     double minutes;          /* --minutes M; 0: not given */
     const char *probs; /* --probs FILE */
@@ -292,6 +298,8 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         gc->keep_redundant = true;
     } else if (strcmp(name, "stream") == 0) {
         gc->stream = true;
+    } else if (strcmp(name, "progress") == 0) {
+        gc->progress = true;
     } else if (strcmp(name, "null") == 0) {
         gc->nul = true;
     }
@@ -766,7 +774,47 @@ static double seconds_now(void)
  * With `stream`, each input goes to stdout as soon as its tree is finished
  * (only when no input can be dropped at the end: see drop_redundant); false
  * when writing failed (generation stops there). */
-static bool produce(struct generator *gen, double minutes, bool stream, bool nul)
+/* Progress on stderr while inputs are made, so a long run that writes its
+ * inputs only at the end (cover's default) is not silent.  On a terminal one
+ * line is rewritten in place and cleared at the end; otherwise (--progress)
+ * a line at most every second and always the last, so a log reads well. */
+struct progress {
+    const char *cmd;
+    bool on, tty;
+    double last;      /* when the last line was written */
+};
+
+static void progress_say(struct progress *p, const struct generator *gen, bool last)
+{
+    if (!p->on)
+        return;
+    double now = seconds_now();
+    if (!last && now - p->last < 1.0)
+        return;
+    p->last = now;
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_addf(&sb, "%s: %zu input%s made", p->cmd, gen->ninputs, plural_s(gen->ninputs));
+    if (gen->opts.strategy == GEN_KPATH && !gen->opts.recurrent) {
+        strbuf_addstr(&sb, ", ");
+        number_add_count(&sb, gen_agenda_left(gen));
+        strbuf_addf(&sb, " %u-paths left to cover", gen->opts.k);
+    }
+    if (p->tty)
+        fprintf(stderr, "\r%s\033[K", strbuf_str(&sb));
+    else
+        fprintf(stderr, "%s\n", strbuf_str(&sb));
+    strbuf_free(&sb);
+}
+
+/* Clear a terminal's progress line before the summary. */
+static void progress_end(struct progress *p)
+{
+    if (p->on && p->tty)
+        fputs("\r\033[K", stderr);
+}
+
+static bool produce(struct generator *gen, double minutes, bool stream, bool nul,
+                    struct progress *p)
 {
     double deadline = seconds_now() + minutes * 60.0;
     size_t written = 0;
@@ -777,8 +825,11 @@ static bool produce(struct generator *gen, double minutes, bool stream, bool nul
                 return false;
             written = gen->ninputs;
         }
-        if (!more || (minutes > 0 && seconds_now() >= deadline))
+        if (!more || (minutes > 0 && seconds_now() >= deadline)) {
+            progress_say(p, gen, true);
             return true;
+        }
+        progress_say(p, gen, false);
     }
 }
 
@@ -919,7 +970,13 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         }
     }
     bool stream = !c.json && !gc.outdir && gen_keeps_inputs(gen);
-    bool produced = produce(gen, gc.minutes, stream, gc.nul);
+    struct progress progress = {.cmd = cmd->name, .tty = isatty(STDERR_FILENO),
+                                .last = seconds_now()};
+    /* Streamed inputs on a terminal are progress enough (and would be
+     * broken by a line rewritten under them). */
+    progress.on = gc.progress || (progress.tty && !stream);
+    bool produced = produce(gen, gc.minutes, stream, gc.nul, &progress);
+    progress_end(&progress);
     if (!produced)
         status = EXIT_FAILURE_OTHER;
 
@@ -931,7 +988,12 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     };
     /* Greedy's suite, as a set cover: fewest inputs, then bytes (it applies
      * only where inputs are dropped at the end, so nothing was streamed). */
+    if (progress.on && gen->opts.drop_redundant && gen->ninputs > 1) {
+        fprintf(stderr, "%s%s: choosing the suite among %zu inputs%s", progress.tty ? "\r" : "",
+                cmd->name, gen->ninputs, progress.tty ? "\033[K" : "\n");
+    }
     suite_min_run(gen, &r.minimized);
+    progress_end(&progress);
     for (size_t i = 0; i < gen->ninputs; i++)
         r.total_bytes += gen->inputs[i].len;
     /* After the first round every reachable target was covered; what is
