@@ -31,6 +31,8 @@ refused "gen --target" gen --target "$tmp/missing" -o "$tmp/out" $g
 refused "reduce, an input that does not parse" reduce -o "$tmp/out/sub" $g "$tmp/good.txt" "$tmp/bad.txt"
 refused "reduce, a missing input" reduce -o "$tmp/out" $g "$tmp/missing"
 refused "check-oracle, a missing input" check-oracle -k 1 -o "$tmp/out" $g "$tmp/missing" -- true
+refused "check-oracle --max-depth 1" check-oracle -k 2 --max-depth 1 -o "$tmp/out" $g -- true
+grep -q 'raise it: --max-depth 4' "$tmp/err" || fail "check-oracle --max-depth 1: $(cat "$tmp/err")"
 # A directory that existed before stays, empty as it was.
 mkdir "$tmp/out"
 "$KPATH" gen --max-depth 1 -o "$tmp/out" $g >/dev/null 2>&1 && fail "gen --max-depth 1 into an existing directory: exit status 0"
