@@ -79,7 +79,11 @@ const struct cli_command cmd_bonsai_command = {
     "their bytes, the coverage reached), then the corpus's size and coverage.\n"
     "The corpus goes to stdout, one input a line, or with -o DIR to\n"
     "DIR/0001.txt, ... with DIR/manifest.json (written last) giving each file's\n"
-    "lattice point and strategy (kpath, random or mutant).",
+    "lattice point and strategy (kpath, random or mutant).\n"
+    "\n"
+    "Refused up front (exit status 2, no DIR made): a D below the depth the\n"
+    "smallest input needs, and a K whose K-paths are more than the k-path\n"
+    "strategy's agenda holds (the message names the largest k that fits).",
     .options = options,
     .run = run,
 };
