@@ -6,6 +6,7 @@
 
 #include "gen.h"
 #include "input_kpaths.h"
+#include "number.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -84,6 +85,42 @@ struct bonsai *bonsai_new(const struct graph *g, const struct bonsai_options *o,
         kpath_space_init(&b->spaces[j], g, j + 1);
         kpath_set_init(&b->covered[j], &b->spaces[j]);
         kpath_set_init(&b->scratch[j], &b->spaces[j]);
+    }
+    /* Refuse up front what no lattice point could do, before the caller
+     * makes anything: a depth axis below the smallest input (every point's
+     * generators would be refused: an empty corpus), and a k whose k-paths
+     * overflow the k-path strategy's agenda (gen_new's messages). */
+    struct gen_options probe_opts;
+    gen_options_default(&probe_opts);
+    probe_opts.strategy = GEN_KPATH;
+    probe_opts.closeoff = GEN_CLOSE_SHORTEST;
+    probe_opts.k = 1;
+    probe_opts.max_depth = o->max_depth;
+    probe_opts.max_repetitions = o->max_repetitions;
+    struct generator *probe = gen_new(g, &probe_opts, error);
+    if (!probe) {
+        bonsai_free(b);
+        return NULL;
+    }
+    gen_free(probe);
+    const struct kpath_space *top = &b->spaces[o->k - 1];
+    if (top->saturated || top->total > GEN_MAX_AGENDA) {
+        uint32_t fits = o->k - 1;
+        while (fits && (b->spaces[fits - 1].saturated ||
+                        b->spaces[fits - 1].total > GEN_MAX_AGENDA))
+            fits--;
+        struct strbuf sb = STRBUF_INIT;
+        strbuf_addf(&sb, "k %u is too large: the grammar has ", o->k);
+        number_add_count(&sb, top->total);
+        strbuf_addf(&sb, " %u-paths, more than the k-path strategy's agenda holds (%llu); ",
+                    o->k, (unsigned long long)GEN_MAX_AGENDA);
+        if (fits)
+            strbuf_addf(&sb, "the largest k below it that fits is %u", fits);
+        else
+            strbuf_addstr(&sb, "no smaller k fits");
+        *error = strbuf_detach(&sb, NULL);
+        bonsai_free(b);
+        return NULL;
     }
     uint32_t sizes[34], nsizes = 0;
     for (uint64_t s = BONSAI_SMALLEST_BYTES; s < o->max_bytes; s *= 2)

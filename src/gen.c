@@ -19,8 +19,6 @@
 #include <uthash.h>
 
 #define INF32 UINT32_MAX
-/* The largest agenda the k-path strategy holds (ranks, 8 bytes each). */
-#define GEN_MAX_AGENDA (UINT64_C(1) << 26)
 /* Backward distance tables kept for reuse (targets often share a start). */
 #define COST_CACHE 16
 /* Depth layers kept past --max-depth (see depth_layer); a target needing a

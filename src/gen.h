@@ -93,6 +93,9 @@ enum gen_closeoff { GEN_CLOSE_SHORTEST, GEN_CLOSE_RANDOM, GEN_CLOSE_GREEDY };
 #define GEN_DEFAULT_MAX_SIZE 2000u
 #define GEN_DEFAULT_SEED 1u
 #define GEN_DEFAULT_COUNT 10u /* inputs, for strategies other than kpath */
+/* The largest agenda the k-path strategy holds (ranks, 8 bytes each): a
+ * k whose k-paths are more is refused (gen_new). */
+#define GEN_MAX_AGENDA (UINT64_C(1) << 26)
 
 struct gen_options {
     enum gen_strategy strategy;

@@ -822,6 +822,14 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     }
     if (end)
         strbuf_addstr(&msg, shown ? ", end of input" : "; expected end of input");
+    /* Editors end a file with a line break; say so when that is all that is
+     * wrong (the parse stays strict: the grammar is the definition). */
+    size_t tail = at;
+    while (tail < f->len && (f->text[tail] == '\n' || f->text[tail] == '\r'))
+        tail++;
+    if (at < f->len && tail == f->len)
+        strbuf_addstr(&msg, " (the sample ends with a line break, which the grammar does not "
+                            "allow: remove it, or allow trailing whitespace in the grammar)");
     strbuf_free(&label);
     strbuf_free(&previous);
     free(ex);

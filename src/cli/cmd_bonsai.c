@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
+#include "number.h"
 #include "outdir.h"
 #include "run_cli.h"
 #include "samples.h"
@@ -78,7 +79,11 @@ const struct cli_command cmd_bonsai_command = {
     "their bytes, the coverage reached), then the corpus's size and coverage.\n"
     "The corpus goes to stdout, one input a line, or with -o DIR to\n"
     "DIR/0001.txt, ... with DIR/manifest.json (written last) giving each file's\n"
-    "lattice point and strategy (kpath, random or mutant).",
+    "lattice point and strategy (kpath, random or mutant).\n"
+    "\n"
+    "Refused up front (exit status 2, no DIR made): a D below the depth the\n"
+    "smallest input needs, and a K whose K-paths are more than the k-path\n"
+    "strategy's agenda holds (the message names the largest k that fits).",
     .options = options,
     .run = run,
 };
@@ -130,9 +135,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
 
 static void add_coverage(struct strbuf *out, const struct bonsai *b, const uint64_t *covered)
 {
-    for (uint32_t j = 0; j < b->opts.k; j++)
-        strbuf_addf(out, "%sk=%u %" PRIu64 "/%" PRIu64, j ? ", " : "", j + 1, covered[j],
-                    b->spaces[j].total);
+    for (uint32_t j = 0; j < b->opts.k; j++) {
+        strbuf_addf(out, "%sk=%u %" PRIu64 "/", j ? ", " : "", j + 1, covered[j]);
+        number_add_count(out, b->spaces[j].total);
+    }
 }
 
 static void print_report(const struct bonsai *b, const struct results *runs)
@@ -349,6 +355,14 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     char *error = NULL;
     struct bonsai *b = NULL;
     struct run_batch *batch = NULL;
+    b = bonsai_new(graph, &a.opts, &error);
+    if (!b) {
+        fprintf(stderr, "kpath bonsai: error: %s\n", error);
+        status = EXIT_USAGE;
+        goto done;
+    }
+    /* After bonsai_new's refusals: outdir_open creates DIR, and a refused
+     * run leaves nothing new behind. */
     if (a.outdir) {
         enum outdir_status os = outdir_open(&od, a.outdir, a.force, &diags);
         if (os != OUTDIR_OK) {
@@ -356,12 +370,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             status = os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
             goto done;
         }
-    }
-    b = bonsai_new(graph, &a.opts, &error);
-    if (!b) {
-        fprintf(stderr, "kpath bonsai: error: %s\n", error);
-        status = EXIT_USAGE;
-        goto done;
     }
     if (a.run) {
         batch = run_batch_open(cmd, &a.rc, c.grammar, c.start, &status);

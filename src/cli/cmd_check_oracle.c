@@ -114,9 +114,12 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return cli_sample_option(cmd, name, value, &a->po);
 }
 
-/* Write the k-path suite of each k into OUT/kK; false after a diagnostic. */
-static bool write_suites(const struct graph *g, const struct args *a,
-                         struct diag_list *diags)
+/* Make the generator of each k = 1 .. K into GENS (a->k of them): gen_new
+ * refuses a depth limit below the smallest input here, before OUT is
+ * created, so a refused run leaves nothing new behind.  False after a
+ * diagnostic, with the generators made so far freed. */
+static bool make_generators(const struct graph *g, const struct args *a,
+                            struct generator **gens, struct diag_list *diags)
 {
     for (uint32_t k = 1; k <= a->k; k++) {
         struct gen_options go;
@@ -126,13 +129,26 @@ static bool write_suites(const struct graph *g, const struct args *a,
         go.k = k;
         go.max_depth = a->max_depth;
         char *error = NULL;
-        struct generator *gen = gen_new(g, &go, &error);
-        if (!gen) {
+        gens[k - 1] = gen_new(g, &go, &error);
+        if (!gens[k - 1]) {
             diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot generate the %u-path suite: %s", k,
                      error);
             free(error);
+            for (uint32_t j = 1; j < k; j++)
+                gen_free(gens[j - 1]);
             return false;
         }
+    }
+    return true;
+}
+
+/* Run the generators GENS (made by make_generators) and write the k-path
+ * suite of each k into OUT/kK; false after a diagnostic. */
+static bool write_suites(struct generator **gens, const struct args *a,
+                         struct diag_list *diags)
+{
+    for (uint32_t k = 1; k <= a->k; k++) {
+        struct generator *gen = gens[k - 1];
         gen_run(gen);
         bool ok = !gen->error;
         if (!ok)
@@ -153,7 +169,8 @@ static bool write_suites(const struct graph *g, const struct args *a,
             ok = outdir_finish(&od, ".txt", diags);
         outdir_close(&od);
         strbuf_free(&dir);
-        gen_free(gen);
+        gen_free(gen); /* its suite is on disk: only one k's inputs in memory at a time */
+        gens[k - 1] = NULL;
         if (!ok)
             return false;
     }
@@ -277,10 +294,19 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
     h.collect = collect_names;
     h.ncollect = 1;
     bool ok = sha256_file(a->positional[0], h.grammar_sha256, &diags);
-    /* The inputs first: a refused run leaves no OUT behind. */
+    /* The inputs or the generators first: a refused run leaves no OUT behind. */
     if (ok && !generated)
         ok = samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &inputs,
                             &diags) == 0;
+    struct generator **gens = NULL;
+    if (ok && generated) {
+        gens = xcalloc(a->k, sizeof *gens);
+        ok = make_generators(graph, a, gens, &diags);
+        if (!ok) {
+            free(gens);
+            gens = NULL;
+        }
+    }
     if (ok) {
         /* OUT must be new or empty (or --force): nothing of an earlier check is mixed in. */
         struct outdir od = {0};
@@ -292,7 +318,7 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
         }
     }
     if (ok && generated) {
-        ok = write_suites(graph, a, &diags);
+        ok = write_suites(gens, a, &diags);
         for (uint32_t k = 1; ok && k <= a->k; k++) {
             struct strbuf dir = STRBUF_INIT;
             strbuf_addf(&dir, "%s/k%u", a->out, k);
@@ -300,6 +326,11 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
             ok = samples_expand(&arg, 1, cli_any_file(), &inputs, &diags) == 0;
             strbuf_free(&dir);
         }
+    }
+    if (gens) {
+        for (uint32_t k = 1; k <= a->k; k++)
+            gen_free(gens[k - 1]);
+        free(gens);
     }
     cli_print_diags(cmd, &diags);
     diag_list_free(&diags);

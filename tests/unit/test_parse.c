@@ -112,6 +112,19 @@ TEST(parse_errors_point_at_the_furthest_position_with_what_was_expected)
     check_error(l.graph, "(x*", "sample:1:4: error: no parse: unexpected end of input; expected "
                 "one of '(', '+', '++', '-', '--', '0', '1', '2', '3', '4', '5', '6', '7', '8', "
                 "'9', 'x', 'y', 'z'");
+    /* A line break at the very end (editors add one) gets a hint; after
+     * "x" only an operator or the end may come. */
+    check_error(l.graph, "x\n", "sample:1:2: error: no parse: unexpected '\\n'; expected one of "
+                "'%', '*', '+', '-', '/', end of input (the sample ends with a line break, which "
+                "the grammar does not allow: remove it, or allow trailing whitespace in the "
+                "grammar)");
+    check_error(l.graph, "x\r\n", "sample:1:2: error: no parse: unexpected '\\r'; expected one "
+                "of '%', '*', '+', '-', '/', end of input (the sample ends with a line break, "
+                "which the grammar does not allow: remove it, or allow trailing whitespace in the "
+                "grammar)");
+    /* Not when more than line breaks follows. */
+    check_error(l.graph, "x\ny\n", "sample:1:2: error: no parse: unexpected '\\n'; expected one "
+                "of '%', '*', '+', '-', '/', end of input");
     test_unload(&l);
 
     if (!CHECK(test_load_file("grammars/json.ebnf", &l)))

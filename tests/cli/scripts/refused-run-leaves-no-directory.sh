@@ -31,6 +31,16 @@ refused "gen --target" gen --target "$tmp/missing" -o "$tmp/out" $g
 refused "reduce, an input that does not parse" reduce -o "$tmp/out/sub" $g "$tmp/good.txt" "$tmp/bad.txt"
 refused "reduce, a missing input" reduce -o "$tmp/out" $g "$tmp/missing"
 refused "check-oracle, a missing input" check-oracle -k 1 -o "$tmp/out" $g "$tmp/missing" -- true
+refused "check-oracle --max-depth 1" check-oracle -k 2 --max-depth 1 -o "$tmp/out" $g -- true
+grep -q 'raise it: --max-depth 4' "$tmp/err" || fail "check-oracle --max-depth 1: $(cat "$tmp/err")"
+# bonsai: a depth axis below the smallest input would grow an empty corpus.
+refused "bonsai --max-depth 1" bonsai --max-depth 1 -o "$tmp/out" $g
+grep -qx 'kpath bonsai: error: the smallest input needs depth 4, more than the depth limit (--max-depth 1); raise it: --max-depth 4' "$tmp/err" || fail "bonsai --max-depth 1: $(cat "$tmp/err")"
+# bonsai -k 99: the agenda holds 2^26 = 67108864 ranks; expr.ebnf has
+# 16082523 10-paths and 70044573 11-paths (kpath paths --count; growth about
+# x4.4 per k), so 10 is the largest k; 99-paths are about 4.4^99 > 2^64.
+refused "bonsai -k 99" bonsai -k 99 -o "$tmp/out" $g
+grep -qx "kpath bonsai: error: k 99 is too large: the grammar has more than 2^64 99-paths, more than the k-path strategy's agenda holds (67108864); the largest k below it that fits is 10" "$tmp/err" || fail "bonsai -k 99: $(cat "$tmp/err")"
 # A directory that existed before stays, empty as it was.
 mkdir "$tmp/out"
 "$KPATH" gen --max-depth 1 -o "$tmp/out" $g >/dev/null 2>&1 && fail "gen --max-depth 1 into an existing directory: exit status 0"
