@@ -44,10 +44,20 @@ void number_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
     strbuf_addf(out, "%u.%u", t / 10, t % 10);
 }
 
-void number_add_count(struct strbuf *out, uint64_t count)
+static void add_count(struct strbuf *out, uint64_t count, const char *saturated)
 {
     if (count == UINT64_MAX)
-        strbuf_addstr(out, "more than 2^64");
+        strbuf_addstr(out, saturated);
     else
         strbuf_addf(out, "%" PRIu64, count);
+}
+
+void number_add_count(struct strbuf *out, uint64_t count)
+{
+    add_count(out, count, "more than 2^64");
+}
+
+void number_add_count_compact(struct strbuf *out, uint64_t count)
+{
+    add_count(out, count, ">2^64");
 }

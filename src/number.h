@@ -30,4 +30,7 @@ void number_add_percent(struct strbuf *out, uint64_t covered, uint64_t total);
  * of UINT64_MAX, which would read as an exact count. */
 void number_add_count(struct strbuf *out, uint64_t count);
 
+/* The same in a table's narrow column: ">2^64" for UINT64_MAX. */
+void number_add_count_compact(struct strbuf *out, uint64_t count);
+
 #endif

@@ -225,10 +225,7 @@ static void format_report(const struct graph *g, const struct results *r,
     for (uint32_t j = 0; j < rep->K; j++) {
         const struct oracle_k *row = &rep->ks[j];
         strbuf_addf(out, "  k=%u  covered %" PRIu64 "/", row->k, row->covered);
-        if (row->total == UINT64_MAX)
-            strbuf_addstr(out, ">2^64");
-        else
-            strbuf_addf(out, "%" PRIu64, row->total);
+        number_add_count_compact(out, row->total);
         strbuf_addf(out, ", in an accepted input %" PRIu64 ", only in rejected inputs %zu\n",
                     row->accepted, row->nrejected);
     }

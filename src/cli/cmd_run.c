@@ -418,10 +418,7 @@ static void format_report(const struct results *r, const struct run_report *rep,
         const struct run_report_k *row = &rep->ks[j];
         struct strbuf cov = STRBUF_INIT;
         strbuf_addf(&cov, "%" PRIu64 "/", row->covered);
-        if (row->total == UINT64_MAX)
-            strbuf_addstr(&cov, ">2^64");
-        else
-            strbuf_addf(&cov, "%" PRIu64, row->total);
+        number_add_count_compact(&cov, row->total);
         strbuf_addstr(&cov, " (");
         add_percent(&cov, row->covered, row->total);
         strbuf_addstr(&cov, ")");
