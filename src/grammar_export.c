@@ -90,6 +90,119 @@ static void warn_weights_left_out(struct diag_list *diags, const struct grammar 
     *warned = true;
 }
 
+/* ---- infix writing -------------------------------------------------------- */
+
+/* What a writer does with a quantifier: write it after its item (?, *, +,
+ * {n,m} by node_done), write it out copy by copy (for a format without
+ * counted repetition: n copies, then m-n nested optional ones, or a last
+ * x+ or x* when unbounded), or stop the whole walk (too large: the writer
+ * has said why). */
+enum infix_quant { INFIX_QUANT_LABEL, INFIX_QUANT_COPIES, INFIX_STOP };
+
+/* How x{n,m} is written out copy by copy: m copies, or n (at least one)
+ * followed by + or *. */
+static uint32_t written_out_copies(const struct expr *q)
+{
+    uint32_t min = q->u.quant.min, max = q->u.quant.max;
+    return max == QUANT_INFINITE ? (min ? min : 1) : max;
+}
+
+/* One writer of infix notation, for formats that differ only at the nodes:
+ * `top_alt_sep` goes between the alternatives of the rule's own alternation
+ * (" | " elsewhere); between_alternatives(w, alt, i) (optional) is called
+ * after alternative i but the last; node_done(w, e) writes a leaf, or ends a
+ * node whose children are written (not a repetition written out copy by
+ * copy, which infix_print ends); left_out(w, item) (optional) says an item
+ * of a sequence is not written at all; quant(w, q) (optional: every
+ * quantifier a label) chooses as enum infix_quant says. */
+struct infix_syntax {
+    const char *top_alt_sep;
+    void (*between_alternatives)(void *w, const struct expr *alt, uint32_t i);
+    void (*node_done)(void *w, const struct expr *e);
+    bool (*left_out)(void *w, const struct expr *item);
+    enum infix_quant (*quant)(void *w, const struct expr *q);
+};
+
+struct infix_frame {
+    const struct expr *e;
+    uint32_t next;    /* children (or copies) begun */
+    uint32_t printed; /* items written (a left-out one is not) */
+    bool parens, copies;
+};
+
+/* Pushes `e` (after its '(' when `parens`); false when the writer stops. */
+static bool infix_push(struct infix_frame **stack, size_t *cap, size_t *depth,
+                       const struct expr *e, bool parens, const struct infix_syntax *syn,
+                       void *w, struct strbuf *out)
+{
+    if (parens)
+        strbuf_addch(out, '(');
+    enum infix_quant how = e->kind == EXPR_QUANT && syn->quant ? syn->quant(w, e)
+                                                               : INFIX_QUANT_LABEL;
+    if (how == INFIX_STOP)
+        return false;
+    *stack = xgrow(*stack, cap, *depth + 1, sizeof **stack);
+    (*stack)[(*depth)++] = (struct infix_frame){e, 0, 0, parens, how == INFIX_QUANT_COPIES};
+    return true;
+}
+
+/* Prints `root` in infix notation with an explicit stack, so nesting costs
+ * heap, not C stack.  False when the writer stopped it (the output is then
+ * unfinished). */
+static bool infix_print(const struct expr *root, const struct infix_syntax *syn, void *w,
+                        struct strbuf *out)
+{
+    struct infix_frame *stack = NULL;
+    size_t cap = 0, depth = 0;
+    bool ok = infix_push(&stack, &cap, &depth, root, false, syn, w, out);
+    while (ok && depth) {
+        struct infix_frame *f = &stack[depth - 1];
+        const struct expr *e = f->e;
+        const struct expr *child = NULL;
+        if (f->copies) {
+            uint32_t min = e->u.quant.min, max = e->u.quant.max;
+            if (f->next < written_out_copies(e)) {
+                uint32_t i = f->next++;
+                if (i)
+                    strbuf_addch(out, ' ');
+                if (max != QUANT_INFINITE && i >= min)
+                    strbuf_addch(out, '(');
+                child = e->children[0];
+            } else {
+                if (max == QUANT_INFINITE)
+                    strbuf_addstr(out, min ? "+" : "*");
+                for (uint32_t k = min; max != QUANT_INFINITE && k < max; k++)
+                    strbuf_addstr(out, ")?");
+            }
+        } else if (f->next < e->nchildren) {
+            uint32_t i = f->next++;
+            child = e->children[i];
+            if (e->kind == EXPR_CAT && syn->left_out && syn->left_out(w, child))
+                continue;
+            if (e->kind == EXPR_ALT && i) {
+                if (syn->between_alternatives)
+                    syn->between_alternatives(w, e, i - 1);
+                strbuf_addstr(out, e == root ? syn->top_alt_sep : " | ");
+            } else if (e->kind == EXPR_CAT && f->printed) {
+                strbuf_addch(out, ' ');
+            }
+            f->printed++;
+        } else {
+            syn->node_done(w, e);
+        }
+        if (child) {
+            ok = infix_push(&stack, &cap, &depth, child, grammar_write_needs_parens(e, child),
+                            syn, w, out);
+            continue;
+        }
+        if (f->parens)
+            strbuf_addch(out, ')');
+        depth--;
+    }
+    free(stack);
+    return ok;
+}
+
 /* ---- ANTLR 4 ------------------------------------------------------------ */
 
 struct g4_writer {
@@ -196,106 +309,62 @@ static bool is_simple_quant(const struct expr *q)
     return (a == 0 && b == 1) || (a == 0 && b == QUANT_INFINITE) || (a == 1 && b == QUANT_INFINITE);
 }
 
-struct g4_frame {
-    const struct expr *e;
-    uint32_t next;    /* children (or copies of a counted quantifier) begun */
-    uint32_t printed; /* items printed so far (a CAT leaves _skip out) */
-    bool parens;
-};
-
-/* Iterative printing, as grammar_write does it. */
-static void g4_print(struct g4_writer *w, const struct expr *root, bool parens)
+/* The writer ANTLR needs from infix_print: a counted repetition it
+ * cannot say is written out copy by copy, up to the limits above. */
+static enum infix_quant g4_quant(void *writer, const struct expr *q)
 {
-    struct strbuf *out = w->out;
-    struct g4_frame *stack = NULL;
-    size_t cap = 0, depth = 0;
-    stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = (struct g4_frame){root, 0, 0, parens};
-    if (parens)
-        strbuf_addch(out, '(');
-    while (depth && !w->failed) {
-        struct g4_frame *f = &stack[depth - 1];
-        const struct expr *e = f->e;
-        const struct expr *child = NULL;
-        bool child_parens = false;
-        if (e->kind == EXPR_QUANT && !is_simple_quant(e)) {
-            /* n copies, then m-n nested optionals (or a last copy with +). */
-            uint32_t min = e->u.quant.min, max = e->u.quant.max;
-            uint32_t copies = max == QUANT_INFINITE ? (min ? min : 1) : max;
-            if (f->next == 0 && (copies > EXPORT_MAX_COPIES || out->len > EXPORT_MAX_BYTES)) {
-                too_many_copies(w->diags, w->g, e, copies, "ANTLR");
-                w->failed = true;
-                break;
-            }
-            if (f->next == 0 && !w->warned_counted) {
-                diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, e->rule),
-                         e->pos.line, e->pos.col,
-                         "ANTLR has no counted repetition: rule '%s' writes it out, which "
-                         "changes its graph", w->g->rules[e->rule].name);
-                w->warned_counted = true;
-            }
-            if (f->next < copies) {
-                uint32_t i = f->next++;
-                if (i)
-                    strbuf_addch(out, ' ');
-                if (max != QUANT_INFINITE && i >= min)
-                    strbuf_addch(out, '(');
-                child = e->children[0];
-                child_parens = child->kind == EXPR_ALT || child->kind == EXPR_CAT ||
-                               child->kind == EXPR_QUANT;
-            } else {
-                if (max == QUANT_INFINITE)
-                    strbuf_addstr(out, min ? "+" : "*");
-                for (uint32_t k = min; max != QUANT_INFINITE && k < max; k++)
-                    strbuf_addstr(out, ")?");
-            }
-        } else if (f->next < e->nchildren) {
-            uint32_t i = f->next++;
-            child = e->children[i];
-            if (e->kind == EXPR_CAT && is_ref_to(child, w->skip_rule))
-                continue;
-            if (e->kind == EXPR_ALT && i)
-                strbuf_addstr(out, " | ");
-            else if (e->kind == EXPR_CAT && f->printed)
-                strbuf_addch(out, ' ');
-            f->printed++;
-            child_parens = grammar_write_needs_parens(e, child);
-            /* A sequence left with one item after _skip still needs no
-             * parentheses of its own in an alternation. */
-        }
-        if (child) {
-            if (child_parens)
-                strbuf_addch(out, '(');
-            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = (struct g4_frame){child, 0, 0, child_parens};
-            continue;
-        }
-        switch (e->kind) {
-        case EXPR_LIT:
-            if (e->u.lit.len)
-                add_g4_literal(out, e->u.lit.text, e->u.lit.len);
-            else if (!(e->parent && e->parent->kind == EXPR_ALT))
-                strbuf_addstr(out, "''");
-            break;
-        case EXPR_CLASS: add_class(out, e, &g4_set); break;
-        case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
-        case EXPR_QUANT:
-            if (is_simple_quant(e))
-                grammar_quant_label(e, out);
-            break;
-        case EXPR_ALT:
-            if (e->u.alt.weights)
-                warn_weights_left_out(w->diags, w->g, e->rule, e->pos,
-                                      "ANTLR has no probabilities", &w->warned_weights);
-            break;
-        default: break;
-        }
-        if (f->parens)
-            strbuf_addch(out, ')');
-        depth--;
+    struct g4_writer *w = writer;
+    if (is_simple_quant(q))
+        return INFIX_QUANT_LABEL;
+    uint32_t copies = written_out_copies(q);
+    if (copies > EXPORT_MAX_COPIES || w->out->len > EXPORT_MAX_BYTES) {
+        too_many_copies(w->diags, w->g, q, copies, "ANTLR");
+        w->failed = true;
+        return INFIX_STOP;
     }
-    free(stack);
+    if (!w->warned_counted) {
+        diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, q->rule), q->pos.line,
+                 q->pos.col,
+                 "ANTLR has no counted repetition: rule '%s' writes it out, which "
+                 "changes its graph", w->g->rules[q->rule].name);
+        w->warned_counted = true;
+    }
+    return INFIX_QUANT_COPIES;
 }
+
+/* ANTLR leaves the _skip an import put between tokens out: it skips them itself. */
+static bool g4_left_out(void *writer, const struct expr *item)
+{
+    const struct g4_writer *w = writer;
+    return is_ref_to(item, w->skip_rule);
+}
+
+static void g4_node(void *writer, const struct expr *e)
+{
+    struct g4_writer *w = writer;
+    struct strbuf *out = w->out;
+    switch (e->kind) {
+    case EXPR_LIT:
+        if (e->u.lit.len)
+            add_g4_literal(out, e->u.lit.text, e->u.lit.len);
+        else if (!(e->parent && e->parent->kind == EXPR_ALT))
+            strbuf_addstr(out, "''");
+        break;
+    case EXPR_CLASS: add_class(out, e, &g4_set); break;
+    case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
+    case EXPR_QUANT: grammar_quant_label(e, out); break; /* ?, * or + */
+    case EXPR_ALT:
+        /* A rule's own alternation is named where the rule is. */
+        if (e->u.alt.weights)
+            warn_weights_left_out(w->diags, w->g, e->rule,
+                                  e->parent ? e->pos : w->g->rules[e->rule].pos,
+                                  "ANTLR has no probabilities", &w->warned_weights);
+        break;
+    default: break;
+    }
+}
+
+static const struct infix_syntax g4_syntax = {"\n    | ", NULL, g4_node, g4_left_out, g4_quant};
 
 struct ref_scan {
     bool has_class;
@@ -468,7 +537,8 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
     /* Parser rules (the start rule first), then lexer rules. */
     for (int pass = 0; pass < 2; pass++) {
         bool want_lexer = pass == 1;
-        for (uint32_t k = 0; k <= n; k++) {
+        /* Nothing more once a repetition is too large: the export has failed. */
+        for (uint32_t k = 0; k <= n && !w.failed; k++) {
             uint32_t r = k == 0 ? w.start : k - 1;
             if (k > 0 && r == w.start)
                 continue;
@@ -478,20 +548,7 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
             if (want_lexer && !w.named_by_parser[r] && !w.skip_token[r])
                 strbuf_addstr(out, "fragment ");
             strbuf_addf(out, "%s\n    : ", w.names[r]);
-            const struct expr *rhs = g->rules[r].rhs;
-            if (rhs->kind == EXPR_ALT) {
-                for (uint32_t i = 0; i < rhs->nchildren; i++) {
-                    if (i)
-                        strbuf_addstr(out, "\n    | ");
-                    g4_print(&w, rhs->children[i],
-                             grammar_write_needs_parens(rhs, rhs->children[i]));
-                }
-                if (rhs->u.alt.weights)
-                    warn_weights_left_out(diags, g, r, g->rules[r].pos,
-                                          "ANTLR has no probabilities", &w.warned_weights);
-            } else {
-                g4_print(&w, rhs, false);
-            }
+            infix_print(g->rules[r].rhs, &g4_syntax, &w, out);
             if (w.skip_token[r])
                 strbuf_addstr(out, " -> skip");
             strbuf_addstr(out, "\n    ;\n");
@@ -825,55 +882,6 @@ static void add_filtered_name(struct strbuf *sb, const char *name, const char *a
     }
 }
 
-struct infix_frame {
-    const struct expr *e;
-    uint32_t next;
-    bool parens;
-};
-
-/* Prints `root` in infix notation, iteratively (as g4_print does), for
- * writers that differ only at the nodes: `top_alt_sep` goes between the
- * alternatives of the rule's own alternation (" | " elsewhere),
- * between_alternatives(w, alt, i) is called after alternative i but the
- * last, and node_done(w, e) writes a leaf, or ends a node whose children
- * are written. */
-static void infix_print(const struct expr *root, const char *top_alt_sep,
-                        void (*between_alternatives)(void *w, const struct expr *alt, uint32_t i),
-                        void (*node_done)(void *w, const struct expr *e), void *w,
-                        struct strbuf *out)
-{
-    struct infix_frame *stack = NULL;
-    size_t cap = 0, depth = 0;
-    stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[depth++] = (struct infix_frame){root, 0, false};
-    while (depth) {
-        struct infix_frame *f = &stack[depth - 1];
-        const struct expr *e = f->e;
-        if (f->next < e->nchildren) {
-            uint32_t i = f->next++;
-            if (e->kind == EXPR_ALT && i) {
-                if (between_alternatives)
-                    between_alternatives(w, e, i - 1);
-                strbuf_addstr(out, e == root ? top_alt_sep : " | ");
-            } else if (e->kind == EXPR_CAT && i) {
-                strbuf_addch(out, ' ');
-            }
-            const struct expr *child = e->children[i];
-            bool parens = grammar_write_needs_parens(e, child);
-            if (parens)
-                strbuf_addch(out, '(');
-            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = (struct infix_frame){child, 0, parens};
-            continue;
-        }
-        node_done(w, e);
-        if (f->parens)
-            strbuf_addch(out, ')');
-        depth--;
-    }
-    free(stack);
-}
-
 /* A valid TRIBBLE name: [A-Za-z0-9_$']+, angle brackets dropped. */
 static char *tribble_name(const char *name)
 {
@@ -953,11 +961,8 @@ static void tribble_node(void *writer, const struct expr *e)
     }
 }
 
-static void named_visit(void *ctx, const struct expr *e)
-{
-    struct ref_scan *s = ctx;
-    scan_visit(s, e);
-}
+static const struct infix_syntax tribble_syntax = {"\n    | ", tribble_weight, tribble_node,
+                                                   NULL, NULL};
 
 static bool export_tribble(const struct grammar *g, struct strbuf *out, struct diag_list *diags)
 {
@@ -970,7 +975,7 @@ static bool export_tribble(const struct grammar *g, struct strbuf *out, struct d
     bool *named = xcalloc(n, sizeof *named);
     for (uint32_t r = 0; r < n; r++) {
         struct ref_scan scan = {0};
-        walk_rule(g, r, named_visit, &scan);
+        walk_rule(g, r, scan_visit, &scan);
         for (size_t k = 0; k < scan.nrefs; k++)
             if (scan.refs[k] != r)
                 named[scan.refs[k]] = true;
@@ -992,7 +997,7 @@ static bool export_tribble(const struct grammar *g, struct strbuf *out, struct d
         if (k > 0 && r == g->start)
             continue;
         strbuf_addf(out, "%s%s =\n    ", k ? "\n" : "", w.names[r]);
-        infix_print(g->rules[r].rhs, "\n    | ", tribble_weight, tribble_node, &w, out);
+        infix_print(g->rules[r].rhs, &tribble_syntax, &w, out);
         strbuf_addstr(out, ";\n");
     }
     for (uint32_t r = 0; r < n; r++)
@@ -1106,6 +1111,8 @@ static void fan_node(void *writer, const struct expr *e)
     }
 }
 
+static const struct infix_syntax fan_syntax = {" | ", NULL, fan_node, NULL, NULL};
+
 static bool export_fandango(const struct grammar *g, struct strbuf *out, struct diag_list *diags)
 {
     uint32_t n = g->nrules;
@@ -1140,7 +1147,7 @@ static bool export_fandango(const struct grammar *g, struct strbuf *out, struct 
         if (k > 0 && r == g->start)
             continue;
         strbuf_addf(out, "<%s> ::= ", w.names[r]);
-        infix_print(g->rules[r].rhs, " | ", NULL, fan_node, &w, out);
+        infix_print(g->rules[r].rhs, &fan_syntax, &w, out);
         strbuf_addch(out, '\n');
     }
     for (uint32_t r = 0; r < n; r++)

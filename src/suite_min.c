@@ -125,7 +125,7 @@ static void tight_runs(const struct generator *gen, struct tight *out)
             struct tight_input *ti = &out->inputs[out->n++];
             ti->input = run->inputs[j];
             memset(&run->inputs[j], 0, sizeof run->inputs[j]);
-            ti->ranks = xmemdup(ranks, (m + 1) * sizeof *ranks);
+            ti->ranks = xmemdup(ranks, m * sizeof *ranks);
             ti->nranks = m;
         }
         gen_free(run);
