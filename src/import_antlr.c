@@ -102,6 +102,7 @@ struct rule_info {
     bool pushes;      /* enters by pushMode (popMode comes back) */
     bool pops;        /* -> popMode */
     bool warned_pop;  /* modes_after said why it cannot tell */
+    bool ends_input;  /* a parser rule that names EOF: an entry point */
 };
 
 struct importer {
@@ -1054,9 +1055,11 @@ static struct expr *parse_alternative(struct afile *F)
             skip_element_options(F);
             if (F->tok.kind == T_ARG)
                 next(F);
-            if (strcmp(t.text, "EOF") == 0)
+            if (strcmp(t.text, "EOF") == 0) {
                 dropped = true;
-            else
+                if (F->cur_rule != RULE_NONE)
+                    F->im->info[F->cur_rule].ends_input = true;
+            } else
                 e = gb_ref(g, t.text, t.len, t.pos, t.end);
             break;
         case T_STRING:
@@ -1319,7 +1322,7 @@ static void parse_rule(struct afile *F)
         F->cur_rule = gb_add_rule(im->g, name.text, name.pos, placeholder);
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
-                                                   F->cur_mode, NULL, false, false, false};
+                                                   F->cur_mode, NULL, false, false, false, false};
         if (!F->is_main)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
@@ -1613,13 +1616,19 @@ static bool referenced_elsewhere(const struct grammar *g, uint32_t target, uint3
     return found;
 }
 
-/* The start rule: --start, else the first parser rule of the main file,
- * else its first lexer rule that is not a fragment. */
+/* The start rule: --start, else the first parser rule of the main file
+ * that names EOF (ANTLR's entry points end with it, and a grammar may put
+ * its token-level helpers first: grammars-v4's semver begins with `tag`),
+ * else its first parser rule, else its first lexer rule that is not a
+ * fragment. */
 static uint32_t choose_start(struct importer *im)
 {
     struct grammar *g = im->g;
     if (im->opts && im->opts->start)
         return grammar_find_rule(g, im->opts->start);
+    for (uint32_t r = 0; r < g->nrules; r++)
+        if (im->info[r].main_file && !im->info[r].lexer && im->info[r].ends_input)
+            return r;
     for (uint32_t r = 0; r < g->nrules; r++)
         if (im->info[r].main_file && !im->info[r].lexer)
             return r;
@@ -1983,7 +1992,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
         im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
-                                         false, false};
+                                         false, false, false};
         made = g->rules[r].name;
     }
     expr_list_free(&refs);
@@ -2088,7 +2097,7 @@ static const char *finish_structure(struct importer *im)
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
                 im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
-                                                 false, false, false};
+                                                 false, false, false, false};
                 start = w;
             }
         }
