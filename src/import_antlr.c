@@ -1616,22 +1616,66 @@ static bool referenced_elsewhere(const struct grammar *g, uint32_t target, uint3
     return found;
 }
 
-/* The start rule: --start, else the first parser rule of the main file
- * that names EOF (ANTLR's entry points end with it, and a grammar may put
- * its token-level helpers first: grammars-v4's semver begins with `tag`),
- * else its first parser rule, else its first lexer rule that is not a
- * fragment. */
+/* Which rules another rule refers to (a rule's references to itself do not
+ * count).  Walks every right-hand side with a stack: no recursion on the
+ * grammar's nesting. */
+static bool *referenced_by_others(const struct grammar *g)
+{
+    bool *referenced = xcalloc(g->nrules + 1, sizeof *referenced);
+    const struct expr **work = NULL;
+    size_t nwork = 0, wcap = 0;
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        if (!g->rules[r].rhs)
+            continue;
+        work = xgrow(work, &wcap, nwork + 1, sizeof *work);
+        work[nwork++] = g->rules[r].rhs;
+        while (nwork) {
+            const struct expr *e = work[--nwork];
+            if (e->kind == EXPR_REF) {
+                uint32_t t = e->u.ref.target;
+                if (t != RULE_NONE && t < g->nrules && t != r)
+                    referenced[t] = true;
+                continue;
+            }
+            work = xgrow(work, &wcap, nwork + e->nchildren, sizeof *work);
+            for (uint32_t k = 0; k < e->nchildren; k++)
+                work[nwork++] = e->children[k];
+        }
+    }
+    free(work);
+    return referenced;
+}
+
+/* The start rule: --start; else the first parser rule of the main file when
+ * it names EOF (ANTLR grammars put their entry point first, and it ends with
+ * EOF even where another rule uses it, as Hive's `statement`); else the
+ * first parser rule that names EOF and that no other rule refers to (a
+ * grammar may put its helpers first, as grammars-v4's semver puts `tag`
+ * before `semver`; a helper like `eol : NEWLINE+ | EOF ;` names EOF too but
+ * other rules use it); else the first parser rule; else the first lexer
+ * rule that is not a fragment. */
 static uint32_t choose_start(struct importer *im)
 {
     struct grammar *g = im->g;
     if (im->opts && im->opts->start)
         return grammar_find_rule(g, im->opts->start);
-    for (uint32_t r = 0; r < g->nrules; r++)
-        if (im->info[r].main_file && !im->info[r].lexer && im->info[r].ends_input)
-            return r;
-    for (uint32_t r = 0; r < g->nrules; r++)
+    uint32_t first = RULE_NONE;
+    for (uint32_t r = 0; r < g->nrules && first == RULE_NONE; r++)
         if (im->info[r].main_file && !im->info[r].lexer)
-            return r;
+            first = r;
+    if (first != RULE_NONE && im->info[first].ends_input)
+        return first;
+    bool *referenced = referenced_by_others(g);
+    uint32_t entry = RULE_NONE;
+    for (uint32_t r = 0; r < g->nrules && entry == RULE_NONE; r++)
+        if (im->info[r].main_file && !im->info[r].lexer && im->info[r].ends_input &&
+            !referenced[r])
+            entry = r;
+    free(referenced);
+    if (entry != RULE_NONE)
+        return entry;
+    if (first != RULE_NONE)
+        return first;
     for (uint32_t r = 0; r < g->nrules; r++)
         if (im->info[r].main_file && !im->info[r].fragment)
             return r;
