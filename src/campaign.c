@@ -42,6 +42,8 @@ struct campaign {
     char early_stderr[SHA256_HEX_SIZE];
     char *early_stderr_line;
     bool all_failed_alike;         /* every input failed alike: fail at the end */
+    bool stopping;                 /* failed alike early: no more inputs; the runs
+                                    * under way finish, then the campaign fails */
     bool failed;
 };
 
@@ -315,6 +317,16 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
                 c->all_failed_alike = true;
                 early_ok = true;
             }
+            if (!early_ok && strncmp(a->outcome.data, "error:", 6)) {
+                /* Start no more inputs, but let the runs under way finish:
+                 * a run whose own program has ended may still need a
+                 * collector's helper (gcov, --features-cmd) before it is
+                 * recorded, and "failed for each of the first N inputs"
+                 * must leave N records, not N - 1. */
+                c->next_todo = c->ntodo;
+                c->stopping = true;
+                early_ok = true;
+            }
             ok = advance(c, a, NULL, diags) && early_ok;
         } else {
             ok = advance(c, a, res, diags); /* may free a */
@@ -326,8 +338,11 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
             return CAMPAIGN_FAILED;
         }
     }
-    if (!c->actives && c->next_todo >= c->ntodo)
-        return c->all_failed_alike ? CAMPAIGN_FAILED : CAMPAIGN_DONE;
+    if (!c->actives && c->next_todo >= c->ntodo) {
+        if (c->stopping)
+            c->failed = true;
+        return c->all_failed_alike || c->stopping ? CAMPAIGN_FAILED : CAMPAIGN_DONE;
+    }
     return CAMPAIGN_RUNNING;
 }
 

@@ -97,6 +97,24 @@ bool file_hint_suggest(const char *path, const char *bundled_dir, struct strbuf 
     return found;
 }
 
+const char *file_hint_closest_name(const char *want, char *const *names, size_t n)
+{
+    /* Stricter than for file names: names of one kind share long prefixes
+     * (fn:cJSON_Minify is 6 edits from fn:cJSON_Delete, no typo). */
+    size_t best_d = strlen(want) / 4 + 1;
+    const char *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(want, names[i]);
+        if (d == 0)
+            return NULL;
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
 bool file_hint_missing(const char *path, const char *bundled_dir, const char *sep,
                        struct strbuf *out)
 {

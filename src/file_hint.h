@@ -3,8 +3,10 @@
  * the bundled grammars, the user probably meant (a did-you-mean by edit
  * distance on the file name).  Used by every command that reads a grammar
  * (grammar_read_file: `kpath info grammars/exp.ebnf`) and by the explorer
- * (tui.c: `kpath grammars/exp.ebnf`; :load).  A bottom module: it reads
- * directories, nothing else of kpath. */
+ * (tui.c: `kpath grammars/exp.ebnf`; :load); the same typo test picks the
+ * closest of a list of names (file_hint_closest_name: `kpath target
+ * --feature fn:parse_hex`).  A bottom module: it reads directories, nothing
+ * else of kpath. */
 #ifndef KPATH_FILE_HINT_H
 #define KPATH_FILE_HINT_H
 
@@ -26,5 +28,11 @@ bool file_hint_suggest(const char *path, const char *bundled_dir, struct strbuf 
  * is a file. */
 bool file_hint_missing(const char *path, const char *bundled_dir, const char *sep,
                        struct strbuf *out);
+
+/* The name of names[0 .. n) closest to `want` by edit distance, when it is a
+ * typo's worth away (at most strlen(want) / 4 edits, rounded down);
+ * the first such on ties; NULL when none is that close or want is one of
+ * them. */
+const char *file_hint_closest_name(const char *want, char *const *names, size_t n);
 
 #endif

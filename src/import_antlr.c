@@ -102,6 +102,7 @@ struct rule_info {
     bool pushes;      /* enters by pushMode (popMode comes back) */
     bool pops;        /* -> popMode */
     bool warned_pop;  /* modes_after said why it cannot tell */
+    bool ends_input;  /* a parser rule that names EOF: an entry point */
 };
 
 struct importer {
@@ -1054,9 +1055,11 @@ static struct expr *parse_alternative(struct afile *F)
             skip_element_options(F);
             if (F->tok.kind == T_ARG)
                 next(F);
-            if (strcmp(t.text, "EOF") == 0)
+            if (strcmp(t.text, "EOF") == 0) {
                 dropped = true;
-            else
+                if (F->cur_rule != RULE_NONE)
+                    F->im->info[F->cur_rule].ends_input = true;
+            } else
                 e = gb_ref(g, t.text, t.len, t.pos, t.end);
             break;
         case T_STRING:
@@ -1319,7 +1322,7 @@ static void parse_rule(struct afile *F)
         F->cur_rule = gb_add_rule(im->g, name.text, name.pos, placeholder);
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
-                                                   F->cur_mode, NULL, false, false, false};
+                                                   F->cur_mode, NULL, false, false, false, false};
         if (!F->is_main)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
@@ -1613,16 +1616,66 @@ static bool referenced_elsewhere(const struct grammar *g, uint32_t target, uint3
     return found;
 }
 
-/* The start rule: --start, else the first parser rule of the main file,
- * else its first lexer rule that is not a fragment. */
+/* Which rules another rule refers to (a rule's references to itself do not
+ * count).  Walks every right-hand side with a stack: no recursion on the
+ * grammar's nesting. */
+static bool *referenced_by_others(const struct grammar *g)
+{
+    bool *referenced = xcalloc(g->nrules + 1, sizeof *referenced);
+    const struct expr **work = NULL;
+    size_t nwork = 0, wcap = 0;
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        if (!g->rules[r].rhs)
+            continue;
+        work = xgrow(work, &wcap, nwork + 1, sizeof *work);
+        work[nwork++] = g->rules[r].rhs;
+        while (nwork) {
+            const struct expr *e = work[--nwork];
+            if (e->kind == EXPR_REF) {
+                uint32_t t = e->u.ref.target;
+                if (t != RULE_NONE && t < g->nrules && t != r)
+                    referenced[t] = true;
+                continue;
+            }
+            work = xgrow(work, &wcap, nwork + e->nchildren, sizeof *work);
+            for (uint32_t k = 0; k < e->nchildren; k++)
+                work[nwork++] = e->children[k];
+        }
+    }
+    free(work);
+    return referenced;
+}
+
+/* The start rule: --start; else the first parser rule of the main file when
+ * it names EOF (ANTLR grammars put their entry point first, and it ends with
+ * EOF even where another rule uses it, as Hive's `statement`); else the
+ * first parser rule that names EOF and that no other rule refers to (a
+ * grammar may put its helpers first, as grammars-v4's semver puts `tag`
+ * before `semver`; a helper like `eol : NEWLINE+ | EOF ;` names EOF too but
+ * other rules use it); else the first parser rule; else the first lexer
+ * rule that is not a fragment. */
 static uint32_t choose_start(struct importer *im)
 {
     struct grammar *g = im->g;
     if (im->opts && im->opts->start)
         return grammar_find_rule(g, im->opts->start);
-    for (uint32_t r = 0; r < g->nrules; r++)
+    uint32_t first = RULE_NONE;
+    for (uint32_t r = 0; r < g->nrules && first == RULE_NONE; r++)
         if (im->info[r].main_file && !im->info[r].lexer)
-            return r;
+            first = r;
+    if (first != RULE_NONE && im->info[first].ends_input)
+        return first;
+    bool *referenced = referenced_by_others(g);
+    uint32_t entry = RULE_NONE;
+    for (uint32_t r = 0; r < g->nrules && entry == RULE_NONE; r++)
+        if (im->info[r].main_file && !im->info[r].lexer && im->info[r].ends_input &&
+            !referenced[r])
+            entry = r;
+    free(referenced);
+    if (entry != RULE_NONE)
+        return entry;
+    if (first != RULE_NONE)
+        return first;
     for (uint32_t r = 0; r < g->nrules; r++)
         if (im->info[r].main_file && !im->info[r].fragment)
             return r;
@@ -1983,7 +2036,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
         im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
-                                         false, false};
+                                         false, false, false};
         made = g->rules[r].name;
     }
     expr_list_free(&refs);
@@ -2088,7 +2141,7 @@ static const char *finish_structure(struct importer *im)
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
                 im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
-                                                 false, false, false};
+                                                 false, false, false, false};
                 start = w;
             }
         }

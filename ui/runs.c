@@ -256,7 +256,8 @@ static int draw_report_plot(struct ui *ui, struct rect r, int y)
     for (uint32_t j = 0; j < rep->K; j++) {
         const struct run_report_k *row = &rep->ks[j];
         size_t a = 2 * (size_t)j, b = a + 1;
-        strbuf_addf(&bufs[a], "k=%u suite %4zu", row->k, row->suite_size);
+        /* Both labels 15 columns wide (for k < 10), so the two sizes line up. */
+        strbuf_addf(&bufs[a], "k=%u suite %5zu", row->k, row->suite_size);
         strbuf_addf(&bufs[b], "    random%5zu", row->suite_size);
         strbuf_addf(&bufs[n + a], "%zu", row->suite_features);
         strbuf_addf(&bufs[n + b], "%.1f", row->random_features);

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "explain_cli.h"
+#include "file_hint.h"
 #include "gen.h"
 #include "json.h"
 #include "outdir.h"
@@ -49,7 +50,9 @@ const struct cli_command cmd_target_command = {
     "at a time towards the required k-paths, and a choice that would complete\n"
     "a prohibited k-path (checked at its last element) is never taken.  Every\n"
     "input is checked by computing its k-paths.  A rule whose constraint cannot\n"
-    "be satisfied is reported with the k-paths that conflict.\n"
+    "be satisfied is reported with the k-paths that conflict.  Some input of\n"
+    "RESULTS must reach NAME (exact name): the tree is learned from them; a\n"
+    "name no input reaches is an error (exit status 2, with a did-you-mean).\n"
     "\n"
     "Inputs go to stdout, one per line (-0: NUL-terminated), or with -o DIR\n"
     "to numbered files and a manifest.json naming each file's rule and\n"
@@ -347,8 +350,17 @@ static int target(const struct cli_command *cmd, struct target_args *a, const st
         return status;
     }
     if (results_find_feature(&s.results, a->feature) == UINT32_MAX) {
-        fprintf(stderr, "kpath target: no input of %s reaches a feature called '%s'\n",
+        /* target learns from the inputs that reach the feature: say whether
+         * the name is likely a typo, and where the reached ones are listed. */
+        const char *close = file_hint_closest_name(a->feature, s.results.features,
+                                                   s.results.nfeatures);
+        fprintf(stderr, "kpath target: no input of %s reaches a feature called '%s'",
                 c->files[0], a->feature);
+        if (close)
+            fprintf(stderr, " (did you mean '%s'?)", close);
+        fprintf(stderr, ": target learns from the inputs that reach a feature, so some must "
+                        "(`kpath explain %s %s` lists the %u features they reach)\n",
+                c->grammar, c->files[0], (unsigned)s.results.nfeatures);
         explain_session_close(&s);
         return EXIT_USAGE;
     }

@@ -2,7 +2,9 @@
 # A command that does not exist, is not executable or is a directory is
 # reported before anything runs (exit status 2, no results file); a command
 # that fails the same way for each of the first 5 inputs stops the run at
-# once (exit status 1) with its outcome and stderr, unless --keep-going;
+# once (exit status 1) with its outcome and stderr, unless --keep-going
+# (every run that ended is recorded, also when a collector's helper must
+# still run after it);
 # one that fails for every input of a smaller suite says "all".
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
@@ -34,6 +36,25 @@ expect 1 "kpath run: error: the command failed for each of the first 5 inputs th
     -j 1 $g "$tmp/in" -- "$tmp/broken"
 grep -qxF "kpath run: stopped: 5 of 12 runs recorded in $tmp/r.jsonl" "$tmp/err" || fail "no stop line"
 [ "$(grep -c '"input"' "$tmp/r.jsonl")" = 5 ] || fail "not 5 records after stopping"
+rm -f "$tmp/r.jsonl"
+# The same with a collector that runs a helper after each run (as gcov
+# does): the fifth run is recorded too, with its features; with -j 2 the
+# run under way finishes and is recorded as well (5 or 6 records, as many as
+# the stop line says).
+expect 1 "kpath run: error: the command failed for each of the first 5 inputs the same way: exit:64; stderr: usage: broken FILE (--keep-going runs the rest anyway)" \
+    -j 1 --features-cmd 'echo seen' $g "$tmp/in" -- "$tmp/broken"
+grep -qxF "kpath run: stopped: 5 of 12 runs recorded in $tmp/r.jsonl" "$tmp/err" ||
+    { cat "$tmp/err" >&2; fail "helper: no stop line for 5 runs"; }
+[ "$(grep -c '"input"' "$tmp/r.jsonl")" = 5 ] || fail "helper: not 5 records after stopping"
+[ "$(grep -c '"seen"' "$tmp/r.jsonl")" = 5 ] ||
+    { cat "$tmp/r.jsonl" >&2; fail "helper: not every record has the helper's feature"; }
+rm -f "$tmp/r.jsonl"
+expect 1 "kpath run: error: the command failed for each of the first 5 inputs the same way: exit:64; stderr: usage: broken FILE (--keep-going runs the rest anyway)" \
+    -j 2 --features-cmd 'echo seen' $g "$tmp/in" -- "$tmp/broken"
+n=$(grep -c '"input"' "$tmp/r.jsonl")
+[ "$n" = 5 ] || [ "$n" = 6 ] || fail "helper, -j 2: $n records"
+grep -qxF "kpath run: stopped: $n of 12 runs recorded in $tmp/r.jsonl" "$tmp/err" ||
+    { cat "$tmp/err" >&2; fail "helper, -j 2: the stop line does not say $n"; }
 rm -f "$tmp/r.jsonl"
 # --keep-going runs them all.
 expect 0 "kpath run: 12 runs recorded in $tmp/r.jsonl" --keep-going -j 2 $g "$tmp/in" -- "$tmp/broken"

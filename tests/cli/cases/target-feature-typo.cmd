@@ -1,0 +1,1 @@
+target --feature fn:mul_ad grammars/expr.ebnf tests/explain/expr/train.jsonl
