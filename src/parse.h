@@ -52,6 +52,11 @@ struct parse_stats {
      * built). */
     size_t sets_skipped;
     size_t items_skipped;
+    /* Sets replayed from a transition recorded before (parse_states.h: the
+     * same items made, counted in items_made, without building the set),
+     * and the transitions recorded. */
+    size_t sets_replayed;
+    size_t transitions;
     /* Sets built whose values needed the search for cycles (a derivation
      * added to something already made, or a cycle): the others are
      * summarized in the order they were made. */
