@@ -1744,14 +1744,16 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
  * conditions, of pending leaves and of inputs; then per condition (leaf,
  * matched); per item (TR_PRED, node, waiter) or (TR_ADV, TR_OLD or TR_NEW,
  * level or item); per pending leaf (offset, waiter item, leaf); per input
- * its level.  Keys: (TAG_PREFIX, L, ch, per level node, dot, origin class)
- * gives NONE (read one more level) or the transition's id; (TAG_TRANSITION,
- * id) its words; (TAG_VALUES, id, per input summary, count, infinite) the
- * values of its advanced items. */
+ * its level.  The states form a trie, one 6-word key per level: (TAG_ROOT,
+ * L, ch, level 0) or (TAG_LEVEL, the state above, 0, level d), a level being
+ * its item's node, dot and origin class, give (MORE, the state's id: read
+ * one more level) or (DONE, the transition's id, its words); (TAG_VALUES, id, per input summary, count, infinite) the values
+ * of its advanced items. */
 #define STATES_MAX_DEPTH 16
 #define STATES_MAX_ITEMS 64
 #define STATES_MAX_BYTES ((size_t)16 << 20)
-enum { TAG_PREFIX = 1, TAG_TRANSITION, TAG_VALUES };
+enum { TAG_ROOT = 1, TAG_LEVEL, TAG_VALUES };
+enum { STATE_MORE, STATE_DONE };
 enum { TR_PRED, TR_ADV };
 enum { TR_OLD, TR_NEW };
 #define TR_HEAD 5
@@ -1778,19 +1780,26 @@ static uint32_t state_dot(const struct parser *p, uint32_t node, uint32_t dot)
     return dot;
 }
 
-/* Append level d (stack item x) to a prefix key of 3 + 3d words. */
-static void key_level(const struct parser *p, uint32_t *key, const uint32_t *xs, uint32_t d)
+/* The trie key of level d of the stack xs (origins[0 .. d) of the levels
+ * above filled in; origins[d] is filled here), below state `above` (or the
+ * root of leaf and ch when d is 0). */
+static void level_key(const struct parser *p, uint32_t key[6], const uint32_t *xs,
+                      uint32_t *origins, uint32_t d, uint32_t above, uint32_t leaf, uint32_t ch)
 {
     const struct forest *f = p->f;
     uint32_t x = xs[d], origin = ITEM(f, item_pred(f, x)).anchor, cls = d;
+    origins[d] = origin;
     for (uint32_t i = 0; i < d; i++)
-        if (ITEM(f, item_pred(f, xs[i])).anchor == origin) {
+        if (origins[i] == origin) {
             cls = i;
             break;
         }
-    key[3 + 3 * d] = ITEM(f, x).node;
-    key[4 + 3 * d] = state_dot(p, ITEM(f, x).node, ITEM(f, x).dot);
-    key[5 + 3 * d] = cls;
+    key[0] = d ? TAG_LEVEL : TAG_ROOT;
+    key[1] = d ? above : leaf;
+    key[2] = d ? 0 : ch;
+    key[3] = ITEM(f, x).node;
+    key[4] = state_dot(p, ITEM(f, x).node, ITEM(f, x).dot);
+    key[5] = cls;
 }
 
 static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
@@ -1806,30 +1815,28 @@ static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
 static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
 {
     struct forest *f = p->f;
-    uint32_t key[3 + 3 * STATES_MAX_DEPTH], xs[STATES_MAX_DEPTH];
+    uint32_t key[6], xs[STATES_MAX_DEPTH], origins[STATES_MAX_DEPTH];
     uint32_t leaf = PENDING(p, e).symbol, w0 = PENDING(p, e).waiter;
-    key[0] = TAG_PREFIX, key[1] = leaf, key[2] = f->text[j];
     p->rec = true, p->nrec_old = 0, p->rec_leaf = leaf, p->rec_w0 = w0;
     p->rec_components = p->stats.sets_by_components;
-    uint32_t id = NONE, d = 0, len;
+    uint32_t id = NONE, d = 0, len, above = NONE;
+    const uint32_t *t = NULL; /* the transition's words */
     for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++, x = stack_next(p, x)) {
         if (x == NONE)
             return false;
         xs[d] = x;
-        key_level(p, key, xs, d);
-        const uint32_t *v = parse_states_get(p->states, key, 3 + 3 * (d + 1), &len);
+        level_key(p, key, xs, origins, d, above, leaf, f->text[j]);
+        const uint32_t *v = parse_states_get(p->states, key, 6, &len);
         if (!v)
             return false;
-        if (v[0] != NONE) {
-            id = v[0];
+        if (v[0] == STATE_DONE) {
+            id = v[1];
+            t = v + 2;
             break;
         }
+        above = v[1];
     }
-    if (id == NONE)
-        return false;
-    uint32_t tkey[2] = {TAG_TRANSITION, id};
-    const uint32_t *t = parse_states_get(p->states, tkey, 2, &len);
-    if (!t || t[0] != d + 1)
+    if (id == NONE || t[0] != d + 1)
         return false;
     uint32_t nitems = t[1], nconds = t[2], npend = t[3], ninputs = t[4];
     const uint32_t *cond = t + TR_HEAD, *items = cond + 2 * nconds, *pend = items + 3 * nitems;
@@ -1917,13 +1924,14 @@ static void rec_structure(struct parser *p, uint32_t j)
             return;
     }
     p->nrec_words = 0;
+    rec_word(p, STATE_DONE), rec_word(p, NONE); /* the id: given by rec_finish */
     rec_word(p, D), rec_word(p, n), rec_word(p, 0), rec_word(p, 0), rec_word(p, 0);
     if (p->expected_set == j)
         for (size_t i = 0; i < p->nexpected; i++) {
             uint32_t leaf = p->expected[i], end;
             if (p->g->nodes[leaf].kind == NODE_LIT && p->lit_len[leaf] > 1) {
                 rec_word(p, leaf), rec_word(p, leaf_matches(p, leaf, j, &end));
-                p->rec_words[2]++;
+                p->rec_words[4]++;
             }
         }
     for (uint32_t i = 0; i < n; i++) {
@@ -1960,19 +1968,19 @@ static void rec_structure(struct parser *p, uint32_t j)
                 return;
             rec_word(p, off), rec_word(p, PENDING(p, e).waiter - first),
                 rec_word(p, PENDING(p, e).symbol);
-            p->rec_words[3]++;
+            p->rec_words[5]++;
         }
     if (p->pending_head[j & p->pending_mask] != NONE)
         return;
     for (uint32_t i = 0; i < D; i++) {
         bool input = false;
         for (uint32_t k = 0; k < n && !input; k++) {
-            const uint32_t *it = p->rec_words + TR_HEAD + 2 * p->rec_words[2] + 3 * k;
+            const uint32_t *it = p->rec_words + 2 + TR_HEAD + 2 * p->rec_words[4] + 3 * k;
             input = it[0] == TR_ADV && it[1] == TR_OLD && it[2] == i &&
                     ITEM(f, p->rec_old[i]).dot > 0;
         }
         if (input)
-            rec_word(p, i), p->rec_words[4]++;
+            rec_word(p, i), p->rec_words[6]++;
     }
     p->rec = true;
 }
@@ -1989,42 +1997,52 @@ static void rec_finish(struct parser *p, uint32_t j)
         p->ntransitions = 0;
     }
     const uint32_t *t = p->rec_words;
-    uint32_t D = t[0], n = t[1], len;
-    uint32_t key[3 + 3 * STATES_MAX_DEPTH];
-    key[0] = TAG_PREFIX, key[1] = p->rec_leaf, key[2] = f->text[j];
-    for (uint32_t d = 0; d + 1 < D; d++) {
-        key_level(p, key, p->rec_old, d);
-        const uint32_t *v = parse_states_get(p->states, key, 3 + 3 * (d + 1), &len);
-        if (v && v[0] != NONE)
-            return; /* a shorter transition (another literal matched): keep it */
-    }
-    key_level(p, key, p->rec_old, D - 1);
-    const uint32_t *v = parse_states_get(p->states, key, 3 + 3 * D, &len);
-    uint32_t id;
-    if (v) {
-        if (v[0] == NONE)
-            return;
-        id = v[0];
-        uint32_t tkey[2] = {TAG_TRANSITION, id};
-        const uint32_t *old = parse_states_get(p->states, tkey, 2, &len);
-        if (!old || len != p->nrec_words || memcmp(old, t, len * sizeof *t) != 0)
-            return;
-    } else {
-        id = p->ntransitions++;
-        uint32_t tkey[2] = {TAG_TRANSITION, id};
-        parse_states_put(p->states, tkey, 2, t, (uint32_t)p->nrec_words);
-        uint32_t more = NONE;
-        for (uint32_t d = 0; d + 1 < D; d++) {
-            key_level(p, key, p->rec_old, d);
-            if (!parse_states_get(p->states, key, 3 + 3 * (d + 1), &len))
-                parse_states_put(p->states, key, 3 + 3 * (d + 1), &more, 1);
+    uint32_t D = t[2], n = t[3], len;
+    uint32_t key[6], origins[STATES_MAX_DEPTH], above = NONE;
+    uint32_t keys[STATES_MAX_DEPTH][6];
+    bool known[STATES_MAX_DEPTH];
+    for (uint32_t d = 0; d < D; d++) {
+        level_key(p, key, p->rec_old, origins, d, above, p->rec_leaf, f->text[j]);
+        memcpy(keys[d], key, sizeof key);
+        const uint32_t *v = parse_states_get(p->states, key, 6, &len);
+        known[d] = v != NULL;
+        if (!v)
+            above = NONE; /* a new state: numbered below */
+        else if ((v[0] == STATE_DONE) != (d + 1 == D))
+            return; /* read further or less in another way (another literal matched) */
+        else
+            above = v[1];
+        if (!v) {
+            /* New states from here down: number them now. */
+            for (uint32_t e = d; e < D; e++) {
+                if (e > d) {
+                    level_key(p, key, p->rec_old, origins, e, above, p->rec_leaf, f->text[j]);
+                    memcpy(keys[e], key, sizeof key);
+                    known[e] = false;
+                }
+                uint32_t value[2] = {e + 1 == D ? STATE_DONE : STATE_MORE, p->ntransitions++};
+                above = value[1];
+                if (e + 1 < D) {
+                    parse_states_put(p->states, keys[e], 6, value, 2);
+                    continue;
+                }
+                /* The transition: its id and words. */
+                p->rec_words[0] = STATE_DONE, p->rec_words[1] = above;
+                parse_states_put(p->states, keys[e], 6, p->rec_words, (uint32_t)p->nrec_words);
+                p->stats.transitions++;
+            }
+            break;
         }
-        key_level(p, key, p->rec_old, D - 1);
-        parse_states_put(p->states, key, 3 + 3 * D, &id, 1);
-        p->stats.transitions++;
+    }
+    uint32_t id = above;
+    if (known[D - 1]) {
+        const uint32_t *old = parse_states_get(p->states, keys[D - 1], 6, &len);
+        if (!old || len != p->nrec_words ||
+            memcmp(old + 2, t + 2, (len - 2) * sizeof *t) != 0)
+            return;
     }
     t = p->rec_words; /* not moved: rec_words is the parser's */
-    uint32_t ninputs = t[4];
+    uint32_t ninputs = t[6];
     const uint32_t *inputs = t + p->nrec_words - ninputs;
     uint32_t vkey[2 + 4 * STATES_MAX_DEPTH];
     vkey[0] = TAG_VALUES, vkey[1] = id;

@@ -24,13 +24,13 @@ struct parse_states {
 
 static uint64_t hash_words(const uint32_t *w, uint32_t n)
 {
+    /* Keys are short (6 to 20 words): a multiply per word, one final mix. */
     uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ n;
-    for (uint32_t i = 0; i < n; i++) {
-        h ^= w[i];
-        h *= UINT64_C(0xff51afd7ed558ccd);
-        h ^= h >> 29;
-    }
-    return h ^ (h >> 32);
+    for (uint32_t i = 0; i < n; i++)
+        h = (h + w[i]) * UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 32;
+    h *= UINT64_C(0xc4ceb9fe1a85ec53);
+    return h ^ (h >> 29);
 }
 
 struct parse_states *parse_states_new(void)
@@ -61,8 +61,14 @@ static size_t find_slot(const struct parse_states *s, uint64_t h, const uint32_t
         if (e == EMPTY)
             return i;
         const struct entry *en = &s->entries[e];
-        if (en->hash == h && en->n == n && memcmp(s->words + en->at, key, n * sizeof *key) == 0)
-            return i;
+        if (en->hash == h && en->n == n) {
+            const uint32_t *k = s->words + en->at;
+            uint32_t j = 0;
+            while (j < n && k[j] == key[j])
+                j++;
+            if (j == n)
+                return i;
+        }
     }
 }
 
