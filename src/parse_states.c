@@ -5,7 +5,11 @@
 
 #include "xalloc.h"
 
-#define EMPTY UINT32_MAX
+#define EMPTY UINT64_MAX
+/* A slot: the entry's index and, above it, the high half of its key's hash,
+ * so that a probe past another key rarely touches the entries. */
+#define SLOT(h, e) (((h) >> 32) << 32 | (e))
+#define SLOT_ENTRY(v) ((uint32_t)(v))
 
 /* An entry: at `at` in the arena, its key (n words) then its value (len). */
 struct entry {
@@ -14,7 +18,7 @@ struct entry {
 };
 
 struct parse_states {
-    uint32_t *slots; /* per slot: an entry index or EMPTY; a power of two */
+    uint64_t *slots; /* per slot: SLOT(hash, entry) or EMPTY; a power of two */
     size_t nslots;
     struct entry *entries;
     size_t nentries, entries_cap;
@@ -56,11 +60,14 @@ void parse_states_free(struct parse_states *s)
 static size_t find_slot(const struct parse_states *s, uint64_t h, const uint32_t *key, uint32_t n)
 {
     size_t mask = s->nslots - 1;
+    uint64_t tag = h >> 32 << 32;
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-        uint32_t e = s->slots[i];
-        if (e == EMPTY)
+        uint64_t v = s->slots[i];
+        if (v == EMPTY)
             return i;
-        const struct entry *en = &s->entries[e];
+        if ((v >> 32 << 32) != tag)
+            continue;
+        const struct entry *en = &s->entries[SLOT_ENTRY(v)];
         if (en->hash == h && en->n == n) {
             const uint32_t *k = s->words + en->at;
             uint32_t j = 0;
@@ -75,9 +82,10 @@ static size_t find_slot(const struct parse_states *s, uint64_t h, const uint32_t
 const uint32_t *parse_states_get(const struct parse_states *s, const uint32_t *key, uint32_t n,
                                  uint32_t *len)
 {
-    uint32_t e = s->slots[find_slot(s, hash_words(key, n), key, n)];
-    if (e == EMPTY)
+    uint64_t v = s->slots[find_slot(s, hash_words(key, n), key, n)];
+    if (v == EMPTY)
         return NULL;
+    uint32_t e = SLOT_ENTRY(v);
     *len = s->entries[e].len;
     return s->words + s->entries[e].at + n;
 }
@@ -93,7 +101,7 @@ static void grow_slots(struct parse_states *s)
         size_t i = (size_t)s->entries[e].hash & mask;
         while (s->slots[i] != EMPTY)
             i = (i + 1) & mask;
-        s->slots[i] = (uint32_t)e;
+        s->slots[i] = SLOT(s->entries[e].hash, (uint64_t)e);
     }
 }
 
@@ -104,8 +112,8 @@ void parse_states_put(struct parse_states *s, const uint32_t *key, uint32_t n,
         grow_slots(s);
     uint64_t h = hash_words(key, n);
     size_t slot = find_slot(s, h, key, n);
-    uint32_t e = s->slots[slot];
-    if (e != EMPTY && s->entries[e].len == len) { /* the same key again: overwrite */
+    uint32_t e = s->slots[slot] == EMPTY ? UINT32_MAX : SLOT_ENTRY(s->slots[slot]);
+    if (e != UINT32_MAX && s->entries[e].len == len) { /* the same key again: overwrite */
         memcpy(s->words + s->entries[e].at + n, value, len * sizeof *value);
         return;
     }
@@ -114,13 +122,14 @@ void parse_states_put(struct parse_states *s, const uint32_t *key, uint32_t n,
     memcpy(s->words + s->nwords + n, value, len * sizeof *value);
     struct entry en = {h, (uint32_t)s->nwords, n, len};
     s->nwords += n + len;
-    if (e != EMPTY) {
+    if (e != UINT32_MAX) {
         s->entries[e] = en;
         return;
     }
     s->entries = xgrow(s->entries, &s->entries_cap, s->nentries + 1, sizeof *s->entries);
     s->entries[s->nentries] = en;
-    s->slots[slot] = (uint32_t)s->nentries++;
+    s->slots[slot] = SLOT(h, (uint64_t)s->nentries);
+    s->nentries++;
 }
 
 void parse_states_clear(struct parse_states *s)
