@@ -85,7 +85,9 @@ void forest_free(struct forest *f);
  * counts what it really holds).  Where the grammar leaves one way on through
  * a quantifier (parse_det.h: inside a JSON string, a number, whitespace) it
  * stands for those sets without building them (the deterministic fast path;
- * the results are the same).  False with the same diagnostics as parse_text. */
+ * the results are the same), and a set built in a state seen before (one
+ * leaf pending, the same next character and stack: parse_states.h) is
+ * replayed from the first one's record.  False with the same diagnostics as parse_text. */
 bool parse_kpaths(const struct graph *g, const char *name, const char *text, size_t len,
                   const struct parse_options *opts, struct kpath_set *const *sets, size_t nsets,
                   struct expansion_set *expansions, uint64_t *trees, bool *infinite,
