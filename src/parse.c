@@ -11,6 +11,7 @@
 #include "chain_sets.h"
 #include "lookahead.h"
 #include "parse_det.h"
+#include "parse_states.h"
 #include "saturate.h"
 #include "strbuf.h"
 #include "utf8.h"
@@ -223,6 +224,16 @@ struct parser {
     uint32_t *det_summary;        /* per chain: the summary of its top symbol, or NONE */
     size_t det_summary_cap;
     size_t virtual_items;         /* items the fast path stood for since the last collection */
+    /* Transitions (parse_states.h, see "replaying sets" below; with det). */
+    struct parse_states *states;  /* NULL: off */
+    uint32_t ntransitions;        /* ids given since the last clear */
+    bool rec;                     /* the current set is being recorded */
+    uint32_t rec_leaf, rec_w0;
+    uint32_t *rec_old;            /* the stack items it read, in order */
+    size_t nrec_old, rec_old_cap;
+    size_t rec_components;        /* stats.sets_by_components when it began */
+    uint32_t *rec_words;          /* the transition being recorded */
+    size_t nrec_words, rec_words_cap;
     uint64_t (*first)[2];         /* per node: ASCII characters that can start it */
     bool *first_high;             /* per node: a character >= 128 can start it */
     uint64_t (*follow)[2];        /* per node: ASCII characters that can follow it */
@@ -612,6 +623,13 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
 
 static bool can_follow(const struct parser *p, uint32_t node);
 
+/* A set being recorded read stack item w (of an earlier set). */
+static void rec_old_item(struct parser *p, uint32_t w)
+{
+    p->rec_old = xgrow(p->rec_old, &p->rec_old_cap, p->nrec_old + 1, sizeof *p->rec_old);
+    p->rec_old[p->nrec_old++] = w;
+}
+
 /* `node`, predicted by item `pred` at `origin`, completes here by derivation
  * `deriv`: a complete item, or the child symbol of a unit node. */
 static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32_t origin,
@@ -641,6 +659,8 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
         p->empty[node] = sym;
     }
     for (uint32_t c = ITEM(f, pred).list, w; list_next(f, &c, &w);) {
+        if (p->rec && pred < p->set_first_item)
+            rec_old_item(p, w);
         if (sym == NONE) {
             if (!worth_advancing(p, w))
                 continue;
@@ -1320,6 +1340,10 @@ static void collect_sets(struct parser *p)
         forget_marks(f);
     for (size_t i = 0; i < p->det_summary_cap; i++)
         p->det_summary[i] = NONE;
+    if (p->states) { /* the values of transitions name chain sets */
+        parse_states_clear(p->states);
+        p->ntransitions = 0;
+    }
     p->collect_sets_at = 2 * chain_sets_memory(f->chains) + COLLECT_MIN_SET_BYTES;
 }
 
@@ -1477,6 +1501,9 @@ static void parser_free(struct parser *p)
     free(p->expected);
     lookahead_free(&p->la);
     parse_det_free(p->det);
+    parse_states_free(p->states);
+    free(p->rec_old);
+    free(p->rec_words);
     free(p->det_summary);
     free(p->stamp_pred);
     free(p->pred);
@@ -1534,6 +1561,8 @@ static size_t parser_memory(const struct parser *p)
         size_t summaries = summarizer_memory(p) + p->live_cap * sizeof *p->live +
                            (p->det ? parse_det_memory(p->det) : 0) +
                            p->det_summary_cap * sizeof *p->det_summary +
+                           (p->states ? parse_states_memory(p->states) : 0) +
+                           (p->rec_old_cap + p->rec_words_cap) * sizeof(uint32_t) +
                            p->live_rank_cap * sizeof *p->live_rank +
                            p->marking_cap * sizeof *p->marking;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + per_position;
@@ -1688,6 +1717,349 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     return at;
 }
 
+/* ---- replaying sets (parse_kpaths) -------------------------------------------
+ * Where fast_forward cannot stand for a set (a token boundary: a sequence's
+ * next child, a rule's end, a quantifier's next round, whitespace that may
+ * or may not be there), the set is still built the same way every time the
+ * parse is in the same *state*: one leaf L pending at m and nothing beyond
+ * it, the next character ch = text[m], and the stack above L's waiter x_0
+ * (x_{i+1}: the one waiter of x_i's prediction) as far as the set reads it,
+ * each item by its node, its dot (a quantifier's dot only as far as its
+ * minimum and maximum tell rounds apart) and which of the earlier levels has
+ * the same origin.  Everything the set does (items made, lookahead, leaves
+ * matched, waiters advanced) follows from that and from the text: a set's
+ * only other inputs are the literals longer than one character that it
+ * tried, which a transition keeps as conditions.  So the first set built in
+ * a state is recorded, relative to the stack, as a *transition*
+ * (parse_states.h), and in the same state again it is replayed: the same
+ * items are written in the same order with the same fields, the same leaves
+ * pending, without the set's index, symbols, derivations or summarizing.
+ * The values of the items it makes (summary, tree count) are a function of
+ * the values of the stack items it advances (its inputs), remembered per
+ * transition and inputs; new inputs build the set once more.  Only sets of
+ * one way on are recorded: each item one derivation, each prediction one
+ * waiter, each symbol one derivation, no cycle, the start item untouched.
+ *
+ * A transition's words: D (levels read), N (items made), the number of
+ * conditions, of pending leaves and of inputs; then per condition (leaf,
+ * matched); per item (TR_PRED, node, waiter) or (TR_ADV, TR_OLD or TR_NEW,
+ * level or item); per pending leaf (offset, waiter item, leaf); per input
+ * its level.  The states form a trie, one 6-word key per level: (TAG_ROOT,
+ * L, ch, level 0) or (TAG_LEVEL, the state above, 0, level d), a level being
+ * its item's node, dot and origin class, give (MORE, the state's id: read
+ * one more level) or (DONE, the transition's id, its words); (TAG_VALUES, id, per input summary, count, infinite) the values
+ * of its advanced items. */
+#define STATES_MAX_DEPTH 16
+#define STATES_MAX_ITEMS 64
+#define STATES_MAX_BYTES ((size_t)16 << 20)
+enum { TAG_ROOT = 1, TAG_LEVEL, TAG_VALUES };
+enum { STATE_MORE, STATE_DONE };
+enum { TR_PRED, TR_ADV };
+enum { TR_OLD, TR_NEW };
+#define TR_HEAD 5
+
+/* The next stack item above x, or NONE. */
+static uint32_t stack_next(const struct parser *p, uint32_t x)
+{
+    const struct forest *f = p->f;
+    if (ITEM(f, x).node == f->start_node)
+        return NONE;
+    uint32_t l = ITEM(f, item_pred(f, x)).list;
+    return l != NONE && (l & LIST_ONE) ? l & ~LIST_ONE : NONE;
+}
+
+/* The dot of an item as far as the parser tells them apart: rounds of an
+ * unbounded quantifier past its minimum behave alike. */
+static uint32_t state_dot(const struct parser *p, uint32_t node, uint32_t dot)
+{
+    if (node < p->g->nnodes && p->g->nodes[node].kind == NODE_QUANT) {
+        const struct expr *e = p->g->nodes[node].expr;
+        if (e->u.quant.max == QUANT_INFINITE && dot > e->u.quant.min + 1)
+            return e->u.quant.min + 1;
+    }
+    return dot;
+}
+
+/* The trie key of level d of the stack xs (origins[0 .. d) of the levels
+ * above filled in; origins[d] is filled here), below state `above` (or the
+ * root of leaf and ch when d is 0). */
+static void level_key(const struct parser *p, uint32_t key[6], const uint32_t *xs,
+                      uint32_t *origins, uint32_t d, uint32_t above, uint32_t leaf, uint32_t ch)
+{
+    const struct forest *f = p->f;
+    uint32_t x = xs[d], origin = ITEM(f, item_pred(f, x)).anchor, cls = d;
+    origins[d] = origin;
+    for (uint32_t i = 0; i < d; i++)
+        if (origins[i] == origin) {
+            cls = i;
+            break;
+        }
+    key[0] = d ? TAG_LEVEL : TAG_ROOT;
+    key[1] = d ? above : leaf;
+    key[2] = d ? 0 : ch;
+    key[3] = ITEM(f, x).node;
+    key[4] = state_dot(p, ITEM(f, x).node, ITEM(f, x).dot);
+    key[5] = cls;
+}
+
+static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
+{
+    bool infinite = false;
+    uint64_t count = p->f->counting ? counts_get(p->f->counts, x, &infinite) : 1;
+    key[0] = ITEM(p->f, x).list;
+    key[1] = (uint32_t)count, key[2] = (uint32_t)(count >> 32), key[3] = infinite;
+}
+
+/* Set j, whose one pending entry is e, by a transition: true if replayed.
+ * Otherwise the set is to be built, and recorded when p->rec. */
+static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
+{
+    struct forest *f = p->f;
+    uint32_t key[6], xs[STATES_MAX_DEPTH], origins[STATES_MAX_DEPTH];
+    uint32_t leaf = PENDING(p, e).symbol, w0 = PENDING(p, e).waiter;
+    p->rec = true, p->nrec_old = 0, p->rec_leaf = leaf, p->rec_w0 = w0;
+    p->rec_components = p->stats.sets_by_components;
+    uint32_t id = NONE, d = 0, len, above = NONE;
+    const uint32_t *t = NULL; /* the transition's words */
+    for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++, x = stack_next(p, x)) {
+        if (x == NONE)
+            return false;
+        xs[d] = x;
+        level_key(p, key, xs, origins, d, above, leaf, f->text[j]);
+        const uint32_t *v = parse_states_get(p->states, key, 6, &len);
+        if (!v)
+            return false;
+        if (v[0] == STATE_DONE) {
+            id = v[1];
+            t = v + 2;
+            break;
+        }
+        above = v[1];
+    }
+    if (id == NONE || t[0] != d + 1)
+        return false;
+    uint32_t nitems = t[1], nconds = t[2], npend = t[3], ninputs = t[4];
+    const uint32_t *cond = t + TR_HEAD, *items = cond + 2 * nconds, *pend = items + 3 * nitems;
+    const uint32_t *inputs = pend + 3 * npend;
+    for (uint32_t i = 0; i < nconds; i++) {
+        uint32_t end;
+        if (leaf_matches(p, cond[2 * i], j, &end) != (cond[2 * i + 1] != 0)) {
+            p->rec = false; /* another way than the one recorded: just build it */
+            return false;
+        }
+    }
+    uint32_t vkey[2 + 4 * STATES_MAX_DEPTH];
+    vkey[0] = TAG_VALUES, vkey[1] = id;
+    for (uint32_t i = 0; i < ninputs; i++)
+        value_key_input(p, vkey + 2 + 4 * i, xs[inputs[i]]);
+    const uint32_t *values = parse_states_get(p->states, vkey, 2 + 4 * ninputs, &len);
+    if (!values)
+        return false; /* built and recorded with these inputs */
+    p->rec = false;
+    /* The pending entry is used up, as run's loop does. */
+    p->pending_head[j & p->pending_mask] = NONE;
+    PENDING(p, e).next = p->pending_free;
+    p->pending_free = e;
+    uint32_t first = (uint32_t)f->nitems;
+    for (uint32_t i = 0; i < nitems; i++) {
+        const uint32_t *it = items + 3 * i;
+        CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+        uint32_t idx = (uint32_t)f->nitems++;
+        if (it[0] == TR_PRED) {
+            ITEM(f, idx) = (struct item){it[1], 0, j, (first + it[2]) | LIST_ONE};
+            continue;
+        }
+        uint32_t w = it[1] == TR_OLD ? xs[it[2]] : first + it[2];
+        const uint32_t *v = values;
+        values += 4;
+        ITEM(f, idx) = (struct item){ITEM(f, w).node, ITEM(f, w).dot + 1, item_pred(f, w), v[0]};
+        uint64_t count = (uint64_t)v[1] | (uint64_t)v[2] << 32;
+        if (f->counting && (count != 1 || v[3]))
+            counts_put(f->counts, idx, count, v[3] != 0);
+    }
+    for (uint32_t i = npend; i-- > 0;)
+        push_pending(p, j + pend[3 * i], first + pend[3 * i + 1], pend[3 * i + 2]);
+    p->stats.items_made += nitems;
+    if (f->nitems > p->stats.items_peak)
+        p->stats.items_peak = f->nitems;
+    p->stats.sets_replayed++;
+    return true;
+}
+
+/* The level of stack item w among those read, or NONE. */
+static uint32_t rec_level(const struct parser *p, uint32_t w)
+{
+    for (uint32_t i = 0; i < p->nrec_old; i++)
+        if (p->rec_old[i] == w)
+            return i;
+    return NONE;
+}
+
+static void rec_word(struct parser *p, uint32_t w)
+{
+    p->rec_words = xgrow(p->rec_words, &p->rec_words_cap, p->nrec_words + 1, sizeof *p->rec_words);
+    p->rec_words[p->nrec_words++] = w;
+}
+
+/* After set j was built (before its summaries): its transition into
+ * rec_words, or p->rec off when it is not one way on. */
+static void rec_structure(struct parser *p, uint32_t j)
+{
+    struct forest *f = p->f;
+    uint32_t first = p->set_first_item, n = (uint32_t)(f->nitems - first);
+    uint32_t D = (uint32_t)p->nrec_old;
+    p->rec = false;
+    if (p->accept_stamp == j + 1 || n == 0 || n > STATES_MAX_ITEMS || D == 0 ||
+        D > STATES_MAX_DEPTH || p->rec_old[0] != p->rec_w0)
+        return;
+    for (uint32_t i = 0; i < D; i++) {
+        if (i + 1 < D && stack_next(p, p->rec_old[i]) != p->rec_old[i + 1])
+            return;
+        if (ITEM(f, p->rec_old[i]).node == f->start_node)
+            return;
+    }
+    for (uint32_t s = 0; s < f->nsymbols; s++) {
+        uint32_t dv = SYMBOL(f, s).derivs;
+        if (dv != NONE && !(dv & LIST_ONE))
+            return;
+    }
+    p->nrec_words = 0;
+    rec_word(p, STATE_DONE), rec_word(p, NONE); /* the id: given by rec_finish */
+    rec_word(p, D), rec_word(p, n), rec_word(p, 0), rec_word(p, 0), rec_word(p, 0);
+    if (p->expected_set == j)
+        for (size_t i = 0; i < p->nexpected; i++) {
+            uint32_t leaf = p->expected[i], end;
+            if (p->g->nodes[leaf].kind == NODE_LIT && p->lit_len[leaf] > 1) {
+                rec_word(p, leaf), rec_word(p, leaf_matches(p, leaf, j, &end));
+                p->rec_words[4]++;
+            }
+        }
+    for (uint32_t i = 0; i < n; i++) {
+        struct item it = ITEM(f, first + i);
+        if (it.dot == 0) {
+            if (it.anchor != j || it.list == NONE || !(it.list & LIST_ONE) ||
+                (it.list & ~LIST_ONE) < first)
+                return;
+            rec_word(p, TR_PRED), rec_word(p, it.node), rec_word(p, (it.list & ~LIST_ONE) - first);
+            continue;
+        }
+        uint32_t pk = it.list;
+        if (pk == NONE || PACKED(f, pk).next != NONE)
+            return;
+        uint32_t w = PACKED(f, pk).left != NONE ? PACKED(f, pk).left : it.anchor;
+        if (ITEM(f, w).node != it.node || ITEM(f, w).dot + 1 != it.dot ||
+            item_pred(f, w) != it.anchor)
+            return;
+        rec_word(p, TR_ADV);
+        if (w >= first) {
+            rec_word(p, TR_NEW), rec_word(p, w - first);
+            continue;
+        }
+        uint32_t level = rec_level(p, w);
+        if (level == NONE)
+            return;
+        rec_word(p, TR_OLD), rec_word(p, level);
+    }
+    /* Nothing was pending past j when the set began: every entry is its. */
+    for (uint32_t off = 1; off <= p->pending_mask; off++)
+        for (uint32_t e = p->pending_head[(j + off) & p->pending_mask]; e != NONE;
+             e = PENDING(p, e).next) {
+            if (PENDING(p, e).waiter < first)
+                return;
+            rec_word(p, off), rec_word(p, PENDING(p, e).waiter - first),
+                rec_word(p, PENDING(p, e).symbol);
+            p->rec_words[5]++;
+        }
+    if (p->pending_head[j & p->pending_mask] != NONE)
+        return;
+    for (uint32_t i = 0; i < D; i++) {
+        bool input = false;
+        for (uint32_t k = 0; k < n && !input; k++) {
+            const uint32_t *it = p->rec_words + 2 + TR_HEAD + 2 * p->rec_words[4] + 3 * k;
+            input = it[0] == TR_ADV && it[1] == TR_OLD && it[2] == i &&
+                    ITEM(f, p->rec_old[i]).dot > 0;
+        }
+        if (input)
+            rec_word(p, i), p->rec_words[6]++;
+    }
+    p->rec = true;
+}
+
+/* After set j's summaries: the transition and the values of its items. */
+static void rec_finish(struct parser *p, uint32_t j)
+{
+    struct forest *f = p->f;
+    p->rec = false;
+    if (p->stats.sets_by_components != p->rec_components)
+        return;
+    if (parse_states_memory(p->states) > STATES_MAX_BYTES) {
+        parse_states_clear(p->states);
+        p->ntransitions = 0;
+    }
+    const uint32_t *t = p->rec_words;
+    uint32_t D = t[2], n = t[3], len;
+    uint32_t key[6], origins[STATES_MAX_DEPTH], above = NONE;
+    uint32_t keys[STATES_MAX_DEPTH][6];
+    bool known[STATES_MAX_DEPTH];
+    for (uint32_t d = 0; d < D; d++) {
+        level_key(p, key, p->rec_old, origins, d, above, p->rec_leaf, f->text[j]);
+        memcpy(keys[d], key, sizeof key);
+        const uint32_t *v = parse_states_get(p->states, key, 6, &len);
+        known[d] = v != NULL;
+        if (!v)
+            above = NONE; /* a new state: numbered below */
+        else if ((v[0] == STATE_DONE) != (d + 1 == D))
+            return; /* read further or less in another way (another literal matched) */
+        else
+            above = v[1];
+        if (!v) {
+            /* New states from here down: number them now. */
+            for (uint32_t e = d; e < D; e++) {
+                if (e > d) {
+                    level_key(p, key, p->rec_old, origins, e, above, p->rec_leaf, f->text[j]);
+                    memcpy(keys[e], key, sizeof key);
+                    known[e] = false;
+                }
+                uint32_t value[2] = {e + 1 == D ? STATE_DONE : STATE_MORE, p->ntransitions++};
+                above = value[1];
+                if (e + 1 < D) {
+                    parse_states_put(p->states, keys[e], 6, value, 2);
+                    continue;
+                }
+                /* The transition: its id and words. */
+                p->rec_words[0] = STATE_DONE, p->rec_words[1] = above;
+                parse_states_put(p->states, keys[e], 6, p->rec_words, (uint32_t)p->nrec_words);
+                p->stats.transitions++;
+            }
+            break;
+        }
+    }
+    uint32_t id = above;
+    if (known[D - 1]) {
+        const uint32_t *old = parse_states_get(p->states, keys[D - 1], 6, &len);
+        if (!old || len != p->nrec_words ||
+            memcmp(old + 2, t + 2, (len - 2) * sizeof *t) != 0)
+            return;
+    }
+    t = p->rec_words; /* not moved: rec_words is the parser's */
+    uint32_t ninputs = t[6];
+    const uint32_t *inputs = t + p->nrec_words - ninputs;
+    uint32_t vkey[2 + 4 * STATES_MAX_DEPTH];
+    vkey[0] = TAG_VALUES, vkey[1] = id;
+    for (uint32_t i = 0; i < ninputs; i++)
+        value_key_input(p, vkey + 2 + 4 * i, p->rec_old[inputs[i]]);
+    uint32_t values[4 * STATES_MAX_ITEMS], nv = 0;
+    uint32_t first = p->set_first_item;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t item = first + i;
+        if (ITEM(f, item).dot == 0)
+            continue;
+        value_key_input(p, values + nv, item);
+        nv += 4;
+    }
+    parse_states_put(p->states, vkey, 2 + 4 * ninputs, values, nv);
+}
+
 /* The sets, left to right; returns the furthest position reached. */
 static uint32_t run(struct parser *p)
 {
@@ -1710,36 +2082,50 @@ static uint32_t run(struct parser *p)
             add_item(p, f->start_node, 0, 0, NONE, &created);
         }
         uint32_t e = p->pending_head[j & p->pending_mask];
-        p->pending_head[j & p->pending_mask] = NONE;
-        while (e != NONE) {
-            struct pending pe = PENDING(p, e);
-            PENDING(p, e).next = p->pending_free; /* used up: free for reuse */
-            p->pending_free = e;
-            e = pe.next;
-            if (!worth_advancing(p, pe.waiter))
+        /* One leaf pending here and nothing beyond: a set that a transition
+         * may stand for (replay_set), or that is recorded as one. */
+        p->rec = false;
+        if (p->states && p->lookahead && j > 0 && j < f->len && e != NONE &&
+            PENDING(p, e).next == NONE && p->last_pending <= j && replay_set(p, j, e)) {
+            furthest = j;
+        } else {
+            p->pending_head[j & p->pending_mask] = NONE;
+            while (e != NONE) {
+                struct pending pe = PENDING(p, e);
+                PENDING(p, e).next = p->pending_free; /* used up: free for reuse */
+                p->pending_free = e;
+                e = pe.next;
+                if (p->rec)
+                    rec_old_item(p, pe.waiter);
+                if (!worth_advancing(p, pe.waiter))
+                    continue;
+                uint32_t sym = pe.symbol;
+                if (f->per_set) /* the leaf's node: its symbol, for this set */
+                    sym = new_symbol(p, sym, j - leaf_length(p, sym), j);
+                advance(p, pe.waiter, sym);
+            }
+            if (p->nagenda == 0) {
+                /* Nothing reached here; a longer literal may still land later. */
+                if (j >= p->last_pending)
+                    break;
                 continue;
-            uint32_t sym = pe.symbol;
-            if (f->per_set) /* the leaf's node: its symbol, for this set */
-                sym = new_symbol(p, sym, j - leaf_length(p, sym), j);
-            advance(p, pe.waiter, sym);
+            }
+            furthest = j;
+            for (size_t t = 0; t < p->nagenda; t++) {
+                struct task task = p->agenda[t];
+                if (task.symbol == NONE)
+                    process_item(p, task.item);
+                else
+                    complete_node(p, ITEM(f, task.item).node, task.item,
+                                  ITEM(f, task.item).anchor, task.symbol);
+            }
+            if (p->rec)
+                rec_structure(p, j);
+            if (f->per_set)
+                summarize_set(p);
+            if (p->rec)
+                rec_finish(p, j);
         }
-        if (p->nagenda == 0) {
-            /* Nothing reached here; a longer literal may still land later. */
-            if (j >= p->last_pending)
-                break;
-            continue;
-        }
-        furthest = j;
-        for (size_t t = 0; t < p->nagenda; t++) {
-            struct task task = p->agenda[t];
-            if (task.symbol == NONE)
-                process_item(p, task.item);
-            else
-                complete_node(p, ITEM(f, task.item).node, task.item, ITEM(f, task.item).anchor,
-                              task.symbol);
-        }
-        if (f->per_set)
-            summarize_set(p);
         /* Past LIST_MAX_INDEX of anything, indices would no longer fit (nor
          * the forest ids of forest_count_trees: symbols, then items). */
         if ((p->max_memory && parser_memory(p) > p->max_memory) ||
@@ -1870,8 +2256,10 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     p.first = p.la.first, p.first_high = p.la.first_high;
     p.follow = p.la.follow, p.follow_high = p.la.follow_high, p.follow_end = p.la.follow_end;
     p.lookahead = true;
-    if (chains && !(opts && opts->no_fast_path))
+    if (chains && !(opts && opts->no_fast_path)) {
         p.det = parse_det_new(g, &p.la);
+        p.states = parse_states_new();
+    }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     uint32_t furthest = run(&p);
     if (p.over_budget) {

@@ -52,6 +52,11 @@ struct parse_stats {
      * built). */
     size_t sets_skipped;
     size_t items_skipped;
+    /* Sets replayed from a transition recorded before (parse_states.h: the
+     * same items made, counted in items_made, without building the set),
+     * and the transitions recorded. */
+    size_t sets_replayed;
+    size_t transitions;
     /* Sets built whose values needed the search for cycles (a derivation
      * added to something already made, or a cycle): the others are
      * summarized in the order they were made. */
@@ -80,7 +85,9 @@ void forest_free(struct forest *f);
  * counts what it really holds).  Where the grammar leaves one way on through
  * a quantifier (parse_det.h: inside a JSON string, a number, whitespace) it
  * stands for those sets without building them (the deterministic fast path;
- * the results are the same).  False with the same diagnostics as parse_text. */
+ * the results are the same), and a set built in a state seen before (one
+ * leaf pending, the same next character and stack: parse_states.h) is
+ * replayed from the first one's record.  False with the same diagnostics as parse_text. */
 bool parse_kpaths(const struct graph *g, const char *name, const char *text, size_t len,
                   const struct parse_options *opts, struct kpath_set *const *sets, size_t nsets,
                   struct expansion_set *expansions, uint64_t *trees, bool *infinite,

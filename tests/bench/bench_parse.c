@@ -599,12 +599,14 @@ static void forest_shapes(const struct graph *json)
                 if (parse_kpaths(json, "bench", doc.data, doc.len, &po, NULL, 0, NULL, &trees,
                                  &infinite, &d))
                     printf("  %-8s without a forest: %.2f items made per character (%.2f "
-                           "built, the deterministic fast path stood for %.0f%% of the sets), "
+                           "built, the deterministic fast path stood for %.0f%% of the sets, "
+                           "%.0f%% replayed from %zu transitions), "
                            "at most %zu held, %zu and %zu collections of items and of chain "
                            "sets\n",
                            shapes[i].name, (double)ps.items_made / c,
                            (double)(ps.items_made - ps.items_skipped) / c,
-                           100.0 * (double)ps.sets_skipped / c, ps.items_peak,
+                           100.0 * (double)ps.sets_skipped / c,
+                           100.0 * (double)ps.sets_replayed / c, ps.transitions, ps.items_peak,
                            ps.item_collections, ps.set_collections);
             } else {
                 printf("  %-8s does not parse\n", shapes[i].name);

@@ -279,3 +279,105 @@ TEST(parse_fast_path_falls_back_on_ambiguity)
     CHECK_INT(st.sets_skipped, 0);
     test_unload(&l);
 }
+
+/* Replaying sets (parse.c, parse_states.h).  S := ("a" "b")* on (ab)^n: a
+ * set j of an 'a' (odd j) reads one stack item, the sequence's prediction
+ * (cat, 0) with the next character 'b'; a set of a 'b' (even j) reads the
+ * sequence's item (cat, 1) and, as the sequence completes, the
+ * quantifier's item above it: (q, 0) at set 2, (q, d) with d >= 1 after
+ * (the same state: rounds past the minimum of * behave alike).  So sets 1,
+ * 2 and 4 are recorded (3 transitions); every other set 3 .. 2n - 1 is
+ * replayed: 2n - 4 of them (set 2n, the end, is always built), with the
+ * same values, because the quantifier's summary after one round and after
+ * d rounds of "ab" are the same set.  No set is a quantified unit chain, so
+ * the fast path of fast_forward stands for none. */
+TEST(parse_states_replay_a_repeated_sequence)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (\"a\" \"b\")*;\n", &l)))
+        return;
+    size_t lengths[2] = {3, 50};
+    for (int i = 0; i < 2; i++) {
+        size_t n = lengths[i];
+        char *text = malloc(2 * n);
+        for (size_t j = 0; j < n; j++)
+            text[2 * j] = 'a', text[2 * j + 1] = 'b';
+        struct parse_stats st;
+        uint64_t trees;
+        CHECK(fast_and_full(l.graph, text, 2 * n, &st, &trees));
+        CHECK_INT(trees, 1);
+        CHECK_INT(st.sets_skipped, 0);
+        CHECK_INT(st.transitions, 3);
+        CHECK_INT(st.sets_replayed, 2 * n - 4);
+        free(text);
+    }
+    test_unload(&l);
+}
+
+/* A replay needs the values of the stack items it advances to be ones seen
+ * before.  S := ("a" C)*; C := "b" | "c".  A set of an 'a' reads the
+ * sequence's prediction only and depends on the next character (C's
+ * alternative): one transition for 'b', one for 'c', no inputs.  A set of
+ * a 'b' or 'c' reads C's alternation and reference (predictions, one after
+ * the other), the sequence's item (cat, 1) and the quantifier's item: a
+ * state per leaf and per (q, 0) or (q, d >= 1), whose inputs are the
+ * values of (cat, 1) (always the one "a") and (q, d) (the rounds so far).
+ *   "abababacab": sets 1, 2 (q, 0), 4 (q, 1) recorded; 3, 5, 9 replay set
+ *   1; 6 replays set 4 (rounds "ab" twice: the same value as once); 7 ('a'
+ *   before 'c') and 8 (leaf 'c') recorded: 5 transitions, 4 replayed.
+ *   "ababacabab": 1, 2, 4, 5 ('a' before 'c'), 6 (leaf 'c') recorded; 3,
+ *   7, 9 replayed; set 8 is in set 4's state, but (q, 3) holds rounds "ab"
+ *   and "ac" where (q, 1) held "ab" only: new inputs, so it is built (and
+ *   its values remembered): 5 transitions, 3 replayed. */
+TEST(parse_states_replay_needs_the_same_inputs)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (\"a\" C)*;\nC := \"b\" | \"c\";\n", &l)))
+        return;
+    struct parse_stats st;
+    uint64_t trees;
+    CHECK(fast_and_full(l.graph, "abababacab", 10, &st, &trees));
+    CHECK_INT(trees, 1);
+    CHECK_INT(st.transitions, 5);
+    CHECK_INT(st.sets_replayed, 4);
+    CHECK(fast_and_full(l.graph, "ababacabab", 10, &st, &trees));
+    CHECK_INT(st.transitions, 5);
+    CHECK_INT(st.sets_replayed, 3);
+    /* Without the fast path nothing is replayed or recorded. */
+    struct parse_options po = {.stats = &st, .no_fast_path = true};
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(parse_kpaths(l.graph, "t", "ababacabab", 10, &po, NULL, 0, NULL, &trees, NULL, &d));
+    CHECK_INT(st.sets_replayed, 0);
+    CHECK_INT(st.transitions, 0);
+    diag_list_free(&d);
+    test_unload(&l);
+}
+
+/* Literals longer than one character read past the next character, so a
+ * transition keeps which of them matched as its conditions.  S := (X ";")*;
+ * X := "ab" | "ac" on "ab;ac;ab;ab;ab;ac;" (tokens t0 .. t5): the set of
+ * the ';' after token i (set 3i + 3) predicts X with the next character 'a'
+ * and tries both literals on the token after.  Its inputs are the values of
+ * (cat, 1) (token i) and of the quantifier's item (the tokens before).
+ * Recorded: set 2 (leaf "ab"), set 3 (';' with (q, 0): "ac" matched next),
+ * set 5 (leaf "ac"), set 6 (';' with (q, 1): "ab" matched next).  Sets 8,
+ * 11, 14 replay set 2 and set 17 set 5.  Set 9 is in set 6's state and "ab"
+ * matches next, but its inputs are new (token "ab", rounds "ab" and "ac"):
+ * built.  Set 12: the same state, conditions and inputs as set 9: replayed.
+ * Set 15: the same again, but "ac" matches next, not "ab": built (a replay
+ * would leave "ab" pending, as if t5 were "ab": counted here as a sixth
+ * replay; the k-paths could not tell, "ab" having come before).  (Sets 3i + 1 have nothing:
+ * the literals land one further.)  4 transitions, 5 sets replayed. */
+TEST(parse_states_keep_literal_conditions)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (X \";\")*;\nX := \"ab\" | \"ac\";\n", &l)))
+        return;
+    struct parse_stats st;
+    uint64_t trees;
+    CHECK(fast_and_full(l.graph, "ab;ac;ab;ab;ab;ac;", 18, &st, &trees));
+    CHECK_INT(trees, 1);
+    CHECK_INT(st.transitions, 4);
+    CHECK_INT(st.sets_replayed, 5);
+    test_unload(&l);
+}
