@@ -378,8 +378,13 @@ static void format_report(const struct results *r, const struct run_report *rep,
         size_t *order = records_in_path_order(r);
         for (size_t o = 0; o < r->nrecords; o++) {
             const struct run_record *rec = &r->records[order[o]];
-            strbuf_addf(out, "  %s  %s  %u:", rec->input, rec->outcome, rec->nfeatures);
-            /* The features other than the outcome, by name. */
+            /* The features other than the outcome: counted and named alike, so
+             * a run that reached nothing else (a crash loses its gcov counters)
+             * reads "0:" rather than a count with no names after it. */
+            uint32_t others = 0;
+            for (uint32_t f = 0; f < rec->nfeatures; f++)
+                others += strcmp(r->features[rec->features[f]], rec->outcome) != 0;
+            strbuf_addf(out, "  %s  %s  %u:", rec->input, rec->outcome, others);
             const char **names = xcalloc(rec->nfeatures + 1, sizeof *names);
             uint32_t n = 0;
             for (uint32_t f = 0; f < rec->nfeatures; f++)
@@ -566,6 +571,18 @@ static int do_report(const struct cli_command *cmd, const struct run_args *a)
     return status;
 }
 
+/* Whether any run of `r` recorded a feature whose name starts with
+ * `prefix` (for --gcov: "fn:"). */
+static bool any_feature_with_prefix(const struct results *r, const char *prefix)
+{
+    size_t len = strlen(prefix);
+    for (size_t i = 0; i < r->nrecords; i++)
+        for (uint32_t f = 0; f < r->records[i].nfeatures; f++)
+            if (strncmp(r->features[r->records[i].features[f]], prefix, len) == 0)
+                return true;
+    return false;
+}
+
 static int do_run(const struct cli_command *cmd, struct run_args *a, char **command,
                   size_t ncommand)
 {
@@ -685,6 +702,11 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
                     fprintf(stderr, "; %zu input%s could not be read", p.unreadable,
                             p.unreadable == 1 ? "" : "s");
                 fprintf(stderr, "\n");
+                if (a->gcov_dir && !any_feature_with_prefix(campaign_results(c), "fn:"))
+                    fprintf(stderr, "kpath run: warning: no run reached a function in gcov's "
+                                    "counters under %s: is the program built with --coverage "
+                                    "(gcc --coverage), and are its .gcno files there?\n",
+                            a->gcov_dir);
                 status = print_report(cmd, campaign_results(c), graph, a);
             }
             campaign_free(c);
