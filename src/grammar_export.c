@@ -211,7 +211,7 @@ struct g4_writer {
     uint32_t skip_rule, start;
     bool *lexer, *skip_token, *named_by_parser;
     char **names;
-    bool warned_weights, warned_counted;
+    bool warned_weights, warned_counted, warned_empty;
     bool failed; /* a repetition too large to write out */
     struct strbuf *out;
 };
@@ -332,11 +332,24 @@ static enum infix_quant g4_quant(void *writer, const struct expr *q)
     return INFIX_QUANT_COPIES;
 }
 
-/* ANTLR leaves the _skip an import put between tokens out: it skips them itself. */
+/* ANTLR leaves the _skip an import put between tokens out: it skips them
+ * itself.  An empty literal in a sequence matches nothing, and ANTLR (and
+ * kpath's own .g4 reader) refuse '' : it is left out too. */
 static bool g4_left_out(void *writer, const struct expr *item)
 {
-    const struct g4_writer *w = writer;
-    return is_ref_to(item, w->skip_rule);
+    struct g4_writer *w = writer;
+    if (is_ref_to(item, w->skip_rule))
+        return true;
+    if (item->kind != EXPR_LIT || item->u.lit.len)
+        return false;
+    if (!w->warned_empty) {
+        diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, item->rule), item->pos.line,
+                 item->pos.col,
+                 "ANTLR has no empty literal: rule '%s' leaves \"\" out, which changes its "
+                 "graph", w->g->rules[item->rule].name);
+        w->warned_empty = true;
+    }
+    return true;
 }
 
 static void g4_node(void *writer, const struct expr *e)
@@ -347,8 +360,8 @@ static void g4_node(void *writer, const struct expr *e)
     case EXPR_LIT:
         if (e->u.lit.len)
             add_g4_literal(out, e->u.lit.text, e->u.lit.len);
-        else if (!(e->parent && e->parent->kind == EXPR_ALT))
-            strbuf_addstr(out, "''");
+        else if (e->parent && e->parent->kind == EXPR_QUANT)
+            strbuf_addstr(out, "''"); /* ("")*: no ANTLR for it; the reader says so */
         break;
     case EXPR_CLASS: add_class(out, e, &g4_set); break;
     case EXPR_REF: strbuf_addstr(out, w->names[e->u.ref.target]); break;
@@ -445,8 +458,8 @@ static char *g4_name(const char *name, bool lexer)
 static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_list *diags)
 {
     uint32_t n = g->nrules;
-    struct g4_writer w = {g, diags, find_skip_rule(g), g->start, NULL, NULL, NULL, NULL,
-                          false, false, false, out};
+    struct g4_writer w = {.g = g, .diags = diags, .skip_rule = find_skip_rule(g),
+                          .start = g->start, .out = out};
     /* The wrapper an import adds around a start rule that is referenced. */
     const struct expr *sr = g->rules[g->start].rhs;
     bool wrapper = w.skip_rule != RULE_NONE && strcmp(g->rules[g->start].name, "_start") == 0 &&
