@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "pattern.h"
 #include "samples.h"
+#include "utf8.h"
 #include "why.h"
 #include "xalloc.h"
 
@@ -334,11 +335,17 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
                 strbuf_addf(&out, "  - %s\n", lines[i]);
         }
         if (r.example) {
-            strbuf_addf(&out, "%s (depth %u, derivation depth %u, %zu byte%s)%s:\n  ",
+            /* Characters, as "smallest" counts them (graph.h's min_weight); the
+             * bytes too where UTF-8 makes them differ. */
+            size_t chars = utf8_length(r.example, r.example_len);
+            strbuf_addf(&out, "%s (depth %u, derivation depth %u, %zu character%s",
                         r.example_smallest ? "smallest input containing it"
                                            : "smallest input found containing it",
-                        r.example_depth, r.example_derivation_depth, r.example_len,
-                        r.example_len == 1 ? "" : "s",
+                        r.example_depth, r.example_derivation_depth, chars,
+                        chars == 1 ? "" : "s");
+            if (chars != r.example_len)
+                strbuf_addf(&out, ", %zu bytes", r.example_len);
+            strbuf_addf(&out, ")%s:\n  ",
                         r.example_within_limit ? "" : ", beyond the depth limit");
             strbuf_add(&out, r.example, r.example_len);
             strbuf_addch(&out, '\n');

@@ -1,0 +1,1 @@
+why tests/grammars/ok/smallest-characters.ebnf '"ééé"_1'
