@@ -1,6 +1,7 @@
 /* grammar_export: kpath grammars written as ANTLR 4 and fuzzingbook. */
 #include "grammar_export.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,18 +77,31 @@ static void too_many_copies(struct diag_list *diags, const struct grammar *g,
     strbuf_free(&label);
 }
 
+/* A warning an export gives once, at the first place it applies: a format
+ * that cannot say something says so once, not at every rule. */
+static void warn_once(struct diag_list *diags, const struct grammar *g, uint32_t rule,
+                      struct src_pos pos, bool *warned, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void warn_once(struct diag_list *diags, const struct grammar *g, uint32_t rule,
+                      struct src_pos pos, bool *warned, const char *fmt, ...)
+{
+    if (*warned)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vadd(diags, DIAG_WARNING, grammar_rule_file(g, rule), pos.line, pos.col, fmt, ap);
+    va_end(ap);
+    *warned = true;
+}
+
 /* The one warning a format without weights gives, at the first weighted
  * alternation (`what` says which format: "ANTLR has no probabilities"). */
 static void warn_weights_left_out(struct diag_list *diags, const struct grammar *g,
                                   uint32_t rule, struct src_pos pos, const char *what,
                                   bool *warned)
 {
-    if (*warned)
-        return;
-    diag_add(diags, DIAG_WARNING, grammar_rule_file(g, rule), pos.line, pos.col,
-             "%s: the weights of rule '%s' and any other are left out", what,
-             g->rules[rule].name);
-    *warned = true;
+    warn_once(diags, g, rule, pos, warned, "%s: the weights of rule '%s' and any other are left out",
+              what, g->rules[rule].name);
 }
 
 /* ---- infix writing -------------------------------------------------------- */
@@ -322,13 +336,9 @@ static enum infix_quant g4_quant(void *writer, const struct expr *q)
         w->failed = true;
         return INFIX_STOP;
     }
-    if (!w->warned_counted) {
-        diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, q->rule), q->pos.line,
-                 q->pos.col,
-                 "ANTLR has no counted repetition: rule '%s' writes it out, which "
-                 "changes its graph", w->g->rules[q->rule].name);
-        w->warned_counted = true;
-    }
+    warn_once(w->diags, w->g, q->rule, q->pos, &w->warned_counted,
+              "ANTLR has no counted repetition: rule '%s' writes it out, which changes its graph",
+              w->g->rules[q->rule].name);
     return INFIX_QUANT_COPIES;
 }
 
@@ -342,13 +352,9 @@ static bool g4_left_out(void *writer, const struct expr *item)
         return true;
     if (item->kind != EXPR_LIT || item->u.lit.len)
         return false;
-    if (!w->warned_empty) {
-        diag_add(w->diags, DIAG_WARNING, grammar_rule_file(w->g, item->rule), item->pos.line,
-                 item->pos.col,
-                 "ANTLR has no empty literal: rule '%s' leaves \"\" out, which changes its "
-                 "graph", w->g->rules[item->rule].name);
-        w->warned_empty = true;
-    }
+    warn_once(w->diags, w->g, item->rule, item->pos, &w->warned_empty,
+              "ANTLR has no empty literal: rule '%s' leaves \"\" out, which changes its graph",
+              w->g->rules[item->rule].name);
     return true;
 }
 
