@@ -473,6 +473,25 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
                    is_ref_to(sr->children[0], w.skip_rule) && sr->children[1]->kind == EXPR_REF;
     if (wrapper)
         w.start = sr->children[1]->u.ref.target;
+    /* An import's skip tokens of a lexer mode (_skip_M): a combined grammar
+     * has no modes, so they can only be a parser rule, where the default
+     * mode's skip tokens are skipped too. */
+    bool warned_modes = false;
+    for (uint32_t r = 0; r < n; r++) {
+        if (r == w.skip_rule ||
+            strncmp(g->rules[r].name, ANTLR_SKIP_RULE "_", sizeof ANTLR_SKIP_RULE) != 0)
+            continue;
+        /* Said at the mode's first skip token: the rule itself is the import's. */
+        const struct expr *e = g->rules[r].rhs;
+        while (e->nchildren && e->kind != EXPR_REF)
+            e = e->children[0];
+        uint32_t at = e->kind == EXPR_REF ? e->u.ref.target : r;
+        warn_once(diags, g, at, g->rules[at].pos, &warned_modes,
+                  "ANTLR has no lexer modes in a combined grammar: rule '%s' (the skip "
+                  "tokens of a mode) is written as a parser rule, where the other skip "
+                  "tokens are skipped too, which changes its graph",
+                  g->rules[r].name);
+    }
     w.lexer = xcalloc(n, sizeof *w.lexer);
     w.skip_token = xcalloc(n, sizeof *w.skip_token);
     w.named_by_parser = xcalloc(n, sizeof *w.named_by_parser);

@@ -1,0 +1,1 @@
+convert --to g4 tests/grammars/formats/TagParser.g4
