@@ -407,11 +407,18 @@ void features_detail(struct ui *ui, detail_para_fn add, void *ctx)
             explain_render_path(&fv->kf, cond->feature, t);
         }
     }
-    if (res->nrules)
-        strbuf_addf(add(ctx, "", EL_DIM), "Enter selects %s first required k-path in the "
+    if (res->nrules) {
+        /* open_rule falls back to a prohibited k-path when none is required */
+        const struct dt_rule *dr = &res->rules[row->rule == UINT32_MAX ? 0 : row->rule].rule;
+        bool any_required = false;
+        for (uint32_t c = 0; c < dr->nconds; c++)
+            any_required |= dr->conds[c].present;
+        strbuf_addf(add(ctx, "", EL_DIM), "Enter selects %s first %s k-path in the "
                                           "k-path list and graph; T runs %u new inputs for it",
                     row->rule == UINT32_MAX ? "the first rule's" : "the rule's",
+                    any_required || !dr->nconds ? "required" : "prohibited",
                     FEATURES_TARGET_COUNT);
+    }
 }
 
 /* Enter: the first required k-path of the selected rule (of the feature's
