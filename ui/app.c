@@ -571,27 +571,20 @@ static void messages_lines(struct ui *ui, int width, struct strbuf *lines)
     for (size_t i = 0; i < ui->nlog; i++) {
         const char *t = ui->log[i].text;
         char mark = ui->log[i].error ? '\x04' : '\x05';
-        /* split at newlines, then wrap at w columns */
-        while (*t) {
-            const char *nl = strchr(t, '\n');
-            size_t len = nl ? (size_t)(nl - t) : strlen(t);
-            const char *p = t;
-            do {
-                size_t take = 0;
-                int cols = 0;
-                while (take < (size_t)(t + len - p) && cols < w) {
-                    take++;
-                    while (take < (size_t)(t + len - p) && ((unsigned char)p[take] & 0xc0) == 0x80)
-                        take++;
-                    cols++;
-                }
-                strbuf_addch(lines, mark);
-                strbuf_add(lines, p, take);
-                strbuf_addch(lines, '\n');
-                p += take;
-                mark = mark == '\x04' ? '\x04' : '\x05';
-            } while (p < t + len);
-            t = nl ? nl + 1 : t + len;
+        /* lines at newlines, wrapped at w columns between words; the
+         * continuations of a line indented, so each message stands out */
+        size_t len = strlen(t), pos = 0;
+        bool first = true;
+        while (pos < len) {
+            size_t next;
+            size_t take = text_wrap_line(t + pos, len - pos, first ? w : w - 2, &next);
+            strbuf_addch(lines, mark);
+            if (!first)
+                strbuf_addstr(lines, "  ");
+            strbuf_add(lines, t + pos, take);
+            strbuf_addch(lines, '\n');
+            first = pos + take < len && t[pos + take] == '\n';
+            pos += next;
         }
     }
 }
