@@ -492,8 +492,11 @@ static void draw_bottom_line(struct ui *ui, int y)
     if (ui->job == JOB_RESTORE) {
         size_t done, total = workspace_load_lines(ui->job_loader, &done);
         struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " restoring the autosaved session: %zu%% (keys wait until it is done)",
+        strbuf_addf(&sb, " restoring the autosaved session: %zu%% (keys do nothing until it is done",
                     total ? done * 100 / total : 100);
+        if (ui->restore_keys_ignored)
+            strbuf_addf(&sb, ": %u ignored", ui->restore_keys_ignored);
+        strbuf_addch(&sb, ')');
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
         strbuf_free(&sb);
         return;
@@ -1108,6 +1111,7 @@ void ui_start_restore(struct ui *ui)
         return;
     }
     ui->job_started = ui_now();
+    ui->restore_keys_ignored = 0;
     ui->job = JOB_RESTORE;
     ui_job_slice(ui, 0.02);
 }
@@ -1787,6 +1791,12 @@ void ui_key(struct ui *ui, int key)
         if (key == K_ESC || key == K_ENTER || key == 3 || key == K_RESIZE)
             return;
     }
+    if (ui->job == JOB_RESTORE) {
+        /* stopped, it would leave the session half restored: the key does
+         * nothing, but its line says so, between two slices of the restore */
+        ui->restore_keys_ignored++;
+        return;
+    }
     /* A message is about what the last key did: the next key takes it
      * away, so no stale line stays (the log keeps it: M). */
     if (key != K_MOUSE) {
@@ -1794,9 +1804,7 @@ void ui_key(struct ui *ui, int key)
         ui->message = NULL;
         ui->message_more = false;
     }
-    if (ui->job == JOB_RESTORE) {
-        return; /* stopped, it would leave the session half restored: keys wait */
-    } else if (ui->job == JOB_WHY) {
+    if (ui->job == JOB_WHY) {
         ui->job = JOB_NONE; /* not worth waiting for: the selection moves on */
     } else if (ui->job) {
         ui_job_stop(ui, NULL);
