@@ -19,6 +19,8 @@ void explain_options_default(struct explain_options *o)
     o->balance = true;
     o->seed = 1;
     o->po.max_input_size = PARSE_DEFAULT_MAX_INPUT;
+    o->min_reaching = EXPLAIN_DEFAULT_MIN_REACHING;
+    o->min_precision_pct = EXPLAIN_DEFAULT_MIN_PRECISION_PCT;
 }
 
 /* ---- the k-path features ---------------------------------------------------- */
@@ -478,6 +480,51 @@ void explain_result_free(struct explain_result *res)
         free(res->rules[i].rule.conds);
     free(res->rules);
     memset(res, 0, sizeof *res);
+}
+
+/* ---- weak rules ----------------------------------------------------------------- */
+
+static bool too_few_reaching(const struct explain_rule *er, const struct explain_options *o)
+{
+    return er->hits < o->min_reaching;
+}
+
+/* hits / support < pct / 100, in integers */
+static bool too_imprecise(const struct explain_rule *er, const struct explain_options *o)
+{
+    return (uint64_t)er->hits * 100 < (uint64_t)o->min_precision_pct * er->support;
+}
+
+bool explain_rule_weak(const struct explain_rule *er, const struct explain_options *o)
+{
+    return too_few_reaching(er, o) || too_imprecise(er, o);
+}
+
+void explain_render_support(const struct explain_rule *er, const struct explain_options *o,
+                            struct strbuf *out)
+{
+    strbuf_addf(out, "(%u input%s, precision ", er->support, er->support == 1 ? "" : "s");
+    if (er->support)
+        strbuf_addf(out, "%.2f", (double)er->hits / er->support);
+    else
+        strbuf_addch(out, '-');
+    strbuf_addstr(out, explain_rule_weak(er, o) ? ", weak)" : ")");
+}
+
+void explain_render_weakness(const struct explain_rule *er, const char *feature,
+                             const struct explain_options *o, struct strbuf *out)
+{
+    if (too_few_reaching(er, o))
+        strbuf_addf(out, "%s%u input%s reaching %s match%s it (fewer than --min-reaching %u)",
+                    er->hits ? "only " : "", er->hits, er->hits == 1 ? "" : "s", feature,
+                    er->hits == 1 ? "es" : "", o->min_reaching);
+    if (too_imprecise(er, o)) {
+        if (too_few_reaching(er, o))
+            strbuf_addstr(out, "; ");
+        strbuf_addf(out, "precision %.2f (below --min-precision %u.%02u)",
+                    er->support ? (double)er->hits / er->support : 0.0,
+                    o->min_precision_pct / 100, o->min_precision_pct % 100);
+    }
 }
 
 /* ---- rendering ------------------------------------------------------------------ */

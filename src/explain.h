@@ -35,6 +35,9 @@
 #include "strbuf.h"
 
 #define EXPLAIN_DEFAULT_K 3u
+/* A rule resting on too little evidence is weak (explain_rule_weak). */
+#define EXPLAIN_DEFAULT_MIN_REACHING 3u
+#define EXPLAIN_DEFAULT_MIN_PRECISION_PCT 50u
 
 struct explain_options {
     uint32_t k;             /* features: k-paths of length 1..k */
@@ -42,6 +45,9 @@ struct explain_options {
     bool balance;           /* learn on the class-balanced sample */
     uint64_t seed;          /* the sample's draws (and --split) */
     struct parse_options po;
+    uint32_t min_reaching;      /* a rule matched by fewer training inputs that
+                                 * reach the feature is weak */
+    uint32_t min_precision_pct; /* and so is one of a lower precision, in % */
 };
 
 void explain_options_default(struct explain_options *o);
@@ -145,6 +151,22 @@ void explain_learn(const struct explain_inputs *in, const bool *labels, const ui
 void explain_evaluate(struct explain_result *res, const struct explain_inputs *in,
                       const bool *labels, const uint32_t *rows, uint32_t n);
 void explain_result_free(struct explain_result *res);
+/* Is the rule weak: matched by fewer than o->min_reaching training inputs that
+ * reach the feature, or of a precision below o->min_precision_pct percent?
+ * A tree learned from one input reaching a crash still has a rule, which
+ * describes that input, not the crash; the user must be told, with the
+ * numbers, before trusting it or targeting it. */
+bool explain_rule_weak(const struct explain_rule *er, const struct explain_options *o);
+/* "(4 inputs, precision 1.00)", or "(2 inputs, precision 1.00, weak)":
+ * the rule's support and precision ("-" without support), as explain,
+ * target and the explorer show them after a rule. */
+void explain_render_support(const struct explain_rule *er, const struct explain_options *o,
+                            struct strbuf *out);
+/* Why it is weak, the failing measures with their thresholds and options:
+ * "only 1 input reaching exit:3 matches it (fewer than --min-reaching 3);
+ * precision 0.20 (below --min-precision 0.50)".  Nothing when it is not. */
+void explain_render_weakness(const struct explain_rule *er, const char *feature,
+                             const struct explain_options *o, struct strbuf *out);
 
 /* "contains  PATTERN" or "lacks  PATTERN": a condition in the grammar's
  * words, the k-path rendered as `kpath pattern` does. */

@@ -1495,7 +1495,7 @@ static void check_reachable(struct loader *L)
         if (!g->rules[k].reachable)
             diag_add(L->diags, DIAG_WARNING, rule_file(L, k), g->rules[k].pos.line,
                      g->rules[k].pos.col, "rule '%s' is unreachable from the start rule '%s'", g->rules[k].name,
-                     g->rules[g->start].name);
+                     g->rules[grammar_user_start(g)].name);
     }
     free(queue);
     free_ref_lists(&out);
@@ -1745,6 +1745,18 @@ uint32_t grammar_find_rule(const struct grammar *g, const char *name)
     struct rule_index *found = NULL;
     HASH_FIND(hh, g->index, name, strlen(name), found);
     return found ? found->rule : RULE_NONE;
+}
+
+uint32_t grammar_user_start(const struct grammar *g)
+{
+    const struct rule *s = &g->rules[g->start];
+    const struct expr *e = s->rhs;
+    if (strcmp(s->name, GRAMMAR_START_WRAPPER) == 0 && e && e->kind == EXPR_CAT &&
+        e->nchildren == 2 && e->children[0]->kind == EXPR_REF &&
+        strncmp(e->children[0]->u.ref.name, "_skip", 5) == 0 &&
+        e->children[1]->kind == EXPR_REF && e->children[1]->u.ref.target < g->nrules)
+        return e->children[1]->u.ref.target;
+    return g->start;
 }
 
 /* ---- changing a loaded grammar ------------------------------------------ */

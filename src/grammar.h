@@ -163,6 +163,17 @@ const char *grammar_rule_file(const struct grammar *g, uint32_t rule);
 /* Index of the rule called `name`, or RULE_NONE. */
 uint32_t grammar_find_rule(const struct grammar *g, const char *name);
 
+/* The rule an importer adds as the start rule when the input may begin with
+ * skip tokens and the user's start rule S is also referenced by other rules
+ * (so S itself cannot begin with them): `_start := _skip S` (ANTLR's
+ * import).  No grammar file can define it: ANTLR names cannot start with
+ * '_'. */
+#define GRAMMAR_START_WRAPPER "_start"
+/* The start rule as the user knows it: S when the start rule is that
+ * wrapper, else the start rule.  What to show (kpath info, diagnostics)
+ * where g->start would name a rule the user never wrote. */
+uint32_t grammar_user_start(const struct grammar *g);
+
 /* ---- changing a loaded grammar ------------------------------------------
  * For tools that rewrite grammars (kpath dup).  The caller keeps the grammar
  * valid: every reference resolved (target and name), every rule productive,

@@ -468,11 +468,10 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
                           .start = g->start, .out = out};
     /* The wrapper an import adds around a start rule that is referenced. */
     const struct expr *sr = g->rules[g->start].rhs;
-    bool wrapper = w.skip_rule != RULE_NONE && strcmp(g->rules[g->start].name, "_start") == 0 &&
-                   sr->kind == EXPR_CAT && sr->nchildren == 2 &&
-                   is_ref_to(sr->children[0], w.skip_rule) && sr->children[1]->kind == EXPR_REF;
+    bool wrapper = w.skip_rule != RULE_NONE && grammar_user_start(g) != g->start &&
+                   is_ref_to(sr->children[0], w.skip_rule);
     if (wrapper)
-        w.start = sr->children[1]->u.ref.target;
+        w.start = grammar_user_start(g);
     /* An import's skip tokens of a lexer mode (_skip_M): a combined grammar
      * has no modes, so they can only be a parser rule, where the default
      * mode's skip tokens are skipped too. */

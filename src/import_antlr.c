@@ -54,7 +54,7 @@
 
 #define MAX_NESTING 200   /* parentheses; deeper is an error, not a crash */
 #define MAX_FILES 64      /* grammars one import may read */
-#define START_WRAPPER "_start"
+#define START_WRAPPER GRAMMAR_START_WRAPPER
 
 enum tk {
     T_EOF, T_ERROR, T_ID, T_STRING, T_SET, T_ACTION, T_ARG, T_INT,

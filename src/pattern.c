@@ -6,7 +6,11 @@
  * the chain) or, when it is s_i itself and not the last element, replaced by
  * A_(i+1), whose walk is then step i+1.  The same alternative can appear at
  * several steps (AddExpr_0 -> AddExpr_5 -> "+"_10), so a frame carries its
- * step and its depth on that step's chain rather than marks on exprs. */
+ * step and its depth on that step's chain rather than marks on exprs.  A
+ * quantifier on the chain holds the element, so it repeats at least once
+ * there: its minimum is printed as 1 (x? as x, x* as x+), which is what tells
+ * frac_44 (-? int frac exp?) from exp_45 (-? int frac? exp) in json.ebnf's
+ * number := "-"? int frac? exp?, and makes "lacks" read as absence. */
 #include "pattern.h"
 
 #include <stdlib.h>
@@ -133,6 +137,8 @@ struct pframe {
     uint32_t step, depth; /* depth on the step's chain, or OFF_CHAIN */
     uint32_t next;        /* the next child to print */
     bool parens;
+    bool under_label;     /* its item is followed by a quantifier's label: the
+                           * parent's, or one above a chain of dropped x? */
 };
 
 /* Follow narrowing and substitution from (e, step, depth) to what is printed. */
@@ -156,17 +162,33 @@ static void resolve(const struct steps *st, struct pframe *f)
     }
 }
 
+/* A quantifier on the chain with a minimum of 0: printed with a minimum of 1. */
+static bool quant_narrowed(const struct pframe *f)
+{
+    return f->e->kind == EXPR_QUANT && f->depth != OFF_CHAIN && f->e->u.quant.min == 0;
+}
+
+/* x? narrowed to x has no quantifier left: its item needs no parentheses. */
+static bool quant_dropped(const struct pframe *f)
+{
+    return quant_narrowed(f) && f->e->u.quant.max == 1;
+}
+
 /* The frame of child c of frame f, resolved. */
 static struct pframe child_frame(const struct steps *st, const struct pframe *f, uint32_t c)
 {
-    struct pframe kid = {f->e->children[c], f->step, OFF_CHAIN, 0, false};
+    struct pframe kid = {f->e->children[c], f->step, OFF_CHAIN, 0, false, false};
     if (f->depth != OFF_CHAIN && f->depth + 1 < st->len[f->step] &&
         st->chain[st->off[f->step] + f->depth + 1] == kid.e)
         kid.depth = f->depth + 1;
     resolve(st, &kid);
     switch (kid.e->kind) {
     case EXPR_ALT: kid.parens = true; break;
-    case EXPR_CAT: case EXPR_QUANT: kid.parens = f->e->kind == EXPR_QUANT; break;
+    case EXPR_CAT: case EXPR_QUANT:
+        kid.under_label = (f->e->kind == EXPR_QUANT && !quant_dropped(f)) ||
+                          (quant_dropped(f) && f->under_label);
+        kid.parens = kid.under_label && !quant_dropped(&kid);
+        break;
     default: break;
     }
     return kid;
@@ -220,7 +242,7 @@ bool pattern_render(const struct graph *g, const uint32_t *path, uint32_t k,
     struct pframe *stack = NULL;
     size_t cap = 0, depth = 0;
     stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[0] = (struct pframe){st.chain[st.off[0]], 0, 0, 0, false};
+    stack[0] = (struct pframe){st.chain[st.off[0]], 0, 0, 0, false, false};
     resolve(&st, &stack[0]);
     depth = 1;
     while (depth) {
@@ -243,8 +265,13 @@ bool pattern_render(const struct graph *g, const uint32_t *path, uint32_t k,
         case EXPR_REF: strbuf_addstr(out, e->u.ref.name); break;
         default: break;
         }
-        if (e->kind == EXPR_QUANT)
+        if (quant_narrowed(f) && !quant_dropped(f)) {
+            struct expr at_least_once = *e;
+            at_least_once.u.quant.min = 1;
+            grammar_quant_label(&at_least_once, out);
+        } else if (e->kind == EXPR_QUANT && !quant_dropped(f)) {
             grammar_quant_label(e, out);
+        }
         if (f->parens)
             strbuf_addch(out, ')');
         depth--;

@@ -9,6 +9,11 @@
  *     holds is narrowed to the branch that holds it, so a last element that
  *     is a literal narrows its alternation to itself, and a last element that
  *     is a reference stays as a placeholder: its rule's name;
+ *   - a quantifier on the way to an element repeats at least once there, so
+ *     its minimum 0 is printed as 1: x? as x, x* as x+, x{,3} as x{1,3};
+ *     without it the pattern of frac_44 in json.ebnf's
+ *     number := "-"? int frac? exp? would be that of exp_45, and a rule that
+ *     lacks it would read as lacking every number;
  *   - everything else stays as written: other groups, quantifiers, classes.
  * Items are separated by single spaces, groups printed in parentheses where
  * needed (a sequence or a quantified item under a quantifier, and every

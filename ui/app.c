@@ -492,8 +492,11 @@ static void draw_bottom_line(struct ui *ui, int y)
     if (ui->job == JOB_RESTORE) {
         size_t done, total = workspace_load_lines(ui->job_loader, &done);
         struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " restoring the autosaved session: %zu%% (keys wait until it is done)",
+        strbuf_addf(&sb, " restoring the autosaved session: %zu%% (keys do nothing until it is done",
                     total ? done * 100 / total : 100);
+        if (ui->restore_keys_ignored)
+            strbuf_addf(&sb, ": %u ignored", ui->restore_keys_ignored);
+        strbuf_addch(&sb, ')');
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
         strbuf_free(&sb);
         return;
@@ -571,27 +574,20 @@ static void messages_lines(struct ui *ui, int width, struct strbuf *lines)
     for (size_t i = 0; i < ui->nlog; i++) {
         const char *t = ui->log[i].text;
         char mark = ui->log[i].error ? '\x04' : '\x05';
-        /* split at newlines, then wrap at w columns */
-        while (*t) {
-            const char *nl = strchr(t, '\n');
-            size_t len = nl ? (size_t)(nl - t) : strlen(t);
-            const char *p = t;
-            do {
-                size_t take = 0;
-                int cols = 0;
-                while (take < (size_t)(t + len - p) && cols < w) {
-                    take++;
-                    while (take < (size_t)(t + len - p) && ((unsigned char)p[take] & 0xc0) == 0x80)
-                        take++;
-                    cols++;
-                }
-                strbuf_addch(lines, mark);
-                strbuf_add(lines, p, take);
-                strbuf_addch(lines, '\n');
-                p += take;
-                mark = mark == '\x04' ? '\x04' : '\x05';
-            } while (p < t + len);
-            t = nl ? nl + 1 : t + len;
+        /* lines at newlines, wrapped at w columns between words; the
+         * continuations of a line indented, so each message stands out */
+        size_t len = strlen(t), pos = 0;
+        bool first = true;
+        while (pos < len) {
+            size_t next;
+            size_t take = text_wrap_line(t + pos, len - pos, first ? w : w - 2, &next);
+            strbuf_addch(lines, mark);
+            if (!first)
+                strbuf_addstr(lines, "  ");
+            strbuf_add(lines, t + pos, take);
+            strbuf_addch(lines, '\n');
+            first = pos + take < len && t[pos + take] == '\n';
+            pos += next;
         }
     }
 }
@@ -1115,6 +1111,7 @@ void ui_start_restore(struct ui *ui)
         return;
     }
     ui->job_started = ui_now();
+    ui->restore_keys_ignored = 0;
     ui->job = JOB_RESTORE;
     ui_job_slice(ui, 0.02);
 }
@@ -1794,6 +1791,12 @@ void ui_key(struct ui *ui, int key)
         if (key == K_ESC || key == K_ENTER || key == 3 || key == K_RESIZE)
             return;
     }
+    if (ui->job == JOB_RESTORE) {
+        /* stopped, it would leave the session half restored: the key does
+         * nothing, but its line says so, between two slices of the restore */
+        ui->restore_keys_ignored++;
+        return;
+    }
     /* A message is about what the last key did: the next key takes it
      * away, so no stale line stays (the log keeps it: M). */
     if (key != K_MOUSE) {
@@ -1801,9 +1804,7 @@ void ui_key(struct ui *ui, int key)
         ui->message = NULL;
         ui->message_more = false;
     }
-    if (ui->job == JOB_RESTORE) {
-        return; /* stopped, it would leave the session half restored: keys wait */
-    } else if (ui->job == JOB_WHY) {
+    if (ui->job == JOB_WHY) {
         ui->job = JOB_NONE; /* not worth waiting for: the selection moves on */
     } else if (ui->job) {
         ui_job_stop(ui, NULL);

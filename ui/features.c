@@ -178,15 +178,6 @@ void features_summary(struct ui *ui, struct strbuf *out)
                 fv->o.k);
 }
 
-/* "(4 inputs, precision 1.00)", as kpath explain writes it. */
-static void add_support(struct strbuf *out, const struct explain_rule *er)
-{
-    strbuf_addf(out, "(%u input%s, precision ", er->support, er->support == 1 ? "" : "s");
-    if (er->support)
-        strbuf_addf(out, "%.2f)", (double)er->hits / er->support);
-    else
-        strbuf_addstr(out, "-)");
-}
 
 static void row_text(struct ui *ui, const struct fv_row *row, struct strbuf *out)
 {
@@ -207,7 +198,7 @@ static void row_text(struct ui *ui, const struct fv_row *row, struct strbuf *out
     strbuf_addf(out, "  %s  ", glyph(ui->ascii, "\xe2\x87\x90", "<="));
     explain_render_rule(&fv->kf, &er->rule, out);
     strbuf_addstr(out, "   ");
-    add_support(out, er);
+    explain_render_support(er, &fv->o, out);
 }
 
 void features_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
@@ -307,7 +298,7 @@ static void draw_detail(struct ui *ui, struct rect r, int y, const struct fv_row
     }
     if (y < bottom) {
         strbuf_reset(&t);
-        add_support(&t, er);
+        explain_render_support(er, &fv->o, &t);
         strbuf_addstr(&t, "; Enter selects it, T runs new inputs");
         screen_puts(s, r.x + 1, y, r.w - 1, strbuf_str(&t), EL_DIM);
     }
@@ -396,7 +387,12 @@ void features_detail(struct ui *ui, detail_para_fn add, void *ctx)
                     glyph(ui->ascii, "\xe2\x87\x90", "<="));
         explain_render_rule(&fv->kf, &er->rule, t);
         strbuf_addstr(t, "   ");
-        add_support(t, er);
+        explain_render_support(er, &fv->o, t);
+        if (explain_rule_weak(er, &fv->o)) {
+            t = add(ctx, "weak", EL_ERROR);
+            explain_render_weakness(er, res->name, &fv->o, t);
+            strbuf_addstr(t, ": too little evidence to trust it");
+        }
         if (row->rule == UINT32_MAX)
             continue;
         for (uint32_t c = 0; c < er->rule.nconds; c++) {
@@ -407,11 +403,18 @@ void features_detail(struct ui *ui, detail_para_fn add, void *ctx)
             explain_render_path(&fv->kf, cond->feature, t);
         }
     }
-    if (res->nrules)
-        strbuf_addf(add(ctx, "", EL_DIM), "Enter selects %s first required k-path in the "
+    if (res->nrules) {
+        /* open_rule falls back to a prohibited k-path when none is required */
+        const struct dt_rule *dr = &res->rules[row->rule == UINT32_MAX ? 0 : row->rule].rule;
+        bool any_required = false;
+        for (uint32_t c = 0; c < dr->nconds; c++)
+            any_required |= dr->conds[c].present;
+        strbuf_addf(add(ctx, "", EL_DIM), "Enter selects %s first %s k-path in the "
                                           "k-path list and graph; T runs %u new inputs for it",
                     row->rule == UINT32_MAX ? "the first rule's" : "the rule's",
+                    any_required || !dr->nconds ? "required" : "prohibited",
                     FEATURES_TARGET_COUNT);
+    }
 }
 
 /* Enter: the first required k-path of the selected rule (of the feature's

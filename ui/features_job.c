@@ -19,6 +19,7 @@
  *
  * App layer (app.h): it shows messages, changes the workspace and starts
  * runs; the view (rows, drawing, keys) is the pane layer's features.c. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,7 +303,23 @@ static void generate(struct ui *ui, const struct fv_row *row)
         ui->message_more = unsatisfiable;
         return;
     }
-    const char *note = unsatisfiable ? "; some rules cannot be satisfied (M)" : "";
+    /* a weak rule is targeted all the same (a crash reached once is what
+     * one wants more inputs for), but not silently */
+    size_t weak = 0;
+    for (size_t r = first; r < last; r++)
+        if (explain_rule_weak(&res->rules[r], &fv->o)) {
+            struct strbuf w = STRBUF_INIT;
+            strbuf_addf(&w, "T targets %s's rule %zu, a weak rule: ", res->name, r + 1);
+            explain_render_weakness(&res->rules[r], res->name, &fv->o, &w);
+            ui_log(ui, true, strbuf_str(&w));
+            strbuf_free(&w);
+            weak++;
+        }
+    char note[128];
+    snprintf(note, sizeof note, "%s%s", unsatisfiable ? "; some rules cannot be satisfied (M)" : "",
+             !weak ? "" : n == 1 ? "; a weak rule (M)" : weak == n ? "; weak rules (M)"
+                                                                    : "; some weak rules (M)");
+    unsatisfiable = unsatisfiable || weak;
     /* then run them as the last :run did, appending to its results */
     char *feature = xstrdup(res->name);
     uint32_t rule = row->rule;

@@ -297,6 +297,7 @@ struct ui {
     size_t job_next, job_added;
     struct diag_list job_diags;
     struct workspace_loader *job_loader; /* JOB_RESTORE */
+    unsigned restore_keys_ignored;       /* keys pressed during it, said on its line */
     struct generalize_job *gz;           /* owned; :generalize, running or done */
 
     /* messages and prompts: the message line shows the last message, the

@@ -89,6 +89,47 @@ int node_style(const struct workspace *ws, uint32_t node)
     return covered >= total ? EL_COVERED : EL_PARTLY;
 }
 
+size_t text_wrap_line(const char *text, size_t len, int width, size_t *next)
+{
+    int w = width > 1 ? width : 1;
+    size_t end = 0, blank = 0; /* blank: after the last run of blanks that fits */
+    bool any_blank = false;
+    for (int cols = 0; end < len && text[end] != '\n' && cols < w; cols++) {
+        if (text[end] == ' ') {
+            blank = end;
+            any_blank = true;
+        }
+        end++;
+        while (end < len && ((unsigned char)text[end] & 0xc0) == 0x80)
+            end++;
+    }
+    if (end >= len || text[end] == '\n') {
+        *next = end < len ? end + 1 : len;
+        return end;
+    }
+    /* the text goes on: break at a blank, the one just after the line if
+     * it is one, else the last within it */
+    size_t cut = end, after = end;
+    if (text[end] != ' ') {
+        if (!any_blank || blank == 0) {
+            *next = end; /* one word longer than the line */
+            return end;
+        }
+        cut = blank;
+        after = blank;
+    }
+    while (cut > 0 && text[cut - 1] == ' ')
+        cut--;
+    while (after < len && text[after] == ' ')
+        after++;
+    if (cut == 0) { /* only blanks before: keep them rather than an empty line */
+        *next = end;
+        return end;
+    }
+    *next = after;
+    return cut;
+}
+
 bool text_contains_nocase(const char *hay, const char *needle)
 {
     size_t n = strlen(needle);

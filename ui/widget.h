@@ -48,6 +48,14 @@ int node_style(const struct workspace *ws, uint32_t node);
 /* Escape an input for one-line display: \n, \t, \r and \xHH for control
  * characters; a backslash stays one backslash (the text as written). */
 void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
+/* Word wrap, one line at a time: the length in bytes of the first line of
+ * text[0..len) in at most `width` columns (one per code point, as the screen
+ * draws them; width 1 at least).  A newline ends a line; a line that must be
+ * broken is broken at its last blank that fits (the blanks there dropped),
+ * and only a word longer than the width is cut inside.  *next is where the
+ * following line starts.  Linear in the line, so a long log wraps in time
+ * proportional to its size. */
+size_t text_wrap_line(const char *text, size_t len, int width, size_t *next);
 /* Does hay contain needle, ignoring ASCII case? */
 bool text_contains_nocase(const char *hay, const char *needle);
 /* Seconds on the monotonic clock (jobs' time slices; never shown). */

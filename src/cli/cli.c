@@ -420,6 +420,22 @@ void cli_print_diags(const struct cli_command *cmd, const struct diag_list *diag
     strbuf_free(&line);
 }
 
+void cli_print_input_failures(const struct cli_command *cmd, size_t failed, size_t attempted,
+                              const char *noun, const char *what, bool skipped,
+                              const struct diag_list *failures)
+{
+    fprintf(stderr, "kpath %s: %zu of %zu %s%s %s:\n", cmd->name, failed, attempted, noun,
+            attempted == 1 ? "" : "s", skipped ? "left out (--skip-invalid)" : what);
+    struct diag_list shown = DIAG_LIST_INIT;
+    for (size_t i = 0; i < failures->len; i++) {
+        const struct diag *d = &failures->items[i];
+        diag_add(&shown, skipped && d->severity == DIAG_ERROR ? DIAG_WARNING : d->severity,
+                 d->file, d->line, d->col, "%s", d->message);
+    }
+    cli_print_diags(cmd, &shown);
+    diag_list_free(&shown);
+}
+
 bool cli_write(const char *data, size_t len)
 {
     return fwrite(data, 1, len, stdout) == len;

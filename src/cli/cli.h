@@ -176,6 +176,22 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
  * command's name in front ("kpath why: error: ..."). */
 void cli_print_diags(const struct cli_command *cmd, const struct diag_list *diags);
 
+/* --skip-invalid, for the commands that measure many inputs (coverage,
+ * learn, reduce): an input that cannot be read or parsed is left out with a
+ * warning instead of being an error (exit status 2; for reduce, a refusal). */
+#define CLI_SKIP_INVALID_OPTION                                                        \
+    {"skip-invalid", 0, NULL, "leave out inputs that cannot be read or parsed, with a " \
+                              "warning each, instead of failing"}
+
+/* The inputs a command could not read or parse, as coverage, learn and
+ * reduce all report them: one line "kpath CMD: F of A NOUNs WHAT:", then
+ * every input's diagnostic (FILE:LINE:COL: error: ...), all of them, so the
+ * user can decide; with skipped (--skip-invalid) WHAT is "left out
+ * (--skip-invalid)" and each is a warning.  noun is singular ("sample"). */
+void cli_print_input_failures(const struct cli_command *cmd, size_t failed, size_t attempted,
+                              const char *noun, const char *what, bool skipped,
+                              const struct diag_list *failures);
+
 /* Write the whole buffer to stdout; false on a write error. */
 bool cli_write(const char *data, size_t len);
 

@@ -44,6 +44,7 @@ static const struct cli_option options[] = {
                         "curve)"},
     {"csv", 0, NULL, "with --growth: print the curve as CSV, from 0 samples on"},
     {"pin", 0, "PATH", "coverage in the context of PATH, of the k-paths under it (repeatable)"},
+    CLI_SKIP_INVALID_OPTION,
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
@@ -74,7 +75,8 @@ const struct cli_command cmd_coverage_command = {
     "a suite); '-' is standard input.  A sample that cannot be read, is larger\n"
     "than --max-input-size or does not parse is listed at the end, on stderr,\n"
     "with the parser's diagnostic (FILE:LINE:COL: error: no parse: ...); every\n"
-    "other sample is still measured, and the exit status is 2.\n"
+    "other sample is still measured, and the exit status is 2 (0 with\n"
+    "--skip-invalid, which lists them as warnings, left out).\n"
     "\n"
     "With --uncovered, stdout lists the K-paths no sample covers, one per line\n"
     "as kpath paths prints them, and the report goes to stderr.\n"
@@ -94,7 +96,7 @@ const struct cli_command cmd_coverage_command = {
 
 struct coverage_args {
     uint32_t k, jobs;
-    bool uncovered, growth, csv;
+    bool uncovered, growth, csv, skip_invalid;
     struct parse_options po;
 };
 
@@ -116,6 +118,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     }
     if (strcmp(name, "csv") == 0) {
         a->csv = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "skip-invalid") == 0) {
+        a->skip_invalid = true;
         return CLI_CONTINUE;
     }
     return cli_sample_option(cmd, name, value, &a->po);
@@ -712,15 +718,16 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     fflush(stdout);
 
     if (r.failures.len) {
-        fprintf(stderr, "kpath coverage: %zu of %zu sample%s failed (not counted above):\n",
-                nfailed, r.attempted, r.attempted == 1 ? "" : "s");
-        cli_print_diags(cmd, &r.failures);
+        cli_print_input_failures(cmd, nfailed, r.attempted, "sample", "failed (not counted above)",
+                                 a.skip_invalid, &r.failures);
     } else if (r.attempted == 0) {
         fprintf(stderr, "kpath coverage: error: no sample files to measure\n");
     }
     strbuf_free(&r.line);
 
-    status = !r.ok ? EXIT_FAILURE_OTHER : (nfailed || r.attempted == 0) ? EXIT_USAGE : EXIT_OK;
+    /* --skip-invalid: the failures are left out, unless nothing is left */
+    bool failed = nfailed && (!a.skip_invalid || r.m.parsed == 0);
+    status = !r.ok ? EXIT_FAILURE_OTHER : (failed || r.attempted == 0) ? EXIT_USAGE : EXIT_OK;
     diag_list_free(&r.failures);
     free(r.cumulative);
     measure_free(&r.m);

@@ -16,6 +16,31 @@
 
 /* ---- shared with kpath target ------------------------------------------------ */
 
+/* "0", "1", "0.5", ".75", "1.00": a fraction of 0 to 1 with at most two
+ * decimals (precision is shown with two), as a percentage. */
+static bool parse_fraction_pct(const char *text, uint32_t *pct)
+{
+    const char *p = text;
+    uint32_t whole = 0, frac = 0, digits = 0;
+    if (*p >= '0' && *p <= '9')
+        whole = (uint32_t)(*p++ - '0');
+    else if (*p != '.')
+        return false;
+    if (*p == '.') {
+        p++;
+        for (; *p >= '0' && *p <= '9' && digits < 2; digits++)
+            frac = frac * 10 + (uint32_t)(*p++ - '0');
+        if (!digits && p - text < 2)
+            return false; /* "." alone */
+        if (digits == 1)
+            frac *= 10;
+    }
+    if (*p || whole > 1 || (whole == 1 && frac))
+        return false;
+    *pct = whole * 100 + frac;
+    return true;
+}
+
 int explain_cli_option(const struct cli_command *cmd, const char *name, const char *value,
                        struct explain_options *o)
 {
@@ -35,6 +60,15 @@ int explain_cli_option(const struct cli_command *cmd, const char *name, const ch
     }
     if (strcmp(name, "seed") == 0)
         return cli_parse_u64(cmd, "--seed", value, &o->seed) ? CLI_CONTINUE : EXIT_USAGE;
+    if (strcmp(name, "min-reaching") == 0)
+        return cli_parse_u32(cmd, "--min-reaching", value, 0, UINT32_MAX, &o->min_reaching)
+                   ? CLI_CONTINUE : EXIT_USAGE;
+    if (strcmp(name, "min-precision") == 0) {
+        if (parse_fraction_pct(value, &o->min_precision_pct))
+            return CLI_CONTINUE;
+        return cli_usage_error(cmd, "--min-precision must be a number from 0 to 1 with at most "
+                                    "two decimals (0.5, 0.75), not '%s'", value);
+    }
     return cli_sample_option(cmd, name, value, &o->po);
 }
 
@@ -142,7 +176,10 @@ const struct cli_command cmd_explain_command = {
     "a rule in the grammar's words, each k-path as kpath pattern shows it:\n"
     "  fn:mul  <=  contains  MultExpr * UnaryExpr   (4 inputs, precision 1.00)\n"
     "with its support (training inputs matching the rule) and precision (the\n"
-    "fraction of them that reach the feature).  With --test or --split, the\n"
+    "fraction of them that reach the feature).  A rule matched by fewer than\n"
+    "--min-reaching inputs that reach the feature (default 3), or of a precision\n"
+    "below --min-precision (default 0.50), rests on too little evidence: it is\n"
+    "shown with \"weak rule:\" and the numbers.  With --test or --split, the\n"
     "trees predict the test inputs and kpath reports accuracy, precision and\n"
     "recall per feature and their medians (- where undefined).\n"
     "\n"
@@ -256,7 +293,7 @@ static const char *kind_name(enum explain_kind k)
 }
 
 static void add_json_result(struct strbuf *out, const struct kpath_features *kf,
-                            const struct explain_result *res)
+                            const struct explain_result *res, const struct explain_options *o)
 {
     struct strbuf text = STRBUF_INIT;
     strbuf_addstr(out, "{\"name\": ");
@@ -296,9 +333,10 @@ static void add_json_result(struct strbuf *out, const struct kpath_features *kf,
                 json_add_cstring(out, strbuf_str(&text));
                 strbuf_addch(out, '}');
             }
-            strbuf_addf(out, "], \"support\": %u, \"precision\": ", er->support);
+            strbuf_addf(out, "], \"support\": %u, \"reaching\": %u, \"precision\": ",
+                        er->support, er->hits);
             add_number(out, er->support ? (double)er->hits / er->support : NAN, true);
-            strbuf_addch(out, '}');
+            strbuf_addf(out, ", \"weak\": %s}", explain_rule_weak(er, o) ? "true" : "false");
         }
         strbuf_addstr(out, res->nrules ? "\n     ]" : "]");
     }
@@ -319,7 +357,7 @@ static void add_json_result(struct strbuf *out, const struct kpath_features *kf,
 }
 
 static void add_text_result(struct strbuf *out, const struct kpath_features *kf,
-                            const struct explain_result *res)
+                            const struct explain_result *res, const struct explain_options *o)
 {
     strbuf_addf(out, "%s  (reached by %u of %u training inputs; tree of %u nodes on %u)\n",
                 res->name, res->npos, res->npos + res->nneg, res->tree.nnodes, res->nsample);
@@ -329,11 +367,14 @@ static void add_text_result(struct strbuf *out, const struct kpath_features *kf,
         const struct explain_rule *er = &res->rules[r];
         strbuf_addf(out, "  %s  \xe2\x87\x90  ", res->name);
         explain_render_rule(kf, &er->rule, out);
-        strbuf_addf(out, "   (%u input%s, precision ", er->support, er->support == 1 ? "" : "s");
-        if (er->support)
-            strbuf_addf(out, "%.2f)\n", (double)er->hits / er->support);
-        else
-            strbuf_addstr(out, "-)\n");
+        strbuf_addstr(out, "   ");
+        explain_render_support(er, o, out);
+        strbuf_addch(out, '\n');
+        if (explain_rule_weak(er, o)) {
+            strbuf_addstr(out, "    weak rule: ");
+            explain_render_weakness(er, res->name, o, out);
+            strbuf_addch(out, '\n');
+        }
     }
 }
 
@@ -485,13 +526,16 @@ static int explain(const struct cli_command *cmd, struct explain_args *a,
         json_add_cstring(&out, c->files[0]);
         strbuf_addf(&out, ", \"inputs\": %u, \"skipped\": %u, \"train\": %u, \"k\": %u, "
                           "\"kpath_features\": %u, \"criterion\": \"%s\", \"max_depth\": %u, "
-                          "\"balanced\": %s, \"seed\": %llu,\n  \"features\": [",
+                          "\"balanced\": %s, \"seed\": %llu, \"min_reaching\": %u, "
+                          "\"min_precision\": %u.%02u,\n  \"features\": [",
                     nrows, s.inputs.skipped, ntrain, a->o.k, s.kf.n,
                     dt_criterion_name(a->o.tree.criterion), a->o.tree.max_depth,
-                    a->o.balance ? "true" : "false", (unsigned long long)a->o.seed);
+                    a->o.balance ? "true" : "false", (unsigned long long)a->o.seed,
+                    a->o.min_reaching, a->o.min_precision_pct / 100,
+                    a->o.min_precision_pct % 100);
         for (size_t i = 0; i < nnames; i++) {
             strbuf_addstr(&out, i ? ",\n    " : "\n    ");
-            add_json_result(&out, &s.kf, &res[i]);
+            add_json_result(&out, &s.kf, &res[i], &a->o);
         }
         strbuf_addstr(&out, nnames ? "\n  ],\n  \"test\": " : "],\n  \"test\": ");
         if (test_in) {
@@ -515,7 +559,7 @@ static int explain(const struct cli_command *cmd, struct explain_args *a,
         for (size_t i = 0; i < nnames; i++)
             if (res[i].kind == EXPLAIN_TRAINABLE) {
                 strbuf_addch(&out, '\n');
-                add_text_result(&out, &s.kf, &res[i]);
+                add_text_result(&out, &s.kf, &res[i], &a->o);
             }
         bool lists = false;
         for (size_t i = 0; i < nnames; i++)

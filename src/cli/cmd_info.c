@@ -26,7 +26,9 @@ const struct cli_command cmd_info_command = {
     "depth: the number of reference nodes on the longest root-to-leaf path of\n"
     "the derivation tree) and its number of k-paths for k = 1..K.  Warnings go\n"
     "to stderr.  Counts are exact; a count that does not fit in 64 bits\n"
-    "reads \"more than 2^64\".",
+    "reads \"more than 2^64\".  An ANTLR grammar whose start rule S other rules\n"
+    "use is rooted in a rule _start := _skip S, so that skip tokens may begin\n"
+    "the input: the start rule shown is S, followed by that root.",
     options, run, false,
 };
 
@@ -54,6 +56,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     if (status != EXIT_OK)
         return status;
 
+    /* the user's rule, not an import's wrapper (grammar_user_start) */
+    uint32_t user_start = grammar_user_start(g);
     uint32_t reachable = 0;
     for (uint32_t r = 0; r < g->nrules; r++)
         reachable += g->rules[r].reachable;
@@ -65,15 +69,24 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         strbuf_addstr(&out, "{\"grammar\": ");
         json_add_cstring(&out, c.grammar);
         strbuf_addstr(&out, ", \"start\": ");
-        json_add_cstring(&out, g->rules[g->start].name);
+        json_add_cstring(&out, g->rules[user_start].name);
+        strbuf_addstr(&out, ", \"start_wrapper\": ");
+        if (user_start != g->start)
+            json_add_cstring(&out, g->rules[g->start].name);
+        else
+            strbuf_addstr(&out, "null");
         strbuf_addf(&out, ", \"rules\": %u, \"reachable_rules\": %u, \"nodes\": %u, "
                     "\"symbolic\": %u, \"synthetic\": %u, \"shortest_length\": %llu, "
                     "\"shortest_depth\": %u, \"kpaths\": [",
                     g->nrules, reachable, graph->nnodes, graph->nsymbolic, synthetic,
                     (unsigned long long)root->min_length, root->min_depth);
     } else {
-        strbuf_addf(&out, "grammar: %s\nstart rule: %s\nrules: %u", c.grammar,
-                    g->rules[g->start].name, g->nrules);
+        strbuf_addf(&out, "grammar: %s\nstart rule: %s", c.grammar, g->rules[user_start].name);
+        /* the wrapper matters to whoever reads k-paths: it is their root */
+        if (user_start != g->start)
+            strbuf_addf(&out, " (the root is %s := _skip %s: skip tokens may begin the input)",
+                        g->rules[g->start].name, g->rules[user_start].name);
+        strbuf_addf(&out, "\nrules: %u", g->nrules);
         if (reachable < g->nrules)
             strbuf_addf(&out, " (%u unreachable)", g->nrules - reachable);
         strbuf_addf(&out, "\nnodes: %u (%u symbolic, %u synthetic)\n", graph->nnodes,

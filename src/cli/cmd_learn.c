@@ -16,6 +16,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv);
 static const struct cli_option options[] = {
     {"output", 'o', "OUT", "write the learned grammar to OUT (default: stdout)"},
     {"invert", 0, NULL, "write inverted probabilities: inputs unlike the samples"},
+    CLI_SKIP_INVALID_OPTION,
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
@@ -41,14 +42,15 @@ const struct cli_command cmd_learn_command = {
     "quantifier's P becomes 1 - P.  The output loads as a grammar and gives the\n"
     "same probabilities to 'kpath gen --strategy prob --probs OUT'.\n"
     "\n"
-    "Samples that do not parse are reported at the end with their positions and\n"
-    "make the exit status 2; the others are still learned from.",
+    "Samples that cannot be read or do not parse are reported at the end with\n"
+    "their positions and make the exit status 2 (0 with --skip-invalid, which\n"
+    "lists them as warnings, left out); the others are still learned from.",
     options, run, true,
 };
 
 struct learn_options {
     const char *output;
-    bool invert;
+    bool invert, skip_invalid;
     struct parse_options po;
 };
 
@@ -60,6 +62,8 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         lo->output = value;
     else if (strcmp(name, "invert") == 0)
         lo->invert = true;
+    else if (strcmp(name, "skip-invalid") == 0)
+        lo->skip_invalid = true;
     else
         return cli_sample_option(cmd, name, value, &lo->po);
     return CLI_CONTINUE;
@@ -85,7 +89,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
     struct diag_list failures = DIAG_LIST_INIT;
     struct sample_list files = SAMPLE_LIST_INIT;
-    samples_expand(c.files, c.nfiles, cli_any_file(), &files, &failures);
+    size_t not_found = samples_expand(c.files, c.nfiles, cli_any_file(), &files, &failures);
     struct learned lr;
     learn_init(&lr, graph);
     struct strbuf text = STRBUF_INIT;
@@ -131,13 +135,13 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     } else {
         cli_write(out.data, out.len);
     }
-    if (failures.len) {
-        fprintf(stderr, "%zu of %zu samples could not be learned from:\n",
-                failures.errors, files.len);
-        cli_print_diags(cmd, &failures);
-    }
+    if (failures.len)
+        cli_print_input_failures(cmd, failures.errors, files.len + not_found, "sample",
+                                 "could not be learned from", lo.skip_invalid, &failures);
     cli_print_diags(cmd, &write_errors);
-    status = write_errors.errors ? EXIT_FAILURE_OTHER : failures.errors ? EXIT_USAGE : EXIT_OK;
+    /* --skip-invalid: the failures are left out, unless nothing is left */
+    bool failed = failures.errors && (!lo.skip_invalid || learned_from == 0);
+    status = write_errors.errors ? EXIT_FAILURE_OTHER : failed ? EXIT_USAGE : EXIT_OK;
     diag_list_free(&write_errors);
     diag_list_free(&failures);
     strbuf_free(&out);

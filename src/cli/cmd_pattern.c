@@ -32,9 +32,10 @@ const struct cli_command cmd_pattern_command = {
     "The pattern starts from the alternative of the rule that holds the first\n"
     "node (for the root, the start rule's right-hand side); each next node\n"
     "replaces the reference before it by the alternative of its rule that holds\n"
-    "it, narrowing every group on the way to the branch that holds it.  A last\n"
-    "node that is a reference stays as its rule's name; everything else stays\n"
-    "as written.  Literals are shown without quotes unless --quoted, except\n"
+    "it, narrowing every group on the way to the branch that holds it, and every\n"
+    "quantifier on the way to at least one repetition (x? as x, x* as x+).  A\n"
+    "last node that is a reference stays as its rule's name; everything else\n"
+    "stays as written.  Literals are shown without quotes unless --quoted, except\n"
     "the empty string and literals with a space in them, which would be\n"
     "invisible or read as several items without: \"\" and \" + \".",
     options, run, true,

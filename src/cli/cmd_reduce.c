@@ -37,6 +37,7 @@ static const struct cli_option options[] = {
     {"output", 'o', "DIR", "copy the subset to DIR/0001.txt, ... with DIR/manifest.json"},
     {"suffix", 0, "SUF", "with -o: file name suffix (default .txt)"},
     {"force", 0, NULL, "with -o: use a non-empty DIR, replacing its test cases"},
+    CLI_SKIP_INVALID_OPTION,
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
@@ -71,7 +72,10 @@ const struct cli_command cmd_reduce_command = {
     "DIR/manifest.json, written last, says where each file came from (path and\n"
     "SHA-256) and what only it covers.  Every file is written atomically; -o\n"
     "refuses a non-empty DIR unless --force.  An input that cannot be read or\n"
-    "parsed is an error (exit status 2) and nothing is written.",
+    "parsed is an error (exit status 2) and nothing is written: every such\n"
+    "input is listed (FILE:LINE:COL), as kpath coverage lists them.  With\n"
+    "--skip-invalid they are left out, listed as warnings, and the report and\n"
+    "the manifest (\"left_out\") name them.",
     .options = options,
     .run = run,
     .takes_files = true,
@@ -82,7 +86,7 @@ struct reduce_cli {
     const char *results;
     struct setcover_options sc;
     const char *outdir, *suffix;
-    bool force;
+    bool force, skip_invalid;
     struct parse_options po;
 };
 
@@ -115,6 +119,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         a->force = true;
         return CLI_CONTINUE;
     }
+    if (strcmp(name, "skip-invalid") == 0) {
+        a->skip_invalid = true;
+        return CLI_CONTINUE;
+    }
     return cli_sample_option(cmd, name, value, &a->po);
 }
 
@@ -142,6 +150,8 @@ struct state {
     size_t nmeta, meta_cap;
     struct setcover_result res;
     uint64_t bytes_given;
+    char **left_out;              /* owned; --skip-invalid: inputs not measured */
+    size_t nleft_out;
 };
 
 /* The record of an input: by path, else by content. */
@@ -281,6 +291,10 @@ static void print_text(const struct state *s, struct strbuf *out)
                     per[0], s->results.nfeatures);
     strbuf_addf(out, ": all of what the %u input%s\n", s->red.ninputs,
                 s->red.ninputs == 1 ? " covers" : "s cover");
+    if (s->nleft_out)
+        strbuf_addf(out, "left out: %zu input%s that could not be read or parsed "
+                         "(--skip-invalid; listed on stderr)\n",
+                    s->nleft_out, plural_s(s->nleft_out));
     free(per);
     add_method_text(s, out);
 }
@@ -308,6 +322,12 @@ static void build_manifest(const struct state *s, char **names, struct strbuf *o
         json_add_cstring(out, s->a->results);
     else
         strbuf_addstr(out, "null");
+    strbuf_addstr(out, ",\n  \"left_out\": [");
+    for (size_t i = 0; i < s->nleft_out; i++) {
+        strbuf_addstr(out, i ? ", " : "");
+        json_add_cstring(out, s->left_out[i]);
+    }
+    strbuf_addstr(out, "]");
     if (names) {
         strbuf_addstr(out, ",\n  \"suffix\": ");
         json_add_cstring(out, s->a->suffix);
@@ -429,6 +449,9 @@ static int write_subset(struct state *s, struct outdir *od, struct diag_list *di
 
 static void state_free(struct state *s)
 {
+    for (size_t i = 0; i < s->nleft_out; i++)
+        free(s->left_out[i]);
+    free(s->left_out);
     for (size_t i = 0; i < s->nmeta; i++) {
         free(s->meta[i].path);
         free(s->meta[i].stdin_text);
@@ -500,16 +523,27 @@ static int reduce_run(struct state *s, struct cli_common *c)
     size_t attempted = files.len + errors;
     sample_list_free(&files);
     int status = EXIT_OK;
-    if (failed || attempted == 0) {
-        if (failed) {
-            fprintf(stderr, "kpath reduce: %zu of %zu input%s could not be measured; nothing "
-                            "was reduced:\n", failed, attempted, attempted == 1 ? "" : "s");
-            cli_print_diags(cmd, &errs);
-        } else {
+    /* Refuse by default: reducing the others would drop these inputs (an
+     * invalid input may be a test of its own) without a word. */
+    bool go_on = failed && a->skip_invalid && s->red.ninputs > 0;
+    if (failed)
+        cli_print_input_failures(cmd, failed, attempted, "input",
+                                 "could not be measured; nothing was reduced (--skip-invalid "
+                                 "reduces the others)", go_on, &errs);
+    if ((failed && !go_on) || attempted == 0) {
+        if (failed && a->skip_invalid)
+            fprintf(stderr, "kpath reduce: error: no input could be measured\n");
+        else if (!failed)
             fprintf(stderr, "kpath reduce: error: no input files to reduce\n");
-        }
         diag_list_free(&errs);
         return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < errs.len; i++) {
+        const char *file = errs.items[i].file;
+        if (!file || (s->nleft_out && strcmp(s->left_out[s->nleft_out - 1], file) == 0))
+            continue; /* one name per input */
+        s->left_out = xrealloc(s->left_out, (s->nleft_out + 1) * sizeof *s->left_out);
+        s->left_out[s->nleft_out++] = xstrdup(file);
     }
     diag_list_free(&errs);
 

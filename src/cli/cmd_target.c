@@ -53,6 +53,8 @@ const struct cli_command cmd_target_command = {
     "be satisfied is reported with the k-paths that conflict.  Some input of\n"
     "RESULTS must reach NAME (exact name): the tree is learned from them; a\n"
     "name no input reaches is an error (exit status 2, with a did-you-mean).\n"
+    "A weak rule (see --min-reaching, --min-precision) is targeted all the\n"
+    "same, with a warning and its numbers: its inputs may not reach NAME.\n"
     "\n"
     "Inputs go to stdout, one per line (-0: NUL-terminated), or with -o DIR\n"
     "to numbered files and a manifest.json naming each file's rule and\n"
@@ -412,9 +414,17 @@ static int target(const struct cli_command *cmd, struct target_args *a, const st
         live += tr->gen != NULL;
         strbuf_reset(&line);
         explain_render_rule(&s.kf, dr, &line);
-        fprintf(stderr, "rule %zu: %s   (%u inputs, precision %.2f)\n", r + 1, strbuf_str(&line),
-                res.rules[r].support,
-                res.rules[r].support ? (double)res.rules[r].hits / res.rules[r].support : 0.0);
+        strbuf_addstr(&line, "   ");
+        explain_render_support(&res.rules[r], &a->o, &line);
+        fprintf(stderr, "rule %zu: %s\n", r + 1, strbuf_str(&line));
+        if (explain_rule_weak(&res.rules[r], &a->o)) {
+            /* targeted all the same: more inputs like the one crash seen is
+             * what target is for, but they may well not reach the feature */
+            strbuf_reset(&line);
+            explain_render_weakness(&res.rules[r], a->feature, &a->o, &line);
+            fprintf(stderr, "  warning: a weak rule: %s; its inputs may not reach %s\n",
+                    strbuf_str(&line), a->feature);
+        }
         for (size_t i = 0; i < tr->nrequired + tr->nprohibited; i++) {
             bool req = i < tr->nrequired;
             strbuf_reset(&line);

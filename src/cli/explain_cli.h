@@ -16,6 +16,10 @@
     {"criterion", 0, "C", "split by gini (the default) or entropy"},                     \
     {"no-balance", 0, NULL, "learn on every training input, not a class-balanced sample"}, \
     {"seed", 0, "S", "seed of every random choice: sample, --split, generation (default 1)"}, \
+    {"min-reaching", 0, "N", "a rule is weak when fewer than N of the training inputs "      \
+                             "matching it reach the feature (default 3)"},                  \
+    {"min-precision", 0, "P", "a rule is weak when its precision is below P, 0 to 1 "        \
+                              "(default 0.50)"},                                            \
     CLI_SAMPLE_OPTIONS
 
 /* Handle one of EXPLAIN_CLI_OPTIONS: CLI_CONTINUE, EXIT_USAGE after a message,

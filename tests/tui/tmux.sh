@@ -225,6 +225,31 @@ wait_for "autosave discarded" "n discards"
 keys q
 wait_exit "q" 0
 
+# ---- restoring a big autosave is a sliced job (issue 17.10): the screen
+# shows how far it is, and a key is answered between two slices; restored
+# in one piece, the screen would keep the question until the end, and the
+# key would land on the restored session.  The autosave: 30,000 inputs to
+# parse, filed where the explorer files the session of expr.ebnf (the
+# SHA-256 of the grammar's real path) -------------------------------------
+rm -f "$tmp/state/kpath/"autosave-*
+real=$(realpath grammars/expr.ebnf)
+hash=$(printf '%s' "$real" | sha256sum | cut -c1-12)
+awk 'BEGIN {print "kpath-workspace 1"; print "grammar \"grammars/expr.ebnf\""; print "k 2"
+            for (i = 0; i < 30000; i++) printf "input \"x+%d*(y-%d)\"\n", i, i % 97
+            print "end"}' >"$tmp/state/kpath/autosave-expr.ebnf-$hash.kpw"
+start
+wait_for "An autosaved session of this grammar" "the offer of the big autosave"
+keys y
+wait_for "restoring the autosaved session: " "the progress line of restoring a big autosave"
+keys j
+wait_for "% (keys do nothing until it is done: 1 ignored)" \
+    "a key answered between two slices of the restore"
+keys j
+wait_for "% (keys do nothing until it is done: 2 ignored)" "a second key answered"
+wait_for "restored the autosaved session: 30000 inputs" "the end of the restore"
+keys : 'q!' Enter
+wait_exit ":q! after the restore" 0
+
 # ---- at 80x24 the stepper shows and takes the keys after s ------------------
 W=80 H=24 start
 keys s

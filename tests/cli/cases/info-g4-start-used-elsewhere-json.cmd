@@ -1,0 +1,1 @@
+info -k 1 --json tests/grammars/formats/EntryFirst.g4

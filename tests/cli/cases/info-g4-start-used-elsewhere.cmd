@@ -1,0 +1,1 @@
+info -k 2 tests/grammars/formats/EntryFirst.g4
