@@ -492,10 +492,11 @@ static void draw_bottom_line(struct ui *ui, int y)
     if (ui->job == JOB_RESTORE) {
         size_t done, total = workspace_load_lines(ui->job_loader, &done);
         struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " restoring the autosaved session: %zu%% (keys do nothing until it is done",
+        strbuf_addf(&sb, " restoring the autosave: %zu%% (q quits and keeps it",
                     total ? done * 100 / total : 100);
         if (ui->restore_keys_ignored)
-            strbuf_addf(&sb, ": %u ignored", ui->restore_keys_ignored);
+            strbuf_addf(&sb, "; %u other key%s ignored", ui->restore_keys_ignored,
+                        ui->restore_keys_ignored == 1 ? "" : "s");
         strbuf_addch(&sb, ')');
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
         strbuf_free(&sb);
@@ -1792,8 +1793,16 @@ void ui_key(struct ui *ui, int key)
             return;
     }
     if (ui->job == JOB_RESTORE) {
-        /* stopped, it would leave the session half restored: the key does
-         * nothing, but its line says so, between two slices of the restore */
+        /* q or Ctrl-C: out, with the autosave left as it was (a clean quit
+         * would remove it, and the session was never restored).  Any other
+         * key would land on a half-restored session: it does nothing, and
+         * the restore's line counts it, between two of its slices. */
+        if (key == 'q' || key == 3) {
+            ui_job_stop(ui, NULL);
+            ui->keep_autosave = true;
+            ui->quit = true;
+            return;
+        }
         ui->restore_keys_ignored++;
         return;
     }

@@ -600,8 +600,9 @@ int term_run(struct ui *ui, const char *history_path)
     ui->front_cmdline = false;
     if (history_path)
         write_history(history_path);
-    /* A clean quit leaves no autosave behind; a kill keeps it for next time. */
-    if (ui->autosave_path && !got_term)
+    /* A clean quit leaves no autosave behind; a kill, or quitting a restore
+     * of it, keeps it for next time. */
+    if (ui->autosave_path && !got_term && !ui->keep_autosave)
         unlink(ui->autosave_path);
     if (devnull)
         fclose(devnull);

@@ -346,6 +346,7 @@ struct ui {
     int exit_status;
     uint64_t saved_changes;  /* ws->changes at the last autosave */
     char *autosave_path;     /* owned; NULL: no autosave */
+    bool keep_autosave;      /* quit while restoring it: it stays for next time */
     char *state_dir;         /* owned; where autosaves go (NULL: none) */
 };
 
