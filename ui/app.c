@@ -840,30 +840,18 @@ static void overlay_search(struct ui *ui, bool backward)
 
 /* ---- lessons ------------------------------------------------------------------------ */
 
-/* Wrap text at w columns (at blanks); calls back per line. */
+/* Wrap text at w columns (text_wrap_line), drawing the lines when s is
+ * given; returns how many there are, at most maxlines. */
 static int wrap_lines(const char *text, int w, struct screen *s, int x, int y, int maxlines, int style)
 {
     int lines = 0;
-    const char *p = text;
-    while (*p && lines < maxlines) {
-        const char *end = p, *cut = NULL;
-        int cols = 0;
-        while (*end && cols < w) {
-            if (*end == ' ')
-                cut = end;
-            end++;
-            while (*end && ((unsigned char)*end & 0xc0) == 0x80)
-                end++;
-            cols++;
-        }
-        if (*end && cut && cut > p)
-            end = cut;
-        if (s && lines < maxlines)
-            screen_put_fit(s, x, y + lines, w, p, (size_t)(end - p), style);
+    size_t len = strlen(text), pos = 0, next;
+    while (pos < len && lines < maxlines) {
+        size_t take = text_wrap_line(text + pos, len - pos, w, &next);
+        if (s)
+            screen_put_fit(s, x, y + lines, w, text + pos, take, style);
         lines++;
-        p = end;
-        while (*p == ' ')
-            p++;
+        pos += next;
     }
     return lines;
 }

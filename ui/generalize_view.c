@@ -21,25 +21,14 @@ static void add_line(struct strbuf *lines, char mark, const char *p, size_t len,
     int w = width > 20 ? width : 20;
     bool first = true;
     do {
-        int room = first ? w : w - 4;
-        size_t take = 0;
-        size_t space = 0; /* after the last blank that fits: a better place to break */
-        for (int cols = 0; take < len && cols < room; cols++) {
-            take++;
-            while (take < len && ((unsigned char)p[take] & 0xc0) == 0x80)
-                take++;
-            if (p[take - 1] == ' ')
-                space = take;
-        }
-        if (take < len && space > (size_t)room / 2)
-            take = space;
+        size_t next, take = text_wrap_line(p, len, first ? w : w - 4, &next);
         strbuf_addch(lines, mark);
         if (!first)
             strbuf_addstr(lines, "    ");
         strbuf_add(lines, p, take);
         strbuf_addch(lines, '\n');
-        p += take;
-        len -= take;
+        p += next;
+        len -= next;
         first = false;
     } while (len);
 }

@@ -57,32 +57,16 @@ static uint64_t paras_draw(struct ui *ui, const struct paras *ps, struct rect r,
             w = 8;
         bool first = true;
         do {
-            size_t end = pos;
-            int cols = 0;
-            while (end < len && cols < w && text[end] != '\n') {
-                end++;
-                while (end < len && ((unsigned char)text[end] & 0xc0) == 0x80)
-                    end++;
-                cols++;
-            }
-            if (end < len && text[end] != '\n' && cols >= w) {
-                size_t sp = end;
-                while (sp > pos && text[sp] != ' ')
-                    sp--;
-                if (sp > pos)
-                    end = sp + 1;
-            }
+            size_t next, take = text_wrap_line(text + pos, len - pos, w, &next);
             if (row >= top && row < top + (uint64_t)r.h) {
                 int y = r.y + (int)(row - top);
                 if (first)
                     screen_puts(&ui->scr, r.x, y, lw, p->label, EL_DIM);
-                screen_put(&ui->scr, r.x + lw, y, r.w - lw, text + pos, end - pos, p->style);
+                screen_put(&ui->scr, r.x + lw, y, r.w - lw, text + pos, take, p->style);
             }
             row++;
             first = false;
-            pos = end;
-            if (pos < len && text[pos] == '\n')
-                pos++;
+            pos += next;
         } while (pos < len);
     }
     return row;

@@ -232,25 +232,10 @@ static void wrap_line(struct ui *ui, struct rect r, int *y, const char *label, c
         int w = r.w - lw;
         if (w <= 0)
             break;
-        /* take up to w columns */
-        size_t end = pos;
-        int cols = 0;
-        while (end < len && cols < w) {
-            end++;
-            while (end < len && ((unsigned char)text[end] & 0xc0) == 0x80)
-                end++;
-            cols++;
-        }
-        if (end < len) {
-            size_t sp = end;
-            while (sp > pos && text[sp] != ' ')
-                sp--;
-            if (sp > pos)
-                end = sp + 1;
-        }
-        screen_put(&ui->scr, r.x + lw, *y, w, text + pos, end - pos, style);
+        size_t next, take = text_wrap_line(text + pos, len - pos, w, &next);
+        screen_put(&ui->scr, r.x + lw, *y, w, text + pos, take, style);
         (*y)++;
-        pos = end;
+        pos += next;
         if (pos >= len)
             break;
     }
