@@ -171,6 +171,21 @@ struct summarizer {
     size_t items_before_cap;
 };
 
+/* A remembered lookup of the states' trie: the key of a level, without
+ * what indexes the cache (the leaf or the state above), and its entry. */
+struct level_cache {
+    uint32_t gen, node, dot, tag; /* tag: the next character at the root, else the origin class */
+    uint32_t entry;
+};
+
+/* A remembered lookup of a transition's values, for up to VALUES_CACHE_INPUTS
+ * inputs (4 words each, as in the key). */
+#define VALUES_CACHE_INPUTS 2
+struct values_cache {
+    uint32_t gen, ninputs, entry;
+    uint32_t inputs[4 * VALUES_CACHE_INPUTS];
+};
+
 struct parser {
     struct forest *f;
     const struct graph *g;
@@ -227,6 +242,15 @@ struct parser {
     /* Transitions (parse_states.h, see "replaying sets" below; with det). */
     struct parse_states *states;  /* NULL: off */
     uint32_t ntransitions;        /* ids given since the last clear */
+    /* Caches of the trie's lookups (see state_entry): per leaf node the root
+     * last found for it, per state id the level last found below it, per
+     * transition id the values last found for its inputs.  An entry counts
+     * when its gen is states_gen, which every clear of the states advances. */
+    struct level_cache *root_cache, *level_cache;
+    size_t level_cache_cap;
+    struct values_cache *values_cache;
+    size_t values_cache_cap;
+    uint32_t states_gen;
     bool rec;                     /* the current set is being recorded */
     uint32_t rec_leaf, rec_w0;
     uint32_t *rec_old;            /* the stack items it read, in order */
@@ -1321,6 +1345,20 @@ static void mark_live(struct parser *p, size_t *depth, uint32_t item)
  * made again when needed. */
 #define COLLECT_MIN_SET_BYTES ((size_t)1 << 20)
 
+/* Forget every state and transition (and so what the caches remember). */
+static void states_clear(struct parser *p)
+{
+    parse_states_clear(p->states);
+    p->ntransitions = 0;
+    if (++p->states_gen == 0) { /* wrapped: no entry may look current */
+        size_t per_node = (size_t)p->g->nnodes + 2;
+        memset(p->root_cache, 0, per_node * sizeof *p->root_cache);
+        memset(p->level_cache, 0, p->level_cache_cap * sizeof *p->level_cache);
+        memset(p->values_cache, 0, p->values_cache_cap * sizeof *p->values_cache);
+        p->states_gen = 1;
+    }
+}
+
 static void collect_sets(struct parser *p)
 {
     struct forest *f = p->f;
@@ -1340,10 +1378,8 @@ static void collect_sets(struct parser *p)
         forget_marks(f);
     for (size_t i = 0; i < p->det_summary_cap; i++)
         p->det_summary[i] = NONE;
-    if (p->states) { /* the values of transitions name chain sets */
-        parse_states_clear(p->states);
-        p->ntransitions = 0;
-    }
+    if (p->states) /* the values of transitions name chain sets */
+        states_clear(p);
     p->collect_sets_at = 2 * chain_sets_memory(f->chains) + COLLECT_MIN_SET_BYTES;
 }
 
@@ -1502,6 +1538,9 @@ static void parser_free(struct parser *p)
     lookahead_free(&p->la);
     parse_det_free(p->det);
     parse_states_free(p->states);
+    free(p->root_cache);
+    free(p->level_cache);
+    free(p->values_cache);
     free(p->rec_old);
     free(p->rec_words);
     free(p->det_summary);
@@ -1562,6 +1601,9 @@ static size_t parser_memory(const struct parser *p)
                            (p->det ? parse_det_memory(p->det) : 0) +
                            p->det_summary_cap * sizeof *p->det_summary +
                            (p->states ? parse_states_memory(p->states) : 0) +
+                           (p->states ? ((size_t)p->g->nnodes + 2) * sizeof *p->root_cache : 0) +
+                           p->level_cache_cap * sizeof *p->level_cache +
+                           p->values_cache_cap * sizeof *p->values_cache +
                            (p->rec_old_cap + p->rec_words_cap) * sizeof(uint32_t) +
                            p->live_rank_cap * sizeof *p->live_rank +
                            p->marking_cap * sizeof *p->marking;
@@ -1810,6 +1852,37 @@ static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
     key[1] = (uint32_t)count, key[2] = (uint32_t)(count >> 32), key[3] = infinite;
 }
 
+/* The trie's entry of a level key (level_key), or PARSE_STATES_NONE.  The
+ * same key is looked up again and again (the same stack at every member
+ * of an object): a cache per leaf (at the root) and per state above (below
+ * it) remembers the last key found and its entry, which stays valid until
+ * the states are cleared; only a different key hashes. */
+static uint32_t state_entry(struct parser *p, const uint32_t key[6])
+{
+    struct level_cache *c;
+    uint32_t tag;
+    if (key[0] == TAG_ROOT) {
+        c = &p->root_cache[key[1]];
+        tag = key[2];
+    } else {
+        if (key[1] >= p->level_cache_cap) {
+            size_t old = p->level_cache_cap;
+            p->level_cache = xgrow(p->level_cache, &p->level_cache_cap, (size_t)key[1] + 1,
+                                   sizeof *p->level_cache);
+            memset(p->level_cache + old, 0, (p->level_cache_cap - old) * sizeof *p->level_cache);
+        }
+        c = &p->level_cache[key[1]];
+        tag = key[5];
+    }
+    if (c->gen == p->states_gen && c->node == key[3] && c->dot == key[4] && c->tag == tag)
+        return c->entry;
+    uint32_t entry = parse_states_find(p->states, key, 6);
+    p->stats.states_hashed++;
+    if (entry != PARSE_STATES_NONE)
+        *c = (struct level_cache){p->states_gen, key[3], key[4], tag, entry};
+    return entry;
+}
+
 /* Set j, whose one pending entry is e, by a transition: true if replayed.
  * Otherwise the set is to be built, and recorded when p->rec. */
 static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
@@ -1826,9 +1899,10 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             return false;
         xs[d] = x;
         level_key(p, key, xs, origins, d, above, leaf, f->text[j]);
-        const uint32_t *v = parse_states_get(p->states, key, 6, &len);
-        if (!v)
+        uint32_t entry = state_entry(p, key);
+        if (entry == PARSE_STATES_NONE)
             return false;
+        const uint32_t *v = parse_states_value(p->states, entry, &len);
         if (v[0] == STATE_DONE) {
             id = v[1];
             t = v + 2;
@@ -1852,9 +1926,31 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     vkey[0] = TAG_VALUES, vkey[1] = id;
     for (uint32_t i = 0; i < ninputs; i++)
         value_key_input(p, vkey + 2 + 4 * i, xs[inputs[i]]);
-    const uint32_t *values = parse_states_get(p->states, vkey, 2 + 4 * ninputs, &len);
-    if (!values)
-        return false; /* built and recorded with these inputs */
+    uint32_t ventry = PARSE_STATES_NONE;
+    struct values_cache *vc = NULL;
+    if (ninputs <= VALUES_CACHE_INPUTS) {
+        if (id >= p->values_cache_cap) {
+            size_t old = p->values_cache_cap;
+            p->values_cache = xgrow(p->values_cache, &p->values_cache_cap, (size_t)id + 1,
+                                    sizeof *p->values_cache);
+            memset(p->values_cache + old, 0, (p->values_cache_cap - old) * sizeof *p->values_cache);
+        }
+        vc = &p->values_cache[id];
+        if (vc->gen == p->states_gen && vc->ninputs == ninputs &&
+            memcmp(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
+            ventry = vc->entry;
+    }
+    if (ventry == PARSE_STATES_NONE) {
+        ventry = parse_states_find(p->states, vkey, 2 + 4 * ninputs);
+        p->stats.states_hashed++;
+        if (ventry == PARSE_STATES_NONE)
+            return false; /* built and recorded with these inputs */
+        if (vc) {
+            vc->gen = p->states_gen, vc->ninputs = ninputs, vc->entry = ventry;
+            memcpy(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
+        }
+    }
+    const uint32_t *values = parse_states_value(p->states, ventry, &len);
     p->rec = false;
     /* The pending entry is used up, as run's loop does. */
     p->pending_head[j & p->pending_mask] = NONE;
@@ -1992,10 +2088,8 @@ static void rec_finish(struct parser *p, uint32_t j)
     p->rec = false;
     if (p->stats.sets_by_components != p->rec_components)
         return;
-    if (parse_states_memory(p->states) > STATES_MAX_BYTES) {
-        parse_states_clear(p->states);
-        p->ntransitions = 0;
-    }
+    if (parse_states_memory(p->states) > STATES_MAX_BYTES)
+        states_clear(p);
     const uint32_t *t = p->rec_words;
     uint32_t D = t[2], n = t[3], len;
     uint32_t key[6], origins[STATES_MAX_DEPTH], above = NONE;
@@ -2259,6 +2353,8 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     if (chains && !(opts && opts->no_fast_path)) {
         p.det = parse_det_new(g, &p.la);
         p.states = parse_states_new();
+        p.root_cache = xcalloc(per_node, sizeof *p.root_cache);
+        p.states_gen = 1;
     }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     uint32_t furthest = run(&p);

@@ -57,6 +57,9 @@ struct parse_stats {
      * and the transitions recorded. */
     size_t sets_replayed;
     size_t transitions;
+    /* Lookups of a state or of a transition's values, when a set may be
+     * replayed, that parse.c's caches did not answer (hash lookups). */
+    size_t states_hashed;
     /* Sets built whose values needed the search for cycles (a derivation
      * added to something already made, or a cycle): the others are
      * summarized in the order they were made. */

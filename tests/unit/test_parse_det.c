@@ -314,6 +314,40 @@ TEST(parse_states_replay_a_repeated_sequence)
     test_unload(&l);
 }
 
+/* The caches of the states' lookups (parse.c's state_entry and the values
+ * cache): the same grammar and text, counting the lookups that hashed.  A
+ * set of an 'a' looks up its root level (leaf "a", next 'b', (cat, 0)) and,
+ * its stack item being a prediction, the values of a transition without
+ * inputs; a set of a 'b' its root (leaf "b", (cat, 1)), the level above it
+ * ((q, d) as state_dot tells rounds apart) and the values of its inputs
+ * (cat, 1) and (q, d) for d >= 1.  Each lookup hashes until it has once
+ * been answered: set 1 hashes its root (not found: recorded), set 2 its
+ * root (not found), set 3 its root and values (found, now cached), set 4
+ * its root (found: cached) and level (q, 1) (not found: recorded), set 5
+ * nothing, set 6 its level and values (found, cached), every later set
+ * nothing: 8 for any n >= 4.  Without the caches every replayed set would
+ * hash 2 or 3 times (n = 50: over 200). */
+TEST(parse_states_cache_their_lookups)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (\"a\" \"b\")*;\n", &l)))
+        return;
+    size_t lengths[2] = {4, 50};
+    for (int i = 0; i < 2; i++) {
+        size_t n = lengths[i];
+        char *text = malloc(2 * n);
+        for (size_t j = 0; j < n; j++)
+            text[2 * j] = 'a', text[2 * j + 1] = 'b';
+        struct parse_stats st;
+        uint64_t trees;
+        CHECK(fast_and_full(l.graph, text, 2 * n, &st, &trees));
+        CHECK_INT(st.sets_replayed, 2 * n - 4);
+        CHECK_INT(st.states_hashed, 8);
+        free(text);
+    }
+    test_unload(&l);
+}
+
 /* A replay needs the values of the stack items it advances to be ones seen
  * before.  S := ("a" C)*; C := "b" | "c".  A set of an 'a' reads the
  * sequence's prediction only and depends on the next character (C's
