@@ -171,20 +171,26 @@ struct summarizer {
     size_t items_before_cap;
 };
 
-/* A remembered lookup of the states' trie: the key of a level, without
- * what indexes the cache (the leaf or the state above), and its entry. */
+/* A remembered lookup of the states' trie: a level's key and its entry. */
 struct level_cache {
-    uint32_t gen, node, dot, tag; /* tag: the next character at the root, else the origin class */
-    uint32_t entry;
+    uint32_t gen, entry;
+    uint32_t key[6];
 };
 
 /* A remembered lookup of a transition's values, for up to VALUES_CACHE_INPUTS
  * inputs (4 words each, as in the key). */
-#define VALUES_CACHE_INPUTS 2
+#define VALUES_CACHE_INPUTS 4
 struct values_cache {
-    uint32_t gen, ninputs, entry;
+    uint32_t gen, id, ninputs, entry;
     uint32_t inputs[4 * VALUES_CACHE_INPUTS];
 };
+
+/* Slots of each cache: a key has a bucket of two, by its hash.  Both are
+ * allocated with the first replay (128 and 160 KiB). */
+#define STATES_CACHE_BITS 12
+#define STATES_CACHE_SLOTS (1u << STATES_CACHE_BITS)
+#define VALUES_CACHE_BITS 11
+#define VALUES_CACHE_SLOTS (1u << VALUES_CACHE_BITS)
 
 struct parser {
     struct forest *f;
@@ -242,14 +248,11 @@ struct parser {
     /* Transitions (parse_states.h, see "replaying sets" below; with det). */
     struct parse_states *states;  /* NULL: off */
     uint32_t ntransitions;        /* ids given since the last clear */
-    /* Caches of the trie's lookups (see state_entry): per leaf node the root
-     * last found for it, per state id the level last found below it, per
-     * transition id the values last found for its inputs.  An entry counts
-     * when its gen is states_gen, which every clear of the states advances. */
-    struct level_cache *root_cache, *level_cache;
-    size_t level_cache_cap;
+    /* Caches of the trie's lookups and of the values' (see state_entry),
+     * STATES_CACHE_SLOTS each.  An entry counts when its gen is states_gen,
+     * which every clear of the states advances. */
+    struct level_cache *level_cache;
     struct values_cache *values_cache;
-    size_t values_cache_cap;
     uint32_t states_gen;
     bool rec;                     /* the current set is being recorded */
     uint32_t rec_leaf, rec_w0;
@@ -1351,10 +1354,10 @@ static void states_clear(struct parser *p)
     parse_states_clear(p->states);
     p->ntransitions = 0;
     if (++p->states_gen == 0) { /* wrapped: no entry may look current */
-        size_t per_node = (size_t)p->g->nnodes + 2;
-        memset(p->root_cache, 0, per_node * sizeof *p->root_cache);
-        memset(p->level_cache, 0, p->level_cache_cap * sizeof *p->level_cache);
-        memset(p->values_cache, 0, p->values_cache_cap * sizeof *p->values_cache);
+        if (p->level_cache) {
+            memset(p->level_cache, 0, STATES_CACHE_SLOTS * sizeof *p->level_cache);
+            memset(p->values_cache, 0, VALUES_CACHE_SLOTS * sizeof *p->values_cache);
+        }
         p->states_gen = 1;
     }
 }
@@ -1538,7 +1541,6 @@ static void parser_free(struct parser *p)
     lookahead_free(&p->la);
     parse_det_free(p->det);
     parse_states_free(p->states);
-    free(p->root_cache);
     free(p->level_cache);
     free(p->values_cache);
     free(p->rec_old);
@@ -1601,13 +1603,14 @@ static size_t parser_memory(const struct parser *p)
                            (p->det ? parse_det_memory(p->det) : 0) +
                            p->det_summary_cap * sizeof *p->det_summary +
                            (p->states ? parse_states_memory(p->states) : 0) +
-                           (p->states ? ((size_t)p->g->nnodes + 2) * sizeof *p->root_cache : 0) +
-                           p->level_cache_cap * sizeof *p->level_cache +
-                           p->values_cache_cap * sizeof *p->values_cache +
                            (p->rec_old_cap + p->rec_words_cap) * sizeof(uint32_t) +
                            p->live_rank_cap * sizeof *p->live_rank +
                            p->marking_cap * sizeof *p->marking;
-        return chunks + doubling + doubling / 2 + summaries + summaries / 2 + per_position;
+        size_t caches = p->level_cache ? STATES_CACHE_SLOTS * sizeof *p->level_cache +
+                                             VALUES_CACHE_SLOTS * sizeof *p->values_cache
+                                       : 0;
+        return chunks + doubling + doubling / 2 + summaries + summaries / 2 + caches +
+               per_position;
     }
     return chunks + doubling + doubling / 2 + per_position + passes_memory(f);
 }
@@ -1852,34 +1855,35 @@ static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
     key[1] = (uint32_t)count, key[2] = (uint32_t)(count >> 32), key[3] = infinite;
 }
 
+/* The bucket of a key in a cache of 2^bits slots: two slots, c[0] and c[1].  A multiplicative mix of its words, whose top bits
+ * depend on all of them. */
+static uint32_t cache_bucket(const uint32_t *w, uint32_t n, unsigned bits)
+{
+    uint64_t h = n;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ w[i]) * UINT64_C(0x9e3779b97f4a7c15);
+    return (uint32_t)(h >> (64 - bits)) & ~1u;
+}
+
 /* The trie's entry of a level key (level_key), or PARSE_STATES_NONE.  The
- * same key is looked up again and again (the same stack at every member
- * of an object): a cache per leaf (at the root) and per state above (below
- * it) remembers the last key found and its entry, which stays valid until
- * the states are cleared; only a different key hashes. */
+ * same few keys are looked up again and again (the same stack at every
+ * member of an object): a cache of two ways per bucket remembers the keys
+ * found and their entries, which stay valid until the states are cleared;
+ * only a key not there hashes into the states.  (Two ways: some pairs of
+ * keys share a bucket and are met by turns.) */
 static uint32_t state_entry(struct parser *p, const uint32_t key[6])
 {
-    struct level_cache *c;
-    uint32_t tag;
-    if (key[0] == TAG_ROOT) {
-        c = &p->root_cache[key[1]];
-        tag = key[2];
-    } else {
-        if (key[1] >= p->level_cache_cap) {
-            size_t old = p->level_cache_cap;
-            p->level_cache = xgrow(p->level_cache, &p->level_cache_cap, (size_t)key[1] + 1,
-                                   sizeof *p->level_cache);
-            memset(p->level_cache + old, 0, (p->level_cache_cap - old) * sizeof *p->level_cache);
-        }
-        c = &p->level_cache[key[1]];
-        tag = key[5];
-    }
-    if (c->gen == p->states_gen && c->node == key[3] && c->dot == key[4] && c->tag == tag)
-        return c->entry;
+    struct level_cache *c = &p->level_cache[cache_bucket(key, 6, STATES_CACHE_BITS)];
+    for (int way = 0; way < 2; way++)
+        if (c[way].gen == p->states_gen && memcmp(c[way].key, key, sizeof c->key) == 0)
+            return c[way].entry;
     uint32_t entry = parse_states_find(p->states, key, 6);
     p->stats.states_hashed++;
-    if (entry != PARSE_STATES_NONE)
-        *c = (struct level_cache){p->states_gen, key[3], key[4], tag, entry};
+    if (entry != PARSE_STATES_NONE) {
+        c[1] = c[0]; /* the newest first, the one before second */
+        c[0].gen = p->states_gen, c[0].entry = entry;
+        memcpy(c[0].key, key, sizeof c->key);
+    }
     return entry;
 }
 
@@ -1890,6 +1894,10 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     struct forest *f = p->f;
     uint32_t key[6], xs[STATES_MAX_DEPTH], origins[STATES_MAX_DEPTH];
     uint32_t leaf = PENDING(p, e).symbol, w0 = PENDING(p, e).waiter;
+    if (!p->level_cache) {
+        p->level_cache = xcalloc(STATES_CACHE_SLOTS, sizeof *p->level_cache);
+        p->values_cache = xcalloc(VALUES_CACHE_SLOTS, sizeof *p->values_cache);
+    }
     p->rec = true, p->nrec_old = 0, p->rec_leaf = leaf, p->rec_w0 = w0;
     p->rec_components = p->stats.sets_by_components;
     uint32_t id = NONE, d = 0, len, above = NONE;
@@ -1929,16 +1937,11 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     uint32_t ventry = PARSE_STATES_NONE;
     struct values_cache *vc = NULL;
     if (ninputs <= VALUES_CACHE_INPUTS) {
-        if (id >= p->values_cache_cap) {
-            size_t old = p->values_cache_cap;
-            p->values_cache = xgrow(p->values_cache, &p->values_cache_cap, (size_t)id + 1,
-                                    sizeof *p->values_cache);
-            memset(p->values_cache + old, 0, (p->values_cache_cap - old) * sizeof *p->values_cache);
-        }
-        vc = &p->values_cache[id];
-        if (vc->gen == p->states_gen && vc->ninputs == ninputs &&
-            memcmp(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
-            ventry = vc->entry;
+        vc = &p->values_cache[cache_bucket(vkey + 1, 1 + 4 * ninputs, VALUES_CACHE_BITS)];
+        for (int way = 0; way < 2 && ventry == PARSE_STATES_NONE; way++)
+            if (vc[way].gen == p->states_gen && vc[way].id == id && vc[way].ninputs == ninputs &&
+                memcmp(vc[way].inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
+                ventry = vc[way].entry;
     }
     if (ventry == PARSE_STATES_NONE) {
         ventry = parse_states_find(p->states, vkey, 2 + 4 * ninputs);
@@ -1946,7 +1949,8 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         if (ventry == PARSE_STATES_NONE)
             return false; /* built and recorded with these inputs */
         if (vc) {
-            vc->gen = p->states_gen, vc->ninputs = ninputs, vc->entry = ventry;
+            vc[1] = vc[0];
+            vc->gen = p->states_gen, vc->id = id, vc->ninputs = ninputs, vc->entry = ventry;
             memcpy(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
         }
     }
@@ -2353,7 +2357,6 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     if (chains && !(opts && opts->no_fast_path)) {
         p.det = parse_det_new(g, &p.la);
         p.states = parse_states_new();
-        p.root_cache = xcalloc(per_node, sizeof *p.root_cache);
         p.states_gen = 1;
     }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
