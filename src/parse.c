@@ -192,6 +192,13 @@ struct values_cache {
 #define VALUES_CACHE_BITS 11
 #define VALUES_CACHE_SLOTS (1u << VALUES_CACHE_BITS)
 
+/* The summary and tree count of an item or symbol of a per-set parse. */
+struct value {
+    uint32_t summary;
+    uint64_t count;
+    bool infinite;
+};
+
 struct parser {
     struct forest *f;
     const struct graph *g;
@@ -261,6 +268,15 @@ struct parser {
     size_t rec_components;        /* stats.sets_by_components when it began */
     uint32_t *rec_words;          /* the transition being recorded */
     size_t nrec_words, rec_words_cap;
+    /* Its values program (see prog_op), recorded while prog_on. */
+    bool prog_on, prog_ok;
+    uint32_t *prog;
+    size_t nprog, prog_cap;
+    uint32_t *prog_index;         /* per local id: the number of its value, or NONE */
+    size_t prog_index_cap;
+    uint32_t prog_values;         /* values numbered so far */
+    struct value *prog_run;       /* the values of a program being run */
+    size_t prog_run_cap;
     uint64_t (*first)[2];         /* per node: ASCII characters that can start it */
     bool *first_high;             /* per node: a character >= 128 can start it */
     uint64_t (*follow)[2];        /* per node: ASCII characters that can follow it */
@@ -951,12 +967,6 @@ static inline uint32_t local_item(const struct parser *p, uint32_t item)
     return (uint32_t)p->f->nsymbols + (item - p->set_first_item);
 }
 
-struct value {
-    uint32_t summary;
-    uint64_t count;
-    bool infinite;
-};
-
 static struct value item_value(const struct parser *p, uint32_t item)
 {
     struct value v = {CHAIN_SET_EMPTY, 1, false};
@@ -1005,21 +1015,87 @@ static uint32_t alternative_mark(const struct parser *p, uint32_t alt, uint32_t 
     return expansion_mark(p, p->f->edge_marks, n->first_child + i, alt, i);
 }
 
+/* ---- values programs -------------------------------------------------------
+ * The values of a set that a transition makes (replaying sets, below) are a
+ * fixed sequence of accumulator operations on the values of its inputs and
+ * on constants: what local_value does for each of its symbols and items in
+ * the order summarize_in_order takes them (each with one derivation: a
+ * recorded set has one way on).  While a set being recorded is summarized
+ * (prog_on), the operations are written down, so that a replay with inputs
+ * never seen runs them instead of building the set again.  A value is ops
+ * (PROG_INPUT i: add input i; PROG_VALUE k: add value k made before;
+ * PROG_CONST set: add a set; PROG_EXTEND node) up to PROG_TAKE; its tree
+ * count is the product of its inputs' and values' counts, and it is
+ * infinite when one of them is.  PROG_OUT k lists the values of the set's
+ * advanced items in order.  Two words per op. */
+enum { PROG_INPUT, PROG_VALUE, PROG_CONST, PROG_EXTEND, PROG_TAKE, PROG_OUT };
+
+static void prog_op(struct parser *p, uint32_t op, uint32_t arg)
+{
+    if (!p->prog_on || !p->prog_ok)
+        return;
+    p->prog = xgrow(p->prog, &p->prog_cap, p->nprog + 2, sizeof *p->prog);
+    p->prog[p->nprog++] = op;
+    p->prog[p->nprog++] = arg;
+}
+
+/* An item's value as an operand: a prediction's (or none's) is the empty
+ * set, a local item's a value made before, a stack item's one of the
+ * inputs (the last rec_words[6] words of the transition: their levels). */
+static void prog_item(struct parser *p, uint32_t item)
+{
+    if (!p->prog_on || !p->prog_ok)
+        return;
+    if (item == NONE || ITEM(p->f, item).dot == 0) {
+        prog_op(p, PROG_CONST, CHAIN_SET_EMPTY);
+        return;
+    }
+    uint32_t id = local_item(p, item);
+    if (id != NONE) {
+        if (p->prog_index[id] == NONE)
+            p->prog_ok = false;
+        prog_op(p, PROG_VALUE, p->prog_index[id]);
+        return;
+    }
+    uint32_t ninputs = p->rec_words[6];
+    const uint32_t *inputs = p->rec_words + p->nrec_words - ninputs;
+    for (uint32_t i = 0; i < ninputs; i++)
+        if (p->rec_old[inputs[i]] == item) {
+            prog_op(p, PROG_INPUT, i);
+            return;
+        }
+    p->prog_ok = false;
+}
+
+static void prog_symbol(struct parser *p, uint32_t sym)
+{
+    if (!p->prog_on || !p->prog_ok)
+        return;
+    if (p->prog_index[sym] == NONE)
+        p->prog_ok = false;
+    prog_op(p, PROG_VALUE, p->prog_index[sym]);
+}
+
 /* The end of the summary of a symbol of `node` (a real node) in the
  * accumulator, after its derivations' summaries (and, for an alternation,
  * the marks of the alternatives they took): the node's own expansion mark
  * unless it has marks per alternative, and its extension when symbolic. */
-static void symbol_tail(const struct parser *p, uint32_t node, bool alt_marks)
+static void symbol_tail(struct parser *p, uint32_t node, bool alt_marks)
 {
     struct chain_sets *cs = p->f->chains;
-    if (p->f->node_marks && !alt_marks)
-        chain_sets_acc_add(cs, expansion_mark(p, p->f->node_marks, node, node, 0));
-    if (node_kind_is_symbolic(p->g->nodes[node].kind))
+    if (p->f->node_marks && !alt_marks) {
+        uint32_t mark = expansion_mark(p, p->f->node_marks, node, node, 0);
+        chain_sets_acc_add(cs, mark);
+        prog_op(p, PROG_CONST, mark);
+    }
+    if (node_kind_is_symbolic(p->g->nodes[node].kind)) {
         chain_sets_acc_extend(cs, node);
+        prog_op(p, PROG_EXTEND, node);
+    }
 }
 
 /* The value of local id `id` from its derivations' current values. */
-static struct value local_value(const struct parser *p, uint32_t id)
+static struct value local_value(struct parser *p, uint32_t id)
 {
     const struct forest *f = p->f;
     struct chain_sets *cs = f->chains;
@@ -1037,8 +1113,15 @@ static struct value local_value(const struct parser *p, uint32_t id)
                                                     p->sum.infinite[d]}
                                    : item_value(p, d);
             chain_sets_acc_add(cs, dv.summary);
-            if (alt_marks)
-                chain_sets_acc_add(cs, alternative_mark(p, s->node, SYMBOL(f, d).node));
+            if (unit)
+                prog_symbol(p, d);
+            else
+                prog_item(p, d);
+            if (alt_marks) {
+                uint32_t mark = alternative_mark(p, s->node, SYMBOL(f, d).node);
+                chain_sets_acc_add(cs, mark);
+                prog_op(p, PROG_CONST, mark);
+            }
             v.count = sat_add(v.count, dv.count);
             v.infinite = v.infinite || dv.infinite;
         }
@@ -1057,6 +1140,8 @@ static struct value local_value(const struct parser *p, uint32_t id)
         uint32_t r = PACKED(f, pk).right;
         chain_sets_acc_add(cs, left.summary);
         chain_sets_acc_add(cs, p->sum.summary[r]);
+        prog_item(p, PACKED(f, pk).left);
+        prog_symbol(p, r);
         v.count = sat_add(v.count, sat_mul(left.count, p->sum.count[r]));
         v.infinite = v.infinite || left.infinite || p->sum.infinite[r];
     }
@@ -1155,6 +1240,14 @@ static bool summarize_in_order(struct parser *p)
                 return false;
         }
     }
+    if (p->rec) { /* a set being recorded: its values program too */
+        p->prog_on = p->prog_ok = true;
+        p->nprog = 0, p->prog_values = 0;
+        p->prog_index = xgrow(p->prog_index, &p->prog_index_cap, (size_t)nsym + nitems,
+                              sizeof *p->prog_index);
+        for (uint32_t id = 0; id < nsym + nitems; id++)
+            p->prog_index[id] = NONE;
+    }
     uint32_t i = 0;
     for (uint32_t s = 0; s <= nsym; s++) {
         uint32_t upto = s < nsym ? z->items_before[s] : nitems;
@@ -1164,12 +1257,22 @@ static bool summarize_in_order(struct parser *p)
             uint32_t id = nsym + i;
             struct value v = local_value(p, id);
             z->summary[id] = v.summary, z->count[id] = v.count, z->infinite[id] = v.infinite;
+            prog_op(p, PROG_TAKE, 0);
+            if (p->prog_on)
+                p->prog_index[id] = p->prog_values++;
         }
         if (s < nsym) {
             struct value v = local_value(p, s);
             z->summary[s] = v.summary, z->count[s] = v.count, z->infinite[s] = v.infinite;
+            prog_op(p, PROG_TAKE, 0);
+            if (p->prog_on)
+                p->prog_index[s] = p->prog_values++;
         }
     }
+    for (i = 0; i < nitems; i++)
+        if (ITEM(f, first + i).dot)
+            prog_op(p, PROG_OUT, p->prog_on ? p->prog_index[nsym + i] : 0);
+    p->prog_on = false;
     return true;
 }
 
@@ -1545,6 +1648,9 @@ static void parser_free(struct parser *p)
     free(p->values_cache);
     free(p->rec_old);
     free(p->rec_words);
+    free(p->prog);
+    free(p->prog_index);
+    free(p->prog_run);
     free(p->det_summary);
     free(p->stamp_pred);
     free(p->pred);
@@ -1603,7 +1709,9 @@ static size_t parser_memory(const struct parser *p)
                            (p->det ? parse_det_memory(p->det) : 0) +
                            p->det_summary_cap * sizeof *p->det_summary +
                            (p->states ? parse_states_memory(p->states) : 0) +
-                           (p->rec_old_cap + p->rec_words_cap) * sizeof(uint32_t) +
+                           (p->rec_old_cap + p->rec_words_cap + p->prog_cap +
+                            p->prog_index_cap) * sizeof(uint32_t) +
+                           p->prog_run_cap * sizeof *p->prog_run +
                            p->live_rank_cap * sizeof *p->live_rank +
                            p->marking_cap * sizeof *p->marking;
         size_t caches = p->level_cache ? STATES_CACHE_SLOTS * sizeof *p->level_cache +
@@ -1801,7 +1909,7 @@ enum { TAG_ROOT = 1, TAG_LEVEL, TAG_VALUES };
 enum { STATE_MORE, STATE_DONE };
 enum { TR_PRED, TR_ADV };
 enum { TR_OLD, TR_NEW };
-#define TR_HEAD 5
+#define TR_HEAD 6
 
 /* The next stack item above x, or NONE. */
 static uint32_t stack_next(const struct parser *p, uint32_t x)
@@ -1887,6 +1995,64 @@ static uint32_t state_entry(struct parser *p, const uint32_t key[6])
     return entry;
 }
 
+/* Run the values program prog[0 .. n) (see prog_op) of a transition on the
+ * stack items xs whose levels are inputs[0 .. ninputs): the values of the
+ * set's advanced items, 4 words each as in rec_finish, into out; returns
+ * the number of words. */
+static uint32_t run_program(struct parser *p, const uint32_t *prog, uint32_t n,
+                            const uint32_t *xs, const uint32_t *inputs, uint32_t ninputs,
+                            uint32_t *out)
+{
+    struct forest *f = p->f;
+    struct chain_sets *cs = f->chains;
+    struct value in[STATES_MAX_DEPTH];
+    for (uint32_t i = 0; i < ninputs; i++)
+        in[i] = item_value(p, xs[inputs[i]]);
+    uint32_t nvalues = 0, nout = 0;
+    struct value v = {CHAIN_SET_EMPTY, 1, false};
+    chain_sets_acc_start(cs);
+    for (uint32_t i = 0; i < n; i += 2) {
+        uint32_t arg = prog[i + 1];
+        const struct value *operand = NULL;
+        switch (prog[i]) {
+        case PROG_INPUT:
+            operand = &in[arg];
+            break;
+        case PROG_VALUE:
+            operand = &p->prog_run[arg];
+            break;
+        case PROG_CONST:
+            chain_sets_acc_add(cs, arg);
+            break;
+        case PROG_EXTEND:
+            chain_sets_acc_extend(cs, arg);
+            break;
+        case PROG_TAKE:
+            v.summary = chain_sets_acc_take(cs);
+            p->prog_run = xgrow(p->prog_run, &p->prog_run_cap, (size_t)nvalues + 1,
+                                sizeof *p->prog_run);
+            p->prog_run[nvalues++] = v;
+            v = (struct value){CHAIN_SET_EMPTY, 1, false};
+            chain_sets_acc_start(cs);
+            break;
+        default: { /* PROG_OUT */
+            const struct value *o = &p->prog_run[arg];
+            uint64_t count = f->counting ? o->count : 1;
+            out[nout++] = o->summary;
+            out[nout++] = (uint32_t)count, out[nout++] = (uint32_t)(count >> 32);
+            out[nout++] = f->counting && o->infinite;
+            break;
+        }
+        }
+        if (operand) {
+            chain_sets_acc_add(cs, operand->summary);
+            v.count = sat_mul(v.count, operand->count);
+            v.infinite = v.infinite || operand->infinite;
+        }
+    }
+    return nout;
+}
+
 /* Set j, whose one pending entry is e, by a transition: true if replayed.
  * Otherwise the set is to be built, and recorded when p->rec. */
 static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
@@ -1900,7 +2066,7 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     }
     p->rec = true, p->nrec_old = 0, p->rec_leaf = leaf, p->rec_w0 = w0;
     p->rec_components = p->stats.sets_by_components;
-    uint32_t id = NONE, d = 0, len, above = NONE;
+    uint32_t id = NONE, d = 0, len, above = NONE, done = PARSE_STATES_NONE;
     const uint32_t *t = NULL; /* the transition's words */
     for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++, x = stack_next(p, x)) {
         if (x == NONE)
@@ -1914,13 +2080,14 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         if (v[0] == STATE_DONE) {
             id = v[1];
             t = v + 2;
+            done = entry;
             break;
         }
         above = v[1];
     }
     if (id == NONE || t[0] != d + 1)
         return false;
-    uint32_t nitems = t[1], nconds = t[2], npend = t[3], ninputs = t[4];
+    uint32_t nitems = t[1], nconds = t[2], npend = t[3], ninputs = t[4], nprog = t[5];
     const uint32_t *cond = t + TR_HEAD, *items = cond + 2 * nconds, *pend = items + 3 * nitems;
     const uint32_t *inputs = pend + 3 * npend;
     for (uint32_t i = 0; i < nconds; i++) {
@@ -1943,18 +2110,30 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
                 memcmp(vc[way].inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
                 ventry = vc[way].entry;
     }
+    uint32_t computed[4 * STATES_MAX_ITEMS];
+    bool programmed = false;
     if (ventry == PARSE_STATES_NONE) {
         ventry = parse_states_find(p->states, vkey, 2 + 4 * ninputs);
         p->stats.states_hashed++;
-        if (ventry == PARSE_STATES_NONE)
-            return false; /* built and recorded with these inputs */
-        if (vc) {
+        if (ventry == PARSE_STATES_NONE) {
+            /* New inputs: the transition's program makes the values (and
+             * they are remembered), or the set is built and recorded. */
+            if (!nprog)
+                return false;
+            uint32_t nv = run_program(p, inputs + ninputs, nprog, xs, inputs, ninputs, computed);
+            if (parse_states_memory(p->states) <= STATES_MAX_BYTES)
+                parse_states_put(p->states, vkey, 2 + 4 * ninputs, computed, nv);
+            /* The words may have moved. */
+            t = parse_states_value(p->states, done, &len) + 2;
+            items = t + TR_HEAD + 2 * nconds, pend = items + 3 * nitems;
+            programmed = true;
+        } else if (vc) {
             vc[1] = vc[0];
             vc->gen = p->states_gen, vc->id = id, vc->ninputs = ninputs, vc->entry = ventry;
             memcpy(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
         }
     }
-    const uint32_t *values = parse_states_value(p->states, ventry, &len);
+    const uint32_t *values = programmed ? computed : parse_states_value(p->states, ventry, &len);
     p->rec = false;
     /* The pending entry is used up, as run's loop does. */
     p->pending_head[j & p->pending_mask] = NONE;
@@ -1982,7 +2161,10 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     p->stats.items_made += nitems;
     if (f->nitems > p->stats.items_peak)
         p->stats.items_peak = f->nitems;
-    p->stats.sets_replayed++;
+    if (programmed)
+        p->stats.sets_computed++;
+    else
+        p->stats.sets_replayed++;
     return true;
 }
 
@@ -2009,6 +2191,7 @@ static void rec_structure(struct parser *p, uint32_t j)
     uint32_t first = p->set_first_item, n = (uint32_t)(f->nitems - first);
     uint32_t D = (uint32_t)p->nrec_old;
     p->rec = false;
+    p->prog_ok = false;
     if (p->accept_stamp == j + 1 || n == 0 || n > STATES_MAX_ITEMS || D == 0 ||
         D > STATES_MAX_DEPTH || p->rec_old[0] != p->rec_w0)
         return;
@@ -2025,7 +2208,8 @@ static void rec_structure(struct parser *p, uint32_t j)
     }
     p->nrec_words = 0;
     rec_word(p, STATE_DONE), rec_word(p, NONE); /* the id: given by rec_finish */
-    rec_word(p, D), rec_word(p, n), rec_word(p, 0), rec_word(p, 0), rec_word(p, 0);
+    rec_word(p, D), rec_word(p, n), rec_word(p, 0), rec_word(p, 0), rec_word(p, 0),
+        rec_word(p, 0);
     if (p->expected_set == j)
         for (size_t i = 0; i < p->nexpected; i++) {
             uint32_t leaf = p->expected[i], end;
@@ -2092,6 +2276,13 @@ static void rec_finish(struct parser *p, uint32_t j)
     p->rec = false;
     if (p->stats.sets_by_components != p->rec_components)
         return;
+    /* The values program after the inputs (none if one could not be made). */
+    size_t inputs_at = p->nrec_words - p->rec_words[6];
+    if (p->prog_ok) {
+        for (size_t i = 0; i < p->nprog; i++)
+            rec_word(p, p->prog[i]);
+        p->rec_words[7] = (uint32_t)p->nprog;
+    }
     if (parse_states_memory(p->states) > STATES_MAX_BYTES)
         states_clear(p);
     const uint32_t *t = p->rec_words;
@@ -2141,7 +2332,7 @@ static void rec_finish(struct parser *p, uint32_t j)
     }
     t = p->rec_words; /* not moved: rec_words is the parser's */
     uint32_t ninputs = t[6];
-    const uint32_t *inputs = t + p->nrec_words - ninputs;
+    const uint32_t *inputs = t + inputs_at;
     uint32_t vkey[2 + 4 * STATES_MAX_DEPTH];
     vkey[0] = TAG_VALUES, vkey[1] = id;
     for (uint32_t i = 0; i < ninputs; i++)

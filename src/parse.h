@@ -57,6 +57,9 @@ struct parse_stats {
      * and the transitions recorded. */
     size_t sets_replayed;
     size_t transitions;
+    /* Sets replayed with inputs not seen before: the transition's values
+     * program made their values (not counted in sets_replayed). */
+    size_t sets_computed;
     /* Lookups of a state or of a transition's values, when a set may be
      * replayed, that parse.c's caches did not answer (hash lookups). */
     size_t states_hashed;

@@ -280,6 +280,55 @@ TEST(parse_fast_path_falls_back_on_ambiguity)
     test_unload(&l);
 }
 
+/* Values programs (parse.c): a set in a known state with inputs never
+ * seen is replayed, its values made by the transition's program, instead
+ * of built.  S := ("a" C)*; C := "b" | "c" on "abacacacab": set 1 (leaf
+ * "a", next 'b') and set 3 (next 'c') read the sequence's prediction; set
+ * 2 (leaf "b") and set 4 (leaf "c") read C's alternation and reference,
+ * the sequence's item (cat, 1) and the quantifier's (q, 0) and (q, 1): 4
+ * transitions recorded.  Set 5 and 7 replay set 3; set 6 is in set 4's
+ * state ((q, 2) and (q, 1) are alike), but (q, 2) holds the rounds "ab"
+ * and "ac" where (q, 1) held "ab" only: new inputs, so its values are
+ * computed (and remembered); set 8, (q, 3) holding what (q, 2) held,
+ * replays them; set 9 replays set 1; set 10, the end, is built.  So 4
+ * replayed and 1 computed (without programs set 6 would be built and
+ * recorded: 4 replayed, 0 computed).  In "ababacabab" (the next test) set
+ * 8 is the one computed. */
+TEST(parse_states_compute_new_values_by_program)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (\"a\" C)*;\nC := \"b\" | \"c\";\n", &l)))
+        return;
+    struct parse_stats st;
+    uint64_t trees;
+    CHECK(fast_and_full(l.graph, "abacacacab", 10, &st, &trees));
+    CHECK_INT(trees, 1);
+    CHECK_INT(st.transitions, 4);
+    CHECK_INT(st.sets_replayed, 4);
+    CHECK_INT(st.sets_computed, 1);
+    CHECK(fast_and_full(l.graph, "ababacabab", 10, &st, &trees));
+    CHECK_INT(st.transitions, 5);
+    CHECK_INT(st.sets_replayed, 3);
+    CHECK_INT(st.sets_computed, 1);
+    test_unload(&l);
+    /* A computed set whose k-paths are its own: S := W*; W := "a" C ".";
+     * C := "b" | "c" on "ab.ab.ac.ab.".  Sets 1 ("a", next 'b'), 2 ("b"),
+     * 3 (".", reading (cat, 2), W's reference and (q, 0)), 6 (the same
+     * with (q, 1)), 7 ("a", next 'c') and 8 ("c") are recorded: 6
+     * transitions; 4, 5, 10 and 11 replay 1 and 2; set 9 is in set 6's
+     * state with (cat, 2) holding C -> "c" where set 6's held C -> "b":
+     * computed.  Its program extends W over its input: the 3-path W C "c"
+     * is made there only (fast_and_full compares the k-paths). */
+    if (!CHECK(test_load_string("S := W*;\nW := \"a\" C \".\";\nC := \"b\" | \"c\";\n", &l)))
+        return;
+    CHECK(fast_and_full(l.graph, "ab.ab.ac.ab.", 12, &st, &trees));
+    CHECK_INT(trees, 1);
+    CHECK_INT(st.transitions, 6);
+    CHECK_INT(st.sets_replayed, 4);
+    CHECK_INT(st.sets_computed, 1);
+    test_unload(&l);
+}
+
 /* Replaying sets (parse.c, parse_states.h).  S := ("a" "b")* on (ab)^n: a
  * set j of an 'a' (odd j) reads one stack item, the sequence's prediction
  * (cat, 0) with the next character 'b'; a set of a 'b' (even j) reads the
