@@ -110,8 +110,12 @@ static void free_chunks(void *table, size_t nchunks)
 
 struct forest {
     const struct graph *graph;
-    uint32_t *text;      /* code points */
+    uint32_t *text;      /* code points (read them with text_at) */
     uint32_t len;
+    /* A per-set parse of ASCII text reads the caller's bytes instead (text
+     * is then NULL): they are its code points, and the forest does not
+     * outlive the call. */
+    const unsigned char *ascii;
     struct item **items; /* chunked, as the next two */
     size_t nitems, items_chunks, items_table_cap;
     struct packed **packed;
@@ -283,6 +287,12 @@ struct parser {
     bool *follow_high;            /* per node: a character >= 128 can follow it */
     bool *follow_end;             /* per node: the input can end after it */
 };
+
+/* The code point at position i < len. */
+static inline uint32_t text_at(const struct forest *f, size_t i)
+{
+    return f->ascii ? f->ascii[i] : f->text[i];
+}
 
 /* ---- items ---------------------------------------------------------------- */
 
@@ -516,7 +526,7 @@ static bool can_start(const struct parser *p, uint32_t node, uint32_t at)
 {
     if (at >= p->f->len)
         return false;
-    uint32_t cp = p->f->text[at];
+    uint32_t cp = text_at(p->f, at);
     return cp < 128 ? (p->first[node][cp >> 6] >> (cp & 63)) & 1 : p->first_high[node];
 }
 
@@ -580,7 +590,7 @@ static bool leaf_matches(const struct parser *p, uint32_t leaf, uint32_t at, uin
     const struct graph_node *n = &p->g->nodes[leaf];
     const struct forest *f = p->f;
     if (n->kind == NODE_CLASS) {
-        if (at >= f->len || !grammar_class_matches(n->expr, f->text[at]))
+        if (at >= f->len || !grammar_class_matches(n->expr, text_at(f, at)))
             return false;
         *end = at + 1;
         return true;
@@ -588,8 +598,13 @@ static bool leaf_matches(const struct parser *p, uint32_t leaf, uint32_t at, uin
     uint32_t len = p->lit_len[leaf];
     if (len > f->len - at)
         return false;
-    if (len && memcmp(p->lit_cps[leaf], f->text + at, len * sizeof(uint32_t)) != 0)
+    if (f->ascii) {
+        for (uint32_t i = 0; i < len; i++)
+            if (p->lit_cps[leaf][i] != f->ascii[at + i])
+                return false;
+    } else if (len && memcmp(p->lit_cps[leaf], f->text + at, len * sizeof(uint32_t)) != 0) {
         return false;
+    }
     *end = at + len;
     return true;
 }
@@ -648,7 +663,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
         /* Not nullable: worth predicting only if the next character can start it. */
         if (j >= f->len)
             return;
-        uint32_t cp = f->text[j];
+        uint32_t cp = text_at(f, j);
         bool can = cp < 128 ? (p->first[c][cp >> 6] >> (cp & 63)) & 1 : p->first_high[c];
         if (!can)
             return;
@@ -771,7 +786,7 @@ static bool can_follow(const struct parser *p, uint32_t node)
 {
     if (p->set >= p->f->len)
         return p->follow_end[node];
-    uint32_t cp = p->f->text[p->set];
+    uint32_t cp = text_at(p->f, p->set);
     return cp < 128 ? (p->follow[node][cp >> 6] >> (cp & 63)) & 1 : p->follow_high[node];
 }
 
@@ -781,7 +796,7 @@ static void position_of(const struct forest *f, uint32_t at, uint32_t *line, uin
 {
     *line = 1, *col = 1;
     for (uint32_t i = 0; i < at && i < f->len; i++) {
-        if (f->text[i] == '\n')
+        if (text_at(f, i) == '\n')
             ++*line, *col = 1;
         else
             ++*col;
@@ -849,7 +864,7 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     struct strbuf msg = STRBUF_INIT;
     strbuf_addstr(&msg, "no parse: unexpected ");
     if (at < f->len)
-        describe_char(&msg, f->text[at]);
+        describe_char(&msg, text_at(f, at));
     else
         strbuf_addstr(&msg, "end of input");
     size_t n = p->expected_set == at ? p->nexpected : 0;
@@ -888,7 +903,7 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     /* Editors end a file with a line break; say so when that is all that is
      * wrong (the parse stays strict: the grammar is the definition). */
     size_t tail = at;
-    while (tail < f->len && (f->text[tail] == '\n' || f->text[tail] == '\r'))
+    while (tail < f->len && (text_at(f, tail) == '\n' || text_at(f, tail) == '\r'))
         tail++;
     if (at < f->len && tail == f->len)
         strbuf_addstr(&msg, " (the sample ends with a line break, which the grammar does not "
@@ -1600,8 +1615,21 @@ static uint32_t *text_alloc(size_t n)
 static bool decode(struct forest *f, const char *name, const char *text, size_t len,
                    struct diag_list *diags)
 {
-    f->text = text_alloc(len + 1);
     const unsigned char *s = (const unsigned char *)text;
+    if (f->per_set) {
+        /* ASCII: the bytes are the code points; nothing to decode, and no
+         * 4 bytes per character to allocate and write (on a virtual
+         * machine the first touch of fresh pages is a tenth of a parse). */
+        unsigned char high = 0;
+        for (size_t b = 0; b < len; b++)
+            high |= s[b];
+        if (high < 0x80 && s) {
+            f->ascii = s;
+            f->len = (uint32_t)len;
+            return true;
+        }
+    }
+    f->text = text_alloc(len + 1);
     size_t i = 0, n = 0;
     while (i < len) {
         /* Runs of ASCII (most text) a byte a code point, without a branch
@@ -1689,7 +1717,7 @@ static size_t passes_memory(const struct forest *f)
 static size_t parser_memory(const struct parser *p)
 {
     const struct forest *f = p->f;
-    size_t per_position = ((size_t)f->len + 1) * sizeof *f->text +
+    size_t per_position = (f->ascii ? 0 : ((size_t)f->len + 1) * sizeof *f->text) +
                           ((size_t)p->pending_mask + 1) * sizeof *p->pending_head;
     /* Chunks by what they hold: the rest of the last chunk of each array has
      * never been written, and pages never written are never resident. */
@@ -1797,7 +1825,7 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     if (x < p->set_first_item || X.node == f->start_node || g->nodes[X.node].kind != NODE_QUANT)
         return j;
     uint32_t q = X.node, c = graph_children(g, q)[0];
-    uint32_t chain = parse_det_chain(p->det, c, f->text[j]);
+    uint32_t chain = parse_det_chain(p->det, c, text_at(f, j));
     if (chain == PARSE_DET_NONE)
         return j;
     uint32_t k, leaf;
@@ -1815,7 +1843,7 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     size_t stood_for = 0;
     uint32_t m = j + 1;
     for (; m < f->len; m++) {
-        uint32_t ch = f->text[m];
+        uint32_t ch = text_at(f, m);
         if (!parse_det_followed_by(p->det, chain, ch) || dot + 1 >= max ||
             (dot + 1 >= min && lookahead_has(p->follow[q], p->follow_high[q], ch)))
             break;
@@ -2072,7 +2100,7 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         if (x == NONE)
             return false;
         xs[d] = x;
-        level_key(p, key, xs, origins, d, above, leaf, f->text[j]);
+        level_key(p, key, xs, origins, d, above, leaf, text_at(f, j));
         uint32_t entry = state_entry(p, key);
         if (entry == PARSE_STATES_NONE)
             return false;
@@ -2291,7 +2319,7 @@ static void rec_finish(struct parser *p, uint32_t j)
     uint32_t keys[STATES_MAX_DEPTH][6];
     bool known[STATES_MAX_DEPTH];
     for (uint32_t d = 0; d < D; d++) {
-        level_key(p, key, p->rec_old, origins, d, above, p->rec_leaf, f->text[j]);
+        level_key(p, key, p->rec_old, origins, d, above, p->rec_leaf, text_at(f, j));
         memcpy(keys[d], key, sizeof key);
         const uint32_t *v = parse_states_get(p->states, key, 6, &len);
         known[d] = v != NULL;
@@ -2305,7 +2333,7 @@ static void rec_finish(struct parser *p, uint32_t j)
             /* New states from here down: number them now. */
             for (uint32_t e = d; e < D; e++) {
                 if (e > d) {
-                    level_key(p, key, p->rec_old, origins, e, above, p->rec_leaf, f->text[j]);
+                    level_key(p, key, p->rec_old, origins, e, above, p->rec_leaf, text_at(f, j));
                     memcpy(keys[e], key, sizeof key);
                     known[e] = false;
                 }
@@ -2575,6 +2603,7 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         report_no_parse(&p, name, furthest, diags);
     }
     f->npending_peak = p.npending;
+    p.stats.text_bytes = f->text ? ((size_t)len + 1) * sizeof *f->text : 0;
     if (opts && opts->stats)
         *opts->stats = p.stats;
     parser_free(&p);
@@ -3118,7 +3147,7 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
             continue;
         decisions = xgrow(decisions, &dec_cap, ndec + 1, sizeof *decisions);
         if (n->kind == NODE_CLASS) {
-            decisions[ndec++] = f->text[s->start];
+            decisions[ndec++] = text_at(f, s->start);
             continue;
         }
         /* The children of the earliest derivation, collected right to left. */
