@@ -112,10 +112,12 @@ struct forest {
     const struct graph *graph;
     uint32_t *text;      /* code points (read them with text_at) */
     uint32_t len;
-    /* A per-set parse of ASCII text reads the caller's bytes instead (text
-     * is then NULL): they are its code points, and the forest does not
-     * outlive the call. */
-    const unsigned char *ascii;
+    /* A per-set parse of text whose code points are all below 256 keeps
+     * them a byte each instead (text is then NULL): ASCII text is its own
+     * bytes, the caller's (the forest does not outlive the call); other
+     * text is decoded into narrow_owned. */
+    const unsigned char *narrow;
+    unsigned char *narrow_owned;
     struct item **items; /* chunked, as the next two */
     size_t nitems, items_chunks, items_table_cap;
     struct packed **packed;
@@ -291,7 +293,7 @@ struct parser {
 /* The code point at position i < len. */
 static inline uint32_t text_at(const struct forest *f, size_t i)
 {
-    return f->ascii ? f->ascii[i] : f->text[i];
+    return f->narrow ? f->narrow[i] : f->text[i];
 }
 
 /* ---- items ---------------------------------------------------------------- */
@@ -598,9 +600,9 @@ static bool leaf_matches(const struct parser *p, uint32_t leaf, uint32_t at, uin
     uint32_t len = p->lit_len[leaf];
     if (len > f->len - at)
         return false;
-    if (f->ascii) {
+    if (f->narrow) {
         for (uint32_t i = 0; i < len; i++)
-            if (p->lit_cps[leaf][i] != f->ascii[at + i])
+            if (p->lit_cps[leaf][i] != f->narrow[at + i])
                 return false;
     } else if (len && memcmp(p->lit_cps[leaf], f->text + at, len * sizeof(uint32_t)) != 0) {
         return false;
@@ -1612,23 +1614,52 @@ static uint32_t *text_alloc(size_t n)
     return xmalloc(bytes);
 }
 
+/* Text whose code points are all below 256 (ASCII, Latin-1 letters), a
+ * byte each, for a per-set parse: true if it is such text (and valid).  No
+ * 4 bytes per character to allocate and write: on a virtual machine the
+ * first touch of fresh pages was a tenth of a parse.  ASCII is read where it
+ * is. */
+static bool decode_narrow(struct forest *f, const unsigned char *s, size_t len)
+{
+    bool ascii = true;
+    for (size_t i = 0; i < len;) {
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        size_t used = utf8_decode((const char *)s + i, len - i, &cp);
+        if (!used || cp > 0xFF)
+            return false; /* decode's way: it reports an invalid byte */
+        ascii = false;
+        i += used;
+    }
+    if (ascii) {
+        f->narrow = s;
+        f->len = (uint32_t)len;
+        return true;
+    }
+    f->narrow_owned = xmalloc(len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp = s[i];
+        size_t used = 1;
+        if (cp >= 0x80)
+            used = utf8_decode((const char *)s + i, len - i, &cp);
+        f->narrow_owned[n++] = (unsigned char)cp;
+        i += used;
+    }
+    f->narrow = f->narrow_owned;
+    f->len = (uint32_t)n;
+    return true;
+}
+
 static bool decode(struct forest *f, const char *name, const char *text, size_t len,
                    struct diag_list *diags)
 {
     const unsigned char *s = (const unsigned char *)text;
-    if (f->per_set) {
-        /* ASCII: the bytes are the code points; nothing to decode, and no
-         * 4 bytes per character to allocate and write (on a virtual
-         * machine the first touch of fresh pages is a tenth of a parse). */
-        unsigned char high = 0;
-        for (size_t b = 0; b < len; b++)
-            high |= s[b];
-        if (high < 0x80 && s) {
-            f->ascii = s;
-            f->len = (uint32_t)len;
-            return true;
-        }
-    }
+    if (f->per_set && s && decode_narrow(f, s, len))
+        return true;
     f->text = text_alloc(len + 1);
     size_t i = 0, n = 0;
     while (i < len) {
@@ -1717,7 +1748,8 @@ static size_t passes_memory(const struct forest *f)
 static size_t parser_memory(const struct parser *p)
 {
     const struct forest *f = p->f;
-    size_t per_position = (f->ascii ? 0 : ((size_t)f->len + 1) * sizeof *f->text) +
+    size_t per_position = (f->text ? ((size_t)f->len + 1) * sizeof *f->text
+                                   : f->narrow_owned ? (size_t)f->len + 1 : 0) +
                           ((size_t)p->pending_mask + 1) * sizeof *p->pending_head;
     /* Chunks by what they hold: the rest of the last chunk of each array has
      * never been written, and pages never written are never resident. */
@@ -1991,8 +2023,9 @@ static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
     key[1] = (uint32_t)count, key[2] = (uint32_t)(count >> 32), key[3] = infinite;
 }
 
-/* The bucket of a key in a cache of 2^bits slots: two slots, c[0] and c[1].  A multiplicative mix of its words, whose top bits
- * depend on all of them. */
+/* The bucket of a key in a cache of 2^bits slots: two slots, c[0] and
+ * c[1].  A multiplicative mix of its words, whose top bits depend on all
+ * of them. */
 static uint32_t cache_bucket(const uint32_t *w, uint32_t n, unsigned bits)
 {
     uint64_t h = n;
@@ -2603,7 +2636,8 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         report_no_parse(&p, name, furthest, diags);
     }
     f->npending_peak = p.npending;
-    p.stats.text_bytes = f->text ? ((size_t)len + 1) * sizeof *f->text : 0;
+    p.stats.text_bytes = f->text ? ((size_t)len + 1) * sizeof *f->text
+                         : f->narrow_owned ? (size_t)len + 1 : 0;
     if (opts && opts->stats)
         *opts->stats = p.stats;
     parser_free(&p);
@@ -2663,6 +2697,7 @@ void forest_free(struct forest *f)
     free(f->edge_marks);
     free(f->dlinks);
     free(f->text);
+    free(f->narrow_owned);
     free_chunks(f->items, f->items_chunks);
     free_chunks(f->packed, f->packed_chunks);
     free_chunks(f->symbols, f->symbols_chunks);
