@@ -1598,13 +1598,12 @@ static void collect_items(struct parser *p)
  * array asks for them (one fault per 2 MiB).  Anywhere else, plain malloc. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-static uint32_t *text_alloc(size_t n)
+static void *text_alloc(size_t bytes)
 {
-    size_t bytes = n * sizeof(uint32_t);
 #ifdef MADV_HUGEPAGE
     if (bytes >= HUGE_PAGE) {
         size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-        uint32_t *t = aligned_alloc(HUGE_PAGE, rounded);
+        void *t = aligned_alloc(HUGE_PAGE, rounded);
         if (t) {
             madvise(t, rounded, MADV_HUGEPAGE); /* advice: failing changes nothing */
             return t;
@@ -1639,7 +1638,7 @@ static bool decode_narrow(struct forest *f, const unsigned char *s, size_t len)
         f->len = (uint32_t)len;
         return true;
     }
-    f->narrow_owned = xmalloc(len + 1);
+    f->narrow_owned = text_alloc(len + 1);
     size_t n = 0;
     for (size_t i = 0; i < len;) {
         uint32_t cp = s[i];
@@ -1660,7 +1659,7 @@ static bool decode(struct forest *f, const char *name, const char *text, size_t 
     const unsigned char *s = (const unsigned char *)text;
     if (f->per_set && s && decode_narrow(f, s, len))
         return true;
-    f->text = text_alloc(len + 1);
+    f->text = text_alloc((len + 1) * sizeof *f->text);
     size_t i = 0, n = 0;
     while (i < len) {
         /* Runs of ASCII (most text) a byte a code point, without a branch
