@@ -1046,6 +1046,12 @@ static uint32_t alternative_mark(const struct parser *p, uint32_t alt, uint32_t 
  * infinite when one of them is.  PROG_OUT k lists the values of the set's
  * advanced items in order.  Two words per op. */
 enum { PROG_INPUT, PROG_VALUE, PROG_CONST, PROG_EXTEND, PROG_TAKE, PROG_OUT };
+/* A recording call, made only while recording (most sets are not). */
+#define PROG(call)                                                                           \
+    do {                                                                                     \
+        if (p->prog_on)                                                                      \
+            call;                                                                            \
+    } while (0)
 
 static void prog_op(struct parser *p, uint32_t op, uint32_t arg)
 {
@@ -1103,11 +1109,11 @@ static void symbol_tail(struct parser *p, uint32_t node, bool alt_marks)
     if (p->f->node_marks && !alt_marks) {
         uint32_t mark = expansion_mark(p, p->f->node_marks, node, node, 0);
         chain_sets_acc_add(cs, mark);
-        prog_op(p, PROG_CONST, mark);
+        PROG(prog_op(p, PROG_CONST, mark));
     }
     if (node_kind_is_symbolic(p->g->nodes[node].kind)) {
         chain_sets_acc_extend(cs, node);
-        prog_op(p, PROG_EXTEND, node);
+        PROG(prog_op(p, PROG_EXTEND, node));
     }
 }
 
@@ -1131,13 +1137,13 @@ static struct value local_value(struct parser *p, uint32_t id)
                                    : item_value(p, d);
             chain_sets_acc_add(cs, dv.summary);
             if (unit)
-                prog_symbol(p, d);
+                PROG(prog_symbol(p, d));
             else
-                prog_item(p, d);
+                PROG(prog_item(p, d));
             if (alt_marks) {
                 uint32_t mark = alternative_mark(p, s->node, SYMBOL(f, d).node);
                 chain_sets_acc_add(cs, mark);
-                prog_op(p, PROG_CONST, mark);
+                PROG(prog_op(p, PROG_CONST, mark));
             }
             v.count = sat_add(v.count, dv.count);
             v.infinite = v.infinite || dv.infinite;
@@ -1157,8 +1163,8 @@ static struct value local_value(struct parser *p, uint32_t id)
         uint32_t r = PACKED(f, pk).right;
         chain_sets_acc_add(cs, left.summary);
         chain_sets_acc_add(cs, p->sum.summary[r]);
-        prog_item(p, PACKED(f, pk).left);
-        prog_symbol(p, r);
+        PROG(prog_item(p, PACKED(f, pk).left));
+        PROG(prog_symbol(p, r));
         v.count = sat_add(v.count, sat_mul(left.count, p->sum.count[r]));
         v.infinite = v.infinite || left.infinite || p->sum.infinite[r];
     }
@@ -1274,21 +1280,21 @@ static bool summarize_in_order(struct parser *p)
             uint32_t id = nsym + i;
             struct value v = local_value(p, id);
             z->summary[id] = v.summary, z->count[id] = v.count, z->infinite[id] = v.infinite;
-            prog_op(p, PROG_TAKE, 0);
+            PROG(prog_op(p, PROG_TAKE, 0));
             if (p->prog_on)
                 p->prog_index[id] = p->prog_values++;
         }
         if (s < nsym) {
             struct value v = local_value(p, s);
             z->summary[s] = v.summary, z->count[s] = v.count, z->infinite[s] = v.infinite;
-            prog_op(p, PROG_TAKE, 0);
+            PROG(prog_op(p, PROG_TAKE, 0));
             if (p->prog_on)
                 p->prog_index[s] = p->prog_values++;
         }
     }
     for (i = 0; i < nitems; i++)
         if (ITEM(f, first + i).dot)
-            prog_op(p, PROG_OUT, p->prog_on ? p->prog_index[nsym + i] : 0);
+            PROG(prog_op(p, PROG_OUT, p->prog_index[nsym + i]));
     p->prog_on = false;
     return true;
 }
