@@ -120,6 +120,7 @@ struct forest {
     unsigned char *narrow_owned;
     struct item **items; /* chunked, as the next two */
     size_t nitems, items_chunks, items_table_cap;
+    size_t items_allocated; /* chunks allocated: in use (items_chunks), then spare */
     struct packed **packed;
     size_t npacked, packed_chunks, packed_table_cap;
     struct symbol **symbols;
@@ -297,6 +298,22 @@ static inline uint32_t text_at(const struct forest *f, size_t i)
 }
 
 /* ---- items ---------------------------------------------------------------- */
+
+/* Make room for the next item: a new chunk when it starts one, or a spare
+ * chunk that collect_items kept (freeing them, the heap's top went back to
+ * the system and its pages were faulted in again at every collection: on
+ * 1 MB of CSV six times the page faults of the whole parse). */
+static inline void item_room(struct forest *f)
+{
+    if ((f->nitems >> CHUNK_BITS) < f->items_chunks)
+        return;
+    if (f->items_chunks < f->items_allocated) {
+        f->items_chunks++;
+        return;
+    }
+    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+    f->items_allocated = f->items_chunks;
+}
 
 static inline uint32_t item_pred(const struct forest *f, uint32_t i)
 {
@@ -487,7 +504,7 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
             return s->value;
     }
     struct forest *f = p->f;
-    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+    item_room(f);
     uint32_t idx = (uint32_t)f->nitems++;
     p->stats.items_made++;
     if (f->nitems > p->stats.items_peak)
@@ -1584,11 +1601,9 @@ static void collect_items(struct parser *p)
     for (size_t slot = 0; slot <= p->pending_mask; slot++)
         for (uint32_t e = p->pending_head[slot]; e != NONE; e = PENDING(p, e).next)
             PENDING(p, e).waiter = live_index(p, PENDING(p, e).waiter);
-    /* The chunks past the kept items go back. */
-    size_t chunks = ((size_t)kept + CHUNK_LEN - 1) >> CHUNK_BITS;
-    for (size_t c = chunks; c < f->items_chunks; c++)
-        free(f->items[c]);
-    f->items_chunks = chunks;
+    /* The chunks past the kept items stay, spare, for the items to come
+     * (item_room): the parse held them a moment ago. */
+    f->items_chunks = ((size_t)kept + CHUNK_LEN - 1) >> CHUNK_BITS;
     f->nitems = kept;
     p->collect_at = 2 * (size_t)kept + COLLECT_MIN_ITEMS;
     if (chain_sets_memory(f->chains) >= p->collect_sets_at)
@@ -1768,6 +1783,7 @@ static size_t parser_memory(const struct parser *p)
         /* Symbols and pairs of one set at a time, in the chunks the largest
          * set needed; no passes over a forest afterwards. */
         chunks = f->nitems * sizeof **f->items + p->npending * sizeof **p->pending +
+                 (f->items_allocated - f->items_chunks) * CHUNK_LEN * sizeof **f->items +
                  (f->packed_chunks * sizeof **f->packed + f->symbols_chunks * sizeof **f->symbols) *
                      CHUNK_LEN;
         size_t summaries = summarizer_memory(p) + p->live_cap * sizeof *p->live +
@@ -1906,7 +1922,7 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     /* Set m - 1, as the parser leaves it. */
     uint32_t at = m - 1;
     nodes = parse_det_nodes(p->det, chain, &k, &leaf);
-    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+    item_room(f);
     uint32_t idx = (uint32_t)f->nitems++;
     ITEM(f, idx) = (struct item){q, dot, X.dot ? X.anchor : x, summary};
     if (f->counting && X.dot) {
@@ -1917,7 +1933,7 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     }
     uint32_t waiter = idx;
     for (uint32_t i = 0; i < k; i++) {
-        CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+        item_room(f);
         uint32_t pr = (uint32_t)f->nitems++;
         ITEM(f, pr) = (struct item){nodes[i], 0, at, waiter | LIST_ONE};
         waiter = pr;
@@ -2208,7 +2224,7 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     uint32_t first = (uint32_t)f->nitems;
     for (uint32_t i = 0; i < nitems; i++) {
         const uint32_t *it = items + 3 * i;
-        CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+        item_room(f);
         uint32_t idx = (uint32_t)f->nitems++;
         if (it[0] == TR_PRED) {
             ITEM(f, idx) = (struct item){it[1], 0, j, (first + it[2]) | LIST_ONE};
@@ -2703,7 +2719,7 @@ void forest_free(struct forest *f)
     free(f->dlinks);
     free(f->text);
     free(f->narrow_owned);
-    free_chunks(f->items, f->items_chunks);
+    free_chunks(f->items, f->items_allocated);
     free_chunks(f->packed, f->packed_chunks);
     free_chunks(f->symbols, f->symbols_chunks);
     free(f->links);
