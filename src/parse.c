@@ -1606,8 +1606,14 @@ static void collect_items(struct parser *p)
     f->items_chunks = ((size_t)kept + CHUNK_LEN - 1) >> CHUNK_BITS;
     f->nitems = kept;
     p->collect_at = 2 * (size_t)kept + COLLECT_MIN_ITEMS;
-    if (chain_sets_memory(f->chains) >= p->collect_sets_at)
+    if (chain_sets_memory(f->chains) >= p->collect_sets_at) {
+        /* The chain sets' tables are made anew: they take the spare chunks'
+         * memory instead of fresh pages. */
+        for (size_t c = f->items_chunks; c < f->items_allocated; c++)
+            free(f->items[c]);
+        f->items_allocated = f->items_chunks;
         collect_sets(p);
+    }
 }
 
 /* ---- the parse ------------------------------------------------------------- */
