@@ -1981,14 +1981,16 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
  * waiter, each symbol one derivation, no cycle, the start item untouched.
  *
  * A transition's words: D (levels read), N (items made), the number of
- * conditions, of pending leaves and of inputs; then per condition (leaf,
- * matched); per item (TR_PRED, node, waiter) or (TR_ADV, TR_OLD or TR_NEW,
- * level or item); per pending leaf (offset, waiter item, leaf); per input
- * its level.  The states form a trie, one 6-word key per level: (TAG_ROOT,
- * L, ch, level 0) or (TAG_LEVEL, the state above, 0, level d), a level being
- * its item's node, dot and origin class, give (MORE, the state's id: read
- * one more level) or (DONE, the transition's id, its words); (TAG_VALUES, id, per input summary, count, infinite) the values
- * of its advanced items. */
+ * conditions, of pending leaves and of inputs, the length of its values
+ * program (0: none); then per condition (leaf, matched); per item (TR_PRED,
+ * node, waiter) or (TR_ADV, TR_OLD or TR_NEW, level or item); per pending
+ * leaf (offset, waiter item, leaf); per input its level; the program (see
+ * prog_op).  The states form a trie, one 6-word key per level: (TAG_ROOT,
+ * L, ch, level 0) or (TAG_LEVEL, the state above, 0, level d), a level
+ * being its item's node, dot and origin class, give (MORE, the state's id:
+ * read one more level) or (DONE, the transition's id, its words);
+ * (TAG_VALUES, id, per input summary, count, infinite) the values of its
+ * advanced items, from the set built or from the program. */
 #define STATES_MAX_DEPTH 16
 #define STATES_MAX_ITEMS 64
 #define STATES_MAX_BYTES ((size_t)16 << 20)
