@@ -110,10 +110,17 @@ static void free_chunks(void *table, size_t nchunks)
 
 struct forest {
     const struct graph *graph;
-    uint32_t *text;      /* code points */
+    uint32_t *text;      /* code points (read them with text_at) */
     uint32_t len;
+    /* A per-set parse of text whose code points are all below 256 keeps
+     * them a byte each instead (text is then NULL): ASCII text is its own
+     * bytes, the caller's (the forest does not outlive the call); other
+     * text is decoded into narrow_owned. */
+    const unsigned char *narrow;
+    unsigned char *narrow_owned;
     struct item **items; /* chunked, as the next two */
     size_t nitems, items_chunks, items_table_cap;
+    size_t items_allocated; /* chunks allocated: in use (items_chunks), then spare */
     struct packed **packed;
     size_t npacked, packed_chunks, packed_table_cap;
     struct symbol **symbols;
@@ -169,6 +176,34 @@ struct summarizer {
      * it (the order things were made in; see summarize_in_order). */
     uint32_t *items_before;
     size_t items_before_cap;
+};
+
+/* A remembered lookup of the states' trie: a level's key and its entry. */
+struct level_cache {
+    uint32_t gen, entry;
+    uint32_t key[6];
+};
+
+/* A remembered lookup of a transition's values, for up to VALUES_CACHE_INPUTS
+ * inputs (4 words each, as in the key). */
+#define VALUES_CACHE_INPUTS 4
+struct values_cache {
+    uint32_t gen, id, ninputs, entry;
+    uint32_t inputs[4 * VALUES_CACHE_INPUTS];
+};
+
+/* Slots of each cache: a key has a bucket of two, by its hash.  Both are
+ * allocated with the first replay (128 and 160 KiB). */
+#define STATES_CACHE_BITS 12
+#define STATES_CACHE_SLOTS (1u << STATES_CACHE_BITS)
+#define VALUES_CACHE_BITS 11
+#define VALUES_CACHE_SLOTS (1u << VALUES_CACHE_BITS)
+
+/* The summary and tree count of an item or symbol of a per-set parse. */
+struct value {
+    uint32_t summary;
+    uint64_t count;
+    bool infinite;
 };
 
 struct parser {
@@ -227,6 +262,12 @@ struct parser {
     /* Transitions (parse_states.h, see "replaying sets" below; with det). */
     struct parse_states *states;  /* NULL: off */
     uint32_t ntransitions;        /* ids given since the last clear */
+    /* Caches of the trie's lookups and of the values' (see state_entry),
+     * STATES_CACHE_SLOTS each.  An entry counts when its gen is states_gen,
+     * which every clear of the states advances. */
+    struct level_cache *level_cache;
+    struct values_cache *values_cache;
+    uint32_t states_gen;
     bool rec;                     /* the current set is being recorded */
     uint32_t rec_leaf, rec_w0;
     uint32_t *rec_old;            /* the stack items it read, in order */
@@ -234,6 +275,15 @@ struct parser {
     size_t rec_components;        /* stats.sets_by_components when it began */
     uint32_t *rec_words;          /* the transition being recorded */
     size_t nrec_words, rec_words_cap;
+    /* Its values program (see prog_op), recorded while prog_on. */
+    bool prog_on, prog_ok;
+    uint32_t *prog;
+    size_t nprog, prog_cap;
+    uint32_t *prog_index;         /* per local id: the number of its value, or NONE */
+    size_t prog_index_cap;
+    uint32_t prog_values;         /* values numbered so far */
+    struct value *prog_run;       /* the values of a program being run */
+    size_t prog_run_cap;
     uint64_t (*first)[2];         /* per node: ASCII characters that can start it */
     bool *first_high;             /* per node: a character >= 128 can start it */
     uint64_t (*follow)[2];        /* per node: ASCII characters that can follow it */
@@ -241,7 +291,29 @@ struct parser {
     bool *follow_end;             /* per node: the input can end after it */
 };
 
+/* The code point at position i < len. */
+static inline uint32_t text_at(const struct forest *f, size_t i)
+{
+    return f->narrow ? f->narrow[i] : f->text[i];
+}
+
 /* ---- items ---------------------------------------------------------------- */
+
+/* Make room for the next item: a new chunk when it starts one, or a spare
+ * chunk that collect_items kept (freeing them, the heap's top went back to
+ * the system and its pages were faulted in again at every collection: on
+ * 1 MB of CSV six times the page faults of the whole parse). */
+static inline void item_room(struct forest *f)
+{
+    if ((f->nitems >> CHUNK_BITS) < f->items_chunks)
+        return;
+    if (f->items_chunks < f->items_allocated) {
+        f->items_chunks++;
+        return;
+    }
+    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+    f->items_allocated = f->items_chunks;
+}
 
 static inline uint32_t item_pred(const struct forest *f, uint32_t i)
 {
@@ -432,7 +504,7 @@ static uint32_t add_item(struct parser *p, uint32_t node, uint32_t dot, uint32_t
             return s->value;
     }
     struct forest *f = p->f;
-    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+    item_room(f);
     uint32_t idx = (uint32_t)f->nitems++;
     p->stats.items_made++;
     if (f->nitems > p->stats.items_peak)
@@ -473,7 +545,7 @@ static bool can_start(const struct parser *p, uint32_t node, uint32_t at)
 {
     if (at >= p->f->len)
         return false;
-    uint32_t cp = p->f->text[at];
+    uint32_t cp = text_at(p->f, at);
     return cp < 128 ? (p->first[node][cp >> 6] >> (cp & 63)) & 1 : p->first_high[node];
 }
 
@@ -537,7 +609,7 @@ static bool leaf_matches(const struct parser *p, uint32_t leaf, uint32_t at, uin
     const struct graph_node *n = &p->g->nodes[leaf];
     const struct forest *f = p->f;
     if (n->kind == NODE_CLASS) {
-        if (at >= f->len || !grammar_class_matches(n->expr, f->text[at]))
+        if (at >= f->len || !grammar_class_matches(n->expr, text_at(f, at)))
             return false;
         *end = at + 1;
         return true;
@@ -545,8 +617,13 @@ static bool leaf_matches(const struct parser *p, uint32_t leaf, uint32_t at, uin
     uint32_t len = p->lit_len[leaf];
     if (len > f->len - at)
         return false;
-    if (len && memcmp(p->lit_cps[leaf], f->text + at, len * sizeof(uint32_t)) != 0)
+    if (f->narrow) {
+        for (uint32_t i = 0; i < len; i++)
+            if (p->lit_cps[leaf][i] != f->narrow[at + i])
+                return false;
+    } else if (len && memcmp(p->lit_cps[leaf], f->text + at, len * sizeof(uint32_t)) != 0) {
         return false;
+    }
     *end = at + len;
     return true;
 }
@@ -605,7 +682,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
         /* Not nullable: worth predicting only if the next character can start it. */
         if (j >= f->len)
             return;
-        uint32_t cp = f->text[j];
+        uint32_t cp = text_at(f, j);
         bool can = cp < 128 ? (p->first[c][cp >> 6] >> (cp & 63)) & 1 : p->first_high[c];
         if (!can)
             return;
@@ -728,7 +805,7 @@ static bool can_follow(const struct parser *p, uint32_t node)
 {
     if (p->set >= p->f->len)
         return p->follow_end[node];
-    uint32_t cp = p->f->text[p->set];
+    uint32_t cp = text_at(p->f, p->set);
     return cp < 128 ? (p->follow[node][cp >> 6] >> (cp & 63)) & 1 : p->follow_high[node];
 }
 
@@ -738,7 +815,7 @@ static void position_of(const struct forest *f, uint32_t at, uint32_t *line, uin
 {
     *line = 1, *col = 1;
     for (uint32_t i = 0; i < at && i < f->len; i++) {
-        if (f->text[i] == '\n')
+        if (text_at(f, i) == '\n')
             ++*line, *col = 1;
         else
             ++*col;
@@ -806,7 +883,7 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     struct strbuf msg = STRBUF_INIT;
     strbuf_addstr(&msg, "no parse: unexpected ");
     if (at < f->len)
-        describe_char(&msg, f->text[at]);
+        describe_char(&msg, text_at(f, at));
     else
         strbuf_addstr(&msg, "end of input");
     size_t n = p->expected_set == at ? p->nexpected : 0;
@@ -845,7 +922,7 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     /* Editors end a file with a line break; say so when that is all that is
      * wrong (the parse stays strict: the grammar is the definition). */
     size_t tail = at;
-    while (tail < f->len && (f->text[tail] == '\n' || f->text[tail] == '\r'))
+    while (tail < f->len && (text_at(f, tail) == '\n' || text_at(f, tail) == '\r'))
         tail++;
     if (at < f->len && tail == f->len)
         strbuf_addstr(&msg, " (the sample ends with a line break, which the grammar does not "
@@ -924,12 +1001,6 @@ static inline uint32_t local_item(const struct parser *p, uint32_t item)
     return (uint32_t)p->f->nsymbols + (item - p->set_first_item);
 }
 
-struct value {
-    uint32_t summary;
-    uint64_t count;
-    bool infinite;
-};
-
 static struct value item_value(const struct parser *p, uint32_t item)
 {
     struct value v = {CHAIN_SET_EMPTY, 1, false};
@@ -978,21 +1049,93 @@ static uint32_t alternative_mark(const struct parser *p, uint32_t alt, uint32_t 
     return expansion_mark(p, p->f->edge_marks, n->first_child + i, alt, i);
 }
 
+/* ---- values programs -------------------------------------------------------
+ * The values of a set that a transition makes (replaying sets, below) are a
+ * fixed sequence of accumulator operations on the values of its inputs and
+ * on constants: what local_value does for each of its symbols and items in
+ * the order summarize_in_order takes them (each with one derivation: a
+ * recorded set has one way on).  While a set being recorded is summarized
+ * (prog_on), the operations are written down, so that a replay with inputs
+ * never seen runs them instead of building the set again.  A value is ops
+ * (PROG_INPUT i: add input i; PROG_VALUE k: add value k made before;
+ * PROG_CONST set: add a set; PROG_EXTEND node) up to PROG_TAKE; its tree
+ * count is the product of its inputs' and values' counts, and it is
+ * infinite when one of them is.  PROG_OUT k lists the values of the set's
+ * advanced items in order.  Two words per op. */
+enum { PROG_INPUT, PROG_VALUE, PROG_CONST, PROG_EXTEND, PROG_TAKE, PROG_OUT };
+/* A recording call, made only while recording (most sets are not). */
+#define PROG(call)                                                                           \
+    do {                                                                                     \
+        if (p->prog_on)                                                                      \
+            call;                                                                            \
+    } while (0)
+
+static void prog_op(struct parser *p, uint32_t op, uint32_t arg)
+{
+    if (!p->prog_on || !p->prog_ok)
+        return;
+    p->prog = xgrow(p->prog, &p->prog_cap, p->nprog + 2, sizeof *p->prog);
+    p->prog[p->nprog++] = op;
+    p->prog[p->nprog++] = arg;
+}
+
+/* An item's value as an operand: a prediction's (or none's) is the empty
+ * set, a local item's a value made before, a stack item's one of the
+ * inputs (the last rec_words[6] words of the transition: their levels). */
+static void prog_item(struct parser *p, uint32_t item)
+{
+    if (!p->prog_on || !p->prog_ok)
+        return;
+    if (item == NONE || ITEM(p->f, item).dot == 0) {
+        prog_op(p, PROG_CONST, CHAIN_SET_EMPTY);
+        return;
+    }
+    uint32_t id = local_item(p, item);
+    if (id != NONE) {
+        if (p->prog_index[id] == NONE)
+            p->prog_ok = false;
+        prog_op(p, PROG_VALUE, p->prog_index[id]);
+        return;
+    }
+    uint32_t ninputs = p->rec_words[6];
+    const uint32_t *inputs = p->rec_words + p->nrec_words - ninputs;
+    for (uint32_t i = 0; i < ninputs; i++)
+        if (p->rec_old[inputs[i]] == item) {
+            prog_op(p, PROG_INPUT, i);
+            return;
+        }
+    p->prog_ok = false;
+}
+
+static void prog_symbol(struct parser *p, uint32_t sym)
+{
+    if (!p->prog_on || !p->prog_ok)
+        return;
+    if (p->prog_index[sym] == NONE)
+        p->prog_ok = false;
+    prog_op(p, PROG_VALUE, p->prog_index[sym]);
+}
+
 /* The end of the summary of a symbol of `node` (a real node) in the
  * accumulator, after its derivations' summaries (and, for an alternation,
  * the marks of the alternatives they took): the node's own expansion mark
  * unless it has marks per alternative, and its extension when symbolic. */
-static void symbol_tail(const struct parser *p, uint32_t node, bool alt_marks)
+static void symbol_tail(struct parser *p, uint32_t node, bool alt_marks)
 {
     struct chain_sets *cs = p->f->chains;
-    if (p->f->node_marks && !alt_marks)
-        chain_sets_acc_add(cs, expansion_mark(p, p->f->node_marks, node, node, 0));
-    if (node_kind_is_symbolic(p->g->nodes[node].kind))
+    if (p->f->node_marks && !alt_marks) {
+        uint32_t mark = expansion_mark(p, p->f->node_marks, node, node, 0);
+        chain_sets_acc_add(cs, mark);
+        PROG(prog_op(p, PROG_CONST, mark));
+    }
+    if (node_kind_is_symbolic(p->g->nodes[node].kind)) {
         chain_sets_acc_extend(cs, node);
+        PROG(prog_op(p, PROG_EXTEND, node));
+    }
 }
 
 /* The value of local id `id` from its derivations' current values. */
-static struct value local_value(const struct parser *p, uint32_t id)
+static struct value local_value(struct parser *p, uint32_t id)
 {
     const struct forest *f = p->f;
     struct chain_sets *cs = f->chains;
@@ -1010,8 +1153,15 @@ static struct value local_value(const struct parser *p, uint32_t id)
                                                     p->sum.infinite[d]}
                                    : item_value(p, d);
             chain_sets_acc_add(cs, dv.summary);
-            if (alt_marks)
-                chain_sets_acc_add(cs, alternative_mark(p, s->node, SYMBOL(f, d).node));
+            if (unit)
+                PROG(prog_symbol(p, d));
+            else
+                PROG(prog_item(p, d));
+            if (alt_marks) {
+                uint32_t mark = alternative_mark(p, s->node, SYMBOL(f, d).node);
+                chain_sets_acc_add(cs, mark);
+                PROG(prog_op(p, PROG_CONST, mark));
+            }
             v.count = sat_add(v.count, dv.count);
             v.infinite = v.infinite || dv.infinite;
         }
@@ -1030,6 +1180,8 @@ static struct value local_value(const struct parser *p, uint32_t id)
         uint32_t r = PACKED(f, pk).right;
         chain_sets_acc_add(cs, left.summary);
         chain_sets_acc_add(cs, p->sum.summary[r]);
+        PROG(prog_item(p, PACKED(f, pk).left));
+        PROG(prog_symbol(p, r));
         v.count = sat_add(v.count, sat_mul(left.count, p->sum.count[r]));
         v.infinite = v.infinite || left.infinite || p->sum.infinite[r];
     }
@@ -1128,6 +1280,14 @@ static bool summarize_in_order(struct parser *p)
                 return false;
         }
     }
+    if (p->rec) { /* a set being recorded: its values program too */
+        p->prog_on = p->prog_ok = true;
+        p->nprog = 0, p->prog_values = 0;
+        p->prog_index = xgrow(p->prog_index, &p->prog_index_cap, (size_t)nsym + nitems,
+                              sizeof *p->prog_index);
+        for (uint32_t id = 0; id < nsym + nitems; id++)
+            p->prog_index[id] = NONE;
+    }
     uint32_t i = 0;
     for (uint32_t s = 0; s <= nsym; s++) {
         uint32_t upto = s < nsym ? z->items_before[s] : nitems;
@@ -1137,12 +1297,22 @@ static bool summarize_in_order(struct parser *p)
             uint32_t id = nsym + i;
             struct value v = local_value(p, id);
             z->summary[id] = v.summary, z->count[id] = v.count, z->infinite[id] = v.infinite;
+            PROG(prog_op(p, PROG_TAKE, 0));
+            if (p->prog_on)
+                p->prog_index[id] = p->prog_values++;
         }
         if (s < nsym) {
             struct value v = local_value(p, s);
             z->summary[s] = v.summary, z->count[s] = v.count, z->infinite[s] = v.infinite;
+            PROG(prog_op(p, PROG_TAKE, 0));
+            if (p->prog_on)
+                p->prog_index[s] = p->prog_values++;
         }
     }
+    for (i = 0; i < nitems; i++)
+        if (ITEM(f, first + i).dot)
+            PROG(prog_op(p, PROG_OUT, p->prog_index[nsym + i]));
+    p->prog_on = false;
     return true;
 }
 
@@ -1321,6 +1491,20 @@ static void mark_live(struct parser *p, size_t *depth, uint32_t item)
  * made again when needed. */
 #define COLLECT_MIN_SET_BYTES ((size_t)1 << 20)
 
+/* Forget every state and transition (and so what the caches remember). */
+static void states_clear(struct parser *p)
+{
+    parse_states_clear(p->states);
+    p->ntransitions = 0;
+    if (++p->states_gen == 0) { /* wrapped: no entry may look current */
+        if (p->level_cache) {
+            memset(p->level_cache, 0, STATES_CACHE_SLOTS * sizeof *p->level_cache);
+            memset(p->values_cache, 0, VALUES_CACHE_SLOTS * sizeof *p->values_cache);
+        }
+        p->states_gen = 1;
+    }
+}
+
 static void collect_sets(struct parser *p)
 {
     struct forest *f = p->f;
@@ -1340,10 +1524,8 @@ static void collect_sets(struct parser *p)
         forget_marks(f);
     for (size_t i = 0; i < p->det_summary_cap; i++)
         p->det_summary[i] = NONE;
-    if (p->states) { /* the values of transitions name chain sets */
-        parse_states_clear(p->states);
-        p->ntransitions = 0;
-    }
+    if (p->states) /* the values of transitions name chain sets */
+        states_clear(p);
     p->collect_sets_at = 2 * chain_sets_memory(f->chains) + COLLECT_MIN_SET_BYTES;
 }
 
@@ -1419,15 +1601,19 @@ static void collect_items(struct parser *p)
     for (size_t slot = 0; slot <= p->pending_mask; slot++)
         for (uint32_t e = p->pending_head[slot]; e != NONE; e = PENDING(p, e).next)
             PENDING(p, e).waiter = live_index(p, PENDING(p, e).waiter);
-    /* The chunks past the kept items go back. */
-    size_t chunks = ((size_t)kept + CHUNK_LEN - 1) >> CHUNK_BITS;
-    for (size_t c = chunks; c < f->items_chunks; c++)
-        free(f->items[c]);
-    f->items_chunks = chunks;
+    /* The chunks past the kept items stay, spare, for the items to come
+     * (item_room): the parse held them a moment ago. */
+    f->items_chunks = ((size_t)kept + CHUNK_LEN - 1) >> CHUNK_BITS;
     f->nitems = kept;
     p->collect_at = 2 * (size_t)kept + COLLECT_MIN_ITEMS;
-    if (chain_sets_memory(f->chains) >= p->collect_sets_at)
+    if (chain_sets_memory(f->chains) >= p->collect_sets_at) {
+        /* The chain sets' tables are made anew: they take the spare chunks'
+         * memory instead of fresh pages. */
+        for (size_t c = f->items_chunks; c < f->items_allocated; c++)
+            free(f->items[c]);
+        f->items_allocated = f->items_chunks;
         collect_sets(p);
+    }
 }
 
 /* ---- the parse ------------------------------------------------------------- */
@@ -1439,13 +1625,12 @@ static void collect_items(struct parser *p)
  * array asks for them (one fault per 2 MiB).  Anywhere else, plain malloc. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-static uint32_t *text_alloc(size_t n)
+static void *text_alloc(size_t bytes)
 {
-    size_t bytes = n * sizeof(uint32_t);
 #ifdef MADV_HUGEPAGE
     if (bytes >= HUGE_PAGE) {
         size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-        uint32_t *t = aligned_alloc(HUGE_PAGE, rounded);
+        void *t = aligned_alloc(HUGE_PAGE, rounded);
         if (t) {
             madvise(t, rounded, MADV_HUGEPAGE); /* advice: failing changes nothing */
             return t;
@@ -1455,11 +1640,53 @@ static uint32_t *text_alloc(size_t n)
     return xmalloc(bytes);
 }
 
+/* Text whose code points are all below 256 (ASCII, Latin-1 letters), a
+ * byte each, for a per-set parse: true if it is such text (and valid).  No
+ * 4 bytes per character to allocate and write: on a virtual machine the
+ * first touch of fresh pages was a tenth of a parse.  ASCII is read where it
+ * is. */
+static bool decode_narrow(struct forest *f, const unsigned char *s, size_t len)
+{
+    bool ascii = true;
+    for (size_t i = 0; i < len;) {
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        size_t used = utf8_decode((const char *)s + i, len - i, &cp);
+        if (!used || cp > 0xFF)
+            return false; /* decode's way: it reports an invalid byte */
+        ascii = false;
+        i += used;
+    }
+    if (ascii) {
+        f->narrow = s;
+        f->len = (uint32_t)len;
+        return true;
+    }
+    f->narrow_owned = text_alloc(len + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp = s[i];
+        size_t used = 1;
+        if (cp >= 0x80)
+            used = utf8_decode((const char *)s + i, len - i, &cp);
+        f->narrow_owned[n++] = (unsigned char)cp;
+        i += used;
+    }
+    f->narrow = f->narrow_owned;
+    f->len = (uint32_t)n;
+    return true;
+}
+
 static bool decode(struct forest *f, const char *name, const char *text, size_t len,
                    struct diag_list *diags)
 {
-    f->text = text_alloc(len + 1);
     const unsigned char *s = (const unsigned char *)text;
+    if (f->per_set && s && decode_narrow(f, s, len))
+        return true;
+    f->text = text_alloc((len + 1) * sizeof *f->text);
     size_t i = 0, n = 0;
     while (i < len) {
         /* Runs of ASCII (most text) a byte a code point, without a branch
@@ -1502,8 +1729,13 @@ static void parser_free(struct parser *p)
     lookahead_free(&p->la);
     parse_det_free(p->det);
     parse_states_free(p->states);
+    free(p->level_cache);
+    free(p->values_cache);
     free(p->rec_old);
     free(p->rec_words);
+    free(p->prog);
+    free(p->prog_index);
+    free(p->prog_run);
     free(p->det_summary);
     free(p->stamp_pred);
     free(p->pred);
@@ -1542,7 +1774,8 @@ static size_t passes_memory(const struct forest *f)
 static size_t parser_memory(const struct parser *p)
 {
     const struct forest *f = p->f;
-    size_t per_position = ((size_t)f->len + 1) * sizeof *f->text +
+    size_t per_position = (f->text ? ((size_t)f->len + 1) * sizeof *f->text
+                                   : f->narrow_owned ? (size_t)f->len + 1 : 0) +
                           ((size_t)p->pending_mask + 1) * sizeof *p->pending_head;
     /* Chunks by what they hold: the rest of the last chunk of each array has
      * never been written, and pages never written are never resident. */
@@ -1556,16 +1789,23 @@ static size_t parser_memory(const struct parser *p)
         /* Symbols and pairs of one set at a time, in the chunks the largest
          * set needed; no passes over a forest afterwards. */
         chunks = f->nitems * sizeof **f->items + p->npending * sizeof **p->pending +
+                 (f->items_allocated - f->items_chunks) * CHUNK_LEN * sizeof **f->items +
                  (f->packed_chunks * sizeof **f->packed + f->symbols_chunks * sizeof **f->symbols) *
                      CHUNK_LEN;
         size_t summaries = summarizer_memory(p) + p->live_cap * sizeof *p->live +
                            (p->det ? parse_det_memory(p->det) : 0) +
                            p->det_summary_cap * sizeof *p->det_summary +
                            (p->states ? parse_states_memory(p->states) : 0) +
-                           (p->rec_old_cap + p->rec_words_cap) * sizeof(uint32_t) +
+                           (p->rec_old_cap + p->rec_words_cap + p->prog_cap +
+                            p->prog_index_cap) * sizeof(uint32_t) +
+                           p->prog_run_cap * sizeof *p->prog_run +
                            p->live_rank_cap * sizeof *p->live_rank +
                            p->marking_cap * sizeof *p->marking;
-        return chunks + doubling + doubling / 2 + summaries + summaries / 2 + per_position;
+        size_t caches = p->level_cache ? STATES_CACHE_SLOTS * sizeof *p->level_cache +
+                                             VALUES_CACHE_SLOTS * sizeof *p->values_cache
+                                       : 0;
+        return chunks + doubling + doubling / 2 + summaries + summaries / 2 + caches +
+               per_position;
     }
     return chunks + doubling + doubling / 2 + per_position + passes_memory(f);
 }
@@ -1644,7 +1884,7 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     if (x < p->set_first_item || X.node == f->start_node || g->nodes[X.node].kind != NODE_QUANT)
         return j;
     uint32_t q = X.node, c = graph_children(g, q)[0];
-    uint32_t chain = parse_det_chain(p->det, c, f->text[j]);
+    uint32_t chain = parse_det_chain(p->det, c, text_at(f, j));
     if (chain == PARSE_DET_NONE)
         return j;
     uint32_t k, leaf;
@@ -1662,7 +1902,7 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     size_t stood_for = 0;
     uint32_t m = j + 1;
     for (; m < f->len; m++) {
-        uint32_t ch = f->text[m];
+        uint32_t ch = text_at(f, m);
         if (!parse_det_followed_by(p->det, chain, ch) || dot + 1 >= max ||
             (dot + 1 >= min && lookahead_has(p->follow[q], p->follow_high[q], ch)))
             break;
@@ -1688,7 +1928,7 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     /* Set m - 1, as the parser leaves it. */
     uint32_t at = m - 1;
     nodes = parse_det_nodes(p->det, chain, &k, &leaf);
-    CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+    item_room(f);
     uint32_t idx = (uint32_t)f->nitems++;
     ITEM(f, idx) = (struct item){q, dot, X.dot ? X.anchor : x, summary};
     if (f->counting && X.dot) {
@@ -1699,7 +1939,7 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
     }
     uint32_t waiter = idx;
     for (uint32_t i = 0; i < k; i++) {
-        CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+        item_room(f);
         uint32_t pr = (uint32_t)f->nitems++;
         ITEM(f, pr) = (struct item){nodes[i], 0, at, waiter | LIST_ONE};
         waiter = pr;
@@ -1741,14 +1981,16 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
  * waiter, each symbol one derivation, no cycle, the start item untouched.
  *
  * A transition's words: D (levels read), N (items made), the number of
- * conditions, of pending leaves and of inputs; then per condition (leaf,
- * matched); per item (TR_PRED, node, waiter) or (TR_ADV, TR_OLD or TR_NEW,
- * level or item); per pending leaf (offset, waiter item, leaf); per input
- * its level.  The states form a trie, one 6-word key per level: (TAG_ROOT,
- * L, ch, level 0) or (TAG_LEVEL, the state above, 0, level d), a level being
- * its item's node, dot and origin class, give (MORE, the state's id: read
- * one more level) or (DONE, the transition's id, its words); (TAG_VALUES, id, per input summary, count, infinite) the values
- * of its advanced items. */
+ * conditions, of pending leaves and of inputs, the length of its values
+ * program (0: none); then per condition (leaf, matched); per item (TR_PRED,
+ * node, waiter) or (TR_ADV, TR_OLD or TR_NEW, level or item); per pending
+ * leaf (offset, waiter item, leaf); per input its level; the program (see
+ * prog_op).  The states form a trie, one 6-word key per level: (TAG_ROOT,
+ * L, ch, level 0) or (TAG_LEVEL, the state above, 0, level d), a level
+ * being its item's node, dot and origin class, give (MORE, the state's id:
+ * read one more level) or (DONE, the transition's id, its words);
+ * (TAG_VALUES, id, per input summary, count, infinite) the values of its
+ * advanced items, from the set built or from the program. */
 #define STATES_MAX_DEPTH 16
 #define STATES_MAX_ITEMS 64
 #define STATES_MAX_BYTES ((size_t)16 << 20)
@@ -1756,7 +1998,7 @@ enum { TAG_ROOT = 1, TAG_LEVEL, TAG_VALUES };
 enum { STATE_MORE, STATE_DONE };
 enum { TR_PRED, TR_ADV };
 enum { TR_OLD, TR_NEW };
-#define TR_HEAD 5
+#define TR_HEAD 6
 
 /* The next stack item above x, or NONE. */
 static uint32_t stack_next(const struct parser *p, uint32_t x)
@@ -1810,6 +2052,97 @@ static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
     key[1] = (uint32_t)count, key[2] = (uint32_t)(count >> 32), key[3] = infinite;
 }
 
+/* The bucket of a key in a cache of 2^bits slots: two slots, c[0] and
+ * c[1].  A multiplicative mix of its words, whose top bits depend on all
+ * of them. */
+static uint32_t cache_bucket(const uint32_t *w, uint32_t n, unsigned bits)
+{
+    uint64_t h = n;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ w[i]) * UINT64_C(0x9e3779b97f4a7c15);
+    return (uint32_t)(h >> (64 - bits)) & ~1u;
+}
+
+/* The trie's entry of a level key (level_key), or PARSE_STATES_NONE.  The
+ * same few keys are looked up again and again (the same stack at every
+ * member of an object): a cache of two ways per bucket remembers the keys
+ * found and their entries, which stay valid until the states are cleared;
+ * only a key not there hashes into the states.  (Two ways: some pairs of
+ * keys share a bucket and are met by turns.) */
+static uint32_t state_entry(struct parser *p, const uint32_t key[6])
+{
+    struct level_cache *c = &p->level_cache[cache_bucket(key, 6, STATES_CACHE_BITS)];
+    for (int way = 0; way < 2; way++)
+        if (c[way].gen == p->states_gen && memcmp(c[way].key, key, sizeof c->key) == 0)
+            return c[way].entry;
+    uint32_t entry = parse_states_find(p->states, key, 6);
+    p->stats.states_hashed++;
+    if (entry != PARSE_STATES_NONE) {
+        c[1] = c[0]; /* the newest first, the one before second */
+        c[0].gen = p->states_gen, c[0].entry = entry;
+        memcpy(c[0].key, key, sizeof c->key);
+    }
+    return entry;
+}
+
+/* Run the values program prog[0 .. n) (see prog_op) of a transition on the
+ * stack items xs whose levels are inputs[0 .. ninputs): the values of the
+ * set's advanced items, 4 words each as in rec_finish, into out; returns
+ * the number of words. */
+static uint32_t run_program(struct parser *p, const uint32_t *prog, uint32_t n,
+                            const uint32_t *xs, const uint32_t *inputs, uint32_t ninputs,
+                            uint32_t *out)
+{
+    struct forest *f = p->f;
+    struct chain_sets *cs = f->chains;
+    struct value in[STATES_MAX_DEPTH];
+    for (uint32_t i = 0; i < ninputs; i++)
+        in[i] = item_value(p, xs[inputs[i]]);
+    uint32_t nvalues = 0, nout = 0;
+    struct value v = {CHAIN_SET_EMPTY, 1, false};
+    chain_sets_acc_start(cs);
+    for (uint32_t i = 0; i < n; i += 2) {
+        uint32_t arg = prog[i + 1];
+        const struct value *operand = NULL;
+        switch (prog[i]) {
+        case PROG_INPUT:
+            operand = &in[arg];
+            break;
+        case PROG_VALUE:
+            operand = &p->prog_run[arg];
+            break;
+        case PROG_CONST:
+            chain_sets_acc_add(cs, arg);
+            break;
+        case PROG_EXTEND:
+            chain_sets_acc_extend(cs, arg);
+            break;
+        case PROG_TAKE:
+            v.summary = chain_sets_acc_take(cs);
+            p->prog_run = xgrow(p->prog_run, &p->prog_run_cap, (size_t)nvalues + 1,
+                                sizeof *p->prog_run);
+            p->prog_run[nvalues++] = v;
+            v = (struct value){CHAIN_SET_EMPTY, 1, false};
+            chain_sets_acc_start(cs);
+            break;
+        default: { /* PROG_OUT */
+            const struct value *o = &p->prog_run[arg];
+            uint64_t count = f->counting ? o->count : 1;
+            out[nout++] = o->summary;
+            out[nout++] = (uint32_t)count, out[nout++] = (uint32_t)(count >> 32);
+            out[nout++] = f->counting && o->infinite;
+            break;
+        }
+        }
+        if (operand) {
+            chain_sets_acc_add(cs, operand->summary);
+            v.count = sat_mul(v.count, operand->count);
+            v.infinite = v.infinite || operand->infinite;
+        }
+    }
+    return nout;
+}
+
 /* Set j, whose one pending entry is e, by a transition: true if replayed.
  * Otherwise the set is to be built, and recorded when p->rec. */
 static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
@@ -1817,28 +2150,34 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     struct forest *f = p->f;
     uint32_t key[6], xs[STATES_MAX_DEPTH], origins[STATES_MAX_DEPTH];
     uint32_t leaf = PENDING(p, e).symbol, w0 = PENDING(p, e).waiter;
+    if (!p->level_cache) {
+        p->level_cache = xcalloc(STATES_CACHE_SLOTS, sizeof *p->level_cache);
+        p->values_cache = xcalloc(VALUES_CACHE_SLOTS, sizeof *p->values_cache);
+    }
     p->rec = true, p->nrec_old = 0, p->rec_leaf = leaf, p->rec_w0 = w0;
     p->rec_components = p->stats.sets_by_components;
-    uint32_t id = NONE, d = 0, len, above = NONE;
+    uint32_t id = NONE, d = 0, len, above = NONE, done = PARSE_STATES_NONE;
     const uint32_t *t = NULL; /* the transition's words */
     for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++, x = stack_next(p, x)) {
         if (x == NONE)
             return false;
         xs[d] = x;
-        level_key(p, key, xs, origins, d, above, leaf, f->text[j]);
-        const uint32_t *v = parse_states_get(p->states, key, 6, &len);
-        if (!v)
+        level_key(p, key, xs, origins, d, above, leaf, text_at(f, j));
+        uint32_t entry = state_entry(p, key);
+        if (entry == PARSE_STATES_NONE)
             return false;
+        const uint32_t *v = parse_states_value(p->states, entry, &len);
         if (v[0] == STATE_DONE) {
             id = v[1];
             t = v + 2;
+            done = entry;
             break;
         }
         above = v[1];
     }
     if (id == NONE || t[0] != d + 1)
         return false;
-    uint32_t nitems = t[1], nconds = t[2], npend = t[3], ninputs = t[4];
+    uint32_t nitems = t[1], nconds = t[2], npend = t[3], ninputs = t[4], nprog = t[5];
     const uint32_t *cond = t + TR_HEAD, *items = cond + 2 * nconds, *pend = items + 3 * nitems;
     const uint32_t *inputs = pend + 3 * npend;
     for (uint32_t i = 0; i < nconds; i++) {
@@ -1852,9 +2191,39 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     vkey[0] = TAG_VALUES, vkey[1] = id;
     for (uint32_t i = 0; i < ninputs; i++)
         value_key_input(p, vkey + 2 + 4 * i, xs[inputs[i]]);
-    const uint32_t *values = parse_states_get(p->states, vkey, 2 + 4 * ninputs, &len);
-    if (!values)
-        return false; /* built and recorded with these inputs */
+    uint32_t ventry = PARSE_STATES_NONE;
+    struct values_cache *vc = NULL;
+    if (ninputs <= VALUES_CACHE_INPUTS) {
+        vc = &p->values_cache[cache_bucket(vkey + 1, 1 + 4 * ninputs, VALUES_CACHE_BITS)];
+        for (int way = 0; way < 2 && ventry == PARSE_STATES_NONE; way++)
+            if (vc[way].gen == p->states_gen && vc[way].id == id && vc[way].ninputs == ninputs &&
+                memcmp(vc[way].inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
+                ventry = vc[way].entry;
+    }
+    uint32_t computed[4 * STATES_MAX_ITEMS];
+    bool programmed = false;
+    if (ventry == PARSE_STATES_NONE) {
+        ventry = parse_states_find(p->states, vkey, 2 + 4 * ninputs);
+        p->stats.states_hashed++;
+        if (ventry == PARSE_STATES_NONE) {
+            /* New inputs: the transition's program makes the values (and
+             * they are remembered), or the set is built and recorded. */
+            if (!nprog)
+                return false;
+            uint32_t nv = run_program(p, inputs + ninputs, nprog, xs, inputs, ninputs, computed);
+            if (parse_states_memory(p->states) <= STATES_MAX_BYTES)
+                parse_states_put(p->states, vkey, 2 + 4 * ninputs, computed, nv);
+            /* The words may have moved. */
+            t = parse_states_value(p->states, done, &len) + 2;
+            items = t + TR_HEAD + 2 * nconds, pend = items + 3 * nitems;
+            programmed = true;
+        } else if (vc) {
+            vc[1] = vc[0];
+            vc->gen = p->states_gen, vc->id = id, vc->ninputs = ninputs, vc->entry = ventry;
+            memcpy(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
+        }
+    }
+    const uint32_t *values = programmed ? computed : parse_states_value(p->states, ventry, &len);
     p->rec = false;
     /* The pending entry is used up, as run's loop does. */
     p->pending_head[j & p->pending_mask] = NONE;
@@ -1863,7 +2232,7 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     uint32_t first = (uint32_t)f->nitems;
     for (uint32_t i = 0; i < nitems; i++) {
         const uint32_t *it = items + 3 * i;
-        CHUNK_ROOM(f->items, f->items_chunks, f->items_table_cap, f->nitems);
+        item_room(f);
         uint32_t idx = (uint32_t)f->nitems++;
         if (it[0] == TR_PRED) {
             ITEM(f, idx) = (struct item){it[1], 0, j, (first + it[2]) | LIST_ONE};
@@ -1882,7 +2251,10 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     p->stats.items_made += nitems;
     if (f->nitems > p->stats.items_peak)
         p->stats.items_peak = f->nitems;
-    p->stats.sets_replayed++;
+    if (programmed)
+        p->stats.sets_computed++;
+    else
+        p->stats.sets_replayed++;
     return true;
 }
 
@@ -1909,6 +2281,7 @@ static void rec_structure(struct parser *p, uint32_t j)
     uint32_t first = p->set_first_item, n = (uint32_t)(f->nitems - first);
     uint32_t D = (uint32_t)p->nrec_old;
     p->rec = false;
+    p->prog_ok = false;
     if (p->accept_stamp == j + 1 || n == 0 || n > STATES_MAX_ITEMS || D == 0 ||
         D > STATES_MAX_DEPTH || p->rec_old[0] != p->rec_w0)
         return;
@@ -1925,7 +2298,8 @@ static void rec_structure(struct parser *p, uint32_t j)
     }
     p->nrec_words = 0;
     rec_word(p, STATE_DONE), rec_word(p, NONE); /* the id: given by rec_finish */
-    rec_word(p, D), rec_word(p, n), rec_word(p, 0), rec_word(p, 0), rec_word(p, 0);
+    rec_word(p, D), rec_word(p, n), rec_word(p, 0), rec_word(p, 0), rec_word(p, 0),
+        rec_word(p, 0);
     if (p->expected_set == j)
         for (size_t i = 0; i < p->nexpected; i++) {
             uint32_t leaf = p->expected[i], end;
@@ -1992,17 +2366,22 @@ static void rec_finish(struct parser *p, uint32_t j)
     p->rec = false;
     if (p->stats.sets_by_components != p->rec_components)
         return;
-    if (parse_states_memory(p->states) > STATES_MAX_BYTES) {
-        parse_states_clear(p->states);
-        p->ntransitions = 0;
+    /* The values program after the inputs (none if one could not be made). */
+    size_t inputs_at = p->nrec_words - p->rec_words[6];
+    if (p->prog_ok) {
+        for (size_t i = 0; i < p->nprog; i++)
+            rec_word(p, p->prog[i]);
+        p->rec_words[7] = (uint32_t)p->nprog;
     }
+    if (parse_states_memory(p->states) > STATES_MAX_BYTES)
+        states_clear(p);
     const uint32_t *t = p->rec_words;
     uint32_t D = t[2], n = t[3], len;
     uint32_t key[6], origins[STATES_MAX_DEPTH], above = NONE;
     uint32_t keys[STATES_MAX_DEPTH][6];
     bool known[STATES_MAX_DEPTH];
     for (uint32_t d = 0; d < D; d++) {
-        level_key(p, key, p->rec_old, origins, d, above, p->rec_leaf, f->text[j]);
+        level_key(p, key, p->rec_old, origins, d, above, p->rec_leaf, text_at(f, j));
         memcpy(keys[d], key, sizeof key);
         const uint32_t *v = parse_states_get(p->states, key, 6, &len);
         known[d] = v != NULL;
@@ -2016,7 +2395,7 @@ static void rec_finish(struct parser *p, uint32_t j)
             /* New states from here down: number them now. */
             for (uint32_t e = d; e < D; e++) {
                 if (e > d) {
-                    level_key(p, key, p->rec_old, origins, e, above, p->rec_leaf, f->text[j]);
+                    level_key(p, key, p->rec_old, origins, e, above, p->rec_leaf, text_at(f, j));
                     memcpy(keys[e], key, sizeof key);
                     known[e] = false;
                 }
@@ -2043,7 +2422,7 @@ static void rec_finish(struct parser *p, uint32_t j)
     }
     t = p->rec_words; /* not moved: rec_words is the parser's */
     uint32_t ninputs = t[6];
-    const uint32_t *inputs = t + p->nrec_words - ninputs;
+    const uint32_t *inputs = t + inputs_at;
     uint32_t vkey[2 + 4 * STATES_MAX_DEPTH];
     vkey[0] = TAG_VALUES, vkey[1] = id;
     for (uint32_t i = 0; i < ninputs; i++)
@@ -2259,6 +2638,7 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     if (chains && !(opts && opts->no_fast_path)) {
         p.det = parse_det_new(g, &p.la);
         p.states = parse_states_new();
+        p.states_gen = 1;
     }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     uint32_t furthest = run(&p);
@@ -2285,6 +2665,8 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         report_no_parse(&p, name, furthest, diags);
     }
     f->npending_peak = p.npending;
+    p.stats.text_bytes = f->text ? ((size_t)len + 1) * sizeof *f->text
+                         : f->narrow_owned ? (size_t)len + 1 : 0;
     if (opts && opts->stats)
         *opts->stats = p.stats;
     parser_free(&p);
@@ -2344,7 +2726,8 @@ void forest_free(struct forest *f)
     free(f->edge_marks);
     free(f->dlinks);
     free(f->text);
-    free_chunks(f->items, f->items_chunks);
+    free(f->narrow_owned);
+    free_chunks(f->items, f->items_allocated);
     free_chunks(f->packed, f->packed_chunks);
     free_chunks(f->symbols, f->symbols_chunks);
     free(f->links);
@@ -2828,7 +3211,7 @@ bool forest_first_tree(const struct forest *f, struct dtree *t)
             continue;
         decisions = xgrow(decisions, &dec_cap, ndec + 1, sizeof *decisions);
         if (n->kind == NODE_CLASS) {
-            decisions[ndec++] = f->text[s->start];
+            decisions[ndec++] = text_at(f, s->start);
             continue;
         }
         /* The children of the earliest derivation, collected right to left. */

@@ -57,6 +57,16 @@ struct parse_stats {
      * and the transitions recorded. */
     size_t sets_replayed;
     size_t transitions;
+    /* Sets replayed with inputs not seen before: the transition's values
+     * program made their values (not counted in sets_replayed). */
+    size_t sets_computed;
+    /* Bytes allocated for the text's code points: 4 per byte of the input
+     * and 4 more; 1 per byte and 1 more when every code point is below 256;
+     * 0 when the input is ASCII (its bytes are read as they are). */
+    size_t text_bytes;
+    /* Lookups of a state or of a transition's values, when a set may be
+     * replayed, that parse.c's caches did not answer (hash lookups). */
+    size_t states_hashed;
     /* Sets built whose values needed the search for cycles (a derivation
      * added to something already made, or a cycle): the others are
      * summarized in the order they were made. */

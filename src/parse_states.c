@@ -90,6 +90,19 @@ const uint32_t *parse_states_get(const struct parse_states *s, const uint32_t *k
     return s->words + s->entries[e].at + n;
 }
 
+uint32_t parse_states_find(const struct parse_states *s, const uint32_t *key, uint32_t n)
+{
+    uint64_t v = s->slots[find_slot(s, hash_words(key, n), key, n)];
+    return v == EMPTY ? PARSE_STATES_NONE : SLOT_ENTRY(v);
+}
+
+const uint32_t *parse_states_value(const struct parse_states *s, uint32_t entry, uint32_t *len)
+{
+    const struct entry *en = &s->entries[entry];
+    *len = en->len;
+    return s->words + en->at + en->n;
+}
+
 static void grow_slots(struct parse_states *s)
 {
     free(s->slots);

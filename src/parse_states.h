@@ -30,6 +30,13 @@ void parse_states_free(struct parse_states *s);
 /* The value of key[0 .. n), or NULL; *len gets its length in words. */
 const uint32_t *parse_states_get(const struct parse_states *s, const uint32_t *key, uint32_t n,
                                  uint32_t *len);
+/* The same by entry number: the entry of key[0 .. n), or PARSE_STATES_NONE;
+ * then its value.  An entry keeps its number until parse_states_clear (a
+ * value replaced keeps it too), so a caller may remember the number of a
+ * key it found and skip the hashing next time (parse.c's caches). */
+#define PARSE_STATES_NONE UINT32_MAX
+uint32_t parse_states_find(const struct parse_states *s, const uint32_t *key, uint32_t n);
+const uint32_t *parse_states_value(const struct parse_states *s, uint32_t entry, uint32_t *len);
 /* Set the value of key[0 .. n) to value[0 .. len) (a new entry, or one
  * replacing an earlier value of the same key). */
 void parse_states_put(struct parse_states *s, const uint32_t *key, uint32_t n,

@@ -280,6 +280,55 @@ TEST(parse_fast_path_falls_back_on_ambiguity)
     test_unload(&l);
 }
 
+/* Values programs (parse.c): a set in a known state with inputs never
+ * seen is replayed, its values made by the transition's program, instead
+ * of built.  S := ("a" C)*; C := "b" | "c" on "abacacacab": set 1 (leaf
+ * "a", next 'b') and set 3 (next 'c') read the sequence's prediction; set
+ * 2 (leaf "b") and set 4 (leaf "c") read C's alternation and reference,
+ * the sequence's item (cat, 1) and the quantifier's (q, 0) and (q, 1): 4
+ * transitions recorded.  Set 5 and 7 replay set 3; set 6 is in set 4's
+ * state ((q, 2) and (q, 1) are alike), but (q, 2) holds the rounds "ab"
+ * and "ac" where (q, 1) held "ab" only: new inputs, so its values are
+ * computed (and remembered); set 8, (q, 3) holding what (q, 2) held,
+ * replays them; set 9 replays set 1; set 10, the end, is built.  So 4
+ * replayed and 1 computed (without programs set 6 would be built and
+ * recorded: 4 replayed, 0 computed).  In "ababacabab" (the next test) set
+ * 8 is the one computed. */
+TEST(parse_states_compute_new_values_by_program)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (\"a\" C)*;\nC := \"b\" | \"c\";\n", &l)))
+        return;
+    struct parse_stats st;
+    uint64_t trees;
+    CHECK(fast_and_full(l.graph, "abacacacab", 10, &st, &trees));
+    CHECK_INT(trees, 1);
+    CHECK_INT(st.transitions, 4);
+    CHECK_INT(st.sets_replayed, 4);
+    CHECK_INT(st.sets_computed, 1);
+    CHECK(fast_and_full(l.graph, "ababacabab", 10, &st, &trees));
+    CHECK_INT(st.transitions, 5);
+    CHECK_INT(st.sets_replayed, 3);
+    CHECK_INT(st.sets_computed, 1);
+    test_unload(&l);
+    /* A computed set whose k-paths are its own: S := W*; W := "a" C ".";
+     * C := "b" | "c" on "ab.ab.ac.ab.".  Sets 1 ("a", next 'b'), 2 ("b"),
+     * 3 (".", reading (cat, 2), W's reference and (q, 0)), 6 (the same
+     * with (q, 1)), 7 ("a", next 'c') and 8 ("c") are recorded: 6
+     * transitions; 4, 5, 10 and 11 replay 1 and 2; set 9 is in set 6's
+     * state with (cat, 2) holding C -> "c" where set 6's held C -> "b":
+     * computed.  Its program extends W over its input: the 3-path W C "c"
+     * is made there only (fast_and_full compares the k-paths). */
+    if (!CHECK(test_load_string("S := W*;\nW := \"a\" C \".\";\nC := \"b\" | \"c\";\n", &l)))
+        return;
+    CHECK(fast_and_full(l.graph, "ab.ab.ac.ab.", 12, &st, &trees));
+    CHECK_INT(trees, 1);
+    CHECK_INT(st.transitions, 6);
+    CHECK_INT(st.sets_replayed, 4);
+    CHECK_INT(st.sets_computed, 1);
+    test_unload(&l);
+}
+
 /* Replaying sets (parse.c, parse_states.h).  S := ("a" "b")* on (ab)^n: a
  * set j of an 'a' (odd j) reads one stack item, the sequence's prediction
  * (cat, 0) with the next character 'b'; a set of a 'b' (even j) reads the
@@ -309,6 +358,40 @@ TEST(parse_states_replay_a_repeated_sequence)
         CHECK_INT(st.sets_skipped, 0);
         CHECK_INT(st.transitions, 3);
         CHECK_INT(st.sets_replayed, 2 * n - 4);
+        free(text);
+    }
+    test_unload(&l);
+}
+
+/* The caches of the states' lookups (parse.c's state_entry and the values
+ * cache): the same grammar and text, counting the lookups that hashed.  A
+ * set of an 'a' looks up its root level (leaf "a", next 'b', (cat, 0)) and,
+ * its stack item being a prediction, the values of a transition without
+ * inputs; a set of a 'b' its root (leaf "b", (cat, 1)), the level above it
+ * ((q, d) as state_dot tells rounds apart) and the values of its inputs
+ * (cat, 1) and (q, d) for d >= 1.  Each lookup hashes until it has once
+ * been answered: set 1 hashes its root (not found: recorded), set 2 its
+ * root (not found), set 3 its root and values (found, now cached), set 4
+ * its root (found: cached) and level (q, 1) (not found: recorded), set 5
+ * nothing, set 6 its level and values (found, cached), every later set
+ * nothing: 8 for any n >= 4.  Without the caches every replayed set would
+ * hash 2 or 3 times (n = 50: over 200). */
+TEST(parse_states_cache_their_lookups)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (\"a\" \"b\")*;\n", &l)))
+        return;
+    size_t lengths[2] = {4, 50};
+    for (int i = 0; i < 2; i++) {
+        size_t n = lengths[i];
+        char *text = malloc(2 * n);
+        for (size_t j = 0; j < n; j++)
+            text[2 * j] = 'a', text[2 * j + 1] = 'b';
+        struct parse_stats st;
+        uint64_t trees;
+        CHECK(fast_and_full(l.graph, text, 2 * n, &st, &trees));
+        CHECK_INT(st.sets_replayed, 2 * n - 4);
+        CHECK_INT(st.states_hashed, 8);
         free(text);
     }
     test_unload(&l);

@@ -337,6 +337,39 @@ TEST(parse_kpaths_equals_the_forest_on_ambiguous_and_cyclic_grammars)
     }
 }
 
+/* ASCII text is read as it is (its bytes are its code points), text with
+ * code points below 256 decoded into a byte per byte and 1 more, other
+ * text into 4 bytes per byte and 4 more: the same outcome every way,
+ * diagnostics included, as parse_text (which always decodes). */
+TEST(parse_kpaths_reads_narrow_text_narrow)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    static const struct {
+        const char *text;
+        bool parses;
+        size_t text_bytes;
+    } cases[] = {
+        {"[1, 2, {\"a\": \"b\"}]", true, 0},
+        {"[1, 2,\n 3 4]", false, 0}, /* no parse at 2:4 */
+        /* "é" (U+00E9): 5 characters, 6 bytes; 11 characters, 12 bytes */
+        {"[\"\xc3\xa9\"]", true, 6 + 1},
+        {"[\"\xc3\xa9\",\n 3 4]", false, 12 + 1},
+        /* "€" (U+20AC): 10 characters, 13 bytes; 11 characters, 13 bytes */
+        {"[\"\xe2\x82\xac\", \"\xc3\xa9\"]", true, 4 * (13 + 1)},
+        {"[\"\xe2\x82\xac\",\n 3 4]", false, 4 * (13 + 1)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct parse_stats st;
+        bool parsed;
+        CHECK(same_both_ways_stats(l.graph, cases[i].text, strlen(cases[i].text), &parsed, &st));
+        CHECK(parsed == cases[i].parses);
+        CHECK_INT(st.text_bytes, cases[i].text_bytes);
+    }
+    test_unload(&l);
+}
+
 TEST(parse_kpaths_stops_at_the_memory_budget)
 {
     /* S := S S | "a" on 300 characters: its items alone (about 3 per span)
