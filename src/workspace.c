@@ -1299,7 +1299,7 @@ bool workspace_export(struct workspace *ws, const char *dir, const size_t *which
         strbuf_addstr(&m, ", \"sha256\": ");
         json_add_cstring(&m, hex);
         strbuf_addstr(&m, "},\n  \"start\": ");
-        json_add_cstring(&m, ws->grammar->rules[ws->grammar->start].name);
+        json_add_cstring(&m, ws->grammar->rules[grammar_user_start(ws->grammar)].name);
         if (ws->ndups) {
             strbuf_addstr(&m, ",\n  \"duplications\": [");
             for (size_t d = 0; d < ws->ndups; d++) {

@@ -391,7 +391,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         fprintf(stderr, "kpath bonsai: error: %s\n", b->error);
         status = EXIT_FAILURE_OTHER;
     } else if (a.outdir) {
-        status = write_corpus(cmd, b, &a, c.grammar, g->rules[g->start].name, &od);
+        status = write_corpus(cmd, b, &a, c.grammar, g->rules[grammar_user_start(g)].name, &od);
     } else {
         for (size_t i = 0; i < b->ninputs && status == EXIT_OK; i++)
             if (!cli_write(b->inputs[i].text, b->inputs[i].len) || !cli_write("\n", 1))

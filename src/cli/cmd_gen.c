@@ -982,7 +982,7 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
 
     struct run r = {
         .cmd = cmd, .gc = &gc, .grammar_path = c.grammar,
-        .start_rule = g->rules[g->start].name, .gen = gen,
+        .start_rule = g->rules[grammar_user_start(g)].name, .gen = gen,
         /* What stopped generation, unless -n did anyway. */
         .output_failed = !produced && !(gen->opts.count && gen->ninputs >= gen->opts.count),
     };

@@ -616,7 +616,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         return status;
     }
     struct state s = {.cmd = cmd, .a = &a, .graph = graph, .grammar_path = c.grammar,
-                      .start_rule = g->rules[g->start].name};
+                      .start_rule = g->rules[grammar_user_start(g)].name};
     s.spaces = xcalloc(a.k, sizeof *s.spaces);
     s.totals = xcalloc(a.k, sizeof *s.totals);
     for (uint32_t j = 0; j < a.k; j++) {
