@@ -919,6 +919,33 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     }
     if (end)
         strbuf_addstr(&msg, shown ? ", end of input" : "; expected end of input");
+    /* A literal that begins here and stops matching further on (a typo in
+     * `true`) makes the error look one token early: say where it stopped.
+     * The one that matched furthest is named (the first, in the order
+     * above, of equals). */
+    uint32_t typo = NONE, typo_end = at;
+    for (size_t i = 0; i < ne && at < f->len; i++) {
+        uint32_t leaf = ex[i].leaf;
+        if (p->g->nodes[leaf].kind != NODE_LIT || p->lit_len[leaf] < 2)
+            continue;
+        uint32_t k = 0;
+        while (k < p->lit_len[leaf] && at + k < f->len && text_at(f, at + k) == p->lit_cps[leaf][k])
+            k++;
+        if (k > 0 && k < p->lit_len[leaf] && at + k > typo_end)
+            typo = leaf, typo_end = at + k;
+    }
+    if (typo != NONE) {
+        uint32_t tline, tcol;
+        position_of(f, typo_end, &tline, &tcol);
+        strbuf_addstr(&msg, " (");
+        describe_leaf(p, typo, &msg);
+        strbuf_addf(&msg, " stops matching at %u:%u: ", tline, tcol);
+        if (typo_end < f->len)
+            describe_char(&msg, text_at(f, typo_end));
+        else
+            strbuf_addstr(&msg, "end of input");
+        strbuf_addch(&msg, ')');
+    }
     /* Editors end a file with a line break; say so when that is all that is
      * wrong (the parse stays strict: the grammar is the definition). */
     size_t tail = at;

@@ -141,6 +141,30 @@ TEST(parse_errors_point_at_the_furthest_position_with_what_was_expected)
     test_unload(&l);
 }
 
+TEST(parse_errors_say_where_a_longer_literal_stops_matching)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := \"abc\" | \"abd\" | \"z\" ;\n", &l)))
+        return;
+    /* "ab" matches two characters of 'abc' and 'abd', stops at the x
+     * (column 3); the first of equals is named. */
+    check_error(l.graph, "abx", "sample:1:1: error: no parse: unexpected 'a'; expected one of "
+                "'abc', 'abd', 'z' ('abc' stops matching at 1:3: 'x')");
+    /* At the end of the input. */
+    check_error(l.graph, "ab", "sample:1:1: error: no parse: unexpected 'a'; expected one of "
+                "'abc', 'abd', 'z' ('abc' stops matching at 1:3: end of input)");
+    /* No literal beginning with the character: nothing added. */
+    check_error(l.graph, "q", "sample:1:1: error: no parse: unexpected 'q'; expected one of "
+                "'abc', 'abd', 'z'");
+    test_unload(&l);
+    /* Across a line break, the position is the stop's own. */
+    if (!CHECK(test_load_string("S := \"x\\nyz\" ;\n", &l)))
+        return;
+    check_error(l.graph, "x\nyq", "sample:1:1: error: no parse: unexpected 'x'; expected "
+                "'x\\nyz' ('x\\nyz' stops matching at 2:2: 'q')");
+    test_unload(&l);
+}
+
 TEST(parse_rejects_invalid_utf8_and_oversized_inputs)
 {
     struct loaded l;
