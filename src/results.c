@@ -472,7 +472,7 @@ static bool same_strings(char *const *a, uint32_t na, char *const *b, uint32_t n
 }
 
 bool results_headers_match(const struct results_header *a, const struct results_header *b,
-                           const char *file, struct diag_list *diags)
+                           const char *file, const char *hint, struct diag_list *diags)
 {
     const char *differs = NULL;
     if (strcmp(a->grammar_sha256, b->grammar_sha256) != 0)
@@ -484,7 +484,8 @@ bool results_headers_match(const struct results_header *a, const struct results_
     else if (!same_strings(a->collect, a->ncollect, b->collect, b->ncollect))
         differs = "other feature collectors (\"collect\")";
     if (differs)
-        diag_add(diags, DIAG_ERROR, file, 0, 0, "results of %s: they cannot be combined", differs);
+        diag_add(diags, DIAG_ERROR, file, 0, 0, "results of %s: they cannot be combined%s%s",
+                 differs, hint ? "; " : "", hint ? hint : "");
     return differs == NULL;
 }
 
@@ -555,7 +556,8 @@ int results_append_open(const char *path, const struct results_header *h,
     struct strbuf text = STRBUF_INIT;
     bool ok = samples_read(path, RESULTS_MAX_FILE_SIZE, &text, diags) &&
               parse_results(path, strbuf_str(&text), text.len, results_init_for(&have), diags) &&
-              results_headers_match(&have.header, h, path, diags);
+              results_headers_match(&have.header, h, path,
+                                    "choose another --results, or remove this file", diags);
     /* A record cut short by a crash would glue onto the next line: cut it off. */
     if (ok && text.data[text.len - 1] != '\n') {
         size_t keep = text.len;
@@ -630,7 +632,7 @@ bool results_merge(const char *const *paths, size_t npaths, const char *out_path
         if (f == 0)
             results_header_copy(&merged.header, &part.header);
         else
-            ok = results_headers_match(&merged.header, &part.header, paths[f], diags);
+            ok = results_headers_match(&merged.header, &part.header, paths[f], NULL, diags);
         for (size_t i = 0; ok && i < part.nrecords; i++) {
             struct run_record *rec = &part.records[i];
             if (results_find_input(&merged, rec->input))

@@ -131,9 +131,10 @@ void results_format_record(const struct results *r, const struct run_record *rec
                            struct strbuf *out);
 
 /* Are two headers compatible for merging and appending?  If not, a
- * diagnostic on `file` says which field differs. */
+ * diagnostic on `file` says which field differs, followed by `hint` (what
+ * the user can do instead) when it is not NULL. */
 bool results_headers_match(const struct results_header *a, const struct results_header *b,
-                           const char *file, struct diag_list *diags);
+                           const char *file, const char *hint, struct diag_list *diags);
 void results_header_copy(struct results_header *to, const struct results_header *from);
 
 /* Open `path` for appending records.  A missing or empty file gets the header;

@@ -345,12 +345,21 @@ TEST(results_header_start_rule_round_trip_and_identity)
     CHECK_STR(r.header.start, "Expr");
     results_free(&r);
     /* Another start rule is another grammar: never combined. */
-    CHECK(!results_headers_match(&h, &plain, "x.jsonl", &diags));
+    CHECK(!results_headers_match(&h, &plain, "x.jsonl", NULL, &diags));
     CHECK_INT(diags.errors, 1);
     if (diags.len)
         CHECK_STR(diags.items[0].message,
                   "results of another start rule: they cannot be combined");
     diag_list_free(&diags);
+    /* Appending (kpath run) says what to do instead, and leaves the file. */
+    CHECK_INT(results_append_open(path, &plain, NULL, &diags), -1);
+    if (CHECK_INT(diags.len, 1))
+        CHECK_STR(diags.items[0].message, "results of another start rule: they cannot be "
+                  "combined; choose another --results, or remove this file");
+    diag_list_free(&diags);
+    char *after = read_text(path);
+    CHECK(strstr(after, "\"start\":\"Expr\"") != NULL);
+    free(after);
     unlink(path);
     rmdir(dir);
     free(path);
