@@ -374,7 +374,7 @@ static void format_report(const struct results *r, const struct run_report *rep,
     }
     strbuf_addf(out, "features reached: %zu\n", rep->features);
     if (per_input && r->nrecords) {
-        strbuf_addstr(out, "per input (outcome, features):\n");
+        strbuf_addstr(out, "per input (outcome, how many other features: their names):\n");
         size_t *order = records_in_path_order(r);
         for (size_t o = 0; o < r->nrecords; o++) {
             const struct run_record *rec = &r->records[order[o]];

@@ -22,6 +22,9 @@ cp "$build/subjects/calc.gcno" "$tmp/gcno/"
     fail "cat: exit status $?: $(cat "$tmp/err")"
 grep -qF "warning: no run reached a function in gcov's counters under $tmp/gcno: is the program built with --coverage" "$tmp/err" ||
     fail "no warning: $(cat "$tmp/err")"
+# The heading says what the number before the colon counts.
+grep -qxF "per input (outcome, how many other features: their names):" "$tmp/out" ||
+    fail "no per-input heading: $(cat "$tmp/out")"
 grep -qxF "  $tmp/in/a.txt  exit:0  0:" "$tmp/out" || fail "cat's line: $(cat "$tmp/out")"
 "$KPATH" run --gcov "$build/subjects" --results "$tmp/r2.jsonl" --start Expr \
     grammars/arith.ebnf "$tmp/in" -- "$calc" >"$tmp/out" 2>"$tmp/err" ||
