@@ -405,6 +405,7 @@ static void one_line(const char *path, bool last, char *buf, size_t size)
 struct side_by_side {
     const char *root, *dir, *kpath;
     bool python;         /* python3 runs */
+    char python_exe[4096]; /* the interpreter itself (sys.executable) */
     char out[4096], err[4096];
 };
 
@@ -448,8 +449,8 @@ static void json_row(struct side_by_side *sb, const char *shape, double megabyte
     struct bench_run k, py;
     bool kok = run_kpath(sb, "grammars/json.ebnf", file, bytes, &k);
     if (sb->python) {
-        char *argv[] = {"python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", file,
-                        NULL};
+        char *argv[] = {sb->python_exe, "-c", "import json,sys; json.load(open(sys.argv[1]))",
+                        file, NULL};
         bench_run_child(argv, sb->dir, "/dev/null", sb->err, CHILD_SECONDS, &py);
         if (py.finished && py.status == 0) {
             printf(" | python3 %6.2f MB/s %5.1f B/B", bytes / MB / py.seconds, py.peak / bytes);
@@ -634,15 +635,24 @@ static void side_by_side(const char *root)
     sb.kpath = kpath;
     snprintf(sb.out, sizeof sb.out, "%s/out", dir);
     snprintf(sb.err, sizeof sb.err, "%s/err", dir);
-    char *probe[] = {"python3", "-c", "import json", NULL};
+    /* Timed is the interpreter that `python3` names, not `python3` itself:
+     * that may be a launcher (pyenv's shim, a shell script, adds about 0.2 s
+     * of its own per run), which would make python look slower than it is. */
+    char *probe[] = {"python3", "-c", "import json,sys; print(sys.executable)", NULL};
     struct bench_run r;
-    bench_run_child(probe, dir, "/dev/null", sb.err, CHILD_SECONDS, &r);
-    sb.python = r.finished && r.status == 0;
+    bench_run_child(probe, dir, sb.out, sb.err, CHILD_SECONDS, &r);
+    sb.python_exe[0] = '\0';
+    if (r.finished && r.status == 0)
+        one_line(sb.out, false, sb.python_exe, sizeof sb.python_exe);
+    sb.python = sb.python_exe[0] == '/';
 
     printf("\n== parsing: kpath coverage -k 2 and python3's json.load on the same files, one "
            "process each (wall clock, including start-up; B/B: peak RSS per input byte)\n");
     if (!sb.python)
         printf("  python3 is missing (or has no json module): its columns are skipped\n");
+    else
+        printf("  python3 is %s (timed directly, without a launcher's start-up)\n",
+               sb.python_exe);
     static const struct {
         const char *name;
         void (*make)(struct strbuf *, size_t, uint64_t);
