@@ -1,6 +1,9 @@
 /* main: kpath's entry point: global options and dispatch to a subcommand. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../ui/tui.h"
 #include "cli.h"
@@ -56,15 +59,31 @@ static void print_main_help(FILE *out)
             "2 bad usage or invalid input, 1 any other failure.\n");
 }
 
+/* A large stdout buffer: listing millions of k-paths is mostly output.  But
+ * where stdout is seen as it is written, on a terminal or in the same file or
+ * pipe as stderr (`2>&1 | tee log`), a line at a time, so that reports and
+ * messages come in the order they were made, as on a terminal. */
+static void buffer_stdout(void)
+{
+    static char outbuf[1 << 16];
+    struct stat out, err;
+    bool shared = fstat(STDOUT_FILENO, &out) == 0 && fstat(STDERR_FILENO, &err) == 0 &&
+                  out.st_dev == err.st_dev && out.st_ino == err.st_ino;
+    if (isatty(STDOUT_FILENO) || shared)
+        setvbuf(stdout, NULL, _IOLBF, 0);
+    else
+        setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+}
+
 int main(int argc, char **argv)
 {
-    /* A large stdout buffer: listing millions of k-paths is mostly output. */
-    static char outbuf[1 << 16];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-
     /* No command, an explorer option, or a grammar file: the explorer. */
-    if (tui_wanted(argc, argv, is_command))
+    if (tui_wanted(argc, argv, is_command)) {
+        static char tui_outbuf[1 << 16];
+        setvbuf(stdout, tui_outbuf, _IOFBF, sizeof tui_outbuf);
         return tui_main(argc, argv);
+    }
+    buffer_stdout();
 
     int status;
     if (argc < 2) {
