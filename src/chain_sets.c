@@ -48,14 +48,6 @@ static inline uint64_t slot_key(const struct memo_slot *s)
     return (uint64_t)s->hi << 32 | s->lo;
 }
 
-/* A slot of the sets' table: a set's id and the low 32 bits of its hash,
- * which place it (the table has fewer than 2^32 slots) and tell most other
- * sets apart without reading their words: a probe that passes a slot reads
- * nothing else, and growing the table rehashes no set. */
-struct set_slot {
-    uint32_t id, hash;
-};
-
 struct chain_sets {
     uint32_t maxk;
     /* Chains: maxk nodes each (the first `len` used), interned. */
@@ -80,7 +72,7 @@ struct chain_sets {
     size_t *set_off;
     uint32_t *set_len;
     size_t nsets, set_off_cap, set_len_cap;
-    struct set_slot *set_table;
+    uint32_t *set_table;
     size_t set_table_cap;
     struct memo unions, extensions;
     /* The accumulator (chain_sets_acc_*): while `lazy` is a set id, that is
@@ -247,26 +239,13 @@ static uint64_t hash_set(const uint32_t *w, uint32_t lenflag)
     return hash_words(w, SET_WORDS(lenflag)) ^ (lenflag & SET_BITS);
 }
 
-static void set_table_put(struct chain_sets *cs, uint32_t id, uint32_t hash)
-{
-    size_t mask = cs->set_table_cap - 1;
-    size_t i = hash & mask;
-    while (cs->set_table[i].id != NONE)
-        i = (i + 1) & mask;
-    cs->set_table[i] = (struct set_slot){id, hash};
-}
-
 static void set_table_insert(struct chain_sets *cs, uint32_t id)
 {
-    set_table_put(cs, id, (uint32_t)hash_set(cs->pool + cs->set_off[id], cs->set_len[id]));
-}
-
-static void set_table_alloc(struct chain_sets *cs, size_t cap)
-{
-    cs->set_table_cap = cap;
-    cs->set_table = xmalloc(cap * sizeof *cs->set_table);
-    for (size_t i = 0; i < cap; i++)
-        cs->set_table[i] = (struct set_slot){NONE, 0};
+    size_t mask = cs->set_table_cap - 1;
+    size_t i = (size_t)hash_set(cs->pool + cs->set_off[id], cs->set_len[id]) & mask;
+    while (cs->set_table[i] != NONE)
+        i = (i + 1) & mask;
+    cs->set_table[i] = id;
 }
 
 /* The id of the set stored as the words w (see SET_BITS: lenflag is their
@@ -274,22 +253,19 @@ static void set_table_alloc(struct chain_sets *cs, size_t cap)
 static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t lenflag)
 {
     if (2 * (cs->nsets + 1) > cs->set_table_cap) {
-        struct set_slot *old = cs->set_table;
-        size_t old_cap = cs->set_table_cap;
-        set_table_alloc(cs, old_cap ? 2 * old_cap : 256);
-        for (size_t i = 0; i < old_cap; i++)
-            if (old[i].id != NONE)
-                set_table_put(cs, old[i].id, old[i].hash);
-        free(old);
+        free(cs->set_table);
+        cs->set_table_cap = cs->set_table_cap ? 2 * cs->set_table_cap : 256;
+        cs->set_table = xmalloc(cs->set_table_cap * sizeof *cs->set_table);
+        for (size_t i = 0; i < cs->set_table_cap; i++)
+            cs->set_table[i] = NONE;
+        for (size_t id = 0; id < cs->nsets; id++)
+            set_table_insert(cs, (uint32_t)id);
     }
     size_t n = SET_WORDS(lenflag);
     size_t mask = cs->set_table_cap - 1;
-    uint32_t hash = (uint32_t)hash_set(w, lenflag);
-    size_t i = hash & mask;
-    for (; cs->set_table[i].id != NONE; i = (i + 1) & mask) {
-        if (cs->set_table[i].hash != hash)
-            continue;
-        uint32_t id = cs->set_table[i].id;
+    size_t i = (size_t)hash_set(w, lenflag) & mask;
+    for (; cs->set_table[i] != NONE; i = (i + 1) & mask) {
+        uint32_t id = cs->set_table[i];
         if (cs->set_len[id] == lenflag && memcmp(cs->pool + cs->set_off[id], w, n * sizeof *w) == 0)
             return id;
     }
@@ -301,7 +277,7 @@ static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t le
     cs->set_off[cs->nsets] = cs->npool;
     cs->set_len[cs->nsets] = lenflag;
     cs->npool += n;
-    cs->set_table[i] = (struct set_slot){(uint32_t)cs->nsets, hash};
+    cs->set_table[i] = (uint32_t)cs->nsets;
     return (uint32_t)cs->nsets++;
 }
 
@@ -687,10 +663,12 @@ void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
     cs->set_off = xrealloc(cs->set_off, cs->set_off_cap * sizeof *cs->set_off);
     cs->set_len = xrealloc(cs->set_len, cs->set_len_cap * sizeof *cs->set_len);
     free(cs->set_table);
-    size_t cap = 256;
-    while (cap < 4 * kept)
-        cap *= 2;
-    set_table_alloc(cs, cap);
+    cs->set_table_cap = 256;
+    while (cs->set_table_cap < 4 * kept)
+        cs->set_table_cap *= 2;
+    cs->set_table = xmalloc(cs->set_table_cap * sizeof *cs->set_table);
+    for (size_t i = 0; i < cs->set_table_cap; i++)
+        cs->set_table[i] = NONE;
     for (size_t id = 0; id < kept; id++)
         set_table_insert(cs, (uint32_t)id);
     memo_keep(&cs->unions, moved, true);
