@@ -184,6 +184,16 @@ struct level_cache {
     uint32_t key[6];
 };
 
+/* A level below a state met lately, and what the trie says of it: kept per
+ * state (two ways, the newest first) in an array by the state's id, so that
+ * the walk down a known state's levels compares three words instead of
+ * hashing a key into the level cache and reading the trie's value (see
+ * replay_set).  Valid while gen is states_gen, as the caches below. */
+struct next_level {
+    uint32_t gen, node, dot, cls; /* the level's key below the state */
+    uint32_t entry, kind, id;     /* its trie entry and value: STATE_MORE or _DONE, id */
+};
+
 /* A remembered lookup of a transition's values, for up to VALUES_CACHE_INPUTS
  * inputs (4 words each, as in the key). */
 #define VALUES_CACHE_INPUTS 4
@@ -267,6 +277,8 @@ struct parser {
      * which every clear of the states advances. */
     struct level_cache *level_cache;
     struct values_cache *values_cache;
+    struct next_level *next_levels; /* 2 per state id (see struct next_level) */
+    size_t next_levels_cap;         /* states it has room for */
     uint32_t states_gen;
     bool rec;                     /* the current set is being recorded */
     uint32_t rec_leaf, rec_w0;
@@ -1528,6 +1540,8 @@ static void states_clear(struct parser *p)
             memset(p->level_cache, 0, STATES_CACHE_SLOTS * sizeof *p->level_cache);
             memset(p->values_cache, 0, VALUES_CACHE_SLOTS * sizeof *p->values_cache);
         }
+        if (p->next_levels)
+            memset(p->next_levels, 0, 2 * p->next_levels_cap * sizeof *p->next_levels);
         p->states_gen = 1;
     }
 }
@@ -1758,6 +1772,7 @@ static void parser_free(struct parser *p)
     parse_states_free(p->states);
     free(p->level_cache);
     free(p->values_cache);
+    free(p->next_levels);
     free(p->rec_old);
     free(p->rec_words);
     free(p->prog);
@@ -1829,7 +1844,8 @@ static size_t parser_memory(const struct parser *p)
                            p->live_rank_cap * sizeof *p->live_rank +
                            p->marking_cap * sizeof *p->marking;
         size_t caches = p->level_cache ? STATES_CACHE_SLOTS * sizeof *p->level_cache +
-                                             VALUES_CACHE_SLOTS * sizeof *p->values_cache
+                                             VALUES_CACHE_SLOTS * sizeof *p->values_cache +
+                                             2 * p->next_levels_cap * sizeof *p->next_levels
                                        : 0;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + caches +
                per_position;
@@ -2112,6 +2128,20 @@ static uint32_t state_entry(struct parser *p, const uint32_t key[6])
     return entry;
 }
 
+/* The two next_level ways of state `state`, room made. */
+static struct next_level *next_levels_of(struct parser *p, uint32_t state)
+{
+    if (state >= p->next_levels_cap) {
+        size_t old = p->next_levels_cap, cap = old ? old : 64;
+        while (cap <= state)
+            cap *= 2;
+        p->next_levels = xrealloc(p->next_levels, 2 * cap * sizeof *p->next_levels);
+        memset(p->next_levels + 2 * old, 0, 2 * (cap - old) * sizeof *p->next_levels);
+        p->next_levels_cap = cap;
+    }
+    return p->next_levels + 2 * (size_t)state;
+}
+
 /* Run the values program prog[0 .. n) (see prog_op) of a transition on the
  * stack items xs whose levels are inputs[0 .. ninputs): the values of the
  * set's advanced items, 4 words each as in rec_finish, into out; returns
@@ -2190,17 +2220,34 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             return false;
         xs[d] = x;
         level_key(p, key, xs, origins, d, above, leaf, text_at(f, j));
-        uint32_t entry = state_entry(p, key);
-        if (entry == PARSE_STATES_NONE)
-            return false;
-        const uint32_t *v = parse_states_value(p->states, entry, &len);
-        if (v[0] == STATE_DONE) {
-            id = v[1];
-            t = v + 2;
+        /* Below a state (d > 0): its next levels met lately first. */
+        struct next_level *nl = d ? next_levels_of(p, above) : NULL, *hit = NULL;
+        for (int way = 0; nl && way < 2 && !hit; way++)
+            if (nl[way].gen == p->states_gen && nl[way].node == key[3] &&
+                nl[way].dot == key[4] && nl[way].cls == key[5])
+                hit = &nl[way];
+        uint32_t entry, kind, vid;
+        if (hit) {
+            entry = hit->entry, kind = hit->kind, vid = hit->id;
+            p->stats.levels_remembered++;
+        } else {
+            entry = state_entry(p, key);
+            if (entry == PARSE_STATES_NONE)
+                return false;
+            const uint32_t *v = parse_states_value(p->states, entry, &len);
+            kind = v[0], vid = v[1];
+            if (nl) {
+                nl[1] = nl[0];
+                nl[0] = (struct next_level){p->states_gen, key[3], key[4], key[5], entry, kind, vid};
+            }
+        }
+        if (kind == STATE_DONE) {
+            id = vid;
+            t = parse_states_value(p->states, entry, &len) + 2;
             done = entry;
             break;
         }
-        above = v[1];
+        above = vid;
     }
     if (id == NONE || t[0] != d + 1)
         return false;

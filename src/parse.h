@@ -67,6 +67,10 @@ struct parse_stats {
     /* Lookups of a state or of a transition's values, when a set may be
      * replayed, that parse.c's caches did not answer (hash lookups). */
     size_t states_hashed;
+    /* Levels below a known state that a replay's walk of the stack found
+     * among the levels last met below that state (two per state, looked up
+     * by its id), without the level cache or a hash lookup. */
+    size_t levels_remembered;
     /* Sets built whose values needed the search for cycles (a derivation
      * added to something already made, or a cycle): the others are
      * summarized in the order they were made. */

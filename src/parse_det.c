@@ -6,28 +6,7 @@
 #include "utf8.h"
 #include "xalloc.h"
 
-#define UNKNOWN (PARSE_DET_NONE - 1)
-
-struct chain {
-    uint32_t first, k, leaf; /* nodes[first .. first + k), then the leaf */
-    uint32_t next;           /* the next chain with the same top node, or NONE */
-    uint64_t follow[2];      /* what can follow every unit node of it */
-    bool follow_high;
-};
-
-struct parse_det {
-    const struct graph *g;
-    const struct lookahead *la;
-    struct chain *chains;
-    uint32_t nchains;
-    size_t chains_cap;
-    uint32_t *nodes; /* the chains' unit nodes, one after the other */
-    size_t nnodes, nodes_cap;
-    uint32_t **memo;          /* per node: NULL, or per ASCII character a chain, NONE or UNKNOWN */
-    uint32_t *high_ch, *high; /* per node: the last character >= 128 asked, and its answer */
-    uint32_t *by_top;         /* per node: the first chain starting at it, or NONE */
-    size_t memo_rows;
-};
+#define UNKNOWN PARSE_DET_UNKNOWN
 
 struct parse_det *parse_det_new(const struct graph *g, const struct lookahead *la)
 {
@@ -116,14 +95,14 @@ static uint32_t intern(struct parse_det *d, const uint32_t *nodes, uint32_t k, u
 {
     uint32_t top = k ? nodes[0] : leaf;
     for (uint32_t i = d->by_top[top]; i != PARSE_DET_NONE; i = d->chains[i].next) {
-        const struct chain *c = &d->chains[i];
+        const struct parse_det_chain_rec *c = &d->chains[i];
         if (c->k == k && c->leaf == leaf &&
             memcmp(d->nodes + c->first, nodes, k * sizeof *nodes) == 0)
             return i;
     }
     d->chains = xgrow(d->chains, &d->chains_cap, (size_t)d->nchains + 1, sizeof *d->chains);
     d->nodes = xgrow(d->nodes, &d->nodes_cap, d->nnodes + k + 1, sizeof *d->nodes);
-    struct chain *c = &d->chains[d->nchains];
+    struct parse_det_chain_rec *c = &d->chains[d->nchains];
     c->first = (uint32_t)d->nnodes, c->k = k, c->leaf = leaf;
     c->next = d->by_top[top];
     d->by_top[top] = d->nchains;
@@ -175,7 +154,7 @@ static uint32_t find_chain(struct parse_det *d, uint32_t c, uint32_t ch)
     }
 }
 
-uint32_t parse_det_chain(struct parse_det *d, uint32_t c, uint32_t ch)
+uint32_t parse_det_chain_slow(struct parse_det *d, uint32_t c, uint32_t ch)
 {
     if (ch >= 128) {
         if (d->high_ch[c] != ch) {
@@ -193,19 +172,6 @@ uint32_t parse_det_chain(struct parse_det *d, uint32_t c, uint32_t ch)
     if (d->memo[c][ch] == UNKNOWN)
         d->memo[c][ch] = find_chain(d, c, ch);
     return d->memo[c][ch];
-}
-
-const uint32_t *parse_det_nodes(const struct parse_det *d, uint32_t id, uint32_t *k,
-                                uint32_t *leaf)
-{
-    *k = d->chains[id].k;
-    *leaf = d->chains[id].leaf;
-    return d->nodes + d->chains[id].first;
-}
-
-bool parse_det_followed_by(const struct parse_det *d, uint32_t id, uint32_t ch)
-{
-    return lookahead_has(d->chains[id].follow, d->chains[id].follow_high, ch);
 }
 
 uint32_t parse_det_count(const struct parse_det *d)

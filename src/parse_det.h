@@ -40,19 +40,57 @@
 #define PARSE_DET_NONE UINT32_MAX
 #define PARSE_DET_MAX_CHAIN 64 /* unit nodes on a chain; longer ones are not taken */
 
-struct parse_det;
+/* The struct is here only so that the three queries below, asked at every
+ * character the fast path stands for, are inline; only parse_det.c writes
+ * it. */
+struct parse_det_chain_rec {
+    uint32_t first, k, leaf; /* nodes[first .. first + k), then the leaf */
+    uint32_t next;           /* the next chain with the same top node, or NONE */
+    uint64_t follow[2];      /* what can follow every unit node of it */
+    bool follow_high;
+};
+
+#define PARSE_DET_UNKNOWN (PARSE_DET_NONE - 1)
+
+struct parse_det {
+    const struct graph *g;
+    const struct lookahead *la;
+    struct parse_det_chain_rec *chains;
+    uint32_t nchains;
+    size_t chains_cap;
+    uint32_t *nodes; /* the chains' unit nodes, one after the other */
+    size_t nnodes, nodes_cap;
+    uint32_t **memo;          /* per node: NULL, or per ASCII character a chain, NONE or UNKNOWN */
+    uint32_t *high_ch, *high; /* per node: the last character >= 128 asked, and its answer */
+    uint32_t *by_top;         /* per node: the first chain starting at it, or NONE */
+    size_t memo_rows;
+};
 
 struct parse_det *parse_det_new(const struct graph *g, const struct lookahead *la);
 void parse_det_free(struct parse_det *d);
 /* The chain of (c, ch) when it is deterministic, else PARSE_DET_NONE. */
-uint32_t parse_det_chain(struct parse_det *d, uint32_t c, uint32_t ch);
+uint32_t parse_det_chain_slow(struct parse_det *d, uint32_t c, uint32_t ch);
+static inline uint32_t parse_det_chain(struct parse_det *d, uint32_t c, uint32_t ch)
+{
+    if (ch < 128 && d->memo[c] && d->memo[c][ch] != PARSE_DET_UNKNOWN)
+        return d->memo[c][ch];
+    return parse_det_chain_slow(d, c, ch);
+}
 /* Chain `id`: its k unit nodes N_1 .. N_k (top first) and its leaf. */
-const uint32_t *parse_det_nodes(const struct parse_det *d, uint32_t id, uint32_t *k,
-                                uint32_t *leaf);
+static inline const uint32_t *parse_det_nodes(const struct parse_det *d, uint32_t id, uint32_t *k,
+                                              uint32_t *leaf)
+{
+    *k = d->chains[id].k;
+    *leaf = d->chains[id].leaf;
+    return d->nodes + d->chains[id].first;
+}
 /* Can ch follow every unit node of chain `id` (so that they all complete
  * when ch is next)?  The leaf needs no check: the parser advances a leaf's
  * waiter without looking ahead. */
-bool parse_det_followed_by(const struct parse_det *d, uint32_t id, uint32_t ch);
+static inline bool parse_det_followed_by(const struct parse_det *d, uint32_t id, uint32_t ch)
+{
+    return lookahead_has(d->chains[id].follow, d->chains[id].follow_high, ch);
+}
 /* How many chains were found (ids are below this). */
 uint32_t parse_det_count(const struct parse_det *d);
 /* Bytes held. */
