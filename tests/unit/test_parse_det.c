@@ -376,24 +376,28 @@ TEST(parse_states_replay_a_repeated_sequence)
  * nothing, set 6 its level and values (found, cached), every later set
  * nothing: 8 for any n >= 4.  Without the caches every replayed set would
  * hash 2 or 3 times (n = 50: over 200). */
+/* Parses (ab)^n both ways (fast_and_full) and checks what both tests below
+ * expect of every n: 2n - 4 sets replayed, 8 lookups hashed. */
+static void parse_ab_times(const struct graph *g, size_t n, struct parse_stats *st)
+{
+    char *text = malloc(2 * n);
+    for (size_t j = 0; j < n; j++)
+        text[2 * j] = 'a', text[2 * j + 1] = 'b';
+    uint64_t trees;
+    CHECK(fast_and_full(g, text, 2 * n, st, &trees));
+    CHECK_INT(st->sets_replayed, 2 * n - 4);
+    CHECK_INT(st->states_hashed, 8);
+    free(text);
+}
+
 TEST(parse_states_cache_their_lookups)
 {
     struct loaded l;
     if (!CHECK(test_load_string("S := (\"a\" \"b\")*;\n", &l)))
         return;
-    size_t lengths[2] = {4, 50};
-    for (int i = 0; i < 2; i++) {
-        size_t n = lengths[i];
-        char *text = malloc(2 * n);
-        for (size_t j = 0; j < n; j++)
-            text[2 * j] = 'a', text[2 * j + 1] = 'b';
-        struct parse_stats st;
-        uint64_t trees;
-        CHECK(fast_and_full(l.graph, text, 2 * n, &st, &trees));
-        CHECK_INT(st.sets_replayed, 2 * n - 4);
-        CHECK_INT(st.states_hashed, 8);
-        free(text);
-    }
+    struct parse_stats st;
+    parse_ab_times(l.graph, 4, &st);
+    parse_ab_times(l.graph, 50, &st);
     test_unload(&l);
 }
 
@@ -413,17 +417,9 @@ TEST(parse_states_remember_the_levels_below_a_state)
         return;
     size_t lengths[3] = {4, 5, 50};
     for (int i = 0; i < 3; i++) {
-        size_t n = lengths[i];
-        char *text = malloc(2 * n);
-        for (size_t j = 0; j < n; j++)
-            text[2 * j] = 'a', text[2 * j + 1] = 'b';
         struct parse_stats st;
-        uint64_t trees;
-        CHECK(fast_and_full(l.graph, text, 2 * n, &st, &trees));
-        CHECK_INT(st.sets_replayed, 2 * n - 4);
-        CHECK_INT(st.levels_remembered, n - 4);
-        CHECK_INT(st.states_hashed, 8);
-        free(text);
+        parse_ab_times(l.graph, lengths[i], &st);
+        CHECK_INT(st.levels_remembered, lengths[i] - 4);
     }
     test_unload(&l);
 }
