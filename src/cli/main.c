@@ -60,16 +60,17 @@ static void print_main_help(FILE *out)
 }
 
 /* A large stdout buffer: listing millions of k-paths is mostly output.  But
- * where stdout is seen as it is written, on a terminal or in the same file or
- * pipe as stderr (`2>&1 | tee log`), a line at a time, so that reports and
- * messages come in the order they were made, as on a terminal. */
-static void buffer_stdout(void)
+ * where a command's stdout is seen as it is written, on a terminal or in the
+ * same file or pipe as stderr (`2>&1 | tee log`), a line at a time, so that
+ * reports and messages come in the order they were made.  The explorer
+ * draws through ncurses and keeps the large buffer. */
+static void buffer_stdout(bool explorer)
 {
     static char outbuf[1 << 16];
     struct stat out, err;
     bool shared = fstat(STDOUT_FILENO, &out) == 0 && fstat(STDERR_FILENO, &err) == 0 &&
                   out.st_dev == err.st_dev && out.st_ino == err.st_ino;
-    if (isatty(STDOUT_FILENO) || shared)
+    if (!explorer && (isatty(STDOUT_FILENO) || shared))
         setvbuf(stdout, NULL, _IOLBF, 0);
     else
         setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
@@ -78,12 +79,10 @@ static void buffer_stdout(void)
 int main(int argc, char **argv)
 {
     /* No command, an explorer option, or a grammar file: the explorer. */
-    if (tui_wanted(argc, argv, is_command)) {
-        static char tui_outbuf[1 << 16];
-        setvbuf(stdout, tui_outbuf, _IOFBF, sizeof tui_outbuf);
+    bool explorer = tui_wanted(argc, argv, is_command);
+    buffer_stdout(explorer);
+    if (explorer)
         return tui_main(argc, argv);
-    }
-    buffer_stdout();
 
     int status;
     if (argc < 2) {
