@@ -18,9 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "expansion.h"
+#include "file_progress.h"
 #include "commands.h"
 #include "json.h"
 #include "input_kpaths.h"
@@ -77,6 +79,10 @@ const struct cli_command cmd_coverage_command = {
     "with the parser's diagnostic (FILE:LINE:COL: error: no parse: ...); every\n"
     "other sample is still measured, and the exit status is 2 (0 with\n"
     "--skip-invalid, which lists them as warnings, left out).\n"
+    "\n"
+    "On a terminal each file's line is shown as soon as the file is done, and\n"
+    "once the run has lasted a second a line on stderr names the file it waits\n"
+    "for and for how long (some grammars take minutes on a few kilobytes).\n"
     "\n"
     "With --uncovered, stdout lists the K-paths no sample covers, one per line\n"
     "as kpath paths prints them, and the report goes to stderr.\n"
@@ -393,7 +399,29 @@ struct run {
     size_t entries;           /* files listed so far (in JSON) */
     uint32_t jobs;            /* files parsed at once */
     bool ok;                  /* no write error */
+    /* On a terminal each file's line is shown when it is done (elsewhere the
+     * report is written in large pieces), and the progress line says which
+     * file the report waits for. */
+    bool flush_each;
+    struct file_progress progress;
 };
+
+/* Write the report so far when it is large, or after each file on a
+ * terminal, with the progress line out of the way. */
+static void report_flush(struct run *r)
+{
+    if (!r->flush_each && r->out.len < FLUSH_AT)
+        return;
+    file_progress_hold(&r->progress);
+    r->ok = r->ok && flush(&r->out, r->report_to, true) && fflush(r->report_to) == 0;
+    file_progress_release(&r->progress);
+}
+
+/* The report waits for `job` now. */
+static void report_waits_for(struct run *r, const struct file_job *job)
+{
+    file_progress_file(&r->progress, job->path, samples_display_name(job->path), r->attempted);
+}
 
 static void add_failures(struct run *r, const struct diag_list *diags)
 {
@@ -455,14 +483,14 @@ static void report_file(struct run *r, struct file_job *job)
         }
         diag_list_free(&diags);
         job_done(job);
-        r->ok = r->ok && flush(&r->out, r->report_to, false);
+        report_flush(r);
         return;
     }
     diag_list_free(&diags);
     if (r->growth) {
         add_growth_point(r, name);
         job_done(job);
-        r->ok = r->ok && flush(&r->out, r->report_to, false);
+        report_flush(r);
         return;
     }
     bool infinite = info.infinite;
@@ -489,7 +517,7 @@ static void report_file(struct run *r, struct file_job *job)
         strbuf_addch(&r->out, '\n');
     }
     job_done(job);
-    r->ok = r->ok && flush(&r->out, r->report_to, false);
+    report_flush(r);
 }
 
 /* Threads that take the next job of the list until none is left. */
@@ -539,6 +567,7 @@ static void run_parallel(struct run *r, struct file_job *jobs, size_t n)
         }
     }
     for (size_t i = 0; i < n; i++) {
+        report_waits_for(r, &jobs[i]);
         pthread_mutex_lock(&p.lock);
         while (!jobs[i].done)
             pthread_cond_wait(&p.finished, &p.lock);
@@ -559,6 +588,7 @@ static void process_argument(struct run *r, const char *arg)
     struct sample_list files = SAMPLE_LIST_INIT;
     struct diag_list diags = DIAG_LIST_INIT;
     size_t errors = samples_expand(&arg, 1, cli_any_file(), &files, &diags);
+    file_progress_hold(&r->progress);
     for (size_t i = 0; i < diags.len; i++) {
         if (diags.items[i].severity == DIAG_ERROR)
             continue;
@@ -566,6 +596,7 @@ static void process_argument(struct run *r, const char *arg)
         diag_format(&diags.items[i], &r->line);
         fprintf(stderr, "%s\n", strbuf_str(&r->line));
     }
+    file_progress_release(&r->progress);
     add_failures(r, &diags);
     r->attempted += errors;
     diag_list_free(&diags);
@@ -574,12 +605,14 @@ static void process_argument(struct run *r, const char *arg)
         jobs[i].path = files.paths[i];
     if (r->jobs <= 1 || files.len <= 1) {
         for (size_t i = 0; i < files.len; i++) {
+            report_waits_for(r, &jobs[i]);
             job_run(&r->m, &r->po, &jobs[i], &r->text);
             report_file(r, &jobs[i]);
         }
     } else {
         run_parallel(r, jobs, files.len);
     }
+    file_progress_file(&r->progress, NULL, NULL, r->attempted); /* the names go */
     free(jobs);
     sample_list_free(&files);
 }
@@ -667,8 +700,11 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         json_add_cstring(&r.out, c.grammar);
         strbuf_addf(&r.out, ", \"k\": %u, \"files\": [", a.k);
     }
+    r.flush_each = isatty(fileno(r.report_to));
+    file_progress_start(&r.progress, cmd->name);
     for (size_t i = 0; i < c.nfiles; i++)
         process_argument(&r, c.files[i]);
+    file_progress_stop(&r.progress);
     cli_common_free(&c);
     strbuf_free(&r.text);
 

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "file_progress.h"
 #include "grammar_write.h"
 #include "learn.h"
 #include "parse.h"
@@ -44,7 +45,9 @@ const struct cli_command cmd_learn_command = {
     "\n"
     "Samples that cannot be read or do not parse are reported at the end with\n"
     "their positions and make the exit status 2 (0 with --skip-invalid, which\n"
-    "lists them as warnings, left out); the others are still learned from.",
+    "lists them as warnings, left out); the others are still learned from.\n"
+    "On a terminal, once the run has lasted a second, a line on stderr names\n"
+    "the sample being read and for how long.",
     options, run, true,
 };
 
@@ -95,8 +98,11 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     struct strbuf text = STRBUF_INIT;
     struct parse_options po = lo.po;
     size_t learned_from = 0;
+    struct file_progress progress;
+    file_progress_start(&progress, cmd->name);
     for (size_t i = 0; i < files.len; i++) {
         const char *name = samples_display_name(files.paths[i]);
+        file_progress_file(&progress, files.paths[i], name, i);
         if (!samples_read(files.paths[i], po.max_input_size, &text, &failures))
             continue;
         struct forest *f = parse_text(graph, name, text.data ? text.data : "", text.len, &po,
@@ -111,16 +117,19 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             learn_add_tree(&lr, &t, trees > 1);
             learned_from++;
             if (trees > 1) {
+                file_progress_hold(&progress);
                 if (infinite)
                     fprintf(stderr, "%s: ambiguous (infinitely many trees); counted its first tree\n", name);
                 else
                     fprintf(stderr, "%s: ambiguous (%s trees); counted its first tree\n", name,
                             forest_trees_text(trees, count));
+                file_progress_release(&progress);
             }
         }
         dtree_free(&t);
         forest_free(f);
     }
+    file_progress_stop(&progress);
     double *probs = xmalloc(probability_table_size(graph) * sizeof *probs);
     learn_probabilities(&lr, probs);
     if (lo.invert)

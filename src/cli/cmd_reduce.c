@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "file_progress.h"
 #include "input_kpaths.h"
 #include "json.h"
 #include "kpath.h"
@@ -75,7 +76,9 @@ const struct cli_command cmd_reduce_command = {
     "parsed is an error (exit status 2) and nothing is written: every such\n"
     "input is listed (FILE:LINE:COL), as kpath coverage lists them.  With\n"
     "--skip-invalid they are left out, listed as warnings, and the report and\n"
-    "the manifest (\"left_out\") name them.",
+    "the manifest (\"left_out\") name them.  On a terminal, once the run has\n"
+    "lasted a second, a line on stderr names the input being read and for how\n"
+    "long.",
     .options = options,
     .run = run,
     .takes_files = true,
@@ -507,7 +510,10 @@ static int reduce_run(struct state *s, struct cli_common *c)
     diag_list_free(&failures);
     struct strbuf text = STRBUF_INIT;
     size_t failed = errors;
+    struct file_progress progress;
+    file_progress_start(&progress, cmd->name);
     for (size_t i = 0; i < files.len; i++) {
+        file_progress_file(&progress, files.paths[i], samples_display_name(files.paths[i]), i);
         struct diag_list one = DIAG_LIST_INIT;
         if (!measure_input(s, files.paths[i], &text, &one)) {
             failed++;
@@ -519,6 +525,7 @@ static int reduce_run(struct state *s, struct cli_common *c)
         }
         diag_list_free(&one);
     }
+    file_progress_stop(&progress);
     strbuf_free(&text);
     size_t attempted = files.len + errors;
     sample_list_free(&files);
