@@ -247,6 +247,9 @@ struct parser {
     uint32_t *stamp_empty, *empty;
     size_t max_memory;            /* bytes; 0 = no limit */
     bool over_budget;             /* stopped for max_memory */
+    bool (*should_stop)(void *);  /* parse_options' */
+    void *should_stop_ctx;
+    bool stopped;                 /* should_stop said so */
     struct pending **pending;     /* chunked */
     size_t npending, pending_chunks, pending_table_cap;
     uint32_t set_first_item;      /* items of the current set: from here on */
@@ -2586,6 +2589,10 @@ static uint32_t run(struct parser *p)
             p->over_budget = true;
             break;
         }
+        if (p->should_stop && j < f->len && p->should_stop(p->should_stop_ctx)) {
+            p->stopped = true;
+            break;
+        }
         /* Accepted so far when the virtual start item has its one child. */
         bool root_done = p->accept_stamp == j + 1;
         if (p->expected_set == j)
@@ -2715,6 +2722,8 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         p.states_gen = 1;
     }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
+    if (opts)
+        p.should_stop = opts->should_stop, p.should_stop_ctx = opts->should_stop_ctx;
     uint32_t furthest = run(&p);
     if (p.over_budget) {
         uint32_t line, col;
@@ -2730,13 +2739,20 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
                  "the input is too long or too ambiguous for this grammar",
                  amount, units[unit]);
         f->root = NONE;
-    } else if (f->root == NONE) {
+    } else if (f->root == NONE && !p.stopped) {
         /* Lookahead pruned the predictions that would have said what was
          * expected; parse once more without it to collect them. */
         reset(&p);
         p.lookahead = false;
         furthest = run(&p);
-        report_no_parse(&p, name, furthest, diags);
+        if (!p.stopped)
+            report_no_parse(&p, name, furthest, diags);
+    }
+    if (p.stopped) {
+        uint32_t line, col;
+        position_of(f, furthest, &line, &col);
+        diag_add(diags, DIAG_ERROR, name, line, col, "parsing stopped here, as asked");
+        f->root = NONE;
     }
     f->npending_peak = p.npending;
     p.stats.text_bytes = f->text ? ((size_t)len + 1) * sizeof *f->text

@@ -39,6 +39,12 @@ struct parse_options {
     /* parse_kpaths builds every Earley set, without its deterministic fast
      * path (for tests and benchmarks: the results are the same). */
     bool no_fast_path;
+    /* NULL, or asked after every Earley set whether to stop (an interactive
+     * caller's key press; it should answer fast, most times without looking):
+     * true stops the parse with the error "parsing stopped here, as asked"
+     * at the position reached. */
+    bool (*should_stop)(void *ctx);
+    void *should_stop_ctx;
 };
 
 /* What a parse without a forest did with its items. */

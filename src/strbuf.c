@@ -52,6 +52,22 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     va_end(ap);
 }
 
+void strbuf_add_tail(struct strbuf *sb, const char *s, size_t room)
+{
+    size_t len = strlen(s);
+    if (len <= room) {
+        strbuf_add(sb, s, len);
+        return;
+    }
+    if (room < 4)
+        return;
+    const char *end = s + len - (room - 3);
+    while (*end && ((unsigned char)*end & 0xC0) == 0x80)
+        end++;
+    strbuf_addstr(sb, "...");
+    strbuf_addstr(sb, end);
+}
+
 void strbuf_add_utf8(struct strbuf *sb, uint32_t cp)
 {
     char tmp[4];

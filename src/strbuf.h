@@ -22,6 +22,11 @@ void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Append s, or when it is longer than `room` bytes "..." and its end, cut at
+ * the start of a UTF-8 character, in at most `room` bytes (a path on a line
+ * of a given width: its end says most).  Nothing when room < 4 and s does
+ * not fit. */
+void strbuf_add_tail(struct strbuf *sb, const char *s, size_t room);
 /* Append a code point as UTF-8. */
 void strbuf_add_utf8(struct strbuf *sb, uint32_t cp);
 void strbuf_reset(struct strbuf *sb);

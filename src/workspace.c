@@ -680,7 +680,9 @@ static void input_added(struct workspace *ws, struct ws_input *in)
 static bool parse_into(struct workspace *ws, struct ws_input *in, const char *name,
                        struct diag_list *diags)
 {
-    struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT};
+    struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
+                               .should_stop = ws->parse_should_stop,
+                               .should_stop_ctx = ws->parse_should_stop_ctx};
     struct forest *f = parse_text(ws->graph, name, in->text, in->len, &po, diags);
     if (!f)
         return false;

@@ -176,6 +176,10 @@ struct workspace {
     char *file;                  /* owned; where it was last saved or opened from */
     bool dirty;                  /* changed since loaded, opened or saved */
     uint64_t changes;            /* counts every change (for autosave) */
+    /* NULL, or handed to every parse of a sample (parse_options'
+     * should_stop): the explorer stops a long one when a key is pressed. */
+    bool (*parse_should_stop)(void *ctx);
+    void *parse_should_stop_ctx;
 };
 
 /* A workspace on a grammar file (k = GEN_DEFAULT_K, default options), or

@@ -18,6 +18,7 @@
 #include "lesson.h"
 #include "number.h"
 #include "app.h"
+#include "samples.h"
 #include "xalloc.h"
 
 const struct pane_ops *const pane_ops[NPANES] = {
@@ -464,8 +465,17 @@ static void draw_bottom_line(struct ui *ui, int y)
     }
     if (ui->job == JOB_SAMPLES) {
         struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " loading samples: %zu of %zu files, %zu added (any key stops)",
+        strbuf_addf(&sb, " loading samples (any key stops): %zu of %zu files, %zu added",
                     ui->job_next, ui->job_files.len, ui->job_added);
+        /* A file that takes long is named, the end of its path kept when
+         * the line is short (the parse redraws the screen now and then:
+         * see term.c's parse_should_stop). */
+        double took = ui_now() - ui->job_file_since;
+        if (ui->job_next > 0 && took >= 1.0) {
+            const char *name = samples_display_name(ui->job_files.paths[ui->job_next - 1]);
+            strbuf_addf(&sb, "; %.0f s on ", took);
+            strbuf_add_tail(&sb, name, (size_t)s->w > sb.len ? (size_t)s->w - sb.len : 0);
+        }
         screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
         strbuf_free(&sb);
         return;
@@ -1085,6 +1095,7 @@ void ui_start_samples(struct ui *ui, char *const *paths, size_t n)
     ui->job_next = ui->job_added = 0;
     ui->job_inputs_before = ui->ws->ninputs;
     ui->job_started = ui_now();
+    ui->parse_interrupted = false;
     ui->job = JOB_SAMPLES;
     ui_job_slice(ui, 0.02);
 }
@@ -1168,14 +1179,26 @@ void ui_job_slice(struct ui *ui, double budget)
         if (!generalize_job_slice(ui, deadline))
             ui->job = JOB_NONE;
     } else if (ui->job == JOB_SAMPLES) {
+        /* The parse was stopped for a key (the first slice runs inside the
+         * command, before the loop reads keys): one slice does nothing, so
+         * that the loop reads it; if it was no key, the job goes on. */
+        if (ui->parse_interrupted) {
+            ui->parse_interrupted = false;
+            return;
+        }
+        ui->ws->parse_should_stop = ui->parse_should_stop;
+        ui->ws->parse_should_stop_ctx = ui;
         while (ui->job_next < ui->job_files.len) {
             const char *path = ui->job_files.paths[ui->job_next++];
+            ui->job_file_since = ui_now();
             ui->job_added += workspace_add_sample_file(ui->ws, path, &ui->job_diags);
-            if (ui_now() >= deadline)
+            if (ui->parse_interrupted || ui_now() >= deadline)
                 break;
         }
+        ui->ws->parse_should_stop = NULL;
         ui_workspace_changed(ui);
-        if (ui->job_next >= ui->job_files.len) {
+        /* Interrupted: the key waiting stops the job (as "stopped"). */
+        if (ui->job_next >= ui->job_files.len && !ui->parse_interrupted) {
             ui->job = JOB_NONE;
             samples_finished(ui, false);
         }

@@ -33,6 +33,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <readline/history.h>
 #include <readline/readline.h>
 #include <signal.h>
@@ -508,6 +509,31 @@ static void suspend(struct ui *ui)
 
 /* ---- the loop ---------------------------------------------------------------------------- */
 
+/* Asked by the parser after every Earley set while a sample loads (the
+ * parse is one step of the job, which may take minutes): every 50 ms it
+ * looks whether a key or a signal waits, which stops the parse (the loop
+ * then reads the key, which stops the job), and once a second it redraws,
+ * so that the status line names the file and its clock goes on. */
+static bool parse_should_stop(void *arg)
+{
+    struct ui *ui = arg;
+    static double next_look, next_draw;
+    double now = ui_now();
+    if (now < next_look)
+        return false;
+    next_look = now + 0.05;
+    struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+    if (got_term || got_int || poll(&pfd, 1, 0) > 0) {
+        ui->parse_interrupted = true;
+        return true;
+    }
+    if (now >= next_draw && now - ui->job_file_since >= 1.0) {
+        next_draw = now + 1.0;
+        redraw(ui);
+    }
+    return false;
+}
+
 int term_run(struct ui *ui, const char *history_path)
 {
     the_ui = ui;
@@ -520,6 +546,7 @@ int term_run(struct ui *ui, const char *history_path)
     }
     curses_on = true;
     ui->front_cmdline = true;
+    ui->parse_should_stop = parse_should_stop;
     atexit(at_exit);
     install_signals();
     raw();

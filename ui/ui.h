@@ -295,6 +295,13 @@ struct ui {
     double job_started;
     struct sample_list job_files; /* JOB_SAMPLES: the files, the next to read */
     size_t job_next, job_added;
+    double job_file_since;        /* JOB_SAMPLES: when the file being read began */
+    /* Set by the terminal's loop (NULL in script mode): asked during the
+     * parse of a sample whether a key or a signal waits, which stops the
+     * parse (a grammar whose tokens can end anywhere takes minutes on a few
+     * kilobytes); the loop then reads the key, which stops the job. */
+    bool (*parse_should_stop)(void *ui);
+    bool parse_interrupted;       /* it said so, and the loop has not read the key yet */
     struct diag_list job_diags;
     struct workspace_loader *job_loader; /* JOB_RESTORE */
     unsigned restore_keys_ignored;       /* keys pressed during it, said on its line */

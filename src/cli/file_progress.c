@@ -39,18 +39,8 @@ static void draw(struct file_progress *fp, double now)
     strbuf_addf(&tail, " for %.0f s", now - fp->since);
     struct winsize ws;
     size_t width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
-    size_t room = width > head.len + tail.len + 4 ? width - 1 - head.len - tail.len : 0;
-    const char *path = fp->name;
-    size_t len = strlen(path);
-    if (len <= room) {
-        strbuf_addstr(&head, path);
-    } else if (room >= 3) {
-        /* "..." and the end of the path, cut at a UTF-8 character's start. */
-        const char *end = path + len - (room - 3);
-        while (*end && ((unsigned char)*end & 0xC0) == 0x80)
-            end++;
-        strbuf_addf(&head, "...%s", end);
-    }
+    size_t room = width > head.len + tail.len + 1 ? width - 1 - head.len - tail.len : 0;
+    strbuf_add_tail(&head, fp->name, room);
     strbuf_addstr(&head, strbuf_str(&tail));
     /* Written when it says something new (the seconds go up once a second). */
     if (!fp->shown || strcmp(strbuf_str(&head), strbuf_str(&fp->line)) != 0) {

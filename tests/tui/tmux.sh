@@ -7,7 +7,8 @@
 # an autosave that the next start offers to restore, Ctrl-C, :run stopped by
 # Esc (its runs killed), T's runs in the features view stopped by Esc (the
 # same, and only complete records left), :generalize stopped by Esc (its
-# queries killed), and the terminal given back each time.  Skipped with a
+# queries killed), a sample's minutes-long parse stopped by a key, and the
+# terminal given back each time.  Skipped with a
 # message when tmux is missing.
 set -u
 if ! command -v tmux >/dev/null 2>&1; then
@@ -370,5 +371,22 @@ keys Escape
 wait_for "? help" "the panes after closing the view"
 keys q
 wait_exit "q after :generalize" 0
+
+# ---- a sample whose parse takes minutes: a key stops it ----------------------
+# S := S S | "a" on 3,000 a's has a cubic forest (minutes of parsing, one
+# step of the :samples job): the status line names the file once it has
+# taken a second, and a key stops the parse itself, not only the job after it.
+printf 'S := S S | "a";\n' >"$tmp/ambiguous.ebnf"
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "a" }' >"$tmp/slow.txt"
+start "$tmp/ambiguous.ebnf"
+keys : "samples $tmp/slow.txt" Enter
+wait_for "s on $tmp/slow.txt" "the status line naming the slow sample"
+keys x
+wait_for "stopped after 1 of 1 files" "a key stopping the parse of a sample"
+keys M
+wait_for "slow.txt:1:" "the log"
+wait_for "error: parsing stopped here, as asked" "where the parse stopped, in the log"
+keys Escape q
+wait_exit "q after stopping a parse" 0
 
 echo "tmux end-to-end test passed"

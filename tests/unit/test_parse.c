@@ -194,6 +194,59 @@ TEST(parse_rejects_invalid_utf8_and_oversized_inputs)
     test_unload(&l);
 }
 
+/* should_stop: true at its `stop_at`-th question. */
+struct stopper {
+    int asked, stop_at;
+};
+
+static bool stop_when_told(void *ctx)
+{
+    struct stopper *s = ctx;
+    return ++s->asked == s->stop_at;
+}
+
+TEST(parse_stops_when_asked)
+{
+    /* S := "a"*, on ten a's: the parser asks after each Earley set but the
+     * last, sets 0, 1, 2, ...; told to stop at the third question, it stops
+     * after set 2, at column 3 (the position set 2 stands for). */
+    struct loaded l;
+    if (!CHECK(test_load_string("S := \"a\"*;", &l)))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    struct stopper st = {0, 3};
+    struct parse_options po = {.should_stop = stop_when_told, .should_stop_ctx = &st};
+    CHECK(parse_text(l.graph, "t", "aaaaaaaaaa", 10, &po, &d) == NULL);
+    CHECK_INT(st.asked, 3);
+    if (CHECK_INT(d.len, 1)) {
+        CHECK_STR(d.items[0].message, "parsing stopped here, as asked");
+        CHECK_INT(d.items[0].line, 1);
+        CHECK_INT(d.items[0].col, 3);
+    }
+    diag_list_free(&d);
+    /* Without a forest (every command that counts k-paths) the same, but
+     * only the sets it builds ask (its fast path may stand for many at
+     * once): told to stop at the first question, it stops after set 0. */
+    st = (struct stopper){0, 1};
+    uint64_t trees;
+    bool infinite;
+    CHECK(!parse_kpaths(l.graph, "t", "aaaaaaaaaa", 10, &po, NULL, 0, NULL, &trees, &infinite, &d));
+    if (CHECK_INT(d.len, 1)) {
+        CHECK_STR(d.items[0].message, "parsing stopped here, as asked");
+        CHECK_INT(d.items[0].col, 1);
+    }
+    diag_list_free(&d);
+    /* Never told to stop: asked once per set but the last, and it parses. */
+    st = (struct stopper){0, -1};
+    struct forest *f = parse_text(l.graph, "t", "aaaaaaaaaa", 10, &po, &d);
+    CHECK(f != NULL);
+    CHECK_INT(st.asked, 10);
+    CHECK_INT(d.len, 0);
+    forest_free(f);
+    diag_list_free(&d);
+    test_unload(&l);
+}
+
 static bool add_path(const uint32_t *path, void *ctx)
 {
     strbuf_addf(ctx, "%u>%u ", path[0], path[1]);
