@@ -202,30 +202,8 @@ struct values_cache {
     uint32_t inputs[4 * VALUES_CACHE_INPUTS];
 };
 
-/* A transition met lately right after another one, by the earlier one's
- * id, the leaf and the next character: the rest of the state it was found
- * in (the key of each of its levels, up to CHAIN_LEVELS: node, then dot
- * and origin class as dot << 4 | cls, dots below 2^27), its trie entry, id
- * and words (their place in the states' arena), and the place of the last
- * values found for it with their inputs (as in the values key; v_at NONE:
- * none).  A replay right after a replay compares its stack with this
- * instead of walking the trie level by level, and its inputs with these
- * (see replay_set).  A cache of two ways per bucket (152 bytes a slot),
- * valid while gen is states_gen, as the caches above. */
-#define CHAIN_LEVELS 6
-struct chain_next {
-    uint32_t gen, prev, leaf, ch;
-    uint32_t depth, done, id, t_at, v_at;
-    uint32_t level[CHAIN_LEVELS][2];
-    uint32_t ninputs;
-    uint32_t inputs[4 * VALUES_CACHE_INPUTS];
-};
-#define CHAIN_CACHE_BITS 11
-#define CHAIN_CACHE_SLOTS (1u << CHAIN_CACHE_BITS)
-
-/* Slots of each cache: a key has a bucket of two, by its hash.  They are
- * allocated with the first replay (128 and 160 KiB, and the chain cache's
- * 304 KiB). */
+/* Slots of each cache: a key has a bucket of two, by its hash.  Both are
+ * allocated with the first replay (128 and 160 KiB). */
 #define STATES_CACHE_BITS 12
 #define STATES_CACHE_SLOTS (1u << STATES_CACHE_BITS)
 #define VALUES_CACHE_BITS 11
@@ -301,11 +279,7 @@ struct parser {
     struct values_cache *values_cache;
     struct next_level *next_levels; /* 2 per state id (see struct next_level) */
     size_t next_levels_cap;         /* states it has room for */
-    struct chain_next *chain_cache; /* CHAIN_CACHE_SLOTS (see struct chain_next) */
-    uint32_t chain_prev;            /* the transition of the last set, if replayed; or NONE */
-    bool no_chain;                  /* parse_options.no_chain */
     uint32_t states_gen;
-    uint32_t *dot_cap;              /* per node and the start node: state_dot's bound */
     bool rec;                     /* the current set is being recorded */
     uint32_t rec_leaf, rec_w0;
     uint32_t *rec_old;            /* the stack items it read, in order */
@@ -1561,12 +1535,10 @@ static void states_clear(struct parser *p)
 {
     parse_states_clear(p->states);
     p->ntransitions = 0;
-    p->chain_prev = NONE;
     if (++p->states_gen == 0) { /* wrapped: no entry may look current */
         if (p->level_cache) {
             memset(p->level_cache, 0, STATES_CACHE_SLOTS * sizeof *p->level_cache);
             memset(p->values_cache, 0, VALUES_CACHE_SLOTS * sizeof *p->values_cache);
-            memset(p->chain_cache, 0, CHAIN_CACHE_SLOTS * sizeof *p->chain_cache);
         }
         if (p->next_levels)
             memset(p->next_levels, 0, 2 * p->next_levels_cap * sizeof *p->next_levels);
@@ -1801,8 +1773,6 @@ static void parser_free(struct parser *p)
     free(p->level_cache);
     free(p->values_cache);
     free(p->next_levels);
-    free(p->chain_cache);
-    free(p->dot_cap);
     free(p->rec_old);
     free(p->rec_words);
     free(p->prog);
@@ -1875,8 +1845,7 @@ static size_t parser_memory(const struct parser *p)
                            p->marking_cap * sizeof *p->marking;
         size_t caches = p->level_cache ? STATES_CACHE_SLOTS * sizeof *p->level_cache +
                                              VALUES_CACHE_SLOTS * sizeof *p->values_cache +
-                                             2 * p->next_levels_cap * sizeof *p->next_levels +
-                                             CHAIN_CACHE_SLOTS * sizeof *p->chain_cache
+                                             2 * p->next_levels_cap * sizeof *p->next_levels
                                        : 0;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + caches +
                per_position;
@@ -2088,8 +2057,12 @@ static uint32_t stack_next(const struct parser *p, uint32_t x)
  * unbounded quantifier past its minimum behave alike. */
 static uint32_t state_dot(const struct parser *p, uint32_t node, uint32_t dot)
 {
-    uint32_t cap = p->dot_cap[node];
-    return dot < cap ? dot : cap;
+    if (node < p->g->nnodes && p->g->nodes[node].kind == NODE_QUANT) {
+        const struct expr *e = p->g->nodes[node].expr;
+        if (e->u.quant.max == QUANT_INFINITE && dot > e->u.quant.min + 1)
+            return e->u.quant.min + 1;
+    }
+    return dot;
 }
 
 /* The trie key of level d of the stack xs (origins[0 .. d) of the levels
@@ -2169,25 +2142,6 @@ static struct next_level *next_levels_of(struct parser *p, uint32_t state)
     return p->next_levels + 2 * (size_t)state;
 }
 
-/* Whether the stack from w0 is in the state c remembers, given the leaf and
- * the character, which the caller compared: each of c's levels there, with
- * the same key.  Fills xs and origins as replay_set's walk does. */
-static bool chain_matches(const struct parser *p, const struct chain_next *c, uint32_t w0,
-                          uint32_t *xs, uint32_t *origins)
-{
-    uint32_t key[6], x = w0;
-    for (uint32_t d = 0; d < c->depth; d++) {
-        if (d && (x = stack_next(p, x)) == NONE)
-            return false;
-        xs[d] = x;
-        level_key(p, key, xs, origins, d, 0, 0, 0);
-        if (key[3] != c->level[d][0] || key[4] != c->level[d][1] >> 4 ||
-            key[5] != (c->level[d][1] & 15))
-            return false;
-    }
-    return true;
-}
-
 /* Run the values program prog[0 .. n) (see prog_op) of a transition on the
  * stack items xs whose levels are inputs[0 .. ninputs): the values of the
  * set's advanced items, 4 words each as in rec_finish, into out; returns
@@ -2247,14 +2201,7 @@ static uint32_t run_program(struct parser *p, const uint32_t *prog, uint32_t n,
 }
 
 /* Set j, whose one pending entry is e, by a transition: true if replayed.
- * Otherwise the set is to be built, and recorded when p->rec.  When set
- * j - 1 (or the last set before j that the fast path did not stand for)
- * was replayed too, the state is first looked for among the states met
- * after that set's transition with the same leaf and character (struct
- * chain_next): the stack is compared with the state's levels whole, and
- * the trie, its caches and the level memo are not read; then the values
- * remembered there, if the inputs are the same.  Otherwise the walk as
- * before, and what it finds is remembered after the set before. */
+ * Otherwise the set is to be built, and recorded when p->rec. */
 static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
 {
     struct forest *f = p->f;
@@ -2263,41 +2210,16 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     if (!p->level_cache) {
         p->level_cache = xcalloc(STATES_CACHE_SLOTS, sizeof *p->level_cache);
         p->values_cache = xcalloc(VALUES_CACHE_SLOTS, sizeof *p->values_cache);
-        p->chain_cache = xcalloc(CHAIN_CACHE_SLOTS, sizeof *p->chain_cache);
     }
     p->rec = true, p->nrec_old = 0, p->rec_leaf = leaf, p->rec_w0 = w0;
     p->rec_components = p->stats.sets_by_components;
     uint32_t id = NONE, d = 0, len, above = NONE, done = PARSE_STATES_NONE;
     const uint32_t *t = NULL; /* the transition's words */
-    uint32_t ch = text_at(f, j), prev = p->chain_prev;
-    p->chain_prev = NONE;
-    /* Right after a replay: the states met after its transition first. */
-    struct chain_next *chained = NULL, *pair = NULL;
-    if (prev != NONE) {
-        uint32_t ck[3] = {prev, leaf, ch};
-        pair = &p->chain_cache[cache_bucket(ck, 3, CHAIN_CACHE_BITS)];
-    }
-    uint32_t levels[CHAIN_LEVELS][2];
-    bool levels_fit = true;
-    for (int way = 0; pair && way < 2 && !chained; way++)
-        if (pair[way].gen == p->states_gen && pair[way].prev == prev &&
-            pair[way].leaf == leaf && pair[way].ch == ch &&
-            chain_matches(p, &pair[way], w0, xs, origins))
-            chained = &pair[way];
-    if (chained) {
-        id = chained->id, done = chained->done, d = chained->depth - 1;
-        t = parse_states_words(p->states) + chained->t_at;
-    }
-    bool was_chained = chained != NULL;
-    for (uint32_t x = w0; !chained && d < STATES_MAX_DEPTH; d++, x = stack_next(p, x)) {
+    for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++, x = stack_next(p, x)) {
         if (x == NONE)
             return false;
         xs[d] = x;
-        level_key(p, key, xs, origins, d, above, leaf, ch);
-        if (d < CHAIN_LEVELS) { /* as struct chain_next keeps it */
-            levels[d][0] = key[3], levels[d][1] = key[4] << 4 | key[5];
-            levels_fit = levels_fit && key[4] < (1u << 27);
-        }
+        level_key(p, key, xs, origins, d, above, leaf, text_at(f, j));
         /* Below a state (d > 0): its next levels met lately first. */
         struct next_level *nl = d ? next_levels_of(p, above) : NULL, *hit = NULL;
         for (int way = 0; nl && way < 2 && !hit; way++)
@@ -2329,16 +2251,6 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     }
     if (id == NONE || t[0] != d + 1)
         return false;
-    if (!chained && prev != NONE && d < CHAIN_LEVELS && levels_fit) {
-        /* Remembered after prev's transition, the one before second. */
-        pair[1] = pair[0];
-        chained = &pair[0];
-        chained->gen = p->states_gen, chained->prev = prev;
-        chained->leaf = leaf, chained->ch = ch, chained->depth = d + 1;
-        memcpy(chained->level, levels, (d + 1) * sizeof *levels);
-        chained->done = done, chained->id = id, chained->v_at = NONE;
-        chained->t_at = parse_states_value_at(p->states, done) + 2;
-    }
     uint32_t nitems = t[1], nconds = t[2], npend = t[3], ninputs = t[4], nprog = t[5];
     const uint32_t *cond = t + TR_HEAD, *items = cond + 2 * nconds, *pend = items + 3 * nitems;
     const uint32_t *inputs = pend + 3 * npend;
@@ -2354,13 +2266,8 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     for (uint32_t i = 0; i < ninputs; i++)
         value_key_input(p, vkey + 2 + 4 * i, xs[inputs[i]]);
     uint32_t ventry = PARSE_STATES_NONE;
-    const uint32_t *values = NULL;
     struct values_cache *vc = NULL;
-    bool chain_values = chained && ninputs <= VALUES_CACHE_INPUTS;
-    if (chain_values && chained->v_at != NONE && chained->ninputs == ninputs &&
-        memcmp(chained->inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
-        values = parse_states_words(p->states) + chained->v_at;
-    else if (ninputs <= VALUES_CACHE_INPUTS) {
+    if (ninputs <= VALUES_CACHE_INPUTS) {
         vc = &p->values_cache[cache_bucket(vkey + 1, 1 + 4 * ninputs, VALUES_CACHE_BITS)];
         for (int way = 0; way < 2 && ventry == PARSE_STATES_NONE; way++)
             if (vc[way].gen == p->states_gen && vc[way].id == id && vc[way].ninputs == ninputs &&
@@ -2369,7 +2276,7 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     }
     uint32_t computed[4 * STATES_MAX_ITEMS];
     bool programmed = false;
-    if (!values && ventry == PARSE_STATES_NONE) {
+    if (ventry == PARSE_STATES_NONE) {
         ventry = parse_states_find(p->states, vkey, 2 + 4 * ninputs);
         p->stats.states_hashed++;
         if (ventry == PARSE_STATES_NONE) {
@@ -2390,15 +2297,7 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             memcpy(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
         }
     }
-    if (!values && !programmed) {
-        values = parse_states_value(p->states, ventry, &len);
-        if (chain_values) {
-            chained->v_at = parse_states_value_at(p->states, ventry), chained->ninputs = ninputs;
-            memcpy(chained->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
-        }
-    }
-    if (programmed)
-        values = computed;
+    const uint32_t *values = programmed ? computed : parse_states_value(p->states, ventry, &len);
     p->rec = false;
     /* The pending entry is used up, as run's loop does. */
     p->pending_head[j & p->pending_mask] = NONE;
@@ -2430,10 +2329,6 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         p->stats.sets_computed++;
     else
         p->stats.sets_replayed++;
-    if (was_chained)
-        p->stats.sets_chained++;
-    if (!p->no_chain)
-        p->chain_prev = id;
     return true;
 }
 
@@ -2647,7 +2542,6 @@ static uint32_t run(struct parser *p)
             PENDING(p, e).next == NONE && p->last_pending <= j && replay_set(p, j, e)) {
             furthest = j;
         } else {
-            p->chain_prev = NONE; /* built: nothing to chain from */
             p->pending_head[j & p->pending_mask] = NONE;
             while (e != NONE) {
                 struct pending pe = PENDING(p, e);
@@ -2724,7 +2618,6 @@ static void reset(struct parser *p)
     p->stats = (struct parse_stats){0};
     p->virtual_items = 0;
     p->accept_stamp = 0;
-    p->chain_prev = NONE;
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
     size_t per_node = (size_t)p->g->nnodes + 2;
@@ -2770,7 +2663,7 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         forest_free(f);
         return NULL;
     }
-    struct parser p = {.f = f, .g = g, .expected_set = NONE, .chain_prev = NONE};
+    struct parser p = {.f = f, .g = g, .expected_set = NONE};
     size_t per_node = (size_t)g->nnodes + 2; /* the virtual start node too */
     p.stamp_pred = xcalloc(per_node, sizeof *p.stamp_pred);
     p.pred = xcalloc(per_node, sizeof *p.pred);
@@ -2820,18 +2713,6 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         p.det = parse_det_new(g, &p.la);
         p.states = parse_states_new();
         p.states_gen = 1;
-        /* The dots state_dot tells apart: up to min + 1 for an unbounded
-         * quantifier (rounds past its minimum behave alike), all others. */
-        p.dot_cap = xmalloc(((size_t)g->nnodes + 1) * sizeof *p.dot_cap);
-        for (uint32_t i = 0; i <= g->nnodes; i++) {
-            const struct expr *e = i < g->nnodes ? g->nodes[i].expr : NULL;
-            p.dot_cap[i] = i < g->nnodes && g->nodes[i].kind == NODE_QUANT &&
-                                   e->u.quant.max == QUANT_INFINITE &&
-                                   e->u.quant.min < UINT32_MAX - 1
-                               ? e->u.quant.min + 1
-                               : UINT32_MAX;
-        }
-        p.no_chain = opts && opts->no_chain;
     }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     uint32_t furthest = run(&p);

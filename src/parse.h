@@ -39,9 +39,6 @@ struct parse_options {
     /* parse_kpaths builds every Earley set, without its deterministic fast
      * path (for tests and benchmarks: the results are the same). */
     bool no_fast_path;
-    /* Without the chaining of replays (parse.c's struct chain_next): every
-     * replayed set's state is looked up level by level (for tests). */
-    bool no_chain;
 };
 
 /* What a parse without a forest did with its items. */
@@ -74,10 +71,6 @@ struct parse_stats {
      * among the levels last met below that state (two per state, looked up
      * by its id), without the level cache or a hash lookup. */
     size_t levels_remembered;
-    /* Sets replayed (or computed) right after a replayed set whose state
-     * was found among the states met after that set's transition (two per
-     * transition), compared whole instead of walked level by level. */
-    size_t sets_chained;
     /* Sets built whose values needed the search for cycles (a derivation
      * added to something already made, or a cycle): the others are
      * summarized in the order they were made. */

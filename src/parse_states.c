@@ -103,16 +103,6 @@ const uint32_t *parse_states_value(const struct parse_states *s, uint32_t entry,
     return s->words + en->at + en->n;
 }
 
-uint32_t parse_states_value_at(const struct parse_states *s, uint32_t entry)
-{
-    return s->entries[entry].at + s->entries[entry].n;
-}
-
-const uint32_t *parse_states_words(const struct parse_states *s)
-{
-    return s->words;
-}
-
 static void grow_slots(struct parse_states *s)
 {
     free(s->slots);

@@ -37,11 +37,6 @@ const uint32_t *parse_states_get(const struct parse_states *s, const uint32_t *k
 #define PARSE_STATES_NONE UINT32_MAX
 uint32_t parse_states_find(const struct parse_states *s, const uint32_t *key, uint32_t n);
 const uint32_t *parse_states_value(const struct parse_states *s, uint32_t entry, uint32_t *len);
-/* The same as a place: the value is at parse_states_words(s) + that.  It
- * keeps its place until parse_states_clear, and when it is replaced by one
- * of the same length; the words may move, the places do not. */
-uint32_t parse_states_value_at(const struct parse_states *s, uint32_t entry);
-const uint32_t *parse_states_words(const struct parse_states *s);
 /* Set the value of key[0 .. n) to value[0 .. len) (a new entry, or one
  * replacing an earlier value of the same key). */
 void parse_states_put(struct parse_states *s, const uint32_t *key, uint32_t n,

@@ -401,9 +401,28 @@ TEST(parse_states_cache_their_lookups)
     test_unload(&l);
 }
 
-/* The levels below a known state (parse.c's struct next_level) are counted
- * with the chaining of replays off, where they are used: test_parse_chain.c
- * (n - 4 levels on (ab)^n, none with the chaining on). */
+/* The levels below a known state (parse.c's struct next_level): the same
+ * grammar and text.  Only a set of a 'b' reads a level below its root
+ * state, the quantifier's item (q, d), whose key is (q, 0) at set 2 and (q,
+ * 1) from set 4 on (state_dot).  Set 2's root is not known yet and set 4's
+ * level is not (both are built and recorded), so nothing is remembered
+ * below the root before set 6, which finds (q, 1) by the level cache and
+ * remembers it; every later set of a 'b' before the end (8, 10, ..., 2n -
+ * 2) finds it there: n - 4 levels for n >= 4, none for n = 4.  The hashed
+ * lookups stay 8 (the memo answers only what the level cache would). */
+TEST(parse_states_remember_the_levels_below_a_state)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (\"a\" \"b\")*;\n", &l)))
+        return;
+    size_t lengths[3] = {4, 5, 50};
+    for (int i = 0; i < 3; i++) {
+        struct parse_stats st;
+        parse_ab_times(l.graph, lengths[i], &st);
+        CHECK_INT(st.levels_remembered, lengths[i] - 4);
+    }
+    test_unload(&l);
+}
 
 /* A replay needs the values of the stack items it advances to be ones seen
  * before.  S := ("a" C)*; C := "b" | "c".  A set of an 'a' reads the
