@@ -52,8 +52,8 @@ static inline uint64_t slot_key(const struct memo_slot *s)
  * (a power of 2), one place for each key, where a new result takes the
  * place of the one there.  A result forgotten is only made again (and found
  * interned), so sets and ids are what an exact memo would give; the caches
- * never grow or rehash, and their few hundred KiB, not a table growing with
- * every set, are what chain_sets_memory counts for them: the parser
+ * never grow or rehash, and their 144 KiB, not a table growing with every
+ * set, are what chain_sets_memory counts for them: the parser
  * collects the sets when their memory doubles, and every set made again
  * after a collection costs a union or an extension again. */
 #define UNION_SLOTS_LOG2 13
