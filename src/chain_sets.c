@@ -48,6 +48,21 @@ static inline uint64_t slot_key(const struct memo_slot *s)
     return (uint64_t)s->hi << 32 | s->lo;
 }
 
+/* The memos of unions and extensions are caches: a fixed number of slots
+ * (a power of 2), one place for each key, where a new result takes the
+ * place of the one there.  A result forgotten is only made again (and found
+ * interned), so sets and ids are what an exact memo would give; the caches
+ * never grow or rehash, and their 144 KiB, not a table growing with every
+ * set, are what chain_sets_memory counts for them: the parser
+ * collects the sets when their memory doubles, and every set made again
+ * after a collection costs a union or an extension again. */
+#define UNION_SLOTS_LOG2 13
+#define EXTENSION_SLOTS_LOG2 12
+struct memo_cache {
+    struct memo_slot *slots;
+    unsigned shift; /* 64 - log2 of the number of slots */
+};
+
 struct chain_sets {
     uint32_t maxk;
     /* Chains: maxk nodes each (the first `len` used), interned. */
@@ -74,7 +89,7 @@ struct chain_sets {
     size_t nsets, set_off_cap, set_len_cap;
     uint32_t *set_table;
     size_t set_table_cap;
-    struct memo unions, extensions;
+    struct memo_cache unions, extensions;
     /* The accumulator (chain_sets_acc_*): while `lazy` is a set id, that is
      * its value and `bits` are all zero; otherwise its value is `bits`,
      * whose nonzero words are among touched[0 .. ntouched) (repeats
@@ -85,7 +100,7 @@ struct chain_sets {
     size_t bits_cap;
     uint32_t *touched;
     size_t ntouched, touched_cap;
-    struct memo *pending_memo;
+    struct memo_cache *pending_memo;
     uint64_t pending_key;
     uint32_t *scratch; /* a set being built */
     size_t scratch_cap;
@@ -130,7 +145,7 @@ static uint32_t memo_get(const struct memo *m, uint64_t key)
 
 static void memo_put(struct memo *m, uint64_t key, uint32_t value)
 {
-    if (2 * (m->n + 1) > m->cap) {
+    if (4 * (m->n + 1) > 3 * m->cap) {
         size_t old_cap = m->cap;
         struct memo_slot *old = m->slots;
         m->cap = old_cap ? 2 * old_cap : 256;
@@ -155,6 +170,36 @@ static void memo_put(struct memo *m, uint64_t key, uint32_t value)
 static void memo_free(struct memo *m)
 {
     free(m->slots);
+}
+
+static inline size_t cache_slots(const struct memo_cache *c)
+{
+    return (size_t)1 << (64 - c->shift);
+}
+
+static void cache_init(struct memo_cache *c, unsigned log2)
+{
+    c->shift = 64 - log2;
+    c->slots = xmalloc(cache_slots(c) * sizeof *c->slots);
+    for (size_t i = 0; i < cache_slots(c); i++)
+        c->slots[i] = (struct memo_slot){(uint32_t)EMPTY_KEY, (uint32_t)EMPTY_KEY, 0};
+}
+
+/* The place of a key: the top bits of a multiplicative hash. */
+static inline struct memo_slot *cache_slot(const struct memo_cache *c, uint64_t key)
+{
+    return &c->slots[(key * UINT64_C(0x9e3779b97f4a7c15)) >> c->shift];
+}
+
+static inline uint32_t cache_get(const struct memo_cache *c, uint64_t key)
+{
+    const struct memo_slot *sl = cache_slot(c, key);
+    return sl->lo == (uint32_t)key && sl->hi == (uint32_t)(key >> 32) ? sl->value : NONE;
+}
+
+static inline void cache_put(struct memo_cache *c, uint64_t key, uint32_t value)
+{
+    *cache_slot(c, key) = (struct memo_slot){(uint32_t)key, (uint32_t)(key >> 32), value};
 }
 
 /* ---- chains ----------------------------------------------------------------- */
@@ -252,7 +297,7 @@ static void set_table_insert(struct chain_sets *cs, uint32_t id)
  * number, with SET_BITS for a bitset); the form must be the canonical one. */
 static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t lenflag)
 {
-    if (2 * (cs->nsets + 1) > cs->set_table_cap) {
+    if (4 * (cs->nsets + 1) > 3 * cs->set_table_cap) {
         free(cs->set_table);
         cs->set_table_cap = cs->set_table_cap ? 2 * cs->set_table_cap : 256;
         cs->set_table = xmalloc(cs->set_table_cap * sizeof *cs->set_table);
@@ -317,6 +362,8 @@ struct chain_sets *chain_sets_new(uint32_t maxk)
     struct chain_sets *cs = xcalloc(1, sizeof *cs);
     cs->maxk = maxk ? maxk : 1;
     cs->path = xmalloc((cs->maxk + 1) * sizeof *cs->path);
+    cache_init(&cs->unions, UNION_SLOTS_LOG2);
+    cache_init(&cs->extensions, EXTENSION_SLOTS_LOG2);
     uint32_t empty = intern_set(cs, NULL, 0);
     (void)empty; /* CHAIN_SET_EMPTY */
     cs->lazy = CHAIN_SET_EMPTY;
@@ -339,8 +386,8 @@ void chain_sets_free(struct chain_sets *cs)
     free(cs->set_off);
     free(cs->set_len);
     free(cs->set_table);
-    memo_free(&cs->unions);
-    memo_free(&cs->extensions);
+    free(cs->unions.slots);
+    free(cs->extensions.slots);
     free(cs->bits);
     free(cs->touched);
     free(cs->scratch);
@@ -433,7 +480,7 @@ void chain_sets_acc_add(struct chain_sets *cs, uint32_t set)
     }
     uint32_t a = cs->lazy < set ? cs->lazy : set, b = cs->lazy < set ? set : cs->lazy;
     uint64_t key = (uint64_t)a << 32 | b;
-    uint32_t known = memo_get(&cs->unions, key);
+    uint32_t known = cache_get(&cs->unions, key);
     if (known != NONE) {
         cs->lazy = known;
         return;
@@ -447,7 +494,7 @@ void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node)
 {
     if (cs->lazy != NONE) {
         uint64_t key = (uint64_t)node << 32 | cs->lazy;
-        uint32_t known = memo_get(&cs->extensions, key);
+        uint32_t known = cache_get(&cs->extensions, key);
         if (known != NONE) {
             cs->lazy = known;
             return;
@@ -551,7 +598,7 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
         id = intern_set(cs, cs->scratch, lenflag);
     }
     if (cs->pending_key != EMPTY_KEY)
-        memo_put(cs->pending_memo, cs->pending_key, id);
+        cache_put(cs->pending_memo, cs->pending_key, id);
     acc_clear_bits(cs);
     cs->lazy = id;
     cs->pending_key = EMPTY_KEY;
@@ -612,14 +659,14 @@ void chain_sets_each_mark(const struct chain_sets *cs, uint32_t set,
 
 /* ---- collecting ------------------------------------------------------------ */
 
-/* A memo with only the entries whose sets are all kept, renumbered by
+/* A cache with only the entries whose sets are all kept, renumbered by
  * `moved` (NONE: collected).  The high half of a key is a set too when
  * high_is_set (unions), a graph node otherwise (extensions). */
-static void memo_keep(struct memo *m, const uint32_t *moved, bool high_is_set)
+static void cache_keep(struct memo_cache *c, const uint32_t *moved, bool high_is_set)
 {
-    struct memo old = *m;
-    *m = (struct memo){0};
-    for (size_t i = 0; i < old.cap; i++) {
+    struct memo_cache old = *c;
+    cache_init(c, 64 - old.shift);
+    for (size_t i = 0; i < cache_slots(&old); i++) {
         if (slot_key(&old.slots[i]) == EMPTY_KEY)
             continue;
         uint32_t high = old.slots[i].hi, low = moved[old.slots[i].lo];
@@ -629,9 +676,9 @@ static void memo_keep(struct memo *m, const uint32_t *moved, bool high_is_set)
         if (high == NONE || low == NONE || value == NONE)
             continue;
         /* Renumbering keeps the order of ids, so a union's key stays a <= b. */
-        memo_put(m, (uint64_t)high << 32 | low, value);
+        cache_put(c, (uint64_t)high << 32 | low, value);
     }
-    memo_free(&old);
+    free(old.slots);
 }
 
 void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
@@ -671,8 +718,8 @@ void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
         cs->set_table[i] = NONE;
     for (size_t id = 0; id < kept; id++)
         set_table_insert(cs, (uint32_t)id);
-    memo_keep(&cs->unions, moved, true);
-    memo_keep(&cs->extensions, moved, false);
+    cache_keep(&cs->unions, moved, true);
+    cache_keep(&cs->extensions, moved, false);
     for (size_t i = 0; i < n; i++)
         ids[i] = moved[ids[i]];
     free(moved);
@@ -689,8 +736,8 @@ size_t chain_sets_memory(const struct chain_sets *cs)
            cs->top_bits_cap * sizeof *cs->top_bits + cs->pool_cap * sizeof *cs->pool +
            cs->set_off_cap * sizeof *cs->set_off + cs->set_len_cap * sizeof *cs->set_len +
            cs->set_table_cap * sizeof *cs->set_table +
-           cs->unions.cap * sizeof *cs->unions.slots +
-           cs->extensions.cap * sizeof *cs->extensions.slots +
+           cache_slots(&cs->unions) * sizeof *cs->unions.slots +
+           cache_slots(&cs->extensions) * sizeof *cs->extensions.slots +
            cs->bits_cap * sizeof *cs->bits + cs->touched_cap * sizeof *cs->touched +
            cs->scratch_cap * sizeof *cs->scratch + cs->tops_cap * sizeof *cs->tops +
            (cs->maxk + 1) * sizeof *cs->path;

@@ -21,9 +21,10 @@
  * empty set), equal sets have equal ids.  A set is built in an accumulator
  * (a bitset over the entries, numbered densely as they are first met) and
  * interned once, whatever the number of unions and the extension that made
- * it; unions and extensions of interned sets are memoized, so the common
- * cases (a union with itself, with the empty set, the same extension again)
- * cost a lookup and build nothing.  Ownership: everything belongs to the
+ * it; unions and extensions of interned sets are memoized (in caches of a
+ * fixed size, which may forget a result: it is then made again, the same
+ * id), so the common cases (a union with itself, with the empty set, the
+ * same extension again) cost a lookup and build nothing.  Ownership: everything belongs to the
  * struct chain_sets; ids stay valid until chain_sets_free. */
 #ifndef KPATH_CHAIN_SETS_H
 #define KPATH_CHAIN_SETS_H

@@ -126,3 +126,53 @@ TEST(chain_sets_equal_sets_get_equal_ids_in_either_form)
     CHECK(marks_are(cs, kept[1], all, 41));
     chain_sets_free(cs);
 }
+
+/* The memos of unions and extensions are caches of a few thousand places:
+ * with many more pairs than that, results get forgotten and made again, and
+ * must come out as the same ids (the sets are interned) and the same
+ * members, also after a collection. */
+TEST(chain_sets_unions_and_extensions_survive_forgetting)
+{
+    enum { N = 200 }; /* N singletons: N * (N - 1) / 2 = 19900 pairs */
+    struct chain_sets *cs = chain_sets_new(2);
+    uint32_t single[N];
+    for (uint32_t i = 0; i < N; i++)
+        single[i] = set_of(cs, &i, 1);
+    uint32_t *pair = malloc(sizeof(uint32_t) * N * N);
+    uint32_t *ext = malloc(sizeof(uint32_t) * N * N);
+    for (int pass = 0; pass < 2; pass++) {
+        bool ok = true;
+        for (uint32_t i = 0; i < N; i++)
+            for (uint32_t j = i + 1; j < N; j++) {
+                uint32_t u = union_of(cs, single[j], single[i]);
+                chain_sets_acc_start(cs);
+                chain_sets_acc_add(cs, u);
+                chain_sets_acc_extend(cs, 1 + (i + j) % 7);
+                uint32_t e = chain_sets_acc_take(cs);
+                uint32_t members[2] = {i, j};
+                if (pass == 0) {
+                    ok = ok && marks_are(cs, u, members, 2) && marks_are(cs, e, members, 2) &&
+                         u != e;
+                    pair[i * N + j] = u, ext[i * N + j] = e;
+                } else {
+                    ok = ok && u == pair[i * N + j] && e == ext[i * N + j];
+                }
+            }
+        CHECK(ok);
+    }
+    /* Keep a few of them; made again, they are found under their new ids. */
+    uint32_t kept[3] = {pair[0 * N + 1], ext[3 * N + 150], pair[198 * N + 199]};
+    chain_sets_collect(cs, kept, 3);
+    uint32_t s0 = set_of(cs, (uint32_t[]){0}, 1), s1 = set_of(cs, (uint32_t[]){1}, 1);
+    CHECK_INT(union_of(cs, s1, s0), kept[0]);
+    uint32_t s3 = set_of(cs, (uint32_t[]){3}, 1), s150 = set_of(cs, (uint32_t[]){150}, 1);
+    uint32_t u = union_of(cs, s3, s150);
+    chain_sets_acc_start(cs);
+    chain_sets_acc_add(cs, u);
+    chain_sets_acc_extend(cs, 1 + (3 + 150) % 7);
+    CHECK_INT(chain_sets_acc_take(cs), kept[1]);
+    CHECK(marks_are(cs, kept[2], (uint32_t[]){198, 199}, 2));
+    free(pair);
+    free(ext);
+    chain_sets_free(cs);
+}

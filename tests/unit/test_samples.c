@@ -289,6 +289,43 @@ TEST(samples_read_checks_the_size_before_reading)
     free(d);
 }
 
+/* Files of a few MiB get a buffer of their own size at once (asking for
+ * huge pages): every byte must still come through, NUL-terminated, also
+ * into a buffer that held a larger or smaller file before. */
+TEST(samples_read_reads_large_files_whole)
+{
+    char *d = make_temp_dir();
+    if (!CHECK(d != NULL))
+        return;
+    size_t sizes[3] = {((size_t)3 << 20) + 5, (size_t)5 << 20, 100};
+    char *expect = malloc(sizes[1]);
+    struct strbuf text = STRBUF_INIT;
+    struct diag_list diags = DIAG_LIST_INIT;
+    for (size_t t = 0; t < 3; t++) {
+        for (size_t i = 0; i < sizes[t]; i++)
+            expect[i] = (char)('a' + (i * 7 + t) % 26);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/big%zu", d, t);
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(expect, 1, sizes[t], f) == sizes[t]);
+        if (f)
+            fclose(f);
+        CHECK(samples_read(path, (size_t)16 << 20, &text, &diags));
+        CHECK_INT(text.len, sizes[t]);
+        CHECK(text.len == sizes[t] && memcmp(text.data, expect, sizes[t]) == 0 &&
+              text.data[sizes[t]] == '\0');
+        /* One byte under its size: refused, and the buffer empty. */
+        CHECK(!samples_read(path, sizes[t] - 1, &text, &diags));
+        CHECK_INT(text.len, 0);
+    }
+    CHECK_INT(diags.len, 3);
+    diag_list_free(&diags);
+    strbuf_free(&text);
+    free(expect);
+    remove_tree(d);
+    free(d);
+}
+
 /* Standard input replaced by a pipe holding `data`. */
 static bool read_stdin(const char *data, size_t max, struct strbuf *text, struct diag_list *diags)
 {
