@@ -1,12 +1,9 @@
-/* _DEFAULT_SOURCE: madvise and MADV_HUGEPAGE (see text_alloc). */
-#define _DEFAULT_SOURCE
 #include "parse.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "chain_sets.h"
 #include "lookahead.h"
@@ -1662,28 +1659,6 @@ static void collect_items(struct parser *p)
 
 /* ---- the parse ------------------------------------------------------------- */
 
-/* The decoded text, 4 bytes per code point, is written once from end to
- * end.  Page by page that is a page fault every 4 KiB, and on a virtual
- * machine a fault can cost 20 us (80 ms for 4 MB of input, a tenth of a
- * parse); where the kernel has transparent huge pages on request, a large
- * array asks for them (one fault per 2 MiB).  Anywhere else, plain malloc. */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static void *text_alloc(size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    if (bytes >= HUGE_PAGE) {
-        size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-        void *t = aligned_alloc(HUGE_PAGE, rounded);
-        if (t) {
-            madvise(t, rounded, MADV_HUGEPAGE); /* advice: failing changes nothing */
-            return t;
-        }
-    }
-#endif
-    return xmalloc(bytes);
-}
-
 /* Text whose code points are all below 256 (ASCII, Latin-1 letters), a
  * byte each, for a per-set parse: true if it is such text (and valid).  No
  * 4 bytes per character to allocate and write: on a virtual machine the
@@ -1709,7 +1684,7 @@ static bool decode_narrow(struct forest *f, const unsigned char *s, size_t len)
         f->len = (uint32_t)len;
         return true;
     }
-    f->narrow_owned = text_alloc(len + 1);
+    f->narrow_owned = xmalloc_written_once(len + 1, NULL);
     size_t n = 0;
     for (size_t i = 0; i < len;) {
         uint32_t cp = s[i];
@@ -1730,7 +1705,7 @@ static bool decode(struct forest *f, const char *name, const char *text, size_t 
     const unsigned char *s = (const unsigned char *)text;
     if (f->per_set && s && decode_narrow(f, s, len))
         return true;
-    f->text = text_alloc((len + 1) * sizeof *f->text);
+    f->text = xmalloc_written_once((len + 1) * sizeof *f->text, NULL);
     size_t i = 0, n = 0;
     while (i < len) {
         /* Runs of ASCII (most text) a byte a code point, without a branch

@@ -1,5 +1,3 @@
-/* _DEFAULT_SOURCE: madvise and MADV_HUGEPAGE (see read_room). */
-#define _DEFAULT_SOURCE
 #include "samples.h"
 
 #include <dirent.h>
@@ -9,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -193,33 +190,16 @@ size_t samples_expand(const char *const *args, size_t nargs, bool any_file,
 
 enum { READ_CHUNK = 1 << 16 };
 
-/* Room for a file of known size in `out` (empty): read() writes it once from
- * end to end, and page by page that is a fault every 4 KiB (on a virtual
- * machine a fault costs as much as copying many pages); where the kernel
- * has transparent huge pages on request, a large buffer asks for them, as
- * the parser's decoded text does (one fault per 2 MiB).  The memory is
- * malloc's, freed and grown as any strbuf's.  Advice only: anything failing
- * leaves the buffer to xgrow. */
-#define HUGE_PAGE ((size_t)2 << 20)
-
+/* Room for a file of known size in `out` (empty), which read() writes once
+ * from end to end: a large one gets memory that asks for huge pages
+ * (xmalloc_written_once).  The memory is malloc's, freed and grown as any
+ * strbuf's. */
 static void read_room(struct strbuf *out, size_t bytes)
 {
-#ifdef MADV_HUGEPAGE
-    if (bytes < HUGE_PAGE || out->cap >= bytes || out->len)
+    if (bytes < XALLOC_HUGE_PAGE || out->cap >= bytes || out->len)
         return;
-    size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    if (rounded < bytes)
-        return; /* overflow */
-    char *t = aligned_alloc(HUGE_PAGE, rounded);
-    if (!t)
-        return;
-    madvise(t, rounded, MADV_HUGEPAGE);
     free(out->data);
-    out->data = t;
-    out->cap = rounded;
-#else
-    (void)out, (void)bytes;
-#endif
+    out->data = xmalloc_written_once(bytes, &out->cap);
 }
 
 bool samples_read(const char *path, size_t max_size, struct strbuf *out,

@@ -1,9 +1,12 @@
+/* _DEFAULT_SOURCE: madvise and MADV_HUGEPAGE (see xmalloc_written_once). */
+#define _DEFAULT_SOURCE
 #include "xalloc.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void out_of_memory(size_t size)
 {
@@ -17,6 +20,25 @@ void *xmalloc(size_t size)
     if (!p)
         out_of_memory(size);
     return p;
+}
+
+void *xmalloc_written_once(size_t size, size_t *cap)
+{
+#ifdef MADV_HUGEPAGE
+    size_t rounded = (size + XALLOC_HUGE_PAGE - 1) / XALLOC_HUGE_PAGE * XALLOC_HUGE_PAGE;
+    if (size >= XALLOC_HUGE_PAGE && rounded >= size) {
+        void *p = aligned_alloc(XALLOC_HUGE_PAGE, rounded);
+        if (p) {
+            madvise(p, rounded, MADV_HUGEPAGE); /* advice: failing changes nothing */
+            if (cap)
+                *cap = rounded;
+            return p;
+        }
+    }
+#endif
+    if (cap)
+        *cap = size;
+    return xmalloc(size);
 }
 
 void *xcalloc(size_t count, size_t size)
