@@ -202,6 +202,15 @@ static inline void cache_put(struct memo_cache *c, uint64_t key, uint32_t value)
     *cache_slot(c, key) = (struct memo_slot){(uint32_t)key, (uint32_t)(key >> 32), value};
 }
 
+/* An open-addressing table of ids (chains', sets'): `cap` empty slots. */
+static uint32_t *new_id_table(size_t cap)
+{
+    uint32_t *t = xmalloc(cap * sizeof *t);
+    for (size_t i = 0; i < cap; i++)
+        t[i] = NONE;
+    return t;
+}
+
 /* ---- chains ----------------------------------------------------------------- */
 
 static const uint32_t *chain_at(const struct chain_sets *cs, uint32_t id)
@@ -223,9 +232,7 @@ static uint32_t intern_chain(struct chain_sets *cs, const uint32_t *nodes, uint3
     if (2 * (cs->nchains + 1) > cs->chain_table_cap) {
         free(cs->chain_table);
         cs->chain_table_cap = cs->chain_table_cap ? 2 * cs->chain_table_cap : 256;
-        cs->chain_table = xmalloc(cs->chain_table_cap * sizeof *cs->chain_table);
-        for (size_t i = 0; i < cs->chain_table_cap; i++)
-            cs->chain_table[i] = NONE;
+        cs->chain_table = new_id_table(cs->chain_table_cap);
         for (size_t id = 0; id < cs->nchains; id++)
             chain_table_insert(cs, (uint32_t)id);
     }
@@ -300,9 +307,7 @@ static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t le
     if (4 * (cs->nsets + 1) > 3 * cs->set_table_cap) {
         free(cs->set_table);
         cs->set_table_cap = cs->set_table_cap ? 2 * cs->set_table_cap : 256;
-        cs->set_table = xmalloc(cs->set_table_cap * sizeof *cs->set_table);
-        for (size_t i = 0; i < cs->set_table_cap; i++)
-            cs->set_table[i] = NONE;
+        cs->set_table = new_id_table(cs->set_table_cap);
         for (size_t id = 0; id < cs->nsets; id++)
             set_table_insert(cs, (uint32_t)id);
     }
@@ -713,9 +718,7 @@ void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
     cs->set_table_cap = 256;
     while (cs->set_table_cap < 4 * kept)
         cs->set_table_cap *= 2;
-    cs->set_table = xmalloc(cs->set_table_cap * sizeof *cs->set_table);
-    for (size_t i = 0; i < cs->set_table_cap; i++)
-        cs->set_table[i] = NONE;
+    cs->set_table = new_id_table(cs->set_table_cap);
     for (size_t id = 0; id < kept; id++)
         set_table_insert(cs, (uint32_t)id);
     cache_keep(&cs->unions, moved, true);
