@@ -1059,8 +1059,14 @@ static void samples_finished(struct ui *ui, bool stopped)
     strbuf_addf(&sb, "%zu sample%s added", added, added == 1 ? "" : "s");
     if (added)
         strbuf_addf(&sb, " (inputs %" PRIu64 "..%zu)", ui->job_inputs_before + 1, ui->ws->ninputs);
-    if (stopped)
+    if (stopped) {
         strbuf_addf(&sb, "; stopped after %zu of %zu files", ui->job_next, ui->job_files.len);
+        if (ui->job_stop_note) {
+            const struct diag *d = &ui->job_diags.items[ui->job_stop_note - 1];
+            strbuf_addf(&sb, ", in %s at %" PRIu32 ":%" PRIu32, d->file ? d->file : "?", d->line,
+                        d->col);
+        }
+    }
     /* every diagnostic goes to the log; the line shows the first error */
     struct strbuf one = STRBUF_INIT;
     for (size_t i = 0; i < ui->job_diags.len; i++) {
@@ -1085,6 +1091,7 @@ static void samples_finished(struct ui *ui, bool stopped)
     strbuf_free(&sb);
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
+    ui->job_stop_note = 0;
 }
 
 void ui_start_samples(struct ui *ui, char *const *paths, size_t n)
@@ -1092,7 +1099,7 @@ void ui_start_samples(struct ui *ui, char *const *paths, size_t n)
     sample_list_free(&ui->job_files);
     diag_list_free(&ui->job_diags);
     samples_expand((const char *const *)paths, n, false, &ui->job_files, &ui->job_diags);
-    ui->job_next = ui->job_added = 0;
+    ui->job_next = ui->job_added = ui->job_stop_note = 0;
     ui->job_inputs_before = ui->ws->ninputs;
     ui->job_started = ui_now();
     ui->parse_interrupted = false;
@@ -1191,7 +1198,20 @@ void ui_job_slice(struct ui *ui, double budget)
         while (ui->job_next < ui->job_files.len) {
             const char *path = ui->job_files.paths[ui->job_next++];
             ui->job_file_since = ui_now();
+            size_t diags_before = ui->job_diags.len;
             ui->job_added += workspace_add_sample_file(ui->ws, path, &ui->job_diags);
+            if (ui->parse_interrupted) {
+                /* Stopped by the user, not failed: the file counts as not
+                 * read, and where it stopped is a note, not an error. */
+                ui->job_next--;
+                for (size_t i = diags_before; i < ui->job_diags.len; i++) {
+                    if (ui->job_diags.items[i].severity != DIAG_ERROR)
+                        continue;
+                    ui->job_diags.items[i].severity = DIAG_NOTE;
+                    ui->job_diags.errors--;
+                    ui->job_stop_note = i + 1;
+                }
+            }
             if (ui->parse_interrupted || ui_now() >= deadline)
                 break;
         }

@@ -302,6 +302,8 @@ struct ui {
      * kilobytes); the loop then reads the key, which stops the job. */
     bool (*parse_should_stop)(void *ui);
     bool parse_interrupted;       /* it said so, and the loop has not read the key yet */
+    size_t job_stop_note;         /* JOB_SAMPLES: 1 + the index in job_diags of where a
+                                     parse was stopped (a note), or 0 */
     struct diag_list job_diags;
     struct workspace_loader *job_loader; /* JOB_RESTORE */
     unsigned restore_keys_ignored;       /* keys pressed during it, said on its line */
