@@ -409,9 +409,31 @@ struct side_by_side {
     char out[4096], err[4096];
 };
 
-/* kpath coverage -k 2 GRAMMAR FILE; prints "kpath X MB/s, Y B/B" or why not. */
-static bool run_kpath(struct side_by_side *sb, const char *grammar, const char *file,
-                      double bytes, struct bench_run *r)
+/* Each JSON file is timed this many times, kpath and python3 by turns: on a
+ * shared machine one run may be slowed by others, and the best of a few is
+ * the nearest to what each program needs. */
+#define JSON_ROUNDS 3
+
+/* Keeps in *best the fewest wall-clock seconds, and apart from them the
+ * fewest CPU seconds and the smallest peak, of the runs seen so far. */
+static void keep_best(struct bench_run *best, const struct bench_run *r, bool first)
+{
+    if (first) {
+        *best = *r;
+        return;
+    }
+    if (r->seconds < best->seconds)
+        best->seconds = r->seconds;
+    if (r->cpu < best->cpu)
+        best->cpu = r->cpu;
+    if (r->peak < best->peak)
+        best->peak = r->peak;
+}
+
+/* kpath coverage -k 2 GRAMMAR FILE, once; false (having printed why) if it
+ * failed. */
+static bool run_kpath_once(struct side_by_side *sb, const char *grammar, const char *file,
+                           double bytes, struct bench_run *r)
 {
     char gpath[4096];
     snprintf(gpath, sizeof gpath, "%s/%s", sb->root, grammar);
@@ -427,8 +449,13 @@ static bool run_kpath(struct side_by_side *sb, const char *grammar, const char *
                r->finished ? line : "killed: time limit or signal");
         return false;
     }
-    printf("kpath %6.2f MB/s %6.1f B/B", bytes / MB / r->seconds, r->peak / bytes);
     return true;
+}
+
+static void print_run(const char *who, const struct bench_run *r, double bytes)
+{
+    printf("%s %6.2f MB/s %6.1f B/B, %.2f s CPU", who, bytes / MB / r->seconds, r->peak / bytes,
+           r->cpu);
 }
 
 static void json_row(struct side_by_side *sb, const char *shape, double megabytes,
@@ -446,17 +473,27 @@ static void json_row(struct side_by_side *sb, const char *shape, double megabyte
         printf("cannot write %s\n", file);
         return;
     }
-    struct bench_run k, py;
-    bool kok = run_kpath(sb, "grammars/json.ebnf", file, bytes, &k);
+    struct bench_run k = {0}, py = {0}, r;
+    bool kok = true, pyok = sb->python;
+    for (int round = 0; round < JSON_ROUNDS && (kok || pyok); round++) {
+        if (kok && (kok = run_kpath_once(sb, "grammars/json.ebnf", file, bytes, &r)))
+            keep_best(&k, &r, round == 0);
+        if (pyok) {
+            char *argv[] = {sb->python_exe, "-c",
+                            "import json,sys; json.load(open(sys.argv[1]))", file, NULL};
+            bench_run_child(argv, sb->dir, "/dev/null", sb->err, CHILD_SECONDS, &r);
+            if ((pyok = r.finished && r.status == 0))
+                keep_best(&py, &r, round == 0);
+        }
+    }
+    if (kok)
+        print_run("kpath", &k, bytes);
     if (sb->python) {
-        char *argv[] = {sb->python_exe, "-c", "import json,sys; json.load(open(sys.argv[1]))",
-                        file, NULL};
-        bench_run_child(argv, sb->dir, "/dev/null", sb->err, CHILD_SECONDS, &py);
-        if (py.finished && py.status == 0) {
-            printf(" | python3 %6.2f MB/s %5.1f B/B", bytes / MB / py.seconds, py.peak / bytes);
+        if (pyok) {
+            print_run(" | python3", &py, bytes);
             if (kok)
-                printf(" | kpath takes %5.1fx the time, %5.1fx the memory", k.seconds / py.seconds,
-                       k.peak / py.peak);
+                printf(" | kpath takes %4.1fx the time, %4.1fx the CPU time, %4.1fx the memory",
+                       k.seconds / py.seconds, k.cpu / py.cpu, k.peak / py.peak);
         } else {
             printf(" | python3 failed");
         }
@@ -477,9 +514,10 @@ static void other_row(struct side_by_side *sb, const char *name, const char *gra
     strbuf_free(&doc);
     printf("  %-8s %4.0f MB: ", name, megabytes);
     struct bench_run k;
-    if (written)
-        run_kpath(sb, grammar, file, bytes, &k);
-    else
+    if (written) {
+        if (run_kpath_once(sb, grammar, file, bytes, &k))
+            print_run("kpath", &k, bytes);
+    } else
         printf("cannot write %s", file);
     printf("\n");
     remove(file);
@@ -647,7 +685,8 @@ static void side_by_side(const char *root)
     sb.python = sb.python_exe[0] == '/';
 
     printf("\n== parsing: kpath coverage -k 2 and python3's json.load on the same files, one "
-           "process each (wall clock, including start-up; B/B: peak RSS per input byte)\n");
+           "process a run, best of %d runs by turns (MB/s: wall clock, including start-up; "
+           "B/B: peak RSS per input byte; CPU: user + system seconds)\n", JSON_ROUNDS);
     if (!sb.python)
         printf("  python3 is missing (or has no json module): its columns are skipped\n");
     else
