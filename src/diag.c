@@ -93,3 +93,25 @@ void diag_list_free(struct diag_list *list)
     list->items = NULL;
     list->len = list->cap = list->errors = 0;
 }
+
+size_t diag_shown(const struct diag_list *list, size_t max_errors)
+{
+    size_t errors = 0, i = 0;
+    for (; i < list->len && !(max_errors && errors == max_errors); i++)
+        errors += list->items[i].severity == DIAG_ERROR;
+    return i;
+}
+
+void diag_format_rest(const struct diag_list *list, size_t from, struct strbuf *out)
+{
+    if (from >= list->len)
+        return;
+    size_t errors = 0, others;
+    for (size_t i = from; i < list->len; i++)
+        errors += list->items[i].severity == DIAG_ERROR;
+    others = list->len - from - errors;
+    strbuf_addf(out, "%zu more error%s", errors, errors == 1 ? "" : "s");
+    if (others)
+        strbuf_addf(out, " and %zu more warning%s", others, others == 1 ? "" : "s");
+    strbuf_addstr(out, " not shown");
+}

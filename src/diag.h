@@ -45,6 +45,17 @@ void diag_format(const struct diag *d, struct strbuf *out);
 /* Sort by file, line and column, keeping the order of equal positions, so the
  * output reads top to bottom whatever pass found each problem. */
 void diag_sort(struct diag_list *list);
+
+/* The most errors a front end shows for one grammar file: a file that is no
+ * grammar at all (a README given by mistake) has an error on nearly every
+ * line, and the first ones say what is wrong.  `kpath check` shows all. */
+#define DIAG_ERRORS_SHOWN 20
+/* How many of the list's first diagnostics to show so that at most
+ * max_errors errors are among them (0: all of them). */
+size_t diag_shown(const struct diag_list *list, size_t max_errors);
+/* Append "N more errors[ and M more warnings] not shown" for the
+ * diagnostics from `from` on (nothing when there are none). */
+void diag_format_rest(const struct diag_list *list, size_t from, struct strbuf *out);
 void diag_list_free(struct diag_list *list);
 
 #endif

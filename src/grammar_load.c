@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "file_hint.h"
+#include "file_kinds.h"
 #include "import.h"
 #include "samples.h"
 
@@ -99,8 +100,25 @@ struct grammar *grammar_open_string(const char *name, const char *text, size_t l
                                     const struct grammar_options *opts,
                                     struct diag_list *diags)
 {
-    if (format == GRAMMAR_FORMAT_AUTO)
+    if (format == GRAMMAR_FORMAT_AUTO) {
         format = grammar_format_of_path(name);
+        /* kpath's own files in a grammar's place (arguments in the wrong
+         * order) would be read as .ebnf, an error on nearly every line */
+        static const struct {
+            const char *first_bytes, *kind;
+        } own[] = {{RESULTS_FIRST_BYTES, "a results file (kpath run writes them)"},
+                   {WORKSPACE_FIRST_BYTES, "a workspace (the explorer's :save writes them)"}};
+        for (size_t i = 0; format == GRAMMAR_FORMAT_EBNF && i < sizeof own / sizeof *own; i++) {
+            size_t n = strlen(own[i].first_bytes);
+            if (len >= n && memcmp(text, own[i].first_bytes, n) == 0) {
+                diag_add(diags, DIAG_ERROR, name, 0, 0,
+                         "this is %s, not a grammar: is it in GRAMMAR's place? (--help gives the "
+                         "order of the arguments)",
+                         own[i].kind);
+                return NULL;
+            }
+        }
+    }
     switch (format) {
     case GRAMMAR_FORMAT_G4: return import_antlr(name, text, len, opts, diags);
     case GRAMMAR_FORMAT_FUZZINGBOOK: return import_fuzzingbook(name, text, len, opts, diags);
@@ -113,9 +131,8 @@ struct grammar *grammar_open_string(const char *name, const char *text, size_t l
 struct grammar *grammar_open(const char *path, enum grammar_format format,
                              const struct grammar_options *opts, struct diag_list *diags)
 {
-    if (format == GRAMMAR_FORMAT_AUTO)
-        format = grammar_format_of_path(path);
-    /* Diagnostics name standard input "<stdin>", as for samples. */
+    /* Diagnostics name standard input "<stdin>", as for samples.  AUTO is
+     * left to grammar_open_string, which knows kpath's own files too. */
     struct strbuf sb = STRBUF_INIT;
     struct grammar *g = NULL;
     if (grammar_read_file(path, opts, &sb, diags))

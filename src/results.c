@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_kinds.h"
 #include "grammar_write.h"
 #include "json.h"
 #include "json_read.h"
@@ -444,7 +445,7 @@ static bool parse_results(const char *path, const char *text, size_t len, struct
 
 bool results_file_is(const char *path)
 {
-    return samples_file_starts_with(path, "{\"kpath_results\"");
+    return samples_file_starts_with(path, RESULTS_FIRST_BYTES);
 }
 
 bool results_load(const char *path, struct results *r, struct diag_list *diags)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_kinds.h"
 #include "outdir.h"
 #include "samples.h"
 #include "sha256.h"
@@ -59,7 +60,7 @@ bool workspace_run_inputs(struct workspace *ws, const char *dir, struct sample_l
 
 bool workspace_file_is(const char *path)
 {
-    return samples_file_starts_with(path, "kpath-workspace ");
+    return samples_file_starts_with(path, WORKSPACE_FIRST_BYTES);
 }
 
 size_t workspace_input_by_sha256(const struct workspace *ws, const char *hex)

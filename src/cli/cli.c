@@ -363,6 +363,24 @@ bool cli_parse_u64(const struct cli_command *cmd, const char *what, const char *
     return false;
 }
 
+void cli_print_grammar_diags(const char *path, const struct diag_list *diags, size_t max_errors)
+{
+    struct strbuf line = STRBUF_INIT;
+    size_t shown = diag_shown(diags, max_errors);
+    for (size_t i = 0; i < shown; i++) {
+        strbuf_reset(&line);
+        diag_format(&diags->items[i], &line);
+        fprintf(stderr, "%s\n", strbuf_str(&line));
+    }
+    if (shown < diags->len) {
+        strbuf_reset(&line);
+        diag_format_rest(diags, shown, &line);
+        fprintf(stderr, "%s: note: %s ('kpath check %s' lists every one)\n", path,
+                strbuf_str(&line), path);
+    }
+    strbuf_free(&line);
+}
+
 int cli_load(const char *path, const char *start, struct diag_list *collect,
              struct grammar **grammar, struct graph **graph)
 {
@@ -374,13 +392,7 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
     if (collect) {
         *collect = diags;
     } else {
-        struct strbuf line = STRBUF_INIT;
-        for (size_t i = 0; i < diags.len; i++) {
-            strbuf_reset(&line);
-            diag_format(&diags.items[i], &line);
-            fprintf(stderr, "%s\n", strbuf_str(&line));
-        }
-        strbuf_free(&line);
+        cli_print_grammar_diags(path, &diags, DIAG_ERRORS_SHOWN);
         diag_list_free(&diags);
     }
     if (!g)

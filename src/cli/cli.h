@@ -166,11 +166,15 @@ bool cli_parse_u64(const struct cli_command *cmd, const char *what, const char *
 
 /* Load a grammar (through grammar_open, in the format --format gave to
  * cli_parse_args in this run, else by the file's extension) and build its
- * graph (when `graph` is not NULL).  Diagnostics,
- * warnings too, are printed to stderr, or handed to `collect` when it is not
- * NULL.  Returns EXIT_OK, or EXIT_USAGE when the grammar is invalid. */
+ * graph (when `graph` is not NULL).  Diagnostics, warnings too, are printed
+ * to stderr (up to DIAG_ERRORS_SHOWN errors), or handed to `collect`
+ * when it is not NULL.  Returns EXIT_OK,
+ * or EXIT_USAGE when the grammar is invalid. */
 int cli_load(const char *path, const char *start, struct diag_list *collect,
              struct grammar **grammar, struct graph **graph);
+/* Print a grammar's diagnostics (sorted) to stderr, stopping after
+ * max_errors errors (0: all) with a note of how many more there are. */
+void cli_print_grammar_diags(const char *path, const struct diag_list *diags, size_t max_errors);
 
 /* Print diagnostics to stderr, one per line; those without a file get the
  * command's name in front ("kpath why: error: ..."). */

@@ -49,11 +49,12 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         return status;
     struct grammar *g = NULL;
     struct diag_list diags = DIAG_LIST_INIT;
-    status = cli_load(c.grammar, c.start, c.json ? &diags : NULL, &g, NULL);
-    if (c.json) {
+    status = cli_load(c.grammar, c.start, &diags, &g, NULL);
+    if (c.json)
         json_diagnostics(&diags, status == EXIT_OK);
-        diag_list_free(&diags);
-    }
+    else
+        cli_print_grammar_diags(c.grammar, &diags, 0); /* every one: that is what check is for */
+    diag_list_free(&diags);
     grammar_free(g);
     return status;
 }
