@@ -293,6 +293,21 @@ static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
     int status;
     struct run_batch *b = run_batch_open(cmd, &a->rc, c->grammar, c->start, &status);
     if (b) {
+        /* Said before the runs, which may take long: a feature the results'
+         * collectors saw may be invisible to these runs' (--gcov left out). */
+        const struct results_header *th = &s->results.header;
+        struct strbuf ours = STRBUF_INIT, theirs = STRBUF_INIT;
+        run_batch_collect_names(b, &ours);
+        for (uint32_t i = 0; i < th->ncollect; i++)
+            strbuf_addf(&theirs, "%s%s", i ? ", " : "", th->collect[i]);
+        if (strcmp(strbuf_str(&ours), strbuf_str(&theirs)) != 0)
+            fprintf(stderr,
+                    "kpath target: warning: the runs of %s collected %s, these runs collect %s: "
+                    "%s may not be seen as it was there (give --run the collection options "
+                    "kpath run had: --gcov, --lines, --node-coverage, --features-cmd)\n",
+                    c->files[0], strbuf_str(&theirs), strbuf_str(&ours), a->feature);
+        strbuf_free(&ours);
+        strbuf_free(&theirs);
         /* Random inputs first: they are the likelier to tell a misconfigured
          * command (every run failing alike) from inputs that all crash on
          * purpose, which targeting a crash makes. */
@@ -302,17 +317,6 @@ static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
                                    paths + nrandom);
     }
     if (b && status == EXIT_OK) {
-        const struct results_header *th = &s->results.header;
-        struct strbuf ours = STRBUF_INIT, theirs = STRBUF_INIT;
-        run_batch_collect_names(b, &ours);
-        for (uint32_t i = 0; i < th->ncollect; i++)
-            strbuf_addf(&theirs, "%s%s", i ? ", " : "", th->collect[i]);
-        if (strcmp(strbuf_str(&ours), strbuf_str(&theirs)) != 0)
-            fprintf(stderr, "kpath target: warning: %s collected %s, these runs %s: the feature "
-                            "may not be seen the same way\n", c->files[0], strbuf_str(&theirs),
-                    strbuf_str(&ours));
-        strbuf_free(&ours);
-        strbuf_free(&theirs);
         size_t thits = count_reaching(b, a->feature, paths + nrandom, nmade, NULL, 0);
         size_t rhits = count_reaching(b, a->feature, paths, nrandom, NULL, 0);
         fprintf(stderr, "%s, over %zu targeted and %zu random inputs run:\n"

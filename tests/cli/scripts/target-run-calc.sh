@@ -26,6 +26,7 @@ grep -q '"outcome":"signal:SIGSEGV"' "$tmp/train.jsonl" || fail "no training inp
     grammars/arith.ebnf "$tmp/train.jsonl" --run -- "$calc" >"$tmp/out" 2>"$tmp/err" ||
     fail "target --run exited $?: $(cat "$tmp/err")"
 grep -q 'requires   Factor_[0-9]* -> "("_[0-9]*' "$tmp/err" || fail "rule: $(cat "$tmp/err")"
+! grep -q 'may not be seen' "$tmp/err" || fail "a warning about collectors, with the same ones: $(cat "$tmp/err")"
 [ "$(wc -l <"$tmp/out")" = 8 ] || fail "expected 8 inputs on stdout: $(cat "$tmp/out")"
 unary='(^|[-+*/(])-\('
 [ "$(grep -cE "$unary" "$tmp/out")" = 8 ] || fail "an input without a unary minus before '(': $(cat "$tmp/out")"
@@ -54,6 +55,14 @@ for f in "$tmp/runs/random"/*.txt; do
 done
 crashed=$(grep '"input":"[^"]*/random/' "$tmp/runs/results.jsonl" | grep -c '"outcome":"signal:SIGSEGV"')
 [ "$crashed" -le "$n" ] || fail "$crashed random inputs crashed, only $n have the construct"
+# Runs that collect less than the results file's did: a warning saying
+# what each collected and which options --run takes for it.
+"$KPATH" run -q -j 2 --features-cmd 'echo always' --results "$tmp/train2.jsonl" \
+    grammars/arith.ebnf "$tmp/train" -- "$calc" >/dev/null 2>"$tmp/err" || fail "run: $(cat "$tmp/err")"
+"$KPATH" target -n 2 --gen-depth 10 --feature signal:SIGSEGV grammars/arith.ebnf \
+    "$tmp/train2.jsonl" --run -- "$calc" >/dev/null 2>"$tmp/err" || fail "target --run: $(cat "$tmp/err")"
+grep -qxF "kpath target: warning: the runs of $tmp/train2.jsonl collected outcome, cmd:echo always, these runs collect outcome: signal:SIGSEGV may not be seen as it was there (give --run the collection options kpath run had: --gcov, --lines, --node-coverage, --features-cmd)" "$tmp/err" ||
+    fail "no warning about the collectors: $(cat "$tmp/err")"
 # The temporary directory of a run without --runs is removed.
 TMPDIR=$tmp/t; mkdir "$TMPDIR"; export TMPDIR
 "$KPATH" target -n 2 --gen-depth 10 --feature signal:SIGSEGV grammars/arith.ebnf \
