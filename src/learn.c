@@ -48,6 +48,17 @@ void learn_add_tree(struct learned *l, const struct dtree *t, bool ambiguous)
     l->ambiguous += ambiguous;
 }
 
+void learn_merge(struct learned *dst, const struct learned *src)
+{
+    size_t edges = probability_table_size(dst->graph);
+    for (size_t e = 0; e < edges; e++)
+        dst->edge_count[e] += src->edge_count[e];
+    for (uint32_t n = 0; n <= dst->graph->nnodes; n++)
+        dst->node_count[n] += src->node_count[n];
+    dst->samples += src->samples;
+    dst->ambiguous += src->ambiguous;
+}
+
 bool learn_seen(const struct learned *l, uint32_t node)
 {
     return l->node_count[node] > 0;

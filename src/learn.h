@@ -50,6 +50,10 @@ size_t probability_table_size(const struct graph *g);
 void learn_init(struct learned *l, const struct graph *g);
 void learn_free(struct learned *l);
 void learn_add_tree(struct learned *l, const struct dtree *t, bool ambiguous);
+/* Add src's counts to dst's (both learned over the same graph): learning is
+ * counting, so samples learned in parts and merged give the same table as
+ * all of them learned in one (kpath learn -j). */
+void learn_merge(struct learned *dst, const struct learned *src);
 /* The learned table into probs (probability_table_size entries). */
 void learn_probabilities(const struct learned *l, double *probs);
 /* Has any sample reached alt or quant node n? */

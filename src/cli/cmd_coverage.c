@@ -11,9 +11,8 @@
  * With -j N, N threads parse the files of an argument at once (each parse
  * has its own --max-memory budget); every file's k-paths go to its own sets,
  * and the main thread reports the files and adds them to the totals in the
- * order of the list, so the output is the same as with -j 1.  Parsing shares
+ * order of the list (ordered_pool.h), so the output is the same as with -j 1.  Parsing shares
  * nothing but the read-only graph and spaces. */
-#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "input_kpaths.h"
 #include "kpath.h"
 #include "number.h"
+#include "ordered_pool.h"
 #include "parse.h"
 #include "pin.h"
 #include "samples.h"
@@ -40,7 +40,7 @@ _Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-siz
 
 static const struct cli_option options[] = {
     {"k", 'k', "K", "report k = 1 .. K (default 2)"},
-    {"jobs", 'j', "N", "parse N files at once (default 1; each parse has its own --max-memory)"},
+    CLI_PARSE_JOBS_OPTION,
     {"uncovered", 0, NULL, "list the K-paths no sample covers on stdout (report to stderr)"},
     {"growth", 0, NULL, "after each sample, the coverage of it and all before it (the growth "
                         "curve)"},
@@ -113,7 +113,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     if (strcmp(name, "k") == 0)
         return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "jobs") == 0)
-        return cli_parse_u32(cmd, "-j", value, 1, 1024, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
+        return cli_parse_u32(cmd, "-j", value, 1, CLI_PARSE_JOBS_MAX, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "uncovered") == 0) {
         a->uncovered = true;
         return CLI_CONTINUE;
@@ -277,7 +277,7 @@ struct file_job {
     struct expansion_set expansions; /* of every tree of the file */
     struct input_kpaths_info info;
     struct diag_list diags;
-    bool parsed, done;
+    bool parsed;
 };
 
 static void job_run(const struct measure *m, const struct parse_options *po, struct file_job *job,
@@ -392,7 +392,6 @@ struct run {
     struct measure m;
     FILE *report_to;          /* stdout, or stderr when stdout has the uncovered list */
     struct strbuf out;        /* the report, flushed as it grows */
-    struct strbuf text;       /* the current sample */
     struct strbuf line;
     struct diag_list failures;
     size_t attempted;         /* files, and arguments that could not be expanded */
@@ -520,65 +519,29 @@ static void report_file(struct run *r, struct file_job *job)
     report_flush(r);
 }
 
-/* Threads that take the next job of the list until none is left. */
-struct pool {
+/* The files of one argument, parsed by ordered_pool and reported in order. */
+struct argument_jobs {
     struct run *r;
     struct file_job *jobs;
-    size_t n, next;
-    pthread_mutex_t lock;
-    pthread_cond_t finished;
 };
 
-static void *pool_worker(void *arg)
+static void pool_work(void *ctx, size_t i, unsigned worker, struct strbuf *text)
 {
-    struct pool *p = arg;
-    struct strbuf text = STRBUF_INIT;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        size_t i = p->next < p->n ? p->next++ : p->n;
-        pthread_mutex_unlock(&p->lock);
-        if (i == p->n)
-            break;
-        job_run(&p->r->m, &p->r->po, &p->jobs[i], &text);
-        pthread_mutex_lock(&p->lock);
-        p->jobs[i].done = true;
-        pthread_cond_broadcast(&p->finished);
-        pthread_mutex_unlock(&p->lock);
-    }
-    strbuf_free(&text);
-    return NULL;
+    struct argument_jobs *a = ctx;
+    (void)worker;
+    job_run(&a->r->m, &a->r->po, &a->jobs[i], text);
 }
 
-static void run_parallel(struct run *r, struct file_job *jobs, size_t n)
+static void pool_waiting(void *ctx, size_t i)
 {
-    struct pool p = {.r = r, .jobs = jobs, .n = n};
-    pthread_mutex_init(&p.lock, NULL);
-    pthread_cond_init(&p.finished, NULL);
-    size_t nthreads = r->jobs < n ? r->jobs : n;
-    pthread_t *threads = xcalloc(nthreads, sizeof *threads);
-    size_t started = 0;
-    for (; started < nthreads; started++)
-        if (pthread_create(&threads[started], NULL, pool_worker, &p) != 0)
-            break;
-    if (started == 0) { /* no thread to be had: parse here */
-        for (size_t i = 0; i < n; i++) {
-            job_run(&r->m, &r->po, &jobs[i], &r->text);
-            jobs[i].done = true;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        report_waits_for(r, &jobs[i]);
-        pthread_mutex_lock(&p.lock);
-        while (!jobs[i].done)
-            pthread_cond_wait(&p.finished, &p.lock);
-        pthread_mutex_unlock(&p.lock);
-        report_file(r, &jobs[i]);
-    }
-    for (size_t t = 0; t < started; t++)
-        pthread_join(threads[t], NULL);
-    free(threads);
-    pthread_cond_destroy(&p.finished);
-    pthread_mutex_destroy(&p.lock);
+    struct argument_jobs *a = ctx;
+    report_waits_for(a->r, &a->jobs[i]);
+}
+
+static void pool_take(void *ctx, size_t i)
+{
+    struct argument_jobs *a = ctx;
+    report_file(a->r, &a->jobs[i]);
 }
 
 /* Expand one argument and measure its files, so that the report and the
@@ -603,15 +566,9 @@ static void process_argument(struct run *r, const char *arg)
     struct file_job *jobs = xcalloc(files.len + 1, sizeof *jobs);
     for (size_t i = 0; i < files.len; i++)
         jobs[i].path = files.paths[i];
-    if (r->jobs <= 1 || files.len <= 1) {
-        for (size_t i = 0; i < files.len; i++) {
-            report_waits_for(r, &jobs[i]);
-            job_run(&r->m, &r->po, &jobs[i], &r->text);
-            report_file(r, &jobs[i]);
-        }
-    } else {
-        run_parallel(r, jobs, files.len);
-    }
+    static const struct ordered_pool_ops ops = {pool_work, pool_waiting, pool_take};
+    struct argument_jobs a = {r, jobs};
+    ordered_pool_run(files.len, r->jobs, &ops, &a);
     file_progress_file(&r->progress, NULL, NULL, r->attempted); /* the names go */
     free(jobs);
     sample_list_free(&files);
@@ -706,7 +663,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         process_argument(&r, c.files[i]);
     file_progress_stop(&r.progress);
     cli_common_free(&c);
-    strbuf_free(&r.text);
 
     size_t nfailed = r.attempted - r.m.parsed;
     if (a.csv) { /* stdout has the curve; the report goes to stderr */

@@ -8,6 +8,7 @@
 #include "file_progress.h"
 #include "grammar_write.h"
 #include "learn.h"
+#include "ordered_pool.h"
 #include "parse.h"
 #include "samples.h"
 #include "xalloc.h"
@@ -17,6 +18,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv);
 static const struct cli_option options[] = {
     {"output", 'o', "OUT", "write the learned grammar to OUT (default: stdout)"},
     {"invert", 0, NULL, "write inverted probabilities: inputs unlike the samples"},
+    CLI_PARSE_JOBS_OPTION,
     CLI_SKIP_INVALID_OPTION,
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
@@ -46,6 +48,7 @@ const struct cli_command cmd_learn_command = {
     "Samples that cannot be read or do not parse are reported at the end with\n"
     "their positions and make the exit status 2 (0 with --skip-invalid, which\n"
     "lists them as warnings, left out); the others are still learned from.\n"
+    "With -j N, N threads parse the samples; the output is the same as with -j 1.\n"
     "On a terminal, once the run has lasted a second, a line on stderr names\n"
     "the sample being read and for how long.",
     options, run, true,
@@ -54,6 +57,7 @@ const struct cli_command cmd_learn_command = {
 struct learn_options {
     const char *output;
     bool invert, skip_invalid;
+    uint32_t jobs;
     struct parse_options po;
 };
 
@@ -67,9 +71,85 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         lo->invert = true;
     else if (strcmp(name, "skip-invalid") == 0)
         lo->skip_invalid = true;
+    else if (strcmp(name, "jobs") == 0)
+        return cli_parse_u32(cmd, "-j", value, 1, CLI_PARSE_JOBS_MAX, &lo->jobs) ? CLI_CONTINUE
+                                                                                 : EXIT_USAGE;
     else
         return cli_sample_option(cmd, name, value, &lo->po);
     return CLI_CONTINUE;
+}
+
+/* One sample: parsed by a worker, which learns from its first tree into the
+ * worker's own counts; reported (failures, ambiguity) in the order of the
+ * list by the calling thread. */
+struct sample_job {
+    struct diag_list diags;
+    bool learned, infinite;
+    uint64_t trees;
+};
+
+struct sample_learning {
+    const struct graph *graph;
+    const struct parse_options *po;
+    char *const *paths;
+    struct sample_job *jobs;
+    struct learned *partial; /* one per worker */
+    struct diag_list *failures;
+    size_t learned_from;
+    struct file_progress progress;
+};
+
+static void learn_work(void *ctx, size_t i, unsigned worker, struct strbuf *text)
+{
+    struct sample_learning *sl = ctx;
+    struct sample_job *job = &sl->jobs[i];
+    const char *name = samples_display_name(sl->paths[i]);
+    job->diags = (struct diag_list)DIAG_LIST_INIT;
+    if (!samples_read(sl->paths[i], sl->po->max_input_size, text, &job->diags))
+        return;
+    struct forest *f = parse_text(sl->graph, name, text->data ? text->data : "", text->len, sl->po,
+                                  &job->diags);
+    if (!f)
+        return;
+    job->trees = forest_count_trees(f, &job->infinite);
+    struct dtree t;
+    if (forest_first_tree(f, &t)) {
+        learn_add_tree(&sl->partial[worker], &t, job->trees > 1);
+        job->learned = true;
+    }
+    dtree_free(&t);
+    forest_free(f);
+}
+
+static void learn_waiting(void *ctx, size_t i)
+{
+    struct sample_learning *sl = ctx;
+    file_progress_file(&sl->progress, sl->paths[i], samples_display_name(sl->paths[i]), i);
+}
+
+static void learn_take(void *ctx, size_t i)
+{
+    struct sample_learning *sl = ctx;
+    struct sample_job *job = &sl->jobs[i];
+    const char *name = samples_display_name(sl->paths[i]);
+    for (size_t d = 0; d < job->diags.len; d++) {
+        const struct diag *e = &job->diags.items[d];
+        diag_add(sl->failures, e->severity, e->file, e->line, e->col, "%s", e->message);
+    }
+    diag_list_free(&job->diags);
+    if (!job->learned)
+        return;
+    sl->learned_from++;
+    if (job->trees > 1) {
+        char count[FOREST_TREES_TEXT_SIZE];
+        file_progress_hold(&sl->progress);
+        if (job->infinite)
+            fprintf(stderr, "%s: ambiguous (infinitely many trees); counted its first tree\n", name);
+        else
+            fprintf(stderr, "%s: ambiguous (%s trees); counted its first tree\n", name,
+                    forest_trees_text(job->trees, count));
+        file_progress_release(&sl->progress);
+    }
 }
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
@@ -95,41 +175,25 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     size_t not_found = samples_expand(c.files, c.nfiles, cli_any_file(), &files, &failures);
     struct learned lr;
     learn_init(&lr, graph);
-    struct strbuf text = STRBUF_INIT;
-    struct parse_options po = lo.po;
-    size_t learned_from = 0;
-    struct file_progress progress;
-    file_progress_start(&progress, cmd->name);
-    for (size_t i = 0; i < files.len; i++) {
-        const char *name = samples_display_name(files.paths[i]);
-        file_progress_file(&progress, files.paths[i], name, i);
-        if (!samples_read(files.paths[i], po.max_input_size, &text, &failures))
-            continue;
-        struct forest *f = parse_text(graph, name, text.data ? text.data : "", text.len, &po,
-                                      &failures);
-        if (!f)
-            continue;
-        bool infinite;
-        uint64_t trees = forest_count_trees(f, &infinite);
-        char count[FOREST_TREES_TEXT_SIZE];
-        struct dtree t;
-        if (forest_first_tree(f, &t)) {
-            learn_add_tree(&lr, &t, trees > 1);
-            learned_from++;
-            if (trees > 1) {
-                file_progress_hold(&progress);
-                if (infinite)
-                    fprintf(stderr, "%s: ambiguous (infinitely many trees); counted its first tree\n", name);
-                else
-                    fprintf(stderr, "%s: ambiguous (%s trees); counted its first tree\n", name,
-                            forest_trees_text(trees, count));
-                file_progress_release(&progress);
-            }
-        }
-        dtree_free(&t);
-        forest_free(f);
+    struct sample_learning sl = {.graph = graph, .po = &lo.po, .paths = files.paths,
+                                 .jobs = xcalloc(files.len + 1, sizeof *sl.jobs),
+                                 .failures = &failures};
+    unsigned nworkers = lo.jobs > 1 ? lo.jobs : 1;
+    sl.partial = xcalloc(nworkers, sizeof *sl.partial);
+    for (unsigned w = 0; w < nworkers; w++)
+        learn_init(&sl.partial[w], graph);
+    file_progress_start(&sl.progress, cmd->name);
+    static const struct ordered_pool_ops ops = {learn_work, learn_waiting, learn_take};
+    ordered_pool_run(files.len, nworkers, &ops, &sl);
+    file_progress_stop(&sl.progress);
+    /* counts are sums: the workers' parts add up to the same table in any order */
+    for (unsigned w = 0; w < nworkers; w++) {
+        learn_merge(&lr, &sl.partial[w]);
+        learn_free(&sl.partial[w]);
     }
-    file_progress_stop(&progress);
+    free(sl.partial);
+    free(sl.jobs);
+    size_t learned_from = sl.learned_from;
     double *probs = xmalloc(probability_table_size(graph) * sizeof *probs);
     learn_probabilities(&lr, probs);
     if (lo.invert)
@@ -154,7 +218,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     diag_list_free(&write_errors);
     diag_list_free(&failures);
     strbuf_free(&out);
-    strbuf_free(&text);
     free(probs);
     learn_free(&lr);
     sample_list_free(&files);
