@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "file_progress.h"
 #include "input_kpaths.h"
+#include "ordered_pool.h"
 #include "json.h"
 #include "kpath.h"
 #include "outdir.h"
@@ -38,6 +39,7 @@ static const struct cli_option options[] = {
     {"output", 'o', "DIR", "copy the subset to DIR/0001.txt, ... with DIR/manifest.json"},
     {"suffix", 0, "SUF", "with -o: file name suffix (default .txt)"},
     {"force", 0, NULL, "with -o: use a non-empty DIR, replacing its test cases"},
+    CLI_PARSE_JOBS_OPTION,
     CLI_SKIP_INVALID_OPTION,
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
@@ -78,7 +80,7 @@ const struct cli_command cmd_reduce_command = {
     "--skip-invalid they are left out, listed as warnings, and the report and\n"
     "the manifest (\"left_out\") name them.  On a terminal, once the run has\n"
     "lasted a second, a line on stderr names the input being read and for how\n"
-    "long.",
+    "long.  With -j N, N threads parse the inputs; the result is that of -j 1.",
     .options = options,
     .run = run,
     .takes_files = true,
@@ -90,6 +92,7 @@ struct reduce_cli {
     struct setcover_options sc;
     const char *outdir, *suffix;
     bool force, skip_invalid;
+    uint32_t jobs;
     struct parse_options po;
 };
 
@@ -126,6 +129,9 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         a->skip_invalid = true;
         return CLI_CONTINUE;
     }
+    if (strcmp(name, "jobs") == 0)
+        return cli_parse_u32(cmd, "-j", value, 1, CLI_PARSE_JOBS_MAX, &a->jobs) ? CLI_CONTINUE
+                                                                                : EXIT_USAGE;
     return cli_sample_option(cmd, name, value, &a->po);
 }
 
@@ -168,41 +174,102 @@ static const struct run_record *find_record(const struct results *r, const char 
     return rec;
 }
 
-static bool measure_input(struct state *s, const char *path, struct strbuf *text,
-                          struct diag_list *failures)
+/* One input, measured by a worker of ordered_pool (its parse, into sets of
+ * its own) and taken in the order of the list (into the reduction). */
+struct input_job {
+    const char *path;
+    struct kpath_set *sets;       /* k of them; NULL when the input failed */
+    char sha256[SHA256_HEX_SIZE];
+    size_t len;
+    char *stdin_text;             /* "-" only: it cannot be read again */
+    struct diag_list diags;
+};
+
+struct measuring {
+    struct state *s;
+    struct input_job *jobs;
+    struct diag_list *errs;
+    size_t failed;
+    struct file_progress progress;
+};
+
+static void measure_work(void *ctx, size_t i, unsigned worker, struct strbuf *text)
 {
+    struct measuring *ms = ctx;
+    struct state *s = ms->s;
+    struct input_job *job = &ms->jobs[i];
+    (void)worker;
     uint32_t k = s->a->k;
-    struct kpath_set *sets = xcalloc(k, sizeof *sets);
+    job->diags = (struct diag_list)DIAG_LIST_INIT;
+    job->sets = xcalloc(k, sizeof *job->sets);
     struct kpath_set **ptrs = xcalloc(k, sizeof *ptrs);
     for (uint32_t j = 0; j < k; j++) {
-        kpath_set_init(&sets[j], &s->spaces[j]);
-        ptrs[j] = &sets[j];
+        kpath_set_init(&job->sets[j], &s->spaces[j]);
+        ptrs[j] = &job->sets[j];
     }
-    bool ok = input_kpaths_file(s->graph, path, &s->a->po, ptrs, k, NULL, text, NULL, failures);
-    if (ok) {
-        s->meta = xgrow(s->meta, &s->meta_cap, s->nmeta + 1, sizeof *s->meta);
-        struct input_meta *m = &s->meta[s->nmeta++];
-        memset(m, 0, sizeof *m);
-        m->path = xstrdup(path);
-        sha256_hex(text->data ? text->data : "", text->len, m->sha256);
-        if (strcmp(path, "-") == 0) {
-            m->stdin_text = xmalloc(text->len + 1);
-            memcpy(m->stdin_text, text->data ? text->data : "", text->len);
-            m->stdin_len = text->len;
-        }
-        const struct run_record *rec =
-            s->have_results ? find_record(&s->results, path, m->sha256) : NULL;
-        m->has_record = rec != NULL;
-        reduce_add_input(&s->red, samples_display_name(path), text->len,
-                         (const struct kpath_set *const *)ptrs, rec ? rec->features : NULL,
-                         rec ? rec->nfeatures : 0);
-        s->bytes_given += text->len;
-    }
-    for (uint32_t j = 0; j < k; j++)
-        kpath_set_free(&sets[j]);
-    free(sets);
+    bool ok = input_kpaths_file(s->graph, job->path, &s->a->po, ptrs, k, NULL, text, NULL,
+                                &job->diags);
     free(ptrs);
-    return ok;
+    if (!ok) {
+        for (uint32_t j = 0; j < k; j++)
+            kpath_set_free(&job->sets[j]);
+        free(job->sets);
+        job->sets = NULL;
+        return;
+    }
+    sha256_hex(text->data ? text->data : "", text->len, job->sha256);
+    job->len = text->len;
+    if (strcmp(job->path, "-") == 0) {
+        job->stdin_text = xmalloc(text->len + 1);
+        memcpy(job->stdin_text, text->data ? text->data : "", text->len);
+    }
+}
+
+static void measure_waiting(void *ctx, size_t i)
+{
+    struct measuring *ms = ctx;
+    file_progress_file(&ms->progress, ms->jobs[i].path, samples_display_name(ms->jobs[i].path), i);
+}
+
+static void measure_take(void *ctx, size_t i)
+{
+    struct measuring *ms = ctx;
+    struct state *s = ms->s;
+    struct input_job *job = &ms->jobs[i];
+    if (!job->sets) {
+        ms->failed++;
+        for (size_t d = 0; d < job->diags.len; d++) {
+            const struct diag *e = &job->diags.items[d];
+            if (e->severity == DIAG_ERROR)
+                diag_add(ms->errs, e->severity, e->file, e->line, e->col, "%s", e->message);
+        }
+        diag_list_free(&job->diags);
+        return;
+    }
+    diag_list_free(&job->diags);
+    uint32_t k = s->a->k;
+    s->meta = xgrow(s->meta, &s->meta_cap, s->nmeta + 1, sizeof *s->meta);
+    struct input_meta *m = &s->meta[s->nmeta++];
+    memset(m, 0, sizeof *m);
+    m->path = xstrdup(job->path);
+    memcpy(m->sha256, job->sha256, sizeof m->sha256);
+    m->stdin_text = job->stdin_text;
+    m->stdin_len = job->stdin_text ? job->len : 0;
+    const struct run_record *rec =
+        s->have_results ? find_record(&s->results, job->path, m->sha256) : NULL;
+    m->has_record = rec != NULL;
+    const struct kpath_set **ptrs = xcalloc(k, sizeof *ptrs);
+    for (uint32_t j = 0; j < k; j++)
+        ptrs[j] = &job->sets[j];
+    reduce_add_input(&s->red, samples_display_name(job->path), job->len,
+                     (const struct kpath_set *const *)ptrs, rec ? rec->features : NULL,
+                     rec ? rec->nfeatures : 0);
+    free(ptrs);
+    s->bytes_given += job->len;
+    for (uint32_t j = 0; j < k; j++)
+        kpath_set_free(&job->sets[j]);
+    free(job->sets);
+    job->sets = NULL;
 }
 
 /* ---- the report ------------------------------------------------------------ */
@@ -508,25 +575,16 @@ static int reduce_run(struct state *s, struct cli_common *c)
             diag_add(&errs, e->severity, e->file, e->line, e->col, "%s", e->message);
         }
     diag_list_free(&failures);
-    struct strbuf text = STRBUF_INIT;
-    size_t failed = errors;
-    struct file_progress progress;
-    file_progress_start(&progress, cmd->name);
-    for (size_t i = 0; i < files.len; i++) {
-        file_progress_file(&progress, files.paths[i], samples_display_name(files.paths[i]), i);
-        struct diag_list one = DIAG_LIST_INIT;
-        if (!measure_input(s, files.paths[i], &text, &one)) {
-            failed++;
-            for (size_t d = 0; d < one.len; d++) {
-                const struct diag *e = &one.items[d];
-                if (e->severity == DIAG_ERROR)
-                    diag_add(&errs, e->severity, e->file, e->line, e->col, "%s", e->message);
-            }
-        }
-        diag_list_free(&one);
-    }
-    file_progress_stop(&progress);
-    strbuf_free(&text);
+    struct measuring ms = {.s = s, .jobs = xcalloc(files.len + 1, sizeof *ms.jobs),
+                           .errs = &errs, .failed = errors};
+    for (size_t i = 0; i < files.len; i++)
+        ms.jobs[i].path = files.paths[i];
+    file_progress_start(&ms.progress, cmd->name);
+    static const struct ordered_pool_ops ops = {measure_work, measure_waiting, measure_take};
+    ordered_pool_run(files.len, a->jobs, &ops, &ms);
+    file_progress_stop(&ms.progress);
+    free(ms.jobs);
+    size_t failed = ms.failed;
     size_t attempted = files.len + errors;
     sample_list_free(&files);
     int status = EXIT_OK;
