@@ -36,8 +36,11 @@ same ambiguous -k 2 tests/samples/ambiguous/catalan.ebnf tests/samples/ambiguous
     tests/samples/ambiguous/catalan-37.txt tests/samples/ambiguous/catalan-38.txt
 grep -q 'parse trees' "$tmp/1.out" || fail "ambiguous: no tree counts: $(cat "$tmp/1.out")"
 
-"$KPATH" coverage -j 0 grammars/json.ebnf "$d/gen" >"$tmp/out" 2>"$tmp/err"
-[ $? = 2 ] || fail "-j 0 must exit with status 2"
-grep -qF "kpath coverage: -j must be a whole number from 1 to 1024, not '0'" "$tmp/err" ||
-    fail "-j 0: $(cat "$tmp/err")"
+# -j 0, for every command that parses files in threads
+for c in coverage learn reduce; do
+    "$KPATH" $c -j 0 grammars/json.ebnf "$d/gen" >"$tmp/out" 2>"$tmp/err" </dev/null
+    [ $? = 2 ] || fail "$c -j 0 must exit with status 2"
+    grep -qF "kpath $c: -j must be a whole number from 1 to 1024, not '0'" "$tmp/err" ||
+        fail "$c -j 0: $(cat "$tmp/err")"
+done
 exit 0
