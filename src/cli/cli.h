@@ -180,7 +180,7 @@ void cli_print_grammar_diags(const char *path, const struct diag_list *diags, si
  * command's name in front ("kpath why: error: ..."). */
 void cli_print_diags(const struct cli_command *cmd, const struct diag_list *diags);
 
-/* -j N, for the commands that parse many samples (coverage, learn): their
+/* -j N, for the commands that parse many samples (coverage, learn, reduce): their
  * files parsed by N threads (ordered_pool.h), the output as with -j 1. */
 #define CLI_PARSE_JOBS_OPTION                                                              \
     {"jobs", 'j', "N", "parse N files at once (default 1; each parse has its own "       \

@@ -11,7 +11,7 @@
  * With -j N, N threads parse the files of an argument at once (each parse
  * has its own --max-memory budget); every file's k-paths go to its own sets,
  * and the main thread reports the files and adds them to the totals in the
- * order of the list (ordered_pool.h), so the output is the same as with -j 1.  Parsing shares
+ * order of the list (src/ordered_pool.h), so the output is the same as with -j 1.  Parsing shares
  * nothing but the read-only graph and spaces. */
 #include <inttypes.h>
 #include <stdio.h>

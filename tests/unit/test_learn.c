@@ -223,3 +223,36 @@ TEST(learn_inverted_arith_generates_unlike_the_sample)
     learn_free(&lr);
     test_unload(&l);
 }
+
+/* Learning is counting: samples learned in two parts and merged give the
+ * same counts, hence the same table, as all of them learned at once
+ * (kpath learn -j). */
+TEST(learn_merge_of_parts_is_learning_all)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/arith.ebnf", &l)))
+        return;
+    const struct graph *g = l.graph;
+    static const char *const samples[] = {"1*(2+3)", "4", "(5)-6/7", "8+9+10*11"};
+    struct learned all, part1, part2;
+    learn_init(&all, g);
+    learn_init(&part1, g);
+    learn_init(&part2, g);
+    for (size_t i = 0; i < 4; i++) {
+        CHECK(learn_sample(g, samples[i], &all));
+        CHECK(learn_sample(g, samples[i], i % 2 ? &part2 : &part1));
+    }
+    learn_merge(&part1, &part2);
+    size_t edges = probability_table_size(g);
+    CHECK_INT(part1.samples, 4);
+    CHECK_INT(part1.samples, all.samples);
+    CHECK_INT(part1.ambiguous, all.ambiguous);
+    CHECK(memcmp(part1.edge_count, all.edge_count, edges * sizeof *all.edge_count) == 0);
+    CHECK(memcmp(part1.node_count, all.node_count, (g->nnodes + 1) * sizeof *all.node_count) == 0);
+    /* not trivially equal: each part alone differs from the whole */
+    CHECK(memcmp(part2.edge_count, all.edge_count, edges * sizeof *all.edge_count) != 0);
+    learn_free(&all);
+    learn_free(&part1);
+    learn_free(&part2);
+    test_unload(&l);
+}

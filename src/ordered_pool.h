@@ -17,8 +17,8 @@
  * Workers run ahead of the job taken by at most ORDERED_POOL_AHEAD jobs per
  * thread, so that one slow file does not leave every other file's result
  * waiting in memory at once. */
-#ifndef KPATH_CLI_ORDERED_POOL_H
-#define KPATH_CLI_ORDERED_POOL_H
+#ifndef KPATH_ORDERED_POOL_H
+#define KPATH_ORDERED_POOL_H
 
 #include <stddef.h>
 
