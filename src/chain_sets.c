@@ -107,7 +107,22 @@ struct chain_sets {
     uint32_t *path; /* maxk + 1 nodes: a chain being built */
     uint32_t *tops; /* top members met by an extension */
     size_t tops_cap;
+    /* What chain_sets_memory reports, counted again whenever an array
+     * grows or is given back (recount): the parser asks after every set. */
+    size_t bytes;
 };
+
+static void recount(struct chain_sets *cs);
+
+/* xgrow, and the bytes counted again when the array grew. */
+static inline void *cs_grow(struct chain_sets *cs, void *ptr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return ptr;
+    ptr = xgrow_slow(ptr, cap, need, elem);
+    recount(cs);
+    return ptr;
+}
 
 static uint64_t mix(uint64_t h)
 {
@@ -235,6 +250,7 @@ static uint32_t intern_chain(struct chain_sets *cs, const uint32_t *nodes, uint3
         cs->chain_table = new_id_table(cs->chain_table_cap);
         for (size_t id = 0; id < cs->nchains; id++)
             chain_table_insert(cs, (uint32_t)id);
+        recount(cs);
     }
     size_t mask = cs->chain_table_cap - 1;
     size_t i = (size_t)hash_words(nodes, len) & mask;
@@ -243,11 +259,11 @@ static uint32_t intern_chain(struct chain_sets *cs, const uint32_t *nodes, uint3
         if (cs->chain_len[id] == len && memcmp(chain_at(cs, id), nodes, len * sizeof *nodes) == 0)
             return id;
     }
-    cs->chain_nodes = xgrow(cs->chain_nodes, &cs->chain_nodes_cap, (cs->nchains + 1) * cs->maxk,
+    cs->chain_nodes = cs_grow(cs, cs->chain_nodes, &cs->chain_nodes_cap, (cs->nchains + 1) * cs->maxk,
                             sizeof *cs->chain_nodes);
-    cs->chain_len = xgrow(cs->chain_len, &cs->chain_len_cap, cs->nchains + 1, sizeof *cs->chain_len);
+    cs->chain_len = cs_grow(cs, cs->chain_len, &cs->chain_len_cap, cs->nchains + 1, sizeof *cs->chain_len);
     size_t old_cap = cs->chain_member_cap;
-    cs->chain_member = xgrow(cs->chain_member, &cs->chain_member_cap, 2 * (cs->nchains + 1),
+    cs->chain_member = cs_grow(cs, cs->chain_member, &cs->chain_member_cap, 2 * (cs->nchains + 1),
                              sizeof *cs->chain_member);
     for (size_t m = old_cap; m < cs->chain_member_cap; m++)
         cs->chain_member[m] = NONE;
@@ -262,12 +278,12 @@ static uint32_t intern_chain(struct chain_sets *cs, const uint32_t *nodes, uint3
 static uint32_t new_member(struct chain_sets *cs, uint32_t entry)
 {
     uint32_t m = (uint32_t)cs->nmembers++;
-    cs->member_entry = xgrow(cs->member_entry, &cs->member_entry_cap, cs->nmembers,
+    cs->member_entry = cs_grow(cs, cs->member_entry, &cs->member_entry_cap, cs->nmembers,
                              sizeof *cs->member_entry);
     cs->member_entry[m] = entry;
     if (ENTRY_KIND(entry) == ENTRY_TOP) {
         size_t old_cap = cs->top_bits_cap;
-        cs->top_bits = xgrow(cs->top_bits, &cs->top_bits_cap, (m >> 5) + 1, sizeof *cs->top_bits);
+        cs->top_bits = cs_grow(cs, cs->top_bits, &cs->top_bits_cap, (m >> 5) + 1, sizeof *cs->top_bits);
         memset(cs->top_bits + old_cap, 0, (cs->top_bits_cap - old_cap) * sizeof *cs->top_bits);
         cs->top_bits[m >> 5] |= UINT32_C(1) << (m & 31);
     }
@@ -310,6 +326,7 @@ static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t le
         cs->set_table = new_id_table(cs->set_table_cap);
         for (size_t id = 0; id < cs->nsets; id++)
             set_table_insert(cs, (uint32_t)id);
+        recount(cs);
     }
     size_t n = SET_WORDS(lenflag);
     size_t mask = cs->set_table_cap - 1;
@@ -319,11 +336,11 @@ static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t le
         if (cs->set_len[id] == lenflag && memcmp(cs->pool + cs->set_off[id], w, n * sizeof *w) == 0)
             return id;
     }
-    cs->pool = xgrow(cs->pool, &cs->pool_cap, cs->npool + n + 1, sizeof *cs->pool);
+    cs->pool = cs_grow(cs, cs->pool, &cs->pool_cap, cs->npool + n + 1, sizeof *cs->pool);
     if (n) /* the empty set has no words (w may be NULL) */
         memcpy(cs->pool + cs->npool, w, n * sizeof *w);
-    cs->set_off = xgrow(cs->set_off, &cs->set_off_cap, cs->nsets + 1, sizeof *cs->set_off);
-    cs->set_len = xgrow(cs->set_len, &cs->set_len_cap, cs->nsets + 1, sizeof *cs->set_len);
+    cs->set_off = cs_grow(cs, cs->set_off, &cs->set_off_cap, cs->nsets + 1, sizeof *cs->set_off);
+    cs->set_len = cs_grow(cs, cs->set_len, &cs->set_len_cap, cs->nsets + 1, sizeof *cs->set_len);
     cs->set_off[cs->nsets] = cs->npool;
     cs->set_len[cs->nsets] = lenflag;
     cs->npool += n;
@@ -373,6 +390,7 @@ struct chain_sets *chain_sets_new(uint32_t maxk)
     (void)empty; /* CHAIN_SET_EMPTY */
     cs->lazy = CHAIN_SET_EMPTY;
     cs->pending_key = EMPTY_KEY;
+    recount(cs);
     return cs;
 }
 
@@ -408,11 +426,11 @@ static void acc_set_bit(struct chain_sets *cs, uint32_t m)
     size_t w = m >> 5;
     if (w >= cs->bits_cap) {
         size_t old_cap = cs->bits_cap;
-        cs->bits = xgrow(cs->bits, &cs->bits_cap, w + 1, sizeof *cs->bits);
+        cs->bits = cs_grow(cs, cs->bits, &cs->bits_cap, w + 1, sizeof *cs->bits);
         memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
     }
     if (!cs->bits[w]) {
-        cs->touched = xgrow(cs->touched, &cs->touched_cap, cs->ntouched + 1, sizeof *cs->touched);
+        cs->touched = cs_grow(cs, cs->touched, &cs->touched_cap, cs->ntouched + 1, sizeof *cs->touched);
         cs->touched[cs->ntouched++] = (uint32_t)w;
     }
     cs->bits[w] |= UINT32_C(1) << (m & 31);
@@ -430,14 +448,14 @@ static void acc_or(struct chain_sets *cs, uint32_t set)
     }
     if (n > cs->bits_cap) {
         size_t old_cap = cs->bits_cap;
-        cs->bits = xgrow(cs->bits, &cs->bits_cap, n, sizeof *cs->bits);
+        cs->bits = cs_grow(cs, cs->bits, &cs->bits_cap, n, sizeof *cs->bits);
         memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
     }
     for (size_t i = 0; i < n; i++) {
         if (!w[i])
             continue;
         if (!cs->bits[i]) {
-            cs->touched = xgrow(cs->touched, &cs->touched_cap, cs->ntouched + 1,
+            cs->touched = cs_grow(cs, cs->touched, &cs->touched_cap, cs->ntouched + 1,
                                 sizeof *cs->touched);
             cs->touched[cs->ntouched++] = (uint32_t)i;
         }
@@ -521,7 +539,7 @@ void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node)
         uint32_t tops = cs->bits[w] & cs->top_bits[w];
         cs->bits[w] &= ~tops; /* the word may become 0 and be touched again: repeats are fine */
         for (; tops; tops &= tops - 1) {
-            cs->tops = xgrow(cs->tops, &cs->tops_cap, ntops + 1, sizeof *cs->tops);
+            cs->tops = cs_grow(cs, cs->tops, &cs->tops_cap, ntops + 1, sizeof *cs->tops);
             cs->tops[ntops++] = (uint32_t)(w * 32 + (size_t)__builtin_ctz(tops));
         }
     }
@@ -587,7 +605,7 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
     uint32_t id = CHAIN_SET_EMPTY;
     if (count) {
         size_t nwords = (size_t)cs->touched[kept - 1] + 1;
-        cs->scratch = xgrow(cs->scratch, &cs->scratch_cap, count > nwords ? count : nwords,
+        cs->scratch = cs_grow(cs, cs->scratch, &cs->scratch_cap, count > nwords ? count : nwords,
                             sizeof *cs->scratch);
         uint32_t lenflag;
         if (nwords <= count) {
@@ -633,6 +651,7 @@ uint32_t chain_sets_mark(struct chain_sets *cs, uint32_t label)
     if (m == NONE) {
         m = new_member(cs, ENTRY(label, ENTRY_MARK));
         memo_put(&cs->mark_member, label, m);
+        recount(cs);
     }
     /* One member: a bitset when it fits in one word (see SET_BITS). */
     if (m < 32) {
@@ -727,11 +746,17 @@ void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
         ids[i] = moved[ids[i]];
     free(moved);
     chain_sets_acc_start(cs); /* its set may be gone */
+    recount(cs);
 }
 
 size_t chain_sets_memory(const struct chain_sets *cs)
 {
-    return cs->chain_nodes_cap * sizeof *cs->chain_nodes + cs->chain_len_cap * sizeof *cs->chain_len +
+    return cs->bytes;
+}
+
+static void recount(struct chain_sets *cs)
+{
+    cs->bytes = cs->chain_nodes_cap * sizeof *cs->chain_nodes + cs->chain_len_cap * sizeof *cs->chain_len +
            cs->chain_table_cap * sizeof *cs->chain_table +
            cs->member_entry_cap * sizeof *cs->member_entry +
            cs->chain_member_cap * sizeof *cs->chain_member +
