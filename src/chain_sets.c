@@ -58,6 +58,11 @@ static inline uint64_t slot_key(const struct memo_slot *s)
  * after a collection costs a union or an extension again. */
 #define UNION_SLOTS_LOG2 13
 #define EXTENSION_SLOTS_LOG2 12
+/* The chains an extension makes (a node on top of a chain), cached the
+ * same way: (node, chain + 1) or (node, 0) for [node] to the chain's id,
+ * instead of hashing and comparing the chain's nodes in the chains' table
+ * (chains are never collected, so an entry stays true). */
+#define CHAIN_SLOTS_LOG2 10
 struct memo_cache {
     struct memo_slot *slots;
     unsigned shift; /* 64 - log2 of the number of slots */
@@ -89,15 +94,16 @@ struct chain_sets {
     size_t nsets, set_off_cap, set_len_cap;
     uint32_t *set_table;
     size_t set_table_cap;
-    struct memo_cache unions, extensions;
+    struct memo_cache unions, extensions, longer_chains;
     /* The accumulator (chain_sets_acc_*): while `lazy` is a set id, that is
      * its value and `bits` are all zero; otherwise its value is `bits`,
-     * whose nonzero words are among touched[0 .. ntouched) (repeats
-     * allowed).  pending_key: a memo key (of pending_memo) whose result the
-     * value is, stored when the value is interned. */
+     * whose nonzero words are below `dense` among the first ACC_DENSE_WORDS
+     * and among touched[0 .. ntouched) beyond them (repeats allowed).
+     * pending_key: a memo key (of pending_memo) whose result the value is,
+     * stored when the value is interned. */
     uint32_t lazy;
     uint32_t *bits;
-    size_t bits_cap;
+    size_t bits_cap, dense;
     uint32_t *touched;
     size_t ntouched, touched_cap;
     struct memo_cache *pending_memo;
@@ -386,6 +392,7 @@ struct chain_sets *chain_sets_new(uint32_t maxk)
     cs->path = xmalloc((cs->maxk + 1) * sizeof *cs->path);
     cache_init(&cs->unions, UNION_SLOTS_LOG2);
     cache_init(&cs->extensions, EXTENSION_SLOTS_LOG2);
+    cache_init(&cs->longer_chains, CHAIN_SLOTS_LOG2);
     uint32_t empty = intern_set(cs, NULL, 0);
     (void)empty; /* CHAIN_SET_EMPTY */
     cs->lazy = CHAIN_SET_EMPTY;
@@ -411,6 +418,7 @@ void chain_sets_free(struct chain_sets *cs)
     free(cs->set_table);
     free(cs->unions.slots);
     free(cs->extensions.slots);
+    free(cs->longer_chains.slots);
     free(cs->bits);
     free(cs->touched);
     free(cs->scratch);
@@ -421,15 +429,31 @@ void chain_sets_free(struct chain_sets *cs)
 
 /* ---- the accumulator -------------------------------------------------------- */
 
+/* The accumulator's first words are taken as a whole, up to the highest one
+ * written (`dense`): clearing, counting and scanning them is a loop over a
+ * few words, where keeping a list of the words touched (and sorting it) cost
+ * more: a grammar's sets mostly use its first members (JSON's, -k 2: about
+ * 250 members, 8 words).  Words beyond, of grammars with many members, are
+ * listed as they are touched, so a sparse set costs what it holds. */
+#define ACC_DENSE_WORDS 64
+
+static void acc_bits_room(struct chain_sets *cs, size_t words)
+{
+    if (words > cs->bits_cap) {
+        size_t old_cap = cs->bits_cap;
+        cs->bits = cs_grow(cs, cs->bits, &cs->bits_cap, words, sizeof *cs->bits);
+        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
+    }
+}
+
 static void acc_set_bit(struct chain_sets *cs, uint32_t m)
 {
     size_t w = m >> 5;
-    if (w >= cs->bits_cap) {
-        size_t old_cap = cs->bits_cap;
-        cs->bits = cs_grow(cs, cs->bits, &cs->bits_cap, w + 1, sizeof *cs->bits);
-        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
-    }
-    if (!cs->bits[w]) {
+    acc_bits_room(cs, w + 1);
+    if (w < ACC_DENSE_WORDS) {
+        if (w >= cs->dense)
+            cs->dense = w + 1;
+    } else if (!cs->bits[w]) {
         cs->touched = cs_grow(cs, cs->touched, &cs->touched_cap, cs->ntouched + 1, sizeof *cs->touched);
         cs->touched[cs->ntouched++] = (uint32_t)w;
     }
@@ -446,12 +470,13 @@ static void acc_or(struct chain_sets *cs, uint32_t set)
             acc_set_bit(cs, w[i]);
         return;
     }
-    if (n > cs->bits_cap) {
-        size_t old_cap = cs->bits_cap;
-        cs->bits = cs_grow(cs, cs->bits, &cs->bits_cap, n, sizeof *cs->bits);
-        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
-    }
-    for (size_t i = 0; i < n; i++) {
+    acc_bits_room(cs, n);
+    size_t dense = n < ACC_DENSE_WORDS ? n : ACC_DENSE_WORDS;
+    for (size_t i = 0; i < dense; i++)
+        cs->bits[i] |= w[i];
+    if (dense > cs->dense)
+        cs->dense = dense;
+    for (size_t i = dense; i < n; i++) {
         if (!w[i])
             continue;
         if (!cs->bits[i]) {
@@ -474,6 +499,9 @@ static void acc_materialize(struct chain_sets *cs)
 
 static void acc_clear_bits(struct chain_sets *cs)
 {
+    if (cs->dense)
+        memset(cs->bits, 0, cs->dense * sizeof *cs->bits);
+    cs->dense = 0;
     for (size_t i = 0; i < cs->ntouched; i++)
         cs->bits[cs->touched[i]] = 0;
     cs->ntouched = 0;
@@ -481,24 +509,19 @@ static void acc_clear_bits(struct chain_sets *cs)
 
 void chain_sets_acc_start(struct chain_sets *cs)
 {
-    acc_clear_bits(cs);
+    if (cs->dense || cs->ntouched) /* (usually clear: take clears it) */
+        acc_clear_bits(cs);
     cs->lazy = CHAIN_SET_EMPTY;
     cs->pending_key = EMPTY_KEY;
 }
 
-void chain_sets_acc_add(struct chain_sets *cs, uint32_t set)
+/* The rest of chain_sets_acc_add, apart so that the common cases (nothing
+ * to do, a first set) cost no more than their tests. */
+static __attribute__((noinline)) void acc_add_slow(struct chain_sets *cs, uint32_t set)
 {
-    if (set == CHAIN_SET_EMPTY)
-        return;
     if (cs->lazy == NONE) {
         acc_or(cs, set);
         cs->pending_key = EMPTY_KEY;
-        return;
-    }
-    if (cs->lazy == set)
-        return;
-    if (cs->lazy == CHAIN_SET_EMPTY) {
-        cs->lazy = set;
         return;
     }
     uint32_t a = cs->lazy < set ? cs->lazy : set, b = cs->lazy < set ? set : cs->lazy;
@@ -511,6 +534,35 @@ void chain_sets_acc_add(struct chain_sets *cs, uint32_t set)
     acc_materialize(cs);
     acc_or(cs, set);
     cs->pending_memo = &cs->unions, cs->pending_key = key;
+}
+
+void chain_sets_acc_add(struct chain_sets *cs, uint32_t set)
+{
+    if (set == CHAIN_SET_EMPTY || cs->lazy == set)
+        return;
+    if (cs->lazy == CHAIN_SET_EMPTY) {
+        cs->lazy = set;
+        return;
+    }
+    acc_add_slow(cs, set);
+}
+
+/* The id of the chain node, chain's nodes ([node] when chain is NONE). */
+static uint32_t longer_chain(struct chain_sets *cs, uint32_t node, uint32_t chain)
+{
+    uint64_t key = (uint64_t)node << 32 | (uint32_t)(chain + 1);
+    uint32_t id = cache_get(&cs->longer_chains, key);
+    if (id != NONE)
+        return id;
+    uint32_t *path = cs->path, len = 0;
+    path[0] = node;
+    if (chain != NONE) {
+        len = cs->chain_len[chain];
+        memcpy(path + 1, chain_at(cs, chain), len * sizeof *path);
+    }
+    id = intern_chain(cs, path, len + 1);
+    cache_put(&cs->longer_chains, key, id);
+    return id;
 }
 
 void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node)
@@ -531,9 +583,9 @@ void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node)
      * and marks stay; [node] is new (inner, and top when longer chains
      * count). */
     size_t ntops = 0;
-    size_t ntouched = cs->ntouched;
-    for (size_t t = 0; t < ntouched; t++) {
-        size_t w = cs->touched[t];
+    size_t ntouched = cs->ntouched, dense = cs->dense;
+    for (size_t t = 0; t < dense + ntouched; t++) {
+        size_t w = t < dense ? t : cs->touched[t - dense];
         if (w >= cs->top_bits_cap)
             continue;
         uint32_t tops = cs->bits[w] & cs->top_bits[w];
@@ -544,17 +596,14 @@ void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node)
         }
     }
     uint32_t maxk = cs->maxk;
-    uint32_t *longpath = cs->path;
-    longpath[0] = node;
-    uint32_t single = intern_chain(cs, longpath, 1);
+    uint32_t single = longer_chain(cs, node, NONE);
     acc_set_bit(cs, chain_member(cs, single, ENTRY_INNER));
     if (maxk > 1)
         acc_set_bit(cs, chain_member(cs, single, ENTRY_TOP));
     for (size_t i = 0; i < ntops; i++) {
         uint32_t chain = ENTRY_VALUE(cs->member_entry[cs->tops[i]]);
         uint32_t len = cs->chain_len[chain];
-        memcpy(longpath + 1, chain_at(cs, chain), len * sizeof *longpath);
-        uint32_t longer = intern_chain(cs, longpath, len + 1); /* len + 1 <= maxk */
+        uint32_t longer = longer_chain(cs, node, chain); /* len + 1 <= maxk */
         acc_set_bit(cs, chain_member(cs, longer, ENTRY_INNER));
         if (len + 1 < maxk)
             acc_set_bit(cs, chain_member(cs, longer, ENTRY_TOP));
@@ -576,11 +625,14 @@ static int compare_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-uint32_t chain_sets_acc_take(struct chain_sets *cs)
+/* The rest of chain_sets_acc_take: the value is in the bits. */
+static __attribute__((noinline)) uint32_t acc_take_bits(struct chain_sets *cs)
 {
-    if (cs->lazy != NONE)
-        return cs->lazy;
-    /* The touched words in order, each once, zero words left out. */
+    /* The touched words in order, each once, zero words left out (the
+     * dense words are counted first: every touched word is beyond them). */
+    size_t count = 0, dense = cs->dense;
+    for (size_t i = 0; i < dense; i++)
+        count += popcount32(cs->bits[i]);
     size_t nt = cs->ntouched;
     if (nt > 1) {
         if (nt <= 16) {
@@ -593,7 +645,7 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
             qsort(cs->touched, nt, sizeof *cs->touched, compare_u32);
         }
     }
-    size_t kept = 0, count = 0;
+    size_t kept = 0;
     for (size_t i = 0; i < nt; i++) {
         uint32_t w = cs->touched[i];
         if (!cs->bits[w] || (kept && cs->touched[kept - 1] == w))
@@ -604,7 +656,12 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
     cs->ntouched = kept;
     uint32_t id = CHAIN_SET_EMPTY;
     if (count) {
-        size_t nwords = (size_t)cs->touched[kept - 1] + 1;
+        size_t nwords = dense;
+        if (kept)
+            nwords = (size_t)cs->touched[kept - 1] + 1;
+        else
+            while (!cs->bits[nwords - 1])
+                nwords--;
         cs->scratch = cs_grow(cs, cs->scratch, &cs->scratch_cap, count > nwords ? count : nwords,
                             sizeof *cs->scratch);
         uint32_t lenflag;
@@ -613,6 +670,9 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
             lenflag = (uint32_t)nwords | SET_BITS;
         } else {
             size_t n = 0;
+            for (size_t i = 0; i < dense; i++)
+                for (uint32_t b = cs->bits[i]; b; b &= b - 1)
+                    cs->scratch[n++] = (uint32_t)i * 32 + (uint32_t)__builtin_ctz(b);
             for (size_t i = 0; i < kept; i++)
                 for (uint32_t b = cs->bits[cs->touched[i]]; b; b &= b - 1)
                     cs->scratch[n++] = cs->touched[i] * 32 + (uint32_t)__builtin_ctz(b);
@@ -626,6 +686,11 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
     cs->lazy = id;
     cs->pending_key = EMPTY_KEY;
     return id;
+}
+
+uint32_t chain_sets_acc_take(struct chain_sets *cs)
+{
+    return cs->lazy != NONE ? cs->lazy : acc_take_bits(cs);
 }
 
 uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
@@ -766,6 +831,7 @@ static void recount(struct chain_sets *cs)
            cs->set_table_cap * sizeof *cs->set_table +
            cache_slots(&cs->unions) * sizeof *cs->unions.slots +
            cache_slots(&cs->extensions) * sizeof *cs->extensions.slots +
+           cache_slots(&cs->longer_chains) * sizeof *cs->longer_chains.slots +
            cs->bits_cap * sizeof *cs->bits + cs->touched_cap * sizeof *cs->touched +
            cs->scratch_cap * sizeof *cs->scratch + cs->tops_cap * sizeof *cs->tops +
            (cs->maxk + 1) * sizeof *cs->path;
