@@ -628,11 +628,9 @@ static int compare_u32(const void *a, const void *b)
 /* The rest of chain_sets_acc_take: the value is in the bits. */
 static __attribute__((noinline)) uint32_t acc_take_bits(struct chain_sets *cs)
 {
-    /* The touched words in order, each once, zero words left out (the
-     * dense words are counted first: every touched word is beyond them). */
-    size_t count = 0, dense = cs->dense;
-    for (size_t i = 0; i < dense; i++)
-        count += popcount32(cs->bits[i]);
+    /* The touched words in order, each once, zero words left out (all of
+     * them beyond the dense words). */
+    size_t dense = cs->dense;
     size_t nt = cs->ntouched;
     if (nt > 1) {
         if (nt <= 16) {
@@ -651,17 +649,23 @@ static __attribute__((noinline)) uint32_t acc_take_bits(struct chain_sets *cs)
         if (!cs->bits[w] || (kept && cs->touched[kept - 1] == w))
             continue;
         cs->touched[kept++] = w;
-        count += popcount32(cs->bits[w]);
     }
     cs->ntouched = kept;
+    size_t nwords = dense;
+    if (kept)
+        nwords = (size_t)cs->touched[kept - 1] + 1;
+    else
+        while (nwords && !cs->bits[nwords - 1])
+            nwords--;
+    /* The members, counted only as far as needed to choose the bitset (as
+     * many as its words: the common case stops within a word or two). */
+    size_t count = 0;
+    for (size_t i = 0; i < dense && count < nwords; i++)
+        count += popcount32(cs->bits[i]);
+    for (size_t i = 0; i < kept && count < nwords; i++)
+        count += popcount32(cs->bits[cs->touched[i]]);
     uint32_t id = CHAIN_SET_EMPTY;
     if (count) {
-        size_t nwords = dense;
-        if (kept)
-            nwords = (size_t)cs->touched[kept - 1] + 1;
-        else
-            while (!cs->bits[nwords - 1])
-                nwords--;
         cs->scratch = cs_grow(cs, cs->scratch, &cs->scratch_cap, count > nwords ? count : nwords,
                             sizeof *cs->scratch);
         uint32_t lenflag;
