@@ -58,6 +58,11 @@ static inline uint64_t slot_key(const struct memo_slot *s)
  * after a collection costs a union or an extension again. */
 #define UNION_SLOTS_LOG2 13
 #define EXTENSION_SLOTS_LOG2 12
+/* The chains an extension makes (a node on top of a chain), cached the
+ * same way: (node, chain + 1) or (node, 0) for [node] to the chain's id,
+ * instead of hashing and comparing the chain's nodes in the chains' table
+ * (chains are never collected, so an entry stays true). */
+#define CHAIN_SLOTS_LOG2 10
 struct memo_cache {
     struct memo_slot *slots;
     unsigned shift; /* 64 - log2 of the number of slots */
@@ -89,15 +94,16 @@ struct chain_sets {
     size_t nsets, set_off_cap, set_len_cap;
     uint32_t *set_table;
     size_t set_table_cap;
-    struct memo_cache unions, extensions;
+    struct memo_cache unions, extensions, longer_chains;
     /* The accumulator (chain_sets_acc_*): while `lazy` is a set id, that is
      * its value and `bits` are all zero; otherwise its value is `bits`,
-     * whose nonzero words are among touched[0 .. ntouched) (repeats
-     * allowed).  pending_key: a memo key (of pending_memo) whose result the
-     * value is, stored when the value is interned. */
+     * whose nonzero words are below `dense` among the first ACC_DENSE_WORDS
+     * and among touched[0 .. ntouched) beyond them (repeats allowed).
+     * pending_key: a memo key (of pending_memo) whose result the value is,
+     * stored when the value is interned. */
     uint32_t lazy;
     uint32_t *bits;
-    size_t bits_cap;
+    size_t bits_cap, dense;
     uint32_t *touched;
     size_t ntouched, touched_cap;
     struct memo_cache *pending_memo;
@@ -107,7 +113,22 @@ struct chain_sets {
     uint32_t *path; /* maxk + 1 nodes: a chain being built */
     uint32_t *tops; /* top members met by an extension */
     size_t tops_cap;
+    /* What chain_sets_memory reports, counted again whenever an array
+     * grows or is given back (recount): the parser asks after every set. */
+    size_t bytes;
 };
+
+static void recount(struct chain_sets *cs);
+
+/* xgrow, and the bytes counted again when the array grew. */
+static inline void *cs_grow(struct chain_sets *cs, void *ptr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return ptr;
+    ptr = xgrow_slow(ptr, cap, need, elem);
+    recount(cs);
+    return ptr;
+}
 
 static uint64_t mix(uint64_t h)
 {
@@ -235,6 +256,7 @@ static uint32_t intern_chain(struct chain_sets *cs, const uint32_t *nodes, uint3
         cs->chain_table = new_id_table(cs->chain_table_cap);
         for (size_t id = 0; id < cs->nchains; id++)
             chain_table_insert(cs, (uint32_t)id);
+        recount(cs);
     }
     size_t mask = cs->chain_table_cap - 1;
     size_t i = (size_t)hash_words(nodes, len) & mask;
@@ -243,11 +265,11 @@ static uint32_t intern_chain(struct chain_sets *cs, const uint32_t *nodes, uint3
         if (cs->chain_len[id] == len && memcmp(chain_at(cs, id), nodes, len * sizeof *nodes) == 0)
             return id;
     }
-    cs->chain_nodes = xgrow(cs->chain_nodes, &cs->chain_nodes_cap, (cs->nchains + 1) * cs->maxk,
+    cs->chain_nodes = cs_grow(cs, cs->chain_nodes, &cs->chain_nodes_cap, (cs->nchains + 1) * cs->maxk,
                             sizeof *cs->chain_nodes);
-    cs->chain_len = xgrow(cs->chain_len, &cs->chain_len_cap, cs->nchains + 1, sizeof *cs->chain_len);
+    cs->chain_len = cs_grow(cs, cs->chain_len, &cs->chain_len_cap, cs->nchains + 1, sizeof *cs->chain_len);
     size_t old_cap = cs->chain_member_cap;
-    cs->chain_member = xgrow(cs->chain_member, &cs->chain_member_cap, 2 * (cs->nchains + 1),
+    cs->chain_member = cs_grow(cs, cs->chain_member, &cs->chain_member_cap, 2 * (cs->nchains + 1),
                              sizeof *cs->chain_member);
     for (size_t m = old_cap; m < cs->chain_member_cap; m++)
         cs->chain_member[m] = NONE;
@@ -262,12 +284,12 @@ static uint32_t intern_chain(struct chain_sets *cs, const uint32_t *nodes, uint3
 static uint32_t new_member(struct chain_sets *cs, uint32_t entry)
 {
     uint32_t m = (uint32_t)cs->nmembers++;
-    cs->member_entry = xgrow(cs->member_entry, &cs->member_entry_cap, cs->nmembers,
+    cs->member_entry = cs_grow(cs, cs->member_entry, &cs->member_entry_cap, cs->nmembers,
                              sizeof *cs->member_entry);
     cs->member_entry[m] = entry;
     if (ENTRY_KIND(entry) == ENTRY_TOP) {
         size_t old_cap = cs->top_bits_cap;
-        cs->top_bits = xgrow(cs->top_bits, &cs->top_bits_cap, (m >> 5) + 1, sizeof *cs->top_bits);
+        cs->top_bits = cs_grow(cs, cs->top_bits, &cs->top_bits_cap, (m >> 5) + 1, sizeof *cs->top_bits);
         memset(cs->top_bits + old_cap, 0, (cs->top_bits_cap - old_cap) * sizeof *cs->top_bits);
         cs->top_bits[m >> 5] |= UINT32_C(1) << (m & 31);
     }
@@ -310,6 +332,7 @@ static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t le
         cs->set_table = new_id_table(cs->set_table_cap);
         for (size_t id = 0; id < cs->nsets; id++)
             set_table_insert(cs, (uint32_t)id);
+        recount(cs);
     }
     size_t n = SET_WORDS(lenflag);
     size_t mask = cs->set_table_cap - 1;
@@ -319,11 +342,11 @@ static uint32_t intern_set(struct chain_sets *cs, const uint32_t *w, uint32_t le
         if (cs->set_len[id] == lenflag && memcmp(cs->pool + cs->set_off[id], w, n * sizeof *w) == 0)
             return id;
     }
-    cs->pool = xgrow(cs->pool, &cs->pool_cap, cs->npool + n + 1, sizeof *cs->pool);
+    cs->pool = cs_grow(cs, cs->pool, &cs->pool_cap, cs->npool + n + 1, sizeof *cs->pool);
     if (n) /* the empty set has no words (w may be NULL) */
         memcpy(cs->pool + cs->npool, w, n * sizeof *w);
-    cs->set_off = xgrow(cs->set_off, &cs->set_off_cap, cs->nsets + 1, sizeof *cs->set_off);
-    cs->set_len = xgrow(cs->set_len, &cs->set_len_cap, cs->nsets + 1, sizeof *cs->set_len);
+    cs->set_off = cs_grow(cs, cs->set_off, &cs->set_off_cap, cs->nsets + 1, sizeof *cs->set_off);
+    cs->set_len = cs_grow(cs, cs->set_len, &cs->set_len_cap, cs->nsets + 1, sizeof *cs->set_len);
     cs->set_off[cs->nsets] = cs->npool;
     cs->set_len[cs->nsets] = lenflag;
     cs->npool += n;
@@ -369,10 +392,12 @@ struct chain_sets *chain_sets_new(uint32_t maxk)
     cs->path = xmalloc((cs->maxk + 1) * sizeof *cs->path);
     cache_init(&cs->unions, UNION_SLOTS_LOG2);
     cache_init(&cs->extensions, EXTENSION_SLOTS_LOG2);
+    cache_init(&cs->longer_chains, CHAIN_SLOTS_LOG2);
     uint32_t empty = intern_set(cs, NULL, 0);
     (void)empty; /* CHAIN_SET_EMPTY */
     cs->lazy = CHAIN_SET_EMPTY;
     cs->pending_key = EMPTY_KEY;
+    recount(cs);
     return cs;
 }
 
@@ -393,6 +418,7 @@ void chain_sets_free(struct chain_sets *cs)
     free(cs->set_table);
     free(cs->unions.slots);
     free(cs->extensions.slots);
+    free(cs->longer_chains.slots);
     free(cs->bits);
     free(cs->touched);
     free(cs->scratch);
@@ -403,16 +429,32 @@ void chain_sets_free(struct chain_sets *cs)
 
 /* ---- the accumulator -------------------------------------------------------- */
 
+/* The accumulator's first words are taken as a whole, up to the highest one
+ * written (`dense`): clearing, counting and scanning them is a loop over a
+ * few words, where keeping a list of the words touched (and sorting it) cost
+ * more: a grammar's sets mostly use its first members (JSON's, -k 2: about
+ * 250 members, 8 words).  Words beyond, of grammars with many members, are
+ * listed as they are touched, so a sparse set costs what it holds. */
+#define ACC_DENSE_WORDS 64
+
+static void acc_bits_room(struct chain_sets *cs, size_t words)
+{
+    if (words > cs->bits_cap) {
+        size_t old_cap = cs->bits_cap;
+        cs->bits = cs_grow(cs, cs->bits, &cs->bits_cap, words, sizeof *cs->bits);
+        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
+    }
+}
+
 static void acc_set_bit(struct chain_sets *cs, uint32_t m)
 {
     size_t w = m >> 5;
-    if (w >= cs->bits_cap) {
-        size_t old_cap = cs->bits_cap;
-        cs->bits = xgrow(cs->bits, &cs->bits_cap, w + 1, sizeof *cs->bits);
-        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
-    }
-    if (!cs->bits[w]) {
-        cs->touched = xgrow(cs->touched, &cs->touched_cap, cs->ntouched + 1, sizeof *cs->touched);
+    acc_bits_room(cs, w + 1);
+    if (w < ACC_DENSE_WORDS) {
+        if (w >= cs->dense)
+            cs->dense = w + 1;
+    } else if (!cs->bits[w]) {
+        cs->touched = cs_grow(cs, cs->touched, &cs->touched_cap, cs->ntouched + 1, sizeof *cs->touched);
         cs->touched[cs->ntouched++] = (uint32_t)w;
     }
     cs->bits[w] |= UINT32_C(1) << (m & 31);
@@ -428,16 +470,17 @@ static void acc_or(struct chain_sets *cs, uint32_t set)
             acc_set_bit(cs, w[i]);
         return;
     }
-    if (n > cs->bits_cap) {
-        size_t old_cap = cs->bits_cap;
-        cs->bits = xgrow(cs->bits, &cs->bits_cap, n, sizeof *cs->bits);
-        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
-    }
-    for (size_t i = 0; i < n; i++) {
+    acc_bits_room(cs, n);
+    size_t dense = n < ACC_DENSE_WORDS ? n : ACC_DENSE_WORDS;
+    for (size_t i = 0; i < dense; i++)
+        cs->bits[i] |= w[i];
+    if (dense > cs->dense)
+        cs->dense = dense;
+    for (size_t i = dense; i < n; i++) {
         if (!w[i])
             continue;
         if (!cs->bits[i]) {
-            cs->touched = xgrow(cs->touched, &cs->touched_cap, cs->ntouched + 1,
+            cs->touched = cs_grow(cs, cs->touched, &cs->touched_cap, cs->ntouched + 1,
                                 sizeof *cs->touched);
             cs->touched[cs->ntouched++] = (uint32_t)i;
         }
@@ -456,6 +499,9 @@ static void acc_materialize(struct chain_sets *cs)
 
 static void acc_clear_bits(struct chain_sets *cs)
 {
+    if (cs->dense)
+        memset(cs->bits, 0, cs->dense * sizeof *cs->bits);
+    cs->dense = 0;
     for (size_t i = 0; i < cs->ntouched; i++)
         cs->bits[cs->touched[i]] = 0;
     cs->ntouched = 0;
@@ -463,24 +509,19 @@ static void acc_clear_bits(struct chain_sets *cs)
 
 void chain_sets_acc_start(struct chain_sets *cs)
 {
-    acc_clear_bits(cs);
+    if (cs->dense || cs->ntouched) /* (usually clear: take clears it) */
+        acc_clear_bits(cs);
     cs->lazy = CHAIN_SET_EMPTY;
     cs->pending_key = EMPTY_KEY;
 }
 
-void chain_sets_acc_add(struct chain_sets *cs, uint32_t set)
+/* The rest of chain_sets_acc_add, apart so that the common cases (nothing
+ * to do, a first set) cost no more than their tests. */
+static __attribute__((noinline)) void acc_add_slow(struct chain_sets *cs, uint32_t set)
 {
-    if (set == CHAIN_SET_EMPTY)
-        return;
     if (cs->lazy == NONE) {
         acc_or(cs, set);
         cs->pending_key = EMPTY_KEY;
-        return;
-    }
-    if (cs->lazy == set)
-        return;
-    if (cs->lazy == CHAIN_SET_EMPTY) {
-        cs->lazy = set;
         return;
     }
     uint32_t a = cs->lazy < set ? cs->lazy : set, b = cs->lazy < set ? set : cs->lazy;
@@ -493,6 +534,35 @@ void chain_sets_acc_add(struct chain_sets *cs, uint32_t set)
     acc_materialize(cs);
     acc_or(cs, set);
     cs->pending_memo = &cs->unions, cs->pending_key = key;
+}
+
+void chain_sets_acc_add(struct chain_sets *cs, uint32_t set)
+{
+    if (set == CHAIN_SET_EMPTY || cs->lazy == set)
+        return;
+    if (cs->lazy == CHAIN_SET_EMPTY) {
+        cs->lazy = set;
+        return;
+    }
+    acc_add_slow(cs, set);
+}
+
+/* The id of the chain node, chain's nodes ([node] when chain is NONE). */
+static uint32_t longer_chain(struct chain_sets *cs, uint32_t node, uint32_t chain)
+{
+    uint64_t key = (uint64_t)node << 32 | (uint32_t)(chain + 1);
+    uint32_t id = cache_get(&cs->longer_chains, key);
+    if (id != NONE)
+        return id;
+    uint32_t *path = cs->path, len = 0;
+    path[0] = node;
+    if (chain != NONE) {
+        len = cs->chain_len[chain];
+        memcpy(path + 1, chain_at(cs, chain), len * sizeof *path);
+    }
+    id = intern_chain(cs, path, len + 1);
+    cache_put(&cs->longer_chains, key, id);
+    return id;
 }
 
 void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node)
@@ -513,30 +583,27 @@ void chain_sets_acc_extend(struct chain_sets *cs, uint32_t node)
      * and marks stay; [node] is new (inner, and top when longer chains
      * count). */
     size_t ntops = 0;
-    size_t ntouched = cs->ntouched;
-    for (size_t t = 0; t < ntouched; t++) {
-        size_t w = cs->touched[t];
+    size_t ntouched = cs->ntouched, dense = cs->dense;
+    for (size_t t = 0; t < dense + ntouched; t++) {
+        size_t w = t < dense ? t : cs->touched[t - dense];
         if (w >= cs->top_bits_cap)
             continue;
         uint32_t tops = cs->bits[w] & cs->top_bits[w];
         cs->bits[w] &= ~tops; /* the word may become 0 and be touched again: repeats are fine */
         for (; tops; tops &= tops - 1) {
-            cs->tops = xgrow(cs->tops, &cs->tops_cap, ntops + 1, sizeof *cs->tops);
+            cs->tops = cs_grow(cs, cs->tops, &cs->tops_cap, ntops + 1, sizeof *cs->tops);
             cs->tops[ntops++] = (uint32_t)(w * 32 + (size_t)__builtin_ctz(tops));
         }
     }
     uint32_t maxk = cs->maxk;
-    uint32_t *longpath = cs->path;
-    longpath[0] = node;
-    uint32_t single = intern_chain(cs, longpath, 1);
+    uint32_t single = longer_chain(cs, node, NONE);
     acc_set_bit(cs, chain_member(cs, single, ENTRY_INNER));
     if (maxk > 1)
         acc_set_bit(cs, chain_member(cs, single, ENTRY_TOP));
     for (size_t i = 0; i < ntops; i++) {
         uint32_t chain = ENTRY_VALUE(cs->member_entry[cs->tops[i]]);
         uint32_t len = cs->chain_len[chain];
-        memcpy(longpath + 1, chain_at(cs, chain), len * sizeof *longpath);
-        uint32_t longer = intern_chain(cs, longpath, len + 1); /* len + 1 <= maxk */
+        uint32_t longer = longer_chain(cs, node, chain); /* len + 1 <= maxk */
         acc_set_bit(cs, chain_member(cs, longer, ENTRY_INNER));
         if (len + 1 < maxk)
             acc_set_bit(cs, chain_member(cs, longer, ENTRY_TOP));
@@ -558,11 +625,12 @@ static int compare_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-uint32_t chain_sets_acc_take(struct chain_sets *cs)
+/* The rest of chain_sets_acc_take: the value is in the bits. */
+static __attribute__((noinline)) uint32_t acc_take_bits(struct chain_sets *cs)
 {
-    if (cs->lazy != NONE)
-        return cs->lazy;
-    /* The touched words in order, each once, zero words left out. */
+    /* The touched words in order, each once, zero words left out (all of
+     * them beyond the dense words). */
+    size_t dense = cs->dense;
     size_t nt = cs->ntouched;
     if (nt > 1) {
         if (nt <= 16) {
@@ -575,19 +643,30 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
             qsort(cs->touched, nt, sizeof *cs->touched, compare_u32);
         }
     }
-    size_t kept = 0, count = 0;
+    size_t kept = 0;
     for (size_t i = 0; i < nt; i++) {
         uint32_t w = cs->touched[i];
         if (!cs->bits[w] || (kept && cs->touched[kept - 1] == w))
             continue;
         cs->touched[kept++] = w;
-        count += popcount32(cs->bits[w]);
     }
     cs->ntouched = kept;
+    size_t nwords = dense;
+    if (kept)
+        nwords = (size_t)cs->touched[kept - 1] + 1;
+    else
+        while (nwords && !cs->bits[nwords - 1])
+            nwords--;
+    /* The members, counted only as far as needed to choose the bitset (as
+     * many as its words: the common case stops within a word or two). */
+    size_t count = 0;
+    for (size_t i = 0; i < dense && count < nwords; i++)
+        count += popcount32(cs->bits[i]);
+    for (size_t i = 0; i < kept && count < nwords; i++)
+        count += popcount32(cs->bits[cs->touched[i]]);
     uint32_t id = CHAIN_SET_EMPTY;
     if (count) {
-        size_t nwords = (size_t)cs->touched[kept - 1] + 1;
-        cs->scratch = xgrow(cs->scratch, &cs->scratch_cap, count > nwords ? count : nwords,
+        cs->scratch = cs_grow(cs, cs->scratch, &cs->scratch_cap, count > nwords ? count : nwords,
                             sizeof *cs->scratch);
         uint32_t lenflag;
         if (nwords <= count) {
@@ -595,6 +674,9 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
             lenflag = (uint32_t)nwords | SET_BITS;
         } else {
             size_t n = 0;
+            for (size_t i = 0; i < dense; i++)
+                for (uint32_t b = cs->bits[i]; b; b &= b - 1)
+                    cs->scratch[n++] = (uint32_t)i * 32 + (uint32_t)__builtin_ctz(b);
             for (size_t i = 0; i < kept; i++)
                 for (uint32_t b = cs->bits[cs->touched[i]]; b; b &= b - 1)
                     cs->scratch[n++] = cs->touched[i] * 32 + (uint32_t)__builtin_ctz(b);
@@ -608,6 +690,11 @@ uint32_t chain_sets_acc_take(struct chain_sets *cs)
     cs->lazy = id;
     cs->pending_key = EMPTY_KEY;
     return id;
+}
+
+uint32_t chain_sets_acc_take(struct chain_sets *cs)
+{
+    return cs->lazy != NONE ? cs->lazy : acc_take_bits(cs);
 }
 
 uint64_t chain_sets_add_kpaths(const struct chain_sets *cs, uint32_t set,
@@ -633,6 +720,7 @@ uint32_t chain_sets_mark(struct chain_sets *cs, uint32_t label)
     if (m == NONE) {
         m = new_member(cs, ENTRY(label, ENTRY_MARK));
         memo_put(&cs->mark_member, label, m);
+        recount(cs);
     }
     /* One member: a bitset when it fits in one word (see SET_BITS). */
     if (m < 32) {
@@ -727,11 +815,17 @@ void chain_sets_collect(struct chain_sets *cs, uint32_t *ids, size_t n)
         ids[i] = moved[ids[i]];
     free(moved);
     chain_sets_acc_start(cs); /* its set may be gone */
+    recount(cs);
 }
 
 size_t chain_sets_memory(const struct chain_sets *cs)
 {
-    return cs->chain_nodes_cap * sizeof *cs->chain_nodes + cs->chain_len_cap * sizeof *cs->chain_len +
+    return cs->bytes;
+}
+
+static void recount(struct chain_sets *cs)
+{
+    cs->bytes = cs->chain_nodes_cap * sizeof *cs->chain_nodes + cs->chain_len_cap * sizeof *cs->chain_len +
            cs->chain_table_cap * sizeof *cs->chain_table +
            cs->member_entry_cap * sizeof *cs->member_entry +
            cs->chain_member_cap * sizeof *cs->chain_member +
@@ -741,6 +835,7 @@ size_t chain_sets_memory(const struct chain_sets *cs)
            cs->set_table_cap * sizeof *cs->set_table +
            cache_slots(&cs->unions) * sizeof *cs->unions.slots +
            cache_slots(&cs->extensions) * sizeof *cs->extensions.slots +
+           cache_slots(&cs->longer_chains) * sizeof *cs->longer_chains.slots +
            cs->bits_cap * sizeof *cs->bits + cs->touched_cap * sizeof *cs->touched +
            cs->scratch_cap * sizeof *cs->scratch + cs->tops_cap * sizeof *cs->tops +
            (cs->maxk + 1) * sizeof *cs->path;

@@ -176,3 +176,116 @@ TEST(chain_sets_unions_and_extensions_survive_forgetting)
     free(ext);
     chain_sets_free(cs);
 }
+
+struct mark_count {
+    size_t n;
+    uint32_t first, last;
+    bool increasing;
+};
+
+static void count_label(uint32_t label, void *context)
+{
+    struct mark_count *c = context;
+    if (c->n == 0)
+        c->first = label;
+    else if (label <= c->last)
+        c->increasing = false;
+    c->last = label;
+    c->n++;
+}
+
+static uint32_t extension_of(struct chain_sets *cs, uint32_t set, uint32_t node)
+{
+    chain_sets_acc_start(cs);
+    chain_sets_acc_add(cs, set);
+    chain_sets_acc_extend(cs, node);
+    return chain_sets_acc_take(cs);
+}
+
+/* Members far beyond the first 2,048 (the accumulator takes its first 64
+ * words as a whole and lists the words it touches beyond them): sets
+ * across that boundary, built in any order and form, are the same sets;
+ * and an extension replaces a top chain whose member is beyond it.  Run
+ * with the chains' members below the boundary (few marks made first) and
+ * beyond it (3,000 marks first). */
+TEST(chain_sets_members_beyond_the_first_words)
+{
+    for (int far = 0; far < 2; far++) {
+        uint32_t nmarks = far ? 3000 : 40;
+        struct chain_sets *cs = chain_sets_new(2);
+        for (uint32_t i = 0; i < nmarks; i++)
+            chain_sets_mark(cs, LABEL(i)); /* member i */
+        if (far) {
+            /* Around the boundary, in two orders and as a union. */
+            uint32_t a[] = {1, 2047, 2048, 2999}, b[] = {2999, 2048, 1, 2047};
+            uint32_t sa = set_of(cs, a, 4);
+            CHECK_INT(set_of(cs, b, 4), sa);
+            CHECK_INT(union_of(cs, set_of(cs, a + 2, 2), set_of(cs, a, 2)), sa);
+            CHECK(marks_are(cs, sa, a, 4));
+            CHECK(sa != set_of(cs, a, 3));
+            /* A dense set across it (a bitset of 66 words), up, down and
+             * as the union of its halves. */
+            uint32_t *up = malloc(sizeof *up * 2101), *down = malloc(sizeof *down * 2101);
+            for (uint32_t i = 0; i < 2101; i++)
+                up[i] = i, down[i] = 2100 - i;
+            uint32_t s_up = set_of(cs, up, 2101);
+            CHECK_INT(set_of(cs, down, 2101), s_up);
+            CHECK_INT(union_of(cs, set_of(cs, up + 1024, 1077), set_of(cs, up, 1024)), s_up);
+            struct mark_count c = {0, 0, 0, true};
+            chain_sets_each_mark(cs, s_up, count_label, &c);
+            CHECK_INT(c.n, 2101);
+            CHECK(c.increasing);
+            CHECK_INT(c.first, LABEL(0));
+            CHECK_INT(c.last, LABEL(2100));
+            free(up);
+            free(down);
+        }
+        /* x = {mark 1, mark nmarks - 1}; e7 = x under node 7, e87 = that
+         * under node 8: [7]'s top chain gives way to [8 7], so e87 does not
+         * hold it and a union with e7 (which does) is a bigger set. */
+        uint32_t xm[] = {1, nmarks - 1}, xm_rev[] = {nmarks - 1, 1};
+        uint32_t x = set_of(cs, xm, 2);
+        uint32_t e7 = extension_of(cs, x, 7), e87 = extension_of(cs, e7, 8);
+        CHECK(e7 != x);
+        CHECK(e87 != e7);
+        CHECK(union_of(cs, e87, e7) != e87);
+        CHECK(marks_are(cs, e87, xm, 2));
+        /* Made again from scratch, through the bits (a union not memoized
+         * yet), the same ids. */
+        chain_sets_acc_start(cs);
+        chain_sets_acc_add(cs, chain_sets_mark(cs, LABEL(xm_rev[0])));
+        chain_sets_acc_add(cs, chain_sets_mark(cs, LABEL(xm_rev[1])));
+        chain_sets_acc_extend(cs, 7);
+        chain_sets_acc_extend(cs, 8);
+        CHECK_INT(chain_sets_acc_take(cs), e87);
+        /* Under 8 then 7 is another set; under 7 twice holds [7 7]. */
+        CHECK(extension_of(cs, extension_of(cs, x, 8), 7) != e87);
+        CHECK(extension_of(cs, e7, 7) != e7);
+        chain_sets_free(cs);
+    }
+}
+
+/* chain_sets_memory (asked after every Earley set, so kept as a running
+ * total): it grows as sets are made, comes down when a collection gives
+ * their room back, and a second collection keeping the same sets gives the
+ * same figure. */
+TEST(chain_sets_memory_follows_growth_and_collection)
+{
+    struct chain_sets *cs = chain_sets_new(2);
+    size_t fresh = chain_sets_memory(cs);
+    CHECK(fresh > 0);
+    uint32_t *pair = malloc(sizeof *pair * 5000);
+    for (uint32_t i = 0; i < 5000; i++)
+        pair[i] = set_of(cs, (uint32_t[]){i % 100, 100 + i}, 2);
+    size_t grown = chain_sets_memory(cs);
+    CHECK(grown > fresh + 5000 * 8); /* two 4-byte words a set, at least */
+    uint32_t kept[2] = {pair[0], pair[4999]};
+    chain_sets_collect(cs, kept, 2);
+    size_t after = chain_sets_memory(cs);
+    CHECK(after < grown);
+    chain_sets_collect(cs, kept, 2);
+    CHECK_INT(chain_sets_memory(cs), after);
+    CHECK(marks_are(cs, kept[1], (uint32_t[]){99, 5099}, 2));
+    free(pair);
+    chain_sets_free(cs);
+}
