@@ -280,6 +280,7 @@ struct parser {
     struct next_level *next_levels; /* 2 per state id (see struct next_level) */
     size_t next_levels_cap;         /* states it has room for */
     uint32_t states_gen;
+    uint32_t budget_quiet;          /* sets replayed since the budget was looked at (run) */
     bool rec;                     /* the current set is being recorded */
     uint32_t rec_leaf, rec_w0;
     uint32_t *rec_old;            /* the stack items it read, in order */
@@ -2015,6 +2016,9 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
 #define STATES_MAX_DEPTH 16
 #define STATES_MAX_ITEMS 64
 #define STATES_MAX_BYTES ((size_t)16 << 20)
+/* See run: how many sets replayed with known values may pass before the
+ * memory budget is looked at again. */
+#define BUDGET_QUIET_SETS 64
 enum { TAG_ROOT = 1, TAG_LEVEL, TAG_VALUES };
 enum { STATE_MORE, STATE_DONE };
 enum { TR_PRED, TR_ADV };
@@ -2516,6 +2520,7 @@ static uint32_t run(struct parser *p)
         /* One leaf pending here and nothing beyond: a set that a transition
          * may stand for (replay_set), or that is recorded as one. */
         p->rec = false;
+        size_t replayed_before = p->stats.sets_replayed;
         if (p->states && p->lookahead && j > 0 && j < f->len && e != NONE &&
             PENDING(p, e).next == NONE && p->last_pending <= j && replay_set(p, j, e)) {
             furthest = j;
@@ -2557,9 +2562,18 @@ static uint32_t run(struct parser *p)
             if (p->rec)
                 rec_finish(p, j);
         }
+        /* The budget is looked at after every set built or computed, and
+         * after every BUDGET_QUIET_SETS-th set replayed with known values:
+         * such a set allocates next to nothing (its items, at most
+         * STATES_MAX_ITEMS), and adding up parser_memory took 6% of the
+         * instructions of a JSON run when done for each. */
+        bool look = p->stats.sets_replayed == replayed_before ||
+                    ++p->budget_quiet >= BUDGET_QUIET_SETS;
+        if (look)
+            p->budget_quiet = 0;
         /* Past LIST_MAX_INDEX of anything, indices would no longer fit (nor
          * the forest ids of forest_count_trees: symbols, then items). */
-        if ((p->max_memory && parser_memory(p) > p->max_memory) ||
+        if ((p->max_memory && look && parser_memory(p) > p->max_memory) ||
             f->nitems + f->nsymbols > LIST_MAX_INDEX || f->nlinks > LIST_MAX_INDEX) {
             p->over_budget = true;
             break;
@@ -2600,6 +2614,7 @@ static void reset(struct parser *p)
     p->stats = (struct parse_stats){0};
     p->virtual_items = 0;
     p->accept_stamp = 0;
+    p->budget_quiet = 0;
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
     size_t per_node = (size_t)p->g->nnodes + 2;
