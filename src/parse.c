@@ -2197,22 +2197,37 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     p->rec_components = p->stats.sets_by_components;
     uint32_t id = NONE, d = 0, len, above = NONE, done = PARSE_STATES_NONE;
     const uint32_t *t = NULL; /* the transition's words */
-    for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++, x = stack_next(p, x)) {
-        if (x == NONE)
-            return false;
+    uint32_t ch = text_at(f, j);
+    /* level_key's fields, worked out here: a level met below its state
+     * before needs only its node, dot and origin class. */
+    for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++) {
         xs[d] = x;
-        level_key(p, key, xs, origins, d, above, leaf, text_at(f, j));
+        const struct item *it = &ITEM(f, x);
+        uint32_t node = it->node, pred = it->dot ? it->anchor : x;
+        const struct item *pit = &ITEM(f, pred);
+        uint32_t origin = pit->anchor, cls = d;
+        origins[d] = origin;
+        for (uint32_t i = 0; i < d; i++)
+            if (origins[i] == origin) {
+                cls = i;
+                break;
+            }
+        uint32_t dot = state_dot(p, node, it->dot);
         /* Below a state (d > 0): its next levels met lately first. */
         struct next_level *nl = d ? next_levels_of(p, above) : NULL, *hit = NULL;
         for (int way = 0; nl && way < 2 && !hit; way++)
-            if (nl[way].gen == p->states_gen && nl[way].node == key[3] &&
-                nl[way].dot == key[4] && nl[way].cls == key[5])
+            if (nl[way].gen == p->states_gen && nl[way].node == node && nl[way].dot == dot &&
+                nl[way].cls == cls)
                 hit = &nl[way];
         uint32_t entry, kind, vid;
         if (hit) {
             entry = hit->entry, kind = hit->kind, vid = hit->id;
             p->stats.levels_remembered++;
         } else {
+            key[0] = d ? TAG_LEVEL : TAG_ROOT;
+            key[1] = d ? above : leaf;
+            key[2] = d ? 0 : ch;
+            key[3] = node, key[4] = dot, key[5] = cls;
             entry = state_entry(p, key);
             if (entry == PARSE_STATES_NONE)
                 return false;
@@ -2220,7 +2235,7 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             kind = v[0], vid = v[1];
             if (nl) {
                 nl[1] = nl[0];
-                nl[0] = (struct next_level){p->states_gen, key[3], key[4], key[5], entry, kind, vid};
+                nl[0] = (struct next_level){p->states_gen, node, dot, cls, entry, kind, vid};
             }
         }
         if (kind == STATE_DONE) {
@@ -2230,6 +2245,13 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             break;
         }
         above = vid;
+        /* The next stack item (stack_next). */
+        if (node == f->start_node)
+            return false;
+        uint32_t l = pit->list;
+        if (l == NONE || !(l & LIST_ONE))
+            return false;
+        x = l & ~LIST_ONE;
     }
     if (id == NONE || t[0] != d + 1)
         return false;
