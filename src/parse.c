@@ -242,6 +242,7 @@ struct parser {
     uint32_t *stamp_pred, *pred;
     uint32_t *stamp_leaf, *leaf;
     uint32_t *stamp_empty, *empty;
+    uint32_t *dot_cap;            /* per node: the largest dot state_dot tells apart */
     size_t max_memory;            /* bytes; 0 = no limit */
     bool over_budget;             /* stopped for max_memory */
     bool (*should_stop)(void *);  /* parse_options' */
@@ -651,7 +652,7 @@ static void note_expected(struct parser *p, uint32_t leaf)
     p->expected[p->nexpected++] = leaf;
 }
 
-static void push_pending(struct parser *p, uint32_t at, uint32_t waiter, uint32_t symbol)
+static inline void push_pending(struct parser *p, uint32_t at, uint32_t waiter, uint32_t symbol)
 {
     uint32_t e = p->pending_free;
     if (e != NONE) {
@@ -1759,6 +1760,7 @@ static void parser_free(struct parser *p)
     free(p->prog_run);
     free(p->det_summary);
     free(p->stamp_pred);
+    free(p->dot_cap);
     free(p->pred);
     free(p->stamp_leaf);
     free(p->leaf);
@@ -2037,14 +2039,9 @@ static uint32_t stack_next(const struct parser *p, uint32_t x)
 
 /* The dot of an item as far as the parser tells them apart: rounds of an
  * unbounded quantifier past its minimum behave alike. */
-static uint32_t state_dot(const struct parser *p, uint32_t node, uint32_t dot)
+static inline uint32_t state_dot(const struct parser *p, uint32_t node, uint32_t dot)
 {
-    if (node < p->g->nnodes && p->g->nodes[node].kind == NODE_QUANT) {
-        const struct expr *e = p->g->nodes[node].expr;
-        if (e->u.quant.max == QUANT_INFINITE && dot > e->u.quant.min + 1)
-            return e->u.quant.min + 1;
-    }
-    return dot;
+    return dot > p->dot_cap[node] ? p->dot_cap[node] : dot;
 }
 
 /* The trie key of level d of the stack xs (origins[0 .. d) of the levels
@@ -2690,6 +2687,13 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     p.leaf = xcalloc(per_node, sizeof *p.leaf);
     p.stamp_empty = xcalloc(per_node, sizeof *p.stamp_empty);
     p.empty = xcalloc(per_node, sizeof *p.empty);
+    p.dot_cap = xmalloc(per_node * sizeof *p.dot_cap);
+    for (size_t i = 0; i < per_node; i++) {
+        const struct expr *e = i < g->nnodes ? g->nodes[i].expr : NULL;
+        p.dot_cap[i] = e && g->nodes[i].kind == NODE_QUANT && e->u.quant.max == QUANT_INFINITE
+                           ? e->u.quant.min + 1
+                           : UINT32_MAX;
+    }
     p.lit_cps = xcalloc((size_t)g->nnodes + 1, sizeof *p.lit_cps);
     p.lit_len = xcalloc((size_t)g->nnodes + 1, sizeof *p.lit_len);
     for (uint32_t i = 0; i < g->nnodes; i++) {
