@@ -298,6 +298,8 @@ struct parser {
     uint32_t prog_values;         /* values numbered so far */
     struct value *prog_run;       /* the values of a program being run */
     size_t prog_run_cap;
+    struct value *prog_seen;      /* the values of the program being recorded, as made */
+    size_t prog_seen_cap;
     uint64_t (*first)[2];         /* per node: ASCII characters that can start it */
     bool *first_high;             /* per node: a character >= 128 can start it */
     uint64_t (*follow)[2];        /* per node: ASCII characters that can follow it */
@@ -1103,7 +1105,8 @@ static uint32_t alternative_mark(const struct parser *p, uint32_t alt, uint32_t 
  * count is the product of its inputs' and values' counts, and it is
  * infinite when one of them is.  PROG_OUT k lists the values of the set's
  * advanced items in order.  Two words per op. */
-enum { PROG_INPUT, PROG_VALUE, PROG_CONST, PROG_EXTEND, PROG_TAKE, PROG_OUT };
+enum { PROG_INPUT, PROG_VALUE, PROG_CONST, PROG_EXTEND, PROG_TAKE, PROG_OUT, PROG_OUT_CONST,
+       PROG_OUT_INPUT };
 /* A recording call, made only while recording (most sets are not). */
 #define PROG(call)                                                                           \
     do {                                                                                     \
@@ -1288,6 +1291,15 @@ static void component_values(struct parser *p, const uint32_t *scc, size_t n)
     }
 }
 
+/* Local id `id` got value v, the program's next (PROG_TAKE). */
+static void prog_value(struct parser *p, uint32_t id, struct value v)
+{
+    p->prog_seen = xgrow(p->prog_seen, &p->prog_seen_cap, (size_t)p->prog_values + 1,
+                         sizeof *p->prog_seen);
+    p->prog_seen[p->prog_values] = v;
+    p->prog_index[id] = p->prog_values++;
+}
+
 /* Did everything of the set depend only on what was made before it?  Then
  * the order things were made in is a topological order of the dependencies
  * (no cycle, no derivation added to a value already made), and the values
@@ -1340,14 +1352,14 @@ static bool summarize_in_order(struct parser *p)
             z->summary[id] = v.summary, z->count[id] = v.count, z->infinite[id] = v.infinite;
             PROG(prog_op(p, PROG_TAKE, 0));
             if (p->prog_on)
-                p->prog_index[id] = p->prog_values++;
+                prog_value(p, id, v);
         }
         if (s < nsym) {
             struct value v = local_value(p, s);
             z->summary[s] = v.summary, z->count[s] = v.count, z->infinite[s] = v.infinite;
             PROG(prog_op(p, PROG_TAKE, 0));
             if (p->prog_on)
-                p->prog_index[s] = p->prog_values++;
+                prog_value(p, s, v);
         }
     }
     for (i = 0; i < nitems; i++)
@@ -1758,6 +1770,7 @@ static void parser_free(struct parser *p)
     free(p->prog);
     free(p->prog_index);
     free(p->prog_run);
+    free(p->prog_seen);
     free(p->det_summary);
     free(p->stamp_pred);
     free(p->dot_cap);
@@ -2161,8 +2174,11 @@ static uint32_t run_program(struct parser *p, const uint32_t *prog, uint32_t n,
             v = (struct value){CHAIN_SET_EMPTY, 1, false};
             chain_sets_acc_start(cs);
             break;
-        default: { /* PROG_OUT */
-            const struct value *o = &p->prog_run[arg];
+        case PROG_OUT_CONST:
+            out[nout++] = arg, out[nout++] = 1, out[nout++] = 0, out[nout++] = 0;
+            break;
+        default: { /* PROG_OUT, PROG_OUT_INPUT */
+            const struct value *o = prog[i] == PROG_OUT ? &p->prog_run[arg] : &in[arg];
             uint64_t count = f->counting ? o->count : 1;
             out[nout++] = o->summary;
             out[nout++] = (uint32_t)count, out[nout++] = (uint32_t)(count >> 32);
@@ -2434,6 +2450,72 @@ static void rec_structure(struct parser *p, uint32_t j)
     p->rec = true;
 }
 
+/* The values program just recorded (p->prog, the values it made in
+ * p->prog_seen), appended to rec_words with what does not depend on the
+ * inputs worked out: a value made only of constants, extensions and such
+ * values (a leaf's summary, its marks) is the set it was when recorded
+ * (ids stay valid until the states are cleared, which every collection of
+ * the chain sets does), added as PROG_CONST or output as PROG_OUT_CONST;
+ * adding the empty set is left out; and a value that is one input or one
+ * value and nothing else is that operand (a take of one set is the set,
+ * its count the operand's), so it makes no value of its own. */
+static void prog_fold(struct parser *p)
+{
+    enum { F_CONST, F_INPUT, F_VALUE };
+    uint32_t nvalues = p->prog_values, made = 0;
+    struct { uint32_t kind, arg; } *as = xmalloc(((size_t)nvalues + 1) * sizeof *as);
+    size_t start = 0, k = 0;
+    for (size_t i = 0; i < p->nprog; i += 2) {
+        uint32_t op = p->prog[i], arg = p->prog[i + 1];
+        if (op == PROG_OUT) {
+            rec_word(p, as[arg].kind == F_CONST   ? PROG_OUT_CONST
+                        : as[arg].kind == F_INPUT ? PROG_OUT_INPUT
+                                                  : PROG_OUT);
+            rec_word(p, as[arg].arg);
+            continue;
+        }
+        if (op != PROG_TAKE)
+            continue;
+        /* Value k: the ops from start to i. */
+        bool constant = p->prog_seen[k].count == 1 && !p->prog_seen[k].infinite;
+        uint32_t operands = 0, others = 0, last_kind = F_CONST, last_arg = CHAIN_SET_EMPTY;
+        for (size_t o = start; o < i; o += 2) {
+            uint32_t oop = p->prog[o], oarg = p->prog[o + 1];
+            if (oop == PROG_INPUT)
+                constant = false, operands++, last_kind = F_INPUT, last_arg = oarg;
+            else if (oop == PROG_VALUE && as[oarg].kind != F_CONST)
+                constant = false, operands++, last_kind = as[oarg].kind, last_arg = as[oarg].arg;
+            else if (oop == PROG_EXTEND)
+                others++;
+            else if ((oop == PROG_CONST ? oarg : as[oarg].arg) != CHAIN_SET_EMPTY)
+                others++;
+        }
+        if (constant) {
+            as[k].kind = F_CONST, as[k].arg = p->prog_seen[k].summary;
+        } else if (operands == 1 && others == 0) {
+            as[k].kind = last_kind, as[k].arg = last_arg;
+        } else {
+            for (size_t o = start; o < i; o += 2) {
+                uint32_t oop = p->prog[o], oarg = p->prog[o + 1];
+                if (oop == PROG_VALUE) {
+                    oop = as[oarg].kind == F_CONST   ? PROG_CONST
+                          : as[oarg].kind == F_INPUT ? PROG_INPUT
+                                                     : PROG_VALUE;
+                    oarg = as[oarg].arg;
+                }
+                if (oop == PROG_CONST && oarg == CHAIN_SET_EMPTY)
+                    continue;
+                rec_word(p, oop), rec_word(p, oarg);
+            }
+            rec_word(p, PROG_TAKE), rec_word(p, 0);
+            as[k].kind = F_VALUE, as[k].arg = made++;
+        }
+        k++;
+        start = i + 2;
+    }
+    free(as);
+}
+
 /* After set j's summaries: the transition and the values of its items. */
 static void rec_finish(struct parser *p, uint32_t j)
 {
@@ -2444,9 +2526,9 @@ static void rec_finish(struct parser *p, uint32_t j)
     /* The values program after the inputs (none if one could not be made). */
     size_t inputs_at = p->nrec_words - p->rec_words[6];
     if (p->prog_ok) {
-        for (size_t i = 0; i < p->nprog; i++)
-            rec_word(p, p->prog[i]);
-        p->rec_words[7] = (uint32_t)p->nprog;
+        size_t at = p->nrec_words;
+        prog_fold(p);
+        p->rec_words[7] = (uint32_t)(p->nrec_words - at);
     }
     if (parse_states_memory(p->states) > STATES_MAX_BYTES)
         states_clear(p);
