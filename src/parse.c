@@ -242,6 +242,7 @@ struct parser {
     uint32_t *stamp_pred, *pred;
     uint32_t *stamp_leaf, *leaf;
     uint32_t *stamp_empty, *empty;
+    uint32_t *dot_cap;            /* per node: the largest dot state_dot tells apart */
     size_t max_memory;            /* bytes; 0 = no limit */
     bool over_budget;             /* stopped for max_memory */
     bool (*should_stop)(void *);  /* parse_options' */
@@ -280,6 +281,7 @@ struct parser {
     struct next_level *next_levels; /* 2 per state id (see struct next_level) */
     size_t next_levels_cap;         /* states it has room for */
     uint32_t states_gen;
+    uint32_t budget_quiet;          /* sets replayed since the budget was looked at (run) */
     bool rec;                     /* the current set is being recorded */
     uint32_t rec_leaf, rec_w0;
     uint32_t *rec_old;            /* the stack items it read, in order */
@@ -296,6 +298,8 @@ struct parser {
     uint32_t prog_values;         /* values numbered so far */
     struct value *prog_run;       /* the values of a program being run */
     size_t prog_run_cap;
+    struct value *prog_seen;      /* the values of the program being recorded, as made */
+    size_t prog_seen_cap;
     uint64_t (*first)[2];         /* per node: ASCII characters that can start it */
     bool *first_high;             /* per node: a character >= 128 can start it */
     uint64_t (*follow)[2];        /* per node: ASCII characters that can follow it */
@@ -650,7 +654,7 @@ static void note_expected(struct parser *p, uint32_t leaf)
     p->expected[p->nexpected++] = leaf;
 }
 
-static void push_pending(struct parser *p, uint32_t at, uint32_t waiter, uint32_t symbol)
+static inline void push_pending(struct parser *p, uint32_t at, uint32_t waiter, uint32_t symbol)
 {
     uint32_t e = p->pending_free;
     if (e != NONE) {
@@ -1101,7 +1105,8 @@ static uint32_t alternative_mark(const struct parser *p, uint32_t alt, uint32_t 
  * count is the product of its inputs' and values' counts, and it is
  * infinite when one of them is.  PROG_OUT k lists the values of the set's
  * advanced items in order.  Two words per op. */
-enum { PROG_INPUT, PROG_VALUE, PROG_CONST, PROG_EXTEND, PROG_TAKE, PROG_OUT };
+enum { PROG_INPUT, PROG_VALUE, PROG_CONST, PROG_EXTEND, PROG_TAKE, PROG_OUT, PROG_OUT_CONST,
+       PROG_OUT_INPUT };
 /* A recording call, made only while recording (most sets are not). */
 #define PROG(call)                                                                           \
     do {                                                                                     \
@@ -1286,6 +1291,15 @@ static void component_values(struct parser *p, const uint32_t *scc, size_t n)
     }
 }
 
+/* Local id `id` got value v, the program's next (PROG_TAKE). */
+static void prog_value(struct parser *p, uint32_t id, struct value v)
+{
+    p->prog_seen = xgrow(p->prog_seen, &p->prog_seen_cap, (size_t)p->prog_values + 1,
+                         sizeof *p->prog_seen);
+    p->prog_seen[p->prog_values] = v;
+    p->prog_index[id] = p->prog_values++;
+}
+
 /* Did everything of the set depend only on what was made before it?  Then
  * the order things were made in is a topological order of the dependencies
  * (no cycle, no derivation added to a value already made), and the values
@@ -1338,14 +1352,14 @@ static bool summarize_in_order(struct parser *p)
             z->summary[id] = v.summary, z->count[id] = v.count, z->infinite[id] = v.infinite;
             PROG(prog_op(p, PROG_TAKE, 0));
             if (p->prog_on)
-                p->prog_index[id] = p->prog_values++;
+                prog_value(p, id, v);
         }
         if (s < nsym) {
             struct value v = local_value(p, s);
             z->summary[s] = v.summary, z->count[s] = v.count, z->infinite[s] = v.infinite;
             PROG(prog_op(p, PROG_TAKE, 0));
             if (p->prog_on)
-                p->prog_index[s] = p->prog_values++;
+                prog_value(p, s, v);
         }
     }
     for (i = 0; i < nitems; i++)
@@ -1756,8 +1770,10 @@ static void parser_free(struct parser *p)
     free(p->prog);
     free(p->prog_index);
     free(p->prog_run);
+    free(p->prog_seen);
     free(p->det_summary);
     free(p->stamp_pred);
+    free(p->dot_cap);
     free(p->pred);
     free(p->stamp_leaf);
     free(p->leaf);
@@ -2015,6 +2031,9 @@ static uint32_t fast_forward(struct parser *p, uint32_t j)
 #define STATES_MAX_DEPTH 16
 #define STATES_MAX_ITEMS 64
 #define STATES_MAX_BYTES ((size_t)16 << 20)
+/* See run: how many sets replayed with known values may pass before the
+ * memory budget is looked at again. */
+#define BUDGET_QUIET_SETS 64
 enum { TAG_ROOT = 1, TAG_LEVEL, TAG_VALUES };
 enum { STATE_MORE, STATE_DONE };
 enum { TR_PRED, TR_ADV };
@@ -2033,14 +2052,9 @@ static uint32_t stack_next(const struct parser *p, uint32_t x)
 
 /* The dot of an item as far as the parser tells them apart: rounds of an
  * unbounded quantifier past its minimum behave alike. */
-static uint32_t state_dot(const struct parser *p, uint32_t node, uint32_t dot)
+static inline uint32_t state_dot(const struct parser *p, uint32_t node, uint32_t dot)
 {
-    if (node < p->g->nnodes && p->g->nodes[node].kind == NODE_QUANT) {
-        const struct expr *e = p->g->nodes[node].expr;
-        if (e->u.quant.max == QUANT_INFINITE && dot > e->u.quant.min + 1)
-            return e->u.quant.min + 1;
-    }
-    return dot;
+    return dot > p->dot_cap[node] ? p->dot_cap[node] : dot;
 }
 
 /* The trie key of level d of the stack xs (origins[0 .. d) of the levels
@@ -2160,8 +2174,11 @@ static uint32_t run_program(struct parser *p, const uint32_t *prog, uint32_t n,
             v = (struct value){CHAIN_SET_EMPTY, 1, false};
             chain_sets_acc_start(cs);
             break;
-        default: { /* PROG_OUT */
-            const struct value *o = &p->prog_run[arg];
+        case PROG_OUT_CONST:
+            out[nout++] = arg, out[nout++] = 1, out[nout++] = 0, out[nout++] = 0;
+            break;
+        default: { /* PROG_OUT, PROG_OUT_INPUT */
+            const struct value *o = prog[i] == PROG_OUT ? &p->prog_run[arg] : &in[arg];
             uint64_t count = f->counting ? o->count : 1;
             out[nout++] = o->summary;
             out[nout++] = (uint32_t)count, out[nout++] = (uint32_t)(count >> 32);
@@ -2193,22 +2210,37 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     p->rec_components = p->stats.sets_by_components;
     uint32_t id = NONE, d = 0, len, above = NONE, done = PARSE_STATES_NONE;
     const uint32_t *t = NULL; /* the transition's words */
-    for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++, x = stack_next(p, x)) {
-        if (x == NONE)
-            return false;
+    uint32_t ch = text_at(f, j);
+    /* level_key's fields, worked out here: a level met below its state
+     * before needs only its node, dot and origin class. */
+    for (uint32_t x = w0; d < STATES_MAX_DEPTH; d++) {
         xs[d] = x;
-        level_key(p, key, xs, origins, d, above, leaf, text_at(f, j));
+        const struct item *it = &ITEM(f, x);
+        uint32_t node = it->node, pred = it->dot ? it->anchor : x;
+        const struct item *pit = &ITEM(f, pred);
+        uint32_t origin = pit->anchor, cls = d;
+        origins[d] = origin;
+        for (uint32_t i = 0; i < d; i++)
+            if (origins[i] == origin) {
+                cls = i;
+                break;
+            }
+        uint32_t dot = state_dot(p, node, it->dot);
         /* Below a state (d > 0): its next levels met lately first. */
         struct next_level *nl = d ? next_levels_of(p, above) : NULL, *hit = NULL;
         for (int way = 0; nl && way < 2 && !hit; way++)
-            if (nl[way].gen == p->states_gen && nl[way].node == key[3] &&
-                nl[way].dot == key[4] && nl[way].cls == key[5])
+            if (nl[way].gen == p->states_gen && nl[way].node == node && nl[way].dot == dot &&
+                nl[way].cls == cls)
                 hit = &nl[way];
         uint32_t entry, kind, vid;
         if (hit) {
             entry = hit->entry, kind = hit->kind, vid = hit->id;
             p->stats.levels_remembered++;
         } else {
+            key[0] = d ? TAG_LEVEL : TAG_ROOT;
+            key[1] = d ? above : leaf;
+            key[2] = d ? 0 : ch;
+            key[3] = node, key[4] = dot, key[5] = cls;
             entry = state_entry(p, key);
             if (entry == PARSE_STATES_NONE)
                 return false;
@@ -2216,7 +2248,7 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             kind = v[0], vid = v[1];
             if (nl) {
                 nl[1] = nl[0];
-                nl[0] = (struct next_level){p->states_gen, key[3], key[4], key[5], entry, kind, vid};
+                nl[0] = (struct next_level){p->states_gen, node, dot, cls, entry, kind, vid};
             }
         }
         if (kind == STATE_DONE) {
@@ -2226,6 +2258,13 @@ static bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             break;
         }
         above = vid;
+        /* The next stack item (stack_next). */
+        if (node == f->start_node)
+            return false;
+        uint32_t l = pit->list;
+        if (l == NONE || !(l & LIST_ONE))
+            return false;
+        x = l & ~LIST_ONE;
     }
     if (id == NONE || t[0] != d + 1)
         return false;
@@ -2411,6 +2450,72 @@ static void rec_structure(struct parser *p, uint32_t j)
     p->rec = true;
 }
 
+/* The values program just recorded (p->prog, the values it made in
+ * p->prog_seen), appended to rec_words with what does not depend on the
+ * inputs worked out: a value made only of constants, extensions and such
+ * values (a leaf's summary, its marks) is the set it was when recorded
+ * (ids stay valid until the states are cleared, which every collection of
+ * the chain sets does), added as PROG_CONST or output as PROG_OUT_CONST;
+ * adding the empty set is left out; and a value that is one input or one
+ * value and nothing else is that operand (a take of one set is the set,
+ * its count the operand's), so it makes no value of its own. */
+static void prog_fold(struct parser *p)
+{
+    enum { F_CONST, F_INPUT, F_VALUE };
+    uint32_t nvalues = p->prog_values, made = 0;
+    struct { uint32_t kind, arg; } *as = xmalloc(((size_t)nvalues + 1) * sizeof *as);
+    size_t start = 0, k = 0;
+    for (size_t i = 0; i < p->nprog; i += 2) {
+        uint32_t op = p->prog[i], arg = p->prog[i + 1];
+        if (op == PROG_OUT) {
+            rec_word(p, as[arg].kind == F_CONST   ? PROG_OUT_CONST
+                        : as[arg].kind == F_INPUT ? PROG_OUT_INPUT
+                                                  : PROG_OUT);
+            rec_word(p, as[arg].arg);
+            continue;
+        }
+        if (op != PROG_TAKE)
+            continue;
+        /* Value k: the ops from start to i. */
+        bool constant = p->prog_seen[k].count == 1 && !p->prog_seen[k].infinite;
+        uint32_t operands = 0, others = 0, last_kind = F_CONST, last_arg = CHAIN_SET_EMPTY;
+        for (size_t o = start; o < i; o += 2) {
+            uint32_t oop = p->prog[o], oarg = p->prog[o + 1];
+            if (oop == PROG_INPUT)
+                constant = false, operands++, last_kind = F_INPUT, last_arg = oarg;
+            else if (oop == PROG_VALUE && as[oarg].kind != F_CONST)
+                constant = false, operands++, last_kind = as[oarg].kind, last_arg = as[oarg].arg;
+            else if (oop == PROG_EXTEND)
+                others++;
+            else if ((oop == PROG_CONST ? oarg : as[oarg].arg) != CHAIN_SET_EMPTY)
+                others++;
+        }
+        if (constant) {
+            as[k].kind = F_CONST, as[k].arg = p->prog_seen[k].summary;
+        } else if (operands == 1 && others == 0) {
+            as[k].kind = last_kind, as[k].arg = last_arg;
+        } else {
+            for (size_t o = start; o < i; o += 2) {
+                uint32_t oop = p->prog[o], oarg = p->prog[o + 1];
+                if (oop == PROG_VALUE) {
+                    oop = as[oarg].kind == F_CONST   ? PROG_CONST
+                          : as[oarg].kind == F_INPUT ? PROG_INPUT
+                                                     : PROG_VALUE;
+                    oarg = as[oarg].arg;
+                }
+                if (oop == PROG_CONST && oarg == CHAIN_SET_EMPTY)
+                    continue;
+                rec_word(p, oop), rec_word(p, oarg);
+            }
+            rec_word(p, PROG_TAKE), rec_word(p, 0);
+            as[k].kind = F_VALUE, as[k].arg = made++;
+        }
+        k++;
+        start = i + 2;
+    }
+    free(as);
+}
+
 /* After set j's summaries: the transition and the values of its items. */
 static void rec_finish(struct parser *p, uint32_t j)
 {
@@ -2421,9 +2526,9 @@ static void rec_finish(struct parser *p, uint32_t j)
     /* The values program after the inputs (none if one could not be made). */
     size_t inputs_at = p->nrec_words - p->rec_words[6];
     if (p->prog_ok) {
-        for (size_t i = 0; i < p->nprog; i++)
-            rec_word(p, p->prog[i]);
-        p->rec_words[7] = (uint32_t)p->nprog;
+        size_t at = p->nrec_words;
+        prog_fold(p);
+        p->rec_words[7] = (uint32_t)(p->nrec_words - at);
     }
     if (parse_states_memory(p->states) > STATES_MAX_BYTES)
         states_clear(p);
@@ -2516,6 +2621,7 @@ static uint32_t run(struct parser *p)
         /* One leaf pending here and nothing beyond: a set that a transition
          * may stand for (replay_set), or that is recorded as one. */
         p->rec = false;
+        size_t replayed_before = p->stats.sets_replayed;
         if (p->states && p->lookahead && j > 0 && j < f->len && e != NONE &&
             PENDING(p, e).next == NONE && p->last_pending <= j && replay_set(p, j, e)) {
             furthest = j;
@@ -2557,9 +2663,18 @@ static uint32_t run(struct parser *p)
             if (p->rec)
                 rec_finish(p, j);
         }
+        /* The budget is looked at after every set built or computed, and
+         * after every BUDGET_QUIET_SETS-th set replayed with known values:
+         * such a set allocates next to nothing (its items, at most
+         * STATES_MAX_ITEMS), and adding up parser_memory took 6% of the
+         * instructions of a JSON run when done for each. */
+        bool look = p->stats.sets_replayed == replayed_before ||
+                    ++p->budget_quiet >= BUDGET_QUIET_SETS;
+        if (look)
+            p->budget_quiet = 0;
         /* Past LIST_MAX_INDEX of anything, indices would no longer fit (nor
          * the forest ids of forest_count_trees: symbols, then items). */
-        if ((p->max_memory && parser_memory(p) > p->max_memory) ||
+        if ((p->max_memory && look && parser_memory(p) > p->max_memory) ||
             f->nitems + f->nsymbols > LIST_MAX_INDEX || f->nlinks > LIST_MAX_INDEX) {
             p->over_budget = true;
             break;
@@ -2600,6 +2715,7 @@ static void reset(struct parser *p)
     p->stats = (struct parse_stats){0};
     p->virtual_items = 0;
     p->accept_stamp = 0;
+    p->budget_quiet = 0;
     if (p->table)
         memset(p->table, 0, p->table_cap * sizeof *p->table);
     size_t per_node = (size_t)p->g->nnodes + 2;
@@ -2653,6 +2769,13 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     p.leaf = xcalloc(per_node, sizeof *p.leaf);
     p.stamp_empty = xcalloc(per_node, sizeof *p.stamp_empty);
     p.empty = xcalloc(per_node, sizeof *p.empty);
+    p.dot_cap = xmalloc(per_node * sizeof *p.dot_cap);
+    for (size_t i = 0; i < per_node; i++) {
+        const struct expr *e = i < g->nnodes ? g->nodes[i].expr : NULL;
+        p.dot_cap[i] = e && g->nodes[i].kind == NODE_QUANT && e->u.quant.max == QUANT_INFINITE
+                           ? e->u.quant.min + 1
+                           : UINT32_MAX;
+    }
     p.lit_cps = xcalloc((size_t)g->nnodes + 1, sizeof *p.lit_cps);
     p.lit_len = xcalloc((size_t)g->nnodes + 1, sizeof *p.lit_len);
     for (uint32_t i = 0; i < g->nnodes; i++) {

@@ -11,21 +11,6 @@
 #define SLOT(h, e) (((h) >> 32) << 32 | (e))
 #define SLOT_ENTRY(v) ((uint32_t)(v))
 
-/* An entry: at `at` in the arena, its key (n words) then its value (len). */
-struct entry {
-    uint64_t hash;
-    uint32_t at, n, len;
-};
-
-struct parse_states {
-    uint64_t *slots; /* per slot: SLOT(hash, entry) or EMPTY; a power of two */
-    size_t nslots;
-    struct entry *entries;
-    size_t nentries, entries_cap;
-    uint32_t *words;
-    size_t nwords, words_cap;
-};
-
 static uint64_t hash_words(const uint32_t *w, uint32_t n)
 {
     /* Keys are short (6 to 20 words): a multiply per word, one final mix. */
@@ -67,7 +52,7 @@ static size_t find_slot(const struct parse_states *s, uint64_t h, const uint32_t
             return i;
         if ((v >> 32 << 32) != tag)
             continue;
-        const struct entry *en = &s->entries[SLOT_ENTRY(v)];
+        const struct parse_states_entry *en = &s->entries[SLOT_ENTRY(v)];
         if (en->hash == h && en->n == n) {
             const uint32_t *k = s->words + en->at;
             uint32_t j = 0;
@@ -94,13 +79,6 @@ uint32_t parse_states_find(const struct parse_states *s, const uint32_t *key, ui
 {
     uint64_t v = s->slots[find_slot(s, hash_words(key, n), key, n)];
     return v == EMPTY ? PARSE_STATES_NONE : SLOT_ENTRY(v);
-}
-
-const uint32_t *parse_states_value(const struct parse_states *s, uint32_t entry, uint32_t *len)
-{
-    const struct entry *en = &s->entries[entry];
-    *len = en->len;
-    return s->words + en->at + en->n;
 }
 
 static void grow_slots(struct parse_states *s)
@@ -133,7 +111,7 @@ void parse_states_put(struct parse_states *s, const uint32_t *key, uint32_t n,
     s->words = xgrow(s->words, &s->words_cap, s->nwords + n + len, sizeof *s->words);
     memcpy(s->words + s->nwords, key, n * sizeof *key);
     memcpy(s->words + s->nwords + n, value, len * sizeof *value);
-    struct entry en = {h, (uint32_t)s->nwords, n, len};
+    struct parse_states_entry en = {h, (uint32_t)s->nwords, n, len};
     s->nwords += n + len;
     if (e != UINT32_MAX) {
         s->entries[e] = en;

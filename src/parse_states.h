@@ -23,7 +23,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct parse_states;
+/* The struct is here for the inline lookup by entry number below; only
+ * parse_states.c writes it.  An entry: at `at` in the arena, its key (n
+ * words) then its value (len). */
+struct parse_states_entry {
+    uint64_t hash;
+    uint32_t at, n, len;
+};
+struct parse_states {
+    uint64_t *slots; /* per slot: the entry and its hash's high half, or empty; a power of two */
+    size_t nslots;
+    struct parse_states_entry *entries;
+    size_t nentries, entries_cap;
+    uint32_t *words;
+    size_t nwords, words_cap;
+};
 
 struct parse_states *parse_states_new(void);
 void parse_states_free(struct parse_states *s);
@@ -36,7 +50,13 @@ const uint32_t *parse_states_get(const struct parse_states *s, const uint32_t *k
  * key it found and skip the hashing next time (parse.c's caches). */
 #define PARSE_STATES_NONE UINT32_MAX
 uint32_t parse_states_find(const struct parse_states *s, const uint32_t *key, uint32_t n);
-const uint32_t *parse_states_value(const struct parse_states *s, uint32_t entry, uint32_t *len);
+static inline const uint32_t *parse_states_value(const struct parse_states *s, uint32_t entry,
+                                                 uint32_t *len)
+{
+    const struct parse_states_entry *en = &s->entries[entry];
+    *len = en->len;
+    return s->words + en->at + en->n;
+}
 /* Set the value of key[0 .. n) to value[0 .. len) (a new entry, or one
  * replacing an earlier value of the same key). */
 void parse_states_put(struct parse_states *s, const uint32_t *key, uint32_t n,
