@@ -437,13 +437,19 @@ void chain_sets_free(struct chain_sets *cs)
  * listed as they are touched, so a sparse set costs what it holds. */
 #define ACC_DENSE_WORDS 64
 
-static void acc_bits_room(struct chain_sets *cs, size_t words)
+static __attribute__((noinline)) void acc_bits_grow(struct chain_sets *cs, size_t words)
 {
-    if (words > cs->bits_cap) {
-        size_t old_cap = cs->bits_cap;
-        cs->bits = cs_grow(cs, cs->bits, &cs->bits_cap, words, sizeof *cs->bits);
-        memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
-    }
+    size_t old_cap = cs->bits_cap;
+    cs->bits = cs_grow(cs, cs->bits, &cs->bits_cap, words, sizeof *cs->bits);
+    memset(cs->bits + old_cap, 0, (cs->bits_cap - old_cap) * sizeof *cs->bits);
+}
+
+/* Asked for every member a list-form set adds (an ambiguous grammar's sets
+ * are small lists): inline, the growth apart. */
+static inline void acc_bits_room(struct chain_sets *cs, size_t words)
+{
+    if (__builtin_expect(words > cs->bits_cap, 0))
+        acc_bits_grow(cs, words);
 }
 
 static void acc_set_bit(struct chain_sets *cs, uint32_t m)
@@ -517,7 +523,7 @@ void chain_sets_acc_start(struct chain_sets *cs)
 
 /* The rest of chain_sets_acc_add, apart so that the common cases (nothing
  * to do, a first set) cost no more than their tests. */
-static __attribute__((noinline)) void acc_add_slow(struct chain_sets *cs, uint32_t set)
+static void acc_add_slow(struct chain_sets *cs, uint32_t set)
 {
     if (cs->lazy == NONE) {
         acc_or(cs, set);
