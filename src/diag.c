@@ -94,24 +94,25 @@ void diag_list_free(struct diag_list *list)
     list->len = list->cap = list->errors = 0;
 }
 
-size_t diag_shown(const struct diag_list *list, size_t max_errors)
+void diag_list_cap(struct diag_list *list, size_t max_errors, const char *file)
 {
-    size_t errors = 0, i = 0;
-    for (; i < list->len && !(max_errors && errors == max_errors); i++)
-        errors += list->items[i].severity == DIAG_ERROR;
-    return i;
-}
-
-void diag_format_rest(const struct diag_list *list, size_t from, struct strbuf *out)
-{
-    if (from >= list->len)
+    size_t errors = 0, shown = 0;
+    for (; shown < list->len && errors < max_errors; shown++)
+        errors += list->items[shown].severity == DIAG_ERROR;
+    size_t more_errors = list->errors - errors, more_others = list->len - shown - more_errors;
+    if (!more_errors) /* only warnings after the last error shown: they are no flood */
         return;
-    size_t errors = 0, others;
-    for (size_t i = from; i < list->len; i++)
-        errors += list->items[i].severity == DIAG_ERROR;
-    others = list->len - from - errors;
-    strbuf_addf(out, "%zu more error%s", errors, errors == 1 ? "" : "s");
-    if (others)
-        strbuf_addf(out, " and %zu more warning%s", others, others == 1 ? "" : "s");
-    strbuf_addstr(out, " not shown");
+    for (size_t i = shown; i < list->len; i++) {
+        free(list->items[i].file);
+        free(list->items[i].message);
+    }
+    list->len = shown;
+    list->errors = errors;
+    struct strbuf others = STRBUF_INIT;
+    if (more_others)
+        strbuf_addf(&others, " and %zu more warning%s", more_others, more_others == 1 ? "" : "s");
+    diag_add(list, DIAG_NOTE, file, 0, 0,
+             "%zu more error%s%s not shown ('kpath check %s' lists every one)", more_errors,
+             more_errors == 1 ? "" : "s", strbuf_str(&others), file);
+    strbuf_free(&others);
 }

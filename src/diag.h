@@ -50,12 +50,10 @@ void diag_sort(struct diag_list *list);
  * grammar at all (a README given by mistake) has an error on nearly every
  * line, and the first ones say what is wrong.  `kpath check` shows all. */
 #define DIAG_ERRORS_SHOWN 20
-/* How many of the list's first diagnostics to show so that at most
- * max_errors errors are among them (0: all of them). */
-size_t diag_shown(const struct diag_list *list, size_t max_errors);
-/* Append "N more errors[ and M more warnings] not shown" for the
- * diagnostics from `from` on (nothing when there are none). */
-void diag_format_rest(const struct diag_list *list, size_t from, struct strbuf *out);
+/* Keep the diagnostics up to the max_errors-th error and put in place of the
+ * rest one note about `file`: "N more errors[ and M more warnings] not shown
+ * ('kpath check FILE' lists every one)".  Nothing changes when none follow. */
+void diag_list_cap(struct diag_list *list, size_t max_errors, const char *file);
 void diag_list_free(struct diag_list *list);
 
 #endif

@@ -312,18 +312,11 @@ int tui_main(int argc, char **argv)
                                      : workspace_new_format(grammar_path, start, format, &d);
     if (!ws || (script && d.len)) {
         struct strbuf sb = STRBUF_INIT;
-        size_t shown = diag_shown(&d, DIAG_ERRORS_SHOWN);
-        for (size_t i = 0; i < shown; i++) {
+        diag_list_cap(&d, DIAG_ERRORS_SHOWN, workspace ? workspace : grammar_path);
+        for (size_t i = 0; i < d.len; i++) {
             strbuf_reset(&sb);
             diag_format(&d.items[i], &sb);
             fprintf(stderr, "kpath: %s\n", strbuf_str(&sb));
-        }
-        if (shown < d.len) {
-            const char *file = workspace ? workspace : grammar_path;
-            strbuf_reset(&sb);
-            diag_format_rest(&d, shown, &sb);
-            fprintf(stderr, "kpath: %s: note: %s ('kpath check %s' lists every one)\n", file,
-                    strbuf_str(&sb), file);
         }
         strbuf_free(&sb);
         /* the loader picks the format by the extension; one it does not

@@ -363,20 +363,13 @@ bool cli_parse_u64(const struct cli_command *cmd, const char *what, const char *
     return false;
 }
 
-void cli_print_grammar_diags(const char *path, const struct diag_list *diags, size_t max_errors)
+void cli_print_grammar_diags(const struct diag_list *diags)
 {
     struct strbuf line = STRBUF_INIT;
-    size_t shown = diag_shown(diags, max_errors);
-    for (size_t i = 0; i < shown; i++) {
+    for (size_t i = 0; i < diags->len; i++) {
         strbuf_reset(&line);
         diag_format(&diags->items[i], &line);
         fprintf(stderr, "%s\n", strbuf_str(&line));
-    }
-    if (shown < diags->len) {
-        strbuf_reset(&line);
-        diag_format_rest(diags, shown, &line);
-        fprintf(stderr, "%s: note: %s ('kpath check %s' lists every one)\n", path,
-                strbuf_str(&line), path);
     }
     strbuf_free(&line);
 }
@@ -392,7 +385,8 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
     if (collect) {
         *collect = diags;
     } else {
-        cli_print_grammar_diags(path, &diags, DIAG_ERRORS_SHOWN);
+        diag_list_cap(&diags, DIAG_ERRORS_SHOWN, path);
+        cli_print_grammar_diags(&diags);
         diag_list_free(&diags);
     }
     if (!g)

@@ -172,9 +172,8 @@ bool cli_parse_u64(const struct cli_command *cmd, const char *what, const char *
  * or EXIT_USAGE when the grammar is invalid. */
 int cli_load(const char *path, const char *start, struct diag_list *collect,
              struct grammar **grammar, struct graph **graph);
-/* Print a grammar's diagnostics (sorted) to stderr, stopping after
- * max_errors errors (0: all) with a note of how many more there are. */
-void cli_print_grammar_diags(const char *path, const struct diag_list *diags, size_t max_errors);
+/* Print a grammar's diagnostics to stderr, one per line. */
+void cli_print_grammar_diags(const struct diag_list *diags);
 
 /* Print diagnostics to stderr, one per line; those without a file get the
  * command's name in front ("kpath why: error: ..."). */
