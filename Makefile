@@ -30,8 +30,8 @@ ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-om
 LDFLAGS    += -fsanitize=address,undefined
 endif
 
-CORE_SRC := $(wildcard src/*.c)
-CLI_SRC  := $(wildcard src/cli/*.c)
+CORE_SRC := $(wildcard src/*/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
 # The TUI: the only code that includes curses or readline; it goes into the
 # kpath binary only, never into libkpath.a.
 UI_SRC   := $(wildcard ui/*.c)
@@ -147,7 +147,8 @@ test: deps
 	@echo "make test: all suites passed (plain and sanitized)"
 
 test-build: $(KPATH) $(UNIT) $(SUBJECTS)
-	@echo "== layers of ui/"
+	@echo "== layers of src/, ui/ and cli/"
+	@sh tests/layers/tree.sh
 	@sh tests/layers/run.sh
 	@echo "== unit tests ($(O))"
 	@KPATH_ROOT=$(CURDIR) ./$(UNIT)

@@ -14,12 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "grammar_write.h"
+#include "formats/grammar_write.h"
 #include "lesson.h"
-#include "number.h"
+#include "base/number.h"
 #include "app.h"
-#include "samples.h"
-#include "xalloc.h"
+#include "base/samples.h"
+#include "base/xalloc.h"
 
 const struct pane_ops *const pane_ops[NPANES] = {
     &graph_pane_ops, &kpaths_pane_ops, &probs_pane_ops,

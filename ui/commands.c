@@ -10,16 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file_hint.h"
-#include "grammar_write.h"
+#include "base/file_hint.h"
+#include "formats/grammar_write.h"
 #include "lesson.h"
-#include "number.h"
-#include "outdir.h"
-#include "parse.h"
-#include "pattern.h"
+#include "base/number.h"
+#include "base/outdir.h"
+#include "parse/parse.h"
+#include "graph/pattern.h"
 #include "app.h"
 #include "svg.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 enum arg_kind { ARG_NONE, ARG_FILE, ARG_RULE, ARG_NODE, ARG_STRATEGY, ARG_CLOSEOFF, ARG_THEME, ARG_FILTER };
 
@@ -773,7 +773,7 @@ static void cmd_coverage(struct ui *ui, const struct cmd_args *a)
             if (in->forest)
                 forest_add_kpaths(in->forest, &set);
             else if (in->has_tree)
-                dtree_add_kpaths(&in->tree, &set);
+                derivation_add_kpaths(&in->tree, &set);
         }
         strbuf_addf(&sb, "%sk=%u %" PRIu64 "/", j > 1 ? ", " : "", j, set.size);
         number_add_count(&sb, sp.saturated ? UINT64_MAX : sp.total);

@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
+#include "explain/explain.h"
 #include "features_view.h"
 #include "ui.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 void features_then_clear(struct features_view *fv)
 {

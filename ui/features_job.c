@@ -24,11 +24,11 @@
 #include <string.h>
 
 #include "app.h"
-#include "explain.h"
+#include "explain/explain.h"
 #include "features_view.h"
-#include "json.h"
-#include "target.h"
-#include "xalloc.h"
+#include "base/json.h"
+#include "gen/constrained.h"
+#include "base/xalloc.h"
 
 void features_free(struct ui *ui)
 {
@@ -216,27 +216,27 @@ void features_status(struct ui *ui, struct strbuf *out)
 }
 
 /* One rule's generator, as kpath target makes it (seed + rule). */
-static struct target_gen *rule_generator(struct ui *ui, const struct explain_result *res,
+static struct constrained_gen *rule_generator(struct ui *ui, const struct explain_result *res,
                                          uint32_t r, struct diag_list *conflicts)
 {
     struct features_view *fv = ui->features;
     const struct dt_rule *dr = &res->rules[r].rule;
-    struct target_path *req = xcalloc(dr->nconds + 1, sizeof *req),
+    struct constrained_path *req = xcalloc(dr->nconds + 1, sizeof *req),
                        *pro = xcalloc(dr->nconds + 1, sizeof *pro);
     size_t nreq = 0, npro = 0;
     for (uint32_t c = 0; c < dr->nconds; c++) {
         uint32_t f = dr->conds[c].feature;
-        struct target_path p = {fv->kf.len[f], kpath_feature_path(&fv->kf, f)};
+        struct constrained_path p = {fv->kf.len[f], kpath_feature_path(&fv->kf, f)};
         if (dr->conds[c].present)
             req[nreq++] = p;
         else
             pro[npro++] = p;
     }
-    struct target_constraint tc = {req, nreq, pro, npro};
-    struct target_options to;
-    target_options_default(&to);
+    struct constraints tc = {req, nreq, pro, npro};
+    struct constrained_options to;
+    constrained_options_default(&to);
     to.seed = fv->o.seed + r;
-    struct target_gen *g = target_new(ui->ws->graph, &tc, &to, conflicts);
+    struct constrained_gen *g = constrained_new(ui->ws->graph, &tc, &to, conflicts);
     free(req);
     free(pro);
     return g;
@@ -257,7 +257,7 @@ static void generate(struct ui *ui, const struct fv_row *row)
     size_t first = row->rule == UINT32_MAX ? 0 : row->rule;
     size_t last = row->rule == UINT32_MAX ? res->nrules : row->rule + 1;
     size_t n = last - first, live = 0;
-    struct target_gen **gens = xcalloc(n, sizeof *gens);
+    struct constrained_gen **gens = xcalloc(n, sizeof *gens);
     struct diag_list conflicts = DIAG_LIST_INIT;
     for (size_t i = 0; i < n; i++) {
         gens[i] = rule_generator(ui, res, (uint32_t)(first + i), &conflicts);
@@ -268,15 +268,15 @@ static void generate(struct ui *ui, const struct fv_row *row)
         for (size_t i = 0; i < n && made < FEATURES_TARGET_COUNT; i++) {
             if (!gens[i])
                 continue;
-            struct dtree tree;
-            if (!target_next(gens[i], &tree)) {
-                target_free(gens[i]);
+            struct derivation tree;
+            if (!constrained_next(gens[i], &tree)) {
+                constrained_free(gens[i]);
                 gens[i] = NULL;
                 live--;
                 continue;
             }
             workspace_add_generated(ws, &tree, NULL, 0);
-            dtree_free(&tree);
+            derivation_free(&tree);
             struct strbuf o = STRBUF_INIT;
             strbuf_addstr(&o, "{\"made_by\": \"target\", \"feature\": ");
             json_add_cstring(&o, res->name);
@@ -289,7 +289,7 @@ static void generate(struct ui *ui, const struct fv_row *row)
         }
     }
     for (size_t i = 0; i < n; i++)
-        target_free(gens[i]);
+        constrained_free(gens[i]);
     free(gens);
     if (made)
         ui_workspace_changed(ui);

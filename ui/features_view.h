@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "explain.h"
-#include "results.h"
+#include "explain/explain.h"
+#include "run/results.h"
 #include "widget.h"
 
 #define FEATURES_TARGET_COUNT 10u /* as kpath target's default -n */

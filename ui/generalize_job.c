@@ -3,8 +3,8 @@
  * `:generalize [OPTIONS] SAMPLE|DIR... -- COMMAND [ARG...]` widens the
  * explored grammar (read again from its file) by membership queries, as the
  * CLI does, as a job (JOB_GENERALIZE): each slice steps the state machine of
- * src/generalize.h and hands the inputs it asks about to the runner through
- * src/membership's step API, waiting for them only as long as the slice
+ * src/infer/generalize.h and hands the inputs it asks about to the runner through
+ * src/infer/membership's step API, waiting for them only as long as the slice
  * lasts, so keys stay responsive.  Any key stops it: every run under way is
  * killed with its process group, and the grammar keeps every change
  * concluded so far.
@@ -31,12 +31,12 @@
 #include <sys/stat.h>
 
 #include "app.h"
-#include "generalize.h"
+#include "infer/generalize.h"
 #include "generalize_view.h"
-#include "grammar_write.h"
-#include "membership.h"
-#include "number.h"
-#include "xalloc.h"
+#include "formats/grammar_write.h"
+#include "infer/membership.h"
+#include "base/number.h"
+#include "base/xalloc.h"
 
 #define GZ_USAGE "usage: :generalize [-o FILE] [--lattice FILE] [--valid-exit CODES] [-j N] " \
                  "[--timeout S] [--max-memory N] [--max-queries N] [--no-strings] "          \

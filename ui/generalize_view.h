@@ -8,11 +8,11 @@
 
 #include <stdbool.h>
 
-#include "generalize.h"
-#include "lattice.h"
-#include "membership.h"
-#include "samples.h"
-#include "strbuf.h"
+#include "infer/generalize.h"
+#include "infer/lattice.h"
+#include "infer/membership.h"
+#include "base/samples.h"
+#include "base/strbuf.h"
 
 enum gz_state { GZ_RUNNING, GZ_DONE, GZ_FAILED, GZ_STOPPED };
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 #define BINDING_ENTRY(id, ctx, keys, footer, help) {id, ctx, keys, footer, help},
 const struct key_binding key_table[] = {KEY_TABLE(BINDING_ENTRY)};

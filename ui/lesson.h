@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 struct lesson_line {
     char *text;      /* owned; a script line with {data} replaced */

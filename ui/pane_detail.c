@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "number.h"
-#include "parse.h"
-#include "pattern.h"
+#include "base/number.h"
+#include "parse/parse.h"
+#include "graph/pattern.h"
 #include "ui.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 struct para {
     const char *label;
@@ -97,7 +97,7 @@ static struct why_input *why_inputs(struct workspace *ws, struct kpath_space *sp
             if (w->forest)
                 forest_add_kpaths(w->forest, &in[i].sets[j - 1]);
             else if (w->has_tree)
-                dtree_add_kpaths(&w->tree, &in[i].sets[j - 1]);
+                derivation_add_kpaths(&w->tree, &in[i].sets[j - 1]);
         }
     }
     return in;

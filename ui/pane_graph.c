@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static bool is_tree_child(const struct ui *ui, uint32_t parent, uint32_t child)
 {

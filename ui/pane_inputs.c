@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reduce_marks.h"
+#include "workspace/reduce_marks.h"
 #include "ui.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static uint64_t inputs_rows(struct ui *ui)
 {

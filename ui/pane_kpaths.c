@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "number.h"
-#include "pattern.h"
+#include "base/number.h"
+#include "graph/pattern.h"
 #include "ui.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* ---- narrowing: the list as you type (nnn, lazygit) ----
  * The narrowed list is the positions, in the filter's list, of the k-paths

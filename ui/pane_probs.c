@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ui.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static void add_row(struct ui *ui, int kind, uint32_t rule, uint32_t node, uint32_t index)
 {

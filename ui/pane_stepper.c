@@ -8,15 +8,15 @@
 #include <string.h>
 
 #include "ui.h"
-#include "utf8.h"
-#include "xalloc.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 
 /* ---- derivation trees ------------------------------------------------------ */
 
-static void tree_row_label(struct ui *ui, const struct dtree *t, uint32_t inst, struct strbuf *out)
+static void tree_row_label(struct ui *ui, const struct derivation *t, uint32_t inst, struct strbuf *out)
 {
     const struct graph *g = t->graph;
-    const struct dtree_inst *in = &t->insts[inst];
+    const struct derivation_inst *in = &t->insts[inst];
     enum node_kind kind = g->nodes[in->node].kind;
     if (!node_kind_is_symbolic(kind) && !ui->ascii)
         strbuf_addstr(out, kind == NODE_ALT ? "\xe2\x97\x87 " : kind == NODE_CAT ? "\xe2\x88\x98 " : "\xe2\x86\xbb ");
@@ -30,7 +30,7 @@ static void tree_row_label(struct ui *ui, const struct dtree *t, uint32_t inst, 
     }
 }
 
-uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t top,
+uint64_t draw_tree(struct ui *ui, const struct derivation *t, struct rect r, uint64_t top,
                    uint32_t mark, uint64_t *mark_row)
 {
     const struct graph *g = t->graph;
@@ -48,7 +48,7 @@ uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t
     while (len) {
         len--;
         uint32_t inst = stack[len], d = depth[len];
-        const struct dtree_inst *in = &t->insts[inst];
+        const struct derivation_inst *in = &t->insts[inst];
         if (inst == mark && mark_row)
             *mark_row = row;
         if (row >= top && row < top + (uint64_t)r.h) {
@@ -73,7 +73,7 @@ uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t
         stack = xgrow(stack, &cap, len + in->nchildren, sizeof *stack);
         depth = xgrow(depth, &dcap, len + in->nchildren, sizeof *depth);
         for (uint32_t c = in->nchildren; c-- > 0;) {
-            stack[len] = dtree_children(t, inst)[c];
+            stack[len] = derivation_children(t, inst)[c];
             depth[len++] = d + 1;
         }
     }
@@ -128,7 +128,7 @@ static void why_text(struct ui *ui, const struct generator *gen, struct strbuf *
     strbuf_addstr(out, "slot ");
     node_name(g, d->node, out);
     if (d->toward_target) {
-        if (dtree_needs_decision(g, d->node)) {
+        if (derivation_needs_decision(g, d->node)) {
             strbuf_addstr(out, ": chose ");
             decision_text(gen, out);
         } else {

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "plot.h"
-#include "number.h"
+#include "base/number.h"
 #include "widget.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* A curve's style: k = 1, 2, ... take these in turn. */
 static const int curve_styles[] = {EL_BAR, EL_MARKED, EL_BACKEDGE, EL_COVERED, EL_SAMPLE};

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "growth.h"
+#include "workspace/growth.h"
 #include "screen.h"
 
 /* Horizontal bars: label i, then a bar of value[i] out of max (eighths of a

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "ui.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 struct pane_request req_text(enum request_kind kind, const char *fmt, ...)
 {

@@ -19,14 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect.h"
-#include "number.h"
-#include "outdir.h"
-#include "parse.h"
-#include "sha256.h"
+#include "run/collect.h"
+#include "base/number.h"
+#include "base/outdir.h"
+#include "parse/parse.h"
+#include "base/sha256.h"
 #include "ui.h"
-#include "workspace_run.h"
-#include "xalloc.h"
+#include "workspace/workspace_run.h"
+#include "base/xalloc.h"
 
 /* ---- the view ---------------------------------------------------------------------------- */
 

@@ -37,13 +37,13 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "collect.h"
-#include "number.h"
-#include "outdir.h"
-#include "parse.h"
-#include "sha256.h"
-#include "workspace_run.h"
-#include "xalloc.h"
+#include "run/collect.h"
+#include "base/number.h"
+#include "base/outdir.h"
+#include "parse/parse.h"
+#include "base/sha256.h"
+#include "workspace/workspace_run.h"
+#include "base/xalloc.h"
 
 #define RUNS_DEFAULT_RESULTS "kpath-run.jsonl"
 #define RUNS_USAGE "usage: :run [--gcov DIR [--lines]] [--timeout S] [-j N] [--max-memory N] " \

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utf8.h"
-#include "xalloc.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 
 void screen_resize(struct screen *s, int w, int h)
 {

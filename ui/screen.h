@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 #define STYLE_ELEMENT_MASK 0x3f
 #define STYLE_SELECTED 0x80

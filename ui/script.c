@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 int script_run(struct ui *ui, const char *path)
 {

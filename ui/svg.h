@@ -4,7 +4,7 @@
 #define KPATH_UI_SVG_H
 
 #include "screen.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 #include "theme.h"
 
 void svg_render(const struct screen *s, const struct theme *t, struct strbuf *out);

@@ -46,8 +46,8 @@
 #include <wchar.h>
 
 #include "app.h"
-#include "utf8.h"
-#include "xalloc.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
 
 static struct ui *the_ui;
 static bool curses_on;

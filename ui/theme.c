@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "strbuf.h"
-#include "xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define ELEMENT_NAME(id, name, fg, bg, attrs, mono) name,
 const char *const theme_element_names[] = {THEME_ELEMENTS(ELEMENT_NAME)};

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* X(ID, name, fg, bg, attrs, mono attrs) — the built-in default (dark) theme. */
 #define THEME_ELEMENTS(X)                                                        \

@@ -16,13 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file_hint.h"
-#include "grammar_load.h"
-#include "number.h"
+#include "base/file_hint.h"
+#include "formats/grammar_load.h"
+#include "base/number.h"
 #include "script.h"
 #include "term.h"
 #include "app.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static const char *const explorer_options[] = {
     "--script", "--theme", "--workspace", "--size", "--start", "--format", "--list-keys", "--ascii", "--lesson", NULL,

@@ -1,7 +1,7 @@
 /* tui: the explorer's entry point, called by kpath's main when it is run
  * without a command: `kpath`, `kpath GRAMMAR`, `kpath --script FILE GRAMMAR`,
  * `kpath --workspace FILE`, `kpath --theme NAME GRAMMAR`.  This header has
- * no curses in it: src/cli/main.c includes it. */
+ * no curses in it: cli/main.c includes it. */
 #ifndef KPATH_UI_TUI_H
 #define KPATH_UI_TUI_H
 

@@ -1,6 +1,6 @@
 /* ui: the explorer's state and the panes' side of it (the pane layer).
  *
- * The TUI is a front end over one workspace (src/workspace.h), in layers
+ * The TUI is a front end over one workspace (src/workspace/workspace.h), in layers
  * that read top-down (README "How it is built"; tests/layers/run.sh keeps
  * them so):
  *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
@@ -32,19 +32,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "campaign.h"
+#include "run/campaign.h"
 #include "generalize_view.h"
-#include "growth.h"
-#include "run_report.h"
+#include "workspace/growth.h"
+#include "run/run_report.h"
 #include "keys.h"
-#include "samples.h"
+#include "base/samples.h"
 #include "screen.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 #include "theme.h"
-#include "why.h"
+#include "explain/why.h"
 #include "widget.h"
 #include "plot.h"
-#include "workspace.h"
+#include "workspace/workspace.h"
 
 enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, PANE_DETAIL, NPANES };
 
@@ -393,7 +393,7 @@ extern const struct pane_ops graph_pane_ops, kpaths_pane_ops, probs_pane_ops, st
 
 /* Draw a derivation tree (pre-order, indented) rows [top, top+h) into r;
  * returns the number of rows.  `mark` is highlighted (DTREE_NONE: none). */
-uint64_t draw_tree(struct ui *ui, const struct dtree *t, struct rect r, uint64_t top,
+uint64_t draw_tree(struct ui *ui, const struct derivation *t, struct rect r, uint64_t top,
                    uint32_t mark, uint64_t *mark_row);
 
 /* ---- pane helpers used across files ---------------------------------------- */

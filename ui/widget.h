@@ -16,9 +16,9 @@
 #include <stdint.h>
 
 #include "screen.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 #include "theme.h"
-#include "workspace.h"
+#include "workspace/workspace.h"
 
 /* A scrolled list: the selected row, the first row shown, and where it was
  * drawn last (for the mouse and for paging). */

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 
 #include "bench.h"
-#include "bonsai.h"
-#include "gen.h"
-#include "grammar.h"
-#include "input_kpaths.h"
-#include "reduce.h"
+#include "suite/bonsai.h"
+#include "gen/gen.h"
+#include "grammar/grammar.h"
+#include "parse/input_kpaths.h"
+#include "suite/reduce.h"
 
 #define DEPTH 10u
 #define REPS 3u

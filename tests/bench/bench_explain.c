@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "explain.h"
-#include "gen.h"
-#include "grammar.h"
-#include "results.h"
-#include "target.h"
-#include "xalloc.h"
+#include "explain/explain.h"
+#include "gen/gen.h"
+#include "grammar/grammar.h"
+#include "run/results.h"
+#include "gen/constrained.h"
+#include "base/xalloc.h"
 
 #define NFEATURES 300
 #define NINPUTS 1000
@@ -42,24 +42,24 @@ static bool holds(const struct formula *f, const struct tree_paths *tp)
     return f->op == 0 ? a && b : f->op == 1 ? a && !b : a || b;
 }
 
-static void tree_paths_of(const struct dtree *t, struct kpath_space *sp, struct tree_paths *tp);
+static void tree_paths_of(const struct derivation *t, struct kpath_space *sp, struct tree_paths *tp);
 
 /* tree_paths_of the tree of gen->inputs[i]. */
 static void gen_tree_paths_of(const struct generator *gen, size_t i, struct kpath_space *sp,
                               struct tree_paths *tp)
 {
-    struct dtree tree;
+    struct derivation tree;
     gen_input_tree(gen, i, &tree);
     tree_paths_of(&tree, sp, tp);
-    dtree_free(&tree);
+    derivation_free(&tree);
 }
 
-static void tree_paths_of(const struct dtree *t, struct kpath_space *sp, struct tree_paths *tp)
+static void tree_paths_of(const struct derivation *t, struct kpath_space *sp, struct tree_paths *tp)
 {
     kpath_set_init(&tp->s1, &sp[0]);
     kpath_set_init(&tp->s2, &sp[1]);
-    dtree_add_kpaths(t, &tp->s1);
-    dtree_add_kpaths(t, &tp->s2);
+    derivation_add_kpaths(t, &tp->s1);
+    derivation_add_kpaths(t, &tp->s2);
 }
 
 static void tree_paths_free(struct tree_paths *tp)
@@ -257,36 +257,36 @@ static void bench_subject_free(const char *root, const char *rel)
         size_t made = 0, hits = 0;
         for (size_t r = 0; r < res[j].nrules && made < 10; r++) {
             const struct dt_rule *dr = &res[j].rules[r].rule;
-            struct target_path req[8], pro[8];
+            struct constrained_path req[8], pro[8];
             size_t nr = 0, np = 0;
             for (uint32_t c = 0; c < dr->nconds && c < 8; c++) {
-                struct target_path p = {kf.len[dr->conds[c].feature],
+                struct constrained_path p = {kf.len[dr->conds[c].feature],
                                         kpath_feature_path(&kf, dr->conds[c].feature)};
                 if (dr->conds[c].present)
                     req[nr++] = p;
                 else
                     pro[np++] = p;
             }
-            struct target_constraint tc = {req, nr, pro, np};
-            struct target_options to;
-            target_options_default(&to);
+            struct constraints tc = {req, nr, pro, np};
+            struct constrained_options to;
+            constrained_options_default(&to);
             to.max_depth = 10;
             to.attempts = 50;
             struct diag_list conflicts = DIAG_LIST_INIT;
-            struct target_gen *t = target_new(g, &tc, &to, &conflicts);
+            struct constrained_gen *t = constrained_new(g, &tc, &to, &conflicts);
             diag_list_free(&conflicts);
             for (size_t n = made; t && n < 10 / res[j].nrules + made + 1 && made < 10; n++) {
-                struct dtree tree;
-                if (!target_next(t, &tree))
+                struct derivation tree;
+                if (!constrained_next(t, &tree))
                     break;
                 struct tree_paths tp;
                 tree_paths_of(&tree, sp, &tp);
                 hits += holds(&f[j], &tp);
                 made++;
                 tree_paths_free(&tp);
-                dtree_free(&tree);
+                derivation_free(&tree);
             }
-            target_free(t);
+            constrained_free(t);
         }
         size_t rhits = 0;
         for (size_t i = 0; i < rnd->ninputs; i++)

@@ -14,9 +14,9 @@
 
 #include "../support/random_grammar.h"
 #include "bench.h"
-#include "gen.h"
-#include "strbuf.h"
-#include "suite_min.h"
+#include "gen/gen.h"
+#include "base/strbuf.h"
+#include "suite/suite_min.h"
 
 /* The published k-path tool's inputs for full coverage, k = 1, 2, 3, 5, on
  * its own JSON, CSV and URL grammars (issue 10.4 quotes them); 0: none. */

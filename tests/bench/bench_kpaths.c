@@ -7,7 +7,7 @@
 
 #include "../support/random_grammar.h"
 #include "bench.h"
-#include "kpath.h"
+#include "graph/kpath.h"
 
 #define now bench_now
 

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "outdir.h"
-#include "strbuf.h"
+#include "base/outdir.h"
+#include "base/strbuf.h"
 
 enum { SUITE_FILES = 5000 };
 

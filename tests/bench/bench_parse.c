@@ -29,10 +29,10 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "gen.h"
-#include "parse.h"
-#include "rng.h"
-#include "strbuf.h"
+#include "gen/gen.h"
+#include "parse/parse.h"
+#include "base/rng.h"
+#include "base/strbuf.h"
 
 #define BENCH_MEMORY_LIMIT ((uint64_t)8 << 30) /* bytes of address space per child */
 #define MB (1024.0 * 1024.0)

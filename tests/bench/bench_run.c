@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "campaign.h"
-#include "collect.h"
-#include "runner.h"
-#include "samples.h"
+#include "run/campaign.h"
+#include "run/collect.h"
+#include "run/runner.h"
+#include "base/samples.h"
 
 /* Seconds for running every input of `inputs` through argv, or -1. */
 static double campaign_time(char *const *argv, uint32_t jobs, const char *gcov_dir,

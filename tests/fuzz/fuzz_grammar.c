@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "graph.h"
-#include "kpath.h"
+#include "graph/graph.h"
+#include "graph/kpath.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
  * bundled grammars (byte % number of grammars, in name order), the rest is the
  * sample.  Any sample must parse or fail with an error diagnostic, never
  * crash; a sample that parses must have a first tree that spells it exactly
- * (dtree_text of forest_first_tree), and its forest must give up its tree
+ * (derivation_text of forest_first_tree), and its forest must give up its tree
  * count and k-paths.
  *
  * The grammars are loaded once, from $KPATH_FUZZ_GRAMMARS if set, else from
@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "parse/parse.h"
+#include "grammar/grammar_file.h"
 
 #ifndef KPATH_FUZZ_GRAMMAR_DIR
 #define KPATH_FUZZ_GRAMMAR_DIR "grammars"
@@ -102,11 +103,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (trees == 0 && !infinite)
         __builtin_trap(); /* a forest holds at least one tree */
 
-    struct dtree t;
+    struct derivation t;
     if (!forest_first_tree(f, &t))
         __builtin_trap();
     struct strbuf back = STRBUF_INIT;
-    dtree_text(&t, &back);
+    derivation_text(&t, &back);
     if (back.len != len || (len && memcmp(back.data, text, len) != 0))
         __builtin_trap(); /* the first tree must spell the sample */
     strbuf_free(&back);
@@ -118,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kpath_set_init(&from_forest, &sp);
     kpath_set_init(&from_tree, &sp);
     forest_add_kpaths(f, &from_forest);
-    dtree_add_kpaths(&t, &from_tree);
+    derivation_add_kpaths(&t, &from_tree);
     uint64_t before = from_forest.size;
     kpath_set_union(&from_forest, &from_tree);
     if (from_forest.size != before)
@@ -154,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kpath_set_free(&from_forest);
     kpath_set_free(&from_tree);
     kpath_space_free(&sp);
-    dtree_free(&t);
+    derivation_free(&t);
     forest_free(f);
     return 0;
 }

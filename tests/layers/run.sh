@@ -44,25 +44,7 @@ fail() { echo "FAIL layers: $*"; failed=$((failed + 1)); }
 # Sources without comments and string literals (a call named in a comment or
 # a message is no call).
 for f in ui/*.c; do
-    awk '
-    { line = $0; out = ""
-      while (length(line)) {
-        if (incomment) {
-          i = index(line, "*/"); if (!i) { line = ""; break }
-          line = substr(line, i + 2); incomment = 0; continue }
-        c = substr(line, 1, 1); two = substr(line, 1, 2)
-        if (two == "/*") { incomment = 1; line = substr(line, 3); continue }
-        if (two == "//") break
-        if (c == "\"") {   # skip a string literal
-          j = 2
-          while (j <= length(line) && substr(line, j, 1) != "\"") j += (substr(line, j, 1) == "\\") ? 2 : 1
-          out = out "\"\""; line = substr(line, j + 1); continue }
-        if (c == "\047") {   # a character literal
-          j = 2
-          while (j <= length(line) && substr(line, j, 1) != "\047") j += (substr(line, j, 1) == "\\") ? 2 : 1
-          out = out "0"; line = substr(line, j + 1); continue }
-        out = out c; line = substr(line, 2) }
-      print out }' "$f" >"$tmp/$(basename "$f").code"
+    awk -f tests/layers/strip.awk "$f" >"$tmp/$(basename "$f").code"
 done
 
 # Every file is in a layer and says what it is for.

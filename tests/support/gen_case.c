@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
-#include "graph.h"
+#include "gen/gen.h"
+#include "graph/graph.h"
 #include "random_grammar.h"
 
 const char *gen_case_run(const uint8_t *data, size_t size)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../unit/harness.h"
+#include "grammar/grammar_file.h"
 
 static bool finish(struct grammar *g, struct diag_list *diags, struct loaded *out)
 {

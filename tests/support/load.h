@@ -3,7 +3,7 @@
 #ifndef KPATH_TEST_LOAD_H
 #define KPATH_TEST_LOAD_H
 
-#include "graph.h"
+#include "graph/graph.h"
 
 struct loaded {
     struct grammar *grammar;

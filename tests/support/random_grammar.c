@@ -1,6 +1,6 @@
 #include "random_grammar.h"
 
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 static uint64_t next(uint64_t *s)
 {

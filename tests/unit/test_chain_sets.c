@@ -6,7 +6,7 @@
  * tested through the parser: test_parse_kpaths compares with the forest.) */
 #include <stdlib.h>
 
-#include "chain_sets.h"
+#include "parse/chain_sets.h"
 #include "harness.h"
 
 #define LABEL(i) (1000u + (i))

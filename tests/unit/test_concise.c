@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "../support/load.h"
-#include "bonsai.h"
+#include "suite/bonsai.h"
 #include "harness.h"
-#include "input_kpaths.h"
-#include "reduce.h"
+#include "parse/input_kpaths.h"
+#include "suite/reduce.h"
 
 TEST(reduce_interns_items_and_finds_what_only_an_input_covers)
 {
@@ -124,7 +124,7 @@ TEST(bonsai_visits_points_upwards_and_keeps_only_what_adds_coverage)
         diag_list_free(&d);
         uint64_t added = seen[0].size + seen[1].size - before;
         bad += added == 0 || added != in->new_paths || in->len > p->max_bytes ||
-               dtree_depth(&in->tree) > p->depth;
+               derivation_depth(&in->tree) > p->depth;
         if (i && in->point < b->inputs[i - 1].point)
             bad++;
     }
@@ -193,7 +193,7 @@ TEST(bonsai_mutates_seeds_and_keeps_inputs_for_new_features)
             if (c->origin == BONSAI_MUTANT) {
                 mutants++;
                 struct strbuf t = STRBUF_INIT;
-                dtree_text(&c->tree, &t);
+                derivation_text(&c->tree, &t);
                 bad += t.len != c->len || memcmp(strbuf_str(&t), c->text, c->len) != 0;
                 strbuf_free(&t);
                 struct kpath_set *ptrs[1] = {&set};

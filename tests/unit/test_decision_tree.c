@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decision_tree.h"
+#include "algo/decision_tree.h"
 #include "harness.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* Rows: every combination of 4 binary features, twice (32 rows); row r has
  * feature f when bit f of (r % 16) is set. */

@@ -2,7 +2,7 @@
  * note counting what was left out; warnings alone after it are kept. */
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "harness.h"
 
 TEST(diag_cap_counts_what_it_leaves_out)

@@ -9,11 +9,11 @@
 
 #include "../support/load.h"
 #include "../support/random_grammar.h"
-#include "dup.h"
-#include "grammar_write.h"
+#include "grammar/dup.h"
+#include "formats/grammar_write.h"
 #include "harness.h"
-#include "kpath.h"
-#include "strbuf.h"
+#include "graph/kpath.h"
+#include "base/strbuf.h"
 
 static const char *const NUMBERS =
     "<start> ::= <expr>;\n"

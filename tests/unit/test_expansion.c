@@ -1,10 +1,10 @@
 /* Expansion coverage (fuzzingbook's), counted by hand on expr.ebnf. */
 #include "../support/load.h"
-#include "dtree.h"
-#include "expansion.h"
-#include "grammar.h"
+#include "graph/derivation.h"
+#include "graph/expansion.h"
+#include "grammar/grammar.h"
 #include "harness.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 /* Expr's only expansion 1; AddExpr 2 and its ("+" | "-") 2; MultExpr 2 and
  * its ("*" | "/" | "%") 3; UnaryExpr 7; DecDigits (a quantifier, no
@@ -20,9 +20,9 @@ TEST(expansion_coverage_of_x_plus_42)
         return;
     CHECK_INT(expansion_total(l.graph), 31);
     static const uint32_t x_plus_42[] = {1, 0, 0, 0, 0, 0, 0, 6, 2, 4, 2};
-    struct dtree t;
-    dtree_init(&t, l.graph, 0);
-    CHECK(dtree_replay(&t, x_plus_42, 11, NULL) == 11 && dtree_complete(&t));
+    struct derivation t;
+    derivation_init(&t, l.graph, 0);
+    CHECK(derivation_replay(&t, x_plus_42, 11, NULL) == 11 && derivation_complete(&t));
     struct expansion_set s;
     expansion_set_init(&s, l.graph);
     expansion_add_tree(&s, &t);
@@ -31,7 +31,7 @@ TEST(expansion_coverage_of_x_plus_42)
     expansion_add_tree(&s, &t);
     CHECK_INT(s.count, 11);
     expansion_set_free(&s);
-    dtree_free(&t);
+    derivation_free(&t);
     test_unload(&l);
 }
 

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "../support/load.h"
-#include "explain.h"
+#include "explain/explain.h"
 #include "harness.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static void write_text(const char *path, const char *text)
 {

@@ -11,8 +11,9 @@
 
 #include "../support/gen_case.h"
 #include "harness.h"
-#include "kpath.h"
-#include "parse.h"
+#include "graph/kpath.h"
+#include "parse/parse.h"
+#include "grammar/grammar_file.h"
 
 static bool opendir_ok(const char *path)
 {
@@ -124,15 +125,15 @@ static void replay_sample(const struct graph *g, const char *name, const char *t
     } else {
         bool infinite;
         forest_count_trees(f, &infinite);
-        struct dtree t;
+        struct derivation t;
         if (CHECK(forest_first_tree(f, &t))) {
             struct strbuf back = STRBUF_INIT;
-            dtree_text(&t, &back);
+            derivation_text(&t, &back);
             if (!CHECK(back.len == len && (len == 0 || memcmp(back.data, text, len) == 0)))
                 fprintf(stderr, "  %s: the first tree does not spell the sample\n", name);
             strbuf_free(&back);
         }
-        dtree_free(&t);
+        derivation_free(&t);
         struct kpath_space sp;
         kpath_space_init(&sp, g, 2);
         struct kpath_set set;

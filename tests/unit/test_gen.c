@@ -7,8 +7,8 @@
 
 #include "../support/load.h"
 #include "../support/random_grammar.h"
-#include "strbuf.h"
-#include "gen.h"
+#include "base/strbuf.h"
+#include "gen/gen.h"
 #include "harness.h"
 
 static const char *const bundled[] = {
@@ -38,10 +38,10 @@ static struct generator *run(const struct graph *g, enum gen_strategy s, uint32_
 
 /* The tree of gen->inputs[i], rebuilt from its packed form; valid until the
  * next call (one tree is kept for the whole run, so nothing leaks). */
-static const struct dtree *input_tree(const struct generator *gen, size_t i)
+static const struct derivation *input_tree(const struct generator *gen, size_t i)
 {
-    static struct dtree tree;
-    dtree_free(&tree);
+    static struct derivation tree;
+    derivation_free(&tree);
     gen_input_tree(gen, i, &tree);
     return &tree;
 }
@@ -52,7 +52,7 @@ static uint64_t covered_by_trees(const struct generator *gen, const struct kpath
     struct kpath_set set;
     kpath_set_init(&set, sp);
     for (size_t i = 0; i < gen->ninputs; i++)
-        dtree_add_kpaths(input_tree(gen, i), &set);
+        derivation_add_kpaths(input_tree(gen, i), &set);
     uint64_t n = set.size;
     kpath_set_free(&set);
     return n;
@@ -75,7 +75,7 @@ TEST(gen_cover_reaches_full_coverage_on_every_bundled_grammar)
                 CHECK_INT(gen->nunreachable, 0);
                 CHECK(gen->error == NULL);
                 for (size_t j = 0; j < gen->ninputs; j++) {
-                    CHECK(dtree_complete(input_tree(gen, j)));
+                    CHECK(derivation_complete(input_tree(gen, j)));
                     CHECK(gen->inputs[j].depth <= GEN_DEFAULT_MAX_DEPTH);
                     /* Every input was made for a target that it covers. */
                     CHECK(gen->inputs[j].target_covered);
@@ -433,7 +433,7 @@ TEST(gen_random_strategies_respect_the_size_budget)
         struct generator *gen = run(l.graph, (enum gen_strategy)s, 2, 30, 1, GEN_CLOSE_SHORTEST);
         CHECK_INT(gen->ninputs, 30);
         for (size_t i = 0; i < gen->ninputs; i++) {
-            CHECK(dtree_complete(input_tree(gen, i)));
+            CHECK(derivation_complete(input_tree(gen, i)));
             /* Past the budget only the fastest closing choices are made, so
              * a tree ends within a bounded margin of it. */
             CHECK(input_tree(gen, i)->len < 4 * GEN_DEFAULT_MAX_SIZE);
@@ -535,7 +535,7 @@ TEST(gen_size_budget_holds_in_every_strategy_and_close_off)
             gen_run(gen);
             CHECK(gen->ninputs > 0);
             for (size_t i = 0; i < gen->ninputs; i++) {
-                CHECK(dtree_complete(input_tree(gen, i)));
+                CHECK(derivation_complete(input_tree(gen, i)));
                 if (!CHECK(input_tree(gen, i)->len <= budgets[b]))
                     fprintf(stderr, "  budget %u, strategy %d: %zu nodes\n", budgets[b], s,
                             input_tree(gen, i)->len);
@@ -638,10 +638,10 @@ TEST(gen_drop_redundant_keeps_coverage_and_only_needed_inputs)
                 kpath_set_init(&own, &sp);
                 for (size_t j = 0; j < gen->ninputs; j++)
                     if (j != i)
-                        dtree_add_kpaths(input_tree(gen, j), &others);
-                dtree_add_kpaths(input_tree(gen, i), &own);
+                        derivation_add_kpaths(input_tree(gen, j), &others);
+                derivation_add_kpaths(input_tree(gen, i), &own);
                 uint64_t before = others.size;
-                dtree_add_kpaths(input_tree(gen, i), &others);
+                derivation_add_kpaths(input_tree(gen, i), &others);
                 CHECK(others.size > before); /* input i has a k-path of its own */
                 CHECK(gen->inputs[i].target_covered);
                 kpath_set_free(&others);
@@ -658,7 +658,7 @@ TEST(gen_drop_redundant_keeps_coverage_and_only_needed_inputs)
 /* How two trees differ ("" when they are the same): every field of every
  * instance in order, and the children lists (first_child only where there
  * are children: an instance without any has no list). */
-static void tree_difference(const struct dtree *a, const struct dtree *b, char *out, size_t size)
+static void tree_difference(const struct derivation *a, const struct derivation *b, char *out, size_t size)
 {
     out[0] = '\0';
     if (a->len != b->len || a->nkids != b->nkids || a->open != b->open) {
@@ -667,7 +667,7 @@ static void tree_difference(const struct dtree *a, const struct dtree *b, char *
         return;
     }
     for (size_t i = 0; i < a->len; i++) {
-        const struct dtree_inst *x = &a->insts[i], *y = &b->insts[i];
+        const struct derivation_inst *x = &a->insts[i], *y = &b->insts[i];
         if (x->node != y->node || x->parent != y->parent || x->nchildren != y->nchildren ||
             x->ch != y->ch || x->open != y->open ||
             (x->nchildren && x->first_child != y->first_child)) {
@@ -681,7 +681,7 @@ static void tree_difference(const struct dtree *a, const struct dtree *b, char *
         snprintf(out, size, "children lists differ");
 }
 
-/* Issue 17.3: finished inputs keep their trees packed (dtree_pack); what
+/* Issue 17.3: finished inputs keep their trees packed (derivation_pack); what
  * gen_input_tree rebuilds must be the very tree the generator made, in the
  * same instance order (bonsai draws instances by index, the k-path walks go
  * in index order), for every strategy and close-off on every bundled grammar,
@@ -719,7 +719,7 @@ TEST(gen_packed_trees_rebuild_exactly)
                 if (!(gen->events & GEN_EVENT_TREE_FINISHED))
                     continue;
                 size_t last = gen->ninputs - 1;
-                struct dtree rebuilt;
+                struct derivation rebuilt;
                 gen_input_tree(gen, last, &rebuilt);
                 char why[256];
                 tree_difference(&gen->tree, &rebuilt, why, sizeof why);
@@ -730,7 +730,7 @@ TEST(gen_packed_trees_rebuild_exactly)
                 packed_bytes += gen->inputs[last].tree.len;
                 tree_bytes += gen->tree.len * sizeof *gen->tree.insts +
                               gen->tree.nkids * sizeof *gen->tree.kids;
-                dtree_free(&rebuilt);
+                derivation_free(&rebuilt);
             }
             gen_free(gen);
         }
@@ -752,41 +752,41 @@ TEST(gen_packed_tree_keeps_the_expansion_order)
     if (!CHECK(test_load_string("S := A B A;\nA := [a-z\\u{4e00}-\\u{9fff}]{0,300};\nB := \"b\" | A;\n",
                                 &l)))
         return;
-    struct dtree t, rebuilt;
-    dtree_init(&t, l.graph, 0);
-    CHECK(dtree_expand(&t, 0, 0));                      /* S: cat of A B A, instances 1..3 */
-    const uint32_t *kids = dtree_children(&t, 0);
+    struct derivation t, rebuilt;
+    derivation_init(&t, l.graph, 0);
+    CHECK(derivation_expand(&t, 0, 0));                      /* S: cat of A B A, instances 1..3 */
+    const uint32_t *kids = derivation_children(&t, 0);
     uint32_t a1 = kids[0], b = kids[1], a2 = kids[2];
     /* The last A first, then B, then the first A: not pre-order. */
-    CHECK(dtree_expand(&t, a2, 0));
-    uint32_t q2 = dtree_children(&t, a2)[0];
-    CHECK(dtree_expand(&t, q2, 300));
-    CHECK(dtree_expand(&t, b, 1));
-    uint32_t b_a = dtree_children(&t, b)[0];
-    CHECK(dtree_expand(&t, a1, 0));
-    CHECK(dtree_expand(&t, b_a, 0));
-    uint32_t q1 = dtree_children(&t, a1)[0], q3 = dtree_children(&t, b_a)[0];
-    CHECK(dtree_expand(&t, q3, 0));
-    CHECK(dtree_expand(&t, q1, 2));
+    CHECK(derivation_expand(&t, a2, 0));
+    uint32_t q2 = derivation_children(&t, a2)[0];
+    CHECK(derivation_expand(&t, q2, 300));
+    CHECK(derivation_expand(&t, b, 1));
+    uint32_t b_a = derivation_children(&t, b)[0];
+    CHECK(derivation_expand(&t, a1, 0));
+    CHECK(derivation_expand(&t, b_a, 0));
+    uint32_t q1 = derivation_children(&t, a1)[0], q3 = derivation_children(&t, b_a)[0];
+    CHECK(derivation_expand(&t, q3, 0));
+    CHECK(derivation_expand(&t, q1, 2));
     for (size_t i = t.len; i-- > 0;) /* classes, last to first */
         if (t.insts[i].open)
-            CHECK(dtree_expand(&t, (uint32_t)i, i % 2 ? 0x9fa5 : 'q'));
-    CHECK(dtree_complete(&t));
-    struct dtree_packed p;
-    dtree_pack(&t, &p);
-    dtree_unpack(&p, l.graph, &rebuilt);
+            CHECK(derivation_expand(&t, (uint32_t)i, i % 2 ? 0x9fa5 : 'q'));
+    CHECK(derivation_complete(&t));
+    struct derivation_packed p;
+    derivation_pack(&t, &p);
+    derivation_unpack(&p, l.graph, &rebuilt);
     char why[256];
     tree_difference(&t, &rebuilt, why, sizeof why);
     CHECK_STR(why, "");
     struct strbuf a = STRBUF_INIT, c = STRBUF_INIT;
-    dtree_text(&t, &a);
-    dtree_text(&rebuilt, &c);
+    derivation_text(&t, &a);
+    derivation_text(&rebuilt, &c);
     CHECK_STR(strbuf_str(&c), strbuf_str(&a));
     strbuf_free(&a);
     strbuf_free(&c);
-    dtree_packed_free(&p);
-    dtree_free(&rebuilt);
-    dtree_free(&t);
+    derivation_packed_free(&p);
+    derivation_free(&rebuilt);
+    derivation_free(&t);
     test_unload(&l);
 }
 
@@ -831,7 +831,7 @@ static void check_drop_against_trees(const struct generator *all, const struct g
     uint32_t *count = calloc((size_t)sp->total + 1, sizeof *count);
     for (size_t i = 0; i < n; i++) {
         per[i].sp = sp;
-        dtree_foreach_kpath(input_tree(all, i), sp->k, add_rank, &per[i]);
+        derivation_foreach_kpath(input_tree(all, i), sp->k, add_rank, &per[i]);
         for (size_t j = 0; j < per[i].len; j++)
             if (!targets || kpath_set_contains_rank(targets, per[i].ranks[j]))
                 count[per[i].ranks[j]]++;
@@ -940,9 +940,9 @@ TEST(gen_drop_redundant_rebuilds_no_tree_and_matches_the_trees)
             free(error);
             if (CHECK(all != NULL) && CHECK(dropped != NULL)) {
                 gen_run(all);
-                uint64_t unpacks = dtree_unpack_count();
+                uint64_t unpacks = derivation_unpack_count();
                 gen_run(dropped);
-                CHECK_INT(dtree_unpack_count() - unpacks, 0);
+                CHECK_INT(derivation_unpack_count() - unpacks, 0);
                 char what[128];
                 snprintf(what, sizeof what, "grammar %zu, k=%u, %s, map from %u", i, o.k,
                          gen_closeoff_name(o.closeoff), gen_holders_in_map);

@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generalize.h"
-#include "grammar.h"
-#include "grammar_from.h"
-#include "grammar_write.h"
-#include "graph.h"
+#include "infer/generalize.h"
+#include "grammar/grammar.h"
+#include "infer/grammar_from.h"
+#include "formats/grammar_write.h"
+#include "graph/graph.h"
 #include "harness.h"
-#include "lattice.h"
-#include "parse.h"
-#include "strbuf.h"
+#include "infer/lattice.h"
+#include "parse/parse.h"
+#include "base/strbuf.h"
 
 typedef bool (*language_fn)(const char *s, size_t n);
 

@@ -8,9 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grammar.h"
+#include "grammar/grammar.h"
 #include "harness.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "grammar/grammar_file.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

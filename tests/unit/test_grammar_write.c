@@ -12,10 +12,10 @@
 
 #include "../support/load.h"
 #include "../support/random_grammar.h"
-#include "grammar_write.h"
+#include "formats/grammar_write.h"
 #include "harness.h"
-#include "kpath.h"
-#include "strbuf.h"
+#include "graph/kpath.h"
+#include "base/strbuf.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -3,9 +3,9 @@
  * with the workspace's own coverage after generating. */
 #include <stdlib.h>
 
-#include "growth.h"
+#include "workspace/growth.h"
 #include "harness.h"
-#include "workspace.h"
+#include "workspace/workspace.h"
 
 TEST(growth_by_hand)
 {

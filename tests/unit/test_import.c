@@ -1,21 +1,21 @@
 /* Unit tests of the importers (src/import_*.c) and of kpath convert's writers
- * (src/grammar_export.c).  Every grammar here was written for these tests.
+ * (src/formats/grammar_export.c).  Every grammar here was written for these tests.
  * The expected trees are written in .ebnf, worked out by hand from the
- * construction documented in src/import_antlr.c; the .ebnf writer prints an
+ * construction documented in src/formats/import_antlr.c; the .ebnf writer prints an
  * imported grammar from its syntax tree, so equal text means equal trees. */
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "grammar.h"
-#include "grammar_build.h"
-#include "grammar_export.h"
-#include "grammar_load.h"
-#include "grammar_write.h"
-#include "graph.h"
+#include "grammar/grammar.h"
+#include "grammar/grammar_build.h"
+#include "formats/grammar_export.h"
+#include "formats/grammar_load.h"
+#include "formats/grammar_write.h"
+#include "graph/graph.h"
 #include "harness.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 static char *diags_text(struct diag_list *d)
 {

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "harness.h"
-#include "json_read.h"
-#include "strbuf.h"
+#include "base/json_read.h"
+#include "base/strbuf.h"
 
 static bool parse(struct json_doc *doc, const char *text, struct diag_list *diags)
 {

@@ -7,7 +7,7 @@
 #include "../support/load.h"
 #include "../support/random_grammar.h"
 #include "harness.h"
-#include "kpath.h"
+#include "graph/kpath.h"
 
 /* ---- brute force --------------------------------------------------------- */
 

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "../support/load.h"
-#include "gen.h"
+#include "gen/gen.h"
 #include "harness.h"
-#include "learn.h"
-#include "parse.h"
+#include "gen/learn.h"
+#include "parse/parse.h"
 
 static bool near(double a, double b)
 {
@@ -32,11 +32,11 @@ static bool learn_sample(const struct graph *g, const char *text, struct learned
     diag_list_free(&d);
     if (!f)
         return false;
-    struct dtree t;
+    struct derivation t;
     bool ok = forest_first_tree(f, &t);
     bool infinite;
     learn_add_tree(l, &t, forest_count_trees(f, &infinite) > 1);
-    dtree_free(&t);
+    derivation_free(&t);
     forest_free(f);
     return ok;
 }

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "leb128.h"
-#include "strbuf.h"
+#include "base/leb128.h"
+#include "base/strbuf.h"
 
 TEST(leb128_bytes_by_hand_and_round_trips)
 {

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "number.h"
-#include "strbuf.h"
+#include "base/number.h"
+#include "base/strbuf.h"
 
 TEST(number_parses_digits_and_refuses_the_rest)
 {

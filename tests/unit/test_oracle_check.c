@@ -1,6 +1,6 @@
 /* oracle_check: which outcomes are valid, and --valid-exit's list. */
 #include "harness.h"
-#include "oracle_check.h"
+#include "run/oracle_check.h"
 
 TEST(oracle_exit_codes_parse_and_decide_validity)
 {

@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "harness.h"
-#include "ordered_pool.h"
-#include "xalloc.h"
+#include "base/ordered_pool.h"
+#include "base/xalloc.h"
 
 struct record {
     size_t n;

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "outdir.h"
-#include "strbuf.h"
+#include "base/outdir.h"
+#include "base/strbuf.h"
 
 /* ---- helpers: a scratch directory, files, listings --------------------- */
 

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "../support/load.h"
-#include "gen.h"
+#include "gen/gen.h"
 #include "harness.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 static const char *const bundled[] = {
     "grammars/expr.ebnf", "grammars/digits.ebnf", "grammars/fsm.ebnf",
@@ -25,7 +25,7 @@ static struct forest *parse(const struct graph *g, const char *text, struct diag
 static bool round_trip(const struct graph *g, const struct generator *gen, size_t i)
 {
     const struct gen_input *in = &gen->inputs[i];
-    struct dtree tree;
+    struct derivation tree;
     gen_input_tree(gen, i, &tree);
     struct diag_list d = DIAG_LIST_INIT;
     struct forest *f = parse_text(g, "generated", in->text, in->len, NULL, &d);
@@ -38,7 +38,7 @@ static bool round_trip(const struct graph *g, const struct generator *gen, size_
         struct kpath_set from_tree, from_forest;
         kpath_set_init(&from_tree, &sp);
         kpath_set_init(&from_forest, &sp);
-        dtree_add_kpaths(&tree, &from_tree);
+        derivation_add_kpaths(&tree, &from_tree);
         forest_add_kpaths(f, &from_forest);
         uint64_t before = from_forest.size;
         kpath_set_union(&from_forest, &from_tree);
@@ -53,7 +53,7 @@ static bool round_trip(const struct graph *g, const struct generator *gen, size_
     }
     forest_free(f);
     diag_list_free(&d);
-    dtree_free(&tree);
+    derivation_free(&tree);
     return ok;
 }
 
@@ -335,13 +335,13 @@ TEST(parse_left_recursion_epsilon_and_cycles)
         if (CHECK(f != NULL)) {
             CHECK_INT(forest_count_trees(f, &infinite), (long long)UINT64_MAX);
             CHECK(infinite);
-            struct dtree t;
+            struct derivation t;
             CHECK(forest_first_tree(f, &t));
             struct strbuf text = STRBUF_INIT;
-            dtree_text(&t, &text);
+            derivation_text(&t, &text);
             CHECK_STR(strbuf_str(&text), "x");
             strbuf_free(&text);
-            dtree_free(&t);
+            derivation_free(&t);
         }
         forest_free(f);
         test_unload(&l);
@@ -358,10 +358,10 @@ TEST(parse_first_tree_rebuilds_the_input)
     struct diag_list d = DIAG_LIST_INIT;
     struct forest *f = parse(l.graph, doc, &d);
     if (CHECK(f != NULL)) {
-        struct dtree t;
+        struct derivation t;
         CHECK(forest_first_tree(f, &t));
         struct strbuf text = STRBUF_INIT;
-        dtree_text(&t, &text);
+        derivation_text(&t, &text);
         CHECK_STR(strbuf_str(&text), doc);
         bool infinite;
         CHECK_INT(forest_count_trees(f, &infinite), 1);
@@ -371,7 +371,7 @@ TEST(parse_first_tree_rebuilds_the_input)
         struct kpath_set a, b;
         kpath_set_init(&a, &sp);
         kpath_set_init(&b, &sp);
-        dtree_add_kpaths(&t, &a);
+        derivation_add_kpaths(&t, &a);
         forest_add_kpaths(f, &b);
         CHECK_INT(a.size, b.size);
         kpath_set_union(&a, &b);
@@ -380,7 +380,7 @@ TEST(parse_first_tree_rebuilds_the_input)
         kpath_set_free(&b);
         kpath_space_free(&sp);
         strbuf_free(&text);
-        dtree_free(&t);
+        derivation_free(&t);
     }
     forest_free(f);
     diag_list_free(&d);
@@ -408,10 +408,10 @@ TEST(parse_deeply_nested_inputs_do_not_overflow_the_stack)
         struct kpath_set set;
         kpath_set_init(&set, &sp);
         CHECK(forest_add_kpaths(f, &set) > 0);
-        struct dtree t;
+        struct derivation t;
         CHECK(forest_first_tree(f, &t));
         CHECK_INT(t.len > DEPTH, 1);
-        dtree_free(&t);
+        derivation_free(&t);
         kpath_set_free(&set);
         kpath_space_free(&sp);
     }

@@ -12,10 +12,10 @@
 
 #include "../support/load.h"
 #include "harness.h"
-#include "lookahead.h"
-#include "parse.h"
-#include "parse_det.h"
-#include "strbuf.h"
+#include "parse/lookahead.h"
+#include "parse/parse.h"
+#include "parse/parse_det.h"
+#include "base/strbuf.h"
 
 static uint32_t rule_node(const struct loaded *l, const char *name)
 {

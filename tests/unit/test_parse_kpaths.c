@@ -16,12 +16,12 @@
 
 #include "../support/load.h"
 #include "../support/random_grammar.h"
-#include "gen.h"
+#include "gen/gen.h"
 #include "harness.h"
-#include "parse.h"
-#include "rng.h"
-#include "samples.h"
-#include "strbuf.h"
+#include "parse/parse.h"
+#include "base/rng.h"
+#include "base/samples.h"
+#include "base/strbuf.h"
 
 #define MAX_K 4
 

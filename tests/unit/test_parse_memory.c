@@ -13,8 +13,8 @@
 
 #include "../support/load.h"
 #include "harness.h"
-#include "parse.h"
-#include "strbuf.h"
+#include "parse/parse.h"
+#include "base/strbuf.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define RSS_MEANINGFUL 0

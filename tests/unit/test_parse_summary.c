@@ -7,7 +7,7 @@
 
 #include "../support/load.h"
 #include "harness.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 static bool stats_of(const struct graph *g, const char *text, struct parse_stats *st,
                      uint64_t *trees)

@@ -8,9 +8,9 @@
 
 #include "../support/load.h"
 #include "harness.h"
-#include "kpath.h"
-#include "pattern.h"
-#include "strbuf.h"
+#include "graph/kpath.h"
+#include "graph/pattern.h"
+#include "base/strbuf.h"
 
 /* The pattern of a path written as space-separated node names; caller frees.
  * On an invalid path, the diagnostic prefixed with "ERROR ". */

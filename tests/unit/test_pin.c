@@ -6,31 +6,31 @@
 #include <string.h>
 
 #include "../support/load.h"
-#include "gen.h"
+#include "gen/gen.h"
 #include "harness.h"
-#include "parse.h"
-#include "pin.h"
+#include "parse/parse.h"
+#include "graph/pin.h"
 
 /* S := A "." A; A := D+; D := "0" | "1";
  * Nodes: 0 cat, 1 A, 2 ".", 3 A, 4 + (A's), 5 D, 6 | (D's), 7 "0", 8 "1".
  * 2-paths: A_1->D_5, A_3->D_5, D_5->"0"_7, D_5->"1"_8. */
 /* The tree of gen->inputs[i], rebuilt from its packed form; valid until the
  * next call (one tree is kept for the whole run, so nothing leaks). */
-static const struct dtree *input_tree(const struct generator *gen, size_t i)
+static const struct derivation *input_tree(const struct generator *gen, size_t i)
 {
-    static struct dtree tree;
-    dtree_free(&tree);
+    static struct derivation tree;
+    derivation_free(&tree);
     gen_input_tree(gen, i, &tree);
     return &tree;
 }
 
 static const char *const numbers = "S := A \".\" A;\nA := D+;\nD := \"0\" | \"1\";\n";
 
-static struct dtree tree_of(const struct graph *g, const char *text)
+static struct derivation tree_of(const struct graph *g, const char *text)
 {
     struct diag_list d = DIAG_LIST_INIT;
     struct forest *f = parse_text(g, "sample", text, strlen(text), NULL, &d);
-    struct dtree t = {0};
+    struct derivation t = {0};
     if (CHECK(f != NULL))
         CHECK(forest_first_tree(f, &t));
     forest_free(f);
@@ -115,13 +115,13 @@ TEST(pin_coverage_in_context_differs_from_plain_coverage)
     struct pin_set pins = PIN_SET_INIT;
     struct diag_list d = DIAG_LIST_INIT;
     CHECK(pin_set_add(&pins, l.graph, "A_3", &d));
-    struct dtree t = tree_of(l.graph, "01.0");
+    struct derivation t = tree_of(l.graph, "01.0");
     struct kpath_space sp;
     kpath_space_init(&sp, l.graph, 2);
     struct kpath_set plain, in_context;
     kpath_set_init(&plain, &sp);
     kpath_set_init(&in_context, &sp);
-    CHECK_INT(dtree_add_kpaths(&t, &plain), 4);
+    CHECK_INT(derivation_add_kpaths(&t, &plain), 4);
     /* Only what happens below the second A: A_3->D_5 and D_5->"0"_7; the
      * "1" occurs below the first A only. */
     CHECK_INT(pin_add_kpaths(&pins, &t, &in_context), 2);
@@ -141,7 +141,7 @@ TEST(pin_coverage_in_context_differs_from_plain_coverage)
     kpath_set_free(&plain);
     kpath_set_free(&in_context);
     kpath_space_free(&sp);
-    dtree_free(&t);
+    derivation_free(&t);
     diag_list_free(&d);
     pin_set_free(&pins);
     test_unload(&l);
@@ -162,12 +162,12 @@ TEST(pin_longer_pins_need_their_whole_ancestry)
     kpath_space_init(&sp, l.graph, 1);
     struct kpath_set set;
     kpath_set_init(&set, &sp);
-    struct dtree t = tree_of(l.graph, "bc");
+    struct derivation t = tree_of(l.graph, "bc");
     CHECK_INT(pin_add_kpaths(&pins, &t, &set), 0); /* C below B_6: not the context */
-    dtree_free(&t);
+    derivation_free(&t);
     t = tree_of(l.graph, "ac");
     CHECK_INT(pin_add_kpaths(&pins, &t, &set), 2); /* C_7 and "c"_8 */
-    dtree_free(&t);
+    derivation_free(&t);
     kpath_set_free(&set);
     kpath_space_free(&sp);
     diag_list_free(&d);

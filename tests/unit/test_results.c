@@ -6,12 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "harness.h"
-#include "results.h"
-#include "strbuf.h"
-#include "workspace_run.h"
-#include "xalloc.h"
+#include "run/results.h"
+#include "base/strbuf.h"
+#include "workspace/workspace_run.h"
+#include "base/xalloc.h"
 
 static char *command_argv[] = {"./calc", "{}"};
 static char *collect_names[] = {"outcome", "gcov"};

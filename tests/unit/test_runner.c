@@ -11,16 +11,16 @@
 #include <unistd.h>
 
 #include "../support/load.h"
-#include "campaign.h"
-#include "collect.h"
+#include "run/campaign.h"
+#include "run/collect.h"
 #include "harness.h"
-#include "input_kpaths.h"
-#include "parse.h"
-#include "results.h"
-#include "run_report.h"
-#include "runner.h"
-#include "samples.h"
-#include "sha256.h"
+#include "parse/input_kpaths.h"
+#include "parse/parse.h"
+#include "run/results.h"
+#include "run/run_report.h"
+#include "run/runner.h"
+#include "base/samples.h"
+#include "base/sha256.h"
 
 /* Run argv to its end through runner_poll; the result (free it). */
 static struct runner_result *run_one(char *const *argv, const char *input, uint64_t timeout_ms)

@@ -12,8 +12,8 @@
 
 #include "../support/load.h"
 #include "harness.h"
-#include "parse.h"
-#include "samples.h"
+#include "parse/parse.h"
+#include "base/samples.h"
 
 static char *make_temp_dir(void)
 {
@@ -412,14 +412,14 @@ static void check_samples(const struct graph *g, const char *dir, bool valid, si
                         diags.len ? diags.items[diags.len - 1].message : "");
                 continue;
             }
-            struct dtree t;
+            struct derivation t;
             CHECK(forest_first_tree(f, &t));
             strbuf_reset(&back);
-            dtree_text(&t, &back);
+            derivation_text(&t, &back);
             if (!CHECK_INT(back.len, text.len) ||
                 !CHECK(memcmp(strbuf_str(&back), strbuf_str(&text), text.len) == 0))
                 fprintf(stderr, "  %s: the first tree spells something else\n", l.paths[i]);
-            dtree_free(&t);
+            derivation_free(&t);
         } else {
             CHECK(f == NULL);
             if (CHECK_INT(diags.len, 1))

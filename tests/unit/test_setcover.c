@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "rng.h"
-#include "setcover.h"
+#include "base/rng.h"
+#include "algo/setcover.h"
 
 struct inst {
     struct setcover_instance in;

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "sha256.h"
+#include "base/sha256.h"
 
 TEST(sha256_empty_message)
 {

@@ -1,7 +1,7 @@
 /* size_table: W(n, d) worked out by hand, and its route weights. */
 #include "../support/load.h"
 #include "harness.h"
-#include "size_table.h"
+#include "gen/size_table.h"
 
 #define WEIGHT(chars, nodes) (((uint64_t)(chars) << 32) + (nodes))
 

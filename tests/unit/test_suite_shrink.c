@@ -7,12 +7,12 @@
 #include <string.h>
 
 #include "../support/load.h"
-#include "gen.h"
+#include "gen/gen.h"
 #include "harness.h"
-#include "size_table.h"
-#include "strbuf.h"
-#include "suite_min.h"
-#include "suite_shrink.h"
+#include "gen/size_table.h"
+#include "base/strbuf.h"
+#include "suite/suite_min.h"
+#include "suite/suite_shrink.h"
 
 static struct generator *new_gen(const struct graph *g, uint32_t k)
 {
@@ -26,22 +26,22 @@ static struct generator *new_gen(const struct graph *g, uint32_t k)
     return gen;
 }
 
-/* An input made from dtree_replay decisions (pre-order). */
+/* An input made from derivation_replay decisions (pre-order). */
 static void make_input(const struct graph *g, const uint32_t *decisions, size_t n,
                        struct gen_input *in)
 {
     memset(in, 0, sizeof *in);
-    struct dtree t;
-    dtree_init(&t, g, 0);
+    struct derivation t;
+    derivation_init(&t, g, 0);
     size_t bad = 0;
-    CHECK_INT(dtree_replay(&t, decisions, n, &bad), (long long)n);
-    CHECK(dtree_complete(&t));
-    dtree_pack(&t, &in->tree);
+    CHECK_INT(derivation_replay(&t, decisions, n, &bad), (long long)n);
+    CHECK(derivation_complete(&t));
+    derivation_pack(&t, &in->tree);
     struct strbuf sb = STRBUF_INIT;
-    dtree_text(&t, &sb);
+    derivation_text(&t, &sb);
     in->text = strbuf_detach(&sb, &in->len);
-    in->depth = dtree_depth(&t);
-    dtree_free(&t);
+    in->depth = derivation_depth(&t);
+    derivation_free(&t);
 }
 
 /* Shrink the inputs given as decision lists (each ended by UINT32_MAX) and
@@ -66,14 +66,14 @@ static void check_shrink(const char *grammar, uint32_t k, const uint32_t *const 
     for (size_t i = 0; i < n; i++) {
         CHECK_STR(in[i].text, want[i]);
         /* The packed tree is the text's. */
-        struct dtree t;
-        dtree_unpack(&in[i].tree, l.graph, &t);
+        struct derivation t;
+        derivation_unpack(&in[i].tree, l.graph, &t);
         struct strbuf sb = STRBUF_INIT;
-        dtree_text(&t, &sb);
+        derivation_text(&t, &sb);
         CHECK_STR(strbuf_str(&sb), want[i]);
         CHECK_INT(in[i].len, strlen(want[i]));
         strbuf_free(&sb);
-        dtree_free(&t);
+        derivation_free(&t);
         gen_input_free(&in[i]);
     }
     CHECK_INT(st.kept, kept);
@@ -193,19 +193,19 @@ TEST(suite_min_default_suites_keep_full_coverage)
             struct kpath_set set;
             kpath_set_init(&set, &sp);
             for (size_t j = 0; j < gen->ninputs; j++) {
-                struct dtree t;
+                struct derivation t;
                 gen_input_tree(gen, j, &t);
-                CHECK(dtree_complete(&t));
-                dtree_add_kpaths(&t, &set);
+                CHECK(derivation_complete(&t));
+                derivation_add_kpaths(&t, &set);
                 struct strbuf sb = STRBUF_INIT;
-                dtree_text(&t, &sb);
+                derivation_text(&t, &sb);
                 CHECK(sb.len == gen->inputs[j].len &&
                       memcmp(strbuf_str(&sb), gen->inputs[j].text, sb.len) == 0);
-                CHECK_INT(dtree_depth(&t), gen->inputs[j].depth);
+                CHECK_INT(derivation_depth(&t), gen->inputs[j].depth);
                 CHECK(gen->inputs[j].depth <= GEN_DEFAULT_MAX_DEPTH);
                 CHECK(t.len <= GEN_DEFAULT_MAX_SIZE);
                 strbuf_free(&sb);
-                dtree_free(&t);
+                derivation_free(&t);
             }
             if (!CHECK_INT(set.size, sp.total))
                 fprintf(stderr, "  %s k=%u\n", bundled[i], k);

@@ -4,11 +4,11 @@
 
 #include "../support/load.h"
 #include "harness.h"
-#include "learn.h"
-#include "parse.h"
-#include "size_table.h"
-#include "why.h"
-#include "workspace.h"
+#include "gen/learn.h"
+#include "parse/parse.h"
+#include "gen/size_table.h"
+#include "explain/why.h"
+#include "workspace/workspace.h"
 
 static struct why_report explain(const struct graph *g, const uint32_t *path, uint32_t k,
                                  const struct why_options *o)

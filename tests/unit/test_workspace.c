@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "workspace.h"
+#include "workspace/workspace.h"
 
 static struct workspace *open_expr(void)
 {

@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "samples.h"
-#include "sha256.h"
-#include "workspace_run.h"
+#include "base/samples.h"
+#include "base/sha256.h"
+#include "workspace/workspace_run.h"
 
 TEST(workspace_run_inputs_dir_is_beside_the_results)
 {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grammar_write.h"
+#include "formats/grammar_write.h"
 #include "harness.h"
 
 TEST(write_file_atomic_keeps_devices_links_and_refuses_directories)

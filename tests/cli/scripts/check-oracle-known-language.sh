@@ -33,7 +33,7 @@ printf '%s\n' '  "/"_24' '  MultExpr_2 -> "/"_24' '  MultExpr_7 -> "/"_24' '  Mu
 diff "$tmp/want" "$tmp/paths" || fail "rejected k-paths differ"
 grep -qxF '  k=1  covered 39/39, in an accepted input 38, only in rejected inputs 1' "$tmp/report" || fail "k=1 line"
 grep -qxF '  k=2  covered 125/125, in an accepted input 122, only in rejected inputs 3' "$tmp/report" || fail "k=2 line"
-# Patterns, by the definition in src/pattern.h.
+# Patterns, by the definition in src/graph/pattern.h.
 grep -qxF '    pattern: MultExpr / UnaryExpr' "$tmp/report" || fail "pattern of /"
 grep -qxF '    pattern: MultExpr / UnaryExpr (* | / | %) UnaryExpr' "$tmp/report" || fail "pattern of MultExpr_13 -> /"
 # The smallest rejected input of "/": 3 bytes (x/x with shortest close-off), and it does contain "/".

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A missing grammar file: every command that reads one suggests the closest
-# name in the directory as the user typed it (src/file_hint.c), relative
+# name in the directory as the user typed it (src/base/file_hint.c), relative
 # as typed, never turned absolute.
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"

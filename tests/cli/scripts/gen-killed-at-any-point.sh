@@ -1,6 +1,6 @@
 #!/bin/sh
 # kill -9 at every point of a `--force -o DIR` run over an earlier suite (the
-# KPATH_OUTDIR_KILL_AT hook of src/outdir.h makes the run kill itself just
+# KPATH_OUTDIR_KILL_AT hook of src/base/outdir.h makes the run kill itself just
 # before its N-th change to the directory): afterwards the manifest is absent
 # or true (every file it lists is there, whole, with its recorded size), and
 # every visible file is whole, the old version or the new one.  A later run

@@ -1,7 +1,7 @@
 #!/bin/sh
 # kpath generalize and grammar-from against oracles whose languages are known
 # exactly (tests/subjects/lang.c), so what each generalization must find is
-# worked out by hand from the algorithm (src/generalize.h):
+# worked out by hand from the algorithm (src/infer/generalize.h):
 #  - digits    "n=" [0-9]+: "42" becomes digits (posint, digits accepted;
 #              alnum's "a1" rejected) and nothing more;
 #  - optional  "a" "b"? "c": from the sample "abc", only "b" may be omitted;

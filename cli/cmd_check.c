@@ -1,0 +1,60 @@
+/* cmd_check: `kpath check` — diagnostics only. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "base/json.h"
+
+static int run(const struct cli_command *cmd, int argc, char **argv);
+
+static const struct cli_option options[] = {
+    {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
+    CLI_GRAMMAR_SIZE_OPTION,
+    {"json", 0, NULL, "print the diagnostics as JSON on stdout"},
+    {0},
+};
+
+const struct cli_command cmd_check_command = {
+    "check", "[options] GRAMMAR", "check a grammar and print its diagnostics",
+    "Check GRAMMAR and print every diagnostic as FILE:LINE:COL: error: MESSAGE\n"
+    "(or warning:) on stderr.  Exit status 0 when the grammar is valid (warnings\n"
+    "allowed), 2 when it has errors.",
+    options, run, false,
+};
+
+static void json_diagnostics(const struct diag_list *diags, bool valid)
+{
+    struct strbuf out = STRBUF_INIT;
+    strbuf_addf(&out, "{\"valid\": %s, \"diagnostics\": [", valid ? "true" : "false");
+    for (size_t i = 0; i < diags->len; i++) {
+        const struct diag *d = &diags->items[i];
+        strbuf_addf(&out, "%s\n  {\"severity\": \"%s\", \"file\": ", i ? "," : "",
+                    d->severity == DIAG_ERROR ? "error" : d->severity == DIAG_WARNING ? "warning" : "note");
+        json_add_cstring(&out, d->file ? d->file : "");
+        strbuf_addf(&out, ", \"line\": %u, \"col\": %u, \"message\": ", d->line, d->col);
+        json_add_cstring(&out, d->message);
+        strbuf_addch(&out, '}');
+    }
+    strbuf_addstr(&out, diags->len ? "\n]}\n" : "]}\n");
+    cli_write(out.data, out.len);
+    strbuf_free(&out);
+}
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+    struct cli_common c = {0};
+    int status = cli_parse_args(cmd, argc, argv, &c, NULL, NULL);
+    if (status != CLI_CONTINUE)
+        return status;
+    struct grammar *g = NULL;
+    struct diag_list diags = DIAG_LIST_INIT;
+    status = cli_load(c.grammar, c.start, &diags, &g, NULL);
+    if (c.json)
+        json_diagnostics(&diags, status == EXIT_OK);
+    else
+        cli_print_grammar_diags(&diags); /* every one, not capped: that is what check is for */
+    diag_list_free(&diags);
+    grammar_free(g);
+    return status;
+}

@@ -1,0 +1,317 @@
+/* cmd_generalize: `kpath generalize` — widen a grammar by asking a program
+ * (the oracle) about inputs made from samples (src/infer/generalize), every query a
+ * contained run (src/infer/membership through src/run/runner).
+ *
+ * The generalized grammar goes to -o OUT (written atomically) or standard
+ * output; the query log to standard output when the grammar has a file, else
+ * to standard error, and to --log FILE (atomically) when asked. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "campaign_loop.h"
+#include "cli.h"
+#include "commands.h"
+#include "infer/generalize.h"
+#include "formats/grammar_write.h"
+#include "infer/lattice.h"
+#include "infer/membership.h"
+#include "base/samples.h"
+#include "base/xalloc.h"
+
+static int run(const struct cli_command *cmd, int argc, char **argv);
+
+#define DEFAULT_LATTICE LATTICE_DEFAULT
+
+static const struct cli_option options[] = {
+    {"output", 'o', "OUT", "write the generalized grammar to OUT (default: standard output)"},
+    {"log", 0, "FILE", "also write the query log to FILE"},
+    {"lattice", 0, "FILE", "the items strings are generalized along (default: the "
+                           "shipped " DEFAULT_LATTICE ")"},
+    CLI_ORACLE_OPTIONS("queries"),
+    {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes "
+                               "(default 16M)"},
+    {"max-queries", 0, "N", "ask at most N distinct inputs, then write what was found "
+                            "(default 10000)"},
+    {"no-strings", 0, NULL, "do not generalize literal strings"},
+    {"no-repetitions", 0, NULL, "do not look for repetitions"},
+    {"no-optional", 0, NULL, "do not look for optional parts"},
+    {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
+    CLI_ANY_FILE_OPTION,
+    {0},
+};
+
+const struct cli_command cmd_generalize_command = {
+    .name = "generalize",
+    .usage = "[options] GRAMMAR SAMPLE|DIR... -- COMMAND [ARG...]",
+    .summary = "widen a grammar by asking a program about inputs from samples",
+    .description =
+    "Generalize GRAMMAR as AUTOGRAM does (Active Learning of Input Grammars):\n"
+    "parse the SAMPLEs, then rule by rule try three generalizations, each\n"
+    "confirmed by membership queries that change the samples only where that\n"
+    "rule derived text:\n"
+    "  strings      a literal is replaced by the examples of lattice items that\n"
+    "               hold it (--lattice; positive integers, digits, letters,\n"
+    "               alphanumerics, identifiers, ... printable text), walking up\n"
+    "               while all are accepted; it becomes the last item accepted;\n"
+    "  repetitions  a group of items occurring twice or more in a row is tried\n"
+    "               1 to 5 times; all accepted makes it (group)+;\n"
+    "  optional     subsequences of a sequence are omitted, longest first; all\n"
+    "               accepted makes the subsequence optional.\n"
+    "An input is valid when COMMAND exits 0 (or a code of --valid-exit) within\n"
+    "the timeout; each query is a contained run as in kpath run (input on\n"
+    "standard input, or as a file where an argument is {}).  Every sample must be\n"
+    "valid.  The same input is never run twice.\n"
+    "\n"
+    "The query log lists per attempt each input, yes or no, and the conclusion;\n"
+    "queries are numbered, and the grammar gets a #: comment above every changed\n"
+    "rule naming the queries that justified each change.  The grammar goes to\n"
+    "OUT (replaced atomically) or standard output; the log to standard output\n"
+    "when -o is given, else to standard error.  In the explorer,\n"
+    ":generalize SAMPLE... -- COMMAND does the same on the grammar explored, as\n"
+    "a job that any key stops; W shows the query log and the learned grammar.\n"
+    "\n"
+    "Exit status: 0 when the grammar was written, 1 when the command could not\n"
+    "run or a file could not be written, 2 for bad usage, an invalid grammar, a\n"
+    "sample that does not parse or that the program rejects, 130 when\n"
+    "interrupted.",
+    .options = options,
+    .run = run,
+};
+
+struct args {
+    struct runner_options runner;
+    uint64_t max_queries;
+    struct oracle_exits exits;
+    const char *out, *log, *lattice, *start;
+    bool no_strings, no_repetitions, no_optional;
+    const char **positional;
+    size_t npositional;
+    struct parse_options po;
+};
+
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
+{
+    struct args *a = ctx;
+    const char *name = cmd->options[index].name;
+    int st = cli_oracle_option(cmd, name, value, &a->runner, &a->exits);
+    if (st != CLI_NOT_MINE)
+        return st;
+    if (strcmp(name, "max-queries") == 0) {
+        if (!cli_parse_u64(cmd, "--max-queries", value, &a->max_queries))
+            return EXIT_USAGE;
+        return a->max_queries ? CLI_CONTINUE
+                              : cli_usage_error(cmd, "--max-queries must be at least 1");
+    }
+    const char **text = strcmp(name, "output") == 0    ? &a->out
+                        : strcmp(name, "log") == 0     ? &a->log
+                        : strcmp(name, "lattice") == 0 ? &a->lattice
+                        : strcmp(name, "start") == 0   ? &a->start
+                                                       : NULL;
+    if (text) {
+        *text = value;
+        return CLI_CONTINUE;
+    }
+    bool *flag = strcmp(name, "no-strings") == 0       ? &a->no_strings
+                 : strcmp(name, "no-repetitions") == 0 ? &a->no_repetitions
+                 : strcmp(name, "no-optional") == 0    ? &a->no_optional
+                                                       : NULL;
+    if (flag) {
+        *flag = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "format") == 0)
+        return cli_format_option(cmd, value);
+    return cli_sample_option(cmd, name, value, &a->po);
+}
+
+struct asker {
+    struct membership *m;
+};
+
+static bool ask_program(void *ctx, const char *const *inputs, const size_t *lens, size_t n,
+                        bool *answers, struct diag_list *diags)
+{
+    struct asker *k = ctx;
+    return membership_ask(k->m, inputs, lens, n, answers, cli_interrupt_flag(), diags);
+}
+
+struct log_sink {
+    FILE *to;
+    struct strbuf *copy; /* for --log, or NULL */
+};
+
+static void log_block(void *ctx, const char *text, size_t len)
+{
+    struct log_sink *s = ctx;
+    fwrite(text, 1, len, s->to);
+    fflush(s->to);
+    if (s->copy)
+        strbuf_add(s->copy, text, len);
+}
+
+static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
+{
+    const struct generalize_result *res = ctx;
+    (void)g;
+    if (rule < res->nnotes && res->notes[rule].len)
+        strbuf_add(out, res->notes[rule].data, res->notes[rule].len);
+}
+
+static int generalize(const struct cli_command *cmd, struct args *a, char **command,
+                      size_t ncommand)
+{
+    if (!a->npositional)
+        return cli_usage_error(cmd, "missing GRAMMAR");
+    if (a->npositional < 2)
+        return cli_usage_error(cmd, "missing SAMPLE: generalizing starts from valid inputs");
+    if (!ncommand)
+        return cli_usage_error(cmd, "missing -- COMMAND (the oracle)");
+    if (cli_stdin_once(cmd, a->positional[0], a->positional + 1, a->npositional - 1) !=
+        CLI_CONTINUE)
+        return EXIT_USAGE;
+    struct diag_list diags = DIAG_LIST_INIT;
+    if (!runner_check_command(command[0], &diags)) {
+        cli_print_diags(cmd, &diags);
+        diag_list_free(&diags);
+        return EXIT_USAGE;
+    }
+    struct strbuf lattice_path = STRBUF_INIT;
+    if (a->lattice) {
+        strbuf_addstr(&lattice_path, a->lattice);
+    } else if (!a->no_strings && !lattice_default_path(&lattice_path)) {
+        fprintf(stderr, "kpath generalize: cannot find the default lattice (%s); give one "
+                        "with --lattice FILE or use --no-strings\n", lattice_path.data);
+        strbuf_free(&lattice_path);
+        return EXIT_FAILURE_OTHER;
+    }
+    struct lattice lattice = {0};
+    bool have_lattice = !a->no_strings;
+    if (have_lattice && !lattice_load(lattice_path.data, &lattice, &diags)) {
+        cli_print_diags(cmd, &diags);
+        diag_list_free(&diags);
+        strbuf_free(&lattice_path);
+        return EXIT_USAGE;
+    }
+    struct grammar *g = NULL;
+    int status = cli_load(a->positional[0], a->start, NULL, &g, NULL);
+    if (status != EXIT_OK) {
+        if (have_lattice)
+            lattice_free(&lattice);
+        strbuf_free(&lattice_path);
+        return status;
+    }
+    struct sample_list files = SAMPLE_LIST_INIT;
+    samples_expand(a->positional + 1, a->npositional - 1, cli_any_file(), &files, &diags);
+    struct strbuf *texts = xcalloc(files.len ? files.len : 1, sizeof *texts);
+    struct generalize_sample *samples = xcalloc(files.len ? files.len : 1, sizeof *samples);
+    for (size_t i = 0; i < files.len && !diags.errors; i++) {
+        if (!samples_read(files.paths[i], a->po.max_input_size, &texts[i], &diags))
+            break;
+        samples[i] = (struct generalize_sample){samples_display_name(files.paths[i]),
+                                                texts[i].data ? texts[i].data : "",
+                                                texts[i].len};
+    }
+    if (!diags.errors && !files.len)
+        diag_add(&diags, DIAG_ERROR, NULL, 0, 0, "no sample to start from");
+    cli_print_diags(cmd, &diags);
+    status = diags.errors ? EXIT_USAGE : EXIT_OK;
+    diag_list_free(&diags);
+    struct generalize_result res = {0};
+    bool generalized = false;
+    struct strbuf log_copy = STRBUF_INIT;
+    if (status == EXIT_OK) {
+        char **argv = xcalloc(ncommand + 1, sizeof *argv);
+        memcpy(argv, command, ncommand * sizeof *argv);
+        struct runner_options ro = a->runner;
+        struct asker k = {membership_new(&ro, argv, &a->exits)};
+        free(argv);
+        struct log_sink sink = {a->out ? stdout : stderr, a->log ? &log_copy : NULL};
+        struct generalize_options o;
+        generalize_options_default(&o);
+        o.lattice = have_lattice ? &lattice : NULL;
+        o.lattice_name = a->lattice ? a->lattice : DEFAULT_LATTICE;
+        o.ask = ask_program;
+        o.ask_ctx = &k;
+        o.log = log_block;
+        o.log_ctx = &sink;
+        o.po = a->po;
+        o.max_queries = (size_t)a->max_queries;
+        o.strings = !a->no_strings;
+        o.repetitions = !a->no_repetitions;
+        o.optional = !a->no_optional;
+        cli_catch_interrupts(true);
+        generalized = generalize_run(g, samples, files.len, &o, &res, &diags);
+        bool interrupted = *cli_interrupt_flag() != 0;
+        cli_catch_interrupts(false);
+        membership_free(k.m);
+        if (interrupted) {
+            diag_list_free(&diags);
+            fprintf(stderr, "kpath generalize: interrupted (%s) after %zu queries; nothing "
+                            "written\n", cli_interrupt_name(), res.queries);
+            status = 130;
+        } else {
+            cli_print_diags(cmd, &diags);
+            bool rejected = false;
+            for (size_t i = 0; i < diags.len; i++)
+                rejected = rejected || (diags.items[i].file && diags.items[i].severity == DIAG_ERROR);
+            status = generalized ? EXIT_OK : rejected ? EXIT_USAGE : EXIT_FAILURE_OTHER;
+            diag_list_free(&diags);
+        }
+    }
+    if (status == EXIT_OK) {
+        fprintf(a->out ? stdout : stderr,
+                "%zu quer%s (%zu accepted), %zu asked again from memory, %zu change%s\n",
+                res.queries, res.queries == 1 ? "y" : "ies", res.accepted,
+                res.asked - res.queries, res.changes, res.changes == 1 ? "" : "s");
+        struct grammar_write_options wo = {.note = note_rule, .ctx = &res};
+        struct strbuf text = STRBUF_INIT;
+        grammar_write(g, &wo, &text);
+        if (a->log && !write_file_atomic(a->log, log_copy.data ? log_copy.data : "", log_copy.len,
+                                         &diags))
+            status = EXIT_FAILURE_OTHER;
+        if (status == EXIT_OK && a->out)
+            status = write_file_atomic(a->out, text.data, text.len, &diags) ? EXIT_OK
+                                                                             : EXIT_FAILURE_OTHER;
+        else if (status == EXIT_OK && !cli_write(text.data, text.len))
+            status = EXIT_FAILURE_OTHER;
+        cli_print_diags(cmd, &diags);
+        diag_list_free(&diags);
+        strbuf_free(&text);
+    }
+    strbuf_free(&log_copy);
+    generalize_result_free(&res);
+    for (size_t i = 0; i < files.len; i++)
+        strbuf_free(&texts[i]);
+    free(texts);
+    free(samples);
+    sample_list_free(&files);
+    grammar_free(g);
+    if (have_lattice)
+        lattice_free(&lattice);
+    strbuf_free(&lattice_path);
+    return status;
+}
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+    int split = cli_split_command(argc, argv);
+    struct args a = {.max_queries = GENERALIZE_DEFAULT_MAX_QUERIES,
+                     .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
+                            .max_memory = PARSE_DEFAULT_MAX_MEMORY}};
+    runner_default_options(&a.runner);
+    a.exits.ok[0] = true;
+    a.positional = xcalloc((size_t)argc + 1, sizeof *a.positional);
+    int status = cli_parse_positional(cmd, split, argv, a.positional, &a.npositional, on_option,
+                                      &a);
+    if (status == CLI_CONTINUE)
+        status = generalize(cmd, &a, argv + split + 1,
+                            split < argc ? (size_t)(argc - split - 1) : 0);
+    free(a.positional);
+    return status;
+}

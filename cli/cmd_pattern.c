@@ -1,0 +1,127 @@
+/* cmd_pattern: `kpath pattern` — one k-path as a human-readable pattern. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "base/json.h"
+#include "graph/pattern.h"
+#include "base/xalloc.h"
+
+static int run(const struct cli_command *cmd, int argc, char **argv);
+
+static const struct cli_option options[] = {
+    {"ids", 0, NULL, "the path is node ids (0 10) instead of names"},
+    {"quoted", 0, NULL, "keep literals in double quotes (when they look like parentheses)"},
+    {"start", 0, "NAME", "use rule NAME as the start rule"},
+    CLI_FORMAT_OPTION,
+    CLI_GRAMMAR_SIZE_OPTION,
+    {"json", 0, NULL, "print JSON instead of text"},
+    {0},
+};
+
+const struct cli_command cmd_pattern_command = {
+    "pattern", "[options] GRAMMAR PATH...", "show a k-path as a pattern of inputs",
+    "Show what kind of input contains a k-path.  PATH is the path's nodes as\n"
+    "`kpath paths` prints them, as separate arguments or in one string (arrows\n"
+    "between them may stay):\n"
+    "  kpath pattern grammars/expr.ebnf 'AddExpr_0 \"+\"_10'\n"
+    "  AddExpr + MultExpr\n"
+    "or, with --ids, their ids: kpath pattern --ids grammars/expr.ebnf 0 10.\n"
+    "The pattern starts from the alternative of the rule that holds the first\n"
+    "node (for the root, the start rule's right-hand side); each next node\n"
+    "replaces the reference before it by the alternative of its rule that holds\n"
+    "it, narrowing every group on the way to the branch that holds it, and every\n"
+    "quantifier on the way to at least one repetition (x? as x, x* as x+).  A\n"
+    "last node that is a reference stays as its rule's name; everything else\n"
+    "stays as written.  Literals are shown without quotes unless --quoted, except\n"
+    "the empty string and literals with a space in them, which would be\n"
+    "invisible or read as several items without: \"\" and \" + \".",
+    options, run, true,
+};
+
+struct pattern_args {
+    bool ids, quoted;
+};
+
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
+{
+    (void)value;
+    struct pattern_args *a = ctx;
+    if (strcmp(cmd->options[index].name, "ids") == 0)
+        a->ids = true;
+    else
+        a->quoted = true;
+    return CLI_CONTINUE;
+}
+
+static bool all_digits(const char *s)
+{
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+static int render(const struct cli_command *cmd, const struct graph *g,
+                  const struct pattern_args *a, const struct cli_common *c)
+{
+    /* The arguments after GRAMMAR are one path, however they were split. */
+    struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        if (a->ids && !all_digits(c->files[i])) {
+            fprintf(stderr, "kpath %s: '%s' is not a node id (with --ids, write ids like 0 10)\n",
+                    cmd->name, c->files[i]);
+            strbuf_free(&text);
+            return EXIT_USAGE;
+        }
+        strbuf_addstr(&text, i ? " " : "");
+        strbuf_addstr(&text, c->files[i]);
+    }
+    struct diag_list diags = DIAG_LIST_INIT;
+    uint32_t k = 0;
+    uint32_t *path = graph_parse_path(g, strbuf_str(&text), &k, &diags);
+    struct pattern_options po = {.quoted = a->quoted};
+    strbuf_reset(&text);
+    int status = EXIT_USAGE;
+    if (path && pattern_render(g, path, k, &po, &text, &diags)) {
+        if (c->json) {
+            strbuf_addstr(&out, "{\"path\": [");
+            for (uint32_t i = 0; i < k; i++)
+                strbuf_addf(&out, "%s%u", i ? ", " : "", (unsigned)path[i]);
+            strbuf_addstr(&out, "], \"pattern\": ");
+            json_add_string(&out, text.data, text.len);
+            strbuf_addstr(&out, "}\n");
+        } else {
+            strbuf_addstr(&out, strbuf_str(&text));
+            strbuf_addch(&out, '\n');
+        }
+        status = cli_write(out.data, out.len) ? EXIT_OK : EXIT_FAILURE_OTHER;
+    }
+    cli_print_diags(cmd, &diags);
+    strbuf_free(&text);
+    strbuf_free(&out);
+    diag_list_free(&diags);
+    free(path);
+    return status;
+}
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+    struct pattern_args a = {0};
+    struct cli_common c = {0};
+    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
+    if (status == CLI_CONTINUE) {
+        struct grammar *g;
+        struct graph *graph;
+        status = cli_load(c.grammar, c.start, NULL, &g, &graph);
+        if (status == EXIT_OK) {
+            status = render(cmd, graph, &a, &c);
+            graph_free(graph);
+            grammar_free(g);
+        }
+    }
+    cli_common_free(&c);
+    return status;
+}

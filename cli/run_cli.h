@@ -1,0 +1,92 @@
+/* run_cli: running generated inputs through a program for commands that make
+ * inputs themselves (`kpath target --run`, `kpath bonsai --run`): the options
+ * they share with `kpath run` (limits, feature collectors) and a batch that
+ * writes texts to files, runs them through a campaign (src/run/campaign, looped
+ * by campaign_loop.h: the same containment, timeouts and Ctrl-C handling as
+ * kpath run) and gives each text's behaviour features.
+ *
+ * A batch works in one directory of its own (made new or empty, see
+ * outdir.h): every text becomes DIR/LABEL/NNNN.txt and every run a record of
+ * DIR/results.jsonl, a results file `kpath run --report`, explain and reduce
+ * read like any other.  Batches append to it (each text is a new file, so a
+ * record is never replaced).
+ *
+ * Ownership: a run_cli owns its --features-cmd array (the strings point into
+ * argv); a run_batch owns its collectors, header, directory path and the
+ * results it loaded, and borrows the command's argv. */
+#ifndef KPATH_CLI_RUN_CLI_H
+#define KPATH_CLI_RUN_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "run/results.h"
+#include "run/runner.h"
+
+/* The options, for a command's option table (after its own). */
+#define RUN_CLI_OPTIONS                                                                   \
+    {"jobs", 'j', "N", "with --run: run N inputs at once (default: the number of cores)"}, \
+    {"timeout", 0, "SECONDS", "with --run: kill a run after SECONDS; 'NNNms' for "          \
+                              "milliseconds (default 10)"},                                \
+    {"run-max-memory", 0, "N", "with --run: address space of a run; K, M, G suffixes, 0 "   \
+                               "for no limit (default 4G)"},                               \
+    {"gcov", 0, "BUILD_DIR", "with --run: collect the functions (fn:NAME) each run "        \
+                             "executed, as kpath run --gcov"},                             \
+    {"lines", 0, NULL, "with --gcov, also the lines (line:FILE:N)"},                       \
+    {"node-coverage", 0, NULL, "with --run: collect the functions a Node.js program ran"},  \
+    {"features-cmd", 0, "CMD", "with --run: each line `sh -c CMD` prints after a run is a " \
+                               "feature (repeatable)"},                                    \
+    {"keep-going", 0, NULL, "with --run: go on when the first runs all fail the same way"}, \
+    {"runs", 0, "DIR", "with --run: keep the inputs run and DIR/results.jsonl in DIR "      \
+                       "(default: a temporary directory, removed at the end)"}
+
+struct run_cli {
+    struct runner_options runner; /* -j, --timeout, --run-max-memory */
+    const char *gcov_dir, *runs_dir;
+    bool lines, node, keep_going;
+    const char **features_cmds; /* owned array */
+    size_t nfeatures_cmds;
+    char **command;             /* after "--" (borrowed from argv); NULL: no --run */
+    size_t ncommand;
+};
+
+void run_cli_init(struct run_cli *r);
+void run_cli_free(struct run_cli *r);
+/* Handle one of RUN_CLI_OPTIONS: CLI_CONTINUE, EXIT_USAGE after a message,
+ * or CLI_NOT_MINE. */
+int run_cli_option(const struct cli_command *cmd, const char *name, const char *value,
+                   struct run_cli *r);
+/* Split argv at the first "--": returns the argc of what comes before it and
+ * points r->command at what follows (none: r->command stays NULL). */
+int run_cli_split(int argc, char **argv, struct run_cli *r);
+/* Usage checks once the options are read: --run needs "-- COMMAND" and the
+ * other way round; run options need --run; the command must be one that can
+ * be executed.  CLI_CONTINUE or EXIT_USAGE after a message. */
+int run_cli_check(const struct cli_command *cmd, const struct run_cli *r, bool run);
+
+struct run_batch;
+
+/* Make the collectors and the working directory (r->runs_dir,
+ * or a new temporary one).  NULL, with the exit status in *status, after a
+ * message. */
+struct run_batch *run_batch_open(const struct cli_command *cmd, const struct run_cli *r,
+                                 const char *grammar, const char *start, int *status);
+/* Write texts[i] (lens[i] bytes) to DIR/LABEL/0001.txt, ... and run them.
+ * paths_out (n entries, may be NULL) receives each file's path (owned by the
+ * batch, valid until run_batch_close).  EXIT_OK, 130 when interrupted, or
+ * another exit status after a message. */
+int run_batch_run(struct run_batch *b, const char *label, char *const *texts,
+                  const size_t *lens, size_t n, const char **paths_out);
+/* Every record so far (after a successful run_batch_run). */
+const struct results *run_batch_results(const struct run_batch *b);
+/* The record of a path run_batch_run gave, or NULL (it could not be read). */
+const struct run_record *run_batch_record(const struct run_batch *b, const char *path);
+/* The working directory and the collect list ("outcome, gcov"), for reports. */
+const char *run_batch_dir(const struct run_batch *b);
+void run_batch_collect_names(const struct run_batch *b, struct strbuf *out);
+/* Remove the temporary directory (not a --runs DIR) and free everything. */
+void run_batch_close(struct run_batch *b);
+
+#endif

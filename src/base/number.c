@@ -1,0 +1,63 @@
+#include "base/number.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+#include "base/strbuf.h"
+
+bool number_parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s)
+        return false;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+bool number_parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (!number_parse_u64(s, &v) || v > UINT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+void number_add_percent(struct strbuf *out, uint64_t covered, uint64_t total)
+{
+    if (total == 0 || covered >= total) {
+        strbuf_addstr(out, "100.0");
+        return;
+    }
+    long double tenths = floorl(1000.0L * (long double)covered / (long double)total);
+    if (tenths > 999)
+        tenths = 999;
+    unsigned t = (unsigned)tenths;
+    strbuf_addf(out, "%u.%u", t / 10, t % 10);
+}
+
+static void add_count(struct strbuf *out, uint64_t count, const char *saturated)
+{
+    if (count == UINT64_MAX)
+        strbuf_addstr(out, saturated);
+    else
+        strbuf_addf(out, "%" PRIu64, count);
+}
+
+void number_add_count(struct strbuf *out, uint64_t count)
+{
+    add_count(out, count, "more than 2^64");
+}
+
+void number_add_count_compact(struct strbuf *out, uint64_t count)
+{
+    add_count(out, count, ">2^64");
+}

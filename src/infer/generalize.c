@@ -1,0 +1,1352 @@
+/* generalize: see generalize.h. */
+#include "infer/generalize.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/derivation.h"
+#include "grammar/grammar_build.h"
+#include "formats/grammar_write.h"
+#include "graph/graph.h"
+#include "base/xalloc.h"
+
+#define uthash_malloc(sz) xmalloc(sz)
+#define uthash_free(ptr, sz) free(ptr)
+#define uthash_fatal(msg) abort()
+#include <uthash.h>
+
+/* One sample's first derivation tree and the text span of every instance. */
+struct sample_tree {
+    struct derivation tree;
+    bool built;
+    size_t *start, *end; /* per instance: [start, end) in the sample's text */
+};
+
+/* An input asked before, by its bytes. */
+struct query {
+    char *text; /* owned */
+    size_t len;
+    size_t number; /* 1-based, in the order first asked */
+    bool answer;
+    UT_hash_handle hh;
+};
+
+enum attempt { TRY_OPTIONAL, TRY_REPETITION };
+
+/* An attempt already made, by the items it starts and ends with: they keep
+ * their identity when the sequence around them is rewritten. */
+struct tried {
+    enum attempt kind;
+    const struct expr *first, *last;
+    size_t extra;
+};
+
+/* An occurrence of an element in a sample's tree. */
+struct occ {
+    size_t sample;
+    uint32_t inst;
+};
+
+/* One query of an attempt, for the notes. */
+struct asked {
+    size_t number;
+    bool answer;
+};
+
+/* The batch of inputs of the attempt under way (ask_begin .. ask_end). */
+struct pending_ask {
+    enum { ASK_IDLE, ASK_WAITING, ASK_ANSWERED, ASK_FAILED } state;
+    struct strbuf *inputs;  /* owned: every input of the attempt */
+    size_t n;
+    struct query **entry;   /* per input: its cache entry */
+    bool *again;            /* per input: answered from memory */
+    struct query **fresh;   /* the entries asked now, in order */
+    size_t nfresh;
+    const char **texts;     /* of fresh, for the caller; borrowed from the entries */
+    size_t *lens;
+    bool *answers;          /* of fresh, filled in by the caller */
+};
+
+/* Where the walk of one literal along the lattice is (strings). */
+struct string_walk {
+    bool active, up;          /* up: walking to more general items */
+    struct expr *lit;
+    struct occ *occs;
+    size_t nocc;
+    bool *holds;              /* per lattice item: it holds the literal */
+    struct strbuf label, walk;
+    size_t cur, next;         /* the item accepted last, the one found above it */
+    size_t i;                 /* the next item to consider */
+    size_t item;              /* the item being asked about */
+    int out;                  /* enum outcome of the last attempt */
+};
+
+enum pending_kind { PENDING_NONE, PENDING_SAMPLES, PENDING_ITEM, PENDING_REPETITION,
+                    PENDING_OPTIONAL };
+enum phase { PHASE_STRINGS, PHASE_REPETITIONS, PHASE_OPTIONAL, PHASE_END, PHASE_DONE };
+
+struct generalize {
+    struct grammar *g;
+    struct graph *graph;
+    const struct generalize_sample *samples;
+    size_t nsamples;
+    struct sample_tree *trees;
+    const struct generalize_options *o;
+    struct generalize_result *res;
+    struct diag_list *diags;
+    struct query *cache;
+    struct strbuf block;      /* the log block being written */
+    uint32_t *item_rule;      /* per lattice item: its rule in g, or RULE_NONE */
+    struct tried *tried;
+    size_t ntried, tried_cap;
+    struct asked *attempt;    /* the queries of the current attempt */
+    size_t nattempt, attempt_cap;
+    size_t notes_cap;
+    /* the state machine: a phase per rule, the attempt under way */
+    bool ok;                  /* nothing failed so far */
+    uint32_t rule, original;  /* the rule being generalized, of the first `original` */
+    enum phase phase;
+    enum pending_kind pending;
+    struct pending_ask ask;
+    struct strbuf current;    /* the attempt under way, one line */
+    struct string_walk walk;
+    struct expr **lits;       /* strings: the rule's literals, the next */
+    size_t nlits, next_lit;
+    struct expr **cats;       /* repetitions: the rule's sequences, the cursor */
+    size_t ncats, cat;
+    uint32_t rep_len, rep_at;
+    struct expr **elements;   /* optional parts: the rule's elements, the cursor */
+    size_t nelements, element;
+    bool in_sequence;
+    uint32_t opt_n, opt_len, opt_at;
+    /* the attempt asked about: its sequence and items [at, at + len * times) */
+    struct expr *try_seq;
+    uint32_t try_at, try_len, try_times;
+};
+
+enum outcome { ACCEPTED, REJECTED, STOPPED };
+
+/* ---- small helpers ----------------------------------------------------------- */
+
+static size_t utf8_bytes(uint32_t cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+static struct strbuf *note_of(struct generalize *G, uint32_t rule)
+{
+    if (rule >= G->res->nnotes) {
+        G->res->notes = xgrow(G->res->notes, &G->notes_cap, (size_t)rule + 1,
+                              sizeof *G->res->notes);
+        for (uint32_t i = G->res->nnotes; i <= rule; i++)
+            G->res->notes[i] = (struct strbuf)STRBUF_INIT;
+        G->res->nnotes = rule + 1;
+    }
+    return &G->res->notes[rule];
+}
+
+static void flush_log(struct generalize *G)
+{
+    if (G->block.len && G->o->log)
+        G->o->log(G->o->log_ctx, G->block.data, G->block.len);
+    strbuf_reset(&G->block);
+}
+
+/* "g.ebnf:3:9" for an element that came from the file, else nothing. */
+static void add_where(struct generalize *G, const struct expr *e, struct strbuf *out)
+{
+    if (e->pos.line)
+        strbuf_addf(out, " (%s:%u:%u)", G->g->file, e->pos.line, e->pos.col);
+}
+
+static int compare_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The current attempt's queries as "accepted #1, #7-#11; rejected #12-#14",
+ * each number once, in increasing order. */
+static void add_attempt(const struct generalize *G, struct strbuf *out)
+{
+    size_t *numbers = xmalloc((G->nattempt ? G->nattempt : 1) * sizeof *numbers);
+    for (int answer = 1; answer >= 0; answer--) {
+        size_t n = 0;
+        for (size_t i = 0; i < G->nattempt; i++)
+            if (G->attempt[i].answer == (bool)answer)
+                numbers[n++] = G->attempt[i].number;
+        if (!n)
+            continue;
+        qsort(numbers, n, sizeof *numbers, compare_size);
+        if (answer == 0 && out->len && out->data[out->len - 1] != ' ')
+            strbuf_addstr(out, "; ");
+        strbuf_addstr(out, answer ? "accepted " : "rejected ");
+        for (size_t i = 0; i < n;) {
+            size_t j = i + 1;
+            while (j < n && numbers[j] <= numbers[j - 1] + 1)
+                j++;
+            strbuf_addf(out, "%s#%zu", i ? ", " : "", numbers[i]);
+            if (numbers[j - 1] != numbers[i])
+                strbuf_addf(out, "-#%zu", numbers[j - 1]);
+            i = j;
+        }
+    }
+    free(numbers);
+}
+
+/* Rule r was changed by the current attempt: mark and count it, and add a
+ * line to its #: note, the change (fmt) then the queries that justified it. */
+static void record_change(struct generalize *G, uint32_t r, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void record_change(struct generalize *G, uint32_t r, const char *fmt, ...)
+{
+    G->g->rules[r].edited = true;
+    G->res->changes++;
+    struct strbuf *note = note_of(G, r);
+    if (note->len)
+        strbuf_addch(note, '\n');
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vaddf(note, fmt, ap);
+    va_end(ap);
+    strbuf_addstr(note, ": queries ");
+    add_attempt(G, note);
+}
+
+static bool was_tried(struct generalize *G, enum attempt kind, const struct expr *first,
+                      const struct expr *last, size_t extra)
+{
+    for (size_t i = 0; i < G->ntried; i++)
+        if (G->tried[i].kind == kind && G->tried[i].first == first && G->tried[i].last == last &&
+            G->tried[i].extra == extra)
+            return true;
+    G->tried = xgrow(G->tried, &G->tried_cap, G->ntried + 1, sizeof *G->tried);
+    G->tried[G->ntried++] = (struct tried){kind, first, last, extra};
+    return false;
+}
+
+/* Structural equality of two elements (an explicit stack of pairs). */
+static bool expr_equal(const struct expr *a, const struct expr *b)
+{
+    const struct expr **stack = NULL;
+    size_t depth = 0, cap = 0;
+    bool equal = true;
+    stack = xgrow(stack, &cap, 2, sizeof *stack);
+    stack[depth++] = a;
+    stack[depth++] = b;
+    while (equal && depth) {
+        const struct expr *y = stack[--depth], *x = stack[--depth];
+        if (x->kind != y->kind || x->nchildren != y->nchildren) {
+            equal = false;
+            break;
+        }
+        switch (x->kind) {
+        case EXPR_LIT:
+            equal = x->u.lit.len == y->u.lit.len &&
+                    memcmp(x->u.lit.text, y->u.lit.text, x->u.lit.len) == 0;
+            break;
+        case EXPR_CLASS:
+            equal = x->u.cls.negated == y->u.cls.negated && x->u.cls.nranges == y->u.cls.nranges &&
+                    memcmp(x->u.cls.ranges, y->u.cls.ranges,
+                           x->u.cls.nranges * sizeof *x->u.cls.ranges) == 0;
+            break;
+        case EXPR_REF: equal = x->u.ref.target == y->u.ref.target; break;
+        case EXPR_QUANT:
+            equal = x->u.quant.min == y->u.quant.min && x->u.quant.max == y->u.quant.max;
+            break;
+        case EXPR_ALT: equal = !x->u.alt.weights && !y->u.alt.weights; break;
+        case EXPR_CAT: break;
+        }
+        stack = xgrow(stack, &cap, depth + 2 * (size_t)x->nchildren, sizeof *stack);
+        for (uint32_t c = 0; c < x->nchildren; c++) {
+            stack[depth++] = x->children[c];
+            stack[depth++] = y->children[c];
+        }
+    }
+    free(stack);
+    return equal;
+}
+
+/* The elements of rule r in pre-order (left to right), of `kind` or all
+ * (kind < 0).  A malloc'd array of *n. */
+static struct expr **rule_elements(const struct grammar *g, uint32_t r, int kind, size_t *n)
+{
+    struct expr **stack = NULL, **found = NULL;
+    size_t depth = 0, cap = 0, nfound = 0, found_cap = 0;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = g->rules[r].rhs;
+    while (depth) {
+        struct expr *e = stack[--depth];
+        if (kind < 0 || (int)e->kind == kind) {
+            found = xgrow(found, &found_cap, nfound + 1, sizeof *found);
+            found[nfound++] = e;
+        }
+        stack = xgrow(stack, &cap, depth + e->nchildren, sizeof *stack);
+        for (uint32_t c = e->nchildren; c-- > 0;)
+            stack[depth++] = e->children[c];
+    }
+    free(stack);
+    *n = nfound;
+    return found;
+}
+
+/* ---- rewriting the syntax tree --------------------------------------------- */
+
+/* Put `new` where `old` was: among parent's children, or as rule r's
+ * right-hand side when parent is NULL. */
+static void replace_at(struct generalize *G, struct expr *parent, uint32_t r, const struct expr *old,
+                       struct expr *new)
+{
+    if (!parent)
+        G->g->rules[r].rhs = new;
+    else
+        for (uint32_t i = 0; i < parent->nchildren; i++)
+            if (parent->children[i] == old)
+                parent->children[i] = new;
+    new->parent = parent;
+}
+
+/* Replace items [i, j) of the sequence `cat` by `item`; a sequence left with
+ * one item is replaced by it. */
+static void splice(struct generalize *G, struct expr *cat, uint32_t i, uint32_t j, struct expr *item)
+{
+    uint32_t n = cat->nchildren, m = n - (j - i) + 1;
+    if (m == 1) {
+        replace_at(G, cat->parent, cat->rule, cat, item);
+        return;
+    }
+    struct expr **kids = arena_alloc(&G->g->arena, m * sizeof *kids);
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < i; c++)
+        kids[k++] = cat->children[c];
+    kids[k++] = item;
+    for (uint32_t c = j; c < n; c++)
+        kids[k++] = cat->children[c];
+    cat->children = kids;
+    cat->nchildren = m;
+    item->parent = cat;
+}
+
+static struct expr *new_quant(struct generalize *G, struct expr *child, uint32_t min, uint32_t max,
+                              uint32_t r)
+{
+    struct expr *q = gb_quant(G->g, child, min, max, child->pos, child->end);
+    q->rule = r;
+    return q;
+}
+
+/* items[0..n) as one element (a new sequence when n > 1). */
+static struct expr *group_of(struct generalize *G, struct expr *const *items, size_t n, uint32_t r)
+{
+    struct expr *e = gb_seq(G->g, items, n, items[0]->pos, items[n - 1]->end);
+    e->rule = r;
+    return e;
+}
+
+static bool nullable(const struct expr *e)
+{
+    return (e->kind == EXPR_QUANT && e->u.quant.min == 0) ||
+           (e->kind == EXPR_LIT && e->u.lit.len == 0);
+}
+
+/* A copy of a lattice item's element tree in g, in rule r. */
+static struct expr *copy_expr(struct grammar *g, const struct expr *src, uint32_t r)
+{
+    struct pair {
+        const struct expr *from;
+        struct expr *to;
+    } *stack = NULL;
+    size_t depth = 0, cap = 0;
+    struct expr *root = grammar_new_expr(g, src->kind, r);
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[depth++] = (struct pair){src, root};
+    while (depth) {
+        struct pair p = stack[--depth];
+        const struct expr *s = p.from;
+        struct expr *d = p.to;
+        d->u = s->u;
+        switch (s->kind) {
+        case EXPR_LIT:
+            d->u.lit.text = arena_strndup(&g->arena, s->u.lit.text, s->u.lit.len);
+            break;
+        case EXPR_CLASS:
+            d->u.cls.ranges = arena_alloc(&g->arena, (s->u.cls.nranges ? s->u.cls.nranges : 1) *
+                                                         sizeof *d->u.cls.ranges);
+            memcpy(d->u.cls.ranges, s->u.cls.ranges, s->u.cls.nranges * sizeof *d->u.cls.ranges);
+            d->u.cls.source = arena_strndup(&g->arena, s->u.cls.source, strlen(s->u.cls.source));
+            break;
+        case EXPR_ALT: d->u.alt.weights = NULL; break;
+        default: break;
+        }
+        d->nchildren = s->nchildren;
+        d->children = arena_alloc(&g->arena, (s->nchildren ? s->nchildren : 1) *
+                                                 sizeof *d->children);
+        stack = xgrow(stack, &cap, depth + s->nchildren, sizeof *stack);
+        for (uint32_t c = 0; c < s->nchildren; c++) {
+            struct expr *k = grammar_new_expr(g, s->children[c]->kind, r);
+            k->parent = d;
+            d->children[c] = k;
+            stack[depth++] = (struct pair){s->children[c], k};
+        }
+    }
+    free(stack);
+    return root;
+}
+
+/* The rule standing for lattice item i in g, added the first time. */
+static uint32_t item_rule(struct generalize *G, size_t i)
+{
+    if (G->item_rule[i] != RULE_NONE)
+        return G->item_rule[i];
+    const struct lattice *l = G->o->lattice;
+    const struct lattice_item *it = &l->items[i];
+    const struct expr *item_rhs = l->grammar->rules[it->rule].rhs;
+    /* A rule of that name saying the same (from an earlier generalize) is it. */
+    uint32_t same = grammar_find_rule(G->g, it->name);
+    if (same != RULE_NONE && expr_equal(G->g->rules[same].rhs, item_rhs)) {
+        G->item_rule[i] = same;
+        return same;
+    }
+    struct strbuf name = STRBUF_INIT;
+    strbuf_addstr(&name, it->name);
+    for (unsigned k = 2; grammar_find_rule(G->g, name.data) != RULE_NONE; k++) {
+        strbuf_reset(&name);
+        strbuf_addf(&name, "%s_%u", it->name, k);
+    }
+    uint32_t r = G->g->nrules;
+    struct expr *rhs = copy_expr(G->g, item_rhs, r);
+    uint32_t added = grammar_add_rule(G->g, name.data, rhs);
+    G->g->rules[added].reachable = true;
+    strbuf_addf(note_of(G, added), "item %s of the lattice %s", it->name,
+                G->o->lattice_name ? G->o->lattice_name : l->grammar->file);
+    strbuf_free(&name);
+    G->item_rule[i] = added;
+    return added;
+}
+
+/* ---- samples, trees and spans ----------------------------------------------- */
+
+static void tree_free(struct sample_tree *t)
+{
+    if (t->built)
+        derivation_free(&t->tree);
+    free(t->start);
+    free(t->end);
+    memset(t, 0, sizeof *t);
+}
+
+static void compute_spans(const struct graph *g, struct sample_tree *t)
+{
+    size_t n = t->tree.len;
+    size_t *len = xcalloc(n ? n : 1, sizeof *len);
+    t->start = xcalloc(n ? n : 1, sizeof *t->start);
+    t->end = xcalloc(n ? n : 1, sizeof *t->end);
+    /* Children come after their parents: backwards sums lengths, forwards
+     * hands out start offsets. */
+    for (size_t i = n; i-- > 0;) {
+        const struct derivation_inst *in = &t->tree.insts[i];
+        const struct graph_node *node = &g->nodes[in->node];
+        size_t l = node->kind == NODE_LIT     ? node->expr->u.lit.len
+                   : node->kind == NODE_CLASS ? utf8_bytes(in->ch)
+                                              : 0;
+        for (uint32_t c = 0; c < in->nchildren; c++)
+            l += len[derivation_children(&t->tree, (uint32_t)i)[c]];
+        len[i] = l;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t s = t->start[i];
+        t->end[i] = s + len[i];
+        const struct derivation_inst *in = &t->tree.insts[i];
+        for (uint32_t c = 0; c < in->nchildren; c++) {
+            uint32_t k = derivation_children(&t->tree, (uint32_t)i)[c];
+            t->start[k] = s;
+            s += len[k];
+        }
+    }
+    free(len);
+}
+
+/* Build the graph of the grammar as it is now and parse every sample again. */
+static bool rebuild(struct generalize *G, bool first)
+{
+    graph_free(G->graph);
+    G->graph = graph_build(G->g);
+    for (size_t i = 0; i < G->nsamples; i++) {
+        const struct generalize_sample *s = &G->samples[i];
+        struct sample_tree *t = &G->trees[i];
+        tree_free(t);
+        struct diag_list pd = DIAG_LIST_INIT;
+        struct forest *f = parse_text(G->graph, s->name, s->text, s->len, &G->o->po,
+                                      first ? G->diags : &pd);
+        diag_list_free(&pd);
+        if (!f) {
+            if (!first)
+                diag_add(G->diags, DIAG_ERROR, s->name, 0, 0,
+                         "the widened grammar does not parse this sample (a bug in kpath)");
+            return false;
+        }
+        t->built = forest_first_tree(f, &t->tree);
+        forest_free(f);
+        if (!t->built) {
+            derivation_free(&t->tree);
+            diag_add(G->diags, DIAG_ERROR, s->name, 0, 0,
+                     "the grammar derives this sample only through a cycle");
+            return false;
+        }
+        compute_spans(G->graph, t);
+    }
+    return true;
+}
+
+/* Where element e occurs in the samples' trees, sample by sample. */
+static struct occ *occurrences(struct generalize *G, const struct expr *e, size_t *n)
+{
+    uint32_t node = NODE_NONE;
+    for (uint32_t i = 0; i < G->graph->nnodes; i++)
+        if (G->graph->nodes[i].expr == e)
+            node = i;
+    struct occ *found = NULL;
+    size_t nfound = 0, cap = 0;
+    for (size_t s = 0; node != NODE_NONE && s < G->nsamples; s++) {
+        const struct derivation *t = &G->trees[s].tree;
+        for (size_t i = 0; i < t->len; i++)
+            if (t->insts[i].node == node) {
+                found = xgrow(found, &cap, nfound + 1, sizeof *found);
+                found[nfound++] = (struct occ){s, (uint32_t)i};
+            }
+    }
+    *n = nfound;
+    return found;
+}
+
+/* ---- asking ------------------------------------------------------------------- */
+
+static void free_inputs(struct strbuf *inputs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        strbuf_free(&inputs[i]);
+    free(inputs);
+}
+
+/* Start asking about inputs[0..n) (taken over): every one the first time
+ * through the oracle (one batch, numbered in order when answered), again
+ * from memory.  The batch fails at once when it would pass the query limit
+ * (res->limit_reached). */
+static void ask_begin(struct generalize *G, struct strbuf *inputs, size_t n)
+{
+    struct pending_ask *A = &G->ask;
+    A->inputs = inputs;
+    A->n = n;
+    A->entry = xcalloc(n ? n : 1, sizeof *A->entry);
+    A->again = xcalloc(n ? n : 1, sizeof *A->again);
+    A->fresh = xcalloc(n ? n : 1, sizeof *A->fresh);
+    A->nfresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *text = inputs[i].data ? inputs[i].data : "";
+        struct query *q = NULL;
+        HASH_FIND(hh, G->cache, text, inputs[i].len, q);
+        if (q) {
+            A->again[i] = true;
+        } else {
+            q = xcalloc(1, sizeof *q);
+            q->text = xmalloc(inputs[i].len + 1);
+            memcpy(q->text, text, inputs[i].len);
+            q->text[inputs[i].len] = '\0';
+            q->len = inputs[i].len;
+            HASH_ADD_KEYPTR(hh, G->cache, q->text, q->len, q);
+            A->fresh[A->nfresh++] = q;
+        }
+        A->entry[i] = q;
+    }
+    if (G->o->max_queries && G->res->queries + A->nfresh > G->o->max_queries) {
+        G->res->limit_reached = true;
+        A->state = ASK_FAILED;
+        return;
+    }
+    size_t m = A->nfresh ? A->nfresh : 1;
+    A->texts = xcalloc(m, sizeof *A->texts);
+    A->lens = xcalloc(m, sizeof *A->lens);
+    A->answers = xcalloc(m, sizeof *A->answers);
+    for (size_t i = 0; i < A->nfresh; i++) {
+        A->texts[i] = A->fresh[i]->text;
+        A->lens[i] = A->fresh[i]->len;
+    }
+    A->state = A->nfresh ? ASK_WAITING : ASK_ANSWERED;
+}
+
+/* The batch is answered (or failed): number the new queries, log each
+ * input, free the batch.  *all_yes tells whether all were accepted.  False
+ * when the oracle failed or the query limit was reached. */
+static bool ask_end(struct generalize *G, bool *all_yes)
+{
+    struct pending_ask *A = &G->ask;
+    bool ok = A->state == ASK_ANSWERED;
+    for (size_t i = 0; ok && i < A->nfresh; i++) {
+        A->fresh[i]->number = ++G->res->queries;
+        A->fresh[i]->answer = A->answers[i];
+        G->res->accepted += A->answers[i];
+    }
+    if (!ok) {
+        for (size_t i = 0; i < A->nfresh; i++) {
+            HASH_DEL(G->cache, A->fresh[i]);
+            free(A->fresh[i]->text);
+            free(A->fresh[i]);
+        }
+    } else {
+        *all_yes = true;
+        for (size_t i = 0; i < A->n; i++) {
+            const struct query *q = A->entry[i];
+            G->res->asked++;
+            *all_yes = *all_yes && q->answer;
+            strbuf_addf(&G->block, "    #%-4zu %-3s  ", q->number, q->answer ? "yes" : "no");
+            grammar_lit_label(q->text, q->len, &G->block);
+            if (A->again[i])
+                strbuf_addstr(&G->block, "  (asked before)");
+            strbuf_addch(&G->block, '\n');
+            G->attempt = xgrow(G->attempt, &G->attempt_cap, G->nattempt + 1, sizeof *G->attempt);
+            G->attempt[G->nattempt++] = (struct asked){q->number, q->answer};
+        }
+    }
+    free_inputs(A->inputs, A->n);
+    free(A->entry);
+    free(A->again);
+    free(A->fresh);
+    free(A->texts);
+    free(A->lens);
+    free(A->answers);
+    memset(A, 0, sizeof *A);
+    return ok;
+}
+
+/* The attempt whose header is the log block's first line starts asking. */
+static void start_attempt(struct generalize *G, enum pending_kind kind, struct strbuf *inputs,
+                          size_t n)
+{
+    G->pending = kind;
+    strbuf_reset(&G->current);
+    const char *nl = memchr(G->block.data, '\n', G->block.len);
+    strbuf_add(&G->current, G->block.data, nl ? (size_t)(nl - G->block.data) : G->block.len);
+    ask_begin(G, inputs, n);
+}
+
+/* The sample s with text[from, to) replaced by `with`. */
+static void edited_sample(const struct generalize_sample *s, size_t from, size_t to,
+                          const char *with, size_t with_len, struct strbuf *out)
+{
+    strbuf_add(out, s->text, from);
+    strbuf_add(out, with, with_len);
+    strbuf_add(out, s->text + to, s->len - to);
+}
+
+/* ---- 0. the samples themselves ------------------------------------------------- */
+
+static void start_samples(struct generalize *G)
+{
+    struct strbuf *inputs = xcalloc(G->nsamples ? G->nsamples : 1, sizeof *inputs);
+    for (size_t i = 0; i < G->nsamples; i++)
+        strbuf_add(&inputs[i], G->samples[i].text, G->samples[i].len);
+    strbuf_addstr(&G->block, "the samples\n");
+    start_attempt(G, PENDING_SAMPLES, inputs, G->nsamples);
+}
+
+/* The program must accept every sample. */
+static bool conclude_samples(struct generalize *G, enum outcome out)
+{
+    bool ok = out != STOPPED;
+    if (out == REJECTED) {
+        for (size_t i = 0; i < G->nattempt; i++)
+            if (!G->attempt[i].answer)
+                diag_add(G->diags, DIAG_ERROR, G->samples[i].name, 0, 0,
+                         "the program rejects this sample; every sample must be valid");
+        ok = false;
+    }
+    strbuf_addstr(&G->block, ok ? "  => all accepted\n" : "  => not all accepted\n");
+    flush_log(G);
+    return ok;
+}
+
+/* ---- 1. strings ---------------------------------------------------------------- */
+
+/* Ask with lattice item i's examples in place of every occurrence. */
+static void start_item(struct generalize *G, size_t item)
+{
+    const struct string_walk *W = &G->walk;
+    const struct lattice_item *it = &G->o->lattice->items[item];
+    size_t n = W->nocc * it->nexamples;
+    struct strbuf *inputs = xcalloc(n ? n : 1, sizeof *inputs);
+    size_t k = 0;
+    for (size_t o = 0; o < W->nocc; o++) {
+        const struct sample_tree *t = &G->trees[W->occs[o].sample];
+        for (size_t x = 0; x < it->nexamples; x++)
+            edited_sample(&G->samples[W->occs[o].sample], t->start[W->occs[o].inst],
+                          t->end[W->occs[o].inst], it->examples[x]->u.lit.text,
+                          it->examples[x]->u.lit.len, &inputs[k++]);
+    }
+    strbuf_addf(&G->block, "  %s:\n", it->name);
+    G->walk.item = item;
+    start_attempt(G, PENDING_ITEM, inputs, n);
+}
+
+/* Remove alternative `e` of an alternation when an earlier or later one is
+ * now the same element ("1" | "22" both became digits). */
+static void drop_duplicate_alternative(struct generalize *G, struct expr *e)
+{
+    struct expr *alt = e->parent;
+    if (!alt || alt->kind != EXPR_ALT || alt->u.alt.weights)
+        return;
+    uint32_t at = UINT32_MAX;
+    bool duplicate = false;
+    for (uint32_t i = 0; i < alt->nchildren; i++) {
+        if (alt->children[i] == e)
+            at = i;
+        else if (expr_equal(alt->children[i], e))
+            duplicate = true;
+    }
+    if (!duplicate || at == UINT32_MAX)
+        return;
+    for (uint32_t i = at; i + 1 < alt->nchildren; i++)
+        alt->children[i] = alt->children[i + 1];
+    alt->nchildren--;
+    if (alt->nchildren == 1)
+        replace_at(G, alt->parent, alt->rule, alt, alt->children[0]);
+}
+
+/* Start the walk of literal `lit` of the rule (nothing when it derived no
+ * text in the samples). */
+static void walk_start(struct generalize *G, struct expr *lit)
+{
+    struct string_walk *W = &G->walk;
+    const struct lattice *l = G->o->lattice;
+    size_t nocc;
+    struct occ *occs = occurrences(G, lit, &nocc);
+    if (!nocc) {
+        free(occs);
+        return;
+    }
+    *W = (struct string_walk){.active = true, .lit = lit, .occs = occs, .nocc = nocc,
+                              .label = STRBUF_INIT, .walk = STRBUF_INIT, .cur = SIZE_MAX,
+                              .next = SIZE_MAX, .out = REJECTED};
+    W->holds = xcalloc(l->nitems, sizeof *W->holds);
+    for (size_t i = 0; i < l->nitems; i++)
+        W->holds[i] = lattice_contains(l, i, lit->u.lit.text, lit->u.lit.len);
+    grammar_lit_label(lit->u.lit.text, lit->u.lit.len, &W->label);
+    strbuf_addf(&G->block, "%s: string %s", G->g->rules[G->rule].name, W->label.data);
+    add_where(G, lit, &G->block);
+    strbuf_addstr(&G->block, ", along the lattice\n");
+    G->nattempt = 0;
+}
+
+/* The walk is over: the literal becomes the last item accepted, or stays. */
+static bool walk_finish(struct generalize *G)
+{
+    struct string_walk *W = &G->walk;
+    uint32_t r = G->rule;
+    bool ok = W->out != STOPPED;
+    if (ok && W->cur != SIZE_MAX) {
+        struct expr *lit = W->lit;
+        uint32_t target = item_rule(G, W->cur);
+        const char *name = G->g->rules[target].name;
+        struct expr *ref = gb_ref(G->g, name, strlen(name), lit->pos, lit->end);
+        ref->rule = r;
+        ref->u.ref.target = target;
+        replace_at(G, lit->parent, r, lit, ref);
+        drop_duplicate_alternative(G, ref);
+        strbuf_addf(&G->block, "  => %s becomes %s\n", W->label.data, name);
+        record_change(G, r, "string %s -> %s (%s)", W->label.data, name, W->walk.data);
+        ok = rebuild(G, false);
+    } else if (ok) {
+        strbuf_addf(&G->block, "  => %s stays\n", W->label.data);
+    }
+    flush_log(G);
+    strbuf_free(&W->walk);
+    strbuf_free(&W->label);
+    free(W->holds);
+    free(W->occs);
+    memset(W, 0, sizeof *W);
+    return ok;
+}
+
+/* Down first: the most specific items that hold the literal, in file
+ * order, until one is accepted; then up: the first more general item whose
+ * examples are all accepted, again and again.  1: an item is being asked
+ * about; 0: the walk is over; -1: it failed. */
+static int walk_next(struct generalize *G)
+{
+    struct string_walk *W = &G->walk;
+    const struct lattice *l = G->o->lattice;
+    if (W->out != STOPPED && !W->up) {
+        while (W->cur == SIZE_MAX && W->i < l->nitems) {
+            size_t i = W->i++;
+            if (!W->holds[i])
+                continue;
+            bool minimal = true;
+            for (size_t b = 0; b < l->items[i].nbelow; b++)
+                minimal = minimal && !W->holds[l->items[i].below[b]];
+            if (minimal) {
+                start_item(G, i);
+                return 1;
+            }
+        }
+        W->up = true;
+        W->i = 0;
+        W->next = SIZE_MAX;
+    }
+    while (W->out != STOPPED && W->cur != SIZE_MAX) {
+        while (W->next == SIZE_MAX && W->i < l->nitems) {
+            size_t u = W->i++;
+            if (W->holds[u] && lattice_generalizes(l, u, W->cur)) {
+                start_item(G, u);
+                return 1;
+            }
+        }
+        if (W->next == SIZE_MAX)
+            break;
+        W->cur = W->next;
+        W->next = SIZE_MAX;
+        W->i = 0;
+    }
+    return walk_finish(G) ? 0 : -1;
+}
+
+static void walk_conclude(struct generalize *G, enum outcome out)
+{
+    struct string_walk *W = &G->walk;
+    W->out = out;
+    if (out == STOPPED)
+        return;
+    const char *name = G->o->lattice->items[W->item].name;
+    const char *said = out == ACCEPTED ? "accepted" : "rejected";
+    if (!W->up)
+        strbuf_addf(&W->walk, "%s%s %s", W->walk.len ? ", " : "", name, said);
+    else
+        strbuf_addf(&W->walk, ", %s %s", name, said);
+    if (out == ACCEPTED && !W->up)
+        W->cur = W->item;
+    else if (out == ACCEPTED)
+        W->next = W->item;
+}
+
+/* The next literal of the rule to walk.  1: asking; 0: no more; -1: failed. */
+static int strings_next(struct generalize *G)
+{
+    for (;;) {
+        if (G->walk.active) {
+            int st = walk_next(G);
+            if (st)
+                return st;
+            continue;
+        }
+        if (!G->lits) {
+            G->lits = rule_elements(G->g, G->rule, EXPR_LIT, &G->nlits);
+            G->next_lit = 0;
+        }
+        if (G->next_lit >= G->nlits) {
+            free(G->lits);
+            G->lits = NULL;
+            return 0;
+        }
+        struct expr *lit = G->lits[G->next_lit++];
+        if (lit->u.lit.len)
+            walk_start(G, lit);
+    }
+}
+
+/* ---- 2. repetitions -------------------------------------------------------------- */
+
+/* Are items [a, a+L) and [b, b+L) of cat the same? */
+static bool same_group(const struct expr *cat, uint32_t a, uint32_t b, uint32_t L)
+{
+    for (uint32_t i = 0; i < L; i++)
+        if (!expr_equal(cat->children[a + i], cat->children[b + i]))
+            return false;
+    return true;
+}
+
+/* Ask about the group [i, i+L) of cat, which occurs k times in a row, 1 to
+ * GENERALIZE_MAX_REPETITIONS times; false (not a repetition, nothing
+ * asked) when the sequence derived nothing in the samples. */
+static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i, uint32_t L,
+                             uint32_t k)
+{
+    size_t nocc;
+    struct occ *occs = occurrences(G, cat, &nocc);
+    if (!nocc) {
+        free(occs);
+        return false;
+    }
+    struct strbuf what = STRBUF_INIT;
+    for (uint32_t c = 0; c < L; c++) {
+        if (c)
+            strbuf_addch(&what, ' ');
+        grammar_write_expr(G->g, cat->children[i + c], &what);
+    }
+    strbuf_addf(&G->block, "%s: repetition of %s", G->g->rules[G->rule].name, what.data);
+    add_where(G, cat->children[i], &G->block);
+    strbuf_addf(&G->block, ", %u times in the sample%s; try 1 to %d\n", k,
+                G->nsamples == 1 ? "" : "s", GENERALIZE_MAX_REPETITIONS);
+    strbuf_free(&what);
+    G->nattempt = 0;
+    size_t n = nocc * GENERALIZE_MAX_REPETITIONS;
+    struct strbuf *inputs = xcalloc(n, sizeof *inputs);
+    size_t m = 0;
+    for (size_t o = 0; o < nocc; o++) {
+        const struct generalize_sample *s = &G->samples[occs[o].sample];
+        const struct sample_tree *t = &G->trees[occs[o].sample];
+        const uint32_t *kids = derivation_children(&t->tree, occs[o].inst);
+        size_t from = t->start[kids[i]], to = t->end[kids[i + k * L - 1]];
+        for (uint32_t times = 1; times <= GENERALIZE_MAX_REPETITIONS; times++) {
+            struct strbuf *in = &inputs[m++];
+            strbuf_add(in, s->text, from);
+            for (uint32_t x = 0; x < times; x++) {
+                uint32_t first = i + (x % k) * L;
+                size_t a = t->start[kids[first]], b = t->end[kids[first + L - 1]];
+                strbuf_add(in, s->text + a, b - a);
+            }
+            strbuf_add(in, s->text + to, s->len - to);
+        }
+    }
+    free(occs);
+    G->try_seq = cat;
+    G->try_at = i;
+    G->try_len = L;
+    G->try_times = k;
+    start_attempt(G, PENDING_REPETITION, inputs, n);
+    return true;
+}
+
+static void conclude_repetition(struct generalize *G, enum outcome out)
+{
+    uint32_t r = G->rule, i = G->try_at, L = G->try_len, k = G->try_times;
+    struct expr *cat = G->try_seq;
+    if (out == ACCEPTED) {
+        struct expr *group = group_of(G, cat->children + i, L, r);
+        struct expr *q = new_quant(G, group, 1, QUANT_INFINITE, r);
+        splice(G, cat, i, i + k * L, q);
+        struct strbuf now = STRBUF_INIT;
+        grammar_write_expr(G->g, q, &now);
+        strbuf_addf(&G->block, "  => %s\n", now.data);
+        record_change(G, r, "repetition %s (1 to %d times)", now.data,
+                      GENERALIZE_MAX_REPETITIONS);
+        strbuf_free(&now);
+    } else if (out == REJECTED) {
+        strbuf_addf(&G->block, "  => not a repetition\n");
+    }
+    flush_log(G);
+}
+
+/* The next run of equal groups in a sequence of the rule, shortest groups
+ * first; after a change the rule is searched again from its start.  1:
+ * asking; 0: no more. */
+static int repetitions_next(struct generalize *G)
+{
+    if (!G->cats) {
+        G->cats = rule_elements(G->g, G->rule, EXPR_CAT, &G->ncats);
+        G->cat = 0;
+        G->rep_len = 1;
+        G->rep_at = 0;
+    }
+    while (G->cat < G->ncats) {
+        struct expr *cat = G->cats[G->cat];
+        uint32_t n = cat->nchildren, L = G->rep_len, i = G->rep_at;
+        if (L > n / 2) {
+            G->cat++;
+            G->rep_len = 1;
+            G->rep_at = 0;
+            continue;
+        }
+        if (i + 2 * L > n) {
+            G->rep_len++;
+            G->rep_at = 0;
+            continue;
+        }
+        uint32_t k = 1;
+        while (i + (k + 1) * L <= n && same_group(cat, i, i + k * L, L))
+            k++;
+        if (k < 2 || was_tried(G, TRY_REPETITION, cat->children[i], NULL, L)) {
+            G->rep_at++;
+            continue;
+        }
+        /* rejected (or nothing to ask): not the same run again, shorter */
+        G->rep_at = i + k * L;
+        if (start_repetition(G, cat, i, L, k))
+            return 1;
+    }
+    free(G->cats);
+    G->cats = NULL;
+    return 0;
+}
+
+/* ---- 3. optional parts ------------------------------------------------------------ */
+
+/* Is e a sequence to omit parts of: a CAT, or a single item standing for an
+ * alternative or a whole right-hand side? */
+static bool is_sequence(const struct expr *e)
+{
+    const struct expr *p = e->parent;
+    if (e->kind == EXPR_CAT)
+        return true;
+    return e->kind != EXPR_ALT && (!p || p->kind == EXPR_ALT);
+}
+
+/* Ask about the samples without items [i, j) of seq; false (not optional,
+ * nothing asked) when they derived no text anywhere. */
+static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, uint32_t j)
+{
+    bool is_cat = seq->kind == EXPR_CAT;
+    size_t nocc;
+    struct occ *occs = occurrences(G, seq, &nocc);
+    struct strbuf *inputs = xcalloc(nocc ? nocc : 1, sizeof *inputs);
+    size_t n = 0;
+    for (size_t o = 0; o < nocc; o++) {
+        const struct sample_tree *t = &G->trees[occs[o].sample];
+        size_t from = t->start[occs[o].inst], to = t->end[occs[o].inst];
+        if (is_cat) {
+            const uint32_t *kids = derivation_children(&t->tree, occs[o].inst);
+            from = t->start[kids[i]];
+            to = t->end[kids[j - 1]];
+        }
+        if (from == to)
+            continue; /* nothing to omit here: no evidence either way */
+        edited_sample(&G->samples[occs[o].sample], from, to, "", 0, &inputs[n++]);
+    }
+    free(occs);
+    if (!n) {
+        free_inputs(inputs, n);
+        return false;
+    }
+    struct strbuf what = STRBUF_INIT;
+    for (uint32_t c = i; c < j; c++) {
+        if (c > i)
+            strbuf_addch(&what, ' ');
+        grammar_write_expr(G->g, is_cat ? seq->children[c] : seq, &what);
+    }
+    strbuf_addf(&G->block, "%s: omit %s", G->g->rules[G->rule].name, what.data);
+    add_where(G, is_cat ? seq->children[i] : seq, &G->block);
+    strbuf_addch(&G->block, '\n');
+    strbuf_free(&what);
+    G->nattempt = 0;
+    G->try_seq = seq;
+    G->try_at = i;
+    G->try_len = j - i;
+    start_attempt(G, PENDING_OPTIONAL, inputs, n);
+    return true;
+}
+
+static void conclude_optional(struct generalize *G, enum outcome out)
+{
+    uint32_t r = G->rule, i = G->try_at, j = G->try_at + G->try_len;
+    struct expr *seq = G->try_seq;
+    bool is_cat = seq->kind == EXPR_CAT;
+    if (out == ACCEPTED) {
+        struct expr *q;
+        if (!is_cat || j - i == seq->nchildren) {
+            struct expr *parent = seq->parent;
+            if (seq->kind == EXPR_QUANT && seq->u.quant.min == 1) {
+                seq->u.quant.min = 0; /* x+ omitted is x* */
+                q = seq;
+            } else {
+                q = new_quant(G, seq, 0, 1, r);
+                replace_at(G, parent, r, seq, q);
+            }
+        } else {
+            struct expr *group = group_of(G, seq->children + i, j - i, r);
+            if (group->kind == EXPR_QUANT && group->u.quant.min == 1) {
+                group->u.quant.min = 0;
+                q = group;
+            } else {
+                q = new_quant(G, group, 0, 1, r);
+            }
+            splice(G, seq, i, j, q);
+        }
+        struct strbuf now = STRBUF_INIT;
+        grammar_write_expr(G->g, q, &now);
+        strbuf_addf(&G->block, "  => %s\n", now.data);
+        record_change(G, r, "optional %s (omitted)", now.data);
+        strbuf_free(&now);
+    } else if (out == REJECTED) {
+        strbuf_addstr(&G->block, "  => not optional\n");
+    }
+    flush_log(G);
+}
+
+/* The next subsequence of a sequence of the rule to omit: longest first,
+ * then leftmost; after a change the rule is searched again from its start.
+ * 1: asking; 0: no more. */
+static int optional_next(struct generalize *G)
+{
+    if (!G->elements) {
+        G->elements = rule_elements(G->g, G->rule, -1, &G->nelements);
+        G->element = 0;
+        G->in_sequence = false;
+    }
+    while (G->element < G->nelements) {
+        struct expr *seq = G->elements[G->element];
+        bool is_cat = seq->kind == EXPR_CAT;
+        if (!G->in_sequence) {
+            if (!is_sequence(seq)) {
+                G->element++;
+                continue;
+            }
+            G->opt_n = is_cat ? seq->nchildren : 1;
+            /* Omitting a whole occurrence of a repeated group is one
+             * repetition less, no evidence that the group is optional. */
+            const struct expr *p = seq->parent;
+            G->opt_len = p && p->kind == EXPR_QUANT && p->u.quant.max > 1 ? G->opt_n - 1
+                                                                          : G->opt_n;
+            G->opt_at = 0;
+            G->in_sequence = true;
+        }
+        uint32_t len = G->opt_len, i = G->opt_at;
+        if (len < 1) {
+            G->element++;
+            G->in_sequence = false;
+            continue;
+        }
+        if (i + len > G->opt_n) {
+            G->opt_len--;
+            G->opt_at = 0;
+            continue;
+        }
+        uint32_t j = i + len;
+        G->opt_at++;
+        struct expr *first = is_cat ? seq->children[i] : seq;
+        struct expr *last = is_cat ? seq->children[j - 1] : seq;
+        if (nullable(first) || nullable(last) || was_tried(G, TRY_OPTIONAL, first, last, 0))
+            continue;
+        if (start_optional(G, seq, i, j))
+            return 1;
+    }
+    free(G->elements);
+    G->elements = NULL;
+    return 0;
+}
+
+/* ---- the state machine -------------------------------------------------------- */
+
+void generalize_options_default(struct generalize_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->po.max_input_size = PARSE_DEFAULT_MAX_INPUT;
+    o->po.max_memory = PARSE_DEFAULT_MAX_MEMORY;
+    o->max_queries = GENERALIZE_DEFAULT_MAX_QUERIES;
+    o->strings = o->repetitions = o->optional = true;
+}
+
+struct generalize *generalize_begin(struct grammar *g, const struct generalize_sample *samples,
+                                    size_t nsamples, const struct generalize_options *o,
+                                    struct generalize_result *res, struct diag_list *diags)
+{
+    memset(res, 0, sizeof *res);
+    struct generalize *G = xcalloc(1, sizeof *G);
+    *G = (struct generalize){.g = g, .samples = samples, .nsamples = nsamples, .o = o,
+                             .res = res, .diags = diags, .block = STRBUF_INIT,
+                             .current = STRBUF_INIT, .ok = true, .phase = PHASE_STRINGS};
+    G->trees = xcalloc(nsamples ? nsamples : 1, sizeof *G->trees);
+    size_t nitems = o->lattice ? o->lattice->nitems : 0;
+    G->item_rule = xmalloc((nitems ? nitems : 1) * sizeof *G->item_rule);
+    for (size_t i = 0; i < nitems; i++)
+        G->item_rule[i] = RULE_NONE;
+    G->original = g->nrules;
+    note_of(G, G->original ? G->original - 1 : 0);
+    if (rebuild(G, true))
+        start_samples(G); /* the program must accept them first */
+    else {
+        G->ok = false;
+        G->phase = PHASE_END;
+    }
+    return G;
+}
+
+/* The attempt asked about is answered (or failed): conclude it.  False when
+ * the run cannot go on. */
+static bool conclude(struct generalize *G)
+{
+    bool yes = false;
+    enum outcome out = !ask_end(G, &yes) ? STOPPED : yes ? ACCEPTED : REJECTED;
+    enum pending_kind kind = G->pending;
+    G->pending = PENDING_NONE;
+    strbuf_reset(&G->current);
+    switch (kind) {
+    case PENDING_SAMPLES: return conclude_samples(G, out);
+    case PENDING_ITEM:
+        walk_conclude(G, out);
+        return true; /* walk_next finishes the walk, failed or not */
+    case PENDING_REPETITION:
+        conclude_repetition(G, out);
+        if (out == ACCEPTED) {
+            free(G->cats); /* search the rule again */
+            G->cats = NULL;
+            return rebuild(G, false);
+        }
+        return out != STOPPED;
+    case PENDING_OPTIONAL:
+        conclude_optional(G, out);
+        if (out == ACCEPTED) {
+            free(G->elements);
+            G->elements = NULL;
+            return rebuild(G, false);
+        }
+        return out != STOPPED;
+    case PENDING_NONE: break;
+    }
+    return true;
+}
+
+/* Move on to the next attempt (or phase, or rule); false when it failed. */
+static bool advance(struct generalize *G)
+{
+    const struct generalize_options *o = G->o;
+    while (G->pending == PENDING_NONE && G->phase < PHASE_END) {
+        if (G->rule >= G->original) {
+            G->phase = PHASE_END;
+            break;
+        }
+        int st = 0;
+        if (G->phase == PHASE_STRINGS && o->strings && o->lattice)
+            st = strings_next(G);
+        else if (G->phase == PHASE_REPETITIONS && o->repetitions)
+            st = repetitions_next(G);
+        else if (G->phase == PHASE_OPTIONAL && o->optional)
+            st = optional_next(G);
+        if (st < 0)
+            return false;
+        if (st == 0 && G->phase == PHASE_OPTIONAL) {
+            G->rule++;
+            G->phase = PHASE_STRINGS;
+        } else if (st == 0) {
+            G->phase++;
+        }
+    }
+    return true;
+}
+
+/* After the last attempt: a run stopped at the query limit is a result. */
+static void end_run(struct generalize *G)
+{
+    if (G->res->limit_reached) {
+        strbuf_addf(&G->block, "stopped: the next attempt needs more than %zu queries in all\n",
+                    G->o->max_queries);
+        flush_log(G);
+        diag_add(G->diags, DIAG_WARNING, NULL, 0, 0,
+                 "stopped after %zu queries (--max-queries): the grammar is generalized as far "
+                 "as it got", G->res->queries);
+        G->ok = true;
+    }
+    G->phase = PHASE_DONE;
+}
+
+enum generalize_state generalize_step(struct generalize *G)
+{
+    if (G->ask.state == ASK_WAITING)
+        return GENERALIZE_ASK;
+    if (G->pending != PENDING_NONE) {
+        if (!conclude(G)) {
+            G->ok = false;
+            G->phase = PHASE_END;
+        }
+    } else if (G->phase < PHASE_END) {
+        if (!advance(G)) {
+            G->ok = false;
+            G->phase = PHASE_END;
+        }
+        if (G->ask.state == ASK_WAITING)
+            return GENERALIZE_ASK;
+    }
+    if (G->pending == PENDING_NONE && G->phase == PHASE_END)
+        end_run(G);
+    return G->phase == PHASE_DONE ? GENERALIZE_DONE : GENERALIZE_MORE;
+}
+
+size_t generalize_questions(struct generalize *G, const char *const **texts, const size_t **lens,
+                            bool **answers)
+{
+    if (G->ask.state != ASK_WAITING)
+        return 0;
+    *texts = G->ask.texts;
+    *lens = G->ask.lens;
+    *answers = G->ask.answers;
+    return G->ask.nfresh;
+}
+
+void generalize_answered(struct generalize *G, bool ok)
+{
+    if (G->ask.state == ASK_WAITING)
+        G->ask.state = ok ? ASK_ANSWERED : ASK_FAILED;
+}
+
+void generalize_progress(const struct generalize *G, struct generalize_progress *p)
+{
+    p->queries = G->res->queries;
+    p->asking = G->ask.state == ASK_WAITING ? G->ask.nfresh : 0;
+    bool on_rules = G->pending != PENDING_SAMPLES && G->rule < G->original;
+    p->rule = on_rules ? G->g->rules[G->rule].name : NULL;
+    p->rule_index = G->rule;
+    p->rules = G->original;
+    p->attempt = G->current.len ? G->current.data : NULL;
+}
+
+bool generalize_finish(struct generalize *G)
+{
+    if (!G)
+        return false;
+    bool ok = G->ok && G->phase == PHASE_DONE;
+    if (G->pending != PENDING_NONE) {
+        G->ask.state = ASK_FAILED; /* given up: its inputs were never answered */
+        bool yes;
+        ask_end(G, &yes);
+    }
+    if (G->walk.active) {
+        strbuf_free(&G->walk.walk);
+        strbuf_free(&G->walk.label);
+        free(G->walk.holds);
+        free(G->walk.occs);
+    }
+    free(G->lits);
+    free(G->cats);
+    free(G->elements);
+    note_of(G, G->g->nrules ? G->g->nrules - 1 : 0);
+    for (size_t i = 0; i < G->nsamples; i++)
+        tree_free(&G->trees[i]);
+    free(G->trees);
+    graph_free(G->graph);
+    struct query *q, *tmp;
+    HASH_ITER(hh, G->cache, q, tmp) {
+        HASH_DEL(G->cache, q);
+        free(q->text);
+        free(q);
+    }
+    strbuf_free(&G->block);
+    strbuf_free(&G->current);
+    free(G->item_rule);
+    free(G->tried);
+    free(G->attempt);
+    free(G);
+    return ok;
+}
+
+bool generalize_run(struct grammar *g, const struct generalize_sample *samples, size_t nsamples,
+                    const struct generalize_options *o, struct generalize_result *res,
+                    struct diag_list *diags)
+{
+    struct generalize *G = generalize_begin(g, samples, nsamples, o, res, diags);
+    enum generalize_state st;
+    while ((st = generalize_step(G)) != GENERALIZE_DONE) {
+        if (st != GENERALIZE_ASK)
+            continue;
+        const char *const *texts = NULL;
+        const size_t *lens = NULL;
+        bool *answers = NULL;
+        size_t n = generalize_questions(G, &texts, &lens, &answers);
+        generalize_answered(G, o->ask(o->ask_ctx, texts, lens, n, answers, diags));
+    }
+    return generalize_finish(G);
+}
+
+void generalize_result_free(struct generalize_result *res)
+{
+    for (uint32_t i = 0; i < res->nnotes; i++)
+        strbuf_free(&res->notes[i]);
+    free(res->notes);
+    memset(res, 0, sizeof *res);
+}

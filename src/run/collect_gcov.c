@@ -1,0 +1,204 @@
+/* _XOPEN_SOURCE: realpath. */
+#define _XOPEN_SOURCE 700
+/* collect_gcov: functions and lines a run of a program built with --coverage
+ * executed (see collect.h).  The .gcno files (what the compiler knows) stay
+ * in BUILD_DIR; each run's .gcda files (its counters) land below
+ * {run}/gcov/ABSOLUTE-OBJECT-DIR, where gcov finds them beside symbolic links
+ * to their .gcno files.  A run killed by a signal writes no counters and so
+ * has no gcov features. */
+#include "run/collect.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/json_read.h"
+#include "base/samples.h"
+#include "base/xalloc.h"
+
+struct gcov_state {
+    struct str_list gcno; /* absolute paths of BUILD_DIR's .gcno files */
+    bool lines;
+};
+
+static void gcov_env(const struct collector *c, struct str_list *env)
+{
+    (void)c;
+    str_list_add(env, "GCOV_PREFIX={run}/gcov");
+    str_list_add(env, "GCOV_PREFIX_STRIP=0");
+}
+
+/* Make the directories of `path` (not its last component). */
+static bool make_parents(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        bool ok = mkdir(path, 0700) == 0 || errno == EEXIST;
+        *p = '/';
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static bool gcov_helper(const struct collector *c, const struct collect_run *run,
+                        struct str_list *argv, struct str_list *env)
+{
+    (void)env;
+    const struct gcov_state *st = c->state;
+    struct strbuf gcda = STRBUF_INIT, link = STRBUF_INIT;
+    for (size_t i = 0; i < st->gcno.len; i++) {
+        const char *gcno = st->gcno.items[i];
+        size_t stem = strlen(gcno) - strlen(".gcno");
+        strbuf_reset(&gcda);
+        strbuf_addf(&gcda, "%s/gcov", run->result->dir);
+        strbuf_add(&gcda, gcno, stem);
+        strbuf_addstr(&gcda, ".gcda");
+        struct stat sb;
+        if (stat(gcda.data, &sb) != 0)
+            continue;
+        strbuf_reset(&link);
+        strbuf_add(&link, gcda.data, gcda.len - strlen(".gcda"));
+        strbuf_addstr(&link, ".gcno");
+        if (make_parents(link.data) && (symlink(gcno, link.data) == 0 || errno == EEXIST)) {
+            if (!argv->len) {
+                str_list_add(argv, "gcov");
+                str_list_add(argv, "--json-format");
+                str_list_add(argv, "--stdout");
+            }
+            str_list_add(argv, gcda.data);
+        }
+    }
+    strbuf_free(&gcda);
+    strbuf_free(&link);
+    return argv->len > 0;
+}
+
+/* One JSON document of gcov's output: its functions and lines that ran. */
+static void add_features(const struct gcov_state *st, const struct json_value *doc,
+                         struct str_list *out)
+{
+    const struct json_value *files = json_get(doc, "files");
+    if (!files || files->type != JSON_ARRAY)
+        return;
+    for (size_t f = 0; f < files->u.array.len; f++) {
+        const struct json_value *file = files->u.array.items[f];
+        const char *name = json_string(json_get(file, "file"));
+        const struct json_value *fns = json_get(file, "functions");
+        for (size_t i = 0; fns && fns->type == JSON_ARRAY && i < fns->u.array.len; i++) {
+            const struct json_value *fn = fns->u.array.items[i];
+            const struct json_value *count = json_get(fn, "execution_count");
+            const char *fname = json_string(json_get(fn, "demangled_name"));
+            if (!fname)
+                fname = json_string(json_get(fn, "name"));
+            if (fname && count && count->type == JSON_NUMBER && count->u.number.value > 0)
+                str_list_addf(out, "fn:%s", fname);
+        }
+        const struct json_value *lines = json_get(file, "lines");
+        for (size_t i = 0; st->lines && name && lines && lines->type == JSON_ARRAY &&
+                           i < lines->u.array.len; i++) {
+            const struct json_value *line = lines->u.array.items[i];
+            const struct json_value *count = json_get(line, "count");
+            const struct json_value *number = json_get(line, "line_number");
+            if (count && count->type == JSON_NUMBER && count->u.number.value > 0 && number &&
+                number->type == JSON_NUMBER && number->u.number.is_uint)
+                str_list_addf(out, "line:%s:%llu", name,
+                              (unsigned long long)number->u.number.uint);
+        }
+    }
+}
+
+static bool gcov_collect(const struct collector *c, const struct collect_run *run,
+                         const struct runner_result *helper, struct str_list *out,
+                         struct diag_list *diags)
+{
+    const struct gcov_state *st = c->state;
+    if (!helper)
+        return true; /* no counters: the run ended before writing them */
+    if (helper->end != RUNNER_EXITED || helper->code != 0 || helper->stdout_cut) {
+        struct strbuf why = STRBUF_INIT;
+        runner_outcome(helper, &why);
+        diag_add(diags, DIAG_ERROR, run->input, 0, 0, "gcov failed (%s)%s%s", why.data,
+                 helper->err.first_line[0] ? ": " : "", helper->err.first_line);
+        strbuf_free(&why);
+        return false;
+    }
+    /* One JSON document per .gcda file, one per line. */
+    const char *text = strbuf_str(&helper->stdout_kept);
+    const char *end = text + helper->stdout_kept.len;
+    uint32_t line = 1;
+    bool ok = true;
+    for (const char *p = text; ok && p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = nl ? nl : end;
+        if (stop > p) {
+            struct json_doc doc;
+            memset(&doc, 0, sizeof doc);
+            ok = json_parse(&doc, "gcov output", line, p, (size_t)(stop - p), diags);
+            if (ok)
+                add_features(st, doc.root, out);
+            json_doc_free(&doc);
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return ok;
+}
+
+static void gcov_free(struct collector *c)
+{
+    struct gcov_state *st = c->state;
+    str_list_free(&st->gcno);
+    free(st);
+}
+
+static const struct collector_ops gcov_ops = {
+    .env = gcov_env, .helper = gcov_helper, .collect = gcov_collect, .free = gcov_free};
+
+bool collector_gcov(struct collector *c, const char *build_dir, bool lines,
+                    struct diag_list *diags)
+{
+    memset(c, 0, sizeof *c);
+    char *abs = realpath(build_dir, NULL);
+    if (!abs) {
+        diag_add(diags, DIAG_ERROR, build_dir, 0, 0, "cannot open the build directory: %s",
+                 strerror(errno));
+        return false;
+    }
+    struct sample_list files = SAMPLE_LIST_INIT;
+    struct diag_list walk = DIAG_LIST_INIT;
+    const char *arg = abs;
+    samples_expand(&arg, 1, false, &files, &walk);
+    diag_list_free(&walk);
+    struct gcov_state *st = xcalloc(1, sizeof *st);
+    st->lines = lines;
+    for (size_t i = 0; i < files.len; i++) {
+        size_t len = strlen(files.paths[i]);
+        if (len > 5 && strcmp(files.paths[i] + len - 5, ".gcno") == 0)
+            str_list_add(&st->gcno, files.paths[i]);
+    }
+    sample_list_free(&files);
+    free(abs);
+    if (!st->gcno.len) {
+        diag_add(diags, DIAG_ERROR, build_dir, 0, 0,
+                 "no .gcno file below it: build the program with --coverage");
+        free(st);
+        return false;
+    }
+    struct diag_list which = DIAG_LIST_INIT;
+    bool have_gcov = runner_check_command("gcov", &which);
+    diag_list_free(&which);
+    if (!have_gcov) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "--gcov needs gcov (GCC's), not found in PATH");
+        gcov_free(&(struct collector){.state = st});
+        return false;
+    }
+    c->ops = &gcov_ops;
+    c->name = xstrdup(lines ? "gcov-lines" : "gcov");
+    c->state = st;
+    return true;
+}

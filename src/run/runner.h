@@ -1,0 +1,128 @@
+/* runner: children that run a program under test, contained, through a step
+ * API that never blocks longer than its caller allows.
+ *
+ * Every run gets:
+ *  - a fresh directory RUN (mkdtemp under $TMPDIR or /tmp) holding cwd/ (the
+ *    program's empty working directory), in/NAME (a read-only copy of the
+ *    input, so the program can never change the suite) and whatever the
+ *    collectors' environment points into it; RUN is removed, whatever the
+ *    program left in it, when the result is freed;
+ *  - its own session and process group (setsid: no controlling terminal),
+ *    standard input from in/NAME (or /dev/null), stdout and stderr through
+ *    pipes of which only the size, the SHA-256 and the first line are kept
+ *    (a helper run may keep its whole stdout, up to a cap), no other file
+ *    descriptor of kpath;
+ *  - limits: a wall-clock timeout, RLIMIT_AS and RLIMIT_FSIZE (the memory
+ *    limit), no core files;
+ *  - at its end (exit, signal or timeout) SIGKILL to its whole process group,
+ *    so nothing it forked outlives the run (a descendant that leaves the group
+ *    with setsid of its own escapes: there is no portable way to catch it).
+ *
+ * The step API: runner_start starts one run when a slot is free (at most
+ * `jobs` at once); runner_poll waits at most `wait_ms` (0: not at all) and
+ * returns one finished run or NULL.  runner_kill_all ends every run at once
+ * (for Ctrl-C: signal handlers only set a flag; the loop calls it).
+ *
+ * Ownership: the runner owns its running children; a finished run is handed
+ * over as a struct runner_result that the caller frees with
+ * runner_result_free (which removes its directory). */
+#ifndef KPATH_RUNNER_H
+#define KPATH_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "run/results.h"
+#include "base/strbuf.h"
+
+#define RUNNER_FIRST_LINE_MAX 200 /* bytes of the first line kept */
+
+struct runner_options {
+    uint32_t jobs;          /* children at once, at least 1 */
+    uint64_t timeout_ms;    /* wall clock per run; 0: none */
+    uint64_t max_memory;    /* bytes of address space and of any one file; 0: none */
+    const char *tmp_parent; /* where run directories go; NULL: $TMPDIR, else /tmp */
+};
+
+/* What to run.  Everything is copied by runner_start. */
+struct runner_job {
+    char *const *argv;       /* NULL-terminated; an argument "{}" becomes in/NAME's path;
+                              * a relative argv[0] with a "/" is taken from kpath's working
+                              * directory (the child runs in cwd/) */
+    char *const *env;        /* extra "NAME=VALUE" entries, NULL-terminated or NULL; the
+                              * text "{run}" in a value becomes the run's directory */
+    const char *input_name;  /* base name of the input copy; NULL: no input (stdin
+                              * /dev/null, "{}" stays) */
+    const void *input;       /* the input's bytes */
+    size_t input_len;
+    const char *in_dir;      /* run in this existing run directory (a helper run after a
+                              * run, e.g. gcov): its cwd/ is used and nothing is made or
+                              * removed; NULL: a fresh run directory */
+    size_t keep_stdout;      /* keep up to this many bytes of stdout whole; 0: none */
+    void *user;              /* handed back in the result */
+};
+
+enum runner_end { RUNNER_EXITED, RUNNER_SIGNALED, RUNNER_TIMEOUT, RUNNER_START_FAILED };
+
+struct runner_result {
+    void *user;
+    char *dir;              /* owned: the run directory (removed by runner_result_free
+                             * unless the job ran in an existing one) */
+    bool owns_dir;
+    enum runner_end end;
+    int code;               /* exit status, or signal number */
+    char *error;            /* owned: why a start failed (RUNNER_START_FAILED) */
+    double wall_ms, cpu_ms;
+    uint64_t max_rss_kb;
+    struct run_stream out, err; /* first_line owned */
+    struct strbuf stdout_kept;  /* keep_stdout bytes at most */
+    bool stdout_cut;            /* stdout was longer than keep_stdout */
+};
+
+struct runner;
+
+struct runner *runner_new(const struct runner_options *opts);
+/* Kills every running child (runner_kill_all) and frees the runner. */
+void runner_free(struct runner *r);
+
+/* Is there a free slot for runner_start? */
+bool runner_has_slot(const struct runner *r);
+size_t runner_running(const struct runner *r);
+/* Start a run; false with a diagnostic when no slot is free or the run
+ * directory cannot be made (the failure of the program itself to start is a
+ * result, RUNNER_START_FAILED, not an error here). */
+bool runner_start(struct runner *r, const struct runner_job *job, struct diag_list *diags);
+/* Wait at most wait_ms milliseconds for a run to end (returns early when a
+ * signal arrives); the ended run, or NULL. */
+struct runner_result *runner_poll(struct runner *r, int wait_ms);
+/* SIGKILL every running child's group, reap them and remove their directories. */
+void runner_kill_all(struct runner *r);
+
+/* "exit:N", "signal:NAME", "timeout" or "error:WHY": the outcome feature. */
+void runner_outcome(const struct runner_result *res, struct strbuf *out);
+/* "SIGSEGV" for SIGSEGV, "SIG42" for a signal without a name here. */
+const char *runner_signal_name(int sig, char buf[16]);
+void runner_result_free(struct runner_result *res);
+
+/* Remove a directory tree without following symbolic links and without
+ * recursion (a program may nest directories deeply).  False if something
+ * stayed. */
+bool runner_remove_tree(const char *path);
+
+/* Is `name` a command that can be executed (a path, or a name found in PATH)?
+ * If not, a diagnostic says why ("no such command", "is not executable", "is
+ * a directory"). */
+bool runner_check_command(const char *name, struct diag_list *diags);
+
+/* The defaults every front end starts from: as many jobs as cores, 10 s of
+ * wall clock, 4 GiB (RUNNER_DEFAULT_*). */
+#define RUNNER_DEFAULT_TIMEOUT_S 10
+#define RUNNER_DEFAULT_MAX_MEMORY ((uint64_t)4 << 30)
+void runner_default_options(struct runner_options *o);
+/* A timeout as the user writes it: "10" (seconds) or "250ms"; false for 0
+ * or anything else. */
+bool runner_parse_timeout(const char *text, uint64_t *ms);
+
+#endif
