@@ -149,6 +149,7 @@ test: deps
 test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 	@echo "== layers of src/, ui/ and cli/"
 	@sh tests/layers/tree.sh
+	@sh tests/layers/selftest.sh
 	@sh tests/layers/run.sh
 	@echo "== unit tests ($(O))"
 	@KPATH_ROOT=$(CURDIR) ./$(UNIT)

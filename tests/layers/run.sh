@@ -44,7 +44,7 @@ fail() { echo "FAIL layers: $*"; failed=$((failed + 1)); }
 # Sources without comments and string literals (a call named in a comment or
 # a message is no call).
 for f in ui/*.c; do
-    awk -f tests/layers/strip.awk "$f" >"$tmp/$(basename "$f").code"
+    awk -v stripped_only=1 -f tests/layers/strip.awk "$f" >"$tmp/$(basename "$f").code"
 done
 
 # Every file is in a layer and says what it is for.

@@ -1,7 +1,11 @@
 # C source without comments and literals: a call named in a comment or a
 # message is no call.  String literals become "", character literals 0.
-# Shared by the layer checks (run.sh, tree.sh).
-{ line = $0; out = ""
+# Shared by the layer checks: run.sh prints each stripped line (-v stripped_only=1);
+# tree.sh calls strip() itself.  Comments may span lines: the state is kept
+# in `incomment` (reset it at each new file).
+stripped_only { print strip($0) }
+function strip(line,    out, c, two, i, j) {
+  out = ""
   while (length(line)) {
     if (incomment) {
       i = index(line, "*/"); if (!i) { line = ""; break }
@@ -18,4 +22,5 @@
       while (j <= length(line) && substr(line, j, 1) != "\047") j += (substr(line, j, 1) == "\\") ? 2 : 1
       out = out "0"; line = substr(line, j + 1); continue }
     out = out c; line = substr(line, 2) }
-  print out }
+  return out
+}

@@ -17,8 +17,10 @@
 # A call is a use of a function defined (not static) in another module's .c
 # file, found in the sources without comments and literals (strip.awk).
 # POSIX sh, sed and awk only.  Run from anywhere: sh tests/layers/tree.sh
+# (TREE_ROOT=DIR checks another copy of the tree: tests/layers/selftest.sh).
 set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+root=${TREE_ROOT:-$(cd "$here/../.." && pwd)}
 cd "$root" || exit 2
 
 order='base algo grammar graph formats parse gen suite run explain infer workspace'
@@ -33,85 +35,94 @@ trap 'rm -rf "$tmp"' EXIT
 failed=0
 fail() { echo "FAIL tree: $*"; failed=$((failed + 1)); }
 
-# The rank of a file's folder: src/FOLDER by the order above, then ui, cli.
-rank=0
-: >"$tmp/ranks"
-for d in $order; do
-    echo "src/$d $rank" >>"$tmp/ranks"
-    rank=$((rank + 1))
-done
-echo "ui $rank" >>"$tmp/ranks"
-echo "cli $((rank + 1))" >>"$tmp/ranks"
-
+# Folders: each src/ folder a layer, with a README naming its modules.
 for f in src/*; do
-    if [ -d "$f" ]; then
-        grep -q "^$f " "$tmp/ranks" || fail "$f is not a layer of src/ (tests/layers/tree.sh lists them)"
-        if [ -f "$f/README.md" ]; then
-            for m in "$f"/*.[ch]; do
-                b=$(basename "$m"); b=${b%.*}
-                grep -q "\\b$b\\b" "$f/README.md" || fail "$f/README.md does not name $b"
-            done
-        else
-            fail "$f has no README.md saying what it holds"
-        fi
-    else
-        fail "$f: src/ holds folders only"
-    fi
+    [ -d "$f" ] || { fail "$f: src/ holds folders only"; continue; }
+    case " $order " in *" ${f#src/} "*) ;; *) fail "$f is not a layer of src/ (tests/layers/tree.sh lists them)" ;; esac
+    [ -f "$f/README.md" ] || fail "$f has no README.md saying what it holds"
 done
 for d in $order; do [ -d "src/$d" ] || fail "src/$d is missing"; done
 
-files=$(ls src/*/*.[ch] ui/*.[ch] cli/*.[ch])
-for f in $files; do
-    case $f in *.c) [ -f "${f%.c}.h" ] && continue ;; esac
-    head -n 1 "$f" | grep -q '^/\* ' || fail "$f does not start with a comment stating its contract"
-done
-
-# FILE MODULE RANK for every file; includes as FROM-MODULE TO-MODULE.
-for f in $files; do
-    dir=$(dirname "$f")
-    b=$(basename "$f")
-    echo "$f $dir/${b%.*} $(sed -n "s|^$dir ||p" "$tmp/ranks")"
-    for h in $(sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f"); do
-        case $h in
-        ../*) to=${h#../} ;;
-        */*) to=src/$h ;;
-        *) to=$dir/$h ;;
-        esac
-        echo "$dir/${b%.*} $to" >>"$tmp/includes"
-    done
-    awk -f tests/layers/strip.awk "$f" >"$tmp/$(echo "$f" | tr / _).code"
-done >"$tmp/files"
-[ -s "$tmp/includes" ] || fail "found no includes (the check is broken)"
-
-# Non-static functions defined in .c files (the body on the next line): MODULE NAME.
-while read -r f m r; do
-    case $f in *.c) ;; *) continue ;; esac
-    awk -v mod="$m" '
-    /^[A-Za-z_]/ && !/^(static|typedef|extern|struct [a-z_]+ \{|enum|#)/ && !/;[ \t]*$/ {
-        if (match($0, /[A-Za-z_][A-Za-z0-9_]*\(/)) {
-            name = substr($0, RSTART, RLENGTH - 1); pending = name } else pending = ""
-        next }
-    /^\{/ && pending != "" && pending != "main" { print mod, pending; pending = ""; next }
-    /^[ \t]/ && pending != "" && !/;[ \t]*$/ { next }   # parameters go on
-    { pending = "" }' "$tmp/$(echo "$f" | tr / _).code"
-done <"$tmp/files" >"$tmp/defs"
+# One pass over every source file (comments and literals stripped, strip.awk)
+# gives: contract comments and README names (reported at once), then
+# "$tmp/files" (FILE MODULE RANK), "$tmp/includes" (FROM TO) and
+# "$tmp/defs" (MODULE FUNCTION, non-static definitions in .c files).
+# shellcheck disable=SC2046
+awk -v order="$order" -v tmp="$tmp" -f "$here/strip.awk" -f /dev/stdin \
+    $(ls src/*/*.[ch] ui/*.[ch] cli/*.[ch]) src/*/README.md <<'AWK' || failed=$((failed + 1))
+BEGIN {
+    print "- -" > (tmp "/statics")   # never empty: the next awk counts its files
+    n = split(order, o, " ")
+    for (i = 1; i <= n; i++) rank["src/" o[i]] = i - 1
+    rank["ui"] = n; rank["cli"] = n + 1
+}
+FNR == 1 {
+    incomment = 0; pending = ""
+    dir = FILENAME; sub(/\/[^\/]*$/, "", dir)
+    base = FILENAME; sub(/.*\//, "", base)
+    if (base == "README.md") { readme = dir; next }
+    readme = ""
+    mod = dir "/" base; sub(/\.[ch]$/, "", mod)
+    print FILENAME, mod, rank[dir] > (tmp "/files")
+    if (FILENAME ~ /\.h$/) hasheader[mod] = 1
+    first[FILENAME] = ($0 ~ /^\/\* /)
+    modfolder[mod] = dir
+}
+readme != "" { text[readme] = text[readme] " " $0; next }
+/^#include "/ {
+    h = $0; sub(/^#include "/, "", h); sub(/".*/, "", h)
+    if (h ~ /\.h$/) {
+        sub(/\.h$/, "", h)
+        if (h ~ /^\.\.\//) to = substr(h, 4); else if (h ~ /\//) to = "src/" h; else to = dir "/" h
+        print mod, to > (tmp "/includes")
+    }
+}
+{ line = strip($0) }
+FILENAME ~ /\.c$/ {
+    print mod "\t" line > (tmp "/code")
+    if (match(line, /^static [^=(]*[A-Za-z_][A-Za-z0-9_]*\(/)) {
+        s = substr(line, RSTART, RLENGTH - 1); sub(/.*[^A-Za-z0-9_]/, "", s)
+        print mod, s > (tmp "/statics")
+    }
+    if (line ~ /^[A-Za-z_]/ && line !~ /^(static|typedef|extern|struct [a-z_]+ \{|enum|#)/ && line !~ /;[ \t]*$/) {
+        pending = ""
+        if (match(line, /[A-Za-z_][A-Za-z0-9_]*\(/)) pending = substr(line, RSTART, RLENGTH - 1)
+    } else if (line ~ /^\{/ && pending != "" && pending != "main") {
+        print mod, pending > (tmp "/defs"); pending = ""
+    } else if (!(line ~ /^[ \t]/ && pending != "" && line !~ /;[ \t]*$/)) pending = ""
+}
+END {
+    bad = 0
+    for (f in first) {
+        m = f; sub(/\.[ch]$/, "", m)
+        if (f ~ /\.c$/ && (m in hasheader)) continue
+        if (!first[f]) { printf "FAIL tree: %s does not start with a comment stating its contract\n", f; bad++ }
+    }
+    for (m in modfolder) {
+        d = modfolder[m]; if (d !~ /^src\//) continue
+        b = m; sub(/.*\//, "", b)
+        if ((d in text) && (text[d] " ") !~ ("[^A-Za-z0-9_]" b "[^A-Za-z0-9_]")) {
+            printf "FAIL tree: %s/README.md does not name %s\n", d, b; bad++ }
+    }
+    exit bad > 0
+}
+AWK
 grep -q '^src/base/strbuf strbuf_add$' "$tmp/defs" || fail "did not find strbuf_add in src/base/strbuf.c (the check is broken)"
 
-# Calls: every identifier of a .c file that another module defines.
-while read -r f m r; do
-    case $f in *.c) ;; *) continue ;; esac
-    code=$tmp/$(echo "$f" | tr / _).code
-    awk -v mod="$m" '
-    FNR == 1 { pass++ }
-    pass == 1 { def[$2] = $1; next }
-    pass == 2 { if (match($0, /^static [^=(]*[A-Za-z_][A-Za-z0-9_]*\(/)) {   # its own, of the same name
-                    s = substr($0, RSTART, RLENGTH - 1); sub(/.*[^A-Za-z0-9_]/, "", s); own[s] = 1 }
-                next }
-    { n = split($0, w, /[^A-Za-z0-9_]+/)
-      for (i = 1; i <= n; i++)
-          if ((w[i] in def) && !(w[i] in own) && def[w[i]] != mod && !seen[w[i]]++) print mod, def[w[i]], w[i] }
-    ' "$tmp/defs" "$code" "$code"
-done <"$tmp/files" >"$tmp/calls"
+# Calls: "$tmp/calls" (FROM TO FUNCTION), each identifier of a .c file that
+# another module defines, but for the file's own static functions of the same
+# name.
+awk '
+FNR == 1 { pass++ }
+pass == 1 { def[$2] = $1; next }
+pass == 2 { own[$1, $2] = 1; next }
+{
+    mod = $0; sub(/\t.*/, "", mod); text = substr($0, length(mod) + 2)
+    n = split(text, w, /[^A-Za-z0-9_]+/)
+    for (i = 1; i <= n; i++)
+        if ((w[i] in def) && def[w[i]] != mod && !((mod, w[i]) in own) && !((mod, w[i]) in seen)) {
+            seen[mod, w[i]] = 1; print mod, def[w[i]], w[i] }
+}' "$tmp/defs" "$tmp/statics" "$tmp/code" >"$tmp/calls"
 
 # Layers and circles, over includes and calls together.
 awk -v allowed="$allowed" '
