@@ -230,6 +230,14 @@ $(O)/_kpath: $(KPATH)
 	$(call say,GEN,$@)
 	$(Q)./$(KPATH) --completion zsh >$@.tmp && mv $@.tmp $@
 
+# The command and key tables of docs/commands.md and docs/explorer.md,
+# rewritten from the program's own tables (tests/cli/scripts/docs-tables.sh
+# fails when they differ).
+.PHONY: docs-tables
+docs-tables: $(KPATH)
+	@sh docs/tables.sh $(CURDIR)/$(KPATH) docs/commands.md
+	@sh docs/tables.sh $(CURDIR)/$(KPATH) docs/explorer.md
+
 # ---- install --------------------------------------------------------------
 install: $(KPATH) $(DOCS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/grammars $(DESTDIR)$(DATADIR)/themes \

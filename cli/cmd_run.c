@@ -438,7 +438,7 @@ static void format_report(const struct results *r, const struct run_report *rep,
     }
 }
 
-/* The same report as one JSON object (see the README). */
+/* The same report as one JSON object (see docs/program-under-test.md). */
 static void format_report_json(const struct results *r, const struct run_report *rep,
                                bool per_input, struct strbuf *out)
 {

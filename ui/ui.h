@@ -1,7 +1,7 @@
 /* ui: the explorer's state and the panes' side of it (the pane layer).
  *
  * The TUI is a front end over one workspace (src/workspace/workspace.h), in layers
- * that read top-down (README "How it is built"; tests/layers/run.sh keeps
+ * that read top-down (docs/design/ui.md; tests/layers/run.sh keeps
  * them so):
  *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
  *     app         app.c, commands.c, generalize_job.c, runs_job.c,

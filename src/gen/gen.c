@@ -1852,7 +1852,7 @@ static uint32_t greedy_score(struct generator *gen, uint32_t inst, uint32_t c)
         /* These k-paths share all but their last node: rank that stem once
          * and each of them by its successor's position, not by a search per
          * node (the same ranks as kpath_rank's; about a tenth of cover's
-         * CPU on big grammars, see README "How it is built"). */
+         * CPU on big grammars, see docs/design/algorithms.md). */
         uint64_t stem;
         bool by_rank = k >= 2 && sets_by_rank(gen);
         if (by_rank && !kpath_rank_stem(&gen->space, path, &stem)) {

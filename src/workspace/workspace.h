@@ -18,7 +18,7 @@
  * caller can interleave it with input handling.
  *
  * Saving: workspace_save writes a line-based text file (documented in the
- * README, "The workspace file"):
+ * docs/explorer.md, "The workspace file"):
  *
  *     kpath-workspace 1
  *     grammar "grammars/expr.ebnf"

@@ -598,7 +598,7 @@ static void jobs_rows(struct side_by_side *sb)
 }
 
 /* What the forest holds per character, for 1 MB of each JSON shape (the
- * design note in the README): parsed in a forked child, like run_coverage. */
+ * forest in docs/design/parser.md): parsed in a forked child, like run_coverage. */
 static void forest_shapes(const struct graph *json)
 {
     static const struct {

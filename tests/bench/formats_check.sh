@@ -6,7 +6,7 @@
 # share of its example inputs (examples/, at most $MAX_EXAMPLES of them, each
 # at most 64K; not the .tree, .errors and .trq files of its test runner) that
 # `kpath parse` accepts within $PARSE_SECONDS seconds.
-# Why a grammar or an example fails is explained in README.md ("ANTLR
+# Why a grammar or an example fails is explained in docs/formats.md ("ANTLR
 # grammars").
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"

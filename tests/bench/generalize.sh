@@ -77,4 +77,4 @@ for s in url calc; do
         "$(pct "$sound") ($sound)" "$(pct "$typical") ($typical)" \
         "$(pct "$generated") ($generated)"
 done
-echo "(the AUTOGRAM paper, for URLs: 100% sound, 50.3% complete; see README, \"Learning a grammar\")"
+echo "(the AUTOGRAM paper, for URLs: 100% sound, 50.3% complete; see docs/learning-grammars.md)"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The layers of ui/ (README "How it is built"), checked from the sources so
+# The layers of ui/ (docs/design/ui.md), checked from the sources so
 # they cannot silently regress.  From the bottom:
 #   widget  screen, theme, keys, widget, plot, svg, lesson:
 #           drawing pieces, file formats and file names; they know nothing

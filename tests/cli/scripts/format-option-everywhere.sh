@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every command that reads a GRAMMAR takes --format (as the README's command
+# Every command that reads a GRAMMAR takes --format (as docs/commands.md's command
 # section promises), and it works: a grammar in kpath's format saved under a
 # name ending in .g4 is refused as ANTLR without it, and read as it is with
 # --format ebnf, giving the output the .ebnf file gives.  reduce, bonsai,

@@ -6,7 +6,7 @@
 # allowed everywhere: 'a <x y> b' and '<x >' were accepted, and 'a\tb'
 # had two parse trees (TAB or a skipped tab); now ANTLR's reading only.
 # Words and names are single letters so that no input has two trees for
-# other reasons (two letters are one token or two, see README).
+# other reasons (two letters are one token or two, see docs/formats.md).
 
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"

@@ -1,17 +1,31 @@
 #!/bin/sh
-# The README's console examples stay true.  Every ```console block of
-# README.md is run: each `$ COMMAND` line (with its `\` continuation lines)
-# runs with sh, stdout and stderr together, and must print exactly the lines
-# the README shows after it, where a line `...` (indented or not) stands for
-# any number of lines (none included).  A command the README shows no output
+# The examples of the documentation stay true.  Every ```console block of
+# README.md and of every docs/**/*.md is run: each `$ COMMAND` line (with
+# its `\` continuation lines) runs with sh, stdout and stderr together, and
+# must print exactly the lines the doc shows after it, where a line `...` (indented or not) stands for
+# any number of lines (none included).  A command the doc shows no output
 # for is run (the commands after it may need what it made) but its output is
-# not compared: the README leaves it out.  Each block runs in a scratch directory of its own
+# not compared: the doc leaves it out.  Each block runs in a scratch directory of its own
 # (its commands share it: `-o suite` then `cat suite/...`), holding links to
 # grammars/, tests/ and build/ (the directory of $KPATH, with its subjects),
 # with `kpath` on PATH being $KPATH.  Not run, and their output not compared:
 # commands that start with `make` (the suite was built before it ran) or pipe
-# into graphviz's `dot` (not a dependency of kpath).
+# into graphviz's `dot` (not a dependency of kpath).  A failing example is
+# reported as FILE:LINE.  Each file named in `minimum` below must keep at
+# least that many compared examples (so moving or dropping examples cannot
+# quietly empty a guide of its tests), and all of them together at least
+# $least (the README alone compared 32 before the guides moved to docs/).
 set -u
+least=40
+minimum='
+README.md 8
+docs/commands.md 3
+docs/generating.md 9
+docs/program-under-test.md 6
+docs/samples-and-coverage.md 13
+docs/suites.md 1
+'
+
 : "${KPATH:?KPATH must name the kpath binary}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 root=$(pwd)
@@ -23,9 +37,11 @@ ln -s "$KPATH" "$tmp/bin/kpath"
 build=$(cd "$(dirname "$KPATH")" && pwd)
 
 # One file per command, NNNN.cmd (the command, continuation lines and all),
-# NNNN.exp (the lines shown after it), NNNN.at ("BLOCK LINE": the block it is
-# in and its line in the README).
+# NNNN.exp (the lines shown after it), NNNN.at ("BLOCK LINE FILE": the block
+# it is in, counted over all files, and its line in FILE).
+docs=$(find docs -name '*.md' | LC_ALL=C sort)
 awk -v dir="$tmp/ex" '
+FNR == 1 { inblock = 0; cont = 0 }
 function close_cmd() { if (cmd != "") { close(dir "/" cmd ".cmd"); close(dir "/" cmd ".exp") } }
 /^```console[ \t]*$/ { inblock = 1; block++; cont = 0; next }
 inblock && /^```/ { close_cmd(); cmd = ""; inblock = 0; next }
@@ -40,12 +56,12 @@ cont {
     cmd = sprintf("%04d", ++n)
     print substr($0, 3) > (dir "/" cmd ".cmd")
     printf "" > (dir "/" cmd ".exp")
-    print block, NR > (dir "/" cmd ".at"); close(dir "/" cmd ".at")
+    print block, FNR, FILENAME > (dir "/" cmd ".at"); close(dir "/" cmd ".at")
     cont = /\\$/
     next
 }
 cmd != "" { print >> (dir "/" cmd ".exp") }
-' README.md
+' README.md $docs
 
 # Does ACTUAL match EXPECTED, `...` being any run of lines?  (A table over
 # positions: small files, no backtracking blow-up.)
@@ -71,10 +87,11 @@ matches() {
 }
 
 total=0 ran=0 compared=0 failed=0 last_block=
+: >"$tmp/compared"
 for cmdfile in "$tmp"/ex/*.cmd; do
-    [ -e "$cmdfile" ] || fail "no console block in README.md"
+    [ -e "$cmdfile" ] || fail "no console block in README.md or docs/"
     base=${cmdfile%.cmd}
-    read -r block line <"$base.at"
+    read -r block line file <"$base.at"
     total=$((total + 1))
     if [ "$block" != "$last_block" ]; then
         work="$tmp/block$block"
@@ -90,11 +107,22 @@ for cmdfile in "$tmp"/ex/*.cmd; do
     (cd "$work" && PATH="$tmp/bin:$PATH" sh "$cmdfile") >"$base.out" 2>&1 </dev/null
     [ -s "$base.exp" ] || continue
     compared=$((compared + 1))
+    echo "$file" >>"$tmp/compared"
     matches "$base.exp" "$base.out" && continue
     failed=$((failed + 1))
-    echo "README.md:$line: \$ $(head -n 1 "$cmdfile")"
+    echo "$file:$line: \$ $(head -n 1 "$cmdfile")"
     echo "  expected:"; sed 's/^/    /' "$base.exp"
     echo "  got:"; sed 's/^/    /' "$base.out" | head -n 40
 done
-echo "$ran of $total README commands run, $compared compared with the README, $failed differ"
-[ "$failed" = 0 ] && [ "$compared" -ge 25 ]
+sort "$tmp/compared" | uniq -c | awk '{ print "  " $2 ": " $1 " compared" }'
+echo "$ran of $total commands of the docs run, $compared compared with the docs, $failed differ"
+short=0
+for want in $(echo "$minimum" | awk 'NF == 2 { print $1 ":" $2 }'); do
+    file=${want%:*} want=${want##*:}
+    got=$(grep -cx "$file" "$tmp/compared")
+    [ "$got" -ge "$want" ] && continue
+    echo "$file: $got examples compared, expected at least $want"
+    short=1
+done
+[ "$compared" -ge "$least" ] || echo "only $compared examples compared, expected at least $least"
+[ "$failed" = 0 ] && [ "$short" = 0 ] && [ "$compared" -ge "$least" ]
