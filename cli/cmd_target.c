@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "explain_cli.h"
+#include "explain_session.h"
 #include "base/file_hint.h"
 #include "gen/gen.h"
 #include "base/json.h"

@@ -1,9 +1,9 @@
-/* explain_cli: what `kpath explain` and `kpath target` share: the options of
+/* explain_session: what `kpath explain` and `kpath target` share: the options of
  * learning (k, tree depth, criterion, balance, seed, sample limits) and the
  * session that loads the grammar and a results file and reads its inputs as
  * k-path features. */
-#ifndef KPATH_EXPLAIN_CLI_H
-#define KPATH_EXPLAIN_CLI_H
+#ifndef KPATH_EXPLAIN_SESSION_H
+#define KPATH_EXPLAIN_SESSION_H
 
 #include "cli.h"
 #include "explain/explain.h"
@@ -42,6 +42,11 @@ int explain_session_open(const struct cli_command *cmd, const char *grammar, con
                          const char *results_path, const struct explain_options *o,
                          struct explain_session *s);
 void explain_session_close(struct explain_session *s);
+/* Load a results file into r (diagnostics on stderr), with a warning when it
+ * was recorded with another grammar than the file `grammar` (by hash).
+ * EXIT_OK, or EXIT_USAGE when it cannot be read. */
+int explain_session_load_results(const struct cli_command *cmd, const char *grammar,
+                                 const char *path, struct results *r);
 
 /* Print up to 10 diagnostics (the rest as a count) on stderr. */
 void explain_cli_print_skipped(const struct cli_command *cmd, const struct diag_list *diags,
