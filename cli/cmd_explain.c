@@ -17,7 +17,20 @@
 
 /* ---- kpath explain ------------------------------------------------------------ */
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static void init_args(void *args);
+static void free_args(void *args);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int explain(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct explain_args {
+    struct explain_options o;
+    const char **features;
+    size_t nfeatures;
+    const char *test;
+    uint32_t split; /* percent, 0: none */
+};
+
 
 static const struct cli_option options[] = {
     {"feature", 'f', "NAME|REGEX", "explain this behaviour feature, or those the regular "
@@ -61,16 +74,13 @@ const struct cli_command cmd_explain_command = {
     "--feature takes a feature's exact name or, when no feature has that name,\n"
     "a POSIX extended regular expression (unanchored: 'fn:.*mul' or '^exit:').",
     .options = options,
-    .run = run,
+    .args_size = sizeof(struct explain_args),
+    .init_args = init_args,
+    .free_args = free_args,
+    .on_option = on_option,
+    .check = check,
+    .main = explain,
     .takes_files = true,
-};
-
-struct explain_args {
-    struct explain_options o;
-    const char **features;
-    size_t nfeatures;
-    const char *test;
-    uint32_t split; /* percent, 0: none */
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -333,9 +343,11 @@ static void add_name_list(struct strbuf *out, const char *title, struct explain_
         strbuf_addch(out, '\n');
 }
 
-static int explain(const struct cli_command *cmd, struct explain_args *a,
-                   const struct cli_common *c)
+/* The session loads the grammar itself: no CLI_GRAMMAR. */
+static int explain(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
+    struct explain_args *a = args;
+    const struct cli_common *c = &ctx->common;
     struct explain_session s;
     int status = explain_session_open(cmd, c->grammar, c->start, c->files[0], &a->o, &s);
     struct results test_results;
@@ -459,22 +471,23 @@ out:
     return status;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static void init_args(void *args)
 {
-    struct explain_args a = {0};
-    explain_options_default(&a.o);
-    struct cli_common c = {0};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
-    if (status == CLI_CONTINUE) {
-        if (c.nfiles != 1)
-            status = cli_usage_error(cmd, "expected GRAMMAR and one RESULTS file, got %zu files",
-                                     c.nfiles);
-        else if (a.test && a.split)
-            status = cli_usage_error(cmd, "--test and --split cannot be used together");
-        else
-            status = explain(cmd, &a, &c);
-    }
-    free(a.features);
-    cli_common_free(&c);
-    return status;
+    explain_options_default(&((struct explain_args *)args)->o);
+}
+
+static void free_args(void *args)
+{
+    free(((struct explain_args *)args)->features);
+}
+
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    const struct explain_args *a = args;
+    if (ctx->common.nfiles != 1)
+        return cli_usage_error(cmd, "expected GRAMMAR and one RESULTS file, got %zu files",
+                               ctx->common.nfiles);
+    if (a->test && a->split)
+        return cli_usage_error(cmd, "--test and --split cannot be used together");
+    return CLI_CONTINUE;
 }
