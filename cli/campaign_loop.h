@@ -1,8 +1,9 @@
-/* campaign_loop: the CLI's loop over a campaign's step API (cmd_run.c), shared
- * by every command that runs a program on inputs (run, check-oracle).  It
- * prints diagnostics as they come, draws a progress bar when stderr is a
- * terminal, and turns Ctrl-C, SIGTERM or SIGHUP (whose handlers only set a
- * flag) into killing every child and keeping the records so far. */
+/* campaign_loop: the CLI's loop over a campaign's step API, shared by every
+ * command that runs a program on inputs (run, check-oracle, generalize, and
+ * target and bonsai through run_cli).  It prints diagnostics as they come,
+ * draws a progress bar when stderr is a terminal, and turns Ctrl-C, SIGTERM
+ * or SIGHUP (whose handlers only set a flag) into killing every child and
+ * keeping the records so far. */
 #ifndef KPATH_CLI_CAMPAIGN_LOOP_H
 #define KPATH_CLI_CAMPAIGN_LOOP_H
 

@@ -249,6 +249,50 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
     return CLI_CONTINUE;
 }
 
+int cli_run(const struct cli_command *cmd, int argc, char **argv)
+{
+    if (cmd->run)
+        return cmd->run(cmd, argc, argv);
+    void *args = cmd->args_size ? xcalloc(1, cmd->args_size) : NULL;
+    if (cmd->args_defaults)
+        memcpy(args, cmd->args_defaults, cmd->args_size);
+    if (cmd->init_args)
+        cmd->init_args(args);
+    struct cli_context ctx = {0};
+    if (cmd->needs & CLI_PROGRAM) {
+        int split = cli_split_command(argc, argv);
+        if (split < argc) {
+            ctx.program = argv + split + 1;
+            ctx.nprogram = (size_t)(argc - split - 1);
+        }
+        argc = split;
+    }
+    int status = cli_parse_args(cmd, argc, argv, &ctx.common, cmd->on_option, args);
+    if (status == CLI_CONTINUE && cmd->check)
+        status = cmd->check(cmd, &ctx, args);
+    if (status == CLI_CONTINUE && (cmd->needs & CLI_STDIN_ONCE))
+        status = cli_stdin_once(cmd, ctx.common.grammar, ctx.common.files, ctx.common.nfiles);
+    if (status == CLI_CONTINUE && (cmd->needs & CLI_GRAMMAR) &&
+        cli_load(ctx.common.grammar, ctx.common.start, NULL, &ctx.grammar,
+                 (cmd->needs & CLI_GRAPH) == CLI_GRAPH ? &ctx.graph : NULL) != EXIT_OK)
+        status = EXIT_USAGE;
+    if (status == CLI_CONTINUE && (cmd->needs & CLI_PINS) == CLI_PINS &&
+        !cli_add_pins(cmd, ctx.graph, &ctx.common, &ctx.pins))
+        status = EXIT_USAGE;
+    if (status == CLI_CONTINUE)
+        status = cmd->main(cmd, &ctx, args);
+    pin_set_free(&ctx.pins);
+    if (ctx.graph)
+        graph_free(ctx.graph);
+    if (ctx.grammar)
+        grammar_free(ctx.grammar);
+    cli_common_free(&ctx.common);
+    if (cmd->free_args)
+        cmd->free_args(args);
+    free(args);
+    return status;
+}
+
 void cli_common_free(struct cli_common *common)
 {
     free(common->files);

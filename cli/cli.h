@@ -22,15 +22,52 @@ struct cli_option {
     const char *help;
 };
 
+struct cli_context;
+
+/* What a command needs before its main part runs, in `needs`.  cli_run does
+ * it, in this order, so that every command reports the same mistakes the
+ * same way: set aside what follows the first "--" as a program to run
+ * (CLI_PROGRAM), parse the arguments (cli_parse_args), the command's own
+ * usage checks (`check`), refuse '-' given twice (CLI_STDIN_ONCE,
+ * cli_stdin_once), load GRAMMAR printing its diagnostics (CLI_GRAMMAR,
+ * cli_load; CLI_GRAPH builds its graph too), read the --pin values
+ * (CLI_PINS, cli_add_pins).  The first step that fails ends the command
+ * with its exit status. */
+enum {
+    CLI_GRAMMAR = 1 << 0,
+    CLI_GRAPH = 1 << 1 | CLI_GRAMMAR,
+    CLI_STDIN_ONCE = 1 << 2,
+    CLI_PINS = 1 << 3 | CLI_GRAPH,
+    CLI_PROGRAM = 1 << 4,
+};
+
 struct cli_command {
     const char *name;
     const char *usage;       /* after "kpath NAME " */
     const char *summary;     /* one line, for `kpath --help` */
     const char *description; /* paragraphs for `kpath NAME --help` */
     const struct cli_option *options; /* ends with {0} */
+    /* A command that parses its arguments itself (it takes no GRAMMAR of
+     * the usual kind, or a program after "--"): all of it.  NULL for one
+     * whose prologue cli_run does (`main` below). */
     int (*run)(const struct cli_command *cmd, int argc, char **argv);
     /* Takes one or more FILE|DIR arguments after GRAMMAR (cli_common.files). */
     bool takes_files;
+    /* The prologue's steps (CLI_GRAMMAR, ...); 0: the arguments only. */
+    unsigned needs;
+    /* The command's own options go into an args struct of args_size bytes:
+     * a copy of args_defaults (NULL: zeros), given to init_args, then each
+     * option through on_option (NULL: the command has none of its own);
+     * `check` (may be NULL) sees them once all are read.  Both return
+     * CLI_CONTINUE or the exit status to end with. */
+    size_t args_size;
+    const void *args_defaults;
+    void (*init_args)(void *args); /* may be NULL: defaults a constant cannot give */
+    void (*free_args)(void *args); /* may be NULL: frees what on_option allocated */
+    int (*on_option)(const struct cli_command *cmd, int index, const char *value, void *args);
+    int (*check)(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+    /* The command itself, once the prologue went well: its exit status. */
+    int (*main)(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
 };
 
 /* Parser state: walk argv[1..] of a subcommand. */
@@ -109,6 +146,20 @@ struct cli_common {
     const char **pins;  /* --pin PATH values (for commands that list "pin") */
     size_t npins;
 };
+
+/* What cli_run's prologue gives a command's main (see cli_command.needs). */
+struct cli_context {
+    struct cli_common common;
+    struct grammar *grammar; /* CLI_GRAMMAR */
+    struct graph *graph;     /* CLI_GRAPH */
+    struct pin_set pins;     /* CLI_PINS: the --pin values */
+    char **program;          /* CLI_PROGRAM: what follows "--" (in argv), or NULL */
+    size_t nprogram;
+};
+
+/* Run a command: its `run`, or the prologue then its `main`, and free what
+ * the prologue made.  The command's exit status. */
+int cli_run(const struct cli_command *cmd, int argc, char **argv);
 
 /* Free what cli_parse_args allocated in `common`. */
 void cli_common_free(struct cli_common *common);

@@ -17,7 +17,18 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static void init_args(void *args);
+static void free_args(void *args);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int bonsai(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct bonsai_cli {
+    struct bonsai_options opts;
+    const char *outdir, *suffix;
+    bool force, run;
+    struct run_cli rc;
+};
 
 _Static_assert(BONSAI_DEFAULT_MAX_DEPTH == 10, "help text: --max-depth default");
 _Static_assert(BONSAI_DEFAULT_MAX_REPETITIONS == 3, "help text: --max-repetitions default");
@@ -85,14 +96,13 @@ const struct cli_command cmd_bonsai_command = {
     "smallest input needs, and a K whose K-paths are more than the k-path\n"
     "strategy's agenda holds (the message names the largest k that fits).",
     .options = options,
-    .run = run,
-};
-
-struct bonsai_cli {
-    struct bonsai_options opts;
-    const char *outdir, *suffix;
-    bool force, run;
-    struct run_cli rc;
+    .needs = CLI_PROGRAM | CLI_GRAPH,
+    .args_size = sizeof(struct bonsai_cli),
+    .init_args = init_args,
+    .free_args = free_args,
+    .on_option = on_option,
+    .check = check,
+    .main = bonsai,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -324,32 +334,36 @@ static int run_candidates(struct bonsai *b, struct run_batch *batch)
     return status;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static void init_args(void *args)
 {
-    struct cli_common c = {0};
-    struct bonsai_cli a = {0};
-    bonsai_options_default(&a.opts);
-    run_cli_init(&a.rc);
-    int split = run_cli_split(argc, argv, &a.rc);
-    int status = cli_parse_args(cmd, split, argv, &c, on_option, &a);
-    if (status == CLI_CONTINUE && !a.outdir && (a.suffix || a.force))
-        status = cli_usage_error(cmd, "%s needs -o DIR", a.suffix ? "--suffix" : "--force");
-    if (status == CLI_CONTINUE)
-        status = run_cli_check(cmd, &a.rc, a.run);
-    if (status != CLI_CONTINUE) {
-        run_cli_free(&a.rc);
-        cli_common_free(&c);
-        return status;
-    }
+    struct bonsai_cli *a = args;
+    bonsai_options_default(&a->opts);
+    run_cli_init(&a->rc);
+}
+
+static void free_args(void *args)
+{
+    run_cli_free(&((struct bonsai_cli *)args)->rc);
+}
+
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    struct bonsai_cli *a = args;
+    run_cli_set_program(&a->rc, ctx->program, ctx->nprogram);
+    if (!a->outdir && (a->suffix || a->force))
+        return cli_usage_error(cmd, "%s needs -o DIR", a->suffix ? "--suffix" : "--force");
+    return run_cli_check(cmd, &a->rc, a->run);
+}
+
+static int bonsai(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    const struct cli_common c = ctx->common;
+    const struct grammar *g = ctx->grammar;
+    const struct graph *graph = ctx->graph;
+    struct bonsai_cli a = *(struct bonsai_cli *)args;
+    int status = EXIT_OK;
     if (!a.suffix)
         a.suffix = ".txt";
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK) {
-        cli_common_free(&c);
-        return status;
-    }
     struct outdir od = {0};
     struct diag_list diags = DIAG_LIST_INIT;
     char *error = NULL;
@@ -399,13 +413,9 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
 done:
     run_batch_close(batch);
-    run_cli_free(&a.rc);
     free(error);
     bonsai_free(b);
     diag_list_free(&diags);
     outdir_close(&od);
-    graph_free(graph);
-    grammar_free(g);
-    cli_common_free(&c);
     return status;
 }

@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "base/json.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
 
 static const struct cli_option options[] = {
     {"start", 0, "NAME", "use rule NAME as the start rule"},
@@ -20,7 +20,9 @@ const struct cli_command cmd_check_command = {
     "Check GRAMMAR and print every diagnostic as FILE:LINE:COL: error: MESSAGE\n"
     "(or warning:) on stderr.  Exit status 0 when the grammar is valid (warnings\n"
     "allowed), 2 when it has errors.",
-    options, run, false,
+    options, NULL, false,
+    /* no CLI_GRAMMAR: it loads the grammar itself, to show every diagnostic */
+    .main = check,
 };
 
 static void json_diagnostics(const struct diag_list *diags, bool valid)
@@ -41,16 +43,13 @@ static void json_diagnostics(const struct diag_list *diags, bool valid)
     strbuf_free(&out);
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct cli_common c = {0};
-    int status = cli_parse_args(cmd, argc, argv, &c, NULL, NULL);
-    if (status != CLI_CONTINUE)
-        return status;
+    (void)cmd, (void)args;
     struct grammar *g = NULL;
     struct diag_list diags = DIAG_LIST_INIT;
-    status = cli_load(c.grammar, c.start, &diags, &g, NULL);
-    if (c.json)
+    int status = cli_load(ctx->common.grammar, ctx->common.start, &diags, &g, NULL);
+    if (ctx->common.json)
         json_diagnostics(&diags, status == EXIT_OK);
     else
         cli_print_grammar_diags(&diags); /* every one, not capped: that is what check is for */

@@ -6,7 +6,15 @@
 #include "formats/grammar_export.h"
 #include "formats/grammar_write.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int convert(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct convert_args {
+    enum grammar_format to;
+    const char *output;
+};
+
+static const struct convert_args defaults = {GRAMMAR_FORMAT_EBNF, NULL};
 
 static const struct cli_option options[] = {
     {"to", 0, "FORMAT", "write ebnf (the default), g4, fuzzingbook, tribble or fandango"},
@@ -31,12 +39,9 @@ const struct cli_command cmd_convert_command = {
     "where the format needs it.  Without -o the grammar goes to stdout; -o OUT\n"
     "writes a temporary file beside OUT and renames it, so OUT is never\n"
     "half-written.",
-    options, run, false,
-};
-
-struct convert_args {
-    enum grammar_format to;
-    const char *output;
+    options, NULL, false,
+    .needs = CLI_GRAMMAR, .args_size = sizeof defaults, .args_defaults = &defaults,
+    .on_option = on_option, .main = convert,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -55,18 +60,11 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return CLI_CONTINUE;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int convert(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct convert_args a = {GRAMMAR_FORMAT_EBNF, NULL};
-    struct cli_common c = {0};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
-    cli_common_free(&c);
-    if (status != CLI_CONTINUE)
-        return status;
-    struct grammar *g = NULL;
-    status = cli_load(c.grammar, c.start, NULL, &g, NULL);
-    if (status != EXIT_OK)
-        return status;
+    const struct convert_args a = *(const struct convert_args *)args;
+    const struct grammar *g = ctx->grammar;
+    int status;
     struct diag_list diags = DIAG_LIST_INIT;
     struct strbuf out = STRBUF_INIT;
     /* A grammar the format cannot hold is invalid input (2); a file or
@@ -80,6 +78,5 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     cli_print_diags(cmd, &diags);
     diag_list_free(&diags);
     strbuf_free(&out);
-    grammar_free(g);
     return status;
 }

@@ -34,7 +34,18 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int coverage(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct coverage_args {
+    uint32_t k, jobs;
+    bool uncovered, growth, csv, skip_invalid;
+    struct parse_options po;
+};
+
+static const struct coverage_args defaults = {
+    .k = 2, .jobs = 1, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
 
 _Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-size default");
 
@@ -96,14 +107,13 @@ const struct cli_command cmd_coverage_command = {
     "For a suite kpath gen wrote, DIR gives its files in the order they were\n"
     "made.",
     .options = options,
-    .run = run,
     .takes_files = true,
-};
-
-struct coverage_args {
-    uint32_t k, jobs;
-    bool uncovered, growth, csv, skip_invalid;
-    struct parse_options po;
+    .needs = CLI_PINS | CLI_STDIN_ONCE,
+    .args_size = sizeof defaults,
+    .args_defaults = &defaults,
+    .on_option = on_option,
+    .check = check,
+    .main = coverage,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -598,52 +608,28 @@ static void add_uncovered(struct run *r, uint32_t k)
     free(names);
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct cli_common c = {0};
-    struct coverage_args a = {.k = 2, .jobs = 1, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
-    if (status != CLI_CONTINUE) {
-        cli_common_free(&c);
-        return status;
-    }
-    if (a.csv && !a.growth) {
-        cli_common_free(&c);
+    const struct coverage_args *a = args;
+    if (a->csv && !a->growth)
         return cli_usage_error(cmd, "--csv prints the growth curve: use it with --growth");
-    }
-    if (a.csv && c.json) {
-        cli_common_free(&c);
+    if (a->csv && ctx->common.json)
         return cli_usage_error(cmd, "--csv and --json exclude each other");
-    }
-    if (a.csv && a.uncovered) {
-        cli_common_free(&c);
+    if (a->csv && a->uncovered)
         return cli_usage_error(cmd, "--csv and --uncovered both print on stdout: choose one");
-    }
-    if (cli_stdin_once(cmd, c.grammar, c.files, c.nfiles) != CLI_CONTINUE) {
-        cli_common_free(&c);
-        return EXIT_USAGE;
-    }
+    return CLI_CONTINUE;
+}
 
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK) {
-        cli_common_free(&c);
-        return status;
-    }
-
+static int coverage(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    const struct cli_common c = ctx->common;
+    const struct graph *graph = ctx->graph;
+    const struct coverage_args a = *(const struct coverage_args *)args;
+    int status;
     struct run r = {.graph = graph, .json = c.json, .po = a.po, .ok = true, .jobs = a.jobs,
                     .growth = a.growth, .csv = a.csv,
                     .report_to = a.uncovered && !c.json ? stderr : stdout};
-    struct pin_set pins = PIN_SET_INIT;
-    if (!cli_add_pins(cmd, graph, &c, &pins)) {
-        pin_set_free(&pins);
-        graph_free(graph);
-        grammar_free(g);
-        cli_common_free(&c);
-        return EXIT_USAGE;
-    }
-    measure_init(&r.m, graph, a.k, &pins);
+    measure_init(&r.m, graph, a.k, &ctx->pins);
     r.cumulative = xcalloc(a.k, sizeof *r.cumulative);
     if (a.csv) {
         strbuf_addstr(&r.out, "samples,file");
@@ -662,7 +648,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     for (size_t i = 0; i < c.nfiles; i++)
         process_argument(&r, c.files[i]);
     file_progress_stop(&r.progress);
-    cli_common_free(&c);
 
     size_t nfailed = r.attempted - r.m.parsed;
     if (a.csv) { /* stdout has the curve; the report goes to stderr */
@@ -723,8 +708,5 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     diag_list_free(&r.failures);
     free(r.cumulative);
     measure_free(&r.m);
-    pin_set_free(&pins);
-    graph_free(graph);
-    grammar_free(g);
     return status;
 }

@@ -10,7 +10,15 @@
 #include "base/json.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int run_dup(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct dup_args {
+    const char *rule, *output;
+    bool json;
+    struct dup_options opts;
+};
 
 static const struct cli_option options[] = {
     {"depth", 0, "D", "copy D levels of rules deep, no more (default: no limit)"},
@@ -40,13 +48,9 @@ const struct cli_command cmd_dup_command = {
     "anew, each copy right after the rule it copies.  Without -o it goes to\n"
     "stdout; -o OUT writes a temporary file beside OUT and renames it, so OUT is\n"
     "never left half-written.  With --start, use the same --start on the result.",
-    options, run, true,
-};
-
-struct dup_args {
-    const char *grammar, *rule, *start, *output;
-    bool json;
-    struct dup_options opts;
+    options, NULL, .takes_files = true,
+    .needs = CLI_GRAMMAR, .args_size = sizeof(struct dup_args), .on_option = on_option,
+    .check = check, .main = run_dup,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -66,23 +70,23 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return CLI_CONTINUE;
 }
 
-static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct dup_args *a)
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct cli_common c = {0};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, a);
-    a->grammar = c.grammar, a->start = c.start, a->json = c.json;
-    if (status == CLI_CONTINUE && c.nfiles > 2)
+    struct dup_args *a = args;
+    const struct cli_common *c = &ctx->common;
+    a->json = c->json;
+    int status = CLI_CONTINUE;
+    if (c->nfiles > 2)
         status = cli_usage_error(cmd, "unexpected argument '%s' (expected GRAMMAR RULE "
-                                      "[ALTERNATIVE])", c.files[2]);
+                                      "[ALTERNATIVE])", c->files[2]);
     if (status == CLI_CONTINUE) {
-        a->rule = c.files[0];
-        if (c.nfiles == 2 && !cli_parse_u32(cmd, "ALTERNATIVE", c.files[1], 1, UINT32_MAX - 1,
-                                            &a->opts.alternative))
+        a->rule = c->files[0];
+        if (c->nfiles == 2 && !cli_parse_u32(cmd, "ALTERNATIVE", c->files[1], 1, UINT32_MAX - 1,
+                                             &a->opts.alternative))
             status = EXIT_USAGE;
     }
     if (status == CLI_CONTINUE && a->output && !*a->output)
         status = cli_usage_error(cmd, "-o needs a file name");
-    cli_common_free(&c);
     return status;
 }
 
@@ -166,16 +170,11 @@ static int write_result(const struct cli_command *cmd, const struct dup_args *a,
     return status;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int run_dup(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct dup_args a = {0};
-    int status = parse_args(cmd, argc, argv, &a);
-    if (status != CLI_CONTINUE)
-        return status;
-    struct grammar *g;
-    status = cli_load(a.grammar, a.start, NULL, &g, NULL);
-    if (status != EXIT_OK)
-        return status;
+    const struct dup_args a = *(const struct dup_args *)args;
+    struct grammar *g = ctx->grammar;
+    int status;
     uint32_t nbefore = g->nrules;
     char **before = xmalloc(((size_t)nbefore + 1) * sizeof *before);
     for (uint32_t r = 0; r < nbefore; r++)
@@ -193,6 +192,5 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     for (uint32_t r = 0; r < nbefore; r++)
         free(before[r]);
     free(before);
-    grammar_free(g);
     return status;
 }

@@ -29,7 +29,30 @@
 #include "formats/target_list.h"
 #include "base/xalloc.h"
 
-static int run_gen(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static void init_gen(void *args);
+static void init_cover(void *args);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int generate(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct gen_cli {
+    struct gen_options opts;
+    bool k_set, count_set, closeoff_set, keep_redundant;
+    bool stream;             /* --stream: every input kept, each written once made */
+    bool progress;           /* --progress: progress lines on stderr even off a terminal */
+    const char *target_file; /* --target FILE */
+    double minutes;          /* --minutes M; 0: not given */
+    const char *probs; /* --probs FILE */
+    bool invert;
+    const char *outdir;
+    const char *suffix;
+    bool force, nul;
+};
+
+/* gen and cover: the same command but for their default strategy. */
+#define GEN_COMMAND(init)                                                                  \
+    .takes_files = false, .needs = CLI_GRAPH, .args_size = sizeof(struct gen_cli),          \
+    .init_args = init, .on_option = on_option, .check = check, .main = generate
 
 /* The help states the defaults of gen.h in words; these keep them honest. */
 _Static_assert(GEN_DEFAULT_K == 2, "help text: -k default");
@@ -200,7 +223,7 @@ const struct cli_command cmd_gen_command = {
     DEPTH_TEXT
     "\n"
     OUTPUT_TEXT,
-    gen_options, run_gen, false,
+    gen_options, NULL, GEN_COMMAND(init_gen),
 };
 
 const struct cli_command cmd_cover_command = {
@@ -219,24 +242,10 @@ const struct cli_command cmd_cover_command = {
     DEPTH_TEXT
     "\n"
     OUTPUT_TEXT,
-    cover_options, run_gen, false,
+    cover_options, NULL, GEN_COMMAND(init_cover),
 };
 
 /* ---- options --------------------------------------------------------------- */
-
-struct gen_cli {
-    struct gen_options opts;
-    bool k_set, count_set, closeoff_set, keep_redundant;
-    bool stream;             /* --stream: every input kept, each written once made */
-    bool progress;           /* --progress: progress lines on stderr even off a terminal */
-    const char *target_file; /* --target FILE */
-    double minutes;          /* --minutes M; 0: not given */
-    const char *probs; /* --probs FILE */
-    bool invert;
-    const char *outdir;
-    const char *suffix;
-    bool force, nul;
-};
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
@@ -758,8 +767,6 @@ static int write_suite(struct run *r, struct outdir *od, struct diag_list *diags
     return EXIT_OK;
 }
 
-static int generate(const struct cli_command *cmd, int argc, char **argv, struct cli_common *cp);
-
 static double seconds_now(void)
 {
     struct timespec ts;
@@ -861,35 +868,29 @@ static uint64_t count_targets_covered(const struct generator *gen, const struct 
     return covered;
 }
 
-/* The parsed arguments live here, so that every way out of generate frees them. */
-static int run_gen(const struct cli_command *cmd, int argc, char **argv)
+static void init_gen(void *args)
 {
-    struct cli_common c = {0};
-    int status = generate(cmd, argc, argv, &c);
-    cli_common_free(&c);
-    return status;
+    gen_options_default(&((struct gen_cli *)args)->opts);
 }
 
-static int generate(const struct cli_command *cmd, int argc, char **argv, struct cli_common *cp)
+static void init_cover(void *args)
 {
-    struct cli_common c = {0};
-    struct gen_cli gc = {0};
-    gen_options_default(&gc.opts);
-    if (strcmp(cmd->name, "cover") == 0)
-        gc.opts.strategy = GEN_KPATH;
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &gc);
-    *cp = c; /* freed by run_gen */
-    if (status != CLI_CONTINUE)
-        return status;
-    status = check_options(cmd, &gc, c.json);
-    if (status != CLI_CONTINUE)
-        return status;
+    init_gen(args);
+    ((struct gen_cli *)args)->opts.strategy = GEN_KPATH;
+}
 
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK)
-        return status;
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    return check_options(cmd, args, ctx->common.json);
+}
+
+static int generate(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    const struct cli_common c = ctx->common;
+    const struct grammar *g = ctx->grammar;
+    const struct graph *graph = ctx->graph;
+    struct gen_cli gc = *(struct gen_cli *)args;
+    int status = EXIT_OK;
 
     struct diag_list diags = DIAG_LIST_INIT;
     struct outdir od = {0}; /* opened once the generator is made, below */
@@ -903,8 +904,6 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         diag_list_free(&diags);
         free(probs);
         outdir_close(&od);
-        graph_free(graph);
-        grammar_free(g);
         return EXIT_USAGE;
     }
     if (gc.invert)
@@ -915,8 +914,6 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         pin_set_free(&pins);
         free(probs);
         outdir_close(&od);
-        graph_free(graph);
-        grammar_free(g);
         return EXIT_USAGE;
     }
     gc.opts.pins = &pins;
@@ -930,8 +927,6 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
             pin_set_free(&pins);
             free(probs);
             outdir_close(&od);
-            graph_free(graph);
-            grammar_free(g);
             return EXIT_USAGE;
         }
         gc.opts.k = targets.k;
@@ -948,8 +943,6 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
         target_list_free(&targets);
         pin_set_free(&pins);
         outdir_close(&od);
-        graph_free(graph);
-        grammar_free(g);
         return EXIT_USAGE;
     }
     /* Check the directory before generating (refusing after a long run
@@ -964,8 +957,6 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
             free(probs);
             target_list_free(&targets);
             pin_set_free(&pins);
-            graph_free(graph);
-            grammar_free(g);
             return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
         }
     }
@@ -1063,7 +1054,5 @@ static int generate(const struct cli_command *cmd, int argc, char **argv, struct
     free(probs);
     target_list_free(&targets);
     pin_set_free(&pins);
-    graph_free(graph);
-    grammar_free(g);
     return status;
 }

@@ -5,7 +5,9 @@
 #include "commands.h"
 #include "base/json.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int print_graph(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
 
 static const struct cli_option options[] = {
     {"start", 0, "NAME", "use rule NAME as the start rule"},
@@ -27,7 +29,9 @@ const struct cli_command cmd_graph_command = {
     "rule's right-hand side is one node shared by every reference to it.\n"
     "With --dot, symbolic nodes are labelled Name_id, synthetic nodes are small,\n"
     "and edges back to an already drawn shared rule node are dashed.",
-    options, run, false,
+    options, NULL, false,
+    .needs = CLI_GRAPH, .args_size = sizeof(bool), .on_option = on_option, .check = check,
+    .main = print_graph,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -121,30 +125,25 @@ static void print_table(const struct graph *g, struct strbuf *out)
     }
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+/* args: whether --dot was given. */
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct cli_common c = {0};
-    bool dot = false;
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &dot);
-    if (status != CLI_CONTINUE)
-        return status;
-    if (dot && c.json)
+    if (*(bool *)args && ctx->common.json)
         return cli_usage_error(cmd, "--dot and --json exclude each other");
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK)
-        return status;
+    return CLI_CONTINUE;
+}
+
+static int print_graph(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    (void)cmd;
     struct strbuf out = STRBUF_INIT;
-    if (dot)
-        print_dot(graph, &out);
-    else if (c.json)
-        print_json(graph, &out);
+    if (*(bool *)args)
+        print_dot(ctx->graph, &out);
+    else if (ctx->common.json)
+        print_json(ctx->graph, &out);
     else
-        print_table(graph, &out);
+        print_table(ctx->graph, &out);
     cli_write(out.data, out.len);
     strbuf_free(&out);
-    graph_free(graph);
-    grammar_free(g);
     return EXIT_OK;
 }

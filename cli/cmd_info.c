@@ -7,7 +7,9 @@
 #include "graph/kpath.h"
 #include "base/number.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int info(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static const uint32_t default_max_k = 5;
 
 static const struct cli_option options[] = {
     {"start", 0, "NAME", "use rule NAME as the start rule"},
@@ -29,7 +31,9 @@ const struct cli_command cmd_info_command = {
     "reads \"more than 2^64\".  An ANTLR grammar whose start rule S other rules\n"
     "use is rooted in a rule _start := _skip S, so that skip tokens may begin\n"
     "the input: the start rule shown is S, followed by that root.",
-    options, run, false,
+    options, NULL, false,
+    .needs = CLI_GRAPH, .args_size = sizeof default_max_k, .args_defaults = &default_max_k,
+    .on_option = on_option, .main = info,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -43,18 +47,13 @@ static void add_count(struct strbuf *out, const struct kpath_space *sp)
     number_add_count(out, sp->saturated ? UINT64_MAX : sp->total);
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int info(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct cli_common c = {0};
-    uint32_t max_k = 5;
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &max_k);
-    if (status != CLI_CONTINUE)
-        return status;
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK)
-        return status;
+    (void)cmd;
+    const struct cli_common c = ctx->common;
+    const struct grammar *g = ctx->grammar;
+    const struct graph *graph = ctx->graph;
+    uint32_t max_k = *(const uint32_t *)args;
 
     /* the user's rule, not an import's wrapper (grammar_user_start) */
     uint32_t user_start = grammar_user_start(g);
@@ -112,7 +111,5 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         strbuf_addstr(&out, "]}\n");
     cli_write(out.data, out.len);
     strbuf_free(&out);
-    graph_free(graph);
-    grammar_free(g);
     return EXIT_OK;
 }

@@ -13,7 +13,17 @@
 #include "base/samples.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int learn(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct learn_options {
+    const char *output;
+    bool invert, skip_invalid;
+    uint32_t jobs;
+    struct parse_options po;
+};
+
+static const struct learn_options defaults = {.po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
 
 static const struct cli_option options[] = {
     {"output", 'o', "OUT", "write the learned grammar to OUT (default: stdout)"},
@@ -51,14 +61,10 @@ const struct cli_command cmd_learn_command = {
     "With -j N, N threads parse the samples; the output is the same as with -j 1.\n"
     "On a terminal, once the run has lasted a second, a line on stderr names\n"
     "the sample being read and for how long.",
-    options, run, true,
-};
-
-struct learn_options {
-    const char *output;
-    bool invert, skip_invalid;
-    uint32_t jobs;
-    struct parse_options po;
+    options, NULL, true,
+    .needs = CLI_GRAPH | CLI_STDIN_ONCE, .args_size = sizeof defaults,
+    .args_defaults = &defaults,
+    .on_option = on_option, .main = learn,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -152,24 +158,12 @@ static void learn_take(void *ctx, size_t i)
     }
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int learn(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct cli_common c = {0};
-    struct learn_options lo = {.po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &lo);
-    if (status == CLI_CONTINUE)
-        status = cli_stdin_once(cmd, c.grammar, c.files, c.nfiles);
-    if (status != CLI_CONTINUE) {
-        cli_common_free(&c);
-        return status;
-    }
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK) {
-        cli_common_free(&c);
-        return status;
-    }
+    const struct cli_common c = ctx->common;
+    const struct graph *graph = ctx->graph;
+    struct learn_options lo = *(struct learn_options *)args;
+    int status;
     struct diag_list failures = DIAG_LIST_INIT;
     struct sample_list files = SAMPLE_LIST_INIT;
     size_t not_found = samples_expand(c.files, c.nfiles, cli_any_file(), &files, &failures);
@@ -221,8 +215,5 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     free(probs);
     learn_free(&lr);
     sample_list_free(&files);
-    cli_common_free(&c);
-    graph_free(graph);
-    grammar_free(g);
     return status;
 }

@@ -18,7 +18,17 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int parse(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct parse_args {
+    const char *file;
+    bool json, dot, symbolic;
+    struct parse_options po;
+};
+
+static const struct parse_args defaults = {.po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
 
 /* The help states the default limit in words. */
 _Static_assert(PARSE_DEFAULT_MAX_INPUT == 16u << 20, "help text: --max-input-size default");
@@ -63,14 +73,14 @@ const struct cli_command cmd_parse_command = {
     "text it spans) and \"text\" on leaves.  Flat, so that readers need not\n"
     "recurse however deep the tree is.",
     .options = options,
-    .run = run,
     .takes_files = true,
-};
-
-struct parse_args {
-    const char *grammar, *file, *start;
-    bool json, dot, symbolic;
-    struct parse_options po;
+    /* '-' twice is refused by check, in its order of the usage errors */
+    .needs = CLI_GRAPH,
+    .args_size = sizeof defaults,
+    .args_defaults = &defaults,
+    .on_option = on_option,
+    .check = check,
+    .main = parse,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -86,21 +96,21 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return CLI_CONTINUE;
 }
 
-static int parse_args(const struct cli_command *cmd, int argc, char **argv, struct parse_args *a)
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct cli_common c = {0};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, a);
-    a->grammar = c.grammar, a->start = c.start, a->json = c.json;
-    if (status == CLI_CONTINUE && c.nfiles > 1)
+    struct parse_args *a = args;
+    const struct cli_common *c = &ctx->common;
+    a->json = c->json;
+    int status = CLI_CONTINUE;
+    if (c->nfiles > 1)
         status = cli_usage_error(cmd, "unexpected argument '%s' (expected GRAMMAR FILE; "
-                                      "kpath coverage takes several)", c.files[1]);
+                                      "kpath coverage takes several)", c->files[1]);
     if (status == CLI_CONTINUE)
-        status = cli_stdin_once(cmd, c.grammar, c.files, c.nfiles);
+        status = cli_stdin_once(cmd, c->grammar, c->files, c->nfiles);
     if (status == CLI_CONTINUE)
-        a->file = c.files[0];
+        a->file = c->files[0];
     if (status == CLI_CONTINUE && a->dot && a->json)
         status = cli_usage_error(cmd, "--dot and --json exclude each other");
-    cli_common_free(&c);
     return status;
 }
 
@@ -386,17 +396,11 @@ static bool print_json(const struct derivation *t, const struct layout *l, char 
     return ok;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int parse(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct parse_args a = {.po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
-    int status = parse_args(cmd, argc, argv, &a);
-    if (status != CLI_CONTINUE)
-        return status;
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(a.grammar, a.start, NULL, &g, &graph);
-    if (status != EXIT_OK)
-        return status;
+    const struct parse_args a = *(const struct parse_args *)args;
+    const struct graph *graph = ctx->graph;
+    int status;
 
     const char *name = samples_display_name(a.file);
     struct diag_list diags = DIAG_LIST_INIT;
@@ -410,8 +414,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     diag_list_free(&diags);
     if (!f) {
         strbuf_free(&text);
-        graph_free(graph);
-        grammar_free(g);
         return EXIT_USAGE;
     }
 
@@ -444,7 +446,5 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     derivation_free(&t);
     forest_free(f);
     strbuf_free(&text);
-    graph_free(graph);
-    grammar_free(g);
     return status;
 }

@@ -13,7 +13,17 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int paths(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct paths_options {
+    uint32_t k;
+    bool ids, count, patterns, quoted;
+    const struct pin_set *pins;
+};
+
+static const struct paths_options defaults = {.k = 2};
 
 static const struct cli_option options[] = {
     {"k", 'k', "K", "length of the paths in symbolic nodes (default 2)"},
@@ -44,13 +54,9 @@ const struct cli_command cmd_paths_command = {
     "of input contains it (see kpath pattern --help):\n"
     "  AddExpr_0 -> \"+\"_10\tAddExpr + MultExpr\n"
     "and with --json each path becomes {\"path\": [...], \"pattern\": \"...\"}.",
-    options, run, false,
-};
-
-struct paths_options {
-    uint32_t k;
-    bool ids, count, patterns, quoted;
-    struct pin_set pins;
+    options, NULL, false,
+    .needs = CLI_PINS, .args_size = sizeof defaults, .args_defaults = &defaults,
+    .on_option = on_option, .check = check, .main = paths,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -109,14 +115,14 @@ static int list_paths(const struct kpath_space *sp, const struct paths_options *
     bool ok = true, first = true;
     if (json)
         strbuf_addf(&out, "{\"k\": %u, \"count\": %llu, \"saturated\": %s, \"paths\": [", sp->k,
-                    (unsigned long long)pin_count_under(&po->pins, sp),
+                    (unsigned long long)pin_count_under(po->pins, sp),
                     sp->saturated ? "true" : "false");
     struct kpath_iter it;
     struct pattern_options pattern_opts = {.quoted = po->quoted};
     struct strbuf pattern = STRBUF_INIT;
     kpath_iter_init(&it, sp);
-    if (po->pins.len)
-        kpath_iter_restrict(&it, po->pins.below);
+    if (po->pins->len)
+        kpath_iter_restrict(&it, po->pins->below);
     while (ok && kpath_iter_next(&it)) {
         if (json) {
             strbuf_addstr(&out, first ? "\n  " : ",\n  ");
@@ -158,34 +164,28 @@ static int list_paths(const struct kpath_space *sp, const struct paths_options *
     return ok ? EXIT_OK : EXIT_FAILURE_OTHER;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct cli_common c = {0};
-    struct paths_options po = {.k = 2};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &po);
-    if (status != CLI_CONTINUE)
-        return status;
-    if (po.patterns && po.count)
+    (void)ctx;
+    const struct paths_options *po = args;
+    if (po->patterns && po->count)
         return cli_usage_error(cmd, "--patterns goes with listing paths, not with --count");
-    if (po.quoted && !po.patterns)
+    if (po->quoted && !po->patterns)
         return cli_usage_error(cmd, "--quoted changes how patterns are shown; add --patterns");
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK)
-        return status;
-    if (!cli_add_pins(cmd, graph, &c, &po.pins)) {
-        cli_common_free(&c);
-        pin_set_free(&po.pins);
-        graph_free(graph);
-        grammar_free(g);
-        return EXIT_USAGE;
-    }
+    return CLI_CONTINUE;
+}
+
+static int paths(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    (void)cmd;
+    struct paths_options po = *(struct paths_options *)args;
+    po.pins = &ctx->pins;
+    int status = EXIT_OK;
     struct kpath_space sp;
-    kpath_space_init(&sp, graph, po.k);
-    uint64_t total = pin_count_under(&po.pins, &sp);
+    kpath_space_init(&sp, ctx->graph, po.k);
+    uint64_t total = pin_count_under(po.pins, &sp);
     if (po.count) {
-        if (c.json)
+        if (ctx->common.json)
             printf("{\"k\": %u, \"count\": %llu, \"saturated\": %s}\n", po.k,
                    (unsigned long long)total, sp.saturated ? "true" : "false");
         else {
@@ -195,12 +195,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
             strbuf_free(&text);
         }
     } else {
-        status = list_paths(&sp, &po, c.json);
+        status = list_paths(&sp, &po, ctx->common.json);
     }
     kpath_space_free(&sp);
-    pin_set_free(&po.pins);
-    cli_common_free(&c);
-    graph_free(graph);
-    grammar_free(g);
     return status;
 }

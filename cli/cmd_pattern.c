@@ -9,7 +9,12 @@
 #include "graph/pattern.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static int pattern(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct pattern_args {
+    bool ids, quoted;
+};
 
 static const struct cli_option options[] = {
     {"ids", 0, NULL, "the path is node ids (0 10) instead of names"},
@@ -38,11 +43,9 @@ const struct cli_command cmd_pattern_command = {
     "stays as written.  Literals are shown without quotes unless --quoted, except\n"
     "the empty string and literals with a space in them, which would be\n"
     "invisible or read as several items without: \"\" and \" + \".",
-    options, run, true,
-};
-
-struct pattern_args {
-    bool ids, quoted;
+    options, NULL, true,
+    .needs = CLI_GRAPH, .args_size = sizeof(struct pattern_args), .on_option = on_option,
+    .main = pattern,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -107,21 +110,7 @@ static int render(const struct cli_command *cmd, const struct graph *g,
     return status;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static int pattern(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    struct pattern_args a = {0};
-    struct cli_common c = {0};
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
-    if (status == CLI_CONTINUE) {
-        struct grammar *g;
-        struct graph *graph;
-        status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-        if (status == EXIT_OK) {
-            status = render(cmd, graph, &a, &c);
-            graph_free(graph);
-            grammar_free(g);
-        }
-    }
-    cli_common_free(&c);
-    return status;
+    return render(cmd, ctx->graph, args, &ctx->common);
 }

@@ -28,7 +28,22 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static void init_args(void *args);
+static int reduce(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct reduce_cli {
+    uint32_t k;
+    const char *results;
+    struct setcover_options sc;
+    const char *outdir, *suffix;
+    bool force, skip_invalid;
+    uint32_t jobs;
+    struct parse_options po;
+};
+
+static const struct reduce_cli defaults = {.k = 2,
+                                           .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
 
 _Static_assert(SETCOVER_DEFAULT_EXACT_LIMIT == 40, "help text: --exact-limit default");
 
@@ -82,18 +97,13 @@ const struct cli_command cmd_reduce_command = {
     "lasted a second, a line on stderr names the input being read and for how\n"
     "long.  With -j N, N threads parse the inputs; the result is that of -j 1.",
     .options = options,
-    .run = run,
+    .needs = CLI_GRAPH | CLI_STDIN_ONCE,
+    .args_size = sizeof defaults,
+    .args_defaults = &defaults,
+    .init_args = init_args,
+    .on_option = on_option,
+    .main = reduce,
     .takes_files = true,
-};
-
-struct reduce_cli {
-    uint32_t k;
-    const char *results;
-    struct setcover_options sc;
-    const char *outdir, *suffix;
-    bool force, skip_invalid;
-    uint32_t jobs;
-    struct parse_options po;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -661,25 +671,18 @@ static int reduce_run(struct state *s, struct cli_common *c)
     return status;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static void init_args(void *args)
 {
-    struct cli_common c = {0};
-    struct reduce_cli a = {.k = 2, .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
-    setcover_options_default(&a.sc);
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &a);
-    if (status == CLI_CONTINUE)
-        status = cli_stdin_once(cmd, c.grammar, c.files, c.nfiles);
-    if (status != CLI_CONTINUE) {
-        cli_common_free(&c);
-        return status;
-    }
-    struct grammar *g;
-    struct graph *graph;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK) {
-        cli_common_free(&c);
-        return status;
-    }
+    setcover_options_default(&((struct reduce_cli *)args)->sc);
+}
+
+static int reduce(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    struct cli_common c = ctx->common;
+    const struct grammar *g = ctx->grammar;
+    const struct graph *graph = ctx->graph;
+    struct reduce_cli a = *(struct reduce_cli *)args;
+    int status;
     struct state s = {.cmd = cmd, .a = &a, .graph = graph, .grammar_path = c.grammar,
                       .start_rule = g->rules[grammar_user_start(g)].name};
     s.spaces = xcalloc(a.k, sizeof *s.spaces);
@@ -692,8 +695,5 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     results_init(&s.results);
     status = reduce_run(&s, &c);
     state_free(&s);
-    graph_free(graph);
-    grammar_free(g);
-    cli_common_free(&c);
     return status;
 }

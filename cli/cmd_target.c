@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "explain_cli.h"
+#include "explain_session.h"
 #include "base/file_hint.h"
 #include "gen/gen.h"
 #include "base/json.h"
@@ -16,7 +16,23 @@
 #include "gen/constrained.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static void init_args(void *args);
+static void free_args(void *args);
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+static int target(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct target_args {
+    struct explain_options o;
+    struct constrained_options t;
+    const char *feature;
+    uint32_t count;
+    const char *outdir;
+    bool force, null, run;
+    struct run_cli rc;
+};
+
+static const struct target_args defaults = {.count = 10};
 
 static const struct cli_option options[] = {
     {"feature", 'f', "NAME", "the behaviour feature to generate inputs for (required)"},
@@ -73,18 +89,16 @@ const struct cli_command cmd_target_command = {
     "\n"
     "Exit status 1 when no input could be generated or the runs failed.",
     .options = options,
-    .run = run,
+    /* The session loads the grammar itself: no CLI_GRAMMAR. */
+    .needs = CLI_PROGRAM,
+    .args_size = sizeof defaults,
+    .args_defaults = &defaults,
+    .init_args = init_args,
+    .free_args = free_args,
+    .on_option = on_option,
+    .check = check,
+    .main = target,
     .takes_files = true,
-};
-
-struct target_args {
-    struct explain_options o;
-    struct constrained_options t;
-    const char *feature;
-    uint32_t count;
-    const char *outdir;
-    bool force, null, run;
-    struct run_cli rc;
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -347,8 +361,10 @@ static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
     return status;
 }
 
-static int target(const struct cli_command *cmd, struct target_args *a, const struct cli_common *c)
+static int target(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
+    struct target_args *a = args;
+    const struct cli_common *c = &ctx->common;
     struct explain_session s;
     int status = explain_session_open(cmd, c->grammar, c->start, c->files[0], &a->o, &s);
     if (status != EXIT_OK) {
@@ -507,29 +523,33 @@ static int target(const struct cli_command *cmd, struct target_args *a, const st
     return status;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static void init_args(void *args)
 {
-    struct target_args a = {.count = 10};
-    explain_options_default(&a.o);
-    constrained_options_default(&a.t);
-    run_cli_init(&a.rc);
-    struct cli_common c = {0};
-    int split = run_cli_split(argc, argv, &a.rc);
-    int status = cli_parse_args(cmd, split, argv, &c, on_option, &a);
-    if (status == CLI_CONTINUE)
-        status = run_cli_check(cmd, &a.rc, a.run);
-    if (status == CLI_CONTINUE) {
-        if (c.nfiles != 1)
-            status = cli_usage_error(cmd, "expected GRAMMAR and one RESULTS file, got %zu files",
-                                     c.nfiles);
-        else if (a.null && a.outdir)
-            status = cli_usage_error(cmd, "-0 and -o cannot be used together");
-        else if (!a.feature)
-            status = cli_usage_error(cmd, "--feature NAME is required");
-        else
-            status = target(cmd, &a, &c);
-    }
-    run_cli_free(&a.rc);
-    cli_common_free(&c);
-    return status;
+    struct target_args *a = args;
+    explain_options_default(&a->o);
+    constrained_options_default(&a->t);
+    run_cli_init(&a->rc);
+}
+
+static void free_args(void *args)
+{
+    run_cli_free(&((struct target_args *)args)->rc);
+}
+
+static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    struct target_args *a = args;
+    const struct cli_common *c = &ctx->common;
+    run_cli_set_program(&a->rc, ctx->program, ctx->nprogram);
+    int status = run_cli_check(cmd, &a->rc, a->run);
+    if (status != CLI_CONTINUE)
+        return status;
+    if (c->nfiles != 1)
+        return cli_usage_error(cmd, "expected GRAMMAR and one RESULTS file, got %zu files",
+                               c->nfiles);
+    if (a->null && a->outdir)
+        return cli_usage_error(cmd, "-0 and -o cannot be used together");
+    if (!a->feature)
+        return cli_usage_error(cmd, "--feature NAME is required");
+    return CLI_CONTINUE;
 }

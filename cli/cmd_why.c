@@ -15,7 +15,21 @@
 #include "explain/why.h"
 #include "base/xalloc.h"
 
-static int run(const struct cli_command *cmd, int argc, char **argv);
+static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
+static void free_args(void *args);
+static int why(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
+
+struct why_cli {
+    uint32_t k;
+    uint32_t max_depth;
+    const char **sources;
+    size_t nsources;
+    const char *probs;
+    struct parse_options po;
+};
+
+static const struct why_cli defaults = {.max_depth = GEN_DEFAULT_MAX_DEPTH,
+                                        .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
 
 static const struct cli_option options[] = {
     {"k", 'k', "K", "length of the path (default: the number of nodes given)"},
@@ -59,16 +73,10 @@ const struct cli_command cmd_why_command = {
     "smallest input overall is then deeper than the limit, why says so and\n"
     "gives that smallest's size, a lower bound (\"smallest input found\"; in\n"
     "--json example_smallest, smallest_bytes, smallest_depth).",
-    options, run, true,
-};
-
-struct why_cli {
-    uint32_t k;
-    uint32_t max_depth;
-    const char **sources;
-    size_t nsources;
-    const char *probs;
-    struct parse_options po;
+    options, NULL, .takes_files = true,
+    /* no CLI_PINS: a bad pin is reported with the path's own mistakes */
+    .needs = CLI_GRAPH, .args_size = sizeof defaults, .args_defaults = &defaults,
+    .free_args = free_args, .on_option = on_option, .main = why,
 };
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
@@ -86,6 +94,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     if (strcmp(name, "probs") == 0) {
         w->probs = value;
     } else {
+        w->sources = xrealloc(w->sources, (w->nsources + 1) * sizeof *w->sources);
         w->sources[w->nsources++] = value; /* --inputs, --samples */
     }
     return CLI_CONTINUE;
@@ -217,20 +226,17 @@ static size_t measure_sources(const struct graph *g, uint32_t k, const struct wh
     return n;
 }
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+static void free_args(void *args)
 {
-    struct cli_common c = {0};
-    struct why_cli w = {.max_depth = GEN_DEFAULT_MAX_DEPTH,
-                        .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT}};
-    w.sources = xcalloc((size_t)argc + 1, sizeof *w.sources);
-    struct grammar *g = NULL;
-    struct graph *graph = NULL;
-    int status = cli_parse_args(cmd, argc, argv, &c, on_option, &w);
-    if (status != CLI_CONTINUE)
-        goto done;
-    status = cli_load(c.grammar, c.start, NULL, &g, &graph);
-    if (status != EXIT_OK)
-        goto done;
+    free(((struct why_cli *)args)->sources);
+}
+
+static int why(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
+{
+    const struct cli_common c = ctx->common;
+    const struct graph *graph = ctx->graph;
+    const struct why_cli w = *(const struct why_cli *)args;
+    int status = EXIT_OK;
 
     /* The path: every argument after GRAMMAR, read as one path. */
     struct strbuf text = STRBUF_INIT;
@@ -266,7 +272,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         free(probs);
         pin_set_free(&pins);
         diag_list_free(&diags);
-        goto done;
+        return status;
     }
 
     struct kpath_space *spaces = xcalloc(k, sizeof *spaces);
@@ -387,10 +393,5 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     free(probs);
     pin_set_free(&pins);
     diag_list_free(&diags);
-done:
-    graph_free(graph);
-    grammar_free(g);
-    free(w.sources);
-    cli_common_free(&c);
     return status;
 }

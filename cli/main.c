@@ -112,7 +112,7 @@ int main(int argc, char **argv)
                             "Try 'kpath --help' for the list of commands.\n", name);
             return EXIT_USAGE;
         }
-        status = cmd->run(cmd, argc - 1, argv + 1);
+        status = cli_run(cmd, argc - 1, argv + 1);
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("kpath: writing output");

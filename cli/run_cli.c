@@ -64,14 +64,10 @@ int run_cli_option(const struct cli_command *cmd, const char *name, const char *
     return CLI_NOT_MINE;
 }
 
-int run_cli_split(int argc, char **argv, struct run_cli *r)
+void run_cli_set_program(struct run_cli *r, char **program, size_t nprogram)
 {
-    int split = cli_split_command(argc, argv);
-    if (split < argc) {
-        r->command = argv + split + 1;
-        r->ncommand = (size_t)(argc - split - 1);
-    }
-    return split;
+    r->command = program;
+    r->ncommand = nprogram;
 }
 
 int run_cli_check(const struct cli_command *cmd, const struct run_cli *r, bool run)

@@ -58,9 +58,9 @@ void run_cli_free(struct run_cli *r);
  * or CLI_NOT_MINE. */
 int run_cli_option(const struct cli_command *cmd, const char *name, const char *value,
                    struct run_cli *r);
-/* Split argv at the first "--": returns the argc of what comes before it and
- * points r->command at what follows (none: r->command stays NULL). */
-int run_cli_split(int argc, char **argv, struct run_cli *r);
+/* The program to run: what follows the first "--" of the command line
+ * (cli_context.program; NULL when there is no "--"). */
+void run_cli_set_program(struct run_cli *r, char **program, size_t nprogram);
 /* Usage checks once the options are read: --run needs "-- COMMAND" and the
  * other way round; run options need --run; the command must be one that can
  * be executed.  CLI_CONTINUE or EXIT_USAGE after a message. */

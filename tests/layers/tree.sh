@@ -182,4 +182,12 @@ function sortwords(a, n,    i, j, t, s) {
     return s
 }' "$tmp/files" "$tmp/includes" "$tmp/calls" || failed=$((failed + 1))
 
+# No command file calls a function of another command file: what two commands
+# share is a module of its own (campaign_loop, explain_session, run_cli, ...),
+# so that each cli/cmd_*.c can be read, changed or removed alone.
+awk '$1 ~ /^cli\/cmd_/ && $2 ~ /^cli\/cmd_/ {
+    printf "FAIL tree: %s calls %s of %s: move what commands share into a module of its own\n", $1, $3, $2
+    bad++ }
+END { exit bad > 0 }' "$tmp/calls" || failed=$((failed + 1))
+
 [ "$failed" = 0 ]

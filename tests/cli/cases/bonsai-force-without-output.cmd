@@ -1,1 +1,0 @@
-bonsai --force grammars/expr.ebnf

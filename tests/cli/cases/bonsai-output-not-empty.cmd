@@ -1,1 +1,0 @@
-bonsai -o tests/samples/expr grammars/expr.ebnf

@@ -1,1 +1,0 @@
-bonsai grammars/json.ebnf --run

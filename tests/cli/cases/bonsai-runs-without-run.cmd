@@ -1,1 +1,0 @@
-bonsai --runs /tmp/nowhere grammars/json.ebnf

@@ -1,1 +1,0 @@
-bonsai --max-depth 0 grammars/expr.ebnf

@@ -1,1 +1,0 @@
-check tests/grammars/formats/fan-missing.fan

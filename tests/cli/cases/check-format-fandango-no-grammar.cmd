@@ -1,1 +1,0 @@
-check --format fandango tests/grammars/formats/calc-sample.txt

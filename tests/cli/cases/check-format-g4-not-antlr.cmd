@@ -1,1 +1,0 @@
-check --format g4 tests/grammars/formats/calc-sample.txt

@@ -1,1 +1,0 @@
-check tests/grammars/formats/BadVocab.g4

@@ -1,1 +1,0 @@
-check tests/grammars/bad/invalid-utf8.ebnf

@@ -1,1 +1,0 @@
-check tests/grammars/no-such-file.ebnf

@@ -1,1 +1,0 @@
-check grammars/expr.ebnf

@@ -1,1 +1,0 @@
-check tests/grammars/ok/names-and-defines.ebnf

@@ -1,1 +1,0 @@
-check tests/grammars/ok/start-guessed.ebnf

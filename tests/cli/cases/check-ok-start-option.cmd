@@ -1,1 +1,0 @@
-check --start Ping tests/grammars/ok/unreachable.ebnf

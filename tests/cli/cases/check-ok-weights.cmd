@@ -1,1 +1,0 @@
-check tests/grammars/ok/weights.ebnf

@@ -1,1 +1,0 @@
-check-oracle -k 1 - - -- true

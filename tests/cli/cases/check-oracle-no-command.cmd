@@ -1,1 +1,0 @@
-check-oracle grammars/expr.ebnf -k 1

@@ -1,1 +1,0 @@
-check-oracle -o /nonexistent-kpath-dir -- true

@@ -1,1 +1,0 @@
-check --start Nope grammars/expr.ebnf

@@ -1,1 +1,0 @@
-check tests/grammars/bad/unclosed-group-at-end.ebnf

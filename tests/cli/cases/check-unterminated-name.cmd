@@ -1,1 +1,0 @@
-check tests/grammars/bad/unterminated-name.ebnf

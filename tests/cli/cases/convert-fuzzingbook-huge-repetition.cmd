@@ -1,1 +1,0 @@
-convert --to fuzzingbook tests/grammars/ok/huge-repetition.ebnf

@@ -1,1 +1,0 @@
-convert --to g4 tests/grammars/formats/TagParser.g4

@@ -1,1 +1,0 @@
-convert tests/grammars/formats/CalcParser.g4

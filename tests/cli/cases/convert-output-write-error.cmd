@@ -1,1 +1,0 @@
-convert --to g4 -o /dev/full grammars/expr.ebnf

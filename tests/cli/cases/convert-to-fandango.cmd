@@ -1,1 +1,0 @@
-convert --to fandango grammars/expr.ebnf

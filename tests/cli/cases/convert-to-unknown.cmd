@@ -1,1 +1,0 @@
-convert --to yaml grammars/expr.ebnf

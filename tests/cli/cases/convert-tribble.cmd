@@ -1,1 +1,0 @@
-convert --to tribble tests/grammars/formats/calc.tribble

@@ -1,1 +1,0 @@
-cover -k 0 grammars/config.ebnf

@@ -1,1 +1,0 @@
-cover -k 2 grammars/json.ebnf

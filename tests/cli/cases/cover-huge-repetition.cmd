@@ -1,1 +1,0 @@
-cover -k 1 tests/grammars/ok/huge-repetition.ebnf

@@ -1,1 +1,0 @@
-cover --minutes 1 grammars/expr.ebnf

@@ -1,1 +1,0 @@
-cover --recurrent --minutes 0 grammars/expr.ebnf

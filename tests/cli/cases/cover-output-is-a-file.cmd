@@ -1,1 +1,0 @@
-cover -o grammars/expr.ebnf --force grammars/expr.ebnf

@@ -1,1 +1,0 @@
-cover --recurrent -n 3 --keep-redundant grammars/expr.ebnf

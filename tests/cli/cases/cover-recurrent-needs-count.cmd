@@ -1,1 +1,0 @@
-cover --recurrent grammars/expr.ebnf

@@ -1,1 +1,0 @@
-cover --strategy random grammars/expr.ebnf

@@ -1,1 +1,0 @@
-cover --stream --json grammars/expr.ebnf

@@ -1,1 +1,0 @@
-cover --stream -o build/never-made grammars/expr.ebnf

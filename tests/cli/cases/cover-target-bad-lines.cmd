@@ -1,1 +1,0 @@
-cover --target tests/grammars/targets/expr-bad.txt grammars/expr.ebnf

@@ -1,1 +1,0 @@
-cover --target tests/grammars/targets/empty.txt grammars/expr.ebnf

@@ -1,1 +1,0 @@
-cover -k 2 --max-size 12 tests/grammars/ok/explosive.ebnf

@@ -1,1 +1,0 @@
-coverage --start Expr grammars/arith.ebnf tests/samples/arith/invalid

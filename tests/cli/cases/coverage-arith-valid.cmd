@@ -1,1 +1,0 @@
-coverage -k 3 --start Expr grammars/arith.ebnf tests/samples/arith/valid

@@ -1,1 +1,0 @@
-coverage -k 0 grammars/expr.ebnf tests/samples/expr/valid/add.txt

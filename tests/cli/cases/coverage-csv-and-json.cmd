@@ -1,1 +1,0 @@
-coverage --growth --csv --json grammars/expr.ebnf tests/samples/expr/valid/add.txt

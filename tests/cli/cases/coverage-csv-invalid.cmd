@@ -1,1 +1,0 @@
-coverage grammars/csv.ebnf tests/samples/csv/invalid

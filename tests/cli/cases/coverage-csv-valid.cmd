@@ -1,1 +1,0 @@
-coverage -k 3 grammars/csv.ebnf tests/samples/csv/valid

@@ -1,1 +1,0 @@
-coverage --csv grammars/expr.ebnf tests/samples/expr/valid/add.txt

@@ -1,1 +1,0 @@
-coverage grammars/expr.ebnf tests/samples/expr/invalid

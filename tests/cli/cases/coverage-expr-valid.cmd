@@ -1,1 +1,0 @@
-coverage -k 3 grammars/expr.ebnf tests/samples/expr/valid

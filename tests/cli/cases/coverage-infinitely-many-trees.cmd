@@ -1,1 +1,0 @@
-coverage tests/samples/ambiguous/cyclic.ebnf tests/samples/ambiguous/a.txt

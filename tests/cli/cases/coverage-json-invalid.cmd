@@ -1,1 +1,0 @@
-coverage grammars/json.ebnf tests/samples/json/invalid

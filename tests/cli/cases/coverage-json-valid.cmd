@@ -1,1 +1,0 @@
-coverage -k 3 grammars/json.ebnf tests/samples/json/valid

@@ -1,1 +1,0 @@
-coverage --json tests/samples/ambiguous/catalan.ebnf tests/samples/ambiguous/catalan-38.txt

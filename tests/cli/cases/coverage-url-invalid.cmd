@@ -1,1 +1,0 @@
-coverage grammars/url.ebnf tests/samples/url/invalid

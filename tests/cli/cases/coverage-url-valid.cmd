@@ -1,1 +1,0 @@
-coverage -k 3 grammars/url.ebnf tests/samples/url/valid

@@ -1,1 +1,0 @@
-dup tests/grammars/contexts/numbers.ebnf '<integer>'

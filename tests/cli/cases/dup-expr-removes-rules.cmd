@@ -1,1 +1,0 @@
-dup grammars/expr.ebnf UnaryExpr 7

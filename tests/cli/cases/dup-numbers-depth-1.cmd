@@ -1,1 +1,0 @@
-dup --depth 1 tests/grammars/contexts/numbers.ebnf '<factor>' 4

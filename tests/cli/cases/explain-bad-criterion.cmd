@@ -1,1 +1,0 @@
-explain --criterion gain grammars/expr.ebnf tests/explain/expr/train.jsonl

@@ -1,1 +1,0 @@
-explain --feature 'fn:(' grammars/expr.ebnf tests/explain/expr/train.jsonl

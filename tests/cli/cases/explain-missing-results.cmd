@@ -1,1 +1,0 @@
-explain grammars/expr.ebnf tests/explain/expr/none.jsonl

@@ -1,1 +1,0 @@
-explain grammars/expr.ebnf grammars/expr.ebnf

@@ -1,1 +1,0 @@
-explain -k 1 grammars/expr.ebnf tests/explain/expr/skip.jsonl

@@ -1,1 +1,0 @@
-explain --split 100 grammars/expr.ebnf tests/explain/expr/train.jsonl

@@ -1,1 +1,0 @@
-explain grammars/expr.ebnf tests/explain/expr/train.jsonl tests/explain/expr/test.jsonl

@@ -1,1 +1,0 @@
-gen --close-off longest grammars/expr.ebnf

@@ -1,1 +1,0 @@
-gen --max-size 0 grammars/expr.ebnf

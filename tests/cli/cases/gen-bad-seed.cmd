@@ -1,1 +1,0 @@
-gen --seed 18446744073709551616 grammars/expr.ebnf

@@ -1,1 +1,0 @@
-gen --strategy fast grammars/expr.ebnf

@@ -1,1 +1,0 @@
-gen --strategy random --close-off random grammars/expr.ebnf

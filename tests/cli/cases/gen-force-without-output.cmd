@@ -1,1 +1,0 @@
-gen --force grammars/expr.ebnf

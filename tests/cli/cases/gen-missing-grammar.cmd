@@ -1,1 +1,0 @@
-gen tests/grammars/no-such-file.ebnf

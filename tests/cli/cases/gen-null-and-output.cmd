@@ -1,1 +1,0 @@
-gen -0 -o tests/cli/no-such-dir grammars/expr.ebnf

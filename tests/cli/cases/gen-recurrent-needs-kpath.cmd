@@ -1,1 +1,0 @@
-gen --strategy random --recurrent grammars/expr.ebnf

@@ -1,1 +1,0 @@
-gen --suffix a/b -o tests/cli/no-such-dir grammars/expr.ebnf

@@ -1,1 +1,0 @@
-gen --suffix .in grammars/expr.ebnf

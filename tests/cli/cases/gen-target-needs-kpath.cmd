@@ -1,1 +1,0 @@
-gen --strategy random --target tests/grammars/targets/expr-three.txt grammars/expr.ebnf

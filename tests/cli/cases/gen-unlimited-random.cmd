@@ -1,1 +1,0 @@
-gen --strategy random -n 0 grammars/expr.ebnf

@@ -1,1 +1,0 @@
-generalize tests/lattices/digits.ebnf tests/lattices/digits.txt

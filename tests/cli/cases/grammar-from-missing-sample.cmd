@@ -1,1 +1,0 @@
-grammar-from tests/lattices/missing.txt

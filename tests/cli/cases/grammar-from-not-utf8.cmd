@@ -1,1 +1,0 @@
-grammar-from tests/lattices/not-utf8.txt

@@ -1,1 +1,0 @@
-info --format xml grammars/expr.ebnf

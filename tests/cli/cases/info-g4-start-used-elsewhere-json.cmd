@@ -1,1 +1,0 @@
-info -k 1 --json tests/grammars/formats/EntryFirst.g4

@@ -1,1 +1,0 @@
-info -k 2 tests/grammars/formats/EntryFirst.g4

@@ -1,1 +1,0 @@
-info grammars/exp.ebnf

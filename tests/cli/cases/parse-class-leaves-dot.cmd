@@ -1,1 +1,0 @@
-parse --dot grammars/url.ebnf tests/samples/url/valid/empty-host.txt

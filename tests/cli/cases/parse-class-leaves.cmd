@@ -1,1 +1,0 @@
-parse grammars/url.ebnf tests/samples/url/valid/empty-host.txt

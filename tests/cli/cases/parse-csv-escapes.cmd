@@ -1,1 +1,0 @@
-parse --symbolic grammars/csv.ebnf tests/samples/csv/valid/multiline.csv

@@ -1,1 +1,0 @@
-parse --dot --json grammars/expr.ebnf tests/samples/expr/valid/add.txt

@@ -1,1 +1,0 @@
-parse --symbolic grammars/expr.ebnf tests/samples/expr/valid/four-minus.txt

@@ -1,1 +1,0 @@
-parse --dot --symbolic grammars/expr.ebnf tests/samples/expr/valid/add.txt

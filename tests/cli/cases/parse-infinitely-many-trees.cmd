@@ -1,1 +1,0 @@
-parse tests/samples/ambiguous/cyclic.ebnf tests/samples/ambiguous/a.txt

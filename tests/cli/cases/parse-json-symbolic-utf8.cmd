@@ -1,1 +1,0 @@
-parse --json --symbolic grammars/json.ebnf tests/samples/json/valid/scalar.json

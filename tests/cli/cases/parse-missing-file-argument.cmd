@@ -1,1 +1,0 @@
-parse grammars/expr.ebnf

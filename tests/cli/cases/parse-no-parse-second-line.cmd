@@ -1,1 +1,0 @@
-parse grammars/json.ebnf tests/samples/json/invalid/second-line.json

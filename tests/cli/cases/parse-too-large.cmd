@@ -1,1 +1,0 @@
-parse --max-input-size 4 grammars/expr.ebnf tests/samples/expr/valid/mixed.txt

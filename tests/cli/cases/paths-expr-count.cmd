@@ -1,1 +1,0 @@
-paths -k 2 --count grammars/expr.ebnf

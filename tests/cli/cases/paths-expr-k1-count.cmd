@@ -1,1 +1,0 @@
-paths --count -k1 grammars/expr.ebnf

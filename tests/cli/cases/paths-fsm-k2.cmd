@@ -1,1 +1,0 @@
-paths -k 2 grammars/fsm.ebnf

@@ -1,1 +1,0 @@
-paths -k 3 --count grammars/fsm.ebnf

@@ -1,1 +1,0 @@
-paths -k 1 --json --ids grammars/fsm.ebnf

@@ -1,1 +1,0 @@
-paths -k 2 --patterns grammars/expr.ebnf

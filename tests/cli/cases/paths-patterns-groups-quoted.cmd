@@ -1,1 +1,0 @@
-paths -k 2 --patterns --quoted tests/grammars/contexts/groups.ebnf

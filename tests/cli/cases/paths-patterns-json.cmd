@@ -1,1 +1,0 @@
-paths -k 1 --patterns --json tests/grammars/contexts/groups.ebnf

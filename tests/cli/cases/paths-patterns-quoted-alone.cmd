@@ -1,1 +1,0 @@
-paths --quoted grammars/expr.ebnf

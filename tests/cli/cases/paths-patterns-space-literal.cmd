@@ -1,1 +1,0 @@
-paths -k 2 --patterns tests/grammars/ok/space-literal.ebnf

@@ -1,1 +1,0 @@
-paths --patterns --count grammars/expr.ebnf

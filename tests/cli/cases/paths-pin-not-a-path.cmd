@@ -1,1 +1,0 @@
-paths --pin 'AddExpr_0 UnaryExpr_8' grammars/expr.ebnf

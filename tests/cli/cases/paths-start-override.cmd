@@ -1,1 +1,0 @@
-paths -k 2 --start q2 --count grammars/fsm.ebnf

@@ -1,1 +1,0 @@
-pattern tests/grammars/contexts/groups.ebnf 'E_14 "e"_20'

@@ -1,1 +1,0 @@
-pattern --ids grammars/expr.ebnf AddExpr_0 10

@@ -1,1 +1,0 @@
-pattern --ids grammars/expr.ebnf 0 10

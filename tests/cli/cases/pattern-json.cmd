@@ -1,1 +1,0 @@
-pattern --json grammars/expr.ebnf 'AddExpr_0 "+"_10'

@@ -1,1 +1,0 @@
-pattern grammars/expr.ebnf

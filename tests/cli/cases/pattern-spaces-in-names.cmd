@@ -1,1 +1,0 @@
-pattern tests/grammars/contexts/numbers.ebnf '<expr>_0 " + "_6'

@@ -1,1 +1,0 @@
-pattern grammars/expr.ebnf AddExpr_0 AddExpr_10

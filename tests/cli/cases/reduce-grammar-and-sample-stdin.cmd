@@ -1,1 +1,0 @@
-reduce - tests/samples/expr -

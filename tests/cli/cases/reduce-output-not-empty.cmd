@@ -1,1 +1,0 @@
-reduce -o tests/samples/expr/valid grammars/expr.ebnf tests/samples/expr/valid

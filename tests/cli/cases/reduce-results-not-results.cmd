@@ -1,1 +1,0 @@
-reduce --results grammars/expr.ebnf grammars/expr.ebnf tests/samples/expr/valid

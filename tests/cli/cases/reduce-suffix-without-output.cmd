@@ -1,1 +1,0 @@
-reduce --suffix .in grammars/expr.ebnf tests/samples/expr/valid

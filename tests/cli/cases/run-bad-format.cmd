@@ -1,1 +1,0 @@
-run --format nope grammars/expr.ebnf tests/samples/expr/valid -- cat

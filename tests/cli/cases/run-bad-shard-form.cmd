@@ -1,1 +1,0 @@
-run --shard 2 grammars/expr.ebnf tests/samples/expr/valid -- true

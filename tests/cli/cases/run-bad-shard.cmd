@@ -1,1 +1,0 @@
-run --shard 4/3 grammars/expr.ebnf tests/samples/expr/valid -- true

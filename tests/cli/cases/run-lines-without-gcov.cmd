@@ -1,1 +1,0 @@
-run --lines grammars/expr.ebnf tests/samples/expr/valid -- true

@@ -1,1 +1,0 @@
-run --merge a.jsonl b.jsonl

@@ -1,1 +1,0 @@
-run grammars/expr.ebnf tests/samples/expr/valid

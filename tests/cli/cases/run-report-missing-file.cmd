@@ -1,1 +1,0 @@
-run --report tests/no-such.jsonl

@@ -1,1 +1,0 @@
-run --report grammars/expr.ebnf

@@ -1,1 +1,0 @@
-target --feature exit:0 grammars/expr.ebnf tests/explain/expr/train.jsonl

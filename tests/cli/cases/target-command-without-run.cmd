@@ -1,1 +1,0 @@
-target --feature fn:mul_add grammars/expr.ebnf tests/explain/expr/train.jsonl -- cat

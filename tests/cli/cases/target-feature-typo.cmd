@@ -1,1 +1,0 @@
-target --feature fn:mul_ad grammars/expr.ebnf tests/explain/expr/train.jsonl

@@ -1,1 +1,0 @@
-target --feature fn:mul_add --gcov build grammars/expr.ebnf tests/explain/expr/train.jsonl

@@ -1,1 +1,0 @@
-target grammars/expr.ebnf tests/explain/expr/train.jsonl

@@ -1,1 +1,0 @@
-target --feature fn:none grammars/expr.ebnf tests/explain/expr/train.jsonl

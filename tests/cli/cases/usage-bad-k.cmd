@@ -1,1 +1,0 @@
-paths -k 0 grammars/expr.ebnf

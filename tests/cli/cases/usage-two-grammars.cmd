@@ -1,1 +1,0 @@
-graph grammars/expr.ebnf grammars/fsm.ebnf

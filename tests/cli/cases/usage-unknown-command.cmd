@@ -1,1 +1,0 @@
-frobnicate grammars/expr.ebnf

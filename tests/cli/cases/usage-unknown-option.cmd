@@ -1,1 +1,0 @@
-paths --bogus grammars/expr.ebnf

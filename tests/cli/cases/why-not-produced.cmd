@@ -1,1 +1,0 @@
-why grammars/expr.ebnf 'AddExpr_0 "-"_11'

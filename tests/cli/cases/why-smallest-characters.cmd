@@ -1,1 +1,0 @@
-why tests/grammars/ok/smallest-characters.ebnf '"ééé"_1'

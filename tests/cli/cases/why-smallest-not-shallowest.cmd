@@ -1,1 +1,0 @@
-why tests/grammars/ok/short-not-shallow.ebnf '"t"_11'
