@@ -26,223 +26,6 @@ const struct pane_ops *const pane_ops[NPANES] = {
     &stepper_pane_ops, &inputs_pane_ops, &detail_pane_ops,
 };
 
-/* ---- messages --------------------------------------------------------------- */
-
-void ui_log(struct ui *ui, bool error, const char *text)
-{
-    if (ui->nlog == UI_LOG_MAX) { /* drop the oldest tenth */
-        size_t drop = UI_LOG_MAX / 10;
-        for (size_t i = 0; i < drop; i++)
-            free(ui->log[i].text);
-        memmove(ui->log, ui->log + drop, (ui->nlog - drop) * sizeof *ui->log);
-        ui->nlog -= drop;
-    }
-    if (ui->nlog == ui->log_cap) {
-        ui->log_cap = ui->log_cap ? 2 * ui->log_cap : 64;
-        ui->log = xrealloc(ui->log, ui->log_cap * sizeof *ui->log);
-    }
-    ui->log[ui->nlog++] = (struct log_entry){xstrdup(text), error};
-}
-
-/* The message line shows the first line; the log keeps all of it. */
-static void set_message(struct ui *ui, bool error, const char *fmt, va_list ap)
-{
-    struct strbuf sb = STRBUF_INIT;
-    strbuf_vaddf(&sb, fmt, ap);
-    ui_log(ui, error, strbuf_str(&sb));
-    ui->message_more = false;
-    for (size_t i = 0; i < sb.len; i++) {
-        if (sb.data[i] == '\n') {
-            sb.data[i] = '\0';
-            sb.len = i;
-            ui->message_more = true;
-            break;
-        }
-        if (sb.data[i] == '\t')
-            sb.data[i] = ' ';
-    }
-    free(ui->message);
-    ui->message = strbuf_detach(&sb, NULL);
-    ui->message_error = error;
-}
-
-void ui_message(struct ui *ui, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_message(ui, false, fmt, ap);
-    va_end(ap);
-}
-
-void ui_error(struct ui *ui, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_message(ui, true, fmt, ap);
-    va_end(ap);
-}
-
-void ui_diags(struct ui *ui, struct diag_list *diags)
-{
-    if (diags->len) {
-        struct strbuf sb = STRBUF_INIT;
-        /* errors first: the first error says what went wrong */
-        size_t first = 0;
-        for (size_t i = 0; i < diags->len; i++)
-            if (diags->items[i].severity == DIAG_ERROR) {
-                first = i;
-                break;
-            }
-        /* every diagnostic goes to the log; the message line gets one */
-        for (size_t i = 0; i < diags->len; i++) {
-            if (i == first)
-                continue;
-            strbuf_reset(&sb);
-            diag_format(&diags->items[i], &sb);
-            ui_log(ui, diags->items[i].severity == DIAG_ERROR, strbuf_str(&sb));
-        }
-        strbuf_reset(&sb);
-        diag_format(&diags->items[first], &sb);
-        if (diags->len > 1)
-            strbuf_addf(&sb, " (and %zu more)", diags->len - 1);
-        if (diags->errors)
-            ui_error(ui, "%s", strbuf_str(&sb));
-        else
-            ui_message(ui, "%s", strbuf_str(&sb));
-        ui->message_more = diags->len > 1 || ui->message_more;
-        strbuf_free(&sb);
-    }
-    diag_list_free(diags);
-}
-
-void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
-            void (*on_no)(struct ui *))
-{
-    free(ui->question);
-    ui->question = xstrdup(question);
-    ui_log(ui, false, question);
-    ui->on_yes = on_yes;
-    ui->on_no = on_no;
-}
-
-/* ---- setup ------------------------------------------------------------------- */
-
-void ui_workspace_changed(struct ui *ui)
-{
-    ui->grows_stale = true;
-    ui->prows_stale = true;
-    ui->text.graph = NULL;
-    free(ui->search_node_match);
-    ui->search_node_match = NULL;
-}
-
-static void graph_state_init(struct ui *ui)
-{
-    const struct graph *g = ui->ws->graph;
-    free(ui->owner);
-    free(ui->expanded);
-    ui->owner = xmalloc(((size_t)g->nnodes + 1) * sizeof *ui->owner);
-    ui->expanded = xcalloc((size_t)g->nnodes + 1, sizeof *ui->expanded);
-    /* A node's parent in the tree view is the node that created it when ids
-     * were given: its one parent, or for a rule's node the reference with
-     * the smallest id.  Every other reference to the rule is a back edge. */
-    for (uint32_t n = 0; n < g->nnodes; n++) {
-        uint32_t best = NODE_NONE;
-        const uint32_t *ps = graph_parents(g, n);
-        for (uint32_t i = 0; i < g->nodes[n].nparents; i++)
-            if (ps[i] < n && ps[i] < best)
-                best = ps[i];
-        ui->owner[n] = n == 0 ? NODE_NONE : best;
-    }
-    /* Small graphs start fully expanded; large ones show the first levels. */
-    bool all = g->nnodes <= 120;
-    for (uint32_t n = 0; n < g->nnodes; n++) {
-        uint32_t depth = 0;
-        for (uint32_t a = ui->owner[n]; a != NODE_NONE && depth < 4; a = ui->owner[a])
-            depth++;
-        ui->expanded[n] = all || depth < 3;
-    }
-    ui->list[PANE_GRAPH] = (struct list_state){0, 0, 0, 0};
-    ui_workspace_changed(ui);
-}
-
-void ui_init(struct ui *ui, struct workspace *ws)
-{
-    memset(ui, 0, sizeof *ui);
-    ui->ws = ws;
-    theme_builtin(&ui->theme);
-    ui->focus = PANE_KPATHS;
-    ui->slot_b = PANE_KPATHS;
-    ui->slot_c = PANE_PROBS;
-    ui->detail_of = PANE_KPATHS;
-    ui->filter = WS_UNCOVERED;
-    ui->cursor_x = ui->cursor_y = -1;
-    graph_state_init(ui);
-}
-
-void ui_set_workspace(struct ui *ui, struct workspace *ws)
-{
-    if (ui->job)
-        ui_job_stop(ui, NULL);
-    features_free(ui); /* it borrows the old workspace's graph */
-    runs_forget(ui);   /* T does not repeat a :run of another workspace */
-    workspace_free(ui->ws);
-    ui->ws = ws;
-    for (int p = 0; p < NPANES; p++)
-        ui->list[p] = (struct list_state){0, 0, 0, 0};
-    ui->preview_top = 0;
-    if (ui->growth_valid)
-        growth_free(&ui->growth);
-    ui->growth_valid = false;
-    ui->saved_changes = ws->changes;
-    graph_state_init(ui);
-    ui_autosave_rekey(ui);
-}
-
-void ui_free(struct ui *ui)
-{
-    if (ui->why_valid)
-        why_report_free(&ui->why);
-    if (ui->growth_valid)
-        growth_free(&ui->growth);
-    workspace_free(ui->ws);
-    screen_free(&ui->scr);
-    free(ui->owner);
-    free(ui->expanded);
-    free(ui->grows);
-    strbuf_free(&ui->text.buf);
-    free(ui->text.tokens);
-    free(ui->text.lines);
-    free(ui->prows);
-    sample_list_free(&ui->job_files);
-    diag_list_free(&ui->job_diags);
-    runs_free(ui);
-    generalize_job_free(ui);
-    features_free(ui);
-    workspace_load_abort(ui->job_loader);
-    free(ui->search);
-    free(ui->search_node_match);
-    free(ui->search_matches);
-    free(ui->narrow);
-    free(ui->narrow_pos);
-    free(ui->message);
-    for (size_t i = 0; i < ui->nlog; i++)
-        free(ui->log[i].text);
-    free(ui->log);
-    free(ui->question);
-    free(ui->pending_export);
-    free(ui->cmd_prompt);
-    free(ui->cmd_text);
-    free(ui->cmd_hint);
-    free(ui->exe_dir);
-    free(ui->autosave_path);
-    free(ui->state_dir);
-    lesson_free(ui->lesson);
-    free(ui->cmdline_want_prompt);
-    free(ui->cmdline_want_text);
-    memset(ui, 0, sizeof *ui);
-}
-
 /* ---- layout --------------------------------------------------------------------- */
 
 static void layout(struct ui *ui, struct rect body)
@@ -281,17 +64,6 @@ static void layout(struct ui *ui, struct rect body)
     int top = body.h * 3 / 5;
     pr[topp] = (struct rect){body.x, body.y, body.w, top};
     pr[PANE_DETAIL] = (struct rect){body.x, body.y + top, body.w, body.h - top};
-}
-
-void ui_focus(struct ui *ui, enum pane_id p)
-{
-    if (p == PANE_KPATHS || p == PANE_STEPPER)
-        ui->slot_b = p;
-    if (p == PANE_PROBS || p == PANE_INPUTS)
-        ui->slot_c = p;
-    if (p == PANE_GRAPH || p == PANE_KPATHS || p == PANE_INPUTS)
-        ui->detail_of = p;
-    ui->focus = p;
 }
 
 /* ---- drawing ----------------------------------------------------------------------- */
@@ -463,68 +235,11 @@ static void draw_bottom_line(struct ui *ui, int y)
         }
         return;
     }
-    if (ui->job == JOB_SAMPLES) {
-        struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " loading samples (any key stops): %zu of %zu files, %zu added",
-                    ui->job_next, ui->job_files.len, ui->job_added);
-        /* A file that takes long is named, the end of its path kept when
-         * the line is short (the parse redraws the screen now and then:
-         * see term.c's parse_should_stop). */
-        double took = ui_now() - ui->job_file_since;
-        if (ui->job_next > 0 && took >= 1.0) {
-            const char *name = samples_display_name(ui->job_files.paths[ui->job_next - 1]);
-            strbuf_addf(&sb, "; %.0f s on ", took);
-            strbuf_add_tail(&sb, name, (size_t)s->w > sb.len ? (size_t)s->w - sb.len : 0);
-        }
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
-        strbuf_free(&sb);
-        return;
-    }
-    if (ui->job == JOB_CAMPAIGN || ui->job == JOB_RUNS_REPORT || ui->job == JOB_FEATURES) {
-        struct strbuf sb = STRBUF_INIT;
-        if (ui->job == JOB_CAMPAIGN)
-            runs_status(ui, &sb);
-        else if (ui->job == JOB_RUNS_REPORT)
-            runs_report_status(ui, &sb);
-        else
-            features_status(ui, &sb);
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
-        strbuf_free(&sb);
-        return;
-    }
-    if (ui->job == JOB_GENERALIZE) {
-        struct strbuf sb = STRBUF_INIT;
-        generalize_job_status(ui, &sb);
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
-        strbuf_free(&sb);
-        return;
-    }
-    if (ui->job == JOB_RESTORE) {
-        size_t done, total = workspace_load_lines(ui->job_loader, &done);
-        struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " restoring the autosave: %zu%% (q quits and keeps it",
-                    total ? done * 100 / total : 100);
-        if (ui->restore_keys_ignored)
-            strbuf_addf(&sb, "; %u other key%s ignored", ui->restore_keys_ignored,
-                        ui->restore_keys_ignored == 1 ? "" : "s");
-        strbuf_addch(&sb, ')');
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
-        strbuf_free(&sb);
-        return;
-    }
-    if (ui->job == JOB_RUN) {
-        struct workspace *ws = ui->ws;
-        struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " running: %zu new input%s, ",
-                    ws->ninputs - (size_t)ui->job_inputs_before,
-                    ws->ninputs - (size_t)ui->job_inputs_before == 1 ? "" : "s");
-        if (ws->gen && ws->gen->opts.strategy == GEN_KPATH)
-            strbuf_addf(&sb, "%" PRIu64 " k-paths left on the agenda", gen_agenda_left(ws->gen));
-        else
-            strbuf_addf(&sb, "%" PRIu64 " k-paths uncovered", workspace_count(ws, WS_UNCOVERED));
-        strbuf_addstr(&sb, " (any key stops) ");
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
-        strbuf_free(&sb);
+    struct strbuf status = STRBUF_INIT;
+    int status_style;
+    if (ui_job_status(ui, s->w, &status, &status_style)) {
+        screen_puts(s, 0, y, s->w, strbuf_str(&status), status_style);
+        strbuf_free(&status);
         return;
     }
     if (ui->message) {
@@ -738,14 +453,6 @@ static void draw_footer(struct ui *ui, int y)
         if (b->context == CTX_GLOBAL && *b->footer && !footer_key(s, &x, y, b->keys, b->footer))
             return;
     }
-}
-
-void ui_overlay(struct ui *ui, enum overlay_kind kind)
-{
-    ui->overlay = kind;
-    ui->overlay_match = 0;
-    /* help from its top; the log at its end, where the newest message is */
-    ui->help_top = kind == OVERLAY_MESSAGES ? UINT64_MAX / 2 : 0;
 }
 
 static void draw_overlay(struct ui *ui, struct rect body)
@@ -1048,7 +755,48 @@ static void run_finished(struct ui *ui, bool stopped)
     strbuf_free(&sb);
 }
 
-static bool search_slice(struct ui *ui, double deadline);
+static bool run_slice(struct ui *ui, double deadline)
+{
+    for (;;) {
+        bool more = true;
+        for (int i = 0; i < 256 && more; i++)
+            more = workspace_gen_step(ui->ws);
+        if (!more)
+            return false;
+        if (ui_now() >= deadline)
+            return true;
+    }
+}
+
+static void run_done(struct ui *ui)
+{
+    run_finished(ui, false);
+}
+
+static void run_stop(struct ui *ui, const char *why)
+{
+    (void)why;
+    run_finished(ui, true);
+}
+
+static void run_status(struct ui *ui, int width, struct strbuf *sb)
+{
+    (void)width;
+    struct workspace *ws = ui->ws;
+    strbuf_addf(sb, " running: %zu new input%s, ", ws->ninputs - (size_t)ui->job_inputs_before,
+                ws->ninputs - (size_t)ui->job_inputs_before == 1 ? "" : "s");
+    if (ws->gen && ws->gen->opts.strategy == GEN_KPATH)
+        strbuf_addf(sb, "%" PRIu64 " k-paths left on the agenda", gen_agenda_left(ws->gen));
+    else
+        strbuf_addf(sb, "%" PRIu64 " k-paths uncovered", workspace_count(ws, WS_UNCOVERED));
+    strbuf_addstr(sb, " (any key stops) ");
+}
+
+const struct job_ops run_job_ops = {
+    .slice = run_slice, .finished = run_done, .stop = run_stop, .status = run_status,
+    .status_style = EL_PROGRESS,
+};
+
 
 /* The end of loading samples (all read, or stopped by a key): say what came
  * of it in the status line. */
@@ -1151,119 +899,116 @@ static void restore_finished(struct ui *ui)
     diag_list_free(&ui->job_diags);
 }
 
-void ui_job_slice(struct ui *ui, double budget)
+/* JOB_SAMPLES: a few files per slice (ui_start_samples). */
+static bool samples_slice(struct ui *ui, double deadline)
 {
-    double deadline = ui_now() + budget;
-    if (ui->job == JOB_RUN) {
-        for (;;) {
-            bool more = true;
-            for (int i = 0; i < 256 && more; i++)
-                more = workspace_gen_step(ui->ws);
-            if (!more) {
-                ui->job = JOB_NONE;
-                run_finished(ui, false);
-                break;
-            }
-            if (ui_now() >= deadline)
-                break;
-        }
-    } else if (ui->job == JOB_SEARCH) {
-        if (!search_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_WHY) {
-        ui->job = JOB_NONE;
-        detail_explain_selected(ui);
-    } else if (ui->job == JOB_CAMPAIGN) {
-        if (!runs_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_RUNS_REPORT) {
-        if (!runs_report_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_FEATURES) {
-        if (!features_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_GENERALIZE) {
-        if (!generalize_job_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_SAMPLES) {
-        /* The parse was stopped for a key (the first slice runs inside the
-         * command, before the loop reads keys): one slice does nothing, so
-         * that the loop reads it; if it was no key, the job goes on. */
+    /* The parse was stopped for a key (the first slice runs inside the
+     * command, before the loop reads keys): one slice does nothing, so
+     * that the loop reads it; if it was no key, the job goes on. */
+    if (ui->parse_interrupted) {
+        ui->parse_interrupted = false;
+        return true;
+    }
+    ui->ws->parse_should_stop = ui->parse_should_stop;
+    ui->ws->parse_should_stop_ctx = ui;
+    while (ui->job_next < ui->job_files.len) {
+        const char *path = ui->job_files.paths[ui->job_next++];
+        ui->job_file_since = ui_now();
+        size_t diags_before = ui->job_diags.len;
+        ui->job_added += workspace_add_sample_file(ui->ws, path, &ui->job_diags);
         if (ui->parse_interrupted) {
-            ui->parse_interrupted = false;
-            return;
-        }
-        ui->ws->parse_should_stop = ui->parse_should_stop;
-        ui->ws->parse_should_stop_ctx = ui;
-        while (ui->job_next < ui->job_files.len) {
-            const char *path = ui->job_files.paths[ui->job_next++];
-            ui->job_file_since = ui_now();
-            size_t diags_before = ui->job_diags.len;
-            ui->job_added += workspace_add_sample_file(ui->ws, path, &ui->job_diags);
-            if (ui->parse_interrupted) {
-                /* Stopped by the user, not failed: the file counts as not
-                 * read, and where it stopped is a note, not an error. */
-                ui->job_next--;
-                for (size_t i = diags_before; i < ui->job_diags.len; i++) {
-                    if (ui->job_diags.items[i].severity != DIAG_ERROR)
-                        continue;
-                    ui->job_diags.items[i].severity = DIAG_NOTE;
-                    ui->job_diags.errors--;
-                    ui->job_stop_note = i + 1;
-                }
+            /* Stopped by the user, not failed: the file counts as not
+             * read, and where it stopped is a note, not an error. */
+            ui->job_next--;
+            for (size_t i = diags_before; i < ui->job_diags.len; i++) {
+                if (ui->job_diags.items[i].severity != DIAG_ERROR)
+                    continue;
+                ui->job_diags.items[i].severity = DIAG_NOTE;
+                ui->job_diags.errors--;
+                ui->job_stop_note = i + 1;
             }
-            if (ui->parse_interrupted || ui_now() >= deadline)
-                break;
         }
-        ui->ws->parse_should_stop = NULL;
-        ui_workspace_changed(ui);
-        /* Interrupted: the key waiting stops the job (as "stopped"). */
-        if (ui->job_next >= ui->job_files.len && !ui->parse_interrupted) {
-            ui->job = JOB_NONE;
-            samples_finished(ui, false);
-        }
-    } else if (ui->job == JOB_RESTORE) {
-        bool more;
-        while ((more = workspace_load_step(ui->job_loader, 256, &ui->job_diags)) &&
-               ui_now() < deadline)
-            ;
-        if (!more) {
-            ui->job = JOB_NONE;
-            restore_finished(ui);
-        }
+        if (ui->parse_interrupted || ui_now() >= deadline)
+            break;
+    }
+    ui->ws->parse_should_stop = NULL;
+    ui_workspace_changed(ui);
+    /* Interrupted: the key waiting stops the job (as "stopped"). */
+    return ui->job_next < ui->job_files.len || ui->parse_interrupted;
+}
+
+static void samples_done(struct ui *ui)
+{
+    samples_finished(ui, false);
+}
+
+static void samples_stop(struct ui *ui, const char *why)
+{
+    (void)why;
+    samples_finished(ui, true);
+}
+
+static void samples_status(struct ui *ui, int width, struct strbuf *sb)
+{
+    strbuf_addf(sb, " loading samples (any key stops): %zu of %zu files, %zu added",
+                ui->job_next, ui->job_files.len, ui->job_added);
+    /* A file that takes long is named, the end of its path kept when
+     * the line is short (the parse redraws the screen now and then:
+     * see term.c's parse_should_stop). */
+    double took = ui_now() - ui->job_file_since;
+    if (ui->job_next > 0 && took >= 1.0) {
+        const char *name = samples_display_name(ui->job_files.paths[ui->job_next - 1]);
+        strbuf_addf(sb, "; %.0f s on ", took);
+        strbuf_add_tail(sb, name, (size_t)width > sb->len ? (size_t)width - sb->len : 0);
     }
 }
 
-void ui_job_stop(struct ui *ui, const char *why)
+const struct job_ops samples_job_ops = {
+    .slice = samples_slice, .finished = samples_done, .stop = samples_stop,
+    .status = samples_status, .status_style = EL_STATUS,
+};
+
+/* JOB_RESTORE: some lines of the autosave per slice (ui_start_restore). */
+static bool restore_slice(struct ui *ui, double deadline)
 {
-    enum job_kind job = ui->job;
-    ui->job = JOB_NONE;
-    if (job == JOB_WHY)
-        return;
-    if (job == JOB_RUN)
-        run_finished(ui, true);
-    else if (job == JOB_CAMPAIGN)
-        runs_stop(ui);
-    else if (job == JOB_GENERALIZE)
-        generalize_job_stop(ui);
-    else if (job == JOB_RUNS_REPORT)
-        runs_report_stop(ui);
-    else if (job == JOB_FEATURES)
-        features_stop(ui);
-    else if (job == JOB_SAMPLES)
-        samples_finished(ui, true);
-    else if (job == JOB_RESTORE) {
-        workspace_load_abort(ui->job_loader);
-        ui->job_loader = NULL;
-        diag_list_free(&ui->job_diags);
-        ui_message(ui, "restoring stopped: the autosaved session was not loaded");
-    }
-    else if (job == JOB_SEARCH && ui->search_counting) {
-        ui->search_counting = false; /* found; the count was not finished */
-        ui_message(ui, "/%s", ui->search);
-    } else if (job == JOB_SEARCH)
-        ui_message(ui, "search stopped%s%s", why ? ": " : "", why ? why : "");
+    bool more;
+    while ((more = workspace_load_step(ui->job_loader, 256, &ui->job_diags)) &&
+           ui_now() < deadline)
+        ;
+    return more;
 }
+
+static void restore_stop(struct ui *ui, const char *why)
+{
+    (void)why;
+    workspace_load_abort(ui->job_loader);
+    ui->job_loader = NULL;
+    diag_list_free(&ui->job_diags);
+    ui_message(ui, "restoring stopped: the autosaved session was not loaded");
+}
+
+static void restore_status(struct ui *ui, int width, struct strbuf *sb)
+{
+    (void)width;
+    size_t done, total = workspace_load_lines(ui->job_loader, &done);
+    strbuf_addf(sb, " restoring the autosave: %zu%% (q quits and keeps it",
+                total ? done * 100 / total : 100);
+    if (ui->restore_keys_ignored)
+        strbuf_addf(sb, "; %u other key%s ignored", ui->restore_keys_ignored,
+                    ui->restore_keys_ignored == 1 ? "" : "s");
+    strbuf_addch(sb, ')');
+}
+
+static void restore_free(struct ui *ui)
+{
+    workspace_load_abort(ui->job_loader);
+    ui->job_loader = NULL;
+}
+
+const struct job_ops restore_job_ops = {
+    .slice = restore_slice, .finished = restore_finished, .stop = restore_stop,
+    .status = restore_status, .status_style = EL_STATUS, .free = restore_free,
+};
 
 static void start_run(struct ui *ui)
 {
@@ -1415,6 +1160,18 @@ static bool search_slice(struct ui *ui, double deadline)
     return more;
 }
 
+static void search_stop(struct ui *ui, const char *why)
+{
+    if (ui->search_counting) {
+        ui->search_counting = false; /* found; the count was not finished */
+        ui_message(ui, "/%s", ui->search);
+    } else {
+        ui_message(ui, "search stopped%s%s", why ? ": " : "", why ? why : "");
+    }
+}
+
+const struct job_ops search_job_ops = {.slice = search_slice, .stop = search_stop};
+
 static void search_begin(struct ui *ui, bool backward)
 {
     enum pane_id p = ui->focus;
@@ -1499,37 +1256,6 @@ void ui_request_quit(struct ui *ui, bool force)
     strbuf_addstr(&q, ". Quit anyway? (y/n)");
     ui_ask(ui, strbuf_str(&q), quit_yes, NULL);
     strbuf_free(&q);
-}
-
-void ui_autosave(struct ui *ui, bool force)
-{
-    if (!ui->autosave_path || (!force && ui->ws->changes == ui->saved_changes))
-        return;
-    struct strbuf out = STRBUF_INIT;
-    workspace_serialize(ui->ws, &out);
-    struct diag_list d = DIAG_LIST_INIT;
-    if (write_file_atomic(ui->autosave_path, out.data, out.len, &d))
-        ui->saved_changes = ui->ws->changes;
-    diag_list_free(&d);
-    strbuf_free(&out);
-}
-
-void ui_autosave_rekey(struct ui *ui)
-{
-    if (!ui->state_dir)
-        return;
-    const char *of = ui->ws->file ? ui->ws->file : ui->ws->grammar_path;
-    char real[PATH_MAX];
-    const char *key = realpath(of, real) ? real : of;
-    char hex[SHA256_HEX_SIZE];
-    sha256_hex(key, strlen(key), hex);
-    const char *base = strrchr(key, '/');
-    struct strbuf p = STRBUF_INIT;
-    strbuf_addf(&p, "%s/autosave-%s-%.12s.kpw", ui->state_dir, base ? base + 1 : key, hex);
-    if (ui->autosave_path && strcmp(ui->autosave_path, strbuf_str(&p)) != 0)
-        unlink(ui->autosave_path);
-    free(ui->autosave_path);
-    ui->autosave_path = strbuf_detach(&p, NULL);
 }
 
 bool ui_set_theme(struct ui *ui, const char *name, bool quiet)

@@ -5,10 +5,10 @@
  * them so):
  *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
  *     app         app.c, commands.c, generalize_job.c, runs_job.c,
- *                 features_job.c: layout, focus, key dispatch,
- *                 commands, jobs, messages                      -> ui.h
+ *                 features_job.c, session.c: layout, focus, key
+ *                 dispatch, commands, jobs                      -> ui.h
  *     panes       pane_*.c, generalize_view.c, runs.c, features.c,
- *                 request.c                                     -> widget.h
+ *                 request.c, messages.c, job.c                  -> widget.h
  *     widgets     widget.c, plot.c, screen.c, theme.c, keys.c, svg.c
  * This header is what the panes see: struct ui, each pane's struct
  * pane_ops (tig's view_ops in spirit: a title, a row count for the generic
@@ -23,9 +23,9 @@
  * a terminal and in the script-mode tests.  A pane draws only its visible
  * rows, so lists of any length (a million k-paths) cost the same to draw.
  *
- * Long work (running the generator, searching a long list) is a job: the
- * main loop does a bounded slice of it between input polls, so the UI stays
- * responsive and any key stops it. */
+ * Long work (running the generator, searching a long list) is a job
+ * (job.h): the main loop does a bounded slice of it between input polls,
+ * so the UI stays responsive and any key stops it. */
 #ifndef KPATH_UI_UI_H
 #define KPATH_UI_UI_H
 
@@ -33,7 +33,6 @@
 #include <stdint.h>
 
 #include "run/campaign.h"
-#include "generalize_view.h"
 #include "workspace/growth.h"
 #include "run/run_report.h"
 #include "keys.h"
@@ -56,6 +55,7 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 
 struct ui;
 struct view_keys;
+struct generalize_job;
 
 /* What a pane asks the app to do.  A pane never calls the app (app.h): its
  * action returns one of these and the app carries it out after the pane
@@ -127,18 +127,22 @@ struct pane_ops {
     const struct view_keys *(*keys)(struct ui *ui);
 };
 
-/* JOB_WHY: the detail pane's explanation of a k-path on a large grammar,
- * computed after the frame is shown; any key drops it.  JOB_SAMPLES: loading
- * samples, a few files per slice, so the UI answers while they parse.
- * JOB_CAMPAIGN: :run, the workspace's inputs through a program, a few
- * campaign_steps per slice; any key stops it and kills the runs (runs.c).
- * JOB_RESTORE: loading the autosaved session, some lines per slice; it
- * replaces the workspace when done (keys wait: half a session is no use).
- * JOB_RUNS_REPORT: the runs view's report, an input per unit (runs.c).
- * JOB_FEATURES: learning the behaviour features view's trees (features_job.c).
- * Any key stops either; the view says how to start it again. */
+/* JOB_RUN: the generator (:gen, :cover, r; app.c).  JOB_SEARCH: a search of
+ * a long list, then counting its matches (app.c).  JOB_WHY: the detail
+ * pane's explanation of a k-path on a large grammar, computed after the
+ * frame is shown; any key drops it (pane_detail.c).  JOB_SAMPLES: loading
+ * samples, a few files per slice, so the UI answers while they parse
+ * (app.c).  JOB_CAMPAIGN: :run, the workspace's inputs through a program, a
+ * few campaign_steps per slice; any key stops it and kills the runs
+ * (runs_job.c).  JOB_RESTORE: loading the autosaved session, some lines per
+ * slice; it replaces the workspace when done (keys wait: half a session is
+ * no use; app.c).  JOB_RUNS_REPORT: the runs view's report, an input per
+ * unit (runs_job.c).  JOB_FEATURES: learning the behaviour features view's
+ * trees (features_job.c).  JOB_GENERALIZE: :generalize (generalize_job.c).
+ * Any key stops the report or the learning; the view says how to start it
+ * again. */
 enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN, JOB_RESTORE,
-                JOB_RUNS_REPORT, JOB_FEATURES, JOB_GENERALIZE /* :generalize (generalize_view.c) */ };
+                JOB_RUNS_REPORT, JOB_FEATURES, JOB_GENERALIZE, NJOBS };
 
 struct graph_row {
     uint32_t node;
@@ -251,6 +255,9 @@ struct ui {
         char *results;             /* owned */
         struct diag_list diags;
         bool append;               /* T's runs of new inputs, appended (resume) */
+        /* runs_append's caller, told when its runs are over (runs_job.h) */
+        void (*then)(struct ui *ui, const struct results *all, const struct sample_list *ran,
+                     bool stopped);
     } run;
     /* the words of the last :run that started (options, then the command),
      * each owned: T runs its new inputs with them */
@@ -418,8 +425,6 @@ void probs_rebuild(struct ui *ui);
 /* Build the rule text tokens for `node` (its subtree, references as names). */
 void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,
                  struct text_token **tokens, size_t *ntokens, size_t *cap);
-/* The deferred explanation (JOB_WHY): compute it for the selected k-path. */
-void detail_explain_selected(struct ui *ui);
 /* ---- runs.c: the runs view of the inputs pane (b; :run is runs_job.c, app.h) ------- */
 /* Drop the runs view's rows and report (runs.c; runs_free calls it). */
 void runs_view_free(struct ui *ui);
