@@ -1762,6 +1762,10 @@ bool ui_request(struct ui *ui, struct pane_request r)
         break;
     case REQ_COMMAND: ui_command(ui, r.text); break;
     case REQ_ACTION: pane_action(ui, r.action); break;
+    case REQ_SELECT_PATH:
+        graph_reveal(ui, r.path[r.npath - 1]);
+        ui_message(ui, "%s", kpaths_select_path(ui, r.path, r.npath) ? r.text : r.fallback);
+        break;
     }
     pane_request_free(&r);
     return true;

@@ -67,12 +67,16 @@ struct generalize_job;
  * the command line with `text` typed (a front end without one, script mode,
  * shows `fallback` instead); REQ_COMMAND: run `text` as a command line;
  * REQ_ACTION: the app carries out `action` itself, for the pane (an action
- * that needs the app: a job, messages along the way: pane_action in app.c).
+ * that needs the app: a job, messages along the way: pane_action in app.c);
+ * REQ_SELECT_PATH: select the k-path `path` (npath nodes) in the graph and,
+ * when the k-path list can show it, there too, then show `text` (it is in
+ * the list) or `fallback` (only in the graph): a view selects in other panes
+ * without calling them.
  * `changed` says first that the workspace changed shape (derived rows are
  * rebuilt: ui_workspace_changed); then `log` goes to the message log, then
  * the request is carried out. */
 enum request_kind { REQ_NOT_MINE, REQ_DONE, REQ_MESSAGE, REQ_ERROR, REQ_FOCUS, REQ_CMDLINE,
-                    REQ_COMMAND, REQ_ACTION };
+                    REQ_COMMAND, REQ_ACTION, REQ_SELECT_PATH };
 /* An entry of the message log. */
 struct log_entry {
     char *text;          /* owned; may have several lines */
@@ -85,6 +89,8 @@ struct pane_request {
     char *fallback;  /* owned; REQ_CMDLINE */
     int pane;        /* REQ_FOCUS: an enum pane_id */
     enum action action; /* REQ_ACTION */
+    uint32_t *path;     /* owned; REQ_SELECT_PATH */
+    uint32_t npath;
     bool changed;
     struct log_entry *log; /* owned; lines for the message log only */
     size_t nlog, log_cap;
@@ -101,6 +107,8 @@ struct pane_request req_focus(int pane);
 struct pane_request req_cmdline(const char *initial, const char *fallback);
 struct pane_request req_command(const char *line);
 struct pane_request req_action(enum action a);
+struct pane_request req_select_path(const uint32_t *path, uint32_t n, const char *listed,
+                                    const char *unlisted);
 /* Add a line for the message log to r (it keeps a copy). */
 void req_log(struct pane_request *r, bool error, const char *text);
 void pane_request_free(struct pane_request *r);
@@ -413,10 +421,14 @@ uint64_t kpaths_row_from(struct ui *ui, uint64_t rank);
  * NULL or "" shows them all again.  REQ_ERROR when the list is too long to
  * narrow as you type, else REQ_DONE. */
 struct pane_request kpaths_narrow(struct ui *ui, const char *text);
+/* Select the k-path `path` (n nodes) in the k-path list, showing every
+ * k-path when the filter hides it; false when the list cannot show it (n
+ * is not k, or the list is too long to rank). */
+bool kpaths_select_path(struct ui *ui, const uint32_t *path, uint32_t n);
 /* The k-path selected in the k-paths pane (false when there is none). */
 bool kpaths_selected(struct ui *ui, uint32_t *path, uint64_t *rank);
 /* Is node n a match of the last search (or on a k-path of the selected
- * feature), to be highlighted? */
+ * feature), to be highlighted?  (features.c, above the two panes asking.) */
 bool node_highlighted(const struct ui *ui, uint32_t n);
 void graph_rebuild(struct ui *ui);
 void graph_reveal(struct ui *ui, uint32_t node);
@@ -435,7 +447,7 @@ void runs_summary(struct ui *ui, struct strbuf *out);
 void runs_row_text(struct ui *ui, uint64_t row, struct strbuf *out);
 /* The keys the runs view takes (the inputs pane's keys while it is shown). */
 const struct view_keys *runs_view_keys(struct ui *ui);
-/* Switch the inputs pane between the inputs and the runs. */
+/* Switch the inputs pane between the inputs and the runs (inputs_view.c). */
 void runs_toggle(struct ui *ui, bool on);
 /* The record of runs-view row `row` (NULL when there is none). */
 const struct run_record *runs_record(struct ui *ui, uint64_t row);
@@ -445,6 +457,7 @@ size_t inputs_selected(struct ui *ui);
 
 /* ---- features.c: the behaviour features view of the inputs pane (w; its job is
  * features_job.c, app.h) ---------------------------------------------------------------- */
+/* Switch the inputs pane between the inputs and the features (inputs_view.c). */
 void features_toggle(struct ui *ui, bool on);
 uint64_t features_rows(struct ui *ui);
 void features_draw(struct ui *ui, struct rect r, bool focused);

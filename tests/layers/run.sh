@@ -5,7 +5,8 @@
 #           drawing pieces, file formats and file names; they know nothing
 #           of the app or the panes
 #   pane    pane_*, request, generalize_view, runs (the runs view),
-#           features (the behaviour features view): draw and take keys
+#           features (the behaviour features view), inputs_view (switching
+#           between the inputs pane's views): draw and take keys
 #           through struct pane_ops / struct overlay_ops, ask the app for
 #           actions by returning a struct pane_request, never call the app;
 #           with them messages (the message line, the log, questions) and
@@ -27,7 +28,7 @@ cd "$root" || exit 2
 layer_of() {
     case $1 in
     screen|theme|keys|widget|plot|svg|lesson) echo 0 ;;
-    pane_*|request|generalize_view|runs|features|messages|job) echo 1 ;;
+    pane_*|request|generalize_view|runs|features|inputs_view|messages|job) echo 1 ;;
     app|commands|session|generalize_job|runs_job|features_job) echo 2 ;;
     term|script|tui) echo 3 ;;
     *) echo "" ;;

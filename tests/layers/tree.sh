@@ -23,7 +23,6 @@ cd "$root" || exit 2
 
 order='base algo grammar graph formats parse gen suite run explain infer workspace'
 allowed='
-ui/features ui/pane_graph ui/pane_kpaths ui/runs
 ui/app ui/commands
 '
 
