@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "app_jobs.h"
 #include "features_job.h"
 #include "generalize_view.h"
 #include "job.h"
@@ -53,15 +54,7 @@ char **commands_complete(struct ui *ui, const char *line, int start, const char 
 
 /* ---- what the app does for its parts (the app layer: app.c, commands.c,
  * generalize_job.c, runs_job.c and features_job.c) ------------------------ */
-/* Ask to quit (checks unsaved work). */
-void ui_request_quit(struct ui *ui, bool force);
-/* Switch themes; problems are reported, success too unless `quiet`. */
-bool ui_set_theme(struct ui *ui, const char *name, bool quiet);
 
-/* Load sample files as a job (JOB_SAMPLES), a few files per slice. */
-void ui_start_samples(struct ui *ui, char *const *paths, size_t n);
-/* Restore the autosaved session as a job (JOB_RESTORE). */
-void ui_start_restore(struct ui *ui);
 /* Generate a smallest input covering the k-path of rank r. */
 void ui_cover_path(struct ui *ui, const uint32_t *path);
 

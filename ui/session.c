@@ -1,5 +1,5 @@
 /* session: struct ui set up and freed, the workspace it shows, focus and
- * overlays, the autosave (session.h). */
+ * overlays, the autosave, quitting and the theme (session.h). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "base/xalloc.h"
 #include "job.h"
 #include "lesson.h"
+#include "messages.h"
 #include "session.h"
 #include "ui.h"
 
@@ -172,4 +173,48 @@ void ui_autosave_rekey(struct ui *ui)
         unlink(ui->autosave_path);
     free(ui->autosave_path);
     ui->autosave_path = strbuf_detach(&p, NULL);
+}
+
+void ui_quit_yes(struct ui *ui)
+{
+    ui->quit = true;
+}
+
+void ui_request_quit(struct ui *ui, bool force)
+{
+    struct workspace *ws = ui->ws;
+    /* marks saved in the workspace file are not lost: no question then */
+    bool marks_safe = ui->marks_exported || (ws->file && !ws->dirty);
+    size_t marked = marks_safe ? 0 : workspace_marked(ws);
+    if (force || (!ws->dirty && marked == 0)) {
+        ui->quit = true;
+        return;
+    }
+    struct strbuf q = STRBUF_INIT;
+    if (ws->dirty)
+        strbuf_addstr(&q, "Unsaved work (:save FILE keeps it)");
+    if (marked)
+        strbuf_addf(&q, "%s%zu marked input%s (e exports them)", ws->dirty ? "; " : "", marked,
+                    marked == 1 ? "" : "s");
+    strbuf_addstr(&q, ". Quit anyway? (y/n)");
+    ui_ask(ui, strbuf_str(&q), ui_quit_yes, NULL);
+    strbuf_free(&q);
+}
+
+bool ui_set_theme(struct ui *ui, const char *name, bool quiet)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct theme t;
+    bool ok = theme_load(&t, name, ui->exe_dir, &d);
+    if (ok) {
+        ui->theme = t;
+        ui->theme_generation++;
+    }
+    ui->redraw_all = true;
+    if (d.len)
+        ui_diags(ui, &d);
+    else if (ok && !quiet)
+        ui_message(ui, "theme %s", t.name);
+    diag_list_free(&d);
+    return ok;
 }

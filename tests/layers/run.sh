@@ -12,7 +12,8 @@
 #           with them messages (the message line, the log, questions) and
 #           job (struct job_ops: running the current job by its contract)
 #   app     session (struct ui set up, the workspace swapped, focus,
-#           autosave), generalize_job, runs_job, features_job (the jobs),
+#           autosave, quitting, theme), app_jobs, generalize_job, runs_job,
+#           features_job (the jobs),
 #           commands, app (layout, drawing, key dispatch, search)
 #   front   term, script, tui: the front ends, which drive the app through
 #           app.h; nothing below calls them
@@ -29,7 +30,7 @@ layer_of() {
     case $1 in
     screen|theme|keys|widget|plot|svg|lesson) echo 0 ;;
     pane_*|request|generalize_view|runs|features|inputs_view|messages|job) echo 1 ;;
-    app|commands|session|generalize_job|runs_job|features_job) echo 2 ;;
+    app|app_jobs|commands|session|generalize_job|runs_job|features_job) echo 2 ;;
     term|script|tui) echo 3 ;;
     *) echo "" ;;
     esac
@@ -77,7 +78,7 @@ grep -q '^app.c ui_key$' "$tmp/defs" || fail "did not find ui_key in app.c (the 
 header_layer() {
     case $1 in
     ui.h|generalize_view.h|features_view.h|messages.h|job.h) echo 1 ;;
-    app.h|session.h|runs_job.h|features_job.h) echo 2 ;;
+    app.h|app_jobs.h|session.h|runs_job.h|features_job.h) echo 2 ;;
     term.h|script.h|tui.h) echo 3 ;;
     widget.h|plot.h|svg.h|screen.h|theme.h|keys.h|lesson.h) echo 0 ;;
     *) echo -1 ;;
