@@ -26,223 +26,6 @@ const struct pane_ops *const pane_ops[NPANES] = {
     &stepper_pane_ops, &inputs_pane_ops, &detail_pane_ops,
 };
 
-/* ---- messages --------------------------------------------------------------- */
-
-void ui_log(struct ui *ui, bool error, const char *text)
-{
-    if (ui->nlog == UI_LOG_MAX) { /* drop the oldest tenth */
-        size_t drop = UI_LOG_MAX / 10;
-        for (size_t i = 0; i < drop; i++)
-            free(ui->log[i].text);
-        memmove(ui->log, ui->log + drop, (ui->nlog - drop) * sizeof *ui->log);
-        ui->nlog -= drop;
-    }
-    if (ui->nlog == ui->log_cap) {
-        ui->log_cap = ui->log_cap ? 2 * ui->log_cap : 64;
-        ui->log = xrealloc(ui->log, ui->log_cap * sizeof *ui->log);
-    }
-    ui->log[ui->nlog++] = (struct log_entry){xstrdup(text), error};
-}
-
-/* The message line shows the first line; the log keeps all of it. */
-static void set_message(struct ui *ui, bool error, const char *fmt, va_list ap)
-{
-    struct strbuf sb = STRBUF_INIT;
-    strbuf_vaddf(&sb, fmt, ap);
-    ui_log(ui, error, strbuf_str(&sb));
-    ui->message_more = false;
-    for (size_t i = 0; i < sb.len; i++) {
-        if (sb.data[i] == '\n') {
-            sb.data[i] = '\0';
-            sb.len = i;
-            ui->message_more = true;
-            break;
-        }
-        if (sb.data[i] == '\t')
-            sb.data[i] = ' ';
-    }
-    free(ui->message);
-    ui->message = strbuf_detach(&sb, NULL);
-    ui->message_error = error;
-}
-
-void ui_message(struct ui *ui, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_message(ui, false, fmt, ap);
-    va_end(ap);
-}
-
-void ui_error(struct ui *ui, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_message(ui, true, fmt, ap);
-    va_end(ap);
-}
-
-void ui_diags(struct ui *ui, struct diag_list *diags)
-{
-    if (diags->len) {
-        struct strbuf sb = STRBUF_INIT;
-        /* errors first: the first error says what went wrong */
-        size_t first = 0;
-        for (size_t i = 0; i < diags->len; i++)
-            if (diags->items[i].severity == DIAG_ERROR) {
-                first = i;
-                break;
-            }
-        /* every diagnostic goes to the log; the message line gets one */
-        for (size_t i = 0; i < diags->len; i++) {
-            if (i == first)
-                continue;
-            strbuf_reset(&sb);
-            diag_format(&diags->items[i], &sb);
-            ui_log(ui, diags->items[i].severity == DIAG_ERROR, strbuf_str(&sb));
-        }
-        strbuf_reset(&sb);
-        diag_format(&diags->items[first], &sb);
-        if (diags->len > 1)
-            strbuf_addf(&sb, " (and %zu more)", diags->len - 1);
-        if (diags->errors)
-            ui_error(ui, "%s", strbuf_str(&sb));
-        else
-            ui_message(ui, "%s", strbuf_str(&sb));
-        ui->message_more = diags->len > 1 || ui->message_more;
-        strbuf_free(&sb);
-    }
-    diag_list_free(diags);
-}
-
-void ui_ask(struct ui *ui, const char *question, void (*on_yes)(struct ui *),
-            void (*on_no)(struct ui *))
-{
-    free(ui->question);
-    ui->question = xstrdup(question);
-    ui_log(ui, false, question);
-    ui->on_yes = on_yes;
-    ui->on_no = on_no;
-}
-
-/* ---- setup ------------------------------------------------------------------- */
-
-void ui_workspace_changed(struct ui *ui)
-{
-    ui->grows_stale = true;
-    ui->prows_stale = true;
-    ui->text.graph = NULL;
-    free(ui->search_node_match);
-    ui->search_node_match = NULL;
-}
-
-static void graph_state_init(struct ui *ui)
-{
-    const struct graph *g = ui->ws->graph;
-    free(ui->owner);
-    free(ui->expanded);
-    ui->owner = xmalloc(((size_t)g->nnodes + 1) * sizeof *ui->owner);
-    ui->expanded = xcalloc((size_t)g->nnodes + 1, sizeof *ui->expanded);
-    /* A node's parent in the tree view is the node that created it when ids
-     * were given: its one parent, or for a rule's node the reference with
-     * the smallest id.  Every other reference to the rule is a back edge. */
-    for (uint32_t n = 0; n < g->nnodes; n++) {
-        uint32_t best = NODE_NONE;
-        const uint32_t *ps = graph_parents(g, n);
-        for (uint32_t i = 0; i < g->nodes[n].nparents; i++)
-            if (ps[i] < n && ps[i] < best)
-                best = ps[i];
-        ui->owner[n] = n == 0 ? NODE_NONE : best;
-    }
-    /* Small graphs start fully expanded; large ones show the first levels. */
-    bool all = g->nnodes <= 120;
-    for (uint32_t n = 0; n < g->nnodes; n++) {
-        uint32_t depth = 0;
-        for (uint32_t a = ui->owner[n]; a != NODE_NONE && depth < 4; a = ui->owner[a])
-            depth++;
-        ui->expanded[n] = all || depth < 3;
-    }
-    ui->list[PANE_GRAPH] = (struct list_state){0, 0, 0, 0};
-    ui_workspace_changed(ui);
-}
-
-void ui_init(struct ui *ui, struct workspace *ws)
-{
-    memset(ui, 0, sizeof *ui);
-    ui->ws = ws;
-    theme_builtin(&ui->theme);
-    ui->focus = PANE_KPATHS;
-    ui->slot_b = PANE_KPATHS;
-    ui->slot_c = PANE_PROBS;
-    ui->detail_of = PANE_KPATHS;
-    ui->filter = WS_UNCOVERED;
-    ui->cursor_x = ui->cursor_y = -1;
-    graph_state_init(ui);
-}
-
-void ui_set_workspace(struct ui *ui, struct workspace *ws)
-{
-    if (ui->job)
-        ui_job_stop(ui, NULL);
-    features_free(ui); /* it borrows the old workspace's graph */
-    runs_forget(ui);   /* T does not repeat a :run of another workspace */
-    workspace_free(ui->ws);
-    ui->ws = ws;
-    for (int p = 0; p < NPANES; p++)
-        ui->list[p] = (struct list_state){0, 0, 0, 0};
-    ui->preview_top = 0;
-    if (ui->growth_valid)
-        growth_free(&ui->growth);
-    ui->growth_valid = false;
-    ui->saved_changes = ws->changes;
-    graph_state_init(ui);
-    ui_autosave_rekey(ui);
-}
-
-void ui_free(struct ui *ui)
-{
-    if (ui->why_valid)
-        why_report_free(&ui->why);
-    if (ui->growth_valid)
-        growth_free(&ui->growth);
-    workspace_free(ui->ws);
-    screen_free(&ui->scr);
-    free(ui->owner);
-    free(ui->expanded);
-    free(ui->grows);
-    strbuf_free(&ui->text.buf);
-    free(ui->text.tokens);
-    free(ui->text.lines);
-    free(ui->prows);
-    sample_list_free(&ui->job_files);
-    diag_list_free(&ui->job_diags);
-    runs_free(ui);
-    generalize_job_free(ui);
-    features_free(ui);
-    workspace_load_abort(ui->job_loader);
-    free(ui->search);
-    free(ui->search_node_match);
-    free(ui->search_matches);
-    free(ui->narrow);
-    free(ui->narrow_pos);
-    free(ui->message);
-    for (size_t i = 0; i < ui->nlog; i++)
-        free(ui->log[i].text);
-    free(ui->log);
-    free(ui->question);
-    free(ui->pending_export);
-    free(ui->cmd_prompt);
-    free(ui->cmd_text);
-    free(ui->cmd_hint);
-    free(ui->exe_dir);
-    free(ui->autosave_path);
-    free(ui->state_dir);
-    lesson_free(ui->lesson);
-    free(ui->cmdline_want_prompt);
-    free(ui->cmdline_want_text);
-    memset(ui, 0, sizeof *ui);
-}
-
 /* ---- layout --------------------------------------------------------------------- */
 
 static void layout(struct ui *ui, struct rect body)
@@ -281,17 +64,6 @@ static void layout(struct ui *ui, struct rect body)
     int top = body.h * 3 / 5;
     pr[topp] = (struct rect){body.x, body.y, body.w, top};
     pr[PANE_DETAIL] = (struct rect){body.x, body.y + top, body.w, body.h - top};
-}
-
-void ui_focus(struct ui *ui, enum pane_id p)
-{
-    if (p == PANE_KPATHS || p == PANE_STEPPER)
-        ui->slot_b = p;
-    if (p == PANE_PROBS || p == PANE_INPUTS)
-        ui->slot_c = p;
-    if (p == PANE_GRAPH || p == PANE_KPATHS || p == PANE_INPUTS)
-        ui->detail_of = p;
-    ui->focus = p;
 }
 
 /* ---- drawing ----------------------------------------------------------------------- */
@@ -463,68 +235,11 @@ static void draw_bottom_line(struct ui *ui, int y)
         }
         return;
     }
-    if (ui->job == JOB_SAMPLES) {
-        struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " loading samples (any key stops): %zu of %zu files, %zu added",
-                    ui->job_next, ui->job_files.len, ui->job_added);
-        /* A file that takes long is named, the end of its path kept when
-         * the line is short (the parse redraws the screen now and then:
-         * see term.c's parse_should_stop). */
-        double took = ui_now() - ui->job_file_since;
-        if (ui->job_next > 0 && took >= 1.0) {
-            const char *name = samples_display_name(ui->job_files.paths[ui->job_next - 1]);
-            strbuf_addf(&sb, "; %.0f s on ", took);
-            strbuf_add_tail(&sb, name, (size_t)s->w > sb.len ? (size_t)s->w - sb.len : 0);
-        }
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
-        strbuf_free(&sb);
-        return;
-    }
-    if (ui->job == JOB_CAMPAIGN || ui->job == JOB_RUNS_REPORT || ui->job == JOB_FEATURES) {
-        struct strbuf sb = STRBUF_INIT;
-        if (ui->job == JOB_CAMPAIGN)
-            runs_status(ui, &sb);
-        else if (ui->job == JOB_RUNS_REPORT)
-            runs_report_status(ui, &sb);
-        else
-            features_status(ui, &sb);
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
-        strbuf_free(&sb);
-        return;
-    }
-    if (ui->job == JOB_GENERALIZE) {
-        struct strbuf sb = STRBUF_INIT;
-        generalize_job_status(ui, &sb);
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
-        strbuf_free(&sb);
-        return;
-    }
-    if (ui->job == JOB_RESTORE) {
-        size_t done, total = workspace_load_lines(ui->job_loader, &done);
-        struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " restoring the autosave: %zu%% (q quits and keeps it",
-                    total ? done * 100 / total : 100);
-        if (ui->restore_keys_ignored)
-            strbuf_addf(&sb, "; %u other key%s ignored", ui->restore_keys_ignored,
-                        ui->restore_keys_ignored == 1 ? "" : "s");
-        strbuf_addch(&sb, ')');
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_STATUS);
-        strbuf_free(&sb);
-        return;
-    }
-    if (ui->job == JOB_RUN) {
-        struct workspace *ws = ui->ws;
-        struct strbuf sb = STRBUF_INIT;
-        strbuf_addf(&sb, " running: %zu new input%s, ",
-                    ws->ninputs - (size_t)ui->job_inputs_before,
-                    ws->ninputs - (size_t)ui->job_inputs_before == 1 ? "" : "s");
-        if (ws->gen && ws->gen->opts.strategy == GEN_KPATH)
-            strbuf_addf(&sb, "%" PRIu64 " k-paths left on the agenda", gen_agenda_left(ws->gen));
-        else
-            strbuf_addf(&sb, "%" PRIu64 " k-paths uncovered", workspace_count(ws, WS_UNCOVERED));
-        strbuf_addstr(&sb, " (any key stops) ");
-        screen_puts(s, 0, y, s->w, strbuf_str(&sb), EL_PROGRESS);
-        strbuf_free(&sb);
+    struct strbuf status = STRBUF_INIT;
+    int status_style;
+    if (ui_job_status(ui, s->w, &status, &status_style)) {
+        screen_puts(s, 0, y, s->w, strbuf_str(&status), status_style);
+        strbuf_free(&status);
         return;
     }
     if (ui->message) {
@@ -738,14 +453,6 @@ static void draw_footer(struct ui *ui, int y)
         if (b->context == CTX_GLOBAL && *b->footer && !footer_key(s, &x, y, b->keys, b->footer))
             return;
     }
-}
-
-void ui_overlay(struct ui *ui, enum overlay_kind kind)
-{
-    ui->overlay = kind;
-    ui->overlay_match = 0;
-    /* help from its top; the log at its end, where the newest message is */
-    ui->help_top = kind == OVERLAY_MESSAGES ? UINT64_MAX / 2 : 0;
 }
 
 static void draw_overlay(struct ui *ui, struct rect body)
@@ -1020,267 +727,6 @@ void ui_draw(struct ui *ui)
     draw_bottom_line(ui, s->h - 1);
 }
 
-/* ---- jobs ----------------------------------------------------------------------------- */
-
-static void run_finished(struct ui *ui, bool stopped)
-{
-    struct workspace *ws = ui->ws;
-    size_t made = ws->ninputs - (size_t)ui->job_inputs_before;
-    struct strbuf sb = STRBUF_INIT;
-    strbuf_addf(&sb, "%s: %zu new input%s; ", stopped ? "stopped" : "done", made,
-                made == 1 ? "" : "s");
-    if (!ws->space.saturated) {
-        uint64_t all = workspace_count(ws, WS_ALL);
-        strbuf_addf(&sb, "k=%u coverage %" PRIu64 "/%" PRIu64 " (", ws->k, ws->covered.size, all);
-        number_add_percent(&sb, ws->covered.size, all);
-        strbuf_addstr(&sb, "%)");
-    }
-    strbuf_addf(&sb, "; expansions %" PRIu64 "/%" PRIu64, workspace_expansions_used(ws),
-                workspace_expansions_total(ws));
-    if (ws->gen && ws->gen->nunreachable)
-        strbuf_addf(&sb, "; %zu k-path%s need%s more depth than %u", ws->gen->nunreachable,
-                    ws->gen->nunreachable == 1 ? "" : "s", ws->gen->nunreachable == 1 ? "s" : "",
-                    ws->gen_opts.max_depth);
-    if (ws->gen_error)
-        ui_error(ui, "%s; error: %s", strbuf_str(&sb), ws->gen_error);
-    else
-        ui_message(ui, "%s", strbuf_str(&sb));
-    strbuf_free(&sb);
-}
-
-static bool search_slice(struct ui *ui, double deadline);
-
-/* The end of loading samples (all read, or stopped by a key): say what came
- * of it in the status line. */
-static void samples_finished(struct ui *ui, bool stopped)
-{
-    struct strbuf sb = STRBUF_INIT;
-    size_t added = ui->job_added;
-    strbuf_addf(&sb, "%zu sample%s added", added, added == 1 ? "" : "s");
-    if (added)
-        strbuf_addf(&sb, " (inputs %" PRIu64 "..%zu)", ui->job_inputs_before + 1, ui->ws->ninputs);
-    if (stopped) {
-        strbuf_addf(&sb, "; stopped after %zu of %zu files", ui->job_next, ui->job_files.len);
-        if (ui->job_stop_note) {
-            const struct diag *d = &ui->job_diags.items[ui->job_stop_note - 1];
-            strbuf_addf(&sb, ", in %s at %" PRIu32 ":%" PRIu32, d->file ? d->file : "?", d->line,
-                        d->col);
-        }
-    }
-    /* every diagnostic goes to the log; the line shows the first error */
-    struct strbuf one = STRBUF_INIT;
-    for (size_t i = 0; i < ui->job_diags.len; i++) {
-        strbuf_reset(&one);
-        diag_format(&ui->job_diags.items[i], &one);
-        ui_log(ui, ui->job_diags.items[i].severity == DIAG_ERROR, strbuf_str(&one));
-    }
-    strbuf_free(&one);
-    if (ui->job_diags.errors) {
-        for (size_t i = 0; i < ui->job_diags.len; i++) {
-            if (ui->job_diags.items[i].severity != DIAG_ERROR)
-                continue;
-            strbuf_addf(&sb, "; %zu failed: ", ui->job_diags.errors);
-            diag_format(&ui->job_diags.items[i], &sb);
-            break;
-        }
-        ui_error(ui, "%s", strbuf_str(&sb));
-    } else {
-        ui_message(ui, "%s", strbuf_str(&sb));
-    }
-    ui->message_more = ui->job_diags.len > 1;
-    strbuf_free(&sb);
-    sample_list_free(&ui->job_files);
-    diag_list_free(&ui->job_diags);
-    ui->job_stop_note = 0;
-}
-
-void ui_start_samples(struct ui *ui, char *const *paths, size_t n)
-{
-    sample_list_free(&ui->job_files);
-    diag_list_free(&ui->job_diags);
-    samples_expand((const char *const *)paths, n, false, &ui->job_files, &ui->job_diags);
-    ui->job_next = ui->job_added = ui->job_stop_note = 0;
-    ui->job_inputs_before = ui->ws->ninputs;
-    ui->job_started = ui_now();
-    ui->parse_interrupted = false;
-    ui->job = JOB_SAMPLES;
-    ui_job_slice(ui, 0.02);
-}
-
-void ui_start_restore(struct ui *ui)
-{
-    if (ui->job)
-        ui_job_stop(ui, NULL);
-    diag_list_free(&ui->job_diags);
-    ui->job_loader = workspace_load_begin(ui->autosave_path, &ui->job_diags);
-    if (!ui->job_loader) {
-        ui_diags(ui, &ui->job_diags);
-        return;
-    }
-    ui->job_started = ui_now();
-    ui->restore_keys_ignored = 0;
-    ui->job = JOB_RESTORE;
-    ui_job_slice(ui, 0.02);
-}
-
-/* The restore job loaded every line: the session replaces the workspace. */
-static void restore_finished(struct ui *ui)
-{
-    struct workspace *ws = workspace_load_finish(ui->job_loader, &ui->job_diags);
-    ui->job_loader = NULL;
-    /* :save writes to the user's workspace file when the session was
-     * started from one; otherwise it asks for a name (the autosave is not
-     * the user's file) */
-    free(ws->file);
-    ws->file = ui->ws->file ? xstrdup(ui->ws->file) : NULL;
-    ws->dirty = true;
-    ui_set_workspace(ui, ws);
-    ui->saved_changes = 0;
-    /* What was dropped goes to the log; the message line says so. */
-    struct strbuf one = STRBUF_INIT;
-    for (size_t i = 0; i < ui->job_diags.len; i++) {
-        strbuf_reset(&one);
-        diag_format(&ui->job_diags.items[i], &one);
-        ui_log(ui, ui->job_diags.items[i].severity == DIAG_ERROR, strbuf_str(&one));
-    }
-    strbuf_free(&one);
-    ui_message(ui, "restored the autosaved session: %zu input%s, k=%u%s", ws->ninputs,
-               ws->ninputs == 1 ? "" : "s", ws->k,
-               ui->job_diags.len ? "; with warnings (M shows the log)" : "");
-    ui->message_more = ui->job_diags.len > 0;
-    diag_list_free(&ui->job_diags);
-}
-
-void ui_job_slice(struct ui *ui, double budget)
-{
-    double deadline = ui_now() + budget;
-    if (ui->job == JOB_RUN) {
-        for (;;) {
-            bool more = true;
-            for (int i = 0; i < 256 && more; i++)
-                more = workspace_gen_step(ui->ws);
-            if (!more) {
-                ui->job = JOB_NONE;
-                run_finished(ui, false);
-                break;
-            }
-            if (ui_now() >= deadline)
-                break;
-        }
-    } else if (ui->job == JOB_SEARCH) {
-        if (!search_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_WHY) {
-        ui->job = JOB_NONE;
-        detail_explain_selected(ui);
-    } else if (ui->job == JOB_CAMPAIGN) {
-        if (!runs_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_RUNS_REPORT) {
-        if (!runs_report_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_FEATURES) {
-        if (!features_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_GENERALIZE) {
-        if (!generalize_job_slice(ui, deadline))
-            ui->job = JOB_NONE;
-    } else if (ui->job == JOB_SAMPLES) {
-        /* The parse was stopped for a key (the first slice runs inside the
-         * command, before the loop reads keys): one slice does nothing, so
-         * that the loop reads it; if it was no key, the job goes on. */
-        if (ui->parse_interrupted) {
-            ui->parse_interrupted = false;
-            return;
-        }
-        ui->ws->parse_should_stop = ui->parse_should_stop;
-        ui->ws->parse_should_stop_ctx = ui;
-        while (ui->job_next < ui->job_files.len) {
-            const char *path = ui->job_files.paths[ui->job_next++];
-            ui->job_file_since = ui_now();
-            size_t diags_before = ui->job_diags.len;
-            ui->job_added += workspace_add_sample_file(ui->ws, path, &ui->job_diags);
-            if (ui->parse_interrupted) {
-                /* Stopped by the user, not failed: the file counts as not
-                 * read, and where it stopped is a note, not an error. */
-                ui->job_next--;
-                for (size_t i = diags_before; i < ui->job_diags.len; i++) {
-                    if (ui->job_diags.items[i].severity != DIAG_ERROR)
-                        continue;
-                    ui->job_diags.items[i].severity = DIAG_NOTE;
-                    ui->job_diags.errors--;
-                    ui->job_stop_note = i + 1;
-                }
-            }
-            if (ui->parse_interrupted || ui_now() >= deadline)
-                break;
-        }
-        ui->ws->parse_should_stop = NULL;
-        ui_workspace_changed(ui);
-        /* Interrupted: the key waiting stops the job (as "stopped"). */
-        if (ui->job_next >= ui->job_files.len && !ui->parse_interrupted) {
-            ui->job = JOB_NONE;
-            samples_finished(ui, false);
-        }
-    } else if (ui->job == JOB_RESTORE) {
-        bool more;
-        while ((more = workspace_load_step(ui->job_loader, 256, &ui->job_diags)) &&
-               ui_now() < deadline)
-            ;
-        if (!more) {
-            ui->job = JOB_NONE;
-            restore_finished(ui);
-        }
-    }
-}
-
-void ui_job_stop(struct ui *ui, const char *why)
-{
-    enum job_kind job = ui->job;
-    ui->job = JOB_NONE;
-    if (job == JOB_WHY)
-        return;
-    if (job == JOB_RUN)
-        run_finished(ui, true);
-    else if (job == JOB_CAMPAIGN)
-        runs_stop(ui);
-    else if (job == JOB_GENERALIZE)
-        generalize_job_stop(ui);
-    else if (job == JOB_RUNS_REPORT)
-        runs_report_stop(ui);
-    else if (job == JOB_FEATURES)
-        features_stop(ui);
-    else if (job == JOB_SAMPLES)
-        samples_finished(ui, true);
-    else if (job == JOB_RESTORE) {
-        workspace_load_abort(ui->job_loader);
-        ui->job_loader = NULL;
-        diag_list_free(&ui->job_diags);
-        ui_message(ui, "restoring stopped: the autosaved session was not loaded");
-    }
-    else if (job == JOB_SEARCH && ui->search_counting) {
-        ui->search_counting = false; /* found; the count was not finished */
-        ui_message(ui, "/%s", ui->search);
-    } else if (job == JOB_SEARCH)
-        ui_message(ui, "search stopped%s%s", why ? ": " : "", why ? why : "");
-}
-
-static void start_run(struct ui *ui)
-{
-    struct workspace *ws = ui->ws;
-    if (!workspace_gen_running(ws)) {
-        struct diag_list d = DIAG_LIST_INIT;
-        if (!workspace_gen_start(ws, 0, &d)) {
-            ui_diags(ui, &d);
-            return;
-        }
-        diag_list_free(&d);
-    }
-    ui->job = JOB_RUN;
-    ui->job_inputs_before = ws->ninputs;
-    ui->job_started = ui_now();
-}
-
 /* ---- search ----------------------------------------------------------------------------- */
 
 static bool kpath_row_matches(struct ui *ui, uint64_t row, struct strbuf *tmp, uint32_t *path)
@@ -1415,6 +861,18 @@ static bool search_slice(struct ui *ui, double deadline)
     return more;
 }
 
+static void search_stop(struct ui *ui, const char *why)
+{
+    if (ui->search_counting) {
+        ui->search_counting = false; /* found; the count was not finished */
+        ui_message(ui, "/%s", ui->search);
+    } else {
+        ui_message(ui, "search stopped%s%s", why ? ": " : "", why ? why : "");
+    }
+}
+
+const struct job_ops search_job_ops = {.slice = search_slice, .stop = search_stop};
+
 static void search_begin(struct ui *ui, bool backward)
 {
     enum pane_id p = ui->focus;
@@ -1471,83 +929,6 @@ void ui_search(struct ui *ui, const char *text, bool backward)
         overlay_search(ui, backward);
     else
         search_begin(ui, backward);
-}
-
-/* ---- quitting and autosave ----------------------------------------------------------------- */
-
-static void quit_yes(struct ui *ui)
-{
-    ui->quit = true;
-}
-
-void ui_request_quit(struct ui *ui, bool force)
-{
-    struct workspace *ws = ui->ws;
-    /* marks saved in the workspace file are not lost: no question then */
-    bool marks_safe = ui->marks_exported || (ws->file && !ws->dirty);
-    size_t marked = marks_safe ? 0 : workspace_marked(ws);
-    if (force || (!ws->dirty && marked == 0)) {
-        ui->quit = true;
-        return;
-    }
-    struct strbuf q = STRBUF_INIT;
-    if (ws->dirty)
-        strbuf_addstr(&q, "Unsaved work (:save FILE keeps it)");
-    if (marked)
-        strbuf_addf(&q, "%s%zu marked input%s (e exports them)", ws->dirty ? "; " : "", marked,
-                    marked == 1 ? "" : "s");
-    strbuf_addstr(&q, ". Quit anyway? (y/n)");
-    ui_ask(ui, strbuf_str(&q), quit_yes, NULL);
-    strbuf_free(&q);
-}
-
-void ui_autosave(struct ui *ui, bool force)
-{
-    if (!ui->autosave_path || (!force && ui->ws->changes == ui->saved_changes))
-        return;
-    struct strbuf out = STRBUF_INIT;
-    workspace_serialize(ui->ws, &out);
-    struct diag_list d = DIAG_LIST_INIT;
-    if (write_file_atomic(ui->autosave_path, out.data, out.len, &d))
-        ui->saved_changes = ui->ws->changes;
-    diag_list_free(&d);
-    strbuf_free(&out);
-}
-
-void ui_autosave_rekey(struct ui *ui)
-{
-    if (!ui->state_dir)
-        return;
-    const char *of = ui->ws->file ? ui->ws->file : ui->ws->grammar_path;
-    char real[PATH_MAX];
-    const char *key = realpath(of, real) ? real : of;
-    char hex[SHA256_HEX_SIZE];
-    sha256_hex(key, strlen(key), hex);
-    const char *base = strrchr(key, '/');
-    struct strbuf p = STRBUF_INIT;
-    strbuf_addf(&p, "%s/autosave-%s-%.12s.kpw", ui->state_dir, base ? base + 1 : key, hex);
-    if (ui->autosave_path && strcmp(ui->autosave_path, strbuf_str(&p)) != 0)
-        unlink(ui->autosave_path);
-    free(ui->autosave_path);
-    ui->autosave_path = strbuf_detach(&p, NULL);
-}
-
-bool ui_set_theme(struct ui *ui, const char *name, bool quiet)
-{
-    struct diag_list d = DIAG_LIST_INIT;
-    struct theme t;
-    bool ok = theme_load(&t, name, ui->exe_dir, &d);
-    if (ok) {
-        ui->theme = t;
-        ui->theme_generation++;
-    }
-    ui->redraw_all = true;
-    if (d.len)
-        ui_diags(ui, &d);
-    else if (ok && !quiet)
-        ui_message(ui, "theme %s", t.name);
-    diag_list_free(&d);
-    return ok;
 }
 
 /* ---- keys ------------------------------------------------------------------------------------ */
@@ -1673,7 +1054,7 @@ static void global_action(struct ui *ui, enum action a, int key)
             ui_error(ui, "%s", ws->gen_error);
         break;
     }
-    case ACT_RUN: ui_focus(ui, PANE_STEPPER); start_run(ui); break;
+    case ACT_RUN: ui_focus(ui, PANE_STEPPER); ui_start_run(ui); break;
     case ACT_RESET: {
         size_t before = ws->ninputs;
         bool had = ws->gen != NULL;
@@ -1807,7 +1188,7 @@ void ui_key(struct ui *ui, int key)
         void (*yes)(struct ui *) = ui->on_yes, (*no)(struct ui *) = ui->on_no;
         ui->question = NULL;
         free(q);
-        if (key == 'y' || key == 'Y' || (key == 3 && yes == quit_yes)) {
+        if (key == 'y' || key == 'Y' || (key == 3 && yes == ui_quit_yes)) {
             if (yes)
                 yes(ui);
             return;
@@ -2036,6 +1417,10 @@ bool ui_request(struct ui *ui, struct pane_request r)
         break;
     case REQ_COMMAND: ui_command(ui, r.text); break;
     case REQ_ACTION: pane_action(ui, r.action); break;
+    case REQ_SELECT_PATH:
+        graph_reveal(ui, r.path[r.npath - 1]);
+        ui_message(ui, "%s", kpaths_select_path(ui, r.path, r.npath) ? r.text : r.fallback);
+        break;
     }
     pane_request_free(&r);
     return true;

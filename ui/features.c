@@ -137,27 +137,6 @@ bool features_is_failure(const char *name)
 
 /* ---- the view ---------------------------------------------------------------------------- */
 
-void features_toggle(struct ui *ui, bool on)
-{
-    if (on == ui->inputs_features)
-        return;
-    if (!ui->features)
-        ui->features = xcalloc(1, sizeof *ui->features);
-    struct features_view *fv = ui->features;
-    if (on) {
-        runs_toggle(ui, false);
-        ui->inputs_plot = false;
-        fv->other = ui->list[PANE_INPUTS];
-        ui->list[PANE_INPUTS] = fv->list;
-        if (fv->state == FV_STOPPED)
-            memset(fv->key, 0, sizeof fv->key); /* learn again */
-    } else {
-        fv->list = ui->list[PANE_INPUTS];
-        ui->list[PANE_INPUTS] = fv->other;
-    }
-    ui->inputs_features = on;
-}
-
 uint64_t features_rows(struct ui *ui)
 {
     struct features_view *fv = view_current(ui);
@@ -248,6 +227,14 @@ bool features_node_highlighted(const struct ui *ui, uint32_t n)
         }
     }
     return fv->highlight[n];
+}
+
+/* Here, above the views' highlights, so that the graph and the k-path
+ * list ask one function and call neither each other nor a view. */
+bool node_highlighted(const struct ui *ui, uint32_t n)
+{
+    return (ui->search_highlight && ui->search_node_match && ui->search_node_match[n]) ||
+           features_node_highlighted(ui, n);
 }
 
 /* Below the list: what the selected row says in full. */
@@ -439,26 +426,15 @@ static struct pane_request open_rule(struct ui *ui, const struct fv_row *row)
     }
     const uint32_t *path = kpath_feature_path(&fv->kf, f);
     uint32_t len = fv->kf.len[f];
-    graph_reveal(ui, path[len - 1]);
-    struct strbuf name = STRBUF_INIT;
+    struct strbuf name = STRBUF_INIT, listed = STRBUF_INIT, unlisted = STRBUF_INIT;
     explain_render_path(&fv->kf, f, &name);
-    uint64_t rank;
-    struct pane_request said;
-    if (len == ws->k && workspace_listable(ws) && kpath_rank(&ws->space, path, &rank)) {
-        if (workspace_position(ws, ui->filter, rank) == UINT64_MAX) {
-            ui->filter = WS_ALL;
-            kpaths_narrow(ui, NULL);
-        }
-        uint64_t pos = kpaths_row_from(ui, rank);
-        if (pos < kpaths_count(ui) && kpaths_rank(ui, pos) == rank) {
-            ui->list[PANE_KPATHS].cursor = pos;
-            list_scroll_into_view(&ui->list[PANE_KPATHS], kpaths_count(ui));
-        }
-        said = req_message("selected in the k-paths list and the graph: %s", strbuf_str(&name));
-    } else {
-        said = req_message("selected in the graph: %s (the k-path list shows k=%u)",
-                           strbuf_str(&name), ws->k);
-    }
+    strbuf_addf(&listed, "selected in the k-paths list and the graph: %s", strbuf_str(&name));
+    strbuf_addf(&unlisted, "selected in the graph: %s (the k-path list shows k=%u)",
+                strbuf_str(&name), ws->k);
+    struct pane_request said =
+        req_select_path(path, len, strbuf_str(&listed), strbuf_str(&unlisted));
+    strbuf_free(&listed);
+    strbuf_free(&unlisted);
     strbuf_free(&name);
     return said;
 }

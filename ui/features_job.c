@@ -13,24 +13,30 @@
  * round-robin for every rule of the selected feature, as `kpath target -n
  * 10` does) with target.h, adds them to the workspace and runs them
  * (runs_append: only them, as the last :run of the session did, their
- * records appended to the results file); when that job ends (features_ran)
+ * records appended to the results file); when that job ends (features_ran,
+ * which runs_append calls back)
  * the view learns again, selects the same row and says how many of the new
  * inputs reach the feature.
  *
- * App layer (app.h): it shows messages, changes the workspace and starts
- * runs; the view (rows, drawing, keys) is the pane layer's features.c. */
+ * App layer (features_job.h; its job is features_job_ops, job.h): it shows
+ * messages, changes the workspace and starts runs (runs_job.h); the view (rows, drawing, keys) is the pane layer's features.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "features_job.h"
+#include "messages.h"
+#include "runs_job.h"
+#include "session.h"
+#include "ui.h"
 #include "explain/explain.h"
 #include "features_view.h"
+#include "job.h"
 #include "base/json.h"
 #include "gen/constrained.h"
 #include "base/xalloc.h"
 
-void features_free(struct ui *ui)
+static void features_free(struct ui *ui)
 {
     if (!ui->features)
         return;
@@ -124,7 +130,7 @@ static void select_again(struct ui *ui, struct features_view *fv)
     features_then_clear(fv);
 }
 
-bool features_slice(struct ui *ui, double deadline)
+static bool features_slice(struct ui *ui, double deadline)
 {
     struct features_view *fv = ui->features;
     if (!fv)
@@ -177,8 +183,9 @@ bool features_slice(struct ui *ui, double deadline)
     return false;
 }
 
-void features_stop(struct ui *ui)
+static void features_stop(struct ui *ui, const char *why)
 {
+    (void)why;
     struct features_view *fv = ui->features;
     if (!fv || (fv->state != FV_READING && fv->state != FV_LEARNING))
         return;
@@ -201,8 +208,9 @@ void features_stop(struct ui *ui)
     features_then_clear(fv);
 }
 
-void features_status(struct ui *ui, struct strbuf *out)
+static void features_status(struct ui *ui, int width, struct strbuf *out)
 {
+    (void)width;
     struct features_view *fv = ui->features;
     size_t done = 0, total = 0;
     if (fv->reader)
@@ -244,6 +252,8 @@ static struct constrained_gen *rule_generator(struct ui *ui, const struct explai
 
 /* T: inputs for the selected rule, or round-robin for every rule of the
  * selected feature (kpath target's order), added to the workspace. */
+static runs_ran_fn features_ran;
+
 static void generate(struct ui *ui, const struct fv_row *row)
 {
     struct features_view *fv = ui->features;
@@ -323,7 +333,7 @@ static void generate(struct ui *ui, const struct fv_row *row)
     /* then run them as the last :run did, appending to its results */
     char *feature = xstrdup(res->name);
     uint32_t rule = row->rule;
-    int started = runs_append(ui, before, made);
+    int started = runs_append(ui, before, made, features_ran);
     if (started == 1) {
         features_then_clear(fv);
         fv->then_feature = feature;
@@ -343,8 +353,9 @@ static void generate(struct ui *ui, const struct fv_row *row)
     free(feature);
 }
 
-void features_ran(struct ui *ui, const struct results *all, const struct sample_list *ran,
-                  bool stopped)
+/* The end of the runs T started (runs_append calls it back). */
+static void features_ran(struct ui *ui, const struct results *all,
+                         const struct sample_list *ran, bool stopped)
 {
     struct features_view *fv = ui->features;
     if (!fv || !fv->then_feature)
@@ -376,3 +387,10 @@ void features_target(struct ui *ui)
     if (row)
         generate(ui, row);
 }
+
+const struct job_ops features_job_ops = {
+    .slice = features_slice, .stop = features_stop, .status = features_status,
+    .status_style = EL_PROGRESS,
+    .forget = features_free, /* it borrows the old workspace's graph */
+    .free = features_free,
+};

@@ -30,10 +30,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app.h"
+#include "messages.h"
+#include "runs_job.h"
+#include "session.h"
+#include "ui.h"
 #include "infer/generalize.h"
 #include "generalize_view.h"
 #include "formats/grammar_write.h"
+#include "job.h"
 #include "infer/membership.h"
 #include "base/number.h"
 #include "base/xalloc.h"
@@ -72,7 +76,7 @@ static void job_free(struct generalize_job *j)
     free(j);
 }
 
-void generalize_job_free(struct ui *ui)
+static void generalize_job_free(struct ui *ui)
 {
     job_free(ui->gz);
     ui->gz = NULL;
@@ -330,7 +334,7 @@ static void finished(struct ui *ui, bool stopped)
         ui->help_top = 0; /* the result, at the top */
 }
 
-bool generalize_job_slice(struct ui *ui, double deadline)
+static bool generalize_job_slice(struct ui *ui, double deadline)
 {
     struct generalize_job *j = ui->gz;
     for (;;) {
@@ -364,14 +368,16 @@ bool generalize_job_slice(struct ui *ui, double deadline)
     }
 }
 
-void generalize_job_stop(struct ui *ui)
+static void generalize_job_stop(struct ui *ui, const char *why)
 {
+    (void)why;
     if (ui->gz && ui->gz->z)
         finished(ui, true);
 }
 
-void generalize_job_status(struct ui *ui, struct strbuf *out)
+static void generalize_job_status(struct ui *ui, int width, struct strbuf *out)
 {
+    (void)width;
     struct generalize_job *j = ui->gz;
     struct generalize_progress p;
     generalize_progress(j->z, &p);
@@ -491,3 +497,8 @@ void generalize_learned(struct ui *ui, const char *path, bool force)
     }
     learned_write_and_load(ui, path, force);
 }
+
+const struct job_ops generalize_job_ops = {
+    .slice = generalize_job_slice, .stop = generalize_job_stop,
+    .status = generalize_job_status, .status_style = EL_PROGRESS, .free = generalize_job_free,
+};

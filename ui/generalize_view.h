@@ -46,14 +46,10 @@ struct generalize_job {
 struct ui;
 
 /* :generalize with these words (options and samples, -- COMMAND); no words
- * shows the last generalization.  force: -o may replace a file. */
+ * shows the last generalization.  force: -o may replace a file.  The job is
+ * generalize_job_ops (job.h): a slice steps the generalization, a key stops
+ * it (every run killed, the changes concluded so far kept). */
 void generalize_job_start(struct ui *ui, char **words, int n, bool force);
-/* A slice of the job (JOB_GENERALIZE); false when it is over. */
-bool generalize_job_slice(struct ui *ui, double deadline);
-/* Stop it (a key): kill every run, keep the changes concluded so far. */
-void generalize_job_stop(struct ui *ui);
-/* The status line while it runs. */
-void generalize_job_status(struct ui *ui, struct strbuf *out);
 /* Open the view (OVERLAY_GENERALIZE). */
 void generalize_view_show(struct ui *ui);
 /* The overlay's lines (markers as overlay_lines in app.c); the view's
@@ -62,6 +58,5 @@ void generalize_view_lines(struct ui *ui, int width, struct strbuf *lines);
 /* :learned [FILE]: write the learned grammar to FILE (asking before
  * replacing one) and explore it; force drops unsaved work. */
 void generalize_learned(struct ui *ui, const char *path, bool force);
-void generalize_job_free(struct ui *ui);
 
 #endif

@@ -12,6 +12,7 @@
 #include "base/number.h"
 #include "parse/parse.h"
 #include "graph/pattern.h"
+#include "job.h"
 #include "ui.h"
 #include "base/xalloc.h"
 
@@ -209,7 +210,8 @@ static void detail_why(struct ui *ui, const uint32_t *path, uint64_t rank, struc
     }
 }
 
-void detail_explain_selected(struct ui *ui)
+/* JOB_WHY: the deferred explanation, for the selected k-path. */
+static void detail_explain_selected(struct ui *ui)
 {
     struct workspace *ws = ui->ws;
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
@@ -424,3 +426,5 @@ static void detail_summary(struct ui *ui, struct strbuf *out)
 const struct pane_ops detail_pane_ops = {
     "Detail", CTX_DETAIL, detail_rows, detail_draw, NULL, NULL, NULL, detail_summary, NULL,
 };
+
+const struct job_ops why_job_ops = {.finished = detail_explain_selected};

@@ -387,12 +387,6 @@ static void set_expanded_below(struct ui *ui, uint32_t root, bool value)
     free(stack);
 }
 
-bool node_highlighted(const struct ui *ui, uint32_t n)
-{
-    return (ui->search_highlight && ui->search_node_match && ui->search_node_match[n]) ||
-           features_node_highlighted(ui, n);
-}
-
 static struct pane_request open_row(struct ui *ui)
 {
     uint32_t n = graph_selected_node(ui);

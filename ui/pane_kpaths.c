@@ -116,6 +116,24 @@ bool kpaths_selected(struct ui *ui, uint32_t *path, uint64_t *rank)
     return true;
 }
 
+bool kpaths_select_path(struct ui *ui, const uint32_t *path, uint32_t n)
+{
+    struct workspace *ws = ui->ws;
+    uint64_t rank;
+    if (n != ws->k || !workspace_listable(ws) || !kpath_rank(&ws->space, path, &rank))
+        return false;
+    if (workspace_position(ws, ui->filter, rank) == UINT64_MAX) {
+        ui->filter = WS_ALL;
+        kpaths_narrow(ui, NULL);
+    }
+    uint64_t pos = kpaths_row_from(ui, rank);
+    if (pos < kpaths_count(ui) && kpaths_rank(ui, pos) == rank) {
+        ui->list[PANE_KPATHS].cursor = pos;
+        list_scroll_into_view(&ui->list[PANE_KPATHS], kpaths_count(ui));
+    }
+    return true;
+}
+
 struct pane_request kpaths_narrow(struct ui *ui, const char *text)
 {
     struct workspace *ws = ui->ws;

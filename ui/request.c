@@ -3,6 +3,7 @@
  * pane layer: it knows nothing of the app. */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ui.h"
 #include "base/xalloc.h"
@@ -38,6 +39,15 @@ struct pane_request req_action(enum action a)
     return (struct pane_request){.kind = REQ_ACTION, .action = a};
 }
 
+struct pane_request req_select_path(const uint32_t *path, uint32_t n, const char *listed,
+                                    const char *unlisted)
+{
+    uint32_t *copy = xmalloc(((size_t)n + 1) * sizeof *copy);
+    memcpy(copy, path, (size_t)n * sizeof *copy);
+    return (struct pane_request){.kind = REQ_SELECT_PATH, .path = copy, .npath = n,
+                                 .text = xstrdup(listed), .fallback = xstrdup(unlisted)};
+}
+
 void req_log(struct pane_request *r, bool error, const char *text)
 {
     r->log = xgrow(r->log, &r->log_cap, r->nlog + 1, sizeof *r->log);
@@ -48,6 +58,7 @@ void pane_request_free(struct pane_request *r)
 {
     free(r->text);
     free(r->fallback);
+    free(r->path);
     for (size_t i = 0; i < r->nlog; i++)
         free(r->log[i].text);
     free(r->log);

@@ -181,22 +181,6 @@ size_t inputs_selected(struct ui *ui)
     return ui->runs_input[ui->runs_order[l->cursor]];
 }
 
-void runs_toggle(struct ui *ui, bool on)
-{
-    if (on == ui->inputs_runs)
-        return;
-    if (on)
-        features_toggle(ui, false);
-    if (on && ui->runs_report_stopped)
-        memset(ui->runs_key, 0, sizeof ui->runs_key); /* compute it again */
-    struct list_state t = ui->list[PANE_INPUTS];
-    ui->list[PANE_INPUTS] = ui->runs_list;
-    ui->runs_list = t;
-    ui->inputs_runs = on;
-    if (on)
-        ui->inputs_plot = false;
-}
-
 /* The keys the view takes (pane_inputs.c carries them out): m marks the
  * selected run's input, v switches the report between table and plot, b
  * and w leave; A, i and x work on the list of inputs as there; d, Enter

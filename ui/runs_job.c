@@ -25,8 +25,9 @@
  * first needs it; any key stops it and b twice starts it again.
  * The detail pane shows the selected run in full.
  *
- * App layer (ui.h): :run, the campaign and the report as jobs are the
- * app's; the runs view (rows, drawing) is the pane layer's runs.c. */
+ * App layer (runs_job.h): :run, the campaign and the report as jobs
+ * (struct job_ops, job.h) are the app's; the runs view (rows, drawing)
+ * is the pane layer's runs.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -36,7 +37,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "job.h"
+#include "messages.h"
+#include "runs_job.h"
+#include "session.h"
+#include "ui.h"
 #include "run/collect.h"
 #include "base/number.h"
 #include "base/outdir.h"
@@ -50,6 +55,8 @@
                    "[--results FILE] [--] COMMAND [ARG...]"
 
 /* ---- the job -------------------------------------------------------------------------- */
+
+static void runs_forget(struct ui *ui);
 
 static void run_state_free(struct ui *ui)
 {
@@ -68,6 +75,7 @@ static void run_state_free(struct ui *ui)
     ui->run.argv = NULL;
     free(ui->run.collect);
     ui->run.collect = NULL;
+    ui->run.then = NULL;
     sample_list_free(&ui->run.inputs);
     free(ui->run.results);
     ui->run.results = NULL;
@@ -335,11 +343,14 @@ void runs_start(struct ui *ui, char **words, int n, bool force)
     ui->run_last_n = n;
 }
 
-int runs_append(struct ui *ui, size_t first, size_t count)
+int runs_append(struct ui *ui, size_t first, size_t count, runs_ran_fn *then)
 {
     if (!ui->run_last || !ui->ws->results_path)
         return -1;
-    return start(ui, ui->run_last, ui->run_last_n, RUN_APPEND, first, count) ? 1 : 0;
+    if (!start(ui, ui->run_last, ui->run_last_n, RUN_APPEND, first, count))
+        return 0;
+    ui->run.then = then;
+    return 1;
 }
 
 /* The end of a campaign: finished, failed at once, or stopped by a key. */
@@ -349,8 +360,8 @@ static void runs_finished(struct ui *ui, enum campaign_state state, bool stopped
     struct campaign_progress p;
     campaign_get_progress(ui->run.campaign, &p);
     bool append = ui->run.append;
-    if (append) /* T: the features view learns again, then says what they reached */
-        features_ran(ui, campaign_results(ui->run.campaign), &ui->run.inputs,
+    if (append && ui->run.then) /* T: the features view learns again, then says what they reached */
+        ui->run.then(ui, campaign_results(ui->run.campaign), &ui->run.inputs,
                      stopped || state == CAMPAIGN_FAILED);
     campaign_free(ui->run.campaign);
     ui->run.campaign = NULL;
@@ -403,7 +414,7 @@ static void runs_finished(struct ui *ui, enum campaign_state state, bool stopped
     }
 }
 
-bool runs_slice(struct ui *ui, double deadline)
+static bool runs_slice(struct ui *ui, double deadline)
 {
     for (;;) {
         double left = deadline - ui_now();
@@ -418,16 +429,18 @@ bool runs_slice(struct ui *ui, double deadline)
     }
 }
 
-void runs_stop(struct ui *ui)
+static void runs_stop(struct ui *ui, const char *why)
 {
+    (void)why;
     if (!ui->run.campaign)
         return;
     campaign_stop(ui->run.campaign);
     runs_finished(ui, CAMPAIGN_RUNNING, true);
 }
 
-void runs_status(struct ui *ui, struct strbuf *out)
+static void runs_status(struct ui *ui, int width, struct strbuf *out)
 {
+    (void)width;
     struct campaign_progress p;
     campaign_get_progress(ui->run.campaign, &p);
     const char *name = strrchr(ui->run.argv[0], '/');
@@ -438,7 +451,7 @@ void runs_status(struct ui *ui, struct strbuf *out)
 
 /* ---- the report as a job -------------------------------------------------------------- */
 
-void runs_forget(struct ui *ui)
+static void runs_forget(struct ui *ui)
 {
     for (int i = 0; i < ui->run_last_n; i++)
         free(ui->run_last[i]);
@@ -447,14 +460,14 @@ void runs_forget(struct ui *ui)
     ui->run_last_n = 0;
 }
 
-void runs_free(struct ui *ui)
+static void runs_free(struct ui *ui)
 {
     run_state_free(ui);
     runs_forget(ui);
     runs_view_free(ui);
 }
 
-bool runs_report_slice(struct ui *ui, double deadline)
+static bool runs_report_slice(struct ui *ui, double deadline)
 {
     if (!ui->runs_job)
         return false;
@@ -473,8 +486,9 @@ bool runs_report_slice(struct ui *ui, double deadline)
     return more;
 }
 
-void runs_report_stop(struct ui *ui)
+static void runs_report_stop(struct ui *ui, const char *why)
 {
+    (void)why;
     if (!ui->runs_job)
         return;
     run_report_job_free(ui->runs_job);
@@ -483,8 +497,9 @@ void runs_report_stop(struct ui *ui)
     ui_message(ui, "the report of the runs was stopped: b twice computes it again");
 }
 
-void runs_report_status(struct ui *ui, struct strbuf *out)
+static void runs_report_status(struct ui *ui, int width, struct strbuf *out)
 {
+    (void)width;
     size_t done = 0, total = 0;
     if (ui->runs_job)
         run_report_progress(ui->runs_job, &done, &total);
@@ -492,3 +507,13 @@ void runs_report_status(struct ui *ui, struct strbuf *out)
                 done, total);
 }
 
+const struct job_ops campaign_job_ops = {
+    .slice = runs_slice, .stop = runs_stop, .status = runs_status, .status_style = EL_PROGRESS,
+    .forget = runs_forget, /* T does not repeat a :run of another workspace */
+    .free = runs_free,
+};
+
+const struct job_ops runs_report_job_ops = {
+    .slice = runs_report_slice, .stop = runs_report_stop, .status = runs_report_status,
+    .status_style = EL_PROGRESS,
+};

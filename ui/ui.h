@@ -5,10 +5,10 @@
  * them so):
  *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
  *     app         app.c, commands.c, generalize_job.c, runs_job.c,
- *                 features_job.c: layout, focus, key dispatch,
- *                 commands, jobs, messages                      -> ui.h
+ *                 features_job.c, session.c: layout, focus, key
+ *                 dispatch, commands, jobs                      -> ui.h
  *     panes       pane_*.c, generalize_view.c, runs.c, features.c,
- *                 request.c                                     -> widget.h
+ *                 request.c, messages.c, job.c                  -> widget.h
  *     widgets     widget.c, plot.c, screen.c, theme.c, keys.c, svg.c
  * This header is what the panes see: struct ui, each pane's struct
  * pane_ops (tig's view_ops in spirit: a title, a row count for the generic
@@ -23,9 +23,9 @@
  * a terminal and in the script-mode tests.  A pane draws only its visible
  * rows, so lists of any length (a million k-paths) cost the same to draw.
  *
- * Long work (running the generator, searching a long list) is a job: the
- * main loop does a bounded slice of it between input polls, so the UI stays
- * responsive and any key stops it. */
+ * Long work (running the generator, searching a long list) is a job
+ * (job.h): the main loop does a bounded slice of it between input polls,
+ * so the UI stays responsive and any key stops it. */
 #ifndef KPATH_UI_UI_H
 #define KPATH_UI_UI_H
 
@@ -33,7 +33,6 @@
 #include <stdint.h>
 
 #include "run/campaign.h"
-#include "generalize_view.h"
 #include "workspace/growth.h"
 #include "run/run_report.h"
 #include "keys.h"
@@ -56,6 +55,7 @@ enum pane_id { PANE_GRAPH, PANE_KPATHS, PANE_PROBS, PANE_STEPPER, PANE_INPUTS, P
 
 struct ui;
 struct view_keys;
+struct generalize_job;
 
 /* What a pane asks the app to do.  A pane never calls the app (app.h): its
  * action returns one of these and the app carries it out after the pane
@@ -67,12 +67,16 @@ struct view_keys;
  * the command line with `text` typed (a front end without one, script mode,
  * shows `fallback` instead); REQ_COMMAND: run `text` as a command line;
  * REQ_ACTION: the app carries out `action` itself, for the pane (an action
- * that needs the app: a job, messages along the way: pane_action in app.c).
+ * that needs the app: a job, messages along the way: pane_action in app.c);
+ * REQ_SELECT_PATH: select the k-path `path` (npath nodes) in the graph and,
+ * when the k-path list can show it, there too, then show `text` (it is in
+ * the list) or `fallback` (only in the graph): a view selects in other panes
+ * without calling them.
  * `changed` says first that the workspace changed shape (derived rows are
  * rebuilt: ui_workspace_changed); then `log` goes to the message log, then
  * the request is carried out. */
 enum request_kind { REQ_NOT_MINE, REQ_DONE, REQ_MESSAGE, REQ_ERROR, REQ_FOCUS, REQ_CMDLINE,
-                    REQ_COMMAND, REQ_ACTION };
+                    REQ_COMMAND, REQ_ACTION, REQ_SELECT_PATH };
 /* An entry of the message log. */
 struct log_entry {
     char *text;          /* owned; may have several lines */
@@ -85,6 +89,8 @@ struct pane_request {
     char *fallback;  /* owned; REQ_CMDLINE */
     int pane;        /* REQ_FOCUS: an enum pane_id */
     enum action action; /* REQ_ACTION */
+    uint32_t *path;     /* owned; REQ_SELECT_PATH */
+    uint32_t npath;
     bool changed;
     struct log_entry *log; /* owned; lines for the message log only */
     size_t nlog, log_cap;
@@ -101,6 +107,8 @@ struct pane_request req_focus(int pane);
 struct pane_request req_cmdline(const char *initial, const char *fallback);
 struct pane_request req_command(const char *line);
 struct pane_request req_action(enum action a);
+struct pane_request req_select_path(const uint32_t *path, uint32_t n, const char *listed,
+                                    const char *unlisted);
 /* Add a line for the message log to r (it keeps a copy). */
 void req_log(struct pane_request *r, bool error, const char *text);
 void pane_request_free(struct pane_request *r);
@@ -127,18 +135,22 @@ struct pane_ops {
     const struct view_keys *(*keys)(struct ui *ui);
 };
 
-/* JOB_WHY: the detail pane's explanation of a k-path on a large grammar,
- * computed after the frame is shown; any key drops it.  JOB_SAMPLES: loading
- * samples, a few files per slice, so the UI answers while they parse.
- * JOB_CAMPAIGN: :run, the workspace's inputs through a program, a few
- * campaign_steps per slice; any key stops it and kills the runs (runs.c).
- * JOB_RESTORE: loading the autosaved session, some lines per slice; it
- * replaces the workspace when done (keys wait: half a session is no use).
- * JOB_RUNS_REPORT: the runs view's report, an input per unit (runs.c).
- * JOB_FEATURES: learning the behaviour features view's trees (features_job.c).
- * Any key stops either; the view says how to start it again. */
+/* JOB_RUN: the generator (:gen, :cover, r; app.c).  JOB_SEARCH: a search of
+ * a long list, then counting its matches (app.c).  JOB_WHY: the detail
+ * pane's explanation of a k-path on a large grammar, computed after the
+ * frame is shown; any key drops it (pane_detail.c).  JOB_SAMPLES: loading
+ * samples, a few files per slice, so the UI answers while they parse
+ * (app.c).  JOB_CAMPAIGN: :run, the workspace's inputs through a program, a
+ * few campaign_steps per slice; any key stops it and kills the runs
+ * (runs_job.c).  JOB_RESTORE: loading the autosaved session, some lines per
+ * slice; it replaces the workspace when done (keys wait: half a session is
+ * no use; app.c).  JOB_RUNS_REPORT: the runs view's report, an input per
+ * unit (runs_job.c).  JOB_FEATURES: learning the behaviour features view's
+ * trees (features_job.c).  JOB_GENERALIZE: :generalize (generalize_job.c).
+ * Any key stops the report or the learning; the view says how to start it
+ * again. */
 enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN, JOB_RESTORE,
-                JOB_RUNS_REPORT, JOB_FEATURES, JOB_GENERALIZE /* :generalize (generalize_view.c) */ };
+                JOB_RUNS_REPORT, JOB_FEATURES, JOB_GENERALIZE, NJOBS };
 
 struct graph_row {
     uint32_t node;
@@ -251,6 +263,9 @@ struct ui {
         char *results;             /* owned */
         struct diag_list diags;
         bool append;               /* T's runs of new inputs, appended (resume) */
+        /* runs_append's caller, told when its runs are over (runs_job.h) */
+        void (*then)(struct ui *ui, const struct results *all, const struct sample_list *ran,
+                     bool stopped);
     } run;
     /* the words of the last :run that started (options, then the command),
      * each owned: T runs its new inputs with them */
@@ -406,10 +421,14 @@ uint64_t kpaths_row_from(struct ui *ui, uint64_t rank);
  * NULL or "" shows them all again.  REQ_ERROR when the list is too long to
  * narrow as you type, else REQ_DONE. */
 struct pane_request kpaths_narrow(struct ui *ui, const char *text);
+/* Select the k-path `path` (n nodes) in the k-path list, showing every
+ * k-path when the filter hides it; false when the list cannot show it (n
+ * is not k, or the list is too long to rank). */
+bool kpaths_select_path(struct ui *ui, const uint32_t *path, uint32_t n);
 /* The k-path selected in the k-paths pane (false when there is none). */
 bool kpaths_selected(struct ui *ui, uint32_t *path, uint64_t *rank);
 /* Is node n a match of the last search (or on a k-path of the selected
- * feature), to be highlighted? */
+ * feature), to be highlighted?  (features.c, above the two panes asking.) */
 bool node_highlighted(const struct ui *ui, uint32_t n);
 void graph_rebuild(struct ui *ui);
 void graph_reveal(struct ui *ui, uint32_t node);
@@ -418,8 +437,6 @@ void probs_rebuild(struct ui *ui);
 /* Build the rule text tokens for `node` (its subtree, references as names). */
 void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,
                  struct text_token **tokens, size_t *ntokens, size_t *cap);
-/* The deferred explanation (JOB_WHY): compute it for the selected k-path. */
-void detail_explain_selected(struct ui *ui);
 /* ---- runs.c: the runs view of the inputs pane (b; :run is runs_job.c, app.h) ------- */
 /* Drop the runs view's rows and report (runs.c; runs_free calls it). */
 void runs_view_free(struct ui *ui);
@@ -430,7 +447,7 @@ void runs_summary(struct ui *ui, struct strbuf *out);
 void runs_row_text(struct ui *ui, uint64_t row, struct strbuf *out);
 /* The keys the runs view takes (the inputs pane's keys while it is shown). */
 const struct view_keys *runs_view_keys(struct ui *ui);
-/* Switch the inputs pane between the inputs and the runs. */
+/* Switch the inputs pane between the inputs and the runs (inputs_view.c). */
 void runs_toggle(struct ui *ui, bool on);
 /* The record of runs-view row `row` (NULL when there is none). */
 const struct run_record *runs_record(struct ui *ui, uint64_t row);
@@ -440,6 +457,7 @@ size_t inputs_selected(struct ui *ui);
 
 /* ---- features.c: the behaviour features view of the inputs pane (w; its job is
  * features_job.c, app.h) ---------------------------------------------------------------- */
+/* Switch the inputs pane between the inputs and the features (inputs_view.c). */
 void features_toggle(struct ui *ui, bool on);
 uint64_t features_rows(struct ui *ui);
 void features_draw(struct ui *ui, struct rect r, bool focused);

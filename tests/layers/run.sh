@@ -5,11 +5,16 @@
 #           drawing pieces, file formats and file names; they know nothing
 #           of the app or the panes
 #   pane    pane_*, request, generalize_view, runs (the runs view),
-#           features (the behaviour features view): draw and take keys
+#           features (the behaviour features view), inputs_view (switching
+#           between the inputs pane's views): draw and take keys
 #           through struct pane_ops / struct overlay_ops, ask the app for
-#           actions by returning a struct pane_request, never call the app
-#   app     app, commands, generalize_job, runs_job, features_job: layout,
-#           focus, key dispatch, commands, jobs
+#           actions by returning a struct pane_request, never call the app;
+#           with them messages (the message line, the log, questions) and
+#           job (struct job_ops: running the current job by its contract)
+#   app     session (struct ui set up, the workspace swapped, focus,
+#           autosave, quitting, theme), app_jobs, generalize_job, runs_job,
+#           features_job (the jobs),
+#           commands, app (layout, drawing, key dispatch, search)
 #   front   term, script, tui: the front ends, which drive the app through
 #           app.h; nothing below calls them
 # A file may include the headers and call the (non-static) functions of its
@@ -24,8 +29,8 @@ cd "$root" || exit 2
 layer_of() {
     case $1 in
     screen|theme|keys|widget|plot|svg|lesson) echo 0 ;;
-    pane_*|request|generalize_view|runs|features) echo 1 ;;
-    app|commands|generalize_job|runs_job|features_job) echo 2 ;;
+    pane_*|request|generalize_view|runs|features|inputs_view|messages|job) echo 1 ;;
+    app|app_jobs|commands|session|generalize_job|runs_job|features_job) echo 2 ;;
     term|script|tui) echo 3 ;;
     *) echo "" ;;
     esac
@@ -72,8 +77,8 @@ grep -q '^app.c ui_key$' "$tmp/defs" || fail "did not find ui_key in app.c (the 
 # Includes: no file includes a header of a layer above its own.
 header_layer() {
     case $1 in
-    ui.h|generalize_view.h|features_view.h) echo 1 ;;
-    app.h) echo 2 ;;
+    ui.h|generalize_view.h|features_view.h|messages.h|job.h) echo 1 ;;
+    app.h|app_jobs.h|session.h|runs_job.h|features_job.h) echo 2 ;;
     term.h|script.h|tui.h) echo 3 ;;
     widget.h|plot.h|svg.h|screen.h|theme.h|keys.h|lesson.h) echo 0 ;;
     *) echo -1 ;;

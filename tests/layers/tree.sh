@@ -25,9 +25,7 @@ cd "$root" || exit 2
 
 order='base algo grammar graph formats parse gen suite run explain infer workspace'
 allowed='
-ui/generalize_view ui/ui
-ui/features ui/pane_graph ui/pane_kpaths ui/runs
-ui/app ui/commands ui/features_job ui/generalize_job ui/runs_job
+ui/app ui/commands
 '
 
 tmp=$(mktemp -d)
