@@ -9,7 +9,10 @@
  * node shared by many trees is processed once per distinct context.
  *
  * Nothing here recurses on the input or on nesting: deep inputs are safe.
- * Ownership: a forest owns its arrays and borrows the graph. */
+ * Ownership: a forest owns its arrays and borrows the graph.
+ * Implemented by parse_earley.c (the parse) and parse_forest.c (the forest_*
+ * functions), helped by parse_summary.c and parse_replay.c: see
+ * parse_internal.h. */
 #ifndef KPATH_PARSE_H
 #define KPATH_PARSE_H
 
@@ -71,7 +74,7 @@ struct parse_stats {
      * 0 when the input is ASCII (its bytes are read as they are). */
     size_t text_bytes;
     /* Lookups of a state or of a transition's values, when a set may be
-     * replayed, that parse.c's caches did not answer (hash lookups). */
+     * replayed, that parse_replay.c's caches did not answer (hash lookups). */
     size_t states_hashed;
     /* Levels below a known state that a replay's walk of the stack found
      * among the levels last met below that state (two per state, looked up

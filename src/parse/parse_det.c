@@ -75,7 +75,7 @@ static bool is_leaf(const struct graph *g, uint32_t n)
     return g->nodes[n].kind == NODE_LIT || g->nodes[n].kind == NODE_CLASS;
 }
 
-/* Is a non-leaf node predicted with lookahead ch (parse.c's predict)? */
+/* Is a non-leaf node predicted with lookahead ch (parse_earley.c's predict)? */
 static bool predicted(const struct parse_det *d, uint32_t n, uint32_t ch)
 {
     return d->g->nodes[n].min_length == 0 ||

@@ -6,7 +6,7 @@
  * nodes, which complete as soon as their one child does; k may be 0) to a
  * leaf L that matches exactly one character.  The chain of (c, ch) is the one
  * an Earley set with one character of lookahead ch is left with when an item
- * waiting on node c predicts it: the predictions of the parser (parse.c's
+ * waiting on node c predicts it: the predictions of the parser (parse_earley.c's
  * predict) from c, where a node that cannot start with ch (not nullable, ch
  * not in its FIRST) is not predicted and a leaf that does not match ch is a
  * dead end.  (c, ch) is *deterministic* when exactly one chain survives: each

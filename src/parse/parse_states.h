@@ -10,8 +10,8 @@
  * the next time the transition is replayed without building the set.  The
  * summaries and tree counts of the items a transition makes depend only on
  * those of the stack items it advances, so they are remembered per
- * (transition, inputs) too.  The recording and replaying is parse.c's (it
- * owns the items); this module only keeps the words.
+ * (transition, inputs) too.  The recording and replaying is parse_replay.c's
+ * (the parser owns the items); this module only keeps the words.
  *
  * A map from strings of 32-bit words (keys) to strings of 32-bit words
  * (values), open addressing over one arena.  Keys are compared word by word;
@@ -47,7 +47,7 @@ const uint32_t *parse_states_get(const struct parse_states *s, const uint32_t *k
 /* The same by entry number: the entry of key[0 .. n), or PARSE_STATES_NONE;
  * then its value.  An entry keeps its number until parse_states_clear (a
  * value replaced keeps it too), so a caller may remember the number of a
- * key it found and skip the hashing next time (parse.c's caches). */
+ * key it found and skip the hashing next time (parse_replay.c's caches). */
 #define PARSE_STATES_NONE UINT32_MAX
 uint32_t parse_states_find(const struct parse_states *s, const uint32_t *key, uint32_t n);
 static inline const uint32_t *parse_states_value(const struct parse_states *s, uint32_t entry,

@@ -280,7 +280,7 @@ TEST(parse_fast_path_falls_back_on_ambiguity)
     test_unload(&l);
 }
 
-/* Values programs (parse.c): a set in a known state with inputs never
+/* Values programs (parse_replay.c): a set in a known state with inputs never
  * seen is replayed, its values made by the transition's program, instead
  * of built.  S := ("a" C)*; C := "b" | "c" on "abacacacab": set 1 (leaf
  * "a", next 'b') and set 3 (next 'c') read the sequence's prediction; set
@@ -329,7 +329,7 @@ TEST(parse_states_compute_new_values_by_program)
     test_unload(&l);
 }
 
-/* Replaying sets (parse.c, parse_states.h).  S := ("a" "b")* on (ab)^n: a
+/* Replaying sets (parse_replay.c, parse_states.h).  S := ("a" "b")* on (ab)^n: a
  * set j of an 'a' (odd j) reads one stack item, the sequence's prediction
  * (cat, 0) with the next character 'b'; a set of a 'b' (even j) reads the
  * sequence's item (cat, 1) and, as the sequence completes, the
@@ -363,7 +363,7 @@ TEST(parse_states_replay_a_repeated_sequence)
     test_unload(&l);
 }
 
-/* The caches of the states' lookups (parse.c's state_entry and the values
+/* The caches of the states' lookups (parse_replay.c's state_entry and the values
  * cache): the same grammar and text, counting the lookups that hashed.  A
  * set of an 'a' looks up its root level (leaf "a", next 'b', (cat, 0)) and,
  * its stack item being a prediction, the values of a transition without
@@ -401,7 +401,7 @@ TEST(parse_states_cache_their_lookups)
     test_unload(&l);
 }
 
-/* The levels below a known state (parse.c's struct next_level): the same
+/* The levels below a known state (parse_internal.h's struct next_level): the same
  * grammar and text.  Only a set of a 'b' reads a level below its root
  * state, the quantifier's item (q, d), whose key is (q, 0) at set 2 and (q,
  * 1) from set 4 on (state_dot).  Set 2's root is not known yet and set 4's
