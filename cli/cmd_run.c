@@ -14,6 +14,7 @@
 #include "run/campaign.h"
 #include "cli.h"
 #include "run/collect.h"
+#include "run/collect_set.h"
 #include "commands.h"
 #include "campaign_loop.h"
 #include "base/json.h"
@@ -510,23 +511,15 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
     print_diags(cmd, &diags);
 
     /* The collectors, in the order the header lists them. */
-    struct collector *cols = xcalloc(3 + a->nfeatures_cmds, sizeof *cols);
-    size_t ncols = 0;
-    collector_outcome(&cols[ncols++]);
-    bool ok = true;
-    if (a->gcov_dir)
-        ok = collector_gcov(&cols[ncols++], a->gcov_dir, a->lines, &diags);
-    if (ok && a->node)
-        ok = collector_node(&cols[ncols++], &diags);
-    for (size_t i = 0; ok && i < a->nfeatures_cmds; i++)
-        collector_cmd(&cols[ncols++], a->features_cmds[i]);
+    struct collector *cols;
+    size_t ncols;
+    struct collect_spec spec = {a->gcov_dir, a->lines, a->node, a->features_cmds, a->nfeatures_cmds};
+    bool ok = collect_set_make(&spec, &cols, &ncols, &diags);
 
     struct results_header h = {.kpath_version = KPATH_VERSION, .grammar = (char *)grammar_path,
                                .start = (char *)a->start,
                                .command = command, .ncommand = (uint32_t)ncommand};
-    char **collect_names = xcalloc(ncols + 1, sizeof *collect_names);
-    for (size_t i = 0; i < ncols; i++)
-        collect_names[i] = cols[i].name;
+    char **collect_names = collect_set_names(cols, ncols);
     h.collect = collect_names;
     h.ncollect = (uint32_t)ncols;
     if (ok)
@@ -582,9 +575,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
         print_diags(cmd, &diags);
         status = EXIT_USAGE;
     }
-    for (size_t i = 0; i < ncols; i++)
-        collector_free(&cols[i]);
-    free(cols);
+    collect_set_free(cols, ncols);
     free(collect_names);
     sample_list_free(&inputs);
     graph_free(graph);

@@ -10,6 +10,7 @@
 #include "run/campaign.h"
 #include "campaign_loop.h"
 #include "run/collect.h"
+#include "run/collect_set.h"
 #include "base/outdir.h"
 #include "run/runner.h"
 #include "base/samples.h"
@@ -119,18 +120,9 @@ struct run_batch *run_batch_open(const struct cli_command *cmd, const struct run
     b->cmd = cmd;
     b->opts = r;
     results_init(&b->results);
-    b->cols = xcalloc(3 + r->nfeatures_cmds, sizeof *b->cols);
-    collector_outcome(&b->cols[b->ncols++]);
-    bool ok = true;
-    if (r->gcov_dir)
-        ok = collector_gcov(&b->cols[b->ncols++], r->gcov_dir, r->lines, &diags);
-    if (ok && r->node)
-        ok = collector_node(&b->cols[b->ncols++], &diags);
-    for (size_t i = 0; ok && i < r->nfeatures_cmds; i++)
-        collector_cmd(&b->cols[b->ncols++], r->features_cmds[i]);
-    b->collect_names = xcalloc(b->ncols + 1, sizeof *b->collect_names);
-    for (size_t i = 0; i < b->ncols; i++)
-        b->collect_names[i] = b->cols[i].name;
+    struct collect_spec spec = {r->gcov_dir, r->lines, r->node, r->features_cmds, r->nfeatures_cmds};
+    bool ok = collect_set_make(&spec, &b->cols, &b->ncols, &diags);
+    b->collect_names = collect_set_names(b->cols, b->ncols);
     b->argv = xcalloc(r->ncommand + 1, sizeof *b->argv);
     memcpy(b->argv, r->command, r->ncommand * sizeof *b->argv);
     b->header = (struct results_header){.kpath_version = KPATH_VERSION,
@@ -272,9 +264,7 @@ void run_batch_close(struct run_batch *b)
         return;
     if (b->temporary && b->dir)
         runner_remove_tree(b->dir);
-    for (size_t i = 0; i < b->ncols; i++)
-        collector_free(&b->cols[i]);
-    free(b->cols);
+    collect_set_free(b->cols, b->ncols);
     free(b->collect_names);
     free(b->argv);
     free(b->dir);

@@ -1,4 +1,4 @@
-/* Unit tests of the importers (src/import_*.c) and of kpath convert's writers
+/* Unit tests of the importers (src/formats/import_*.c) and of kpath convert's writers
  * (src/formats/grammar_export.c).  Every grammar here was written for these tests.
  * The expected trees are written in .ebnf, worked out by hand from the
  * construction documented in src/formats/import_antlr.c; the .ebnf writer prints an

@@ -3,8 +3,6 @@
 # that exists (relative to the file the link is in; an #anchor is left
 # off), so moving a guide cannot leave a link dangling.  Links with a scheme
 # (https:, mailto:) and in-page anchors (#...) are not checked.
-# docs/design/architecture.md is written by the lead in the same step of
-# issue 30 (the module map); until it lands, a link to it is allowed.
 set -u
 bad=0 links=0
 for doc in README.md NEWS.md $(find docs -name '*.md' | LC_ALL=C sort); do
@@ -28,7 +26,6 @@ for doc in README.md NEWS.md $(find docs -name '*.md' | LC_ALL=C sort); do
         links=$((links + 1))
         path=${target%%#*}
         [ -e "$dir/$path" ] && continue
-        [ "$(realpath -m --relative-to=. "$dir/$path")" = docs/design/architecture.md ] && continue
         echo "$doc: link to $target: no such file"
         bad=1
     done
