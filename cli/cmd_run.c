@@ -25,6 +25,7 @@
 #include "base/samples.h"
 #include "base/sha256.h"
 #include "workspace/workspace.h"
+#include "workspace/workspace_file.h"
 #include "workspace/workspace_run.h"
 #include "base/xalloc.h"
 

@@ -20,6 +20,7 @@
 #include "app.h"
 #include "base/samples.h"
 #include "base/xalloc.h"
+#include "workspace/workspace_file.h"
 
 const struct pane_ops *const pane_ops[NPANES] = {
     &graph_pane_ops, &kpaths_pane_ops, &probs_pane_ops,

@@ -10,6 +10,7 @@
 #include "job.h"
 #include "messages.h"
 #include "session.h"
+#include "workspace/workspace_file.h"
 
 static void run_finished(struct ui *ui, bool stopped)
 {

@@ -20,6 +20,8 @@
 #include "app.h"
 #include "svg.h"
 #include "base/xalloc.h"
+#include "workspace/workspace_export.h"
+#include "workspace/workspace_file.h"
 
 enum arg_kind { ARG_NONE, ARG_FILE, ARG_RULE, ARG_NODE, ARG_STRATEGY, ARG_CLOSEOFF, ARG_THEME, ARG_FILTER };
 

@@ -13,6 +13,7 @@
 #include "messages.h"
 #include "session.h"
 #include "ui.h"
+#include "workspace/workspace_file.h"
 
 void ui_workspace_changed(struct ui *ui)
 {

@@ -23,6 +23,7 @@
 #include "term.h"
 #include "app.h"
 #include "base/xalloc.h"
+#include "workspace/workspace_file.h"
 
 static const char *const explorer_options[] = {
     "--script", "--theme", "--workspace", "--size", "--start", "--format", "--list-keys", "--ascii", "--lesson", NULL,

@@ -2,7 +2,7 @@
  * kpath reads, picking the importer by --format or by the file's extension.
  *
  *   format       extension   module
- *   ebnf         (any other)  src/grammar/grammar.c       kpath's own format
+ *   ebnf         (any other)  src/grammar/ebnf_reader.c   kpath's own format
  *   g4           .g4          src/formats/import_antlr.c  ANTLR 4 (combined or split)
  *   fuzzingbook  .json        src/formats/import_fuzzingbook.c
  *   tribble      .tribble     src/formats/import_tribble.c

@@ -1,4 +1,8 @@
-/* grammar: the grammar file format (.ebnf), its syntax tree, and the checks.
+/* grammar: the syntax tree of a grammar, and what every reader of one
+ * promises.  Three modules stand behind this header, from the bottom: the
+ * tree itself (grammar.c), the checks every grammar passes (grammar_check.c,
+ * with grammar_finish) and the reader of kpath's own format, .ebnf
+ * (ebnf_reader.c, with grammar_load_string).
  *
  * Contract: grammar_load_* reads a grammar, appends every diagnostic it finds
  * (several per run where possible) to `diags`, and returns the grammar, or NULL
@@ -148,8 +152,9 @@ void grammar_free(struct grammar *g);
  * grammar_add_rule and exprs with grammar_new_expr (positions in the original
  * file, children and reference names filled in; parents, `rule` and targets
  * are set by grammar_finish), then calls grammar_finish, which runs the
- * loader's checks (references, start rule, reachability, productivity) and
- * returns false when it appended an error: the caller then frees the grammar. */
+ * checks of grammar_check.h (references, start rule, reachability,
+ * productivity) and returns false when it appended an error: the caller then
+ * frees the grammar. */
 struct grammar *grammar_new(const char *file);
 bool grammar_finish(struct grammar *g, const struct grammar_options *opts,
                     struct diag_list *diags);

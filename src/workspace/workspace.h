@@ -17,38 +17,8 @@
  * Long work is incremental: workspace_gen_step does one generator step, so a
  * caller can interleave it with input handling.
  *
- * Saving: workspace_save writes a line-based text file (documented in the
- * docs/explorer.md, "The workspace file"):
- *
- *     kpath-workspace 1
- *     grammar "grammars/expr.ebnf"
- *     sha256 HEX
- *     start NAME                      (only when a start rule was forced)
- *     dup "RULE" ALT DEPTH            (each duplication, in order)
- *     k 2
- *     strategy kpath | close-off greedy | seed 1 | max-depth 16 |
- *     max-repetitions 3 | max-size 2000 | count 0     (one per line;
- *                                      no close-off line: shortest)
- *     pin "NODE NODE ..."
- *     prob NODE SOURCE P1 P2 ...      (every alternation: node id, source)
- *     repeat NODE SOURCE P            (a quantifier's learned probability)
- *     sample "FILE" "TEXT"            (a loaded sample, its text escaped)
- *     input "TEXT" D1 D2 ...          (a generated input and its decisions)
- *     target ID ID ...                (the k-path the input before was made for)
- *     origin "JSON"                   (how the input before was made: strategy,
- *                                      seed, close-off, probabilities; or C)
- *     marked I J ...                  (0-based input indices)
- *     results "FILE"                  (the results file of the last :run of the
- *                                      inputs, see workspace_run.h)
- *     end
- *
- * Strings are in double quotes with \\ \" \n \r \t and \xHH escapes; every
- * line is ASCII.  Blank lines and lines starting with '#' are ignored.  The
- * file is written atomically.  workspace_open restores the same state: the
- * grammar is loaded and duplicated again, trees are rebuilt from their
- * decisions (or, when the grammar file changed since, by parsing the texts,
- * with a warning), samples parsed again.  The generator's own progress is not
- * saved: a restored workspace starts a new generator when asked.
+ * Its export as a test suite is workspace_export.h; its file (save and
+ * open) is workspace_file.h.
  *
  * Ownership: the workspace owns everything it points to.  Errors go to a
  * diag_list; nothing here prints or exits. */
@@ -70,8 +40,6 @@
 #include "graph/pin.h"
 #include "base/sha256.h"
 #include "base/strbuf.h"
-
-#define WORKSPACE_FORMAT_VERSION 1
 
 /* Where an alternation's probabilities come from. */
 enum ws_prob_source {
@@ -236,6 +204,15 @@ bool workspace_add_sample_file(struct workspace *ws, const char *path, struct di
 /* Add a generated input (the tree is copied; target may be NULL). */
 void workspace_add_generated(struct workspace *ws, const struct derivation *tree,
                              const uint32_t *target, uint32_t session);
+/* Add a generated input known by its text alone, its tree the first the
+ * parser finds (the forest is not kept): an input of a workspace file whose
+ * decisions no longer rebuild it.  False with a diagnostic when the text does
+ * not derive from the grammar. */
+bool workspace_add_parsed(struct workspace *ws, const char *text, size_t len,
+                          struct diag_list *diags);
+/* Set the k-path (k node ids, copied) an input was generated for, and
+ * whether its tree contains it. */
+void ws_input_set_target(struct ws_input *in, const uint32_t *target, uint32_t k);
 /* Remove inputs for which keep[i] is false. */
 void workspace_remove_inputs(struct workspace *ws, const bool *keep);
 size_t workspace_marked(const struct workspace *ws);
@@ -263,6 +240,9 @@ void workspace_gen_reset(struct workspace *ws, bool drop_inputs);
 void workspace_probs_reset(struct workspace *ws);
 /* Learn from the samples (false when there are none). */
 bool workspace_probs_learn(struct workspace *ws);
+/* Count the samples into `learned` again without changing the table: for a
+ * table restored from a file whose numbers were learned. */
+void workspace_relearn(struct workspace *ws);
 /* Invert the current table. */
 void workspace_probs_invert(struct workspace *ws);
 /* Set alternative i (0-based) of alt node `node` to p in [0,1]; the others
@@ -293,32 +273,5 @@ bool workspace_rank_under_pins(const struct workspace *ws, uint64_t rank);
 /* "AddExpr_0 -> "+"_10" (arrow as given). */
 void workspace_path_name(const struct workspace *ws, const uint32_t *path, uint32_t k,
                          const char *arrow, struct strbuf *out);
-
-/* ---- export and files ---------------------------------------------------- */
-/* Write inputs which[0..n) as a test suite in dir, with the layout, manifest
- * and safety rules of `kpath gen -o` (outdir.h).  `report` gets a one-line
- * summary.  Returns false with diagnostics (how many files were written
- * before an error is in the report). */
-bool workspace_export(struct workspace *ws, const char *dir, const size_t *which, size_t n,
-                      bool force, struct strbuf *report, struct diag_list *diags);
-bool workspace_save(struct workspace *ws, const char *path, struct diag_list *diags);
-/* Serialize without touching the file or the dirty flag (for autosave). */
-void workspace_serialize(const struct workspace *ws, struct strbuf *out);
-/* Open a saved workspace; NULL with diagnostics.  Warnings (grammar changed,
- * an input that no longer parses) are appended too. */
-struct workspace *workspace_open(const char *path, struct diag_list *diags);
-/* workspace_open in slices, so that a big file (an autosave of 100,000s of
- * inputs) loads as a job: begin reads the file, its header and grammar (NULL
- * with diagnostics, as workspace_open); each step loads at most `max_lines`
- * more lines and says whether any are left; finish loads the rest and gives
- * the workspace (the loader is freed); abort drops it all.  The same
- * diagnostics and the same workspace as workspace_open, however sliced. */
-struct workspace_loader;
-struct workspace_loader *workspace_load_begin(const char *path, struct diag_list *diags);
-bool workspace_load_step(struct workspace_loader *ld, size_t max_lines, struct diag_list *diags);
-/* Lines of the file (the total) and those loaded so far (*done). */
-size_t workspace_load_lines(const struct workspace_loader *ld, size_t *done);
-struct workspace *workspace_load_finish(struct workspace_loader *ld, struct diag_list *diags);
-void workspace_load_abort(struct workspace_loader *ld);
 
 #endif

@@ -13,6 +13,7 @@
 #include "base/sha256.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "workspace/workspace_export.h"
 
 char *workspace_run_inputs_dir(const char *results_path)
 {

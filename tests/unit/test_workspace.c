@@ -9,6 +9,8 @@
 
 #include "harness.h"
 #include "workspace/workspace.h"
+#include "workspace/workspace_export.h"
+#include "workspace/workspace_file.h"
 
 static struct workspace *open_expr(void)
 {

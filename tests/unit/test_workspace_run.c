@@ -9,6 +9,7 @@
 #include "base/samples.h"
 #include "base/sha256.h"
 #include "workspace/workspace_run.h"
+#include "workspace/workspace_file.h"
 
 TEST(workspace_run_inputs_dir_is_beside_the_results)
 {
