@@ -6,6 +6,7 @@
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "base/number.h"
 
 /* An array or object being read: its value and the items so far, kept in a
  * heap vector until the closing bracket, then copied into the arena. */
@@ -70,22 +71,11 @@ static struct json_value *new_value(struct reader *r, enum json_type type)
     return v;
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool read_hex4(struct reader *r, uint32_t *out)
 {
     uint32_t v = 0;
     for (int i = 0; i < 4; i++) {
-        int d = r->pos < r->len ? hex_digit(r->text[r->pos]) : -1;
+        int d = r->pos < r->len ? number_hex_digit(r->text[r->pos]) : -1;
         if (d < 0)
             return fail_at(r, r->pos, "\\u needs four hexadecimal digits");
         v = v * 16 + (uint32_t)d;

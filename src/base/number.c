@@ -61,3 +61,14 @@ void number_add_count_compact(struct strbuf *out, uint64_t count)
 {
     add_count(out, count, ">2^64");
 }
+
+int number_hex_digit(uint32_t c)
+{
+    if (c >= '0' && c <= '9')
+        return (int)(c - '0');
+    if (c >= 'a' && c <= 'f')
+        return (int)(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F')
+        return (int)(c - 'A' + 10);
+    return -1;
+}

@@ -1,8 +1,9 @@
 /* number: whole numbers as users type them and kpath's files hold them,
  * and coverage as kpath shows it.
  *
- * Contract: decimal digits only (no sign, blanks or exponent), the same in
- * every locale; false for anything else, for empty text and on overflow. */
+ * Contract: number_parse_* read decimal digits only (no sign, blanks or
+ * exponent), the same in every locale; false for anything else, for empty
+ * text and on overflow. */
 #ifndef KPATH_NUMBER_H
 #define KPATH_NUMBER_H
 
@@ -12,6 +13,10 @@
 bool number_parse_u64(const char *s, uint64_t *out);
 /* At most UINT32_MAX. */
 bool number_parse_u32(const char *s, uint32_t *out);
+
+/* The value of a hexadecimal digit (0-9, a-f, A-F), or -1 for any other
+ * character or code point. */
+int number_hex_digit(uint32_t c);
 
 /* "s" unless n is 1: "%u input%s", n, plural_s(n). */
 static inline const char *plural_s(uint64_t n)

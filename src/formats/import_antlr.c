@@ -51,6 +51,7 @@
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "base/number.h"
 
 #define MAX_NESTING 200   /* parentheses; deeper is an error, not a crash */
 #define MAX_FILES 64      /* grammars one import may read */
@@ -280,17 +281,6 @@ static bool is_id_char(uint32_t c)
     return is_id_start(c) || (c >= '0' && c <= '9');
 }
 
-static int hexval(uint32_t c)
-{
-    if (c >= '0' && c <= '9')
-        return (int)(c - '0');
-    if (c >= 'a' && c <= 'f')
-        return (int)(c - 'a' + 10);
-    if (c >= 'A' && c <= 'F')
-        return (int)(c - 'A' + 10);
-    return -1;
-}
-
 static uint32_t peek_at(const struct text_cursor *c, size_t ahead)
 {
     size_t i = c->i + ahead;
@@ -346,8 +336,8 @@ static bool lex_escape(struct afile *F, struct src_pos at, bool in_set, uint32_t
         int digits = 0;
         if (peek_at(c, 0) == '{') {
             text_cursor_next(c);
-            while (hexval(peek_at(c, 0)) >= 0 && digits < 8) {
-                v = v * 16 + (uint32_t)hexval(text_cursor_next(c));
+            while (number_hex_digit(peek_at(c, 0)) >= 0 && digits < 8) {
+                v = v * 16 + (uint32_t)number_hex_digit(text_cursor_next(c));
                 digits++;
             }
             if (peek_at(c, 0) != '}' || !digits) {
@@ -356,8 +346,8 @@ static bool lex_escape(struct afile *F, struct src_pos at, bool in_set, uint32_t
             }
             text_cursor_next(c);
         } else {
-            while (digits < 4 && hexval(peek_at(c, 0)) >= 0) {
-                v = v * 16 + (uint32_t)hexval(text_cursor_next(c));
+            while (digits < 4 && number_hex_digit(peek_at(c, 0)) >= 0) {
+                v = v * 16 + (uint32_t)number_hex_digit(text_cursor_next(c));
                 digits++;
             }
             if (digits < 4) {

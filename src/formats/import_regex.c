@@ -8,6 +8,7 @@
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "base/number.h"
 
 #define REGEX_MAX_NESTING 200
 
@@ -86,14 +87,6 @@ static bool is_digit(uint32_t c)
     return c >= '0' && c <= '9';
 }
 
-static int hex_value(uint32_t c)
-{
-    return is_digit(c) ? (int)(c - '0')
-           : c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10)
-           : c >= 'A' && c <= 'F' ? (int)(c - 'A' + 10)
-                                  : -1;
-}
-
 /* The shorthand classes of Python's re, ASCII. */
 static bool python_shorthand(uint32_t c, struct ranges *rs, bool *negated)
 {
@@ -153,7 +146,7 @@ static int python_escape(struct rx *x, size_t at, bool in_class, uint32_t *cp,
     if (digits) {
         uint32_t v = 0;
         for (int k = 0; k < digits; k++) {
-            int h = x->i < x->n ? hex_value(x->c[x->i].cp) : -1;
+            int h = x->i < x->n ? number_hex_digit(x->c[x->i].cp) : -1;
             if (h < 0) {
                 rx_error(x, at, "'\\%c' in a regex needs %d hexadecimal digits", (char)c, digits);
                 return 0;

@@ -23,6 +23,7 @@
 #include "base/xalloc.h"
 #include "grammar/grammar_check.h"
 #include "grammar/grammar_private.h"
+#include "base/number.h"
 
 #define SURROGATE_LO UTF8_SURROGATE_LO
 #define SURROGATE_HI UTF8_SURROGATE_HI
@@ -163,17 +164,6 @@ static bool is_name_char(unsigned char c)
     return is_name_start(c) || is_digit(c) || c == '.' || c == '-';
 }
 
-static int hex_value(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* A character for a message: 'c', 'é' (U+00E9), or U+0009 for controls. */
 static void describe_char(struct strbuf *sb, uint32_t cp)
 {
@@ -267,8 +257,8 @@ static bool lex_escape(struct loader *L, bool in_class, uint32_t *cp)
         advance(L);
         uint32_t v = 0;
         int digits = 0;
-        while (digits < 2 && !at_end(L) && hex_value(peek_byte(L, 0)) >= 0) {
-            v = v * 16 + (uint32_t)hex_value(peek_byte(L, 0));
+        while (digits < 2 && !at_end(L) && number_hex_digit(peek_byte(L, 0)) >= 0) {
+            v = v * 16 + (uint32_t)number_hex_digit(peek_byte(L, 0));
             advance(L);
             digits++;
         }
@@ -286,9 +276,9 @@ static bool lex_escape(struct loader *L, bool in_class, uint32_t *cp)
         int digits = 0;
         if (ok) {
             advance(L);
-            while (!at_end(L) && hex_value(peek_byte(L, 0)) >= 0) {
+            while (!at_end(L) && number_hex_digit(peek_byte(L, 0)) >= 0) {
                 if (digits < 7)
-                    v = v * 16 + (uint32_t)hex_value(peek_byte(L, 0));
+                    v = v * 16 + (uint32_t)number_hex_digit(peek_byte(L, 0));
                 advance(L);
                 digits++;
             }

@@ -167,17 +167,6 @@ static void words_free(struct words *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* False on an unterminated string or a bad escape. */
 static bool split_words(const char *line, struct words *out)
 {
@@ -211,7 +200,7 @@ static bool split_words(const char *line, struct words *out)
                 case 'r': strbuf_addch(&w, '\r'); p++; break;
                 case 't': strbuf_addch(&w, '\t'); p++; break;
                 case 'x': {
-                    int a = hexval(p[1]), b = a < 0 ? -1 : hexval(p[2]);
+                    int a = number_hex_digit(p[1]), b = a < 0 ? -1 : number_hex_digit(p[2]);
                     if (b < 0) {
                         strbuf_free(&w);
                         return false;

@@ -1,4 +1,4 @@
-/* number: digits only, overflow refused; percentages rounded down. */
+/* number: digits only, overflow refused; percentages rounded down; hex digits. */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,4 +83,22 @@ TEST(number_count_compact_says_gt_2_64_when_saturated)
     CHECK(count_printed_is(number_add_count_compact, 125, "125"));
     CHECK(count_printed_is(number_add_count_compact, UINT64_MAX - 1, "18446744073709551614"));
     CHECK(count_printed_is(number_add_count_compact, UINT64_MAX, ">2^64"));
+}
+
+/* Against the digits' positions in the two spellings of the 16 digits, for
+ * every byte and for code points beyond a byte (an importer passes those). */
+TEST(number_hex_digit_is_the_digit_value_or_minus_one)
+{
+    const char *lower = "0123456789abcdef", *upper = "0123456789ABCDEF";
+    for (uint32_t c = 0; c < 256; c++) {
+        int want = -1;
+        for (int i = 0; i < 16; i++)
+            if (c == (unsigned char)lower[i] || c == (unsigned char)upper[i])
+                want = i;
+        CHECK(number_hex_digit(c) == want);
+    }
+    CHECK(number_hex_digit(0x660) == -1);      /* ARABIC-INDIC DIGIT ZERO */
+    CHECK(number_hex_digit(0xFF10) == -1);     /* FULLWIDTH DIGIT ZERO */
+    CHECK(number_hex_digit(UINT32_MAX) == -1); /* end of input, for some readers */
+    CHECK(number_hex_digit((uint32_t)(char)'7') == 7);
 }
