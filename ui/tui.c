@@ -1,5 +1,6 @@
-/* tui: options, the workspace to start with, locale and theme, autosave,
- * then script mode or the terminal.  A front end (the top layer, see ui.h):
+/* tui: from the options kpath's main read (struct tui_args), the workspace
+ * to start with, locale and theme, autosave, then script mode or the
+ * terminal.  A front end (the top layer, see ui.h):
  * it sets the app up through app.h and hands it to script.c or term.c. */
 #include "tui.h"
 
@@ -25,29 +26,6 @@
 #include "base/xalloc.h"
 #include "workspace/workspace_file.h"
 
-static const char *const explorer_options[] = {
-    "--script", "--theme", "--workspace", "--size", "--start", "--format", "--list-keys", "--ascii", "--lesson", NULL,
-};
-
-bool tui_wanted(int argc, char **argv, bool (*is_command)(const char *name))
-{
-    if (argc < 2)
-        return true;
-    const char *a = argv[1];
-    for (int i = 0; explorer_options[i]; i++)
-        if (strcmp(a, explorer_options[i]) == 0)
-            return true;
-    if (a[0] == '-' || is_command(a))
-        return false;
-    /* a file, or what looks like a path to one (a slash or an extension):
-     * the explorer says what is wrong with it, not "unknown command" */
-    struct stat st;
-    if (stat(a, &st) == 0)
-        return true;
-    const char *base = strrchr(a, '/');
-    return base || strchr(a, '.');
-}
-
 /* Why the grammar file cannot be opened, on stderr (file_hint.h), with a
  * did-you-mean among the files next to it and the bundled grammars; false
  * when it can. */
@@ -59,24 +37,6 @@ static bool grammar_missing(const char *path, const char *bundled_dir)
         fprintf(stderr, "kpath: %s\n", strbuf_str(&why));
     strbuf_free(&why);
     return missing;
-}
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "Usage: kpath [GRAMMAR]                    the explorer (default grammars/expr.ebnf)\n"
-            "       kpath --workspace FILE             open a saved exploration\n"
-            "       kpath --script FILE [GRAMMAR]      run keys and :commands from FILE\n"
-            "       kpath --lesson [NAME]              a lesson, step by step (< and > move)\n"
-            "Options: --theme NAME, --start RULE, --format FORMAT (ebnf, g4, fuzzingbook,\n"
-            "         tribble or fandango; default: by the grammar's extension),\n"
-            "         --size WxH (script mode), --ascii, --list-keys (print the key table)\n"
-            "Inside: ? lists every key, :help every command, q quits.\n");
-}
-
-const char *const *tui_options(void)
-{
-    return explorer_options;
 }
 
 /* roff: a hyphen is a minus sign, a backslash is \e, a leading dot is text */
@@ -97,16 +57,6 @@ static void roff(FILE *out, const char *text, size_t len)
 
 void tui_man(FILE *out)
 {
-    fputs(".SH THE EXPLORER\n"
-          "Without a command kpath shows the grammar graph, the k\\-paths, the "
-          "probabilities, the generation stepper, the inputs and a detail pane.  "
-          "Options: \\fB\\-\\-workspace\\fR \\fIFILE\\fR opens a saved exploration, "
-          "\\fB\\-\\-script\\fR \\fIFILE\\fR runs keys and : commands from FILE, "
-          "\\fB\\-\\-theme\\fR \\fINAME\\fR picks a colour theme, "
-          "\\fB\\-\\-start\\fR \\fIRULE\\fR the start rule, "
-          "\\fB\\-\\-size\\fR \\fIWxH\\fR the screen of script mode, "
-          "\\fB\\-\\-ascii\\fR ASCII only, \\fB\\-\\-list\\-keys\\fR prints the key table.\n",
-          out);
     for (int c = 0; c < NCONTEXTS; c++) {
         bool any = false;
         for (size_t i = 0; i < key_table_len; i++)
@@ -216,63 +166,22 @@ static void restore_no(struct ui *ui)
     ui_message(ui, "autosave discarded");
 }
 
-int tui_main(int argc, char **argv)
+void tui_list_keys(void)
 {
-    const char *script = NULL, *theme = getenv("KPATH_THEME"), *workspace = NULL;
-    const char *start = NULL, *grammar = NULL, *lesson = NULL;
-    enum grammar_format format = GRAMMAR_FORMAT_AUTO;
-    int width = 100, height = 30;
-    bool force_ascii = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "--script") == 0 && has_value)
-            script = argv[++i];
-        else if (strcmp(a, "--theme") == 0 && has_value)
-            theme = argv[++i];
-        else if (strcmp(a, "--workspace") == 0 && has_value)
-            workspace = argv[++i];
-        else if (strcmp(a, "--start") == 0 && has_value)
-            start = argv[++i];
-        else if (strcmp(a, "--format") == 0 && has_value) {
-            if (!grammar_format_parse(argv[++i], &format)) {
-                fprintf(stderr, "kpath: unknown grammar format '%s' (expected ebnf, g4, "
-                                "fuzzingbook, tribble or fandango)\n", argv[i]);
-                return 2;
-            }
-        }
-        else if (strcmp(a, "--lesson") == 0) {
-            /* a NAME may follow; without one, the first lesson */
-            lesson = has_value && argv[i + 1][0] != '-' ? argv[++i] : "paper";
-        }
-        else if (strcmp(a, "--size") == 0 && has_value) {
-            if (sscanf(argv[++i], "%dx%d", &width, &height) != 2 || width < 1 || height < 1 ||
-                width > 1000 || height > 1000) {
-                fprintf(stderr, "kpath: --size takes WxH, e.g. 100x30\n");
-                return 2;
-            }
-        } else if (strcmp(a, "--ascii") == 0)
-            force_ascii = true;
-        else if (strcmp(a, "--list-keys") == 0) {
-            struct strbuf sb = STRBUF_INIT;
-            keys_list(&sb);
-            fputs(strbuf_str(&sb), stdout);
-            strbuf_free(&sb);
-            return 0;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kpath: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else if (!grammar)
-            grammar = a;
-        else {
-            fprintf(stderr, "kpath: one grammar at a time ('%s' and '%s')\n", grammar, a);
-            return 2;
-        }
-    }
+    struct strbuf sb = STRBUF_INIT;
+    keys_list(&sb);
+    fputs(strbuf_str(&sb), stdout);
+    strbuf_free(&sb);
+}
+
+int tui_main(const struct tui_args *args)
+{
+    const char *script = args->script, *workspace = args->workspace;
+    const char *grammar = args->grammar, *lesson = args->lesson, *start = args->start;
+    const char *theme = args->theme ? args->theme : getenv("KPATH_THEME");
+    enum grammar_format format = args->format;
+    int width = args->width, height = args->height;
+    bool force_ascii = args->ascii;
     const char *bad = keys_check_table();
     if (bad) {
         fprintf(stderr, "kpath: internal error: bad or clashing keys in '%s'\n", bad);
