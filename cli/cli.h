@@ -1,7 +1,8 @@
 /* cli: what the command-line front end's commands share: option parsing with
  * help generated from the same table, grammar loading that prints diagnostics,
  * and the exit statuses (0 success, 2 bad usage or invalid input, 1 any other
- * failure).  This is the only part of src/ that prints to the terminal. */
+ * failure).  cli/ and ui/ are the only parts of kpath that print to the
+ * terminal: the library in src/ reports through diag lists. */
 #ifndef KPATH_CLI_H
 #define KPATH_CLI_H
 
