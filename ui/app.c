@@ -1,8 +1,10 @@
-/* app: the explorer's frame (tabs, panes, status bar, message line,
- * overlays, footer), layout and focus, key dispatch, jobs and search, and
- * what the panes ask for (ui_request).  The app layer (see ui.h): it calls
- * the panes through their ops and the widgets, never a front end; the front
- * ends call it through app.h.  No curses here. */
+/* app: the top of the app layer: key dispatch, script lines, search, the
+ * lesson's steps, and the command lines and actions the panes ask for
+ * (ui_request).  It calls the rest of the app layer (commands, draw,
+ * overlays, lessons, jobs, session), the panes through their ops and the
+ * widgets, never a front end; the front ends call it through app.h.  Going
+ * to a lesson's step runs script lines, so it is here, above the commands
+ * (lessons.h).  No curses here. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -18,6 +20,7 @@
 #include "lesson.h"
 #include "base/number.h"
 #include "app.h"
+#include "overlays.h"
 #include "base/samples.h"
 #include "base/xalloc.h"
 
@@ -26,632 +29,28 @@ const struct pane_ops *const pane_ops[NPANES] = {
     &stepper_pane_ops, &inputs_pane_ops, &detail_pane_ops,
 };
 
-/* ---- layout --------------------------------------------------------------------- */
 
-static void layout(struct ui *ui, struct rect body)
+/* What a command (or opening a lesson) left for the top: going to the
+ * first step of the lesson it opened (lessons.h). */
+static void start_lesson(struct ui *ui)
 {
-    struct rect *pr = ui->pane_rect;
-    memset(pr, 0, sizeof ui->pane_rect);
-    if (ui->zoom) {
-        pr[ui->focus] = body;
+    if (!ui->lesson_start)
         return;
-    }
-    if (body.w >= 150 && body.h >= 20) {
-        int w1 = body.w * 3 / 10, w2 = body.w * 4 / 10;
-        int w3 = body.w - w1 - w2 - 2;
-        int top = body.h * 3 / 5;
-        int x2 = body.x + w1 + 1, x3 = x2 + w2 + 1;
-        pr[PANE_GRAPH] = (struct rect){body.x, body.y, w1, top};
-        pr[PANE_PROBS] = (struct rect){body.x, body.y + top, w1, body.h - top};
-        pr[PANE_KPATHS] = (struct rect){x2, body.y, w2, top};
-        pr[PANE_DETAIL] = (struct rect){x2, body.y + top, w2, body.h - top};
-        pr[PANE_STEPPER] = (struct rect){x3, body.y, w3, top};
-        pr[PANE_INPUTS] = (struct rect){x3, body.y + top, w3, body.h - top};
-        return;
-    }
-    if (body.w >= 96 && body.h >= 22) {
-        int w1 = body.w * 9 / 20;
-        int w2 = body.w - w1 - 1;
-        int top = body.h * 3 / 5;
-        pr[PANE_GRAPH] = (struct rect){body.x, body.y, w1, top};
-        pr[ui->slot_c] = (struct rect){body.x, body.y + top, w1, body.h - top};
-        pr[ui->slot_b] = (struct rect){body.x + w1 + 1, body.y, w2, top};
-        pr[PANE_DETAIL] = (struct rect){body.x + w1 + 1, body.y + top, w2, body.h - top};
-        return;
-    }
-    /* Narrow: the focused pane over the detail pane. */
-    enum pane_id topp = ui->focus == PANE_DETAIL ? ui->detail_of : ui->focus;
-    int top = body.h * 3 / 5;
-    pr[topp] = (struct rect){body.x, body.y, body.w, top};
-    pr[PANE_DETAIL] = (struct rect){body.x, body.y + top, body.w, body.h - top};
+    ui->lesson_start = false;
+    ui_lesson_goto(ui, 0);
 }
 
-/* ---- drawing ----------------------------------------------------------------------- */
-
-/* The tab bar: the panes by number, the focused one highlighted (it is the
- * pane the keys go to), and at the right, always, the way to help and the
- * way out.  Narrow terminals get shorter names, then numbers only for the
- * panes not focused. */
-static void draw_tabs(struct ui *ui)
+void ui_command(struct ui *ui, const char *line)
 {
-    struct screen *s = &ui->scr;
-    static const char *const full[NPANES] = {"Graph", "k-paths", "Probabilities",
-                                             "Stepper", "Inputs", "Detail"};
-    static const char *const brief[NPANES] = {"Graph", "k-paths", "Probs",
-                                              "Stepper", "Inputs", "Detail"};
-    const char *right = " ? help  q quit ";
-    int rw = (int)strlen(right);
-    /* the first level that fits: 0 full names and the program's name;
-     * 1 short names; 2 no gaps between the tabs; 3 numbers only for the
-     * panes not focused */
-    int level = 0;
-    for (; level < 3; level++) {
-        int w = level == 0 ? 7 : 0;
-        for (int p = 0; p < NPANES; p++)
-            w += (level < 2) + 4 + (int)strlen((level ? brief : full)[p]);
-        if (w + rw <= s->w)
-            break;
-    }
-    screen_fill(s, 0, 0, s->w, ' ', EL_TABS);
-    int x = level == 0 ? screen_puts(s, 0, 0, s->w, " kpath ", EL_TAB_ACTIVE) : 0;
-    int gap = level < 2;
-    for (int p = 0; p < NPANES; p++) {
-        char label[40];
-        bool focused = (enum pane_id)p == ui->focus;
-        if (level < 3 || focused)
-            snprintf(label, sizeof label, " %d %s ", p + 1, (level ? brief : full)[p]);
-        else
-            snprintf(label, sizeof label, " %d ", p + 1);
-        int style = focused ? EL_TAB_ACTIVE : EL_TABS;
-        ui->tab_x[p] = x + gap;
-        x += screen_puts(s, x + gap, 0, s->w - rw - x - gap, label, style) + gap;
-        ui->tab_x[p + 1] = x;
-    }
-    screen_puts(s, s->w - rw > x ? s->w - rw : x, 0, rw, right, EL_TABS);
-}
-
-struct status_part {
-    char text[160];
-    int priority; /* 0: always shown; larger: dropped first when narrow */
-};
-
-static void draw_status(struct ui *ui, int y)
-{
-    struct screen *s = &ui->scr;
-    struct workspace *ws = ui->ws;
-    const char *sep = glyph(ui->ascii, " \xe2\x94\x82 ", " | ");
-    struct status_part parts[8];
-    int n = 0;
-    struct strbuf sb = STRBUF_INIT;
-#define PART(prio)                                                                  \
-    do {                                                                            \
-        snprintf(parts[n].text, sizeof parts[n].text, "%s", strbuf_str(&sb));      \
-        parts[n++].priority = (prio);                                               \
-        strbuf_reset(&sb);                                                          \
-    } while (0)
-    const char *base = strrchr(ws->grammar_path, '/');
-    strbuf_addf(&sb, "%s", base ? base + 1 : ws->grammar_path);
-    if (ws->ndups)
-        strbuf_addf(&sb, " (+%zu dup)", ws->ndups);
-    if (ws->dirty)
-        strbuf_addstr(&sb, glyph(ui->ascii, " \xe2\x97\x8f", " *"));
-    PART(0);
-    strbuf_addf(&sb, "k=%u", ws->k);
-    PART(0);
-    if (ws->space.saturated) {
-        strbuf_addf(&sb, "%" PRIu64 " covered of more than 2^64", ws->covered.size);
-    } else {
-        uint64_t all = workspace_count(ws, WS_ALL);
-        strbuf_addf(&sb, "%" PRIu64 "/%" PRIu64 " ", ws->covered.size, all);
-        number_add_percent(&sb, ws->covered.size, all);
-        strbuf_addch(&sb, '%');
-        if (ws->pins.len)
-            strbuf_addstr(&sb, " pinned");
-    }
-    PART(0);
-    size_t marked = workspace_marked(ws);
-    strbuf_addf(&sb, "%zu input%s", ws->ninputs, ws->ninputs == 1 ? "" : "s");
-    if (marked)
-        strbuf_addf(&sb, " (%zu marked)", marked);
-    PART(1);
-    const struct gen_options *o = &ws->gen_opts;
-    strbuf_addstr(&sb, gen_strategy_name(o->strategy));
-    if (o->strategy == GEN_KPATH)
-        strbuf_addf(&sb, "/%s", gen_closeoff_name(o->closeoff));
-    PART(2);
-    if (ws->pins.len) {
-        strbuf_addstr(&sb, "pin ");
-        pin_format(ws->graph, &ws->pins.pins[0], &sb);
-        if (ws->pins.len > 1)
-            strbuf_addf(&sb, " +%zu", ws->pins.len - 1);
-        PART(2);
-    }
-    strbuf_addf(&sb, "seed %" PRIu64, o->seed);
-    PART(3);
-    strbuf_addf(&sb, "depth %u", o->max_depth);
-    PART(3);
-#undef PART
-    /* drop the least important parts until the line fits */
-    int sepw = text_columns(sep, strlen(sep));
-    for (int drop = 4; drop > 0; drop--) {
-        int w = 1;
-        for (int i = 0, shown = 0; i < n; i++)
-            if (parts[i].priority < drop)
-                w += (shown++ ? sepw : 0) + text_columns(parts[i].text, strlen(parts[i].text));
-        if (w <= s->w || drop == 1) {
-            strbuf_addch(&sb, ' ');
-            for (int i = 0, shown = 0; i < n; i++)
-                if (parts[i].priority < drop) {
-                    if (shown++)
-                        strbuf_addstr(&sb, sep);
-                    strbuf_addstr(&sb, parts[i].text);
-                }
-            break;
-        }
-    }
-    screen_fill(s, 0, y, s->w, ' ', EL_STATUS);
-    screen_put_fit(s, 0, y, s->w, sb.data ? sb.data : "", sb.len, EL_STATUS);
-    strbuf_free(&sb);
-}
-
-static void draw_bottom_line(struct ui *ui, int y)
-{
-    struct screen *s = &ui->scr;
-    screen_fill(s, 0, y, s->w, ' ', EL_MESSAGE);
-    ui->cursor_x = ui->cursor_y = -1;
-    if (ui->cmdline) {
-        const char *prompt = ui->cmd_prompt ? ui->cmd_prompt : ":";
-        const char *text = ui->cmd_text ? ui->cmd_text : "";
-        int pw = text_columns(prompt, strlen(prompt));
-        int before = text_columns(text, (size_t)ui->cmd_point);
-        int avail = s->w - pw - 1;
-        /* scroll horizontally so the cursor stays visible */
-        int skip = before > avail ? before - avail : 0;
-        const char *t = text;
-        for (int i = 0; i < skip && *t; i++) {
-            t++;
-            while ((*t & 0xc0) == 0x80)
-                t++;
-        }
-        screen_puts(s, 0, y, s->w, prompt, EL_COMMAND);
-        screen_puts(s, pw, y, s->w - pw, t, EL_COMMAND);
-        ui->cursor_x = pw + before - skip;
-        ui->cursor_y = y;
-        if (ui->cmd_hint && y > 0) {
-            screen_fill(s, 0, y - 1, s->w, ' ', EL_STATUS);
-            screen_puts(s, 1, y - 1, s->w - 1, ui->cmd_hint, EL_STATUS);
-        }
-        return;
-    }
-    if (ui->question) {
-        /* the answer keys stay visible however long the question is */
-        const char *q = ui->question, *yn = " (y/n)";
-        size_t len = strlen(q), ynl = strlen(yn);
-        if (text_columns(q, len) > s->w && len > ynl && strcmp(q + len - ynl, yn) == 0) {
-            int used = screen_put_fit(s, 0, y, s->w - (int)ynl, q, len - ynl, EL_HELP_KEY);
-            screen_puts(s, used, y, s->w - used, yn, EL_HELP_KEY);
-        } else {
-            screen_put_fit(s, 0, y, s->w, q, len, EL_HELP_KEY);
-        }
-        return;
-    }
-    struct strbuf status = STRBUF_INIT;
-    int status_style;
-    if (ui_job_status(ui, s->w, &status, &status_style)) {
-        screen_puts(s, 0, y, s->w, strbuf_str(&status), status_style);
-        strbuf_free(&status);
-        return;
-    }
-    if (ui->message) {
-        /* a message longer than the line, or with more in the log, ends in
-         * a pointer to the log, where all of it can be read */
-        const char *more = " (M: all of it)";
-        int mw = (int)strlen(more);
-        size_t len = strlen(ui->message);
-        bool cut = text_columns(ui->message, len) > s->w;
-        int style = ui->message_error ? EL_ERROR : EL_MESSAGE;
-        if ((cut || ui->message_more) && s->w > 2 * mw) {
-            int used = screen_put_fit(s, 0, y, s->w - mw, ui->message, len, style);
-            screen_puts(s, used, y, mw, more, EL_DIM);
-        } else {
-            screen_put_fit(s, 0, y, s->w, ui->message, len, style);
-        }
-    }
-}
-
-static void draw_pane(struct ui *ui, enum pane_id p)
-{
-    struct rect r = ui->pane_rect[p];
-    if (r.w <= 0 || r.h <= 0)
-        return;
-    struct screen *s = &ui->scr;
-    bool focused = p == ui->focus;
-    int style = focused ? EL_TITLE_FOCUS : EL_TITLE;
-    screen_fill(s, r.x, r.y, r.w, ' ', style);
-    struct strbuf title = STRBUF_INIT;
-    strbuf_addf(&title, " %d %s", (int)p + 1, pane_ops[p]->title);
-    if (ui->zoom && focused)
-        strbuf_addstr(&title, " [zoom]");
-    int used = screen_puts(s, r.x, r.y, r.w, strbuf_str(&title), style);
-    if (pane_ops[p]->summary) {
-        strbuf_reset(&title);
-        pane_ops[p]->summary(ui, &title);
-        int tw = text_columns(title.data ? title.data : "", title.len);
-        int x = r.x + r.w - tw - 1;
-        if (x < r.x + used + 2)
-            x = r.x + used + 2;
-        screen_puts(s, x, r.y, r.x + r.w - x, strbuf_str(&title), style);
-    }
-    strbuf_free(&title);
-    struct rect body = {r.x, r.y + 1, r.w, r.h - 1};
-    if (body.h > 0)
-        pane_ops[p]->draw(ui, body, focused);
-}
-
-/* ---- overlays: help and the message log ------------------------------------------ */
-
-/* The message log's lines (markers as struct overlay_ops says), wrapped to
- * `width` so every message can be read in full. */
-static void messages_lines(struct ui *ui, int width, struct strbuf *lines)
-{
-    if (ui->nlog == 0)
-        strbuf_addstr(lines, "\x05(no messages yet)\n");
-    int w = width > 10 ? width : 10;
-    for (size_t i = 0; i < ui->nlog; i++) {
-        const char *t = ui->log[i].text;
-        char mark = ui->log[i].error ? '\x04' : '\x05';
-        /* lines at newlines, wrapped at w columns between words; the
-         * continuations of a line indented, so each message stands out */
-        size_t len = strlen(t), pos = 0;
-        bool first = true;
-        while (pos < len) {
-            size_t next;
-            size_t take = text_wrap_line(t + pos, len - pos, first ? w : w - 2, &next);
-            strbuf_addch(lines, mark);
-            if (!first)
-                strbuf_addstr(lines, "  ");
-            strbuf_add(lines, t + pos, take);
-            strbuf_addch(lines, '\n');
-            first = pos + take < len && t[pos + take] == '\n';
-            pos += next;
-        }
-    }
-}
-
-/* The keys of the focused pane's view (NULL: its context's bindings). */
-static const struct view_keys *focused_view_keys(struct ui *ui)
-{
-    const struct pane_ops *ops = pane_ops[ui->focus];
-    return ops->keys ? ops->keys(ui) : NULL;
-}
-
-/* The key table's binding of action a. */
-static const struct key_binding *binding_of(enum action a)
-{
-    for (size_t i = 0; i < key_table_len; i++)
-        if (key_table[i].action == a)
-            return &key_table[i];
-    return NULL;
-}
-
-/* Help: the focused pane's keys first (those of the view it shows, when it
- * names them: struct view_keys), then every pane's, the commands and the
- * mouse. */
-static void help_lines(struct ui *ui, int width, struct strbuf *lines)
-{
-    enum key_context first = pane_ops[ui->focus]->context;
-    const struct view_keys *view = focused_view_keys(ui);
-    enum key_context order[NCONTEXTS];
-    int n = 0;
-    if (view) {
-        strbuf_addf(lines, "\x01%s (the focused pane)\n", view->title);
-        for (const struct footer_key *f = view->keys; f->action != ACT_NONE; f++) {
-            const struct key_binding *b = binding_of(f->action);
-            strbuf_addf(lines, "\x02%s\x03%s\n", b->keys, b->help);
-        }
-    } else {
-        order[n++] = first;
-    }
-    order[n++] = CTX_LIST;
-    order[n++] = CTX_GLOBAL;
-    for (int c = 0; c < NCONTEXTS; c++)
-        if (((enum key_context)c != first || view) && c != CTX_LIST && c != CTX_GLOBAL)
-            order[n++] = (enum key_context)c;
-    for (int o = 0; o < n; o++) {
-        enum key_context c = order[o];
-        bool any = false;
-        for (size_t i = 0; i < key_table_len; i++)
-            any |= key_table[i].context == c;
-        if (!any)
-            continue;
-        strbuf_addf(lines, "\x01%s%s\n", key_context_titles[c],
-                    c != first ? ""
-                    : view     ? " (every view)"
-                    : o == 0 && c != CTX_LIST && c != CTX_GLOBAL ? " (the focused pane)"
-                                                                 : "");
-        for (size_t i = 0; i < key_table_len; i++)
-            if (key_table[i].context == c)
-                strbuf_addf(lines, "\x02%s\x03%s\n", key_table[i].keys, key_table[i].help);
-    }
-    strbuf_addstr(lines, "\x01" "Commands (type : first)\n");
-    commands_help(lines, width);
-    strbuf_addstr(lines, "\x01" "Mouse\n\x02" "click\x03" "focus a pane and select a row\n"
-                         "\x02" "wheel\x03" "scroll\n");
-}
-
-static const struct overlay_ops help_overlay_ops = {
-    " Help: keys and commands (j/k scroll, / searches, Esc closes)", help_lines, NULL,
-};
-static const struct overlay_ops messages_overlay_ops = {
-    " Messages of this session (j/k scroll, / searches, Esc closes)", messages_lines, NULL,
-};
-
-/* The open overlay's ops (NULL: none). */
-static const struct overlay_ops *overlay_ops(const struct ui *ui)
-{
-    switch (ui->overlay) {
-    case OVERLAY_NONE: return NULL;
-    case OVERLAY_HELP: return &help_overlay_ops;
-    case OVERLAY_MESSAGES: return &messages_overlay_ops;
-    case OVERLAY_GENERALIZE: return &generalize_overlay_ops;
-    }
-    return NULL;
-}
-
-static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
-{
-    overlay_ops(ui)->lines(ui, width, lines);
-}
-
-/* One key of the footer at x: the key as the table names it (the first of
- * the binding's keys), then its word; false when it does not fit. */
-static bool footer_key(struct screen *s, int *x, int y, const char *keys, const char *word)
-{
-    const char *end = strchr(keys, ' ');
-    int kl = end ? (int)(end - keys) : (int)strlen(keys);
-    int need = kl + 1 + (int)strlen(word) + 2;
-    if (*x + need > s->w)
-        return false;
-    *x += screen_put(s, *x, y, kl, keys, (size_t)kl, EL_HELP_KEY);
-    *x += screen_puts(s, *x, y, s->w - *x, " ", EL_NORMAL);
-    *x += screen_puts(s, *x, y, s->w - *x, word, EL_DIM);
-    *x += 2;
-    return true;
-}
-
-/* The footer: the keys of what the keys go to, as many as fit (htop,
- * nano): an overlay's own keys when it names them (struct overlay_ops);
- * else the keys of the focused pane's view (struct view_keys, or its
- * context's bindings when it names none), then the global ones; :footer
- * hides it. */
-static void draw_footer(struct ui *ui, int y)
-{
-    struct screen *s = &ui->scr;
-    screen_fill(s, 0, y, s->w, ' ', EL_NORMAL);
-    int x = 0;
-    const struct overlay_ops *ov = overlay_ops(ui);
-    const struct footer_key *own = ov ? ov->footer : NULL;
-    bool then_global = !own;
-    if (!own) {
-        const struct view_keys *view = focused_view_keys(ui);
-        own = view ? view->keys : NULL;
-    }
-    if (own) {
-        for (const struct footer_key *f = own; f->action != ACT_NONE; f++)
-            if (*f->word && !footer_key(s, &x, y, binding_of(f->action)->keys, f->word))
-                return;
-    } else {
-        for (size_t i = 0; i < key_table_len; i++) {
-            const struct key_binding *b = &key_table[i];
-            if (b->context == pane_ops[ui->focus]->context && *b->footer &&
-                !footer_key(s, &x, y, b->keys, b->footer))
-                return;
-        }
-    }
-    for (size_t i = 0; then_global && i < key_table_len; i++) {
-        const struct key_binding *b = &key_table[i];
-        if (b->context == CTX_GLOBAL && *b->footer && !footer_key(s, &x, y, b->keys, b->footer))
-            return;
-    }
-}
-
-static void draw_overlay(struct ui *ui, struct rect body)
-{
-    struct screen *s = &ui->scr;
-    struct rect r = body;
-    for (int y = r.y; y < r.y + r.h; y++)
-        screen_fill(s, r.x, y, r.w, ' ', EL_NORMAL);
-    screen_fill(s, r.x, r.y, r.w, ' ', EL_TITLE_FOCUS);
-    const char *title = overlay_ops(ui)->title;
-    screen_put_fit(s, r.x, r.y, r.w, title, strlen(title), EL_TITLE_FOCUS);
-    struct strbuf lines = STRBUF_INIT;
-    overlay_lines(ui, r.w - 2, &lines);
-    uint64_t total = 0;
-    for (size_t i = 0; i < lines.len; i++)
-        total += lines.data[i] == '\n';
-    int h = r.h - 1;
-    ui->help_height = h;
-    if (total > (uint64_t)h && ui->help_top > total - (uint64_t)h)
-        ui->help_top = total - (uint64_t)h;
-    if (total <= (uint64_t)h)
-        ui->help_top = 0;
-    /* the key column fits the longest keys (a command with its arguments),
-     * up to half the width */
-    int kw = 12;
-    for (const char *q = lines.data; q && *q;) {
-        const char *nl = strchr(q, '\n');
-        const char *mid = *q == '\x02' ? memchr(q, '\x03', (size_t)(nl - q)) : NULL;
-        if (mid && text_columns(q + 1, (size_t)(mid - q - 1)) + 2 > kw)
-            kw = text_columns(q + 1, (size_t)(mid - q - 1)) + 2;
-        q = nl + 1;
-    }
-    if (kw > r.w / 2)
-        kw = r.w / 2;
-    uint64_t row = 0;
-    int y = r.y + 1;
-    const char *p = lines.data;
-    while (p && *p && y < r.y + r.h) {
-        const char *nl = strchr(p, '\n');
-        if (row++ >= ui->help_top) {
-            if (*p == '\x01') {
-                screen_put(s, r.x + 1, y, r.w - 2, p + 1, (size_t)(nl - p - 1), EL_HEADER);
-            } else if (*p == '\x02') {
-                const char *mid = memchr(p, '\x03', (size_t)(nl - p));
-                screen_put_fit(s, r.x + 3, y, kw - 1, p + 1, (size_t)(mid - p - 1), EL_HELP_KEY);
-                screen_put_fit(s, r.x + 3 + kw, y, r.w - kw - 4, mid + 1, (size_t)(nl - mid - 1),
-                               EL_NORMAL);
-            } else {
-                screen_put(s, r.x + 1, y, r.w - 2, p + 1, (size_t)(nl - p - 1),
-                           *p == '\x04' ? EL_ERROR : EL_NORMAL);
-            }
-            if (ui->overlay_match == row)
-                screen_restyle(s, r.x, y, r.w, EL_SEARCH, false);
-            y++;
-        }
-        p = nl + 1;
-    }
-    strbuf_free(&lines);
-}
-
-/* Search the overlay's lines from the line after the last match (or the
- * first shown line), wrapping around. */
-static void overlay_search(struct ui *ui, bool backward)
-{
-    struct strbuf lines = STRBUF_INIT;
-    overlay_lines(ui, ui->scr.w - 2, &lines);
-    size_t nlines = 0;
-    for (size_t i = 0; i < lines.len; i++)
-        nlines += lines.data[i] == '\n';
-    char **line = xcalloc(nlines + 1, sizeof *line);
-    size_t k = 0;
-    for (char *p = lines.data; p && *p; k++) {
-        char *nl = strchr(p, '\n');
-        *nl = '\0';
-        for (char *q = p; *q; q++)
-            if (*q >= 1 && *q <= 5)
-                *q = ' ';
-        line[k] = p;
-        p = nl + 1;
-    }
-    uint64_t from = ui->overlay_match ? ui->overlay_match - 1 : ui->help_top;
-    bool found = false;
-    for (size_t i = 1; i <= nlines && nlines; i++) {
-        size_t at = backward ? (size_t)((from + nlines * 2 - i) % nlines)
-                             : (size_t)((from + i - (ui->overlay_match ? 0 : 1)) % nlines);
-        if (text_contains_nocase(line[at], ui->search)) {
-            ui->overlay_match = at + 1;
-            uint64_t h = ui->help_height > 2 ? (uint64_t)ui->help_height : 1;
-            if (at < ui->help_top || at >= ui->help_top + h)
-                ui->help_top = at > h / 3 ? at - h / 3 : 0;
-            found = true;
-            break;
-        }
-    }
-    free(line);
-    strbuf_free(&lines);
-    if (found)
-        ui_message(ui, "/%s", ui->search);
-    else
-        ui_error(ui, "not found: %s", ui->search);
-}
-
-/* ---- lessons ------------------------------------------------------------------------ */
-
-/* Wrap text at w columns (text_wrap_line), drawing the lines when s is
- * given; returns how many there are, at most maxlines. */
-static int wrap_lines(const char *text, int w, struct screen *s, int x, int y, int maxlines, int style)
-{
-    int lines = 0;
-    size_t len = strlen(text), pos = 0, next;
-    while (pos < len && lines < maxlines) {
-        size_t take = text_wrap_line(text + pos, len - pos, w, &next);
-        if (s)
-            screen_put_fit(s, x, y + lines, w, text + pos, take, style);
-        lines++;
-        pos += next;
-    }
-    return lines;
-}
-
-static int lesson_caption_height(struct ui *ui)
-{
-    const struct lesson_step *st = &ui->lesson->steps[ui->lesson_step];
-    int text = wrap_lines(st->caption, ui->scr.w - 2, NULL, 0, 0, 6, 0);
-    int h = 1 + text;
-    int most = ui->scr.h / 3; /* the panes keep two thirds */
-    return h > most ? most : h;
-}
-
-static void draw_caption(struct ui *ui, int y, int h)
-{
-    struct screen *s = &ui->scr;
-    const struct lesson *l = ui->lesson;
-    const struct lesson_step *st = &l->steps[ui->lesson_step];
-    for (int i = 0; i < h; i++)
-        screen_fill(s, 0, y + i, s->w, ' ', EL_NORMAL);
-    screen_fill(s, 0, y, s->w, ' ', EL_TITLE);
-    struct strbuf t = STRBUF_INIT;
-    strbuf_addf(&t, " %s: step %zu/%zu, %s", l->title, ui->lesson_step + 1, l->nsteps, st->title);
-    const char *keys = "  < > steps ";
-    int kw = (int)strlen(keys);
-    int used = screen_put_fit(s, 0, y, s->w - kw, t.data, t.len, EL_TITLE);
-    screen_puts(s, s->w - kw > used ? s->w - kw : used, y, kw, keys, EL_TITLE);
-    strbuf_free(&t);
-    wrap_lines(st->caption, s->w - 2, s, 1, y + 1, h - 1, EL_NORMAL);
-}
-
-char *ui_lessons_dir(const struct ui *ui)
-{
-    struct strbuf p = STRBUF_INIT;
-    const char *tries[] = {"%s/../lessons", "%s/../../lessons"};
-    for (size_t i = 0; ui->exe_dir && i < 2; i++) {
-        strbuf_reset(&p);
-        strbuf_addf(&p, tries[i], ui->exe_dir);
-        char real[PATH_MAX];
-        if (realpath(strbuf_str(&p), real)) {
-            strbuf_free(&p);
-            return xstrdup(real);
-        }
-    }
-    strbuf_reset(&p);
-    strbuf_addf(&p, "%s/lessons", KPATH_DATADIR);
-    if (access(strbuf_str(&p), R_OK) == 0)
-        return strbuf_detach(&p, NULL);
-    strbuf_free(&p);
-    return NULL;
+    commands_run(ui, line);
+    start_lesson(ui);
 }
 
 bool ui_lesson_open(struct ui *ui, const char *name)
 {
-    char *dir = ui_lessons_dir(ui);
-    struct strbuf path = STRBUF_INIT;
-    if (strchr(name, '/') || !dir)
-        strbuf_addstr(&path, name);
-    else
-        strbuf_addf(&path, "%s/%s.lesson", dir, name);
-    /* {data}: the directory above lessons/, where grammars/ is */
-    struct strbuf data = STRBUF_INIT;
-    const char *slash = strrchr(strbuf_str(&path), '/');
-    if (slash)
-        strbuf_add(&data, path.data, (size_t)(slash - path.data));
-    else
-        strbuf_addstr(&data, ".");
-    strbuf_addstr(&data, "/..");
-    char real[PATH_MAX];
-    struct diag_list d = DIAG_LIST_INIT;
-    struct lesson *l = lesson_load(strbuf_str(&path),
-                                   realpath(strbuf_str(&data), real) ? real : strbuf_str(&data), &d);
-    strbuf_free(&path);
-    strbuf_free(&data);
-    free(dir);
-    if (!l) {
-        ui_diags(ui, &d);
+    if (!lessons_open(ui, name))
         return false;
-    }
-    diag_list_free(&d);
-    lesson_free(ui->lesson);
-    ui->lesson = l;
-    ui_lesson_goto(ui, 0);
+    start_lesson(ui);
     return true;
 }
 
@@ -688,44 +87,6 @@ void ui_lesson_goto(struct ui *ui, size_t i)
         ui_error(ui, "the lesson's step %zu has a line that is not a key (M shows it)", i + 1);
 }
 
-void ui_draw(struct ui *ui)
-{
-    struct screen *s = &ui->scr;
-    screen_clear(s, EL_NORMAL);
-    if (s->w < UI_MIN_W || s->h < UI_MIN_H) {
-        char line[96];
-        snprintf(line, sizeof line, "Terminal too small (%dx%d)", s->w, s->h);
-        screen_puts(s, 0, s->h / 2 - 1, s->w, line, EL_ERROR);
-        snprintf(line, sizeof line, "kpath needs %dx%d; enlarge it (q quits)", UI_MIN_W, UI_MIN_H);
-        screen_puts(s, 0, s->h / 2, s->w, line, EL_NORMAL);
-        ui->cursor_x = ui->cursor_y = -1;
-        return;
-    }
-    draw_tabs(ui);
-    bool footer = !ui->footer_hidden;
-    int caption = ui->lesson ? lesson_caption_height(ui) : 0;
-    struct rect body = {0, 1, s->w, s->h - 3 - footer - caption};
-    layout(ui, body);
-    /* column separators: wherever no pane was drawn inside the body */
-    for (int p = 0; p < NPANES; p++)
-        draw_pane(ui, (enum pane_id)p);
-    if (!ui->zoom) {
-        for (int p = 0; p < NPANES; p++) {
-            struct rect r = ui->pane_rect[p];
-            if (r.w > 0 && r.x + r.w < s->w)
-                for (int y = r.y; y < r.y + r.h; y++)
-                    screen_fill(s, r.x + r.w, y, 1, ui->ascii ? '|' : 0x2502, EL_BORDER);
-        }
-    }
-    if (ui->overlay)
-        draw_overlay(ui, body);
-    if (caption)
-        draw_caption(ui, s->h - 2 - footer - caption, caption);
-    if (footer)
-        draw_footer(ui, s->h - 3);
-    draw_status(ui, s->h - 2);
-    draw_bottom_line(ui, s->h - 1);
-}
 
 /* ---- search ----------------------------------------------------------------------------- */
 
@@ -1285,17 +646,6 @@ void ui_cover_path(struct ui *ui, const uint32_t *path)
 
 /* ---- the front ends' requests -------------------------------------------------------- */
 
-bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial)
-{
-    if (ui->script_mode || !ui->front_cmdline)
-        return false;
-    free(ui->cmdline_want_prompt);
-    free(ui->cmdline_want_text);
-    ui->cmdline_want_prompt = xstrdup(prompt);
-    ui->cmdline_want_text = xstrdup(initial ? initial : "");
-    return true;
-}
-
 void ui_narrow(struct ui *ui, const char *text)
 {
     ui_request(ui, kpaths_narrow(ui, text));
@@ -1397,31 +747,20 @@ static void pane_action(struct ui *ui, enum action a)
 
 bool ui_request(struct ui *ui, struct pane_request r)
 {
-    if (r.changed)
-        ui_workspace_changed(ui);
-    for (size_t i = 0; i < r.nlog; i++)
-        ui_log(ui, r.log[i].error, r.log[i].text);
-    switch (r.kind) {
-    case REQ_NOT_MINE: pane_request_free(&r); return false;
-    case REQ_DONE: break;
-    case REQ_MESSAGE: ui_message(ui, "%s", r.text); break;
-    case REQ_ERROR: ui_error(ui, "%s", r.text); break;
-    case REQ_FOCUS:
-        ui_focus(ui, (enum pane_id)r.pane);
-        if (r.text)
-            ui_message(ui, "%s", r.text);
-        break;
-    case REQ_CMDLINE:
-        if (!ui_cmdline_open(ui, ":", r.text))
-            ui_message(ui, "%s", r.fallback);
-        break;
-    case REQ_COMMAND: ui_command(ui, r.text); break;
-    case REQ_ACTION: pane_action(ui, r.action); break;
-    case REQ_SELECT_PATH:
-        graph_reveal(ui, r.path[r.npath - 1]);
-        ui_message(ui, "%s", kpaths_select_path(ui, r.path, r.npath) ? r.text : r.fallback);
-        break;
-    }
-    pane_request_free(&r);
+    if (r.kind != REQ_COMMAND && r.kind != REQ_ACTION)
+        return ui_carry_out(ui, r);
+    /* a command line or an action runs here, at the top, after the rest of
+     * the request (ui_carry_out: what changed, the log) */
+    enum request_kind kind = r.kind;
+    enum action a = r.action;
+    char *line = r.text;
+    r.text = NULL;
+    r.kind = REQ_DONE;
+    ui_carry_out(ui, r);
+    if (kind == REQ_COMMAND)
+        ui_command(ui, line);
+    else
+        pane_action(ui, a);
+    free(line);
     return true;
 }
