@@ -26,6 +26,7 @@
 #include "lessons.h"
 #include "messages.h"
 #include "runs_job.h"
+#include "search.h"
 #include "session.h"
 #include "ui.h"
 
@@ -34,9 +35,6 @@ void ui_key(struct ui *ui, int key);
 /* Run a command line (without the ':'), then go to the first step of a
  * lesson it opened (commands.h, lessons.h). */
 void ui_command(struct ui *ui, const char *line);
-/* Search for text in the focused list (or the k-paths); an empty text
- * repeats the last search in the given direction. */
-void ui_search(struct ui *ui, const char *text, bool backward);
 /* Run one script line (a key line, :COMMAND or /TEXT) and finish the work it
  * started; false, reported on stderr as WHERE (or in the log when a
  * terminal has the screen), when a key is not understood.  Script mode and

@@ -4,7 +4,7 @@
  * that read top-down (docs/design/ui.md; tests/layers/run.sh keeps
  * them so):
  *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
- *     app         app.c, commands.c, draw.c, overlays.c, lessons.c,
+ *     app         app.c, commands.c, draw.c, search.c, overlays.c, lessons.c,
  *                 generalize_job.c, runs_job.c, features_job.c,
  *                 app_jobs.c, session.c: key dispatch, commands,
  *                 drawing, jobs, focus                          -> ui.h

@@ -15,8 +15,8 @@
 #           swapped, focus, what panes ask for, autosave, quitting, theme),
 #           app_jobs, generalize_job, runs_job, features_job (the jobs),
 #           overlays and lessons (what is shown over and under the panes),
-#           draw (the frame), commands (the ':' line), app (key dispatch,
-#           script lines, search, lesson steps, the requests' top)
+#           search, draw (the frame), commands (the ':' line), app (key
+#           dispatch, script lines, lesson steps, the requests' top)
 #   front   term, script, tui: the front ends, which drive the app through
 #           app.h; nothing below calls them
 # A file may include the headers and call the (non-static) functions of its
@@ -32,7 +32,7 @@ layer_of() {
     case $1 in
     screen|theme|keys|widget|plot|svg|lesson|command_table) echo 0 ;;
     pane_*|request|generalize_view|runs|features|inputs_view|messages|job) echo 1 ;;
-    app|app_jobs|commands|session|generalize_job|runs_job|features_job|draw|overlays|lessons) echo 2 ;;
+    app|app_jobs|commands|session|generalize_job|runs_job|features_job|draw|overlays|lessons|search) echo 2 ;;
     term|script|tui) echo 3 ;;
     *) echo "" ;;
     esac
@@ -80,7 +80,7 @@ grep -q '^app.c ui_key$' "$tmp/defs" || fail "did not find ui_key in app.c (the 
 header_layer() {
     case $1 in
     ui.h|generalize_view.h|features_view.h|messages.h|job.h) echo 1 ;;
-    app.h|app_jobs.h|session.h|runs_job.h|features_job.h|commands.h|draw.h|overlays.h|lessons.h) echo 2 ;;
+    app.h|app_jobs.h|session.h|runs_job.h|features_job.h|commands.h|draw.h|overlays.h|lessons.h|search.h) echo 2 ;;
     term.h|script.h|tui.h) echo 3 ;;
     widget.h|plot.h|svg.h|screen.h|theme.h|keys.h|lesson.h|command_table.h) echo 0 ;;
     *) echo -1 ;;
