@@ -1,4 +1,5 @@
-/* app: the explorer's top as the front ends see it (app.c, commands.c).
+/* app: the explorer's top as the front ends see it (app.c, and below it
+ * commands.c, draw.c, lessons.c, session.c, the jobs).
  *
  * Contract: the front ends (term.c, the terminal; script.c, script mode;
  * tui.c, which sets the explorer up) drive the app through this header
@@ -7,7 +8,8 @@
  * needs from one it leaves in struct ui for the front end to take after the
  * call (the command line to open: cmdline_want_*; a repaint: redraw_all; the
  * theme: theme_generation), so the layers read top-down:
- *     front ends (term, script, tui) -> app (app, commands) -> panes -> widgets
+ *     front ends (term, script, tui) -> app (app, commands, draw, ...)
+ *         -> panes -> widgets
  * The panes (ui.h) never include this header (tests/layers.sh checks). */
 #ifndef KPATH_UI_APP_H
 #define KPATH_UI_APP_H
@@ -15,41 +17,34 @@
 #include <stdbool.h>
 
 #include "app_jobs.h"
+#include "command_table.h"
+#include "commands.h"
+#include "draw.h"
 #include "features_job.h"
 #include "generalize_view.h"
 #include "job.h"
+#include "lessons.h"
 #include "messages.h"
 #include "runs_job.h"
+#include "search.h"
 #include "session.h"
 #include "ui.h"
 
-/* Draw the whole frame into ui->scr (already sized). */
-void ui_draw(struct ui *ui);
 /* Handle one key (K_MOUSE: ui->mouse holds the event). */
 void ui_key(struct ui *ui, int key);
-/* Run a command line (without the ':'). */
+/* Run a command line (without the ':'), then go to the first step of a
+ * lesson it opened (commands.h, lessons.h). */
 void ui_command(struct ui *ui, const char *line);
-/* Search for text in the focused list (or the k-paths); an empty text
- * repeats the last search in the given direction. */
-void ui_search(struct ui *ui, const char *text, bool backward);
 /* Run one script line (a key line, :COMMAND or /TEXT) and finish the work it
  * started; false, reported on stderr as WHERE (or in the log when a
  * terminal has the screen), when a key is not understood.  Script mode and
  * lessons run their lines with it. */
 bool ui_script_line(struct ui *ui, const char *line, const char *where);
-/* Ask the front end to open its command line with a prompt (":" or "/")
- * and initial text, after the current key; false when it has none (script
- * mode), and the caller says how to type it instead. */
-bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial);
 /* Narrow the k-path list to the text typed so far (the terminal calls it
  * on every key of `:narrow TEXT`). */
 void ui_narrow(struct ui *ui, const char *text);
 /* Carry out what a pane asked for (and free it); false for REQ_NOT_MINE. */
 bool ui_request(struct ui *ui, struct pane_request r);
-/* Completion candidates for the command line `line` whose last word starts
- * at byte `start`: a NULL-terminated array of strings (caller frees), or NULL
- * for file-name completion. */
-char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
 
 
 /* ---- what the app does for its parts (the app layer: app.c, commands.c,
@@ -63,11 +58,5 @@ void ui_cover_path(struct ui *ui, const uint32_t *path);
 bool ui_lesson_open(struct ui *ui, const char *name);
 /* Go to step i of the open lesson (its setup lines and those before run). */
 void ui_lesson_goto(struct ui *ui, size_t i);
-/* The directory of the bundled lessons (owned string), or NULL. */
-char *ui_lessons_dir(const struct ui *ui);
-
-/* The commands' help (commands.c), for the help overlay and --help. */
-void commands_help(struct strbuf *out, int width);
-size_t commands_help_lines(void);
 
 #endif

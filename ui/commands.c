@@ -1,8 +1,9 @@
-/* commands: the ':' command line, with the CLI's vocabulary.  One table
- * (COMMAND_TABLE) gives each command's arguments, completion and help; the
- * help overlay and Tab completion read it.  Errors go to the status line and
- * never end the program.  The app layer (see ui.h): commands reach the panes
- * through their helpers and ops, and are run by the front ends (app.h). */
+/* commands: the ':' command line, with the CLI's vocabulary (commands.h).
+ * One table (COMMAND_TABLE, command_table.h) gives each command's
+ * arguments, completion and help; Tab completion reads it here, the help
+ * overlay through command_table.c.  Errors go to the status line and never
+ * end the program.  The app layer (see ui.h): commands reach the panes
+ * through their helpers and ops, and are run from the top (ui_command). */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -17,7 +18,17 @@
 #include "base/outdir.h"
 #include "parse/parse.h"
 #include "graph/pattern.h"
-#include "app.h"
+#include "app_jobs.h"
+#include "command_table.h"
+#include "commands.h"
+#include "draw.h"
+#include "features_job.h"
+#include "generalize_view.h"
+#include "job.h"
+#include "lessons.h"
+#include "messages.h"
+#include "runs_job.h"
+#include "session.h"
 #include "svg.h"
 #include "base/xalloc.h"
 #include "workspace/workspace_export.h"
@@ -33,49 +44,6 @@ struct cmd_args {
 };
 
 typedef void cmd_fn(struct ui *ui, const struct cmd_args *a);
-
-/* X(name, function, arguments, completion, help) */
-#define COMMAND_TABLE(X)                                                                           \
-    X("k", cmd_k, "K", ARG_NONE, "set k, the length of the k-paths")                              \
-    X("load", cmd_load, "FILE", ARG_FILE, "explore another grammar (load! drops unsaved work)")    \
-    X("samples", cmd_samples, "FILE|DIR...", ARG_FILE, "parse samples and add them as inputs")     \
-    X("gen", cmd_gen, "N [STRATEGY]", ARG_STRATEGY, "generate N inputs (kpath, random, coverage, prob)") \
-    X("cover", cmd_cover, "", ARG_NONE, "k-path strategy until every k-path is covered")            \
-    X("step", cmd_step, "[N]", ARG_NONE, "N generator steps (default 1)")                          \
-    X("learn", cmd_learn, "", ARG_NONE, "learn the probabilities from the samples")               \
-    X("invert", cmd_invert, "", ARG_NONE, "invert the probabilities (less of the same)")         \
-    X("prob", cmd_prob, "RULE [N.]ALT VALUE", ARG_RULE, "set an alternative's probability (0.3 or 30%)") \
-    X("probs", cmd_probs, "grammar", ARG_NONE, "back to the grammar's own probabilities")         \
-    X("dup", cmd_dup, "RULE [ALT] [DEPTH]", ARG_RULE, "duplicate the rules an alternative uses")  \
-    X("pin", cmd_pin, "[PATH]", ARG_NODE, "pin a context (default: the selection)")               \
-    X("unpin", cmd_unpin, "", ARG_NONE, "remove every pin")                                        \
-    X("pattern", cmd_pattern, "[PATH]", ARG_NODE, "show a k-path's pattern")                       \
-    X("why", cmd_why, "[PATH]", ARG_NODE, "explain why a k-path is uncovered")                     \
-    X("export", cmd_export, "DIR", ARG_FILE, "write the marked (or selected) inputs; export! reuses DIR") \
-    X("theme", cmd_theme, "NAME", ARG_THEME, "switch the colour theme")                           \
-    X("seed", cmd_seed, "N", ARG_NONE, "seed of every random choice")                             \
-    X("depth", cmd_depth, "D", ARG_NONE, "depth limit (reference nodes per root-to-leaf path)")   \
-    X("repetitions", cmd_repetitions, "R", ARG_NONE, "repetitions of *, + and {n,}, at most")    \
-    X("strategy", cmd_strategy, "NAME", ARG_STRATEGY, "kpath, random, coverage or prob")          \
-    X("closeoff", cmd_closeoff, "NAME", ARG_CLOSEOFF, "greedy (the default), shortest or random") \
-    X("filter", cmd_filter, "WHICH", ARG_FILTER, "k-paths shown: uncovered, covered or all")      \
-    X("narrow", cmd_narrow, "[TEXT]", ARG_NONE, "k-paths shown: those containing TEXT (F types it)") \
-    X("generalize", cmd_generalize, "SAMPLE... --", ARG_FILE, "... -- COMMAND [ARG...]: widen the grammar by asking COMMAND (W shows it)") \
-    X("learned", cmd_learned, "[FILE]", ARG_FILE, "write the grammar :generalize learned to FILE and explore it") \
-    X("run", cmd_run, "-- COMMAND [ARG...]", ARG_FILE, "run the inputs through COMMAND (kpath run's options go before --)") \
-    X("coverage", cmd_coverage, "", ARG_NONE, "coverage for every k from 1 to k")                 \
-    X("clear", cmd_clear, "", ARG_NONE, "remove the generated inputs")                            \
-    X("save", cmd_save, "[FILE]", ARG_FILE, "save the workspace")                                 \
-    X("open", cmd_open, "FILE", ARG_FILE, "open a saved workspace (open! drops unsaved work)")    \
-    X("dump", cmd_dump, "FILE", ARG_FILE, "write the screen as text")                             \
-    X("svg", cmd_svg, "FILE", ARG_FILE, "write the screen as an SVG picture")                     \
-    X("resize", cmd_resize, "W H", ARG_NONE, "script mode: set the screen size")                 \
-    X("help", cmd_help, "", ARG_NONE, "keys and commands")                                        \
-    X("messages", cmd_messages, "", ARG_NONE, "every message and error of this session (also M)") \
-    X("footer", cmd_footer, "", ARG_NONE, "show or hide the line of the focused pane's keys")    \
-    X("lesson", cmd_lesson, "[NAME|FILE|off]", ARG_FILE, "open a lesson (< and > step); no NAME lists them") \
-    X("q", cmd_quit, "", ARG_NONE, "quit (q! without asking)")                                    \
-    X("quit", cmd_quit, "", ARG_NONE, "quit")
 
 #define DECLARE(name, fn, args, kind, help) static cmd_fn fn;
 COMMAND_TABLE(DECLARE)
@@ -513,7 +481,7 @@ static void cmd_why(struct ui *ui, const struct cmd_args *a)
         ui->filter = WS_UNCOVERED;
     else if (ui->filter == WS_UNCOVERED)
         ui->filter = WS_ALL;
-    ui_request(ui, kpaths_narrow(ui, NULL)); /* the k-path asked for must be in the list */
+    ui_carry_out(ui, kpaths_narrow(ui, NULL)); /* the k-path asked for must be in the list */
     ui->list[PANE_KPATHS].cursor = workspace_position(ws, ui->filter, rank);
     ui->list[PANE_KPATHS].top = ui->list[PANE_KPATHS].cursor;
     ui->detail_of = PANE_KPATHS;
@@ -747,7 +715,7 @@ static void cmd_narrow(struct ui *ui, const struct cmd_args *a)
         text++;
     struct pane_request narrowed = kpaths_narrow(ui, text);
     if (narrowed.kind == REQ_ERROR) {
-        ui_request(ui, narrowed);
+        ui_carry_out(ui, narrowed);
         return;
     }
     pane_request_free(&narrowed);
@@ -962,7 +930,7 @@ static void cmd_lesson(struct ui *ui, const struct cmd_args *a)
         return;
     }
     if (a->argc == 2) {
-        ui_lesson_open(ui, a->argv[1]);
+        lessons_open(ui, a->argv[1]);
         return;
     }
     /* the bundled lessons, by name */
@@ -1017,7 +985,7 @@ static void cmd_quit(struct ui *ui, const struct cmd_args *a)
 
 /* ---- running, help, completion ----------------------------------------------------------- */
 
-void ui_command(struct ui *ui, const char *line)
+void commands_run(struct ui *ui, const char *line)
 {
     struct cmd_args a;
     split(line, &a);
@@ -1036,18 +1004,6 @@ void ui_command(struct ui *ui, const char *line)
         c->fn(ui, &a);
     }
     args_free(&a);
-}
-
-void commands_help(struct strbuf *out, int width)
-{
-    (void)width;
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        strbuf_addf(out, "\x02:%s %s\x03%s\n", commands[i].name, commands[i].args, commands[i].help);
-}
-
-size_t commands_help_lines(void)
-{
-    return NCOMMANDS;
 }
 
 static char **matches_from(const char *const *cands, size_t n, const char *word)

@@ -92,6 +92,14 @@ static bool list_has(const char *keys, int key)
     return false;
 }
 
+const struct key_binding *keys_binding(enum action a)
+{
+    for (size_t i = 0; i < key_table_len; i++)
+        if (key_table[i].action == a)
+            return &key_table[i];
+    return NULL;
+}
+
 enum action keys_lookup(int key, enum key_context context, bool list)
 {
     enum key_context order[3] = {context, CTX_LIST, CTX_GLOBAL};

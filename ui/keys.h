@@ -145,6 +145,8 @@ extern const struct key_binding key_table[];
 extern const size_t key_table_len;
 extern const char *const key_context_titles[];
 
+/* The key table's binding of action a (NULL: none). */
+const struct key_binding *keys_binding(enum action a);
 /* The action bound to `key` in `context` (then CTX_LIST when list is true,
  * then CTX_GLOBAL), or ACT_NONE. */
 enum action keys_lookup(int key, enum key_context context, bool list);

@@ -1,5 +1,6 @@
 /* session: struct ui set up and freed, the workspace it shows, focus and
- * overlays, the autosave, quitting and the theme (session.h). */
+ * overlays, what the panes ask for, the autosave, quitting and the theme
+ * (session.h). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,54 @@ void ui_overlay(struct ui *ui, enum overlay_kind kind)
     ui->overlay_match = 0;
     /* help from its top; the log at its end, where the newest message is */
     ui->help_top = kind == OVERLAY_MESSAGES ? UINT64_MAX / 2 : 0;
+}
+
+const struct view_keys *ui_focused_keys(struct ui *ui)
+{
+    const struct pane_ops *ops = pane_ops[ui->focus];
+    return ops->keys ? ops->keys(ui) : NULL;
+}
+
+bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial)
+{
+    if (ui->script_mode || !ui->front_cmdline)
+        return false;
+    free(ui->cmdline_want_prompt);
+    free(ui->cmdline_want_text);
+    ui->cmdline_want_prompt = xstrdup(prompt);
+    ui->cmdline_want_text = xstrdup(initial ? initial : "");
+    return true;
+}
+
+bool ui_carry_out(struct ui *ui, struct pane_request r)
+{
+    if (r.changed)
+        ui_workspace_changed(ui);
+    for (size_t i = 0; i < r.nlog; i++)
+        ui_log(ui, r.log[i].error, r.log[i].text);
+    switch (r.kind) {
+    case REQ_NOT_MINE: pane_request_free(&r); return false;
+    case REQ_DONE: break;
+    case REQ_MESSAGE: ui_message(ui, "%s", r.text); break;
+    case REQ_ERROR: ui_error(ui, "%s", r.text); break;
+    case REQ_FOCUS:
+        ui_focus(ui, (enum pane_id)r.pane);
+        if (r.text)
+            ui_message(ui, "%s", r.text);
+        break;
+    case REQ_CMDLINE:
+        if (!ui_cmdline_open(ui, ":", r.text))
+            ui_message(ui, "%s", r.fallback);
+        break;
+    case REQ_COMMAND: /* the top's (ui_request) */
+    case REQ_ACTION: break;
+    case REQ_SELECT_PATH:
+        graph_reveal(ui, r.path[r.npath - 1]);
+        ui_message(ui, "%s", kpaths_select_path(ui, r.path, r.npath) ? r.text : r.fallback);
+        break;
+    }
+    pane_request_free(&r);
+    return true;
 }
 
 void ui_autosave(struct ui *ui, bool force)

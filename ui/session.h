@@ -2,7 +2,8 @@
  * it (keys, commands, jobs): struct ui set up and freed, the workspace it
  * shows (swapped for another, or changed in shape, which refreshes the
  * rows derived from it), the focused pane, the overlay opened, the
- * autosave filed under what the session is about, quitting, the theme.  The app layer's bottom:
+ * autosave filed under what the session is about, quitting, the theme;
+ * and what a pane asks for but a command or an action (ui_carry_out).  The app layer's bottom:
  * it calls the panes' helpers, the jobs through their contract (job.h)
  * and the messages, never a job, a command or the key dispatch by name. */
 #ifndef KPATH_UI_SESSION_H
@@ -22,6 +23,19 @@ void ui_workspace_changed(struct ui *ui);
 void ui_focus(struct ui *ui, enum pane_id p);
 /* Open an overlay (help or the message log) at its top. */
 void ui_overlay(struct ui *ui, enum overlay_kind kind);
+/* The keys of the focused pane's view (NULL: its context's bindings), for
+ * the footer and the help. */
+const struct view_keys *ui_focused_keys(struct ui *ui);
+/* Ask the front end to open its command line with a prompt (":" or "/")
+ * and initial text, after the current key; false when it has none (script
+ * mode), and the caller says how to type it instead. */
+bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial);
+/* Carry out what a pane (or a pane's helper a command calls) asked for,
+ * and free it; false for REQ_NOT_MINE.  All but a command line
+ * (REQ_COMMAND) and an action of the app's (REQ_ACTION), which only the top
+ * carries out (ui_request, app.h): what asks from below the commands is
+ * carried out here, with no circle through them. */
+bool ui_carry_out(struct ui *ui, struct pane_request r);
 /* Write the autosave when the workspace changed since the last one (or
  * always: force). */
 void ui_autosave(struct ui *ui, bool force);

@@ -4,12 +4,14 @@
  * that read top-down (docs/design/ui.md; tests/layers/run.sh keeps
  * them so):
  *     front ends  term.c (curses, readline), script.c, tui.c   -> app.h
- *     app         app.c, commands.c, generalize_job.c, runs_job.c,
- *                 features_job.c, session.c: layout, focus, key
- *                 dispatch, commands, jobs                      -> ui.h
+ *     app         app.c, commands.c, draw.c, search.c, overlays.c, lessons.c,
+ *                 generalize_job.c, runs_job.c, features_job.c,
+ *                 app_jobs.c, session.c: key dispatch, commands,
+ *                 drawing, jobs, focus                          -> ui.h
  *     panes       pane_*.c, generalize_view.c, runs.c, features.c,
  *                 request.c, messages.c, job.c                  -> widget.h
- *     widgets     widget.c, plot.c, screen.c, theme.c, keys.c, svg.c
+ *     widgets     widget.c, plot.c, screen.c, theme.c, keys.c,
+ *                 command_table.c, svg.c, lesson.c
  * This header is what the panes see: struct ui, each pane's struct
  * pane_ops (tig's view_ops in spirit: a title, a row count for the generic
  * list navigation, a draw function, an action handler for its own keys),
@@ -364,6 +366,7 @@ struct ui {
     /* a lesson (lesson.h): its caption is shown above the footer */
     struct lesson *lesson;   /* owned; NULL: none */
     size_t lesson_step;
+    bool lesson_start;       /* lessons_open: the top goes to the first step */
 
     bool quit;
     bool redraw_all;         /* the terminal should be repainted from scratch */

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The layers of ui/ (docs/design/ui.md), checked from the sources so
 # they cannot silently regress.  From the bottom:
-#   widget  screen, theme, keys, widget, plot, svg, lesson:
-#           drawing pieces, file formats and file names; they know nothing
-#           of the app or the panes
+#   widget  screen, theme, keys, widget, plot, svg, lesson, command_table:
+#           drawing pieces, file formats and file names, the key and command
+#           tables; they know nothing of the app or the panes
 #   pane    pane_*, request, generalize_view, runs (the runs view),
 #           features (the behaviour features view), inputs_view (switching
 #           between the inputs pane's views): draw and take keys
@@ -11,10 +11,12 @@
 #           actions by returning a struct pane_request, never call the app;
 #           with them messages (the message line, the log, questions) and
 #           job (struct job_ops: running the current job by its contract)
-#   app     session (struct ui set up, the workspace swapped, focus,
-#           autosave, quitting, theme), app_jobs, generalize_job, runs_job,
-#           features_job (the jobs),
-#           commands, app (layout, drawing, key dispatch, search)
+#   app     from the bottom: session (struct ui set up, the workspace
+#           swapped, focus, what panes ask for, autosave, quitting, theme),
+#           app_jobs, generalize_job, runs_job, features_job (the jobs),
+#           overlays and lessons (what is shown over and under the panes),
+#           search, draw (the frame), commands (the ':' line), app (key
+#           dispatch, script lines, lesson steps, the requests' top)
 #   front   term, script, tui: the front ends, which drive the app through
 #           app.h; nothing below calls them
 # A file may include the headers and call the (non-static) functions of its
@@ -28,9 +30,9 @@ cd "$root" || exit 2
 
 layer_of() {
     case $1 in
-    screen|theme|keys|widget|plot|svg|lesson) echo 0 ;;
+    screen|theme|keys|widget|plot|svg|lesson|command_table) echo 0 ;;
     pane_*|request|generalize_view|runs|features|inputs_view|messages|job) echo 1 ;;
-    app|app_jobs|commands|session|generalize_job|runs_job|features_job) echo 2 ;;
+    app|app_jobs|commands|session|generalize_job|runs_job|features_job|draw|overlays|lessons|search) echo 2 ;;
     term|script|tui) echo 3 ;;
     *) echo "" ;;
     esac
@@ -78,9 +80,9 @@ grep -q '^app.c ui_key$' "$tmp/defs" || fail "did not find ui_key in app.c (the 
 header_layer() {
     case $1 in
     ui.h|generalize_view.h|features_view.h|messages.h|job.h) echo 1 ;;
-    app.h|app_jobs.h|session.h|runs_job.h|features_job.h) echo 2 ;;
+    app.h|app_jobs.h|session.h|runs_job.h|features_job.h|commands.h|draw.h|overlays.h|lessons.h|search.h) echo 2 ;;
     term.h|script.h|tui.h) echo 3 ;;
-    widget.h|plot.h|svg.h|screen.h|theme.h|keys.h|lesson.h) echo 0 ;;
+    widget.h|plot.h|svg.h|screen.h|theme.h|keys.h|lesson.h|command_table.h) echo 0 ;;
     *) echo -1 ;;
     esac
 }

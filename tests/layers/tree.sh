@@ -25,7 +25,6 @@ cd "$root" || exit 2
 
 order='base algo grammar graph formats parse gen suite run explain infer workspace'
 allowed='
-ui/app ui/commands
 '
 
 tmp=$(mktemp -d)
