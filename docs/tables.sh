@@ -7,7 +7,7 @@
 #                           (the explorer's KEY_TABLE, ui/keys.h)
 #   <!-- commands: ... -->  ... <!-- end of commands -->   from `kpath --man`'s
 #                           "Commands (type : first)", made from COMMAND_TABLE
-#                           (ui/commands.c), as ':help' shows it
+#                           (ui/command_table.h), as ':help' shows it
 # Usage: sh docs/tables.sh KPATH FILE   (`make docs-tables` runs it; the test
 # tests/cli/scripts/docs-tables.sh checks that nothing would change).  A FILE
 # holds any of the three, at least one.

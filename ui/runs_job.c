@@ -43,6 +43,7 @@
 #include "session.h"
 #include "ui.h"
 #include "run/collect.h"
+#include "run/collect_set.h"
 #include "base/number.h"
 #include "base/outdir.h"
 #include "parse/parse.h"
@@ -63,9 +64,7 @@ static void run_state_free(struct ui *ui)
     if (ui->run.campaign)
         campaign_free(ui->run.campaign); /* kills what still runs */
     ui->run.campaign = NULL;
-    for (size_t i = 0; i < ui->run.ncols; i++)
-        collector_free(&ui->run.cols[i]);
-    free(ui->run.cols);
+    collect_set_free(ui->run.cols, ui->run.ncols);
     ui->run.cols = NULL;
     ui->run.ncols = 0;
     if (ui->run.argv)
@@ -252,9 +251,8 @@ static bool start(struct ui *ui, char **words, int n, enum run_mode mode, size_t
     for (int j = i; j < n; j++)
         ui->run.argv[j - i] = xstrdup(words[j]);
     /* the collectors first: nothing is written when one cannot work */
-    ui->run.cols = xcalloc(2, sizeof *ui->run.cols);
-    collector_outcome(&ui->run.cols[ui->run.ncols++]);
-    bool ok = !gcov || collector_gcov(&ui->run.cols[ui->run.ncols++], gcov, lines, &d);
+    struct collect_spec spec = {.gcov_dir = gcov, .lines = lines};
+    bool ok = collect_set_make(&spec, &ui->run.cols, &ui->run.ncols, &d);
     char *dir = workspace_run_inputs_dir(results);
     if (ok && mode == RUN_APPEND) {
         /* the suite's paths as they will be, checked before any is written */
@@ -299,9 +297,7 @@ static bool start(struct ui *ui, char **words, int n, enum run_mode mode, size_t
         ui_diags(ui, &d);
         return false;
     }
-    ui->run.collect = xcalloc(ui->run.ncols + 1, sizeof *ui->run.collect);
-    for (size_t c = 0; c < ui->run.ncols; c++)
-        ui->run.collect[c] = ui->run.cols[c].name;
+    ui->run.collect = collect_set_names(ui->run.cols, ui->run.ncols);
     struct results_header *h = &ui->run.header;
     h->kpath_version = (char *)KPATH_VERSION;
     h->grammar = ws->grammar_path;
