@@ -191,7 +191,7 @@ void features_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
 const struct fv_row *features_selected_row(struct ui *ui)
 {
     struct features_view *fv = ui->features;
-    if (!fv || fv->state != FV_DONE || !fv->nrows || !ui->inputs_features)
+    if (!fv || fv->state != FV_DONE || !fv->nrows || ui->inputs_view != INPUTS_FEATURES)
         return NULL;
     list_clamp(&ui->list[PANE_INPUTS], fv->nrows);
     return &fv->rows[ui->list[PANE_INPUTS].cursor];
@@ -200,7 +200,7 @@ const struct fv_row *features_selected_row(struct ui *ui)
 bool features_node_highlighted(const struct ui *ui, uint32_t n)
 {
     struct features_view *fv = ui->features;
-    if (!fv || fv->state != FV_DONE || !ui->inputs_features || !fv->nrows ||
+    if (!fv || fv->state != FV_DONE || ui->inputs_view != INPUTS_FEATURES || !fv->nrows ||
         fv->key[3] != (uint64_t)(uintptr_t)ui->ws->graph || n >= ui->ws->graph->nnodes)
         return false;
     uint64_t cursor = ui->list[PANE_INPUTS].cursor;

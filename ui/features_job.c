@@ -123,7 +123,7 @@ static void select_again(struct ui *ui, struct features_view *fv)
         }
     }
     if (at != SIZE_MAX) {
-        struct list_state *l = ui->inputs_features ? &ui->list[PANE_INPUTS] : &fv->list;
+        struct list_state *l = ui->inputs_view == INPUTS_FEATURES ? &ui->list[PANE_INPUTS] : &fv->list;
         l->cursor = at;
     }
     ui_message(ui, "%s", fv->then_message);

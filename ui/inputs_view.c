@@ -12,7 +12,7 @@
 
 void runs_toggle(struct ui *ui, bool on)
 {
-    if (on == ui->inputs_runs)
+    if (on == (ui->inputs_view == INPUTS_RUNS))
         return;
     if (on)
         features_toggle(ui, false);
@@ -21,21 +21,20 @@ void runs_toggle(struct ui *ui, bool on)
     struct list_state t = ui->list[PANE_INPUTS];
     ui->list[PANE_INPUTS] = ui->runs_list;
     ui->runs_list = t;
-    ui->inputs_runs = on;
-    if (on)
-        ui->inputs_plot = false;
+    /* on from any view but the features (turned off above), off back to
+     * the list: the growth plot is left for the runs */
+    ui->inputs_view = on ? INPUTS_RUNS : INPUTS_LIST;
 }
 
 void features_toggle(struct ui *ui, bool on)
 {
-    if (on == ui->inputs_features)
+    if (on == (ui->inputs_view == INPUTS_FEATURES))
         return;
     if (!ui->features)
         ui->features = xcalloc(1, sizeof *ui->features);
     struct features_view *fv = ui->features;
     if (on) {
         runs_toggle(ui, false);
-        ui->inputs_plot = false;
         fv->other = ui->list[PANE_INPUTS];
         ui->list[PANE_INPUTS] = fv->list;
         if (fv->state == FV_STOPPED)
@@ -44,5 +43,5 @@ void features_toggle(struct ui *ui, bool on)
         fv->list = ui->list[PANE_INPUTS];
         ui->list[PANE_INPUTS] = fv->other;
     }
-    ui->inputs_features = on;
+    ui->inputs_view = on ? INPUTS_FEATURES : INPUTS_LIST;
 }

@@ -346,11 +346,11 @@ static struct strbuf *add_para(void *ctx, const char *label, int style)
 static void input_detail(struct ui *ui, struct paras *ps)
 {
     struct workspace *ws = ui->ws;
-    if (ui->inputs_features) {
+    if (ui->inputs_view == INPUTS_FEATURES) {
         features_detail(ui, add_para, ps);
         return;
     }
-    if (ui->inputs_runs && !run_detail(ui, ps))
+    if (ui->inputs_view == INPUTS_RUNS && !run_detail(ui, ps))
         return;
     if (!ws->ninputs) {
         strbuf_addstr(para_add(ps, "", EL_DIM), "no inputs yet: s steps, r runs, :samples FILE adds some");
@@ -416,8 +416,8 @@ static void detail_draw(struct ui *ui, struct rect r, bool focused)
 static void detail_summary(struct ui *ui, struct strbuf *out)
 {
     strbuf_addstr(out, ui->detail_of == PANE_GRAPH    ? "of the selected node"
-                       : ui->detail_of == PANE_INPUTS && ui->inputs_runs ? "of the selected run"
-                       : ui->detail_of == PANE_INPUTS && ui->inputs_features
+                       : ui->detail_of == PANE_INPUTS && ui->inputs_view == INPUTS_RUNS ? "of the selected run"
+                       : ui->detail_of == PANE_INPUTS && ui->inputs_view == INPUTS_FEATURES
                            ? "of the selected behaviour feature"
                        : ui->detail_of == PANE_INPUTS ? "of the selected input"
                                                       : "of the selected k-path");

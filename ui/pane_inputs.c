@@ -12,28 +12,19 @@
 #include "ui.h"
 #include "base/xalloc.h"
 
-static uint64_t inputs_rows(struct ui *ui)
+static uint64_t list_rows(struct ui *ui)
 {
-    if (ui->inputs_features)
-        return features_rows(ui);
-    return ui->inputs_runs ? runs_rows(ui) : ui->ws->ninputs;
+    return ui->ws->ninputs;
 }
 
-static void inputs_summary(struct ui *ui, struct strbuf *out)
+static void plot_summary(struct ui *ui, struct strbuf *out)
+{
+    strbuf_addf(out, "coverage growth, k=1..%u", ui->ws->k);
+}
+
+static void list_summary(struct ui *ui, struct strbuf *out)
 {
     struct workspace *ws = ui->ws;
-    if (ui->inputs_features) {
-        features_summary(ui, out);
-        return;
-    }
-    if (ui->inputs_runs) {
-        runs_summary(ui, out);
-        return;
-    }
-    if (ui->inputs_plot) {
-        strbuf_addf(out, "coverage growth, k=1..%u", ws->k);
-        return;
-    }
     size_t samples = 0;
     for (size_t i = 0; i < ws->ninputs; i++)
         samples += ws->inputs[i].sample != NULL;
@@ -57,28 +48,23 @@ static const struct coverage_growth *current_growth(struct ui *ui)
     return &ui->growth;
 }
 
-static void inputs_draw(struct ui *ui, struct rect r, bool focused)
+static void plot_draw(struct ui *ui, struct rect r, bool focused)
+{
+    (void)focused;
+    struct workspace *ws = ui->ws;
+    struct list_state *pl = &ui->list[PANE_INPUTS];
+    list_clamp(pl, ws->ninputs);
+    pl->height = 0;
+    if (ws->ninputs == 0)
+        screen_puts(&ui->scr, r.x + 1, r.y + 1, r.w - 1,
+                    "no inputs yet: the curve starts with the first (s/r generate)", EL_DIM);
+    else
+        plot_growth(&ui->scr, r, current_growth(ui), (size_t)pl->cursor + 1);
+}
+
+static void list_draw(struct ui *ui, struct rect r, bool focused)
 {
     struct workspace *ws = ui->ws;
-    if (ui->inputs_features) {
-        features_draw(ui, r, focused);
-        return;
-    }
-    if (ui->inputs_runs) {
-        runs_draw(ui, r, focused);
-        return;
-    }
-    if (ui->inputs_plot) {
-        struct list_state *pl = &ui->list[PANE_INPUTS];
-        list_clamp(pl, ws->ninputs);
-        pl->height = 0;
-        if (ws->ninputs == 0)
-            screen_puts(&ui->scr, r.x + 1, r.y + 1, r.w - 1,
-                        "no inputs yet: the curve starts with the first (s/r generate)", EL_DIM);
-        else
-            plot_growth(&ui->scr, r, current_growth(ui), (size_t)pl->cursor + 1);
-        return;
-    }
     struct screen *s = &ui->scr;
     struct list_state *l = &ui->list[PANE_INPUTS];
     struct strbuf tmp = STRBUF_INIT;
@@ -145,13 +131,13 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
     struct workspace *ws = ui->ws;
     struct list_state *l = &ui->list[PANE_INPUTS];
     if (a == ACT_INPUTS_FEATURES) {
-        features_toggle(ui, !ui->inputs_features);
-        return req_message("%s", ui->inputs_features
+        features_toggle(ui, ui->inputs_view != INPUTS_FEATURES);
+        return req_message("%s", ui->inputs_view == INPUTS_FEATURES
                                      ? "behaviour features of the runs and their rules: Enter selects "
                                        "a rule's k-path, T generates and runs inputs, w shows the inputs"
                                      : "showing the inputs");
     }
-    if (ui->inputs_features) {
+    if (ui->inputs_view == INPUTS_FEATURES) {
         struct pane_request r = features_action(ui, a);
         if (r.kind != REQ_NOT_MINE)
             return r;
@@ -161,11 +147,11 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
         return req_error("%s works in the behaviour features view (w)", a == ACT_TARGET ? "T" : "Enter");
     }
     if (a == ACT_INPUTS_RUNS) {
-        runs_toggle(ui, !ui->inputs_runs);
-        return req_message("%s", ui->inputs_runs ? "the runs of :run, failures first: b shows the inputs"
+        runs_toggle(ui, ui->inputs_view != INPUTS_RUNS);
+        return req_message("%s", ui->inputs_view == INPUTS_RUNS ? "the runs of :run, failures first: b shows the inputs"
                                                   : "showing the inputs");
     }
-    if (ui->inputs_runs) {
+    if (ui->inputs_view == INPUTS_RUNS) {
         /* the rows are runs: m marks the selected run's input; the rest
          * of the keys work on the list of inputs */
         size_t in = inputs_selected(ui);
@@ -242,9 +228,9 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
         r.changed = true; /* the app rebuilds what it derived from the inputs first */
         return r;
     }
-    case ACT_INPUTS_PLOT:
-        ui->inputs_plot = !ui->inputs_plot;
-        return req_message("%s", ui->inputs_plot
+    case ACT_INPUTS_PLOT: /* from the list or the plot: the others left above */
+        ui->inputs_view = ui->inputs_view == INPUTS_PLOT ? INPUTS_LIST : INPUTS_PLOT;
+        return req_message("%s", ui->inputs_view == INPUTS_PLOT
                                      ? "coverage growth: j/k move along the inputs, v shows the list"
                                      : "showing the inputs");
     case ACT_PREVIEW_DOWN: ui->preview_top += 3; return REQ_HANDLED;
@@ -268,15 +254,24 @@ static const struct footer_key plot_keys[] = {
     {ACT_MARK_INVERT, ""}, {ACT_MARK_REDUCED, ""}, {ACT_NONE, NULL},
 };
 
-static const struct view_keys *inputs_keys(struct ui *ui)
+static const struct view_keys *list_view_keys(struct ui *ui)
 {
-    static const struct view_keys list = {"5 Inputs: the list of inputs", list_keys},
-                                  plot = {"5 Inputs: the coverage growth plot (v)", plot_keys};
-    if (ui->inputs_features)
-        return &features_view_keys;
-    if (ui->inputs_runs)
-        return runs_view_keys(ui);
-    return ui->inputs_plot ? &plot : &list;
+    (void)ui;
+    static const struct view_keys list = {"5 Inputs: the list of inputs", list_keys};
+    return &list;
+}
+
+static const struct view_keys *plot_view_keys(struct ui *ui)
+{
+    (void)ui;
+    static const struct view_keys plot = {"5 Inputs: the coverage growth plot (v)", plot_keys};
+    return &plot;
+}
+
+static const struct view_keys *features_keys(struct ui *ui)
+{
+    (void)ui;
+    return &features_view_keys;
 }
 
 static void inputs_clicked(struct ui *ui)
@@ -284,18 +279,53 @@ static void inputs_clicked(struct ui *ui)
     ui->preview_top = 0;
 }
 
-static void inputs_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
+static void list_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
 {
-    if (ui->inputs_features) {
-        features_row_text(ui, row, out);
-        return;
-    }
-    if (ui->inputs_runs) {
-        runs_row_text(ui, row, out);
-        return;
-    }
     const struct ws_input *in = &ui->ws->inputs[row];
     strbuf_add(out, in->text, in->len);
+}
+
+/* What each view of the pane does for the pane's operations, so that the
+ * pane asks the table rather than testing which view shows; the keys each
+ * view takes stay in inputs_action, where they fall through from a view to
+ * the list. */
+static const struct inputs_view_ops {
+    uint64_t (*rows)(struct ui *ui);
+    void (*draw)(struct ui *ui, struct rect r, bool focused);
+    void (*summary)(struct ui *ui, struct strbuf *out);
+    void (*row_text)(struct ui *ui, uint64_t row, struct strbuf *out);
+    const struct view_keys *(*keys)(struct ui *ui);
+} views[NINPUTS_VIEWS] = {
+    [INPUTS_LIST] = {list_rows, list_draw, list_summary, list_row_text, list_view_keys},
+    [INPUTS_PLOT] = {list_rows, plot_draw, plot_summary, list_row_text, plot_view_keys},
+    [INPUTS_RUNS] = {runs_rows, runs_draw, runs_summary, runs_row_text, runs_view_keys},
+    [INPUTS_FEATURES] = {features_rows, features_draw, features_summary, features_row_text,
+                         features_keys},
+};
+
+static uint64_t inputs_rows(struct ui *ui)
+{
+    return views[ui->inputs_view].rows(ui);
+}
+
+static void inputs_draw(struct ui *ui, struct rect r, bool focused)
+{
+    views[ui->inputs_view].draw(ui, r, focused);
+}
+
+static void inputs_summary(struct ui *ui, struct strbuf *out)
+{
+    views[ui->inputs_view].summary(ui, out);
+}
+
+static void inputs_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
+{
+    views[ui->inputs_view].row_text(ui, row, out);
+}
+
+static const struct view_keys *inputs_keys(struct ui *ui)
+{
+    return views[ui->inputs_view].keys(ui);
 }
 
 const struct pane_ops inputs_pane_ops = {

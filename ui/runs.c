@@ -166,9 +166,9 @@ const struct run_record *runs_record(struct ui *ui, uint64_t row)
 size_t inputs_selected(struct ui *ui)
 {
     struct list_state *l = &ui->list[PANE_INPUTS];
-    if (ui->inputs_features)
+    if (ui->inputs_view == INPUTS_FEATURES)
         return SIZE_MAX; /* the rows are behaviour features */
-    if (!ui->inputs_runs) {
+    if (ui->inputs_view != INPUTS_RUNS) {
         if (!ui->ws->ninputs)
             return SIZE_MAX;
         list_clamp(l, ui->ws->ninputs);

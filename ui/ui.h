@@ -174,6 +174,13 @@ struct prob_row {
     uint32_t rule, node, index;
 };
 
+/* The views of the inputs pane, one at a time: the list of inputs, the
+ * coverage growth plot (v; it shares the list's cursor), the runs of :run
+ * (b; runs.c) and the behaviour features learned from them (w;
+ * features.c).  The runs and the features keep their own list state while
+ * another view is shown (inputs_view.c swaps them in). */
+enum inputs_view { INPUTS_LIST, INPUTS_PLOT, INPUTS_RUNS, INPUTS_FEATURES, NINPUTS_VIEWS };
+
 struct ui {
     struct workspace *ws;
     struct screen scr;
@@ -230,7 +237,7 @@ struct ui {
     uint64_t preview_top;
     int preview_height;
     bool marks_exported;     /* the marked inputs were exported since marked */
-    bool inputs_plot;        /* the pane shows the coverage growth plot (v) */
+    enum inputs_view inputs_view; /* which of its views the pane shows */
     struct coverage_growth growth; /* the plot's curve, for growth_key */
     bool growth_valid;
     uint64_t growth_key[4];
@@ -238,7 +245,6 @@ struct ui {
     /* the runs view of the inputs pane (b; runs.c): the records of the
      * workspace's results file (ws->results_path), failures first, each tied
      * to its input by SHA-256, and the report relating them to k-paths */
-    bool inputs_runs;
     struct list_state runs_list;   /* the other view's list state, swapped in by b */
     struct results runs;           /* owned when runs_valid */
     size_t *runs_order;            /* owned; records, failures first */
@@ -275,7 +281,6 @@ struct ui {
     int run_last_n;
 
     /* the behaviour features view of the inputs pane (w; features.c) */
-    bool inputs_features;
     struct features_view *features; /* owned; NULL until first shown */
 
     /* stepper: what was shown last, to follow the slot just filled */
