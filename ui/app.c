@@ -512,7 +512,10 @@ bool ui_script_line(struct ui *ui, const char *line, const char *where)
                 ui_draw(ui); /* clicks land where the last frame put things */
                 ui_key(ui, K_MOUSE);
             } else if (keys_parse(p, (size_t)(end - p), &key)) {
-                ui_key(ui, key);
+                if (ui->front_key)
+                    ui->front_key(ui, key);
+                else
+                    ui_key(ui, key);
             } else {
                 if (ui->script_mode) {
                     fprintf(stderr, "%s: not a key: '%.*s'\n", where, (int)(end - p), p);

@@ -154,7 +154,7 @@ const struct view_keys *ui_focused_keys(struct ui *ui)
 
 bool ui_cmdline_open(struct ui *ui, const char *prompt, const char *initial)
 {
-    if (ui->script_mode || !ui->front_cmdline)
+    if (!ui->front_cmdline)
         return false;
     free(ui->cmdline_want_prompt);
     free(ui->cmdline_want_text);

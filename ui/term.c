@@ -59,17 +59,42 @@ static bool colour;
 
 /* ---- restoring the terminal ------------------------------------------------------ */
 
+/* On a crash or a fatal signal the terminal is put back from the signal
+ * handler, with async-signal-safe calls only: tcsetattr with the termios
+ * saved before curses started (the shell's own modes: icanon, echo, ...),
+ * and one write(2) of a precomputed string.  Then the signal is raised
+ * again with its default action, so the exit status (and a core dump) say
+ * what happened.  Sanitizers end the process with _exit, not a signal: the
+ * same restore runs from their death callback. */
 static void emergency_restore(void)
 {
-    /* attributes off, mouse reporting off, cursor keys and keypad back to
-     * normal mode (what curses' keypad() turned on: DECCKM and DECKPAM),
-     * cursor shown, the main screen back */
-    static const char reset[] = "\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>"
-                                "\033[?25h\033[?1049l\r\n";
+    /* attributes off, mouse reporting off (every mode curses or a terminal
+     * may have on: 9, 1000, 1002, 1003, 1005, 1006, 1015), bracketed paste
+     * off, cursor keys and keypad back to normal mode (what keypad() turned
+     * on: DECCKM and DECKPAM), cursor shown, the main screen back */
+    static const char reset[] = "\033[0m"
+                                "\033[?9l\033[?1000l\033[?1002l\033[?1003l\033[?1005l"
+                                "\033[?1006l\033[?1015l\033[?2004l"
+                                "\033[?1l\033>\033[?25h\033[?1049l\r\n";
     if (have_termios)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
+}
+
+static void die_by(int sig)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig); /* a signal whose default action is not to end */
 }
 
 static void crash_handler(int sig)
@@ -78,12 +103,25 @@ static void crash_handler(int sig)
     static const char msg[] = "kpath: crashed; the terminal was restored\n";
     ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)ignored;
-    signal(sig, SIG_DFL);
-    raise(sig);
+    die_by(sig);
+}
+
+/* Signals that end the process by default and that kpath does not use
+ * (SIGTERM, SIGHUP and SIGINT are asked to end the loop, which autosaves). */
+static void fatal_handler(int sig)
+{
+    emergency_restore();
+    die_by(sig);
 }
 
 static void term_handler(int sig)
 {
+    if (got_term) {
+        /* a second one before the loop got to the first (it is busy):
+         * restore the terminal and go, the autosave as it was last saved */
+        emergency_restore();
+        die_by(sig);
+    }
     got_term = sig;
 }
 
@@ -96,6 +134,16 @@ static void int_handler(int sig)
         _exit(130);
     }
     got_int = 1;
+}
+
+/* AddressSanitizer and the other sanitizers report, then _exit: a weak
+ * reference, so that the plain build links without them. */
+void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+static void sanitizer_death(void)
+{
+    if (curses_on)
+        emergency_restore();
 }
 
 static void at_exit(void)
@@ -118,11 +166,21 @@ static void install_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sa.sa_handler = crash_handler;
     sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGSEGV, &sa, NULL);
-    sigaction(SIGBUS, &sa, NULL);
-    sigaction(SIGFPE, &sa, NULL);
-    sigaction(SIGILL, &sa, NULL);
-    sigaction(SIGABRT, &sa, NULL);
+    static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof crashes / sizeof *crashes; i++)
+        sigaction(crashes[i], &sa, NULL);
+    sa.sa_handler = fatal_handler;
+    static const int fatal[] = {SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+                                SIGPROF, SIGXCPU, SIGXFSZ, SIGPIPE};
+    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++) {
+        struct sigaction old;
+        /* one ignored by whoever started kpath (nohup, a shell) stays so */
+        if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(fatal[i], &sa, NULL);
+    }
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(sanitizer_death);
 }
 
 /* ---- colours and drawing -------------------------------------------------------------- */
@@ -193,8 +251,15 @@ static void flush_frame(struct ui *ui)
     refresh();
 }
 
+static void sync_cmdline(struct ui *ui);
+static bool cmdline_dirty; /* the line changed since it was copied into ui->cmd_text */
+
 static void redraw(struct ui *ui)
 {
+    if (ui->cmdline && cmdline_dirty) {
+        sync_cmdline(ui);
+        cmdline_dirty = false;
+    }
     screen_resize(&ui->scr, COLS, LINES);
     ui_draw(ui);
     flush_frame(ui);
@@ -209,6 +274,12 @@ static bool rl_line_ready;
 static char **completions;
 static size_t completion_index;
 static FILE *devnull;
+
+/* The most the command line holds, in bytes: a command line with a file
+ * name or a pattern fits with room to spare; more is a paste gone wrong. */
+#define CMDLINE_MAX 8192
+#define CMDLINE_TOO_LONG "too long: the command line holds 8192 bytes, the rest was dropped"
+static bool cmdline_overflow; /* the last key was dropped: the line is full */
 
 static int rl_getc_from_queue(FILE *f)
 {
@@ -242,12 +313,14 @@ static void sync_cmdline(struct ui *ui)
     ui->cmd_point = point;
 }
 
+/* Readline asks for a redisplay after every key it edits with.  Drawing
+ * the frame (and copying the line into it) each time made a paste cost a
+ * frame per byte; the line is copied and the frame drawn when the loop
+ * gets to it: after the keys that arrived together (term_run), or after
+ * each key of a script (script_key). */
 static void rl_redisplay_into_frame(void)
 {
-    if (!the_ui || !the_ui->cmdline)
-        return;
-    sync_cmdline(the_ui);
-    redraw(the_ui);
+    cmdline_dirty = true;
 }
 
 static void line_handler(char *line)
@@ -324,7 +397,8 @@ static void setup_readline(const char *history_path)
     rl_redisplay_function = rl_redisplay_into_frame;
     rl_attempted_completion_function = complete;
     rl_completion_display_matches_hook = display_matches;
-    devnull = fopen("/dev/null", "w");
+    if (!devnull)
+        devnull = fopen("/dev/null", "w");
     rl_outstream = devnull;
     rl_instream = stdin;
     rl_variable_bind("bell-style", "none");
@@ -337,9 +411,23 @@ static void setup_readline(const char *history_path)
         read_history(history_path);
 }
 
+/* The end of readline: the history's lines and the undo lists readline
+ * keeps in their `data` (rl_clear_history frees both; clear_history would
+ * leak the undo lists). */
+static void finish_readline(void)
+{
+    rl_clear_history();
+    if (devnull)
+        fclose(devnull);
+    devnull = NULL;
+    free(rl_done_line);
+    rl_done_line = NULL;
+}
+
 static void term_cmdline_begin(struct ui *ui, const char *prompt, const char *initial)
 {
     ui->cmdline = true;
+    cmdline_overflow = false;
     free(ui->cmd_prompt);
     ui->cmd_prompt = xstrdup(prompt);
     free(ui->cmd_hint);
@@ -377,13 +465,50 @@ static void feed_bytes(const char *bytes, int n)
     rl_queue_len = rl_queue_pos = 0;
 }
 
+/* Closing the command line without running it (Esc, Ctrl-C, Backspace on
+ * an empty line).  Readline has no call for abandoning a line in callback
+ * mode, so this does what its own end of a line does (Enter):
+ *  - a line recalled from the history and edited has its undo list in the
+ *    history entry's `data`, and rl_undo_list points into it.  Undo the
+ *    edits (rl_revert_line keeps the entry's `data` in step while it frees
+ *    the list), so the entry holds its own text again and no undo list;
+ *  - free what is left of the undo list and the line's state
+ *    (rl_free_line_state), and what a half-typed key sequence, an
+ *    incremental search or a numeric argument left (rl_callback_sigcleanup).
+ * Only emptying the buffer and removing the handler, as before, left
+ * rl_undo_list pointing into the entry's list: the next line's edits were
+ * added to it, and the next Enter freed it twice (abort, exit 134). */
 static void cmdline_cancel(struct ui *ui)
 {
+    if (current_history() && rl_undo_list) {
+        rl_revert_line(1, 0);
+        HIST_ENTRY *old = replace_history_entry(where_history(), rl_line_buffer, NULL);
+        if (old)
+            free_history_entry(old); /* its data was the undo list, freed above */
+    }
+    rl_free_line_state();
+    rl_callback_sigcleanup();
     rl_replace_line("", 0);
     rl_callback_handler_remove();
     ui->cmdline = false;
+    cmdline_overflow = false;
     free(ui->cmd_hint);
     ui->cmd_hint = NULL;
+}
+
+/* A character for the line, unless the line would grow past
+ * CMDLINE_MAX bytes: then the rest of a paste is dropped and the hint line
+ * says so. */
+static void cmdline_insert(struct ui *ui, int key)
+{
+    char buf[4];
+    size_t n = utf8_encode((uint32_t)key, buf);
+    if (key >= ' ' && key != 127 && (size_t)rl_end + n > CMDLINE_MAX) {
+        cmdline_overflow = true;
+        return;
+    }
+    feed_bytes(buf, (int)n);
+    (void)ui;
 }
 
 /* A key while the command line is open. */
@@ -391,6 +516,7 @@ static void cmdline_key(struct ui *ui, int key)
 {
     free(ui->cmd_hint);
     ui->cmd_hint = NULL;
+    cmdline_overflow = false;
     switch (key) {
     case K_ESC:
     case 3: /* Ctrl-C */
@@ -414,17 +540,18 @@ static void cmdline_key(struct ui *ui, int key)
         feed_bytes("\x7f", 1);
         break;
     default:
-        if (key > 0 && key < K_SPECIAL) {
-            char buf[4];
-            size_t n = utf8_encode((uint32_t)key, buf);
-            feed_bytes(buf, (int)n);
-        }
+        if (key > 0 && key < K_SPECIAL)
+            cmdline_insert(ui, key);
     }
+    cmdline_dirty = true;
+    if (cmdline_overflow && !rl_line_ready)
+        ui->cmd_hint = xstrdup(CMDLINE_TOO_LONG);
     if (rl_line_ready) {
         char *line = rl_done_line;
         rl_done_line = NULL;
         rl_line_ready = false;
         ui->cmdline = false;
+        cmdline_overflow = false;
         bool search = ui->cmd_prompt && strcmp(ui->cmd_prompt, "/") == 0;
         if (!line) {
             /* Ctrl-D on an empty line */
@@ -443,7 +570,48 @@ static void cmdline_key(struct ui *ui, int key)
     if (ui->cmd_prompt && strcmp(ui->cmd_prompt, ":") == 0 && rl_line_buffer &&
         strncmp(rl_line_buffer, "narrow ", 7) == 0)
         ui_narrow(ui, rl_line_buffer + 7);
-    sync_cmdline(ui);
+}
+
+/* A key for the explorer: to the command line when it is open, else to the
+ * app; then what the app asked for (a command line to open). */
+static void front_key(struct ui *ui, int key)
+{
+    if (ui->cmdline)
+        cmdline_key(ui, key);
+    else
+        ui_key(ui, key);
+    take_requests(ui);
+}
+
+/* ---- script mode's command line ------------------------------------------------------------ */
+
+/* Script mode's keys, one at a time (ui->front_key): the line is copied
+ * into the frame after each, since the app draws after each. */
+static void script_key(struct ui *ui, int key)
+{
+    front_key(ui, key);
+    if (ui->cmdline) {
+        sync_cmdline(ui);
+        cmdline_dirty = false;
+    }
+}
+
+void term_script_begin(struct ui *ui)
+{
+    the_ui = ui;
+    setup_readline(NULL);
+    ui->front_cmdline = true;
+    ui->front_key = script_key;
+}
+
+void term_script_end(struct ui *ui)
+{
+    if (ui->cmdline)
+        cmdline_cancel(ui);
+    ui->front_cmdline = false;
+    ui->front_key = NULL;
+    finish_readline();
+    the_ui = NULL;
 }
 
 /* ---- keys ------------------------------------------------------------------------------ */
@@ -507,6 +675,17 @@ static void suspend(struct ui *ui)
     ui->redraw_all = true;
 }
 
+/* The command line overflowed (a paste longer than CMDLINE_MAX): the rest
+ * of the paste, the keys already waiting, is dropped, Enter included, so
+ * that a line break in it runs nothing. */
+static void drop_waiting_keys(void)
+{
+    timeout(30); /* a paste comes in pieces: until it pauses */
+    wint_t wc;
+    while (get_wch(&wc) != ERR)
+        ;
+}
+
 /* ---- the loop ---------------------------------------------------------------------------- */
 
 /* Asked by the parser after every Earley set while a sample loads (the
@@ -546,6 +725,7 @@ int term_run(struct ui *ui, const char *history_path)
     }
     curses_on = true;
     ui->front_cmdline = true;
+    ui->front_key = front_key;
     ui->parse_should_stop = parse_should_stop;
     atexit(at_exit);
     install_signals();
@@ -554,6 +734,15 @@ int term_run(struct ui *ui, const char *history_path)
     nonl();
     keypad(stdscr, TRUE);
     set_escdelay(25);
+    /* Home and End as terminals other than the one TERM names send them
+     * (tmux, screen, rxvt, the Linux console): without these, \e[1~ was
+     * read as Esc, closing the command line, and then '[', '1', '~' */
+    static const char *const home[] = {"\033[1~", "\033[7~", "\033[H", "\033OH"};
+    static const char *const end[] = {"\033[4~", "\033[8~", "\033[F", "\033OF"};
+    for (size_t i = 0; i < sizeof home / sizeof *home; i++) {
+        define_key(home[i], KEY_HOME);
+        define_key(end[i], KEY_END);
+    }
     mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
 #ifdef BUTTON5_PRESSED
                   | BUTTON5_PRESSED
@@ -563,8 +752,12 @@ int term_run(struct ui *ui, const char *history_path)
     mouseinterval(0);
     setup_colours(ui);
     setup_readline(history_path);
-    double last_autosave = ui_now();
+    double last_autosave = ui_now(), last_draw = 0;
     unsigned applied = ui->theme_generation;
+    /* Keys that arrive together (a paste, a key held down) are handled
+     * together: the frame is drawn when none is waiting, or every 50 ms,
+     * not once per key. */
+    bool keys_waiting = false;
     while (!ui->quit) {
         if (got_term) {
             ui_autosave(ui, false);
@@ -585,11 +778,18 @@ int term_run(struct ui *ui, const char *history_path)
             setup_colours(ui);
             applied = ui->theme_generation;
         }
-        redraw(ui);
-        timeout(ui->job ? 0 : 250);
+        if (!keys_waiting || ui_now() - last_draw >= 0.05) {
+            redraw(ui);
+            last_draw = ui_now();
+        }
+        timeout(keys_waiting || ui->job ? 0 : 250);
         wint_t wc;
         int r = get_wch(&wc);
         if (r == ERR) {
+            if (keys_waiting) { /* the keys that came together are done: draw */
+                keys_waiting = false;
+                continue;
+            }
             /* idle (no key for a quarter second): save what changed now, so
              * a kill -9 right after a command loses nothing; while a job
              * runs (no wait for keys) every 3 seconds */
@@ -599,6 +799,7 @@ int term_run(struct ui *ui, const char *history_path)
             }
             continue;
         }
+        keys_waiting = true;
         int key = translate(r, wc, ui);
         if (key == 0)
             continue;
@@ -610,11 +811,9 @@ int term_run(struct ui *ui, const char *history_path)
             suspend(ui);
             continue;
         }
-        if (ui->cmdline)
-            cmdline_key(ui, key);
-        else
-            ui_key(ui, key);
-        take_requests(ui);
+        front_key(ui, key);
+        if (cmdline_overflow && ui->cmdline)
+            drop_waiting_keys();
         if (ui_now() - last_autosave > 3.0) {
             ui_autosave(ui, false);
             last_autosave = ui_now();
@@ -625,15 +824,14 @@ int term_run(struct ui *ui, const char *history_path)
     endwin();
     curses_on = false;
     ui->front_cmdline = false;
+    ui->front_key = NULL;
     if (history_path)
         write_history(history_path);
+    finish_readline();
     /* A clean quit leaves no autosave behind; a kill, or quitting a restore
      * of it, keeps it for next time. */
     if (ui->autosave_path && !got_term && !ui->keep_autosave)
         unlink(ui->autosave_path);
-    if (devnull)
-        fclose(devnull);
-    free(rl_done_line);
     the_ui = NULL;
     return ui->exit_status;
 }

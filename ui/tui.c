@@ -299,7 +299,9 @@ int tui_main(const struct tui_args *args)
     }
     int status;
     if (script) {
+        term_script_begin(&ui);
         status = script_run(&ui, script);
+        term_script_end(&ui);
     } else {
         char *state = state_dir();
         char *history = NULL;

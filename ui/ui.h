@@ -354,6 +354,8 @@ struct ui {
 
     /* the command line (drawn from these; term.c keeps them current) */
     bool front_cmdline;      /* the front end has a command line (the terminal) */
+    void (*front_key)(struct ui *ui, int key); /* set by the front end: a script
+                                line's key goes there (its command line, when open) */
     char *cmdline_want_prompt, *cmdline_want_text; /* owned; ui_cmdline_open: the
                                 front end opens the command line with these */
     bool cmdline;

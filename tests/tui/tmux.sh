@@ -4,7 +4,8 @@
 # screen comes back with capture-pane.  Covers what script mode bypasses:
 # curses, readline (Tab completion, history kept across runs), resizing
 # (also with the command line open), quitting with a question, SIGTERM with
-# an autosave that the next start offers to restore, Ctrl-C, :run stopped by
+# an autosave that the next start offers to restore, crashes and fatal
+# signals giving the terminal back, Ctrl-C, :run stopped by
 # Esc (its runs killed), T's runs in the features view stopped by Esc (the
 # same, and only complete records left), :generalize stopped by Esc (its
 # queries killed), a sample's minutes-long parse stopped by a key, and the
@@ -39,14 +40,15 @@ fail() {
 # session, 100x30 unless W and H are set
 start() {
     tmux -L "$sock" kill-server >/dev/null 2>&1
-    rm -f "$tmp/exit"
+    rm -f "$tmp/exit" "$tmp/stty"
     args=${*:-grammars/expr.ebnf}
     # a server that was just killed may still be going away: try again
     tries=0
     until tmux -L "$sock" -f /dev/null new-session -d -s e2e -x "${W:-100}" -y "${H:-30}" \
         "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=$tmp/home INPUTRC=/dev/null \
              TZ=UTC XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/config \
-             $KPATH $args; echo EXIT=\$? >$tmp/exit; echo SHELL-AGAIN; sleep 60"; do
+             $KPATH $args; st=\$?; stty -a >$tmp/stty 2>&1; echo EXIT=\$st >$tmp/exit; \
+             echo SHELL-AGAIN; sleep 60"; do
         tries=$((tries + 1))
         [ $tries -lt 20 ] || fail "cannot start tmux"
         sleep 0.2
@@ -393,5 +395,55 @@ wait_for "slow.txt:1:" "the log"
 wait_for "note: parsing stopped here, as asked" "where the parse stopped, in the log"
 keys Escape q
 wait_exit "q after stopping a parse" 0
+
+# ---- a crash or a fatal signal gives the terminal back (issue 38) ----------
+# kpath killed by a signal: the shell's modes again (what `stty -a` says
+# right after, in the pane), the main screen, keypad and mouse reporting
+# off (tmux's flags for the pane), and the exit status of the signal.  The
+# autosave of before the signal is whole: the next start restores it.
+# terminal_back WHAT: the checks, once kpath is gone
+terminal_back() {
+    for mode in icanon echo icrnl isig opost; do
+        grep -qE "(^| )$mode( |$)" "$tmp/stty" || fail "$1: '$mode' is off after kpath ($(cat "$tmp/stty"))"
+    done
+    flags=$(tmux -L "$sock" display -p -t e2e \
+        '#{alternate_on} #{keypad_flag} #{keypad_cursor_flag} #{mouse_any_flag} #{mouse_sgr_flag}')
+    [ "$flags" = "0 0 0 0 0" ] ||
+        fail "$1: alternate screen, keypad, cursor keys, mouse, SGR mouse: $flags, expected 0 0 0 0 0"
+}
+# (signal numbers as on Linux)
+for sn in SEGV:11 ABRT:6 BUS:7 QUIT:3 USR1:10 ALRM:14 PIPE:13; do
+    sig=${sn%:*}
+    rm -f "$tmp/state/kpath/"autosave-*
+    start
+    flags=$(tmux -L "$sock" display -p -t e2e '#{alternate_on} #{keypad_flag} #{mouse_any_flag}')
+    [ "$flags" = "1 1 1" ] || fail "before SIG$sig: alternate screen, keypad, mouse: $flags (the check would prove nothing)"
+    keys : 'k 3' Enter
+    keys S
+    wait_for "1 input" "stepping to a first input (SIG$sig)"
+    wait_file "$tmp/state/kpath/autosave-expr.ebnf-*.kpw" "the autosave before SIG$sig"
+    pid=$(pgrep -n -f "$KPATH grammars/expr.ebnf") || fail "no kpath process"
+    kill -"$sig" "$pid"
+    wait_exit "SIG$sig" "$((128 + ${sn#*:}))"
+    terminal_back "SIG$sig"
+done
+# the autosave of before the last signal comes back whole
+start
+wait_for "Restore it? (y/n)" "the offer to restore the autosave after a signal"
+keys y
+wait_for "restored the autosaved session: 1 input" "restoring the autosave after a signal"
+wait_for "k=3" "k from the autosave after a signal"
+keys : 'q!' Enter
+wait_exit ":q! after restoring" 0
+terminal_back ":q!"
+# SIGTERM and SIGHUP: the loop autosaves and ends (exit 128 + the signal)
+for sn in TERM:15 HUP:1; do
+    sig=${sn%:*}
+    start
+    pid=$(pgrep -n -f "$KPATH grammars/expr.ebnf") || fail "no kpath process"
+    kill -"$sig" "$pid"
+    wait_exit "SIG$sig" "$((128 + ${sn#*:}))"
+    terminal_back "SIG$sig"
+done
 
 echo "tmux end-to-end test passed"
