@@ -175,7 +175,7 @@ formats-check: $(KPATH)
 screenshots: $(KPATH)
 	@sh screenshots/make.sh $(CURDIR)/$(KPATH)
 
-# ---- fuzzing (clang + libFuzzer) ------------------------------------------
+# ---- fuzzing (clang + libFuzzer; the explorer's keys: any C compiler) ------
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Isrc -ffp-contract=off \
               -DKPATH_VERSION='"$(VERSION)"' -DKPATH_DATADIR='"$(DATADIR)"' \
@@ -216,6 +216,19 @@ fuzz: deps $(KPATH)
 	done
 	$(O)/fuzz/fuzz-gen -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=tests/fuzz/crashes-gen/ \
 	    -max_len=4096 -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=2048 $(O)/fuzz/corpus-gen
+	@$(MAKE) --no-print-directory fuzz-keys
+
+# The explorer's keys (tests/fuzz/fuzz_keys.c): seeded random key sequences
+# through script mode (its command line is readline, as in the terminal)
+# under AddressSanitizer+UBSan, FUZZ_SECONDS in all; a failing case prints
+# its seed and keys and is kept in tests/fuzz/crashes-keys/.  Needs no clang.
+.PHONY: fuzz-keys
+fuzz-keys:
+	@mkdir -p $(O)/fuzz tests/fuzz/crashes-keys
+	@$(MAKE) --no-print-directory $(O)/san/kpath O=$(O)/san SANITIZE=1 CFLAGS=-g
+	$(CC) -std=c11 -O2 -o $(O)/fuzz/fuzz-keys tests/fuzz/fuzz_keys.c
+	$(O)/fuzz/fuzz-keys --seconds $(FUZZ_SECONDS) --out tests/fuzz/crashes-keys $(O)/san/kpath \
+	    grammars/expr.ebnf grammars/json.ebnf grammars/arith.ebnf
 
 # ---- the manual page and shell completion, made by kpath from its tables ----
 DOCS := $(O)/kpath.1 $(O)/kpath.bash $(O)/_kpath
