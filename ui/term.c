@@ -676,14 +676,33 @@ static void suspend(struct ui *ui)
 }
 
 /* The command line overflowed (a paste longer than CMDLINE_MAX): the rest
- * of the paste, the keys already waiting, is dropped, Enter included, so
- * that a line break in it runs nothing. */
-static void drop_waiting_keys(void)
+ * of the paste, the input that keeps coming without a pause of 30 ms, is
+ * dropped, Enter included, so that a line break in it runs nothing; an Esc
+ * (which a pasted text hardly holds) stops that and closes the line.  What
+ * curses already read is taken key by key; the rest is read from the
+ * terminal in blocks, past curses (its queue is empty by then): a key at a
+ * time through curses costs some 25 us a byte, a minute for a few MB. */
+static void drop_waiting_keys(struct ui *ui)
 {
-    timeout(30); /* a paste comes in pieces: until it pauses */
+    timeout(0);
     wint_t wc;
-    while (get_wch(&wc) != ERR)
-        ;
+    int r;
+    while ((r = get_wch(&wc)) != ERR)
+        if (r == OK && wc == K_ESC) {
+            cmdline_cancel(ui);
+            return;
+        }
+    static char block[65536];
+    struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+    while (poll(&pfd, 1, 30) > 0) {
+        ssize_t n = read(STDIN_FILENO, block, sizeof block);
+        if (n <= 0)
+            return;
+        if (memchr(block, K_ESC, (size_t)n)) {
+            cmdline_cancel(ui);
+            return;
+        }
+    }
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */
@@ -813,7 +832,7 @@ int term_run(struct ui *ui, const char *history_path)
         }
         front_key(ui, key);
         if (cmdline_overflow && ui->cmdline)
-            drop_waiting_keys();
+            drop_waiting_keys(ui);
         if (ui_now() - last_autosave > 3.0) {
             ui_autosave(ui, false);
             last_autosave = ui_now();
