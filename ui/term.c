@@ -511,6 +511,8 @@ static void cmdline_insert(struct ui *ui, int key)
     (void)ui;
 }
 
+static void cmdline_after_edit(struct ui *ui);
+
 /* A key while the command line is open. */
 static void cmdline_key(struct ui *ui, int key)
 {
@@ -543,6 +545,12 @@ static void cmdline_key(struct ui *ui, int key)
         if (key > 0 && key < K_SPECIAL)
             cmdline_insert(ui, key);
     }
+    cmdline_after_edit(ui);
+}
+
+/* After an edit: the hint, the line when Enter ended it, narrowing. */
+static void cmdline_after_edit(struct ui *ui)
+{
     cmdline_dirty = true;
     if (cmdline_overflow && !rl_line_ready)
         ui->cmd_hint = xstrdup(CMDLINE_TOO_LONG);
@@ -570,6 +578,31 @@ static void cmdline_key(struct ui *ui, int key)
     if (ui->cmd_prompt && strcmp(ui->cmd_prompt, ":") == 0 && rl_line_buffer &&
         strncmp(rl_line_buffer, "narrow ", 7) == 0)
         ui_narrow(ui, rl_line_buffer + 7);
+}
+
+/* Characters that came together (a paste) into the line at once: one
+ * insertion and one undo step instead of a readline key each.  What would
+ * grow the line past CMDLINE_MAX is dropped (at a character's start). */
+static void cmdline_insert_block(struct ui *ui, const char *text, size_t len)
+{
+    free(ui->cmd_hint);
+    ui->cmd_hint = NULL;
+    cmdline_overflow = false;
+    size_t room = CMDLINE_MAX - ((size_t)rl_end < CMDLINE_MAX ? (size_t)rl_end : CMDLINE_MAX);
+    if (len > room) {
+        cmdline_overflow = true;
+        len = room;
+        while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
+            len--;
+    }
+    if (len) {
+        char *s = xmalloc(len + 1);
+        memcpy(s, text, len);
+        s[len] = '\0';
+        rl_insert_text(s);
+        free(s);
+    }
+    cmdline_after_edit(ui);
 }
 
 /* A key for the explorer: to the command line when it is open, else to the
@@ -705,6 +738,47 @@ static void drop_waiting_keys(struct ui *ui)
     }
 }
 
+static bool is_text(int key)
+{
+    return key >= ' ' && key != 127 && key < K_SPECIAL;
+}
+
+/* Readline between two commands, inserting what is typed as it is: not in
+ * a search, a key sequence, a numeric argument, overwrite or vi mode. */
+static bool readline_plain(void)
+{
+    return !RL_ISSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH | RL_STATE_MULTIKEY |
+                       RL_STATE_NUMERICARG | RL_STATE_CHARSEARCH | RL_STATE_VIMOTION |
+                       RL_STATE_METANEXT | RL_STATE_MOREINPUT | RL_STATE_MACROINPUT |
+                       RL_STATE_MACRODEF | RL_STATE_INPUTPENDING | RL_STATE_COMPLETING) &&
+           rl_insert_mode == 1 /* insert */ && rl_editing_mode == 1 /* emacs */ &&
+           rl_line_ready == false;
+}
+
+/* The text keys already waiting after a text key (a paste) go into the
+ * line as one block, as readline's bracketed paste would; returns the first
+ * key that is not text (it is for front_key), or 0. */
+static int text_block(struct ui *ui)
+{
+    static char block[CMDLINE_MAX + 8];
+    size_t len = 0;
+    int next = 0;
+    timeout(0);
+    wint_t wc;
+    int r;
+    while (len <= CMDLINE_MAX && (r = get_wch(&wc)) != ERR) {
+        int key = translate(r, wc, ui);
+        if (!is_text(key)) {
+            next = key;
+            break;
+        }
+        len += utf8_encode((uint32_t)key, block + len);
+    }
+    if (len)
+        cmdline_insert_block(ui, block, len);
+    return next;
+}
+
 /* ---- the loop ---------------------------------------------------------------------------- */
 
 /* Asked by the parser after every Earley set while a sample loads (the
@@ -820,19 +894,23 @@ int term_run(struct ui *ui, const char *history_path)
         }
         keys_waiting = true;
         int key = translate(r, wc, ui);
-        if (key == 0)
-            continue;
-        if (key == K_RESIZE) {
-            ui->redraw_all = true;
-            continue;
+        while (key) {
+            int next = 0;
+            if (key == K_RESIZE) {
+                ui->redraw_all = true;
+            } else if (key == 26) { /* Ctrl-Z */
+                suspend(ui);
+            } else {
+                front_key(ui, key);
+                if (is_text(key) && ui->cmdline && readline_plain())
+                    next = text_block(ui);
+            }
+            if (cmdline_overflow && ui->cmdline) {
+                drop_waiting_keys(ui);
+                next = 0;
+            }
+            key = next;
         }
-        if (key == 26) { /* Ctrl-Z */
-            suspend(ui);
-            continue;
-        }
-        front_key(ui, key);
-        if (cmdline_overflow && ui->cmdline)
-            drop_waiting_keys(ui);
         if (ui_now() - last_autosave > 3.0) {
             ui_autosave(ui, false);
             last_autosave = ui_now();
