@@ -519,6 +519,13 @@ static void cmdline_key(struct ui *ui, int key)
     free(ui->cmd_hint);
     ui->cmd_hint = NULL;
     cmdline_overflow = false;
+    /* Readline 8.2 in callback mode crashes (a NULL call in
+     * rl_callback_read_char) at the key after an incremental search (C-r)
+     * that C-x ended, the start of a key sequence (fuzz-keys seed 1006).
+     * End the search first with Esc, its terminator, as typing Esc C-x
+     * would; the line found stays. */
+    if (key == 24 && RL_ISSTATE(RL_STATE_ISEARCH))
+        feed_bytes("\x1b", 1);
     switch (key) {
     case K_ESC:
     case 3: /* Ctrl-C */
