@@ -7,8 +7,10 @@
  *     :COMMAND          a command line, run as typed after ':'
  *     /TEXT             a search, as typed after '/'
  *     # comment         and blank lines are skipped
- * Readline is bypassed.  Before each line, work the previous one started (a
- * run, a search) is finished, so a script's result does not depend on timing.
+ * The keys ':' and '/' open the terminal's command line (readline, see
+ * term_script_begin), which then takes the keys (a line ':' or '/' alone is
+ * the key).  Before each line, work the previous one started (a run, a
+ * search) is finished, so a script's result does not depend on timing.
  * The screen is 100x30 unless --size WxH or :resize says otherwise; :dump
  * FILE writes it as text.
  *
