@@ -41,6 +41,13 @@
 #include <unistd.h>
 
 static uint64_t rng;
+static volatile sig_atomic_t stop; /* SIGINT or SIGTERM: end after this case */
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
 
 static uint64_t next(void)
 {
@@ -315,11 +322,22 @@ int main(int argc, char **argv)
     if (!getcwd(cwd, sizeof cwd))
         return 2;
     mkdir(outdir, 0755);
-    double start = now();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    double start = now(), last_note = start;
     unsigned long long cases = 0, keys = 0, failures = 0, timeouts = 0;
     for (unsigned long long s = seed; (max_cases == 0 || cases < max_cases) &&
-                                      now() - start < seconds;
+                                      now() - start < seconds && !stop;
          s++) {
+        if (now() - last_note >= 60) { /* a line a minute: how far it got */
+            last_note = now();
+            fprintf(stderr, "fuzz-keys: %llu cases, %llu keys, %.0f s, %llu failed\n", cases, keys,
+                    last_note - start, failures + timeouts);
+        }
         rng = s;
         const char *grammar = grammars[below((unsigned)ngrammars)];
         char dir[128], script[128], gpath[8300];
