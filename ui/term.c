@@ -269,6 +269,7 @@ static void redraw(struct ui *ui)
 
 static unsigned char rl_queue[16];
 static int rl_queue_len, rl_queue_pos;
+static int rl_last_fed; /* the last byte readline was given */
 static char *rl_done_line;
 static bool rl_line_ready;
 static char **completions;
@@ -458,6 +459,7 @@ static void feed_bytes(const char *bytes, int n)
     if (n > (int)sizeof rl_queue)
         n = (int)sizeof rl_queue;
     memcpy(rl_queue, bytes, (size_t)n);
+    rl_last_fed = (unsigned char)bytes[n - 1];
     rl_queue_len = n;
     rl_queue_pos = 0;
     while (rl_queue_pos < rl_queue_len && !rl_line_ready)
@@ -472,14 +474,23 @@ static void feed_bytes(const char *bytes, int n)
  *    history entry's `data`, and rl_undo_list points into it.  Undo the
  *    edits (rl_revert_line keeps the entry's `data` in step while it frees
  *    the list), so the entry holds its own text again and no undo list;
- *  - free what is left of the undo list and the line's state
- *    (rl_free_line_state), and what a half-typed key sequence, an
- *    incremental search or a numeric argument left (rl_callback_sigcleanup).
+ *  - before that, end what a half-typed key sequence, an incremental
+ *    search or a numeric argument left (rl_callback_sigcleanup), and after
+ *    it free what is left of the undo list and the line's state
+ *    (rl_free_line_state).
  * Only emptying the buffer and removing the handler, as before, left
  * rl_undo_list pointing into the entry's list: the next line's edits were
  * added to it, and the next Enter freed it twice (abort, exit 134). */
 static void cmdline_cancel(struct ui *ui)
 {
+    /* a quoted insert (C-v, C-q) or a character search (C-]) waiting for
+     * its character: give it one, or rl_callback_sigcleanup forgets the
+     * data it holds (a leak) */
+    if (rl_last_fed == 0x16 || rl_last_fed == 0x11 || RL_ISSTATE(RL_STATE_CHARSEARCH))
+        feed_bytes("\x07", 1);
+    /* first the search (C-r): its state points at history lines that the
+     * revert below replaces (a use after free the other way round) */
+    rl_callback_sigcleanup();
     if (current_history() && rl_undo_list) {
         rl_revert_line(1, 0);
         HIST_ENTRY *old = replace_history_entry(where_history(), rl_line_buffer, NULL);
@@ -487,7 +498,6 @@ static void cmdline_cancel(struct ui *ui)
             free_history_entry(old); /* its data was the undo list, freed above */
     }
     rl_free_line_state();
-    rl_callback_sigcleanup();
     rl_replace_line("", 0);
     rl_callback_handler_remove();
     ui->cmdline = false;
