@@ -281,6 +281,11 @@ static FILE *devnull;
 #define CMDLINE_MAX 8192
 #define CMDLINE_TOO_LONG "too long: the command line holds 8192 bytes, the rest was dropped"
 static bool cmdline_overflow; /* the last key was dropped: the line is full */
+/* The most a history search string (C-r) is given, in bytes */
+#define SEARCH_MAX 256
+#define SEARCH_TOO_LONG "too long: a history search takes 256 bytes, the rest was dropped"
+static const char *overflow_hint = CMDLINE_TOO_LONG;
+static size_t search_typed; /* characters typed into the current search */
 
 static int rl_getc_from_queue(FILE *f)
 {
@@ -515,7 +520,19 @@ static void cmdline_insert(struct ui *ui, int key)
     size_t n = utf8_encode((uint32_t)key, buf);
     if (key >= ' ' && key != 127 && (size_t)rl_end + n > CMDLINE_MAX) {
         cmdline_overflow = true;
+        overflow_hint = CMDLINE_TOO_LONG;
         return;
+    }
+    /* In a history search (C-r) the characters go to the search string,
+     * which readline shows and looks for again at each one: a paste there
+     * took minutes for 9 KB (fuzz-keys seed 1110).  It gets SEARCH_MAX. */
+    if (RL_ISSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH)) {
+        if (search_typed + n > SEARCH_MAX) {
+            cmdline_overflow = true;
+            overflow_hint = SEARCH_TOO_LONG;
+            return;
+        }
+        search_typed += n;
     }
     feed_bytes(buf, (int)n);
     (void)ui;
@@ -536,6 +553,8 @@ static void cmdline_key(struct ui *ui, int key)
      * would; the line found stays. */
     if (key == 24 && RL_ISSTATE(RL_STATE_ISEARCH))
         feed_bytes("\x1b", 1);
+    if (!RL_ISSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH))
+        search_typed = 0;
     switch (key) {
     case K_ESC:
     case 3: /* Ctrl-C */
@@ -570,7 +589,7 @@ static void cmdline_after_edit(struct ui *ui)
 {
     cmdline_dirty = true;
     if (cmdline_overflow && !rl_line_ready)
-        ui->cmd_hint = xstrdup(CMDLINE_TOO_LONG);
+        ui->cmd_hint = xstrdup(overflow_hint);
     if (rl_line_ready) {
         char *line = rl_done_line;
         rl_done_line = NULL;
@@ -608,6 +627,7 @@ static void cmdline_insert_block(struct ui *ui, const char *text, size_t len)
     size_t room = CMDLINE_MAX - ((size_t)rl_end < CMDLINE_MAX ? (size_t)rl_end : CMDLINE_MAX);
     if (len > room) {
         cmdline_overflow = true;
+        overflow_hint = CMDLINE_TOO_LONG;
         len = room;
         while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
             len--;
