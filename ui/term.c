@@ -553,6 +553,12 @@ static void cmdline_key(struct ui *ui, int key)
      * would; the line found stays. */
     if (key == 24 && RL_ISSTATE(RL_STATE_ISEARCH))
         feed_bytes("\x1b", 1);
+    /* The keys below that call readline's functions directly (history,
+     * cursor) end a search first, as readline does for a key that is not
+     * the search's: a history move under the search freed the line the
+     * search holds, read when it ended (fuzz-keys seed 305). */
+    if (key > K_SPECIAL && RL_ISSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH))
+        feed_bytes("\x1b", 1);
     if (!RL_ISSTATE(RL_STATE_ISEARCH | RL_STATE_NSEARCH))
         search_typed = 0;
     switch (key) {
