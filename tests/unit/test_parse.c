@@ -458,9 +458,10 @@ TEST(parse_right_recursion_stays_linear)
  * N := "0" N | "0", "(" and 4,000 zeros and no ")" stops at the end of input
  * (1:4002), where ")" or another "0" may come.  The error pass used to parse
  * again without lookahead, where right recursion completes every open N at
- * every zero: 8 million items (600 MB) where the valid sample makes 16,000,
- * and under a budget of 100 MB an error at a zero in the middle that named
- * '0' both unexpected and expected.  Counted, not timed. */
+ * every zero: items growing with the square of the length (600 MB), where
+ * the valid sample makes a few per zero; and under a budget of 100 MB, an
+ * error at a zero in the middle that named '0' both unexpected and
+ * expected.  Counted, not timed. */
 TEST(parse_invalid_right_recursion_costs_what_valid_costs)
 {
     struct loaded l;
