@@ -1,9 +1,11 @@
 /* cmd_parse: `kpath parse` — parse one sample and print its derivation tree.
  *
  * The tree printed is forest_first_tree's: at every ambiguity, the derivation
- * the parser completed first.  Instances live in one array, parents before
- * children, so every walk here is a loop with an explicit stack: a sample
- * nested a million levels deep prints as well as a flat one. */
+ * the parser completed first.  It is printed as forest_walk_first_tree walks
+ * down it, node by node in pre-order, never built: the memory is the
+ * forest's (within --max-memory), not a tree and a layout as large as the
+ * output.  The walk is a loop with an explicit stack: a sample nested a
+ * million levels deep prints as well as a flat one. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,114 +116,25 @@ static int check(const struct cli_command *cmd, const struct cli_context *ctx, v
     return status;
 }
 
-/* ---- the tree, laid out ---------------------------------------------------- */
+/* ---- the tree, printed as it is walked -------------------------------------- */
 
-/* The instances to show, in pre-order, with their shown parent and level. */
-struct layout {
-    uint32_t *order;  /* instance indices, pre-order */
-    uint32_t *shown;  /* per instance: its position in order, or DTREE_NONE if hidden */
-    uint32_t *parent; /* per position: the position of the shown parent, or DTREE_NONE */
-    uint32_t *level;  /* per position */
-    size_t len;
-    size_t *start, *end; /* per instance: byte offsets of the text it spans */
-};
-
-/* The root is always shown, so that the tree has one root even when the start
- * rule's right-hand side is synthetic (an alternation, say). */
-static bool is_shown(const struct derivation *t, uint32_t inst, bool symbolic)
+/* Per graph node, its name (Name_id), made once. */
+static char **node_names(const struct graph *g)
 {
-    return !symbolic || inst == 0 ||
-           node_kind_is_symbolic(t->graph->nodes[t->insts[inst].node].kind);
+    char **names = xcalloc((size_t)g->nnodes + 1, sizeof *names);
+    for (uint32_t i = 0; i < g->nnodes; i++) {
+        struct strbuf sb = STRBUF_INIT;
+        graph_node_name(g, i, &sb);
+        names[i] = strbuf_detach(&sb, NULL);
+    }
+    return names;
 }
 
-static size_t leaf_bytes(const struct derivation *t, uint32_t inst)
+static void free_names(const struct graph *g, char **names)
 {
-    const struct graph_node *n = &t->graph->nodes[t->insts[inst].node];
-    if (n->kind == NODE_LIT)
-        return n->expr->u.lit.len;
-    if (n->kind == NODE_CLASS) {
-        char tmp[4];
-        return utf8_encode(t->insts[inst].ch, tmp);
-    }
-    return 0;
-}
-
-static void layout_build(const struct derivation *t, bool symbolic, struct layout *l)
-{
-    size_t n = t->len;
-    l->order = xmalloc((n + 1) * sizeof *l->order);
-    l->shown = xmalloc((n + 1) * sizeof *l->shown);
-    l->parent = xmalloc((n + 1) * sizeof *l->parent);
-    l->level = xmalloc((n + 1) * sizeof *l->level);
-    l->start = xcalloc(n + 1, sizeof *l->start);
-    l->end = xcalloc(n + 1, sizeof *l->end);
-    l->len = 0;
-
-    /* Byte lengths bottom-up (children come after their parent), then start
-     * offsets top-down, children left to right. */
-    size_t *bytes = xcalloc(n + 1, sizeof *bytes);
-    for (size_t i = n; i-- > 0;) {
-        bytes[i] += leaf_bytes(t, (uint32_t)i);
-        if (t->insts[i].parent != DTREE_NONE)
-            bytes[t->insts[i].parent] += bytes[i];
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t at = l->start[i];
-        const uint32_t *kids = derivation_children(t, (uint32_t)i);
-        for (uint32_t c = 0; c < t->insts[i].nchildren; c++) {
-            l->start[kids[c]] = at;
-            at += bytes[kids[c]];
-        }
-        l->end[i] = l->start[i] + bytes[i];
-    }
-    free(bytes);
-
-    /* Pre-order with an explicit stack; each entry carries the position of
-     * the nearest shown ancestor. */
-    uint32_t *stack = NULL, *anc = NULL;
-    size_t depth = 0, cap = 0, anc_cap = 0;
-    if (n) {
-        stack = xgrow(stack, &cap, 1, sizeof *stack);
-        anc = xgrow(anc, &anc_cap, 1, sizeof *anc);
-        stack[0] = 0;
-        anc[0] = DTREE_NONE;
-        depth = 1;
-    }
-    while (depth) {
-        depth--;
-        uint32_t inst = stack[depth], up = anc[depth];
-        uint32_t here = up;
-        l->shown[inst] = DTREE_NONE;
-        if (is_shown(t, inst, symbolic)) {
-            here = (uint32_t)l->len;
-            l->order[l->len] = inst;
-            l->parent[l->len] = up;
-            l->level[l->len] = up == DTREE_NONE ? 0 : l->level[up] + 1;
-            l->shown[inst] = here;
-            l->len++;
-        }
-        uint32_t nk = t->insts[inst].nchildren;
-        stack = xgrow(stack, &cap, depth + nk, sizeof *stack);
-        anc = xgrow(anc, &anc_cap, depth + nk, sizeof *anc);
-        const uint32_t *kids = derivation_children(t, inst);
-        for (uint32_t c = nk; c-- > 0;) { /* rightmost first: the leftmost is on top */
-            stack[depth] = kids[c];
-            anc[depth] = here;
-            depth++;
-        }
-    }
-    free(stack);
-    free(anc);
-}
-
-static void layout_free(struct layout *l)
-{
-    free(l->order);
-    free(l->shown);
-    free(l->parent);
-    free(l->level);
-    free(l->start);
-    free(l->end);
+    for (uint32_t i = 0; i < g->nnodes; i++)
+        free(names[i]);
+    free(names);
 }
 
 /* A character in single quotes, escaped as the parser's diagnostics do. */
@@ -243,35 +156,77 @@ static void add_quoted_char(struct strbuf *out, uint32_t cp)
     strbuf_addch(out, '\'');
 }
 
-/* Per graph node, its name (Name_id), made once. */
-static char **node_names(const struct graph *g)
+/* Text inside a DOT string: quotes and backslashes escaped. */
+static void add_dot_escaped(struct strbuf *out, const char *s, size_t len)
 {
-    char **names = xcalloc((size_t)g->nnodes + 1, sizeof *names);
-    for (uint32_t i = 0; i < g->nnodes; i++) {
-        struct strbuf sb = STRBUF_INIT;
-        graph_node_name(g, i, &sb);
-        names[i] = strbuf_detach(&sb, NULL);
-    }
-    return names;
-}
-
-static void free_names(const struct graph *g, char **names)
-{
-    for (uint32_t i = 0; i < g->nnodes; i++)
-        free(names[i]);
-    free(names);
-}
-
-/* "Name_id", and for a class leaf " 'c'". */
-static void add_label(struct strbuf *out, const struct derivation *t, char **names, uint32_t inst)
-{
-    uint32_t node = t->insts[inst].node;
-    strbuf_addstr(out, names[node]);
-    if (t->graph->nodes[node].kind == NODE_CLASS) {
-        strbuf_addch(out, ' ');
-        add_quoted_char(out, t->insts[inst].ch);
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '"' || s[i] == '\\')
+            strbuf_addch(out, '\\');
+        strbuf_addch(out, s[i]);
     }
 }
+
+/* Byte offsets of code point positions in the sample: every
+ * OFFSET_STRIDE-th one kept, the rest counted from there (nothing kept when
+ * the sample is ASCII, where they are the same). */
+enum { OFFSET_STRIDE = 64 };
+struct offsets {
+    const unsigned char *text;
+    size_t *every; /* NULL: ASCII */
+};
+
+static size_t utf8_lead_length(unsigned char b)
+{
+    return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+}
+
+static void offsets_init(struct offsets *o, const char *text, size_t len)
+{
+    o->text = (const unsigned char *)text;
+    o->every = NULL;
+    size_t i = 0;
+    while (i < len && o->text[i] < 0x80)
+        i++;
+    if (i == len)
+        return;
+    size_t n = 0, cap = 0;
+    for (size_t b = 0, cp = 0; b <= len; cp++) {
+        if (cp % OFFSET_STRIDE == 0) {
+            o->every = xgrow(o->every, &cap, n + 1, sizeof *o->every);
+            o->every[n++] = b;
+        }
+        if (b == len)
+            break;
+        b += utf8_lead_length(o->text[b]);
+    }
+}
+
+static size_t offset_of(const struct offsets *o, uint32_t cp)
+{
+    if (!o->every)
+        return cp;
+    size_t b = o->every[cp / OFFSET_STRIDE];
+    for (uint32_t i = 0; i < cp % OFFSET_STRIDE; i++)
+        b += utf8_lead_length(o->text[b]);
+    return b;
+}
+
+enum print_format { PRINT_TEXT, PRINT_DOT, PRINT_JSON };
+
+/* What the walk down the tree prints with: the shown nodes are numbered in
+ * pre-order; per level of depth, the number and level of the nearest shown
+ * node at or above it (so a node's shown parent is its parent's entry). */
+struct printer {
+    const struct graph *graph;
+    char **names;
+    bool symbolic;
+    enum print_format format;
+    struct offsets offsets;
+    struct strbuf out, label;
+    uint32_t *up, *up_level; /* per depth */
+    size_t depth_cap;
+    size_t shown;
+};
 
 enum { FLUSH_AT = 1 << 16 };
 
@@ -290,109 +245,132 @@ static bool flush(struct strbuf *out, bool force)
  * indentation), where full indentation would be quadratic. */
 enum { INDENT_MAX_LEVEL = 32 };
 
-static bool print_text(const struct derivation *t, const struct layout *l, char **names)
+static void print_text_node(struct printer *pr, const struct forest_visit *v, uint32_t level)
 {
-    struct strbuf out = STRBUF_INIT;
-    bool ok = true;
-    for (size_t p = 0; ok && p < l->len; p++) {
-        uint32_t level = l->level[p];
-        for (uint32_t i = 0; i < level && i < INDENT_MAX_LEVEL; i++)
-            strbuf_addstr(&out, "  ");
-        if (level > INDENT_MAX_LEVEL)
-            strbuf_addf(&out, "@%" PRIu32 " ", level);
-        add_label(&out, t, names, l->order[p]);
-        strbuf_addch(&out, '\n');
-        ok = flush(&out, false);
+    struct strbuf *out = &pr->out;
+    for (uint32_t i = 0; i < level && i < INDENT_MAX_LEVEL; i++)
+        strbuf_addstr(out, "  ");
+    if (level > INDENT_MAX_LEVEL)
+        strbuf_addf(out, "@%" PRIu32 " ", level);
+    strbuf_addstr(out, pr->names[v->node]);
+    if (pr->graph->nodes[v->node].kind == NODE_CLASS) {
+        strbuf_addch(out, ' ');
+        add_quoted_char(out, v->ch);
     }
-    ok = ok && flush(&out, true);
-    strbuf_free(&out);
-    return ok;
+    strbuf_addch(out, '\n');
 }
 
-/* Text inside a DOT string: quotes and backslashes escaped. */
-static void add_dot_escaped(struct strbuf *out, const char *s, size_t len)
+static void print_dot_node(struct printer *pr, const struct forest_visit *v, size_t id,
+                           uint32_t parent)
 {
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '"' || s[i] == '\\')
-            strbuf_addch(out, '\\');
-        strbuf_addch(out, s[i]);
+    struct strbuf *out = &pr->out;
+    const char *name = pr->names[v->node];
+    enum node_kind kind = pr->graph->nodes[v->node].kind;
+    strbuf_addf(out, "  n%zu [label=\"", id);
+    add_dot_escaped(out, name, strlen(name));
+    if (kind == NODE_CLASS) {
+        strbuf_reset(&pr->label);
+        add_quoted_char(&pr->label, v->ch);
+        strbuf_addstr(out, "\\n"); /* DOT's line break */
+        add_dot_escaped(out, pr->label.data, pr->label.len);
     }
+    strbuf_addch(out, '"');
+    strbuf_addstr(out, node_kind_is_symbolic(kind) ? ", shape=plaintext];\n"
+                                                   : ", shape=ellipse, fontsize=9];\n");
+    if (parent != DTREE_NONE)
+        strbuf_addf(out, "  n%u -> n%zu;\n", parent, id);
 }
 
-static bool print_dot(const struct derivation *t, const struct layout *l, char **names)
+static void print_json_node(struct printer *pr, const struct forest_visit *v, size_t id,
+                            uint32_t parent)
 {
-    struct strbuf out = STRBUF_INIT, label = STRBUF_INIT;
-    bool ok = true;
-    strbuf_addstr(&out, "digraph tree {\n"
-                        "  node [fontname=\"Helvetica\", fontsize=12];\n"
-                        "  edge [arrowsize=0.6];\n");
-    for (size_t p = 0; ok && p < l->len; p++) {
-        uint32_t inst = l->order[p];
-        uint32_t node = t->insts[inst].node;
-        enum node_kind kind = t->graph->nodes[node].kind;
-        strbuf_addf(&out, "  n%zu [label=\"", p);
-        add_dot_escaped(&out, names[node], strlen(names[node]));
-        if (kind == NODE_CLASS) {
-            strbuf_reset(&label);
-            add_quoted_char(&label, t->insts[inst].ch);
-            strbuf_addstr(&out, "\\n"); /* DOT's line break */
-            add_dot_escaped(&out, label.data, label.len);
-        }
-        strbuf_addch(&out, '"');
-        strbuf_addstr(&out, node_kind_is_symbolic(kind) ? ", shape=plaintext];\n"
-                                                        : ", shape=ellipse, fontsize=9];\n");
-        if (l->parent[p] != DTREE_NONE)
-            strbuf_addf(&out, "  n%u -> n%zu;\n", l->parent[p], p);
-        ok = flush(&out, false);
-    }
-    strbuf_addstr(&out, "}\n");
-    ok = ok && flush(&out, true);
-    strbuf_free(&out);
-    strbuf_free(&label);
-    return ok;
-}
-
-static bool print_json(const struct derivation *t, const struct layout *l, char **names,
-                       const char *file, uint64_t trees, bool infinite)
-{
-    struct strbuf out = STRBUF_INIT;
-    bool ok = true;
-    strbuf_addstr(&out, "{\"file\": ");
-    json_add_cstring(&out, file);
-    if (infinite)
-        strbuf_addstr(&out, ", \"trees\": null, \"infinite\": true");
-    else if (trees == FOREST_TREES_SATURATED)
-        strbuf_addstr(&out, ", \"trees\": null, \"infinite\": false, \"more_than_2_64\": true");
+    struct strbuf *out = &pr->out;
+    const struct graph_node *n = &pr->graph->nodes[v->node];
+    strbuf_addf(out, "%s\n  {\"id\": %zu, \"parent\": ", id ? "," : "", id);
+    if (parent == DTREE_NONE)
+        strbuf_addstr(out, "null");
     else
-        strbuf_addf(&out, ", \"trees\": %" PRIu64 ", \"infinite\": false", trees);
-    strbuf_addstr(&out, ", \"nodes\": [");
-    for (size_t p = 0; ok && p < l->len; p++) {
-        uint32_t inst = l->order[p];
-        uint32_t node = t->insts[inst].node;
-        const struct graph_node *n = &t->graph->nodes[node];
-        strbuf_addf(&out, "%s\n  {\"id\": %zu, \"parent\": ", p ? "," : "", p);
-        if (l->parent[p] == DTREE_NONE)
-            strbuf_addstr(&out, "null");
-        else
-            strbuf_addf(&out, "%u", l->parent[p]);
-        strbuf_addf(&out, ", \"node\": %u, \"name\": ", node);
-        json_add_cstring(&out, names[node]);
-        strbuf_addf(&out, ", \"kind\": \"%s\", \"start\": %zu, \"end\": %zu",
-                    node_kind_name(n->kind), l->start[inst], l->end[inst]);
-        if (n->kind == NODE_LIT) {
-            strbuf_addstr(&out, ", \"text\": ");
-            json_add_string(&out, n->expr->u.lit.text, n->expr->u.lit.len);
-        } else if (n->kind == NODE_CLASS) {
-            char ch[4];
-            strbuf_addstr(&out, ", \"text\": ");
-            json_add_string(&out, ch, utf8_encode(t->insts[inst].ch, ch));
-        }
-        strbuf_addch(&out, '}');
-        ok = flush(&out, false);
+        strbuf_addf(out, "%u", parent);
+    strbuf_addf(out, ", \"node\": %u, \"name\": ", v->node);
+    json_add_cstring(out, pr->names[v->node]);
+    strbuf_addf(out, ", \"kind\": \"%s\", \"start\": %zu, \"end\": %zu", node_kind_name(n->kind),
+                offset_of(&pr->offsets, v->start), offset_of(&pr->offsets, v->end));
+    if (n->kind == NODE_LIT) {
+        strbuf_addstr(out, ", \"text\": ");
+        json_add_string(out, n->expr->u.lit.text, n->expr->u.lit.len);
+    } else if (n->kind == NODE_CLASS) {
+        char ch[4];
+        strbuf_addstr(out, ", \"text\": ");
+        json_add_string(out, ch, utf8_encode(v->ch, ch));
     }
-    strbuf_addstr(&out, l->len ? "\n]}\n" : "]}\n");
-    ok = ok && flush(&out, true);
-    strbuf_free(&out);
+    strbuf_addch(out, '}');
+}
+
+/* The root is always shown, so that the tree has one root even when the start
+ * rule's right-hand side is synthetic (an alternation, say). */
+static bool print_node(const struct forest_visit *v, void *ctx)
+{
+    struct printer *pr = ctx;
+    uint32_t d = v->depth;
+    uint32_t up = d ? pr->up[d - 1] : DTREE_NONE, up_level = d ? pr->up_level[d - 1] : 0;
+    size_t cap = pr->depth_cap;
+    pr->up = xgrow(pr->up, &cap, (size_t)d + 1, sizeof *pr->up);
+    pr->up_level = xgrow(pr->up_level, &pr->depth_cap, (size_t)d + 1, sizeof *pr->up_level);
+    if (pr->symbolic && d > 0 && !node_kind_is_symbolic(pr->graph->nodes[v->node].kind)) {
+        pr->up[d] = up, pr->up_level[d] = up_level; /* hidden: its children go to its shown parent */
+        return true;
+    }
+    size_t id = pr->shown++;
+    uint32_t level = up == DTREE_NONE ? 0 : up_level + 1;
+    pr->up[d] = (uint32_t)id, pr->up_level[d] = level;
+    switch (pr->format) {
+    case PRINT_TEXT: print_text_node(pr, v, level); break;
+    case PRINT_DOT: print_dot_node(pr, v, id, up); break;
+    case PRINT_JSON: print_json_node(pr, v, id, up); break;
+    }
+    return flush(&pr->out, false);
+}
+
+/* Print the forest's first tree, walking down it: the memory is the
+ * forest's and a stack as deep as the tree (both within --max-memory), not
+ * a tree of the size of the output. */
+static bool print_tree(const struct forest *f, const struct graph *g, const struct parse_args *a,
+                       const char *file, const struct strbuf *text, uint64_t trees,
+                       bool infinite)
+{
+    struct printer pr = {.graph = g, .names = node_names(g), .symbolic = a->symbolic,
+                         .format = a->dot ? PRINT_DOT : a->json ? PRINT_JSON : PRINT_TEXT,
+                         .out = STRBUF_INIT, .label = STRBUF_INIT};
+    if (pr.format == PRINT_JSON)
+        offsets_init(&pr.offsets, text->data, text->len);
+    struct strbuf *out = &pr.out;
+    if (pr.format == PRINT_DOT) {
+        strbuf_addstr(out, "digraph tree {\n"
+                           "  node [fontname=\"Helvetica\", fontsize=12];\n"
+                           "  edge [arrowsize=0.6];\n");
+    } else if (pr.format == PRINT_JSON) {
+        strbuf_addstr(out, "{\"file\": ");
+        json_add_cstring(out, file);
+        if (infinite)
+            strbuf_addstr(out, ", \"trees\": null, \"infinite\": true");
+        else if (trees == FOREST_TREES_SATURATED)
+            strbuf_addstr(out, ", \"trees\": null, \"infinite\": false, \"more_than_2_64\": true");
+        else
+            strbuf_addf(out, ", \"trees\": %" PRIu64 ", \"infinite\": false", trees);
+        strbuf_addstr(out, ", \"nodes\": [");
+    }
+    bool ok = forest_walk_first_tree(f, print_node, &pr);
+    if (pr.format == PRINT_DOT)
+        strbuf_addstr(out, "}\n");
+    else if (pr.format == PRINT_JSON)
+        strbuf_addstr(out, pr.shown ? "\n]}\n" : "]}\n");
+    ok = ok && flush(out, true);
+    strbuf_free(&pr.out);
+    strbuf_free(&pr.label);
+    free(pr.up);
+    free(pr.up_level);
+    free(pr.offsets.every);
+    free_names(g, pr.names);
     return ok;
 }
 
@@ -428,22 +406,7 @@ static int parse(const struct cli_command *cmd, const struct cli_context *ctx, v
                         "the derivation completed first)\n",
                 name, forest_trees_text(trees, count));
 
-    struct derivation t;
-    if (!forest_first_tree(f, &t)) {
-        fprintf(stderr, "%s: error: the first parse tree is not finite; cannot show it\n", name);
-        status = EXIT_FAILURE_OTHER;
-    } else {
-        char **names = node_names(graph);
-        struct layout l;
-        layout_build(&t, a.symbolic, &l);
-        bool ok = a.dot    ? print_dot(&t, &l, names)
-                  : a.json ? print_json(&t, &l, names, name, trees, infinite)
-                           : print_text(&t, &l, names);
-        status = ok ? EXIT_OK : EXIT_FAILURE_OTHER;
-        layout_free(&l);
-        free_names(graph, names);
-    }
-    derivation_free(&t);
+    status = print_tree(f, graph, &a, name, &text, trees, infinite) ? EXIT_OK : EXIT_FAILURE_OTHER;
     forest_free(f);
     strbuf_free(&text);
     return status;

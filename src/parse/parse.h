@@ -142,6 +142,19 @@ uint64_t forest_add_expansions(const struct forest *f, struct expansion_set *s);
  * is built into `t` (initialized here).  Returns false if the forest is cyclic
  * along that choice. */
 bool forest_first_tree(const struct forest *f, struct derivation *t);
+/* The same tree without building it, for printing a tree as large as the
+ * forest: visit is called with each of its nodes in pre-order (children
+ * left to right), as forest_first_tree's instances come.  Its memory is a
+ * stack as deep as the tree, which the parse's memory budget counts (the
+ * passes over the forest).  Stops, returning false, when visit does. */
+struct forest_visit {
+    uint32_t node;       /* graph node */
+    uint32_t depth;      /* 0 for the root */
+    uint32_t start, end; /* the code points it spans: [start, end) */
+    uint32_t ch;         /* a class leaf: the character it matched */
+};
+bool forest_walk_first_tree(const struct forest *f,
+                            bool (*visit)(const struct forest_visit *v, void *ctx), void *ctx);
 /* Statistics, for benchmarks. */
 size_t forest_item_count(const struct forest *f);
 struct forest_stats {

@@ -517,7 +517,9 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     /* Distinct labels: two literals "+" in different rules are one '+'. */
     struct strbuf label = STRBUF_INIT, previous = STRBUF_INIT;
     size_t shown = 0;
-    bool end = p->root_done_at_expected && at < f->len;
+    /* The input could end here when the start item was accepted in this set
+     * (the last set made there, as sets are made in order). */
+    bool end = p->accept_stamp == at + 1 && at < f->len;
     for (size_t i = 0; i < ne; i++) {
         strbuf_reset(&label);
         describe_leaf(p, ex[i].leaf, &label);
@@ -573,6 +575,23 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     position_of(f, at, &line, &col);
     diag_add(diags, DIAG_ERROR, name, line, col, "%s", strbuf_str(&msg));
     strbuf_free(&msg);
+}
+
+static void report_over_budget(const struct parser *p, const char *name, uint32_t at,
+                               struct diag_list *diags)
+{
+    uint32_t line, col;
+    position_of(p->f, at, &line, &col);
+    /* The budget in the largest unit that divides it (4 GiB, 512 KiB). */
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB"};
+    size_t amount = p->max_memory;
+    int unit = 0;
+    while (unit < 3 && amount % 1024 == 0)
+        amount /= 1024, unit++;
+    diag_add(diags, DIAG_ERROR, name, line, col,
+             "parsing stopped here: it needs more than %zu %s of memory (--max-memory); "
+             "the input is too long or too ambiguous for this grammar",
+             amount, units[unit]);
 }
 
 /* ---- the parse ------------------------------------------------------------- */
@@ -693,12 +712,17 @@ static void parser_free(struct parser *p)
  * list that reaches about one pair per symbol on the deepest inputs: 12 per
  * symbol.  (Symbols seen in more than one context, with a larger k or pins
  * on an ambiguous forest, take 16 bytes more per extra context, which this
- * does not foresee.) */
+ * does not foresee.)  The walk down the first tree (forest_walk_first_tree,
+ * for kpath parse): a stack of 8-byte frames, and what its caller keeps per
+ * level of depth, 8 bytes, the two together at most one per symbol,
+ * growing by doubling: 16 per symbol. */
 static size_t passes_memory(const struct forest *f)
 {
     size_t count = 8 * (f->nsymbols + f->nitems);
     size_t walk = 12 * f->nsymbols + 4 * f->nitems;
-    return count > walk ? count : walk;
+    size_t first_tree = 16 * f->nsymbols;
+    size_t most = count > walk ? count : walk;
+    return most > first_tree ? most : first_tree;
 }
 
 /* What --max-memory covers: everything allocated that grows with the input,
@@ -761,6 +785,7 @@ static uint32_t run(struct parser *p)
     uint32_t furthest = 0;
     for (uint32_t j = 0; j <= f->len; j++) {
         p->set = j;
+        p->lookahead = j < p->lookahead_until;
         new_set(p);
         p->nagenda = 0;
         if (f->per_set) { /* the last set is summarized: its symbols and pairs go */
@@ -843,8 +868,6 @@ static uint32_t run(struct parser *p)
         }
         /* Accepted so far when the virtual start item has its one child. */
         bool root_done = p->accept_stamp == j + 1;
-        if (p->expected_set == j)
-            p->root_done_at_expected = root_done;
         if (j == f->len && root_done)
             f->root = f->per_set ? p->accept : PACKED(f, item_packed(f, p->accept)).right;
         if (p->det)
@@ -883,7 +906,6 @@ static void reset(struct parser *p)
     p->table_used = 0;
     p->nexpected = 0;
     p->expected_set = NONE;
-    p->root_done_at_expected = false;
 }
 
 /* A per-set parse (summaries, no forest) when chains is not NULL; with
@@ -971,7 +993,7 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     lookahead_init(&p.la, g);
     p.first = p.la.first, p.first_high = p.la.first_high;
     p.follow = p.la.follow, p.follow_high = p.la.follow_high, p.follow_end = p.la.follow_end;
-    p.lookahead = true;
+    p.lookahead_until = UINT32_MAX;
     if (chains && !(opts && opts->no_fast_path)) {
         p.det = parse_det_new(g, &p.la);
         p.states = parse_states_new();
@@ -982,26 +1004,27 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         p.should_stop = opts->should_stop, p.should_stop_ctx = opts->should_stop_ctx;
     uint32_t furthest = run(&p);
     if (p.over_budget) {
-        uint32_t line, col;
-        position_of(f, furthest, &line, &col);
-        /* The budget in the largest unit that divides it (4 GiB, 512 KiB). */
-        static const char *const units[] = {"bytes", "KiB", "MiB", "GiB"};
-        size_t amount = p.max_memory;
-        int unit = 0;
-        while (unit < 3 && amount % 1024 == 0)
-            amount /= 1024, unit++;
-        diag_add(diags, DIAG_ERROR, name, line, col,
-                 "parsing stopped here: it needs more than %zu %s of memory (--max-memory); "
-                 "the input is too long or too ambiguous for this grammar",
-                 amount, units[unit]);
+        report_over_budget(&p, name, furthest, diags);
         f->root = NONE;
     } else if (f->root == NONE && !p.stopped) {
         /* Lookahead pruned the predictions that would have said what was
-         * expected; parse once more without it to collect them. */
+         * expected; parse once more, without it only from the set where this
+         * parse stopped, to collect them.  Without lookahead from the start,
+         * right recursion completes every open level at every position: an
+         * invalid sample would cost quadratic time and memory where the same
+         * sample made valid costs linear.  Before that set, lookahead prunes
+         * only items that cannot read the next character, so none of them
+         * could have reached a later set: the sets from there on, built in
+         * full, are those of a parse without lookahead (a fast-forwarded or
+         * replayed set is one of these, the same as in the first parse), and
+         * the furthest of them is where the sample stops being a prefix of
+         * the language. */
         reset(&p);
-        p.lookahead = false;
+        p.lookahead_until = furthest;
         furthest = run(&p);
-        if (!p.stopped)
+        if (p.over_budget)
+            report_over_budget(&p, name, furthest, diags);
+        else if (!p.stopped)
             report_no_parse(&p, name, furthest, diags);
     }
     if (p.stopped) {

@@ -543,6 +543,57 @@ static uint32_t earliest_packed(const struct forest *f, uint32_t pk)
     return pk;
 }
 
+/* The earliest derivation of every symbol and item was made before it (a
+ * symbol is made with the derivation that completes it, an item with the
+ * pair that advances it, from symbols and items that exist), so following
+ * only earliest derivations never comes back to where it started: the
+ * first tree is finite, and a walk down it ends. */
+bool forest_walk_first_tree(const struct forest *f,
+                            bool (*visit)(const struct forest_visit *v, void *ctx), void *ctx)
+{
+    const struct graph *g = f->graph;
+    struct frame {
+        uint32_t sym, depth;
+    } *stack = NULL;
+    uint32_t *kids = NULL;
+    size_t depth = 0, stack_cap = 0, nkids = 0, kids_cap = 0;
+    bool ok = true;
+    stack = xgrow(stack, &stack_cap, 1, sizeof *stack);
+    stack[depth++] = (struct frame){f->root, 0};
+    while (ok && depth) {
+        struct frame fr = stack[--depth];
+        const struct symbol *s = &SYMBOL(f, fr.sym);
+        const struct graph_node *n = &g->nodes[s->node];
+        struct forest_visit v = {s->node, fr.depth, s->start, s->end, 0};
+        if (n->kind == NODE_CLASS)
+            v.ch = text_at(f, s->start);
+        ok = visit(&v, ctx);
+        if (n->kind == NODE_LIT || n->kind == NODE_CLASS)
+            continue;
+        /* The children of the earliest derivation, collected right to left. */
+        nkids = 0;
+        uint32_t item = NONE;
+        if (node_is_unit(f, s->node)) {
+            kids = xgrow(kids, &kids_cap, 1, sizeof *kids);
+            kids[nkids++] = earliest_link(f, s->derivs);
+        } else {
+            item = earliest_link(f, s->derivs);
+        }
+        while (item != NONE && item_packed(f, item) != NONE) {
+            const struct packed *pk = &PACKED(f, earliest_packed(f, item_packed(f, item)));
+            kids = xgrow(kids, &kids_cap, nkids + 1, sizeof *kids);
+            kids[nkids++] = pk->right;
+            item = pk->left;
+        }
+        stack = xgrow(stack, &stack_cap, depth + nkids, sizeof *stack);
+        for (size_t i = 0; i < nkids; i++) /* rightmost first: the leftmost is on top */
+            stack[depth++] = (struct frame){kids[i], fr.depth + 1};
+    }
+    free(stack);
+    free(kids);
+    return ok;
+}
+
 bool forest_first_tree(const struct forest *f, struct derivation *t)
 {
     const struct graph *g = f->graph;

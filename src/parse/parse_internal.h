@@ -261,10 +261,13 @@ struct parser {
     uint32_t *expected;           /* leaves predicted in the furthest set */
     size_t nexpected, expected_cap;
     uint32_t expected_set;
-    bool root_done_at_expected;
     /* One character of lookahead: what can start each node (the tables of
      * la, named here for short). */
-    bool lookahead;               /* off when collecting what was expected */
+    bool lookahead;               /* the current set's: on before lookahead_until */
+    /* Sets from this one on are built without lookahead (UINT32_MAX: none):
+     * when a parse failed, its run again up to the set where the first run
+     * stopped, to say what was expected there (see parse). */
+    uint32_t lookahead_until;
     struct lookahead la;
     /* The deterministic fast path (see fast_forward; per-set parses only). */
     struct parse_det *det;        /* NULL: off */

@@ -248,7 +248,8 @@ static const struct section {
 } sections[] = {
     {"core", bench_core},       {"generation", bench_generation},
     {"big-grammars", bench_big_grammars},
-    {"parsing", bench_parsing}, {"output", bench_output},
+    {"parsing", bench_parsing}, {"parse-errors", bench_parse_errors},
+    {"output", bench_output},
     {"concise", bench_concise}, {"tui", bench_tui},
     {"run", bench_run},         {"explain", bench_explain},
 };

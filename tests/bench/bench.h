@@ -41,6 +41,8 @@ void bench_generation(const char *root);
 /* kpath cover as a child on big grammars (part of `generation` in issue 17). */
 void bench_big_grammars(const char *root);
 void bench_parsing(const char *root);
+/* Invalid samples beside the same made valid (issue 38). */
+void bench_parse_errors(const char *root);
 void bench_output(const char *root);
 void bench_tui(const char *root);
 void bench_concise(const char *root);

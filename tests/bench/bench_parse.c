@@ -741,6 +741,93 @@ static void right_recursion(const struct graph *arith)
     }
 }
 
+/* ---- invalid samples beside the same made valid ------------------------------ */
+
+/* One kpath run as a child on `text`: "  LABEL: s, CPU s, peak MiB". */
+static void error_run(const char *dir, const char *kpath, const char *command,
+                      const char *grammar, const char *label, const char *text, size_t len)
+{
+    char file[4096], out[4096], err[4096];
+    snprintf(file, sizeof file, "%s/sample.txt", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(err, sizeof err, "%s/err", dir);
+    printf("    %-9s %-8s: ", command, label);
+    if (!write_whole(file, text, len)) {
+        printf("cannot write %s\n", file);
+        return;
+    }
+    char *argv[] = {(char *)kpath, (char *)command, "--max-memory", "10G", (char *)grammar, file,
+                    NULL};
+    struct bench_run r;
+    bench_run_child(argv, dir, "/dev/null", err, CHILD_SECONDS, &r);
+    char line[300];
+    one_line(err, true, line, sizeof line);
+    if (!r.finished)
+        snprintf(line, sizeof line, "killed: %s", r.stopped ? r.stopped : "a limit");
+    printf("%7.2f s, %6.2f s CPU, peak %7.1f MiB, exit %d%s%s\n", r.seconds, r.cpu, r.peak / MB,
+           r.finished ? r.status : -1, line[0] ? ": " : "", line);
+    remove(file);
+    remove(out);
+}
+
+/* Issue 38: an invalid sample must cost no more than the same sample made
+ * valid.  N := "0" N | "0" on "(" and n zeros without and with the ")";
+ * an arith.ebnf expression of 12 KB, half of it one long number (Int :=
+ * Digit Int | Digit), ending in "+" (invalid) or "+1"; and kpath coverage
+ * of 30 KB of the same.  The error pass once parsed again
+ * without lookahead: quadratic on right recursion. */
+void bench_parse_errors(const char *root)
+{
+    char dir[] = "/tmp/kpath-bench-XXXXXX";
+    if (!mkdtemp(dir)) {
+        printf("  not measured: cannot make a temporary directory\n");
+        return;
+    }
+    char kpath[4096], zeros[4096], arith[4096];
+    snprintf(kpath, sizeof kpath, "%s/build/kpath", root);
+    snprintf(zeros, sizeof zeros, "%s/zeros.ebnf", dir);
+    snprintf(arith, sizeof arith, "%s/grammars/arith.ebnf", root);
+    static const char grammar[] = "S := \"(\" N \")\";\nN := \"0\" N | \"0\";\n";
+    printf("\n== parsing: invalid samples beside the same made valid (one process a run; "
+           "peak RSS)\n");
+    if (!write_whole(zeros, grammar, sizeof grammar - 1)) {
+        printf("  not measured: cannot write %s\n", zeros);
+        rmdir(dir);
+        return;
+    }
+    for (size_t n = 1000; n <= 16000; n *= 2) {
+        char *text = malloc(n + 2);
+        text[0] = '(';
+        memset(text + 1, '0', n);
+        text[n + 1] = ')';
+        printf("  N := \"0\" N | \"0\", \"(\" and %zu zeros:\n", n);
+        error_run(dir, kpath, "parse", zeros, "invalid", text, n + 1);
+        error_run(dir, kpath, "parse", zeros, "valid", text, n + 2);
+        free(text);
+    }
+    /* arith.ebnf's Int := Digit Int | Digit is right-recursive too. */
+    static const struct {
+        const char *command;
+        size_t bytes;
+    } ariths[] = {{"parse", 12000}, {"coverage", 30000}};
+    for (size_t i = 0; i < sizeof ariths / sizeof ariths[0]; i++) {
+        struct strbuf doc = STRBUF_INIT;
+        make_arith(&doc, ariths[i].bytes / 2, 42);
+        strbuf_addch(&doc, '+');
+        while (doc.len < ariths[i].bytes)
+            strbuf_addch(&doc, (char)('0' + doc.len % 10));
+        strbuf_addch(&doc, '+');
+        printf("  arith.ebnf, %zu bytes: an expression, a number of %zu digits, then \"+\" "
+               "(invalid) or \"+1\":\n", doc.len, ariths[i].bytes - ariths[i].bytes / 2);
+        error_run(dir, kpath, ariths[i].command, arith, "invalid", doc.data, doc.len);
+        strbuf_addch(&doc, '1');
+        error_run(dir, kpath, ariths[i].command, arith, "valid", doc.data, doc.len);
+        strbuf_free(&doc);
+    }
+    remove(zeros);
+    rmdir(dir);
+}
+
 /* KPATH_BENCH_WRITE=DIR: only write the files the side-by-side rows parse
  * (JSON of each shape at 1, 4 and 16 MB, arith, CSV and URL at 1 MB), named
  * SHAPE-MB.json and NAME-1.txt, to time them by hand or to compare two

@@ -453,3 +453,69 @@ TEST(parse_right_recursion_stays_linear)
     free(digits);
     test_unload(&l);
 }
+
+/* An invalid sample costs what the same sample made valid costs.  With
+ * N := "0" N | "0", "(" and 4,000 zeros and no ")" stops at the end of input
+ * (1:4002), where ")" or another "0" may come.  The error pass used to parse
+ * again without lookahead, where right recursion completes every open N at
+ * every zero: items growing with the square of the length (600 MB), where
+ * the valid sample makes a few per zero; and under a budget of 100 MB, an
+ * error at a zero in the middle that named '0' both unexpected and
+ * expected.  Counted, not timed. */
+TEST(parse_invalid_right_recursion_costs_what_valid_costs)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := \"(\" N \")\";\nN := \"0\" N | \"0\";\n", &l)))
+        return;
+    enum { N = 4000 };
+    char *text = malloc(N + 3);
+    text[0] = '(';
+    memset(text + 1, '0', N);
+    text[N + 1] = ')';
+    text[N + 2] = '\0';
+    const char *want = "sample:1:4002: error: no parse: unexpected end of input; expected one "
+                       "of ')', '0'";
+    struct kpath_space sp;
+    kpath_space_init(&sp, l.graph, 2);
+    size_t items[2] = {0, 0}; /* valid, invalid */
+    for (int invalid = 0; invalid <= 1; invalid++) {
+        struct parse_stats st;
+        struct parse_options po = {.max_memory = (size_t)100 << 20, .stats = &st};
+        struct kpath_set set;
+        kpath_set_init(&set, &sp);
+        struct kpath_set *sets[1] = {&set};
+        struct diag_list d = DIAG_LIST_INIT;
+        bool ok = parse_kpaths(l.graph, "sample", text, N + 2 - (size_t)invalid, &po, sets, 1,
+                               NULL, NULL, NULL, &d);
+        CHECK(ok == !invalid);
+        items[invalid] = st.items_made;
+        if (invalid && CHECK_INT(d.len, 1)) {
+            struct strbuf sb = STRBUF_INIT;
+            diag_format(&d.items[0], &sb);
+            CHECK_STR(strbuf_str(&sb), want);
+            strbuf_free(&sb);
+        }
+        diag_list_free(&d);
+        kpath_set_free(&set);
+        /* The forest too, under the same budget. */
+        struct forest *f = parse_text(l.graph, "sample", text, N + 2 - (size_t)invalid, &po, &d);
+        CHECK((f != NULL) == !invalid);
+        if (invalid && CHECK_INT(d.len, 1)) {
+            struct strbuf sb = STRBUF_INIT;
+            diag_format(&d.items[0], &sb);
+            CHECK_STR(strbuf_str(&sb), want);
+            strbuf_free(&sb);
+        }
+        forest_free(f);
+        diag_list_free(&d);
+    }
+    /* The valid parse makes about 4 items per zero; the invalid one as many
+     * (its last two sets in full: the open Ns completed once). */
+    CHECK(items[0] > 0 && items[0] < 8 * (size_t)N);
+    if (!CHECK(items[1] <= items[0] + 4 * (size_t)N))
+        fprintf(stderr, "  %zu items for the invalid sample, %zu for the valid one\n", items[1],
+                items[0]);
+    kpath_space_free(&sp);
+    free(text);
+    test_unload(&l);
+}
