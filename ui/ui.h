@@ -187,6 +187,7 @@ struct ui {
     struct theme theme;
     unsigned theme_generation; /* counts theme changes, for the terminal */
     bool mono;               /* NO_COLOR or a terminal without colours */
+    int ncolors;             /* the terminal's colours (0: script mode, not known) */
     bool ascii;              /* non-UTF-8 locale: ASCII glyphs */
     char *exe_dir;           /* owned; for themes */
     bool script_mode;
