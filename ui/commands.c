@@ -238,8 +238,17 @@ static void cmd_cover(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 0, 0))
         return;
+    enum gen_strategy before = ui->ws->gen_opts.strategy;
     ui->ws->gen_opts.strategy = GEN_KPATH;
+    /* covering takes the k-path strategy; the one chosen before (prob after
+     * U) comes back when the run ends, and its message says so */
+    ui->cover_restores = before != GEN_KPATH;
+    ui->cover_strategy = before;
     start_job(ui, 0);
+    if (ui->cover_restores && ui->job != JOB_RUN) { /* it did not start */
+        ui->cover_restores = false;
+        ui->ws->gen_opts.strategy = before;
+    }
 }
 
 static void cmd_step(struct ui *ui, const struct cmd_args *a)
@@ -297,6 +306,10 @@ static void cmd_invert(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 0, 0))
         return;
+    if (!probs_invertible(ui->ws)) {
+        ui_error(ui, PROBS_NOTHING_TO_INVERT);
+        return;
+    }
     workspace_probs_invert(ui->ws);
     ui->prows_stale = true;
     ui_message(ui, "probabilities inverted");
