@@ -252,12 +252,22 @@ static void global_action(struct ui *ui, enum action a, int key)
             ui_lesson_goto(ui, a == ACT_LESSON_NEXT ? ui->lesson_step + 1 : ui->lesson_step - 1);
         }
         break;
-    case ACT_CANCEL:
+    case ACT_CANCEL: {
+        /* F's narrowing goes too, when nothing else was there to cancel */
+        bool nothing = !ui->message && !ui->zoom && !ui->search_highlight;
         free(ui->message);
         ui->message = NULL;
         ui->zoom = false;
         ui->search_highlight = false;
+        if (nothing && ui->narrow && ui->focus == PANE_KPATHS) {
+            char *was = xstrdup(ui->narrow);
+            ui_request(ui, kpaths_narrow(ui, NULL));
+            ui_message(ui, "not narrowed to \"%s\" any more: every %s k-path", was,
+                       ws_filter_name(ui->filter));
+            free(was);
+        }
         break;
+    }
     case ACT_REDRAW: ui->redraw_all = true; break;
     default: {
         struct strbuf name = STRBUF_INIT;
