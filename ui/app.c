@@ -317,8 +317,11 @@ static void overlay_key(struct ui *ui, int key)
     switch (a) {
     case ACT_DOWN: ui->help_top++; break;
     case ACT_UP: ui->help_top = ui->help_top ? ui->help_top - 1 : 0; break;
-    case ACT_PAGE_DOWN: case ACT_HALF_DOWN: ui->help_top += h / 2; break;
-    case ACT_PAGE_UP: case ACT_HALF_UP: ui->help_top = ui->help_top > h / 2 ? ui->help_top - h / 2 : 0; break;
+    /* a page is the rows shown (as in the lists), half of it for C-d/C-u */
+    case ACT_PAGE_DOWN: ui->help_top += h; break;
+    case ACT_HALF_DOWN: ui->help_top += h / 2; break;
+    case ACT_PAGE_UP: ui->help_top = ui->help_top > h ? ui->help_top - h : 0; break;
+    case ACT_HALF_UP: ui->help_top = ui->help_top > h / 2 ? ui->help_top - h / 2 : 0; break;
     case ACT_TOP: ui->help_top = 0; break;
     case ACT_BOTTOM: ui->help_top = UINT64_MAX / 2; break;
     case ACT_SEARCH:
