@@ -109,6 +109,21 @@ void docs_man(FILE *out, const struct cli_command *const *commands, size_t n,
     for (size_t i = 0; i < nexplorer; i++)
         option_line(out, &explorer[i].option);
     tui_man(out);
+    fputs(".SH ENVIRONMENT\n"
+          ".TP\n\\fBKPATH_THEME\\fR\nthe explorer's colour theme when \\fB\\-\\-theme\\fR names none\n"
+          ".TP\n\\fBNO_COLOR\\fR\nwhen set and not empty, the explorer uses no colours "
+          "(the themes' mono lines)\n"
+          ".TP\n\\fBTERM\\fR\nthe terminal: its colours (themes are brought down to 8 and stay "
+          "readable); the explorer refuses \\fBdumb\\fR, which cannot move the cursor\n"
+          ".TP\n\\fBLANG\\fR, \\fBLC_ALL\\fR\na locale that is not UTF\\-8 gets ASCII glyphs\n"
+          ".TP\n\\fBXDG_STATE_HOME\\fR\nwhere the explorer keeps its history and autosaves "
+          "(default \\fI~/.local/state\\fR)\n"
+          ".TP\n\\fBXDG_CONFIG_HOME\\fR\nwhere themes of your own are looked for, in "
+          "\\fIkpath/themes/\\fR (default \\fI~/.config\\fR)\n"
+          ".TP\n\\fBHOME\\fR\nthe defaults of the two above\n"
+          ".TP\n\\fBTMPDIR\\fR\nwhere the runs of \\fBkpath run\\fR and "
+          "\\fBgeneralize\\fR get their directories (default \\fI/tmp\\fR)\n",
+          out);
     fputs(".SH EXIT STATUS\n0 success, 2 bad usage or invalid input, 1 any other failure.\n"
           ".SH FILES\n"
           ".TP\n\\fI$XDG_STATE_HOME/kpath/\\fR (or \\fI~/.local/state/kpath/\\fR)\n"

@@ -130,12 +130,14 @@ static int explorer_args(int argc, char **argv, struct tui_args *args)
         bool has_value = i + 1 < argc;
         int o = explorer_option(a);
         /* A required argument ("[NAME]" is optional) is the next word; an
-         * option last on the line, without it, is reported as an unknown
-         * option, the message the explorer has always given. */
+         * option last on the line, without it, says what it needs. */
         const char *arg = o < NEXPLORER ? explorer_options[o].option.arg : NULL;
         bool required = arg && arg[0] != '[';
-        if (required && !has_value)
-            o = NEXPLORER;
+        if (required && !has_value) {
+            fprintf(stderr, "kpath: %s needs a value: %s %s\n", a, a, arg);
+            explorer_usage(stderr);
+            return EXIT_USAGE;
+        }
         const char *value = o < NEXPLORER && required ? argv[++i] : NULL;
         switch (o) {
         case X_WORKSPACE: args->workspace = value; continue;

@@ -252,12 +252,22 @@ static void global_action(struct ui *ui, enum action a, int key)
             ui_lesson_goto(ui, a == ACT_LESSON_NEXT ? ui->lesson_step + 1 : ui->lesson_step - 1);
         }
         break;
-    case ACT_CANCEL:
+    case ACT_CANCEL: {
+        /* F's narrowing goes too, when nothing else was there to cancel */
+        bool nothing = !ui->message && !ui->zoom && !ui->search_highlight;
         free(ui->message);
         ui->message = NULL;
         ui->zoom = false;
         ui->search_highlight = false;
+        if (nothing && ui->narrow && ui->focus == PANE_KPATHS) {
+            char *was = xstrdup(ui->narrow);
+            ui_request(ui, kpaths_narrow(ui, NULL));
+            ui_message(ui, "not narrowed to \"%s\" any more: every %s k-path", was,
+                       ws_filter_name(ui->filter));
+            free(was);
+        }
         break;
+    }
     case ACT_REDRAW: ui->redraw_all = true; break;
     default: {
         struct strbuf name = STRBUF_INIT;
@@ -307,8 +317,11 @@ static void overlay_key(struct ui *ui, int key)
     switch (a) {
     case ACT_DOWN: ui->help_top++; break;
     case ACT_UP: ui->help_top = ui->help_top ? ui->help_top - 1 : 0; break;
-    case ACT_PAGE_DOWN: case ACT_HALF_DOWN: ui->help_top += h / 2; break;
-    case ACT_PAGE_UP: case ACT_HALF_UP: ui->help_top = ui->help_top > h / 2 ? ui->help_top - h / 2 : 0; break;
+    /* a page is the rows shown (as in the lists), half of it for C-d/C-u */
+    case ACT_PAGE_DOWN: ui->help_top += h; break;
+    case ACT_HALF_DOWN: ui->help_top += h / 2; break;
+    case ACT_PAGE_UP: ui->help_top = ui->help_top > h ? ui->help_top - h : 0; break;
+    case ACT_HALF_UP: ui->help_top = ui->help_top > h / 2 ? ui->help_top - h / 2 : 0; break;
     case ACT_TOP: ui->help_top = 0; break;
     case ACT_BOTTOM: ui->help_top = UINT64_MAX / 2; break;
     case ACT_SEARCH:

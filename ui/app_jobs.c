@@ -31,6 +31,13 @@ static void run_finished(struct ui *ui, bool stopped)
         strbuf_addf(&sb, "; %zu k-path%s need%s more depth than %u", ws->gen->nunreachable,
                     ws->gen->nunreachable == 1 ? "" : "s", ws->gen->nunreachable == 1 ? "s" : "",
                     ws->gen_opts.max_depth);
+    if (ui->cover_restores) {
+        ui->cover_restores = false;
+        ws->gen_opts.strategy = (enum gen_strategy)ui->cover_strategy;
+        workspace_gen_reset(ws, false);
+        strbuf_addf(&sb, "; :cover used kpath, the strategy is %s again",
+                    gen_strategy_name(ws->gen_opts.strategy));
+    }
     if (ws->gen_error)
         ui_error(ui, "%s; error: %s", strbuf_str(&sb), ws->gen_error);
     else

@@ -31,6 +31,7 @@
     X("why", cmd_why, "[PATH]", ARG_NODE, "explain why a k-path is uncovered")                     \
     X("export", cmd_export, "DIR", ARG_FILE, "write the marked (or selected) inputs; export! reuses DIR") \
     X("theme", cmd_theme, "NAME", ARG_THEME, "switch the colour theme")                           \
+    X("colours", cmd_colours, "[N] [FILE]", ARG_NONE, "how the theme shows on N colours (8, 16, 256; default: this terminal's)") \
     X("seed", cmd_seed, "N", ARG_NONE, "seed of every random choice")                             \
     X("depth", cmd_depth, "D", ARG_NONE, "depth limit (reference nodes per root-to-leaf path)")   \
     X("repetitions", cmd_repetitions, "R", ARG_NONE, "repetitions of *, + and {n,}, at most")    \

@@ -238,8 +238,17 @@ static void cmd_cover(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 0, 0))
         return;
+    enum gen_strategy before = ui->ws->gen_opts.strategy;
     ui->ws->gen_opts.strategy = GEN_KPATH;
+    /* covering takes the k-path strategy; the one chosen before (prob after
+     * U) comes back when the run ends, and its message says so */
+    ui->cover_restores = before != GEN_KPATH;
+    ui->cover_strategy = before;
     start_job(ui, 0);
+    if (ui->cover_restores && ui->job != JOB_RUN) { /* it did not start */
+        ui->cover_restores = false;
+        ui->ws->gen_opts.strategy = before;
+    }
 }
 
 static void cmd_step(struct ui *ui, const struct cmd_args *a)
@@ -297,6 +306,10 @@ static void cmd_invert(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 0, 0))
         return;
+    if (!probs_invertible(ui->ws)) {
+        ui_error(ui, PROBS_NOTHING_TO_INVERT);
+        return;
+    }
     workspace_probs_invert(ui->ws);
     ui->prows_stale = true;
     ui_message(ui, "probabilities inverted");
@@ -892,6 +905,70 @@ static void cmd_svg(struct ui *ui, const struct cmd_args *a)
     svg_render(&ui->scr, &ui->theme, &sb);
     if (write_whole(ui, a->argv[1], &sb))
         ui_message(ui, "wrote %s", a->argv[1]);
+    strbuf_free(&sb);
+}
+
+/* How the theme shows on a terminal of N colours: one line per element,
+ * its colours as the terminal gets them (palette indexes) and attributes. */
+static void cmd_colours(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 2))
+        return;
+    int n = ui->ncolors;
+    const char *file = NULL;
+    for (int i = 1; i < a->argc; i++) {
+        uint32_t v;
+        if (number_parse_u32(a->argv[i], &v) && (v == 8 || v == 16 || v == 88 || v == 256))
+            n = (int)v;
+        else if (strspn(a->argv[i], "0123456789") == strlen(a->argv[i])) {
+            ui_error(ui, "a terminal has 8, 16, 88 or 256 colours, not %s", a->argv[i]);
+            return;
+        } else
+            file = a->argv[i];
+    }
+    if (n <= 0) {
+        ui_error(ui, ui->mono ? "no colours here (NO_COLOR, or the terminal has none): the mono lines apply"
+                              : "this terminal's colours are not known here: :colours 8 (or 16, 256)");
+        return;
+    }
+    static const char *const attr_names[] = {"bold", "dim", "underline", "reverse", "italic", "blink", "standout"};
+    struct strbuf sb = STRBUF_INIT;
+    int adjusted = 0;
+    for (int e = 0; e < NELEMENTS; e++) {
+        struct theme_shown t = theme_show(&ui->theme.el[e], n);
+        size_t start = sb.len;
+        strbuf_addf(&sb, "%-12s fg ", theme_element_names[e]);
+        if (t.fg < 0)
+            strbuf_addstr(&sb, "default");
+        else
+            strbuf_addf(&sb, "%d", t.fg);
+        strbuf_addstr(&sb, " bg ");
+        if (t.bg < 0)
+            strbuf_addstr(&sb, "default");
+        else
+            strbuf_addf(&sb, "%d", t.bg);
+        bool any = false;
+        for (int b = 0; b < 7; b++)
+            if (t.attrs & (1u << b)) {
+                strbuf_addstr(&sb, any ? "," : " ");
+                strbuf_addstr(&sb, attr_names[b]);
+                any = true;
+            }
+        if (t.adjusted) {
+            strbuf_addstr(&sb, " (changed to stay readable)");
+            adjusted++;
+        }
+        if (!file)
+            ui_log(ui, false, sb.data + start);
+        strbuf_addch(&sb, '\n');
+    }
+    if (file) {
+        if (write_whole(ui, file, &sb))
+            ui_message(ui, "wrote %s", file);
+    } else {
+        ui_message(ui, "theme %s on %d colours: %d element%s changed to stay readable (M: which)",
+                   ui->theme.name, n, adjusted, adjusted == 1 ? "" : "s");
+    }
     strbuf_free(&sb);
 }
 

@@ -186,6 +186,51 @@ static void draw_status(struct ui *ui, int y)
     strbuf_free(&sb);
 }
 
+/* The bytes of text (len bytes) that fit in `width` columns, cut after
+ * the last space that fits when there is one. */
+static size_t wrap_at(const char *t, size_t len, int width)
+{
+    size_t i = 0, after_space = 0;
+    for (int cols = 0; i < len && cols < width; cols++) {
+        if (t[i] == ' ')
+            after_space = i + 1;
+        i++;
+        while (i < len && (t[i] & 0xc0) == 0x80)
+            i++;
+    }
+    return i >= len ? len : after_space ? after_space : i;
+}
+
+/* A message or question on the bottom line; a question (two_rows) also on
+ * the row above it (over the status bar, until it is answered) when one row
+ * is too short, so that no question is cut.  `tail` ends the last row and is never cut: always
+ * when `always` (a question's "(y/n)", a message with more in the log),
+ * and when the text does not fit even two rows (then cut with an
+ * ellipsis, the log has all of it). */
+static void message_rows(struct screen *s, int y, const char *text, size_t len, int style,
+                         const char *tail, int tail_style, bool always, bool two_rows)
+{
+    int w = s->w, cols = text_columns(text, len);
+    int tw = tail ? text_columns(tail, strlen(tail)) : 0;
+    const char *last = text; /* what the bottom row shows */
+    size_t last_len = len;
+    if (two_rows && cols > w - (always ? tw : 0) && y > 0 && w > 2 * tw) {
+        size_t first = wrap_at(text, len, w), keep = first;
+        while (keep && text[keep - 1] == ' ')
+            keep--;
+        screen_fill(s, 0, y - 1, w, ' ', EL_MESSAGE);
+        screen_put(s, 0, y - 1, w, text, keep, style);
+        last = text + first;
+        last_len = len - first;
+        while (last_len && *last == ' ')
+            last++, last_len--;
+    }
+    bool show_tail = tail && (always || text_columns(last, last_len) > w);
+    int used = screen_put_fit(s, 0, y, show_tail ? w - tw : w, last, last_len, style);
+    if (show_tail)
+        screen_puts(s, used, y, w - used, tail, tail_style);
+}
+
 static void draw_bottom_line(struct ui *ui, int y)
 {
     struct screen *s = &ui->scr;
@@ -219,12 +264,9 @@ static void draw_bottom_line(struct ui *ui, int y)
         /* the answer keys stay visible however long the question is */
         const char *q = ui->question, *yn = " (y/n)";
         size_t len = strlen(q), ynl = strlen(yn);
-        if (text_columns(q, len) > s->w && len > ynl && strcmp(q + len - ynl, yn) == 0) {
-            int used = screen_put_fit(s, 0, y, s->w - (int)ynl, q, len - ynl, EL_HELP_KEY);
-            screen_puts(s, used, y, s->w - used, yn, EL_HELP_KEY);
-        } else {
-            screen_put_fit(s, 0, y, s->w, q, len, EL_HELP_KEY);
-        }
+        bool ends_yn = len > ynl && strcmp(q + len - ynl, yn) == 0;
+        message_rows(s, y, q, ends_yn ? len - ynl : len, EL_HELP_KEY, ends_yn ? yn : NULL,
+                     EL_HELP_KEY, ends_yn, true);
         return;
     }
     struct strbuf status = STRBUF_INIT;
@@ -235,19 +277,11 @@ static void draw_bottom_line(struct ui *ui, int y)
         return;
     }
     if (ui->message) {
-        /* a message longer than the line, or with more in the log, ends in
-         * a pointer to the log, where all of it can be read */
-        const char *more = " (M: all of it)";
-        int mw = (int)strlen(more);
-        size_t len = strlen(ui->message);
-        bool cut = text_columns(ui->message, len) > s->w;
-        int style = ui->message_error ? EL_ERROR : EL_MESSAGE;
-        if ((cut || ui->message_more) && s->w > 2 * mw) {
-            int used = screen_put_fit(s, 0, y, s->w - mw, ui->message, len, style);
-            screen_puts(s, used, y, mw, more, EL_DIM);
-        } else {
-            screen_put_fit(s, 0, y, s->w, ui->message, len, style);
-        }
+        /* a message longer than the two rows, or with more in the log, ends
+         * in a pointer to the log, where all of it can be read */
+        message_rows(s, y, ui->message, strlen(ui->message),
+                     ui->message_error ? EL_ERROR : EL_MESSAGE, " (M: all of it)", EL_DIM,
+                     ui->message_more, false);
     }
 }
 
@@ -301,6 +335,20 @@ static bool footer_key(struct screen *s, int *x, int y, const char *keys, const 
  * else the keys of the focused pane's view (struct view_keys, or its
  * context's bindings when it names none), then the global ones; :footer
  * hides it. */
+/* The global keys a pane's footer names right after its own, before the
+ * rest (/ search, s step, r run): what is done to its selection there. */
+static const struct {
+    enum action action;
+    const char *word;
+} footer_first[NCONTEXTS][4] = {
+    [CTX_GRAPH] = {{ACT_COVER, "cover"}, {ACT_PIN, "pin"}},
+    [CTX_KPATHS] = {{ACT_COVER, "cover"}, {ACT_PIN, "pin"}},
+    [CTX_DETAIL] = {{ACT_COVER, "cover"}, {ACT_PIN, "pin"}},
+    [CTX_STEPPER] = {{ACT_STEP, "step"}, {ACT_FINISH_TREE, "finish"}, {ACT_RUN, "run"},
+                     {ACT_RESET, "reset"}},
+    [CTX_INPUTS] = {{ACT_EXPORT, "export"}},
+};
+
 static void draw_footer(struct ui *ui, int y)
 {
     struct screen *s = &ui->scr;
@@ -325,9 +373,22 @@ static void draw_footer(struct ui *ui, int y)
                 return;
         }
     }
-    for (size_t i = 0; then_global && i < key_table_len; i++) {
+    if (!then_global)
+        return;
+    enum key_context ctx = pane_ops[ui->focus]->context;
+    int nfirst = 0;
+    while (nfirst < 4 && footer_first[ctx][nfirst].word)
+        nfirst++;
+    for (int i = 0; i < nfirst; i++)
+        if (!footer_key(s, &x, y, keys_binding(footer_first[ctx][i].action)->keys,
+                        footer_first[ctx][i].word))
+            return;
+    for (size_t i = 0; i < key_table_len; i++) {
         const struct key_binding *b = &key_table[i];
-        if (b->context == CTX_GLOBAL && *b->footer && !footer_key(s, &x, y, b->keys, b->footer))
+        bool shown = false;
+        for (int f = 0; f < nfirst; f++)
+            shown |= footer_first[ctx][f].action == b->action;
+        if (b->context == CTX_GLOBAL && *b->footer && !shown && !footer_key(s, &x, y, b->keys, b->footer))
             return;
     }
 }

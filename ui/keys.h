@@ -61,8 +61,8 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_QUIT, CTX_GLOBAL, "q", "", "quit (asks first about unsaved or unexported work)")    \
     X(ACT_COMMAND, CTX_GLOBAL, ":", "", "command line: :help lists the commands, Tab completes")  \
     X(ACT_SEARCH, CTX_GLOBAL, "/", "search", "search the focused list (k-paths by default)")      \
-    X(ACT_SEARCH_NEXT, CTX_GLOBAL, "n", "", "next match (in the search's direction)")             \
-    X(ACT_SEARCH_PREV, CTX_GLOBAL, "N", "", "previous match (against the search's direction)")    \
+    X(ACT_SEARCH_NEXT, CTX_GLOBAL, "n", "", "next match of the last search")                      \
+    X(ACT_SEARCH_PREV, CTX_GLOBAL, "N", "", "previous match of the last search")                  \
     X(ACT_NEXT_PANE, CTX_GLOBAL, "<Tab>", "", "focus the next pane (every pane, shown or not)")   \
     X(ACT_PREV_PANE, CTX_GLOBAL, "<S-Tab>", "", "focus the previous pane")                        \
     X(ACT_PANE1, CTX_GLOBAL, "1", "", "grammar graph")                                            \
@@ -124,7 +124,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_INPUTS_PLOT, CTX_INPUTS, "v", "plot", "switch between the list and the growth plot (runs: table or plot)") \
     X(ACT_INPUTS_RUNS, CTX_INPUTS, "b", "", "switch between the list and the runs of :run") \
     X(ACT_INPUTS_FEATURES, CTX_INPUTS, "w", "", "switch between the list and the behaviour features (learned rules)") \
-    X(ACT_FEATURE_OPEN, CTX_INPUTS, "<Enter>", "", "features: select the rule's k-path in the k-paths list and graph") \
+    X(ACT_FEATURE_OPEN, CTX_INPUTS, "<Enter>", "", "open the input (detail pane), or select the rule's k-path") \
     X(ACT_TARGET, CTX_INPUTS, "T", "", "features: generate and run inputs for the selected rule or feature") \
     X(ACT_PREVIEW_DOWN, CTX_INPUTS, "J", "", "scroll the derivation tree down")                   \
     X(ACT_PREVIEW_UP, CTX_INPUTS, "K", "", "scroll the derivation tree up")

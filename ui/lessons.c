@@ -32,11 +32,34 @@ static int wrap_lines(const char *text, int w, struct screen *s, int x, int y, i
     return lines;
 }
 
+/* How to move and how to leave: on the title row when it fits after the
+ * whole title, else the title row says how to move and a row of its own
+ * under the caption how to leave. */
+#define LESSON_KEYS "  < > steps "
+#define LESSON_KEYS_LEAVE "  < > steps  :lesson off leaves "
+#define LESSON_LEAVE ":lesson off leaves the lesson "
+
+static void caption_title(const struct ui *ui, struct strbuf *t)
+{
+    const struct lesson *l = ui->lesson;
+    strbuf_addf(t, " %s: step %zu/%zu, %s", l->title, ui->lesson_step + 1, l->nsteps,
+                l->steps[ui->lesson_step].title);
+}
+
+static bool leave_on_title(const struct ui *ui)
+{
+    struct strbuf t = STRBUF_INIT;
+    caption_title(ui, &t);
+    bool fits = text_columns(t.data, t.len) + (int)strlen(LESSON_KEYS_LEAVE) <= ui->scr.w;
+    strbuf_free(&t);
+    return fits;
+}
+
 int lessons_caption_height(struct ui *ui)
 {
     const struct lesson_step *st = &ui->lesson->steps[ui->lesson_step];
     int text = wrap_lines(st->caption, ui->scr.w - 2, NULL, 0, 0, 6, 0);
-    int h = 1 + text;
+    int h = 1 + text + !leave_on_title(ui);
     int most = ui->scr.h / 3; /* the panes keep two thirds */
     return h > most ? most : h;
 }
@@ -50,13 +73,18 @@ void lessons_draw_caption(struct ui *ui, int y, int h)
         screen_fill(s, 0, y + i, s->w, ' ', EL_NORMAL);
     screen_fill(s, 0, y, s->w, ' ', EL_TITLE);
     struct strbuf t = STRBUF_INIT;
-    strbuf_addf(&t, " %s: step %zu/%zu, %s", l->title, ui->lesson_step + 1, l->nsteps, st->title);
-    const char *keys = "  < > steps ";
+    caption_title(ui, &t);
+    bool on_title = leave_on_title(ui);
+    const char *keys = on_title ? LESSON_KEYS_LEAVE : LESSON_KEYS;
     int kw = (int)strlen(keys);
     int used = screen_put_fit(s, 0, y, s->w - kw, t.data, t.len, EL_TITLE);
     screen_puts(s, s->w - kw > used ? s->w - kw : used, y, kw, keys, EL_TITLE);
     strbuf_free(&t);
-    wrap_lines(st->caption, s->w - 2, s, 1, y + 1, h - 1, EL_NORMAL);
+    wrap_lines(st->caption, s->w - 2, s, 1, y + 1, h - 1 - !on_title, EL_NORMAL);
+    if (!on_title && h > 1) {
+        int lw = (int)strlen(LESSON_LEAVE);
+        screen_puts(s, s->w > lw ? s->w - lw : 0, y + h - 1, lw, LESSON_LEAVE, EL_DIM);
+    }
 }
 
 char *ui_lessons_dir(const struct ui *ui)

@@ -104,9 +104,55 @@ const struct overlay_ops *overlay_current(const struct ui *ui)
     return NULL;
 }
 
+/* The key column: it fits the longest keys (a command with its
+ * arguments), up to half the width of the overlay (`w` columns). */
+static int key_width(const struct strbuf *lines, int w)
+{
+    int kw = 12;
+    for (const char *q = lines->data; q && *q;) {
+        const char *nl = strchr(q, '\n');
+        const char *mid = *q == '\x02' ? memchr(q, '\x03', (size_t)(nl - q)) : NULL;
+        if (mid && text_columns(q + 1, (size_t)(mid - q - 1)) + 2 > kw)
+            kw = text_columns(q + 1, (size_t)(mid - q - 1)) + 2;
+        q = nl + 1;
+    }
+    return kw > w / 2 ? w / 2 : kw;
+}
+
+/* The overlay's lines for a width; a key's text longer than its column
+ * goes on under it (lines with no key), so no entry ends cut off. */
 static void overlay_lines(struct ui *ui, int width, struct strbuf *lines)
 {
-    overlay_current(ui)->lines(ui, width, lines);
+    struct strbuf raw = STRBUF_INIT;
+    overlay_current(ui)->lines(ui, width, &raw);
+    int room = width + 2 - key_width(&raw, width + 2) - 4;
+    for (const char *p = raw.data; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        const char *mid = *p == '\x02' ? memchr(p, '\x03', (size_t)(nl - p)) : NULL;
+        if (!mid || room < 10 || text_columns(mid + 1, (size_t)(nl - mid - 1)) <= room) {
+            strbuf_add(lines, p, (size_t)(nl - p) + 1);
+            p = nl + 1;
+            continue;
+        }
+        strbuf_add(lines, p, (size_t)(mid - p) + 1); /* the key */
+        const char *t = mid + 1;
+        size_t len = (size_t)(nl - t);
+        bool first = true;
+        while (len) {
+            size_t next, take = text_wrap_line(t, len, room, &next);
+            if (!first)
+                strbuf_addstr(lines, "\x02\x03");
+            strbuf_add(lines, t, take);
+            strbuf_addch(lines, '\n');
+            first = false;
+            if (!next)
+                break;
+            t += next;
+            len -= next;
+        }
+        p = nl + 1;
+    }
+    strbuf_free(&raw);
 }
 
 void overlay_draw(struct ui *ui, struct rect body)
@@ -129,18 +175,7 @@ void overlay_draw(struct ui *ui, struct rect body)
         ui->help_top = total - (uint64_t)h;
     if (total <= (uint64_t)h)
         ui->help_top = 0;
-    /* the key column fits the longest keys (a command with its arguments),
-     * up to half the width */
-    int kw = 12;
-    for (const char *q = lines.data; q && *q;) {
-        const char *nl = strchr(q, '\n');
-        const char *mid = *q == '\x02' ? memchr(q, '\x03', (size_t)(nl - q)) : NULL;
-        if (mid && text_columns(q + 1, (size_t)(mid - q - 1)) + 2 > kw)
-            kw = text_columns(q + 1, (size_t)(mid - q - 1)) + 2;
-        q = nl + 1;
-    }
-    if (kw > r.w / 2)
-        kw = r.w / 2;
+    int kw = key_width(&lines, r.w);
     uint64_t row = 0;
     int y = r.y + 1;
     const char *p = lines.data;

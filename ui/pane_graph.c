@@ -446,11 +446,14 @@ static struct pane_request graph_action(struct ui *ui, enum action a)
         graph_reveal(ui, n);
         return REQ_HANDLED;
     case ACT_GRAPH_VIEW:
+        /* back to the tree: on the node selected when it was left */
+        if (!ui->text_view)
+            ui->text_view_node = n;
         ui->text_view = !ui->text_view;
         ui->list[PANE_GRAPH].cursor = 0;
         ui->list[PANE_GRAPH].top = 0;
         if (!ui->text_view)
-            graph_reveal(ui, n == NODE_NONE ? 0 : n);
+            graph_reveal(ui, ui->text_view_node < ui->ws->graph->nnodes ? ui->text_view_node : 0);
         return REQ_HANDLED;
     case ACT_GRAPH_PATHS: {
         struct workspace *ws = ui->ws;

@@ -143,6 +143,13 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
             return r;
         if (a == ACT_INPUTS_PLOT || a == ACT_INPUTS_RUNS)
             features_toggle(ui, false); /* and on to that view */
+    } else if (a == ACT_FEATURE_OPEN && ui->inputs_view == INPUTS_LIST) {
+        /* an input opens in the detail pane: how it was made, its whole text
+         * (its tree is the one under the list) */
+        if (inputs_selected(ui) == SIZE_MAX)
+            return req_error("no input selected");
+        ui->detail_of = PANE_INPUTS;
+        return req_focus(PANE_DETAIL);
     } else if (a == ACT_FEATURE_OPEN || a == ACT_TARGET) {
         return req_error("%s works in the behaviour features view (w)", a == ACT_TARGET ? "T" : "Enter");
     }
@@ -243,7 +250,7 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
  * and the growth plot here (inputs_action), the runs (runs.c) and the
  * behaviour features (features.c). */
 static const struct footer_key list_keys[] = {
-    {ACT_MARK, "mark"}, {ACT_MARK_ALL, "all"}, {ACT_DELETE_INPUT, "delete"},
+    {ACT_FEATURE_OPEN, "open"}, {ACT_MARK, "mark"}, {ACT_MARK_ALL, "all"}, {ACT_DELETE_INPUT, "delete"},
     {ACT_INPUTS_PLOT, "plot"}, {ACT_INPUTS_RUNS, "runs"}, {ACT_INPUTS_FEATURES, "features"},
     {ACT_MARK_INVERT, ""}, {ACT_MARK_REDUCED, ""}, {ACT_PREVIEW_DOWN, ""}, {ACT_PREVIEW_UP, ""},
     {ACT_NONE, NULL},

@@ -226,6 +226,20 @@ static bool any_source(struct ui *ui, enum ws_prob_source a, enum ws_prob_source
     return false;
 }
 
+bool probs_invertible(const struct workspace *ws)
+{
+    const struct graph *g = ws->graph;
+    for (uint32_t n = 0; n < g->nnodes; n++) {
+        enum node_kind kind = g->nodes[n].kind;
+        uint8_t src = ws->prob_source[n];
+        if ((kind == NODE_ALT || kind == NODE_QUANT) &&
+            (src == WS_PROB_LEARNED || src == WS_PROB_ANNOTATED || src == WS_PROB_EDITED ||
+             src == WS_PROB_INVERTED))
+            return true;
+    }
+    return false;
+}
+
 static struct pane_request learn_or_error(struct ui *ui)
 {
     if (workspace_probs_learn(ui->ws))
@@ -284,6 +298,8 @@ static struct pane_request probs_action(struct ui *ui, enum action a)
         ui->prows_stale = true;
         if (any_source(ui, WS_PROB_INVERTED, WS_PROB_INVERTED))
             return learn_or_error(ui);
+        if (!probs_invertible(ws))
+            return req_error(PROBS_NOTHING_TO_INVERT);
         workspace_probs_invert(ws);
         return req_message("probabilities inverted");
     case ACT_PROB_STRATEGY:

@@ -153,6 +153,20 @@ static void why_text(struct ui *ui, const struct generator *gen, struct strbuf *
         }
         strbuf_addstr(out, " to ");
         node_name(g, d->target_node, out);
+        /* Walking to the target's first node along the smallest way, the
+         * generator measures the way it takes only (the others are
+         * UINT32_MAX, "not on it"); an alternative off the way may still
+         * lead there, so it gets the fewest steps from it to the target's
+         * node, and only one that cannot lead there at all shows inf. */
+        uint32_t *fewest = NULL;
+        bool off_way = chosen && chosen->distance != UINT32_MAX && gen->target &&
+                       d->target_node == gen->target[0];
+        for (uint32_t i = 0; i < d->ncandidates && off_way; i++)
+            off_way = &d->candidates[i] == chosen || d->candidates[i].distance == UINT32_MAX;
+        if (off_way && d->ncandidates > 1) {
+            fewest = xmalloc(g->nnodes * sizeof *fewest);
+            graph_distances_to(g, d->target_node, fewest);
+        }
         uint32_t shown = 0;
         for (uint32_t i = 0; i < d->ncandidates && shown < 4; i++) {
             if (&d->candidates[i] == chosen)
@@ -160,12 +174,14 @@ static void why_text(struct ui *ui, const struct generator *gen, struct strbuf *
             strbuf_addstr(out, shown ? ", " : "; other: ");
             node_name(g, d->candidates[i].node, out);
             strbuf_addch(out, ' ');
-            if (d->candidates[i].distance == UINT32_MAX)
+            uint32_t dist = fewest ? fewest[d->candidates[i].node] : d->candidates[i].distance;
+            if (dist == UINT32_MAX)
                 strbuf_addstr(out, inf);
             else
-                strbuf_addf(out, "%u", d->candidates[i].distance);
+                strbuf_addf(out, "%u", dist);
             shown++;
         }
+        free(fewest);
     } else {
         if (gen->opts.strategy == GEN_KPATH)
             strbuf_addf(out, " (close-off %s): ", gen_closeoff_name(gen->opts.closeoff));

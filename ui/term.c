@@ -56,6 +56,7 @@ static bool have_termios;
 static volatile sig_atomic_t got_term, got_int;
 static int ncolors;
 static bool colour;
+static unsigned shown_attrs[NELEMENTS]; /* the theme's, plus what 8 colours need */
 
 /* ---- restoring the terminal ------------------------------------------------------ */
 
@@ -212,11 +213,11 @@ static void setup_colours(struct ui *ui)
         return;
     start_color();
     use_default_colors();
-    ncolors = COLORS;
+    ncolors = ui->ncolors = COLORS;
     for (int e = 0; e < NELEMENTS; e++) {
-        int fg = theme_downgrade(&ui->theme.el[e].fg, ncolors);
-        int bg = theme_downgrade(&ui->theme.el[e].bg, ncolors);
-        init_pair((short)(e + 1), (short)fg, (short)bg);
+        struct theme_shown t = theme_show(&ui->theme.el[e], ncolors);
+        shown_attrs[e] = t.attrs;
+        init_pair((short)(e + 1), (short)t.fg, (short)t.bg);
     }
 }
 
@@ -227,7 +228,7 @@ static void flush_frame(struct ui *ui)
         for (int x = 0; x < s->w && x < COLS; x++) {
             const struct cell *c = &s->cells[(size_t)y * (size_t)s->w + (size_t)x];
             int e = c->style & STYLE_ELEMENT_MASK;
-            attr_t a = attrs_of(colour ? ui->theme.el[e].attrs : ui->theme.el[e].mono);
+            attr_t a = attrs_of(colour ? shown_attrs[e] : ui->theme.el[e].mono);
             if (c->style & STYLE_SELECTED)
                 a ^= A_REVERSE;
             if (c->style & STYLE_SELECTED_BLUR)

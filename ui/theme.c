@@ -354,3 +354,35 @@ int theme_downgrade(const struct theme_color *c, int ncolors)
         return c->index - 8;
     return nearest(rgb, 0, 8);
 }
+
+bool theme_pair_readable(int fg, int bg)
+{
+    if (fg >= 0 && fg == bg)
+        return false;
+    return !(fg == 0 && bg < 0);
+}
+
+/* Black or white, whichever stands out on palette colour `bg`. */
+static int contrasting(int bg)
+{
+    uint32_t rgb = palette256(bg);
+    long lum = 2126L * (long)(rgb >> 16 & 255) + 7152L * (long)(rgb >> 8 & 255) + 722L * (long)(rgb & 255);
+    return lum > 10000L * 110 ? 0 : 7;
+}
+
+struct theme_shown theme_show(const struct theme_style *s, int ncolors)
+{
+    struct theme_shown r = {theme_downgrade(&s->fg, ncolors), theme_downgrade(&s->bg, ncolors),
+                            s->attrs, false};
+    if (ncolors < 16 && s->fg.kind == COLOR_KIND_INDEX && s->fg.index >= 8 && s->fg.index < 16) {
+        /* grey (8) stays black here, which the check below makes readable */
+        if (s->fg.index != 8)
+            r.attrs |= ATTR_BOLD;
+    }
+    if (!theme_pair_readable(r.fg, r.bg)) {
+        r.adjusted = true;
+        r.attrs |= ATTR_DIM;
+        r.fg = r.bg < 0 ? -1 : contrasting(r.bg);
+    }
+    return r;
+}

@@ -100,4 +100,23 @@ uint32_t theme_rgb(const struct theme_color *c, uint32_t fallback);
  * index, or -1 for the default colour. */
 int theme_downgrade(const struct theme_color *c, int ncolors);
 
+/* How an element shows on a terminal of `ncolors` colours (8, 16, 256):
+ * palette indexes (-1: the terminal's default) and the attributes to use.
+ * Never an unreadable pair: where the colours brought down would make the
+ * text invisible (the same colour as its background, or black on the
+ * default background, which is dark on most terminals), the foreground
+ * becomes the default one (dim where it was meant to be quiet) or, on a
+ * background of its own, black or white, whichever contrasts.  On 8
+ * colours a bright foreground is its plain colour in bold (as 8-colour
+ * terminals show bright text), and bright-black is the default colour dim. */
+struct theme_shown {
+    int fg, bg;
+    unsigned attrs;
+    bool adjusted; /* the colours were changed to stay readable */
+};
+struct theme_shown theme_show(const struct theme_style *s, int ncolors);
+/* Whether a pair can be read: not the same colour twice, not black on the
+ * default background. */
+bool theme_pair_readable(int fg, int bg);
+
 #endif

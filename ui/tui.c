@@ -128,6 +128,15 @@ static char *default_grammar(const char *exe_dir)
 
 /* $XDG_STATE_HOME/kpath (or ~/.local/state/kpath), created; NULL if it
  * cannot be. */
+/* Whether TERM names a terminal curses can draw a full screen on: not
+ * unset, "dumb" (Emacs' shell, some CI logs) or "unknown", which would
+ * leave a blank screen. */
+static bool term_usable(void)
+{
+    const char *term = getenv("TERM");
+    return term && *term && strcmp(term, "dumb") != 0 && strcmp(term, "unknown") != 0;
+}
+
 static char *state_dir(void)
 {
     const char *xdg = getenv("XDG_STATE_HOME");
@@ -302,6 +311,12 @@ int tui_main(const struct tui_args *args)
         term_script_begin(&ui);
         status = script_run(&ui, script);
         term_script_end(&ui);
+    } else if (!term_usable()) {
+        const char *term = getenv("TERM");
+        fprintf(stderr, "kpath: the explorer needs a terminal that can move its cursor, and "
+                        "TERM=%s cannot; run it in a terminal (TERM=xterm-256color, say), or use "
+                        "the commands: kpath --help\n", term ? term : "");
+        status = 2;
     } else {
         char *state = state_dir();
         char *history = NULL;
@@ -316,10 +331,15 @@ int tui_main(const struct tui_args *args)
                 if (stat(ui.autosave_path, &st) == 0 && st.st_size > 0) {
                     char when[64];
                     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&st.st_mtime));
-                    char q[160];
-                    snprintf(q, sizeof q, "An autosaved session of this %s from %s exists. "
-                                          "Restore it? (y/n)", workspace ? "workspace" : "grammar", when);
-                    ui_ask(&ui, q, restore_yes, restore_no);
+                    /* an error of the start (--theme nosuch) stays in view
+                     * in front of the question that would replace it */
+                    struct strbuf q = STRBUF_INIT;
+                    if (ui.message && ui.message_error)
+                        strbuf_addf(&q, "%s. ", ui.message);
+                    strbuf_addf(&q, "An autosaved session of this %s from %s exists. "
+                                    "Restore it? (y/n)", workspace ? "workspace" : "grammar", when);
+                    ui_ask(&ui, strbuf_str(&q), restore_yes, restore_no);
+                    strbuf_free(&q);
                 }
             }
         }

@@ -187,6 +187,7 @@ struct ui {
     struct theme theme;
     unsigned theme_generation; /* counts theme changes, for the terminal */
     bool mono;               /* NO_COLOR or a terminal without colours */
+    int ncolors;             /* the terminal's colours (0: script mode, not known) */
     bool ascii;              /* non-UTF-8 locale: ASCII glyphs */
     char *exe_dir;           /* owned; for themes */
     bool script_mode;
@@ -207,6 +208,9 @@ struct ui {
     size_t ngrows, grows_cap;
     bool grows_stale;
     bool text_view;
+    bool cover_restores;     /* :cover runs: give back cover_strategy at its end */
+    int cover_strategy;      /* enum gen_strategy */
+    uint32_t text_view_node; /* the tree's selected node when t showed the text */
     struct {
         struct strbuf buf;
         struct text_token *tokens;
@@ -443,6 +447,11 @@ bool node_highlighted(const struct ui *ui, uint32_t n);
 void graph_rebuild(struct ui *ui);
 void graph_reveal(struct ui *ui, uint32_t node);
 uint32_t graph_selected_node(struct ui *ui);
+/* Whether inverting the probabilities changes anything: some are learned,
+ * annotated, edited or inverted (inverting equal shares gives them back). */
+bool probs_invertible(const struct workspace *ws);
+#define PROBS_NOTHING_TO_INVERT \
+    "nothing to invert: every probability is an equal share (learn some: :samples FILE, then L)"
 void probs_rebuild(struct ui *ui);
 /* Build the rule text tokens for `node` (its subtree, references as names). */
 void expr_tokens(const struct graph *g, uint32_t node, struct strbuf *buf,

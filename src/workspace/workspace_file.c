@@ -40,6 +40,136 @@ static void add_quoted(struct strbuf *out, const char *s, size_t len)
     strbuf_addch(out, '"');
 }
 
+/* ---- paths, relative to the workspace file ------------------------------------------ */
+
+/* The directory part of `path` with its slash ("" for a bare name). */
+static void dir_of(const char *path, struct strbuf *out)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        strbuf_add(out, path, (size_t)(slash - path) + 1);
+}
+
+/* `path` made absolute (from the current directory) and normalized by
+ * its text alone: no ".", "..", doubled or trailing slashes.  Symbolic
+ * links are kept as named, as a shell's `cd` keeps them.  With dir_only,
+ * the directory `path` is in.  NULL when the current directory is unknown. */
+static char *absolute(const char *path, bool dir_only)
+{
+    struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+    if (path[0] != '/') {
+        char *cwd = getcwd(NULL, 0);
+        if (!cwd)
+            return NULL;
+        strbuf_addstr(&in, cwd);
+        strbuf_addch(&in, '/');
+        free(cwd);
+    }
+    if (dir_only)
+        dir_of(path, &in);
+    else
+        strbuf_addstr(&in, path);
+    strbuf_addch(&in, '/');
+    size_t *starts = NULL, nstarts = 0, cap = 0; /* where each component begins in out */
+    for (char *p = in.data; *p;) {
+        char *slash = strchr(p, '/');
+        size_t len = (size_t)(slash - p);
+        if (len == 2 && p[0] == '.' && p[1] == '.') {
+            if (nstarts)
+                out.len = starts[--nstarts], out.data[out.len] = '\0';
+        } else if (len && !(len == 1 && p[0] == '.')) {
+            starts = xgrow(starts, &cap, nstarts + 1, sizeof *starts);
+            starts[nstarts++] = out.len;
+            strbuf_addch(&out, '/');
+            strbuf_add(&out, p, len);
+        }
+        p = slash + 1;
+    }
+    free(starts);
+    strbuf_free(&in);
+    if (!out.len)
+        strbuf_addch(&out, '/');
+    return strbuf_detach(&out, NULL);
+}
+
+/* `file` as seen from directory `dir`, both absolute and resolved (as
+ * realpath gives them: no ".", "..", doubled or trailing slashes): "../x/f". */
+static char *relative_from(const char *dir, const char *file)
+{
+    if (strcmp(dir, "/") == 0)
+        return xstrdup(file + 1);
+    size_t dl = strlen(dir), i = 0, common = 0;
+    while (i < dl && dir[i] == file[i])
+        i++;
+    if (i == dl && file[i] == '/') {
+        common = dl; /* the file is below dir */
+    } else {
+        for (size_t j = 0; j < i; j++) /* the last boundary both share */
+            if (dir[j] == '/')
+                common = j;
+    }
+    struct strbuf out = STRBUF_INIT;
+    for (size_t j = common; j < dl; j++)
+        if (dir[j] == '/')
+            strbuf_addstr(&out, "../");
+    strbuf_addstr(&out, file + common + 1);
+    return strbuf_detach(&out, NULL);
+}
+
+/* How a path (to the grammar, a sample, the results) is written into the
+ * workspace file at `ws_path`: relative to that file's directory, so that
+ * the workspace can be moved with what it names or opened from anywhere.
+ * An absolute path stays absolute.  Without ws_path (the autosave), as it
+ * is. */
+static char *path_for_file(const char *path, const char *ws_path)
+{
+    if (!ws_path || path[0] == '/' || strcmp(path, "-") == 0)
+        return xstrdup(path);
+    char *file = absolute(path, false), *dir = absolute(ws_path, true);
+    char *r = file && dir ? relative_from(dir, file) : xstrdup(path);
+    free(file);
+    free(dir);
+    return r;
+}
+
+/* An absolute path as short as it can be said from the current directory:
+ * relative when it lies below it. */
+static char *from_cwd(const char *abs)
+{
+    char *cwd = absolute(".", false);
+    size_t n = cwd ? strlen(cwd) : 0;
+    char *r = cwd && n > 1 && strncmp(abs, cwd, n) == 0 && abs[n] == '/' ? xstrdup(abs + n + 1) : xstrdup(abs);
+    free(cwd);
+    return r;
+}
+
+/* A path read from the workspace file at `ws_path`, made usable from the
+ * current directory: relative to the workspace file's directory. */
+static char *path_from_file(const char *stored, const char *ws_path)
+{
+    if (stored[0] == '/' || !strchr(ws_path, '/') || strcmp(stored, "-") == 0)
+        return xstrdup(stored);
+    struct strbuf p = STRBUF_INIT;
+    dir_of(ws_path, &p);
+    strbuf_addstr(&p, stored);
+    char *abs = absolute(p.data, false);
+    strbuf_free(&p);
+    if (!abs)
+        return xstrdup(stored);
+    char *r = from_cwd(abs);
+    free(abs);
+    return r;
+}
+
+static void add_path_line(struct strbuf *out, const char *key, const char *path, const char *ws_path)
+{
+    char *p = path_for_file(path, ws_path);
+    strbuf_addstr(out, key);
+    strbuf_addch(out, ' ');
+    add_quoted(out, p, strlen(p));
+    free(p);
+}
+
 /* The decisions that rebuild a tree with derivation_replay. */
 static void tree_decisions(const struct derivation *t, struct strbuf *out)
 {
@@ -52,10 +182,21 @@ static void tree_decisions(const struct derivation *t, struct strbuf *out)
 
 void workspace_serialize(const struct workspace *ws, struct strbuf *out)
 {
+    workspace_serialize_to(ws, NULL, out);
+}
+
+void workspace_serialize_to(const struct workspace *ws, const char *ws_path, struct strbuf *out)
+{
     const struct gen_options *o = &ws->gen_opts;
     strbuf_addf(out, "kpath-workspace %d\n", WORKSPACE_FORMAT_VERSION);
-    strbuf_addstr(out, "grammar ");
-    add_quoted(out, ws->grammar_path, strlen(ws->grammar_path));
+    add_path_line(out, "grammar", ws->grammar_path, ws_path);
+    /* the fallback when the workspace file moves without the grammar */
+    char *abs = ws->grammar_path[0] != '/' ? absolute(ws->grammar_path, false) : NULL;
+    if (abs) {
+        strbuf_addstr(out, "\ngrammar-absolute ");
+        add_quoted(out, abs, strlen(abs));
+        free(abs);
+    }
     strbuf_addf(out, "\nsha256 %s\n", ws->grammar_sha256[0] ? ws->grammar_sha256 : "-");
     if (ws->start) {
         strbuf_addstr(out, "start ");
@@ -97,8 +238,7 @@ void workspace_serialize(const struct workspace *ws, struct strbuf *out)
     for (size_t i = 0; i < ws->ninputs; i++) {
         const struct ws_input *in = &ws->inputs[i];
         if (in->sample) {
-            strbuf_addstr(out, "sample ");
-            add_quoted(out, in->sample, strlen(in->sample));
+            add_path_line(out, "sample", in->sample, ws_path);
             strbuf_addch(out, ' ');
             add_quoted(out, in->text, in->len);
         } else {
@@ -126,8 +266,7 @@ void workspace_serialize(const struct workspace *ws, struct strbuf *out)
         strbuf_addch(out, '\n');
     }
     if (ws->results_path) {
-        strbuf_addstr(out, "results ");
-        add_quoted(out, ws->results_path, strlen(ws->results_path));
+        add_path_line(out, "results", ws->results_path, ws_path);
         strbuf_addch(out, '\n');
     }
     strbuf_addstr(out, "end\n");
@@ -136,7 +275,7 @@ void workspace_serialize(const struct workspace *ws, struct strbuf *out)
 bool workspace_save(struct workspace *ws, const char *path, struct diag_list *diags)
 {
     struct strbuf out = STRBUF_INIT;
-    workspace_serialize(ws, &out);
+    workspace_serialize_to(ws, path, &out);
     bool ok = write_file_atomic(path, out.data, out.len, diags);
     strbuf_free(&out);
     if (ok) {
@@ -253,23 +392,38 @@ struct line {
     struct words w;
 };
 
-/* A relative grammar path that does not exist from here is tried next to the
- * workspace file. */
-static char *resolve_grammar(const char *ws_path, const char *grammar)
+/* The grammar a workspace file names: relative to the workspace file's
+ * directory (how it is saved), else at its absolute path when it was saved
+ * (the workspace moved without the grammar), else from the current
+ * directory (files saved before paths were relative to the workspace).
+ * NULL, with an error naming the workspace file, when none exists. */
+static char *resolve_grammar(const char *ws_path, uint32_t line, const char *grammar,
+                             const char *absolute_path, struct diag_list *diags)
 {
     struct stat st;
-    if (grammar[0] == '/' || stat(grammar, &st) == 0)
+    if (strcmp(grammar, "-") == 0)
         return xstrdup(grammar);
-    const char *slash = strrchr(ws_path, '/');
-    if (!slash)
+    char *next_to = path_from_file(grammar, ws_path);
+    if (stat(next_to, &st) == 0)
+        return next_to;
+    if (absolute_path && stat(absolute_path, &st) == 0) {
+        free(next_to);
+        return from_cwd(absolute_path);
+    }
+    if (stat(grammar, &st) == 0) {
+        free(next_to);
         return xstrdup(grammar);
-    struct strbuf p = STRBUF_INIT;
-    strbuf_add(&p, ws_path, (size_t)(slash - ws_path) + 1);
-    strbuf_addstr(&p, grammar);
-    if (stat(p.data, &st) == 0)
-        return strbuf_detach(&p, NULL);
-    strbuf_free(&p);
-    return xstrdup(grammar);
+    }
+    struct strbuf tried = STRBUF_INIT;
+    strbuf_addf(&tried, "the grammar \"%s\" is not there: not %s", grammar, next_to);
+    if (absolute_path && strcmp(absolute_path, next_to) != 0)
+        strbuf_addf(&tried, ", nor %s (where it was when saved)", absolute_path);
+    if (strcmp(grammar, next_to) != 0)
+        strbuf_addf(&tried, ", nor %s from the current directory", grammar);
+    diag_add(diags, DIAG_ERROR, ws_path, line, 1, "%s", strbuf_str(&tried));
+    strbuf_free(&tried);
+    free(next_to);
+    return NULL;
 }
 
 static bool apply_setting(struct workspace *ws, const char *file, const struct line *l,
@@ -472,7 +626,7 @@ struct workspace_loader *workspace_load_begin(const char *path, struct diag_list
                  lines[0].w.w[1]);
         ok = false;
     }
-    const char *start = NULL, *sha = NULL;
+    const char *start = NULL, *sha = NULL, *grammar_absolute = NULL;
     enum grammar_format format = GRAMMAR_FORMAT_AUTO;
     for (size_t i = 2; ok && i < nlines; i++) {
         if (strcmp(lines[i].w.w[0], "start") == 0 && lines[i].w.n == 2)
@@ -485,10 +639,14 @@ struct workspace_loader *workspace_load_begin(const char *path, struct diag_list
         }
         if (strcmp(lines[i].w.w[0], "sha256") == 0 && lines[i].w.n == 2)
             sha = lines[i].w.w[1];
+        if (strcmp(lines[i].w.w[0], "grammar-absolute") == 0 && lines[i].w.n == 2)
+            grammar_absolute = lines[i].w.w[1];
     }
     if (ok) {
-        char *gpath = resolve_grammar(path, lines[1].w.w[1]);
-        ws = workspace_new_format(gpath, start, format, diags);
+        char *gpath = resolve_grammar(path, lines[1].number, lines[1].w.w[1], grammar_absolute, diags);
+        ws = gpath ? workspace_new_format(gpath, start, format, diags) : NULL;
+        if (gpath && !ws)
+            diag_add(diags, DIAG_ERROR, path, lines[1].number, 1, "the grammar %s of this workspace does not load", gpath);
         free(gpath);
         ok = ws != NULL;
         /* The close-off default was shortest when format 1 began; a file
@@ -570,9 +728,10 @@ bool workspace_load_step(struct workspace_loader *ld, size_t max_lines, struct d
             if (l->w.n != 2 || !workspace_pin(ws, l->w.w[1], diags))
                 diag_add(diags, DIAG_WARNING, path, l->number, 1, "bad pin; ignored");
         } else if (strcmp(key, "sample") == 0) {
-            if (l->w.n != 3 ||
-                !workspace_add_sample(ws, l->w.w[1], l->w.w[2], l->w.len[2], diags))
+            char *file = l->w.n == 3 ? path_from_file(l->w.w[1], path) : NULL;
+            if (l->w.n != 3 || !workspace_add_sample(ws, file, l->w.w[2], l->w.len[2], diags))
                 diag_add(diags, DIAG_WARNING, path, l->number, 1, "sample dropped");
+            free(file);
         } else if (strcmp(key, "input") == 0 && l->w.n >= 2) {
             bool replayed = false;
             if (!changed) {
@@ -621,7 +780,7 @@ bool workspace_load_step(struct workspace_loader *ld, size_t max_lines, struct d
         } else if (strcmp(key, "results") == 0) {
             if (l->w.n == 2 && l->w.len[1] > 0 && !memchr(l->w.w[1], '\0', l->w.len[1])) {
                 free(ws->results_path);
-                ws->results_path = xstrdup(l->w.w[1]);
+                ws->results_path = path_from_file(l->w.w[1], path);
             } else {
                 diag_add(diags, DIAG_WARNING, path, l->number, 1, "bad results line; ignored");
             }
@@ -638,7 +797,7 @@ bool workspace_load_step(struct workspace_loader *ld, size_t max_lines, struct d
             }
         } else if (strcmp(key, "prob") == 0 || strcmp(key, "repeat") == 0 ||
                    strcmp(key, "dup") == 0 || strcmp(key, "start") == 0 ||
-                   strcmp(key, "format") == 0 ||
+                   strcmp(key, "format") == 0 || strcmp(key, "grammar-absolute") == 0 ||
                    strcmp(key, "sha256") == 0 || strcmp(key, "end") == 0) {
             /* handled before or after */
         } else if (!apply_setting(ws, path, l, diags)) {

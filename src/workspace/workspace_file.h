@@ -5,7 +5,8 @@
  * docs/explorer.md, "The workspace file"):
  *
  *     kpath-workspace 1
- *     grammar "grammars/expr.ebnf"
+ *     grammar "grammars/expr.ebnf"    (relative to this file's directory)
+ *     grammar-absolute "/src/grammars/expr.ebnf"  (where it was, the fallback)
  *     sha256 HEX
  *     start NAME                      (only when a start rule was forced)
  *     dup "RULE" ALT DEPTH            (each duplication, in order)
@@ -50,8 +51,13 @@
 /* Write the file atomically; after it, the workspace is not dirty and its
  * file is `path`. */
 bool workspace_save(struct workspace *ws, const char *path, struct diag_list *diags);
-/* Serialize without touching the file or the dirty flag (for autosave). */
+/* Serialize without touching the file or the dirty flag (for autosave):
+ * paths as the workspace holds them.  workspace_serialize_to writes the
+ * paths (grammar, samples, results) relative to the directory of the file
+ * `ws_path` it is for, and the grammar's absolute path too
+ * (`grammar-absolute`), the fallback when the file moves without it. */
 void workspace_serialize(const struct workspace *ws, struct strbuf *out);
+void workspace_serialize_to(const struct workspace *ws, const char *ws_path, struct strbuf *out);
 /* Open a saved workspace; NULL with diagnostics.  Warnings (grammar changed,
  * an input that no longer parses) are appended too. */
 struct workspace *workspace_open(const char *path, struct diag_list *diags);

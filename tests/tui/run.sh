@@ -14,6 +14,8 @@
 # present, a shell script run afterwards in the same directory ($KPATH set;
 # exit status 0 passes).  UPDATE=1 rewrites the expected dumps.
 # Last, tests/tui/tmux.sh drives the real terminal (skipped without tmux).
+# An argument runs only the cases whose names match it, a shell pattern
+# (`run.sh stepper`, `run.sh "*"` for all), and not tmux.sh.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -24,6 +26,7 @@ passed=0 failed=0
 for script in "$here"/cases/*.script; do
     [ -e "$script" ] || continue
     name=$(basename "$script" .script)
+    case $name in *${1:-}*) ;; *) continue ;; esac
     base=${script%.script}
     dir=$tmp/$name
     mkdir -p "$dir/home" "$dir/state" "$dir/config"
@@ -79,7 +82,9 @@ for script in "$here"/cases/*.script; do
     fi
     if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
-if KPATH="$KPATH" sh "$here/tmux.sh" >"$tmp/tmux.out" 2>&1; then
+if [ -n "${1:-}" ]; then
+    :
+elif KPATH="$KPATH" sh "$here/tmux.sh" >"$tmp/tmux.out" 2>&1; then
     passed=$((passed + 1))
     grep -i '^skipped' "$tmp/tmux.out" || true
 else
