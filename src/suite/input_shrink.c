@@ -44,6 +44,8 @@ struct input_shrink {
     uint64_t last_offset, last_chars; /* hoist: the text span tried last */
     uint32_t chunk, c;      /* drop: repetitions per try, first one of the next try */
     bool pass_kept;
+    bool exhaustive;        /* this pass prunes nothing (see tree_refused) */
+    size_t hoist_at;        /* hoist: pre-order position of the descendant proposed */
     struct tree_edit pending_edit; /* the edit whose candidate waits for its answer */
 };
 
@@ -234,6 +236,7 @@ static bool next_edit(struct input_shrink *s, struct tree_edit *edit)
                     continue;
                 s->last_offset = s->ed.offset[f];
                 s->last_chars = chars;
+                s->hoist_at = s->q - 1;
                 edit->kind = TREE_EDIT_HOIST;
                 edit->arg = f;
                 return true;
@@ -291,6 +294,16 @@ static void tree_accept(struct input_shrink *s, const struct tree_edit *edit)
     }
 }
 
+/* An edit that did not keep the behaviour.  A hoisted subtree that does not
+ * keep it alone rarely has a part that does: outside the exhaustive passes
+ * the descendants of a refused hoist are not tried (the last pass, with
+ * nothing skipped, still tries every edit). */
+static void tree_refused(struct input_shrink *s, const struct tree_edit *edit)
+{
+    if (edit->kind == TREE_EDIT_HOIST && !s->exhaustive)
+        s->q = s->hoist_at + s->ed.subtree[edit->arg];
+}
+
 static void drop_candidate_tree(struct input_shrink *s)
 {
     if (s->have_cand_tree)
@@ -305,8 +318,11 @@ static bool tree_candidate(struct input_shrink *s)
     for (;;) {
         struct tree_edit edit;
         if (!next_edit(s, &edit)) {
-            if (!s->pass_kept)
+            /* A pass that kept nothing ends the search when it pruned
+             * nothing; else one more pass, exhaustive. */
+            if (!s->pass_kept && s->exhaustive)
                 return false;
+            s->exhaustive = !s->pass_kept;
             s->stats.passes++;
             s->p = 0;
             s->op = OP_SMALLEST;
@@ -324,12 +340,15 @@ static bool tree_candidate(struct input_shrink *s)
         key_of(strbuf_str(&s->cand), s->cand.len, s->cand_key);
         struct answer *a = find_answer(s, s->cand_key);
         if (!a) {
+            s->stats.asked_by_edit[edit.kind]++;
             s->pending_edit = edit;
             return true;
         }
         s->stats.cached++;
         if (a->keeps)
             tree_accept(s, &edit);
+        else
+            tree_refused(s, &edit);
     }
 }
 
@@ -393,6 +412,8 @@ void input_shrink_answer(struct input_shrink *s, bool keeps)
         chars_answer(s, keeps);
     else if (keeps)
         tree_accept(s, &s->pending_edit);
+    else
+        tree_refused(s, &s->pending_edit);
 }
 
 const char *input_shrink_result(const struct input_shrink *s, size_t *len)

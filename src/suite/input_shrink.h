@@ -25,9 +25,14 @@
  *  - drop: repetitions of a quantifier (optional parts and repeated ones)
  *    left out down to its minimum: first all that can go, then runs of
  *    half as many, a quarter, ... down to one at a time, last first.
- * An edit is tried only when it makes the input shorter (fewer bytes).
- * Passes repeat until one keeps nothing: the result is 1-minimal, no single
- * edit of it that makes it shorter keeps the behaviour.
+ * An edit is tried only when it makes the input shorter (fewer bytes).  A
+ * hoisted subtree that does not keep the behaviour rarely has a part that
+ * does, so a pass skips the descendants of a refused hoist (as HDD skips
+ * the children of a node it could not remove) — except an exhaustive pass,
+ * which skips nothing.  Passes repeat until an exhaustive one keeps
+ * nothing (one follows every pass that keeps nothing): the result is
+ * 1-minimal, no single edit of it that makes it shorter keeps the
+ * behaviour.
  *
  * Over characters (the grammar does not parse the input, or `chars` is
  * set): ddmin by complements (the input split in n parts, each part left
@@ -55,6 +60,7 @@ struct input_shrink_stats {
     size_t kept_tree;    /* tree edits kept */
     size_t kept_chars;   /* character removals kept */
     size_t passes;       /* passes over the tree */
+    size_t asked_by_edit[4]; /* of `asked`, per tree edit kind (tree_edit.h's order) */
     bool parsed;         /* the tree search ran */
     bool chars;          /* ddmin ran */
 };

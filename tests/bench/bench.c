@@ -251,6 +251,7 @@ static const struct section {
     {"parsing", bench_parsing}, {"output", bench_output},
     {"concise", bench_concise}, {"tui", bench_tui},
     {"run", bench_run},         {"explain", bench_explain},
+    {"shrink", bench_shrink},
 };
 
 int main(int argc, char **argv)
