@@ -84,9 +84,10 @@ const struct cli_command cmd_shrink_command = {
     "--chars), characters are left out by ddmin, until no single one can go; if\n"
     "the grammar parses that result, the tree reduction follows.\n"
     "\n"
-    "No input is run twice: answers are kept by the input's SHA-256.  The result\n"
-    "goes to stdout (or -o FILE); a summary to stderr: the sizes, the runs used\n"
-    "(INPUT's own included) and the answers taken from the cache.  Exit status 1\n"
+    "No input is run twice: answers are kept by the input's SHA-256.  A summary\n"
+    "goes to stderr (the sizes, the runs used, INPUT's own included, and the\n"
+    "answers taken from the cache), then the result to stdout, its bytes exactly\n"
+    "(no newline added), or to -o FILE (a temporary file renamed).  Exit status 1\n"
     "when INPUT's run does not show the behaviour (or exits 0 without --keep).",
     .options = options,
     .takes_files = true,
@@ -269,6 +270,7 @@ static int shrink(const struct cli_command *cmd, const struct cli_context *ctx, 
     strbuf_free(&kept);
     if (a->rc.runs_dir)
         fprintf(stderr, "runs kept in %s (NNNNNN/, results.jsonl)\n", run_batch_dir(b));
+    fflush(stderr);
     if (a->output) {
         if (!write_file_atomic(a->output, result, len, &diags)) {
             cli_print_diags(cmd, &diags);
