@@ -73,22 +73,24 @@ const struct cli_command cmd_shrink_command = {
     "timeout), or what --keep names.\n"
     "\n"
     "When GRAMMAR parses INPUT, the reduction works on its derivation tree, in\n"
-    "passes over the tree top down: a subtree replaced by the smallest subtree\n"
-    "of its node, a subtree replaced by one of its own of the same node (a\n"
-    "recursion made shorter: a rule's subtree lifted into its ancestor's place),\n"
-    "repetitions and optional parts left out (all, then half, ..., then one at\n"
-    "a time).  A pass skips the parts of a subtree that did not keep the\n"
-    "behaviour when lifted; passes repeat until one that skips nothing keeps\n"
-    "nothing, so no single such edit of the result that makes it shorter keeps\n"
-    "the behaviour.  When GRAMMAR does not parse INPUT (or with\n"
-    "--chars), characters are left out by ddmin, until no single one can go; if\n"
-    "the grammar parses that result, the tree reduction follows.\n"
+    "passes over the tree top down, trying only edits that make the input\n"
+    "shorter: a subtree replaced by the smallest subtree of its node; a subtree\n"
+    "replaced by one of its own of the same node (a recursion made shorter) or\n"
+    "of a node its node derives without other text (in Expr := Term | ..., a\n"
+    "Term inside an Expr takes the Expr's place); repetitions and optional parts\n"
+    "left out (all, then half, ..., then one at a time).  A pass skips the parts\n"
+    "of a subtree that did not keep the behaviour when lifted; passes repeat\n"
+    "until one that skips nothing keeps nothing, so no single such edit of the\n"
+    "result keeps the behaviour.  When GRAMMAR does not parse INPUT (or with\n"
+    "--chars), characters are left out by ddmin until no single one can go; if\n"
+    "the grammar parses what is left, the tree reduction follows.\n"
     "\n"
     "No input is run twice: answers are kept by the input's SHA-256.  A summary\n"
     "goes to stderr (the sizes, the runs used, INPUT's own included, and the\n"
     "answers taken from the cache), then the result to stdout, its bytes exactly\n"
     "(no newline added), or to -o FILE (a temporary file renamed).  Exit status 1\n"
-    "when INPUT's run does not show the behaviour (or exits 0 without --keep).",
+    "when INPUT's run does not show the behaviour (or exits 0 without --keep);\n"
+    "130 when interrupted (Ctrl-C), after writing the smallest input so far.",
     .options = options,
     .takes_files = true,
     .needs = CLI_PROGRAM | CLI_GRAPH,
@@ -251,8 +253,13 @@ static int shrink(const struct cli_command *cmd, const struct cli_context *ctx, 
     size_t len;
     while (input_shrink_next(s, &text, &len)) {
         rec = run_one(b, runs++, text, len, &status);
-        if (!rec)
-            goto done;
+        if (!rec) {
+            runs--;
+            if (status != 130)
+                goto done;
+            /* Interrupted: the smallest input found so far is worth having. */
+            break;
+        }
         input_shrink_answer(s, shows(run_batch_results(b), rec, keep, nkeep, &a->exits));
     }
     struct input_shrink_stats st;
@@ -261,9 +268,10 @@ static int shrink(const struct cli_command *cmd, const struct cli_context *ctx, 
     struct strbuf kept = STRBUF_INIT;
     for (size_t i = 0; i < nkeep; i++)
         strbuf_addf(&kept, "%s%s", i ? ", " : "", keep[i]);
-    fprintf(stderr, "kpath shrink: %zu -> %zu bytes, keeping %s; %zu runs (INPUT's "
+    fprintf(stderr, "kpath shrink: %s%zu -> %zu bytes, keeping %s; %zu runs (INPUT's "
                     "included), %zu answers from the cache; %s\n",
-            input.len, len, kept.data, runs, st.cached,
+            status == 130 ? "interrupted, the smallest so far: " : "", input.len, len, kept.data,
+            runs, st.cached,
             st.parsed && st.chars ? "ddmin on characters, then the derivation tree"
             : st.parsed           ? "over the derivation tree"
                                   : "ddmin on characters (GRAMMAR does not parse it)");
@@ -274,9 +282,10 @@ static int shrink(const struct cli_command *cmd, const struct cli_context *ctx, 
     if (a->output) {
         if (!write_file_atomic(a->output, result, len, &diags)) {
             cli_print_diags(cmd, &diags);
-            status = EXIT_FAILURE_OTHER;
+            if (status == EXIT_OK)
+                status = EXIT_FAILURE_OTHER;
         }
-    } else if (!cli_write(result, len)) {
+    } else if (!cli_write(result, len) && status == EXIT_OK) {
         status = EXIT_FAILURE_OTHER;
     }
 done:

@@ -204,3 +204,34 @@ TEST(input_shrink_ddmin_when_not_parsed)
     free(r);
     test_unload(&l);
 }
+
+static bool has_x(const char *text, size_t len, void *ctx)
+{
+    (void)ctx;
+    return memchr(text, 'x', len) != NULL;
+}
+
+/* Repetitions dropped in runs: of List := Item* with one x among 12 items,
+ * the smallest input with an x is "x" (an Item must hold it, the other 11
+ * go); with Item+ the same; with Item{3,} three items must stay, the x and
+ * two others: 3 bytes. */
+TEST(input_shrink_drops_repetitions)
+{
+    const char *grammars[] = {"List := Item* ; Item := \"a\" | \"b\" | \"x\" ;",
+                              "List := Item+ ; Item := \"a\" | \"b\" | \"x\" ;",
+                              "List := Item{3,} ; Item := \"a\" | \"b\" | \"x\" ;"};
+    size_t want[] = {1, 1, 3};
+    for (size_t i = 0; i < 3; i++) {
+        struct loaded l;
+        if (!CHECK(test_load_string(grammars[i], &l)))
+            continue;
+        struct input_shrink_stats st;
+        char *r = shrink(l.graph, "abbabaxbbaab", has_x, false, &st);
+        CHECK_INT(strlen(r), want[i]);
+        CHECK(strchr(r, 'x') != NULL);
+        CHECK(st.parsed);
+        CHECK(!one_edit_keeps(l.graph, r, has_x));
+        free(r);
+        test_unload(&l);
+    }
+}
