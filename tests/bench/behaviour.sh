@@ -113,3 +113,49 @@ DRIVER
         echo "  tinyexpr: skipped (cannot build it from $git)"
     fi
 fi
+
+# Bonsai against fuzz-then-shrink (issue 33, item 3) on calc: bonsai --run
+# (k=2, depth <= 10, repetitions <= 3) against as many random inputs (the
+# same bounds), run with gcov, those adding a feature kept in order, each
+# then shrunk by kpath shrink keeping every feature it added (--keep per
+# feature).  Bytes, features reached, and the runs each took.
+calc=$build/subjects/calc
+if [ -x "$calc" ]; then
+    echo "== calc: bonsai --run vs fuzz, keep what adds a feature, shrink each (k=2, depth <= 10)"
+    "$KPATH" bonsai -k 2 --max-depth 10 --max-repetitions 3 -j 2 --gcov "$build/subjects" \
+        --runs "$tmp/bruns" -o "$tmp/bonsai" $g --run -- "$calc" >/dev/null 2>"$tmp/berr"
+    bruns=$(($(wc -l <"$tmp/bruns/results.jsonl") - 1))
+    bfeat=$(sed -n 's/^behaviour features reached: \([0-9]*\).*/\1/p' "$tmp/berr")
+    echo "  bonsai --run: $(ls "$tmp/bonsai" | grep -c '\.txt$') inputs, $(cat "$tmp/bonsai"/*.txt | wc -c) bytes, $bfeat features, $bruns runs"
+    "$KPATH" gen --strategy random -n "$bruns" --max-depth 10 --max-repetitions 3 --seed 7 \
+        -o "$tmp/fuzz" $g 2>/dev/null
+    "$KPATH" run -q -j 2 --gcov "$build/subjects" --results "$tmp/fuzz.jsonl" $g "$tmp/fuzz" \
+        -- "$calc" >/dev/null 2>&1
+    # One line per input, in name order: PATH FEATURE...
+    sed -n 's/.*"input":"\([^"]*\)".*"features":\[\(.*\)\]}$/\1 \2/p' "$tmp/fuzz.jsonl" |
+        tr -d '"' | tr ',' ' ' | sort >"$tmp/feats"
+    : >"$tmp/seen"
+    mkdir "$tmp/kept" "$tmp/shrunk"
+    shrink_runs=0
+    while read -r path feats; do
+        new=""
+        for f in $feats; do
+            grep -qxF "$f" "$tmp/seen" || { new="$new $f"; echo "$f" >>"$tmp/seen"; }
+        done
+        [ -n "$new" ] || continue
+        name=$(basename "$path")
+        cp "$path" "$tmp/kept/$name"
+        keep=""
+        for f in $new; do keep="$keep --keep $f"; done
+        # shellcheck disable=SC2086
+        "$KPATH" shrink $keep --gcov "$build/subjects" -o "$tmp/shrunk/$name" $g "$path" \
+            -- "$calc" 2>"$tmp/serr" >/dev/null || cp "$path" "$tmp/shrunk/$name"
+        r=$(sed -n 's/.* \([0-9]*\) runs (INPUT.s included).*/\1/p' "$tmp/serr")
+        shrink_runs=$((shrink_runs + ${r:-0}))
+    done <"$tmp/feats"
+    echo "  fuzz $bruns, kept adding a feature: $(ls "$tmp/kept" | wc -l) inputs, $(cat "$tmp/kept"/* | wc -c) bytes, $(wc -l <"$tmp/seen") features"
+    "$KPATH" run -q --gcov "$build/subjects" --results "$tmp/shrunk.jsonl" $g "$tmp/shrunk" \
+        -- "$calc" >/dev/null 2>&1
+    sfeat=$(sed -n 's/.*"features":\[\(.*\)\]}$/\1/p' "$tmp/shrunk.jsonl" | tr ',' '\n' | sort -u | grep -c .)
+    echo "  then each shrunk: $(ls "$tmp/shrunk" | wc -l) inputs, $(cat "$tmp/shrunk"/* | wc -c) bytes, $sfeat features, $shrink_runs more runs"
+fi
