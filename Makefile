@@ -164,6 +164,7 @@ bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) BUILD=$(CURDIR)/$(O) sh tests/bench/generalize.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/behaviour.sh
 
 # Real grammars: ANTLR (KPATH_GRAMMARS_V4=a grammars-v4 checkout), TRIBBLE
 # (KPATH_TRIBBLE=a tribble checkout), Fandango (KPATH_FANDANGO); each skipped

@@ -21,6 +21,7 @@
     X(coverage, cmd_coverage) \
     X(reduce, cmd_reduce)     \
     X(bonsai, cmd_bonsai)     \
+    X(shrink, cmd_shrink)     \
     X(convert, cmd_convert)   \
     X(run, cmd_run)           \
     X(explain, cmd_explain)   \

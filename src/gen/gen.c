@@ -2119,8 +2119,9 @@ static uint32_t coverage_alternative(struct generator *gen, uint32_t inst, uint3
 }
 
 /* Drawn by probability among the positive alternatives the depth and the
- * size allow; once none is left, the smallest positive one that fits the
- * depth (ties drawn by probability), else the smallest of all. */
+ * size allow; once none is left, the smallest of all that fit the depth
+ * (smallest_alternative; among equally small positive ones, drawn by
+ * probability). */
 static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t n)
 {
     const struct graph *g = gen->graph;
@@ -2135,20 +2136,19 @@ static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t 
     }
     if (any)
         return rng_weighted(&gen->rng, st->weights, node->nchildren);
-    uint64_t best_size = UINT64_MAX;
-    for (uint32_t i = 0; i < node->nchildren; i++) {
-        uint32_t c = graph_children(g, n)[i];
-        if (p[i] > 0 && fits(gen, inst, c) && g->nodes[c].min_size < best_size)
-            best_size = g->nodes[c].min_size;
-    }
-    if (best_size == UINT64_MAX)
-        return smallest_alternative(gen, inst, n);
+    /* The smallest completion, weight-0 alternatives included: a positive
+     * alternative that is not the smallest would spend what the budget no
+     * longer has (an inverted table can give the only way out of a
+     * recursion weight 0). */
+    uint32_t best = smallest_alternative(gen, inst, n);
+    uint64_t best_size = g->nodes[graph_children(g, n)[best]].min_size;
     for (uint32_t i = 0; i < node->nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
         st->weights[i] = p[i] > 0 && fits(gen, inst, c) && g->nodes[c].min_size == best_size
                              ? p[i] : 0;
+        any = any || st->weights[i] > 0;
     }
-    return rng_weighted(&gen->rng, st->weights, node->nchildren);
+    return any ? rng_weighted(&gen->rng, st->weights, node->nchildren) : best;
 }
 
 /* Greedy close-off: as many repetitions of the quant slot inst as one

@@ -3,7 +3,8 @@
  *
  * A local search on derivation trees, one input at a time (longest first,
  * then suite order), each tried in pre-order of its tree, with three edits
- * of the subtree at an instance e:
+ * of the subtree at an instance e (tree_edit.h builds them; input_shrink
+ * uses the same edits to shrink a failing input):
  *  - smallest: the smallest subtree of e's graph node within the depth left
  *    there (size_table's W(node, d): fewest characters, then tree nodes),
  *    tried only when e's subtree is heavier than that;

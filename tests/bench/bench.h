@@ -48,5 +48,7 @@ void bench_tui(const char *root);
 void bench_concise(const char *root);
 void bench_run(const char *root);
 void bench_explain(const char *root);
+/* kpath shrink against HDD* and ddmin on failing inputs of real programs. */
+void bench_shrink(const char *root);
 
 #endif
