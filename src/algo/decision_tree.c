@@ -136,6 +136,9 @@ static bool better_tie(const struct full_counts *fc, const struct dt_tiebreak *t
         return true;
     if (pf < pb - 1e-12)
         return false;
+    /* The more specific: present in fewer of the rows. */
+    if (fc->all[f] != fc->all[best])
+        return fc->all[f] < fc->all[best];
     if (tb && tb->rank && tb->rank[f] != tb->rank[best])
         return tb->rank[f] < tb->rank[best];
     return f < best;

@@ -10,7 +10,8 @@
  * what the data says, never by a feature's index: first the precision the
  * split reaches on every training row at the node (struct dt_tiebreak: the
  * rows the sample was drawn from; the better of its two sides, rows of the
- * side that are true over rows of the side), then the caller's order of
+ * side that are true over rows of the side), then the more specific
+ * feature (present in fewer of those rows), then the caller's order of
  * preference (dt_tiebreak.rank), and the index only when the caller gives
  * none.  A leaf predicts "true" when more of its training rows are true
  * than false.

@@ -350,16 +350,13 @@ struct explain_reader *explain_train_begin(const struct graph *g, const struct r
     return reader_begin(kf, kf, r, results_path, o, in);
 }
 
-/* The order of preference between splits of equal gain: longer k-paths
- * (more specific), then shorter patterns, then pattern text. */
+/* The order of preference between splits of equal gain on the data:
+ * shorter patterns, then pattern text, then shorter k-paths. */
 static char **rank_text;
 
 static int cmp_rank(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    const struct kpath_features *kf = sort_kf;
-    if (kf->len[x] != kf->len[y])
-        return kf->len[x] > kf->len[y] ? -1 : 1;
     size_t lx = strlen(rank_text[x]), ly = strlen(rank_text[y]);
     if (lx != ly)
         return lx < ly ? -1 : 1;

@@ -18,8 +18,9 @@
  * present and absent, with its support (training inputs matching the rule,
  * all of them, not only the sample) and precision (the fraction of those
  * reaching the feature).  Splits of equal gain go to the k-path of the
- * higher precision on every training input, then to the more specific
- * (longer) k-path, then to the shorter pattern (explain_inputs.rank).
+ * higher precision on every training input, then to the more specific one
+ * (in fewer training inputs), then to the shorter pattern
+ * (explain_inputs.rank).
  *
  * Which learning (balanced or not) and which depth (1 .. EXPLAIN_MAX_AUTO_DEPTH)
  * is chosen per feature by stratified cross-validation on the training
@@ -101,8 +102,9 @@ struct explain_inputs {
                             * or changed since it ran */
     uint32_t *rank;        /* owned; training inputs only (else NULL): per
                             * feature, its place in the order of preference
-                            * between splits of equal gain: longer k-paths,
-                            * then shorter patterns, then pattern text */
+                            * between splits the data cannot tell apart:
+                            * shorter patterns, then pattern text, then
+                            * shorter k-paths */
 };
 
 void explain_inputs_free(struct explain_inputs *in);
