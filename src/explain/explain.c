@@ -350,13 +350,23 @@ struct explain_reader *explain_train_begin(const struct graph *g, const struct r
     return reader_begin(kf, kf, r, results_path, o, in);
 }
 
-/* The order of preference between splits of equal gain on the data:
- * shorter patterns, then pattern text, then shorter k-paths. */
+/* The order of preference between splits the data cannot tell apart:
+ * shorter k-paths, then k-paths whose nodes are nearer the start rule
+ * (levels of the graph's breadth-first walk, node by node: the more
+ * general construct), then shorter patterns, then pattern text. */
 static char **rank_text;
+static uint32_t *rank_level;
 
 static int cmp_rank(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const struct kpath_features *kf = sort_kf;
+    if (kf->len[x] != kf->len[y])
+        return kf->len[x] < kf->len[y] ? -1 : 1;
+    const uint32_t *p = kpath_feature_path(kf, x), *q = kpath_feature_path(kf, y);
+    for (uint32_t i = 0; i < kf->len[x]; i++)
+        if (rank_level[p[i]] != rank_level[q[i]])
+            return rank_level[p[i]] < rank_level[q[i]] ? -1 : 1;
     size_t lx = strlen(rank_text[x]), ly = strlen(rank_text[y]);
     if (lx != ly)
         return lx < ly ? -1 : 1;
@@ -368,6 +378,29 @@ static int cmp_rank(const void *a, const void *b)
 
 static void make_rank(const struct kpath_features *kf, struct explain_inputs *in)
 {
+    /* Breadth-first levels from the root (node 0). */
+    const struct graph *g = kf->graph;
+    rank_level = xcalloc((size_t)g->nnodes + 1, sizeof *rank_level);
+    uint32_t *queue = xcalloc((size_t)g->nnodes + 1, sizeof *queue);
+    for (uint32_t i = 0; i < g->nnodes; i++)
+        rank_level[i] = UINT32_MAX;
+    size_t head = 0, tail = 0;
+    if (g->nnodes) {
+        rank_level[0] = 0;
+        queue[tail++] = 0;
+    }
+    while (head < tail) {
+        uint32_t n = queue[head++];
+        const struct graph_node *gn = &g->nodes[n];
+        for (uint32_t c = 0; c < gn->nchildren; c++) {
+            uint32_t child = g->children[gn->first_child + c];
+            if (rank_level[child] == UINT32_MAX) {
+                rank_level[child] = rank_level[n] + 1;
+                queue[tail++] = child;
+            }
+        }
+    }
+    free(queue);
     rank_text = xcalloc(kf->n + 1, sizeof *rank_text);
     struct strbuf t = STRBUF_INIT;
     for (uint32_t f = 0; f < kf->n; f++) {
@@ -389,6 +422,8 @@ static void make_rank(const struct kpath_features *kf, struct explain_inputs *in
         free(rank_text[f]);
     free(rank_text);
     rank_text = NULL;
+    free(rank_level);
+    rank_level = NULL;
     free(order);
 }
 
@@ -537,14 +572,14 @@ void explain_learn(const struct explain_inputs *in, const bool *labels, const ui
     }
     uint32_t maxd = o->depth_auto ? EXPLAIN_MAX_AUTO_DEPTH : o->tree.max_depth;
     uint32_t mind = o->depth_auto ? 1 : o->tree.max_depth;
-    uint32_t folds = o->folds < 2 ? 2 : o->folds;
+    uint32_t folds = o->folds < EXPLAIN_MIN_FOLDS ? EXPLAIN_MIN_FOLDS : o->folds;
     if (folds > out->npos)
         folds = out->npos;
     if (folds > out->nneg)
         folds = out->nneg;
     out->balanced = modes[0];
     out->depth = o->depth_auto ? DT_DEFAULT_MAX_DEPTH : o->tree.max_depth;
-    if (folds >= 2) {
+    if (folds >= EXPLAIN_MIN_FOLDS) {
         out->folds = folds;
         uint64_t *correct = xcalloc((size_t)nmodes * (maxd + 1), sizeof *correct);
         uint64_t base_correct = 0;
@@ -593,8 +628,9 @@ void explain_learn(const struct explain_inputs *in, const bool *labels, const ui
         free(correct);
     }
     out->nsample = learn_tree(&out->tree, in, labels, rows, n, out->balanced, out->depth, o);
-    if (folds < 2) {
-        /* Too few inputs of a class for two folds: the tree on its own inputs. */
+    if (folds < EXPLAIN_MIN_FOLDS) {
+        /* Too few inputs of a class for folds that each hold one out: the
+         * tree on its own inputs (its rules are weak by --min-reaching). */
         uint32_t right = 0;
         for (uint32_t i = 0; i < n; i++)
             right += decision_tree_predict(&out->tree, &in->data, rows[i]) == labels[rows[i]];

@@ -19,7 +19,8 @@
  * all of them, not only the sample) and precision (the fraction of those
  * reaching the feature).  Splits of equal gain go to the k-path of the
  * higher precision on every training input, then to the more specific one
- * (in fewer training inputs), then to the shorter pattern
+ * (in fewer training inputs), then to the shorter k-path and the one nearer
+ * the start rule (the more general construct), then the shorter pattern
  * (explain_inputs.rank).
  *
  * Which learning (balanced or not) and which depth (1 .. EXPLAIN_MAX_AUTO_DEPTH)
@@ -29,8 +30,9 @@
  * score the majority baseline (always answering the training inputs' more
  * frequent answer).  A feature whose chosen tree does not beat it is not
  * explained by input structure at k <= K: it gets no rules and predicts the
- * majority answer.  With too few inputs of a class to make two folds, the
- * tree's accuracy on its own training inputs is compared instead.
+ * majority answer.  With fewer than EXPLAIN_MIN_FOLDS inputs of a class
+ * (folds that each hold one of them out would be too few and too noisy),
+ * the tree's accuracy on its own training inputs is compared instead.
  *
  * Ownership: kpath_features borrows the graph and owns its tables;
  * explain_inputs owns its rows; explain_result owns its name, tree and rules. */
@@ -53,6 +55,8 @@
 #define EXPLAIN_DEFAULT_MIN_REACHING 3u
 #define EXPLAIN_DEFAULT_MIN_PRECISION_PCT 50u
 #define EXPLAIN_DEFAULT_FOLDS 5u
+/* Fewer inputs of a class than this: no cross-validation (too noisy). */
+#define EXPLAIN_MIN_FOLDS 3u
 #define EXPLAIN_MAX_AUTO_DEPTH 8u
 
 struct explain_options {
@@ -103,8 +107,8 @@ struct explain_inputs {
     uint32_t *rank;        /* owned; training inputs only (else NULL): per
                             * feature, its place in the order of preference
                             * between splits the data cannot tell apart:
-                            * shorter patterns, then pattern text, then
-                            * shorter k-paths */
+                            * shorter k-paths, then nodes nearer the start
+                            * rule, then shorter patterns, then pattern text */
 };
 
 void explain_inputs_free(struct explain_inputs *in);
