@@ -8,12 +8,12 @@ stdout:
 | trees: gini, depth 1..8, every training input (chosen per feature by cross-validation on the training inputs), seed 1
 |
 | exit:0  (reached by 3 of 6 training inputs; tree of 3 nodes on 6)
-|   cross-validated accuracy 0.83 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
-|   exit:0  ⇐  lacks  . DIGIT+   (3 inputs, precision 1.00)
+|   cross-validated accuracy 1.00 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
+|   exit:0  ⇐  lacks  -? int frac exp?   (3 inputs, precision 1.00)
 |
 | exit:1  (reached by 3 of 6 training inputs; tree of 3 nodes on 6)
-|   cross-validated accuracy 0.83 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
-|   exit:1  ⇐  contains  . DIGIT+   (3 inputs, precision 1.00)
+|   cross-validated accuracy 1.00 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
+|   exit:1  ⇐  contains  -? int frac exp?   (3 inputs, precision 1.00)
 status: 0
 
 === explain-absent-condition-json
@@ -21,13 +21,13 @@ $ kpath explain -k 1 --no-balance --json --feature exit:0 grammars/json.ebnf tes
 stdout:
 | {"results": "tests/explain/json/fractions.jsonl", "inputs": 6, "skipped": 0, "train": 6, "k": 1, "kpath_features": 26, "criterion": "gini", "max_depth": 8, "depth_auto": true, "balanced": false, "balance_auto": false, "seed": 1, "min_reaching": 3, "min_precision": 0.50,
 |   "features": [
-|     {"name": "exit:0", "kind": "trainable", "reached": 3, "not_reached": 3, "explained": true, "balanced": false, "depth": 1, "folds": 3, "cv_accuracy": 0.833, "baseline": {"answer": false, "cv_accuracy": 0.500}, "sample": 6,
+|     {"name": "exit:0", "kind": "trainable", "reached": 3, "not_reached": 3, "explained": true, "balanced": false, "depth": 1, "folds": 3, "cv_accuracy": 1.000, "baseline": {"answer": false, "cv_accuracy": 0.500}, "sample": 6,
 |      "tree": [
-|        {"reached": 3, "not_reached": 3, "path": [62], "absent": 1, "present": 2},
+|        {"reached": 3, "not_reached": 3, "path": [44], "absent": 1, "present": 2},
 |        {"reached": 3, "not_reached": 0, "predicts": true},
 |        {"reached": 0, "not_reached": 3, "predicts": false}],
 |      "rules": [
-|        {"conditions": [{"present": false, "path": [62], "names": "\".\"_62", "pattern": ". DIGIT+"}], "support": 3, "reaching": 3, "precision": 1.000, "weak": false}
+|        {"conditions": [{"present": false, "path": [44], "names": "frac_44", "pattern": "-? int frac exp?"}], "support": 3, "reaching": 3, "precision": 1.000, "weak": false}
 |      ]}
 |   ],
 |   "test": null
@@ -144,7 +144,7 @@ stdout:
 |
 | fn:mul_add  (reached by 1 of 4 training inputs; tree of 3 nodes on 2)
 |   accuracy on the training inputs 1.00 (too few inputs to cross-validate; class-balanced, depth 5) against 0.75 for always answering "not reached" (majority baseline)
-|   fn:mul_add  ⇐  contains  0   (1 input, precision 1.00, weak)
+|   fn:mul_add  ⇐  contains  AddExpr + MultExpr   (1 input, precision 1.00, weak)
 |     weak rule: only 1 input reaching fn:mul_add matches it (fewer than --min-reaching 3)
 |
 | fn:paren  (reached by 1 of 4 training inputs; tree of 3 nodes on 2)
@@ -204,7 +204,7 @@ stdout:
 | trees: gini, depth 1..8, every training input (chosen per feature by cross-validation on the training inputs), seed 1
 |
 | exit:1  (reached by 3 of 6 training inputs; tree of 3 nodes on 6)
-|   cross-validated accuracy 0.83 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
-|   exit:1  ⇐  contains  . DIGIT+   (3 inputs, precision 1.00, weak)
+|   cross-validated accuracy 1.00 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
+|   exit:1  ⇐  contains  -? int frac exp?   (3 inputs, precision 1.00, weak)
 |     weak rule: only 3 inputs reaching exit:1 match it (fewer than --min-reaching 4)
 status: 0
