@@ -160,7 +160,7 @@ test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 
 # BENCH_SECTIONS="big-grammars ..." runs only those sections (tests/bench/bench.c).
 bench: $(BENCH) $(KPATH) $(SUBJECTS)
-	@./$(BENCH) $(CURDIR) $(BENCH_SECTIONS)
+	@KPATH=$(CURDIR)/$(KPATH) ./$(BENCH) $(CURDIR) $(BENCH_SECTIONS)
 	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) BUILD=$(CURDIR)/$(O) sh tests/bench/generalize.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh

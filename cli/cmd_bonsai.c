@@ -151,6 +151,9 @@ static void add_coverage(struct strbuf *out, const struct bonsai *b, const uint6
     }
 }
 
+/* Uncovered k-paths examined for the depth they need, at most. */
+#define BONSAI_REACH_LIMIT 100000u
+
 static void print_report(const struct bonsai *b, const struct results *runs)
 {
     struct strbuf s = STRBUF_INIT;
@@ -197,6 +200,28 @@ static void print_report(const struct bonsai *b, const struct results *runs)
         strbuf_addstr(&s, ")\n");
     }
     free(cov);
+    /* As cover does: what the depth axis left out of reach, and the depth
+     * it needs, rather than a coverage short of 100% without a word. */
+    struct bonsai_reach reach;
+    char *error = NULL;
+    if (!bonsai_out_of_reach(b, BONSAI_REACH_LIMIT, &reach, &error)) {
+        strbuf_addf(&s, "out of reach: not measured (%s)\n", error);
+        free(error);
+    } else if (reach.out_of_reach || reach.in_no_tree) {
+        strbuf_addf(&s, "out of reach: %" PRIu64 " of the %" PRIu64 " uncovered %u-paths",
+                    reach.out_of_reach, reach.uncovered, b->opts.k);
+        if (reach.examined < reach.uncovered)
+            strbuf_addf(&s, " (of the first %" PRIu64 " examined)", reach.examined);
+        if (reach.out_of_reach)
+            strbuf_addf(&s, " need a tree deeper than --max-depth %u: the deepest needs depth "
+                            "%u (--max-depth %u reaches them)", b->opts.max_depth,
+                        reach.needed_depth, reach.needed_depth);
+        else
+            strbuf_addstr(&s, " need a deeper tree");
+        if (reach.in_no_tree)
+            strbuf_addf(&s, "; %" PRIu64 " are in no tree of the grammar", reach.in_no_tree);
+        strbuf_addch(&s, '\n');
+    }
     fputs(strbuf_str(&s), stderr);
     strbuf_free(&s);
 }

@@ -56,17 +56,29 @@ const struct cli_command cmd_explain_command = {
     "for every k-path of length 1..K, whether the input's derivation trees\n"
     "contain it.  A feature reached by some training inputs and not others is\n"
     "trainable; one reached by all or none is listed as such.  Trees are learned\n"
-    "on a class-balanced sample (the larger class sub-sampled, seeded) unless\n"
-    "--no-balance.  Each root-to-leaf path that predicts \"reached\" is shown as\n"
-    "a rule in the grammar's words, each k-path as kpath pattern shows it:\n"
+    "on a class-balanced sample (the larger class sub-sampled, seeded) or on\n"
+    "every training input, and at most 1 to 8 tests deep: per feature, 5-fold\n"
+    "cross-validation on the training inputs (seeded, stratified) chooses the\n"
+    "most accurate (ties: shallower, then balanced) unless --balance,\n"
+    "--no-balance or --max-depth fix them.  Splits of equal gain go to the\n"
+    "k-path of the higher precision on every training input, then the more\n"
+    "specific one (in fewer inputs), then the shorter k-path nearer the start\n"
+    "rule, then the shorter pattern.  Each feature's\n"
+    "report gives the tree's cross-validated accuracy beside the majority\n"
+    "baseline's (always answering what most training inputs do); a feature\n"
+    "whose tree does not beat it is \"not explained by input structure at\n"
+    "k <= K\" and gets no rules.  Each root-to-leaf path that predicts\n"
+    "\"reached\" is shown as a rule in the grammar's words, each k-path as\n"
+    "kpath pattern shows it:\n"
     "  fn:mul  <=  contains  MultExpr * UnaryExpr   (4 inputs, precision 1.00)\n"
     "with its support (training inputs matching the rule) and precision (the\n"
     "fraction of them that reach the feature).  A rule matched by fewer than\n"
     "--min-reaching inputs that reach the feature (default 3), or of a precision\n"
     "below --min-precision (default 0.50), rests on too little evidence: it is\n"
     "shown with \"weak rule:\" and the numbers.  With --test or --split, the\n"
-    "trees predict the test inputs and kpath reports accuracy, precision and\n"
-    "recall per feature and their medians (- where undefined).\n"
+    "trees predict the test inputs and kpath reports accuracy (beside the\n"
+    "majority baseline's), precision and recall per feature and their medians\n"
+    "(- where undefined).\n"
     "\n"
     "A record's input path is taken as given, or else beside the results file.\n"
     "Inputs that cannot be read or parsed are skipped, with a warning, and so\n"
@@ -183,6 +195,17 @@ static void add_json_result(struct strbuf *out, const struct kpath_features *kf,
     strbuf_addf(out, ", \"kind\": \"%s\", \"reached\": %u, \"not_reached\": %u", kind_name(res->kind),
                 res->npos, res->nneg);
     if (res->kind == EXPLAIN_TRAINABLE) {
+        strbuf_addf(out, ", \"explained\": %s, \"balanced\": %s, \"depth\": %u, \"folds\": %u, "
+                         "\"cv_accuracy\": ", res->explained ? "true" : "false",
+                    res->balanced ? "true" : "false", res->depth, res->folds);
+        add_number(out, res->cv_accuracy, true);
+        strbuf_addstr(out, ", \"baseline\": {\"answer\": ");
+        strbuf_addstr(out, res->majority ? "true" : "false");
+        strbuf_addstr(out, ", \"cv_accuracy\": ");
+        add_number(out, res->cv_baseline, true);
+        strbuf_addch(out, '}');
+    }
+    if (res->kind == EXPLAIN_TRAINABLE) {
         strbuf_addf(out, ", \"sample\": %u,\n     \"tree\": [", res->nsample);
         for (uint32_t i = 0; i < res->tree.nnodes; i++) {
             const struct dt_node *n = &res->tree.nodes[i];
@@ -232,6 +255,8 @@ static void add_json_result(struct strbuf *out, const struct kpath_features *kf,
         add_number(out, dt_precision(c), true);
         strbuf_addstr(out, ", \"recall\": ");
         add_number(out, dt_recall(c), true);
+        strbuf_addstr(out, ", \"baseline_accuracy\": ");
+        add_number(out, dt_accuracy(&res->test_baseline), true);
         strbuf_addch(out, '}');
     }
     strbuf_addch(out, '}');
@@ -241,8 +266,17 @@ static void add_json_result(struct strbuf *out, const struct kpath_features *kf,
 static void add_text_result(struct strbuf *out, const struct kpath_features *kf,
                             const struct explain_result *res, const struct explain_options *o)
 {
-    strbuf_addf(out, "%s  (reached by %u of %u training inputs; tree of %u nodes on %u)\n",
+    if (!res->explained) {
+        strbuf_addf(out, "%s  (reached by %u of %u training inputs)\n  ", res->name, res->npos,
+                    res->npos + res->nneg);
+        explain_render_verdict(res, o->k, out);
+        strbuf_addch(out, '\n');
+        return;
+    }
+    strbuf_addf(out, "%s  (reached by %u of %u training inputs; tree of %u nodes on %u)\n  ",
                 res->name, res->npos, res->npos + res->nneg, res->tree.nnodes, res->nsample);
+    explain_render_verdict(res, o->k, out);
+    strbuf_addch(out, '\n');
     if (!res->nrules)
         strbuf_addstr(out, "  no rule predicts it\n");
     for (size_t r = 0; r < res->nrules; r++) {
@@ -269,10 +303,10 @@ static void add_metrics_table(struct strbuf *out, struct explain_result *res, si
             width = strlen(res[i].name);
     strbuf_addf(out, "\nmetrics on %s (%u input%s), trainable features:\n", on, ntest,
                 ntest == 1 ? "" : "s");
-    strbuf_addf(out, "  %-*s  accuracy  precision  recall     TP     FP     TN     FN\n", (int)width,
-                "feature");
+    strbuf_addf(out, "  %-*s  accuracy  baseline  precision  recall     TP     FP     TN     FN\n",
+                (int)width, "feature");
     double *acc = xcalloc(n + 1, sizeof *acc), *prec = xcalloc(n + 1, sizeof *prec),
-           *rec = xcalloc(n + 1, sizeof *rec);
+           *rec = xcalloc(n + 1, sizeof *rec), *base = xcalloc(n + 1, sizeof *base);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (res[i].kind != EXPLAIN_TRAINABLE)
@@ -281,25 +315,32 @@ static void add_metrics_table(struct strbuf *out, struct explain_result *res, si
         acc[m] = dt_accuracy(c);
         prec[m] = dt_precision(c);
         rec[m] = dt_recall(c);
-        struct strbuf a = STRBUF_INIT, p = STRBUF_INIT, r = STRBUF_INIT;
+        base[m] = dt_accuracy(&res[i].test_baseline);
+        struct strbuf a = STRBUF_INIT, p = STRBUF_INIT, r = STRBUF_INIT, b = STRBUF_INIT;
         add_number(&a, acc[m], false);
         add_number(&p, prec[m], false);
         add_number(&r, rec[m], false);
-        strbuf_addf(out, "  %-*s  %-8s  %-9s  %-6s  %5llu  %5llu  %5llu  %5llu\n", (int)width,
-                    res[i].name, strbuf_str(&a), strbuf_str(&p), strbuf_str(&r),
+        add_number(&b, base[m], false);
+        strbuf_addf(out, "  %-*s  %-8s  %-8s  %-9s  %-6s  %5llu  %5llu  %5llu  %5llu%s\n", (int)width,
+                    res[i].name, strbuf_str(&a), strbuf_str(&b), strbuf_str(&p), strbuf_str(&r),
                     (unsigned long long)c->tp, (unsigned long long)c->fp,
-                    (unsigned long long)c->tn, (unsigned long long)c->fn);
+                    (unsigned long long)c->tn, (unsigned long long)c->fn,
+                    res[i].explained ? "" : "  (not explained: the baseline's answers)");
+        strbuf_free(&b);
         strbuf_free(&a);
         strbuf_free(&p);
         strbuf_free(&r);
         m++;
     }
-    struct strbuf a = STRBUF_INIT, p = STRBUF_INIT, r = STRBUF_INIT;
+    struct strbuf a = STRBUF_INIT, p = STRBUF_INIT, r = STRBUF_INIT, b = STRBUF_INIT;
     add_number(&a, dt_median(acc, m), false);
+    add_number(&b, dt_median(base, m), false);
     add_number(&p, dt_median(prec, m), false);
     add_number(&r, dt_median(rec, m), false);
-    strbuf_addf(out, "  %-*s  %-8s  %-9s  %s\n", (int)width, "median", strbuf_str(&a),
-                strbuf_str(&p), strbuf_str(&r));
+    strbuf_addf(out, "  %-*s  %-8s  %-8s  %-9s  %s\n", (int)width, "median", strbuf_str(&a),
+                strbuf_str(&b), strbuf_str(&p), strbuf_str(&r));
+    strbuf_free(&b);
+    free(base);
     strbuf_free(&a);
     strbuf_free(&p);
     strbuf_free(&r);
@@ -410,11 +451,15 @@ static int explain(const struct cli_command *cmd, const struct cli_context *ctx,
         json_add_cstring(&out, c->files[0]);
         strbuf_addf(&out, ", \"inputs\": %u, \"skipped\": %u, \"train\": %u, \"k\": %u, "
                           "\"kpath_features\": %u, \"criterion\": \"%s\", \"max_depth\": %u, "
-                          "\"balanced\": %s, \"seed\": %llu, \"min_reaching\": %u, "
+                          "\"depth_auto\": %s, \"balanced\": %s, \"balance_auto\": %s, "
+                          "\"seed\": %llu, \"min_reaching\": %u, "
                           "\"min_precision\": %u.%02u,\n  \"features\": [",
                     nrows, s.inputs.skipped, ntrain, a->o.k, s.kf.n,
-                    dt_criterion_name(a->o.tree.criterion), a->o.tree.max_depth,
-                    a->o.balance ? "true" : "false", (unsigned long long)a->o.seed,
+                    dt_criterion_name(a->o.tree.criterion),
+                    a->o.depth_auto ? EXPLAIN_MAX_AUTO_DEPTH : a->o.tree.max_depth,
+                    a->o.depth_auto ? "true" : "false",
+                    a->o.balance ? "true" : "false", a->o.balance_auto ? "true" : "false",
+                    (unsigned long long)a->o.seed,
                     a->o.min_reaching, a->o.min_precision_pct / 100,
                     a->o.min_precision_pct % 100);
         for (size_t i = 0; i < nnames; i++) {
@@ -436,9 +481,17 @@ static int explain(const struct cli_command *cmd, const struct cli_context *ctx,
                           "1..%u: %u features\n",
                     nrows, nrows == 1 ? "" : "s", c->files[0], s.inputs.skipped, ntrain, a->o.k,
                     s.kf.n);
-        strbuf_addf(&out, "trees: %s, max depth %u, %s, seed %llu\n",
-                    dt_criterion_name(a->o.tree.criterion), a->o.tree.max_depth,
-                    a->o.balance ? "class-balanced samples" : "every training input",
+        strbuf_addf(&out, "trees: %s, ", dt_criterion_name(a->o.tree.criterion));
+        if (a->o.depth_auto)
+            strbuf_addf(&out, "depth 1..%u", EXPLAIN_MAX_AUTO_DEPTH);
+        else
+            strbuf_addf(&out, "max depth %u", a->o.tree.max_depth);
+        strbuf_addf(&out, ", %s%s, seed %llu\n",
+                    a->o.balance_auto ? "class-balanced samples or every training input"
+                    : a->o.balance ? "class-balanced samples" : "every training input",
+                    a->o.depth_auto || a->o.balance_auto ? " (chosen per feature by "
+                                                           "cross-validation on the training "
+                                                           "inputs)" : "",
                     (unsigned long long)a->o.seed);
         for (size_t i = 0; i < nnames; i++)
             if (res[i].kind == EXPLAIN_TRAINABLE) {

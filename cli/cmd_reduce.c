@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "explain_session.h"
 #include "file_progress.h"
 #include "parse/input_kpaths.h"
 #include "base/ordered_pool.h"
@@ -48,7 +49,8 @@ static const struct reduce_cli defaults = {.k = 2,
 _Static_assert(SETCOVER_DEFAULT_EXACT_LIMIT == 40, "help text: --exact-limit default");
 
 static const struct cli_option options[] = {
-    {"k", 'k', "K", "keep the k-paths for k = 1 .. K (default 2)"},
+    {"k", 'k', "K", "keep the k-paths for k = 1 .. K (default 2; 0 with --results: keep only "
+                    "the behaviour features)"},
     {"results", 0, "FILE", "keep the behaviour features of FILE (kpath run's results) too"},
     {"exact-limit", 0, "N", "search exactly when at most N inputs are in play (default 40, 0: never)"},
     {"output", 'o', "DIR", "copy the subset to DIR/0001.txt, ... with DIR/manifest.json"},
@@ -73,6 +75,9 @@ const struct cli_command cmd_reduce_command = {
     "with --results, every behaviour feature its runs reached.  FILE|DIR work as\n"
     "in kpath coverage; a results file refers to inputs by path, and an input\n"
     "found there by neither path nor content counts as reaching no feature.\n"
+    "-k 0 with --results keeps behaviour alone: the fewest inputs that reach\n"
+    "every feature, whatever k-paths they cover.  A results file recorded with\n"
+    "another grammar (grammar_sha256) is warned about, as explain does.\n"
     "\n"
     "How: inputs that alone cover something are kept; greedy set cover adds\n"
     "the input covering the most that is still missing (ties: fewer bytes);\n"
@@ -111,7 +116,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     struct reduce_cli *a = ctx;
     const char *name = cmd->options[index].name;
     if (strcmp(name, "k") == 0)
-        return cli_parse_u32(cmd, "-k", value, 1, KPATH_MAX_K, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
+        return cli_parse_u32(cmd, "-k", value, 0, KPATH_MAX_K, &a->k) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "exact-limit") == 0)
         return cli_parse_u32(cmd, "--exact-limit", value, 0, SETCOVER_MAX_EXACT_LIMIT,
                              &a->sc.exact_limit) ? CLI_CONTINUE : EXIT_USAGE;
@@ -553,19 +558,18 @@ static int reduce_run(struct state *s, struct cli_common *c)
     struct reduce_cli *a = s->a;
     if (!a->outdir && (a->suffix || a->force))
         return cli_usage_error(cmd, "%s needs -o DIR", a->suffix ? "--suffix" : "--force");
+    if (a->k == 0 && !a->results)
+        return cli_usage_error(cmd, "-k 0 keeps only behaviour features: it needs --results FILE");
     if (!a->suffix)
         a->suffix = ".txt";
 
     struct diag_list diags = DIAG_LIST_INIT;
     if (a->results) {
-        if (!results_load(a->results, &s->results, &diags)) {
-            cli_print_diags(cmd, &diags);
-            diag_list_free(&diags);
+        /* Loaded as explain loads it: a results file recorded with another
+         * grammar is warned about (its inputs may parse differently). */
+        if (explain_session_load_results(cmd, s->grammar_path, a->results, &s->results) != EXIT_OK)
             return EXIT_USAGE;
-        }
         s->have_results = true;
-        cli_print_diags(cmd, &diags); /* warnings */
-        diag_list_free(&diags);
     }
 
     struct sample_list files = SAMPLE_LIST_INIT;

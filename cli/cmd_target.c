@@ -27,6 +27,7 @@ struct target_args {
     struct constrained_options t;
     const char *feature;
     uint32_t count;
+    uint32_t max_size;  /* tree nodes of a targeted input; 0: no bound */
     const char *outdir;
     bool force, null, run;
     struct run_cli rc;
@@ -43,6 +44,8 @@ static const struct cli_option options[] = {
     {"gen-depth", 0, "D", "generated derivation trees at most D deep (default 16)"},
     {"max-repetitions", 0, "R", "cap for *, + and {n,} (default 3)"},
     {"attempts", 0, "A", "trees tried per input before a rule gives up (default 200)"},
+    {"max-size", 0, "N", "targeted inputs of at most N tree nodes (default: no bound); the "
+                         "random inputs of --run get the targeted ones' largest size"},
     EXPLAIN_CLI_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
@@ -81,7 +84,9 @@ const struct cli_command cmd_target_command = {
     "(same containment and limits; --gcov, --node-coverage, --features-cmd say\n"
     "which features to collect, as for the RESULTS), together with as many\n"
     "random inputs from the grammar (the random strategy of kpath gen, same\n"
-    "--seed, --gen-depth and --max-repetitions), and the report gives the\n"
+    "--seed, --gen-depth and --max-repetitions, and as size budget the tree\n"
+    "nodes of the largest targeted input, so that both sets are of a size;\n"
+    "the report gives each set's mean size in bytes), and the report gives the\n"
     "k-path paper's two measures for the feature, targeted against random: the\n"
     "relative coverage fraction (the share of the inputs whose run reaches it)\n"
     "and the absolute one (whether at least one does), and the share per rule.\n"
@@ -136,6 +141,9 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     if (strcmp(name, "max-repetitions") == 0)
         return cli_parse_u32(cmd, "--max-repetitions", value, 0, 1000, &a->t.max_repetitions)
                    ? CLI_CONTINUE : EXIT_USAGE;
+    if (strcmp(name, "max-size") == 0)
+        return cli_parse_u32(cmd, "--max-size", value, 1, UINT32_MAX, &a->max_size)
+                   ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "attempts") == 0)
         return cli_parse_u32(cmd, "--attempts", value, 1, 1000000, &a->t.attempts)
                    ? CLI_CONTINUE : EXIT_USAGE;
@@ -177,6 +185,7 @@ struct made_input {
     char *text;
     size_t len;
     size_t rule;
+    size_t nodes; /* of its derivation tree */
 };
 
 static int write_outdir(const struct cli_command *cmd, const struct target_args *a,
@@ -279,6 +288,14 @@ static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
     go.seed = a->o.seed;
     go.max_depth = a->t.max_depth;
     go.max_repetitions = a->t.max_repetitions;
+    /* Like with like: random inputs within the targeted inputs' size (a
+     * larger input reaches more code by its size alone). */
+    size_t budget = 0;
+    for (size_t i = 0; i < nmade; i++)
+        if (made[i].nodes > budget)
+            budget = made[i].nodes;
+    if (budget && budget < go.max_size)
+        go.max_size = (uint32_t)budget;
     char *error = NULL;
     struct generator *gen = gen_new(s->graph, &go, &error);
     if (!gen) {
@@ -333,9 +350,17 @@ static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
     if (b && status == EXIT_OK) {
         size_t thits = count_reaching(b, a->feature, paths + nrandom, nmade, NULL, 0);
         size_t rhits = count_reaching(b, a->feature, paths, nrandom, NULL, 0);
-        fprintf(stderr, "%s, over %zu targeted and %zu random inputs run:\n"
+        size_t tbytes = 0, rbytes = 0;
+        for (size_t i = 0; i < nmade; i++)
+            tbytes += made[i].len;
+        for (size_t i = 0; i < nrandom; i++)
+            rbytes += lens[i];
+        fprintf(stderr, "%s, over %zu targeted (mean %.1f bytes) and %zu random inputs (mean "
+                        "%.1f bytes; size budget %u tree nodes, the largest targeted input's) "
+                        "run:\n"
                         "  inputs    relative coverage   absolute\n",
-                a->feature, nmade, nrandom);
+                a->feature, nmade, nmade ? (double)tbytes / (double)nmade : 0.0, nrandom,
+                nrandom ? (double)rbytes / (double)nrandom : 0.0, go.max_size);
         measure_row("targeted", thits, nmade);
         measure_row("random", rhits, nrandom);
         for (size_t r = 0; r < res->nrules; r++) {
@@ -395,6 +420,15 @@ static int target(const struct cli_command *cmd, const struct cli_context *ctx, 
     explain_learn(&s.inputs, labels, rows, n, a->feature, &a->o, &res);
     free(labels);
     free(rows);
+    if (res.kind == EXPLAIN_TRAINABLE && !res.explained) {
+        struct strbuf v = STRBUF_INIT;
+        explain_render_verdict(&res, a->o.k, &v);
+        fprintf(stderr, "kpath target: %s is %s; no rule to target\n", a->feature, strbuf_str(&v));
+        strbuf_free(&v);
+        explain_result_free(&res);
+        explain_session_close(&s);
+        return EXIT_USAGE;
+    }
     if (res.kind != EXPLAIN_TRAINABLE || res.nrules == 0) {
         fprintf(stderr, "kpath target: %s is reached by %s of the %u parsed inputs: no rule "
                         "tells what leads there\n", a->feature,
@@ -409,10 +443,13 @@ static int target(const struct cli_command *cmd, const struct cli_context *ctx, 
     struct strbuf line = STRBUF_INIT;
     struct target_rule *rules = xcalloc(res.nrules, sizeof *rules);
     size_t live = 0;
-    fprintf(stderr, "%s: %zu rule%s from a tree of %u nodes (%s, max depth %u, seed %llu)\n",
+    fprintf(stderr, "%s: %zu rule%s from a tree of %u nodes (%s, max depth %u, %s, seed %llu)\n",
             a->feature, res.nrules, res.nrules == 1 ? "" : "s", res.tree.nnodes,
-            dt_criterion_name(a->o.tree.criterion), a->o.tree.max_depth,
-            (unsigned long long)a->o.seed);
+            dt_criterion_name(a->o.tree.criterion), res.depth,
+            res.balanced ? "class-balanced" : "every input", (unsigned long long)a->o.seed);
+    strbuf_reset(&line);
+    explain_render_verdict(&res, a->o.k, &line);
+    fprintf(stderr, "  %s\n", strbuf_str(&line));
     for (size_t r = 0; r < res.nrules; r++) {
         const struct dt_rule *dr = &res.rules[r].rule;
         struct target_rule *tr = &rules[r];
@@ -466,12 +503,19 @@ static int target(const struct cli_command *cmd, const struct cli_context *ctx, 
             if (!tr->gen || tr->exhausted)
                 continue;
             struct derivation tree;
-            if (!constrained_next(tr->gen, &tree)) {
+            bool got = constrained_next(tr->gen, &tree);
+            /* --max-size: a larger tree counts as a failed attempt. */
+            for (uint32_t tries = 0; got && a->max_size && tree.len > a->max_size; tries++) {
+                derivation_free(&tree);
+                got = tries + 1 < a->t.attempts && constrained_next(tr->gen, &tree);
+            }
+            if (!got) {
                 tr->exhausted = true;
                 live--;
                 continue;
             }
             strbuf_reset(&text);
+            made[nmade].nodes = tree.len;
             derivation_text(&tree, &text);
             derivation_free(&tree);
             made[nmade].rule = r;

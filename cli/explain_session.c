@@ -37,16 +37,19 @@ int explain_cli_option(const struct cli_command *cmd, const char *name, const ch
 {
     if (strcmp(name, "k") == 0)
         return cli_parse_u32(cmd, "-k", value, 1, 10, &o->k) ? CLI_CONTINUE : EXIT_USAGE;
-    if (strcmp(name, "max-depth") == 0)
+    if (strcmp(name, "max-depth") == 0) {
+        o->depth_auto = false;
         return cli_parse_u32(cmd, "--max-depth", value, 0, 64, &o->tree.max_depth) ? CLI_CONTINUE
                                                                                    : EXIT_USAGE;
+    }
     if (strcmp(name, "criterion") == 0) {
         if (dt_criterion_parse(value, &o->tree.criterion))
             return CLI_CONTINUE;
         return cli_usage_error(cmd, "--criterion must be gini or entropy, not '%s'", value);
     }
-    if (strcmp(name, "no-balance") == 0) {
-        o->balance = false;
+    if (strcmp(name, "no-balance") == 0 || strcmp(name, "balance") == 0) {
+        o->balance = name[0] == 'b';
+        o->balance_auto = false;
         return CLI_CONTINUE;
     }
     if (strcmp(name, "seed") == 0)

@@ -12,8 +12,11 @@
 
 #define EXPLAIN_CLI_OPTIONS                                                              \
     {"k", 'k', "K", "features: the k-paths of length 1 .. K (default 3)"},               \
-    {"max-depth", 0, "D", "decision trees at most D tests deep (default 5)"},            \
+    {"max-depth", 0, "D", "decision trees at most D tests deep (default: chosen per "     \
+                          "feature by cross-validation, 1 to 8)"},                       \
     {"criterion", 0, "C", "split by gini (the default) or entropy"},                     \
+    {"balance", 0, NULL, "learn on a class-balanced sample (default: chosen per feature "  \
+                         "by cross-validation)"},                                        \
     {"no-balance", 0, NULL, "learn on every training input, not a class-balanced sample"}, \
     {"seed", 0, "S", "seed of every random choice: sample, --split, generation (default 1)"}, \
     {"min-reaching", 0, "N", "a rule is weak when fewer than N of the training inputs "      \

@@ -61,17 +61,111 @@ static uint32_t add_node(struct decision_tree *t, uint32_t npos, uint32_t nneg, 
     return t->nnodes++;
 }
 
-/* A node waiting to be split, with its rows at work[begin..end). */
+/* A node waiting to be split, with its rows at work[begin..end) and every
+ * training row at the node at full[fbegin..fend). */
 struct pending {
-    uint32_t node, begin, end;
+    uint32_t node, begin, end, fbegin, fend;
 };
+
+/* Move the rows of a[begin..end) that have column col to its end; returns
+ * where they start. */
+static uint32_t partition(const struct dt_data *d, uint32_t *a, uint32_t begin, uint32_t end,
+                          uint32_t col)
+{
+    uint32_t lo = begin, hi = end;
+    while (lo < hi) {
+        if (dt_row_has(d, a[lo], col)) {
+            uint32_t tmp = a[lo];
+            a[lo] = a[--hi];
+            a[hi] = tmp;
+        } else {
+            lo++;
+        }
+    }
+    return lo;
+}
+
+/* Counting per column over every training row at a node, once a tie needs it. */
+struct full_counts {
+    uint32_t *all, *pos, *touched, ntouched;
+    uint32_t size, npos;
+    bool ready;
+};
+
+static void full_count(struct full_counts *fc, const struct dt_data *d, const bool *labels,
+                       const uint32_t *full, uint32_t begin, uint32_t end)
+{
+    fc->size = end - begin;
+    fc->npos = 0;
+    for (uint32_t i = begin; i < end; i++) {
+        uint32_t row = full[i];
+        fc->npos += labels[row];
+        for (uint32_t j = d->row_start[row]; j < d->row_start[row + 1]; j++) {
+            uint32_t f = d->cols[j];
+            if (fc->all[f]++ == 0)
+                fc->touched[fc->ntouched++] = f;
+            fc->pos[f] += labels[row];
+        }
+    }
+    fc->ready = true;
+}
+
+static void full_reset(struct full_counts *fc)
+{
+    for (uint32_t i = 0; i < fc->ntouched; i++)
+        fc->all[fc->touched[i]] = fc->pos[fc->touched[i]] = 0;
+    fc->ntouched = 0;
+    fc->ready = false;
+}
+
+/* The better precision of the split's two sides on every training row. */
+static double full_precision(const struct full_counts *fc, uint32_t f)
+{
+    uint32_t in = fc->all[f], in_pos = fc->pos[f];
+    uint32_t out = fc->size - in, out_pos = fc->npos - in_pos;
+    double a = in ? (double)in_pos / in : 0, b = out ? (double)out_pos / out : 0;
+    return a > b ? a : b;
+}
+
+/* Is column f, of the same gain as `best`, the better split? */
+static bool better_tie(const struct full_counts *fc, const struct dt_tiebreak *tb, uint32_t f,
+                       uint32_t best)
+{
+    double pf = full_precision(fc, f), pb = full_precision(fc, best);
+    if (pf > pb + 1e-12)
+        return true;
+    if (pf < pb - 1e-12)
+        return false;
+    /* The more specific: present in fewer of the rows. */
+    if (fc->all[f] != fc->all[best])
+        return fc->all[f] < fc->all[best];
+    if (tb && tb->rank && tb->rank[f] != tb->rank[best])
+        return tb->rank[f] < tb->rank[best];
+    return f < best;
+}
 
 void decision_tree_learn(struct decision_tree *t, const struct dt_data *d, const bool *labels,
                          const uint32_t *rows, uint32_t n, const struct dt_params *p)
 {
+    decision_tree_learn_tb(t, d, labels, rows, n, p, NULL);
+}
+
+void decision_tree_learn_tb(struct decision_tree *t, const struct dt_data *d, const bool *labels,
+                            const uint32_t *rows, uint32_t n, const struct dt_params *p,
+                            const struct dt_tiebreak *tb)
+{
     memset(t, 0, sizeof *t);
     uint32_t *work = xcalloc(n ? n : 1, sizeof *work);
     memcpy(work, rows, (size_t)n * sizeof *work);
+    const uint32_t *full_rows = tb && tb->rows ? tb->rows : rows;
+    uint32_t nfull = tb && tb->rows ? tb->n : n;
+    uint32_t *full = xcalloc(nfull ? nfull : 1, sizeof *full);
+    memcpy(full, full_rows, (size_t)nfull * sizeof *full);
+    struct full_counts fc = {0};
+    size_t ncols1 = d->ncols ? d->ncols : 1;
+    fc.all = xcalloc(ncols1, sizeof *fc.all);
+    fc.pos = xcalloc(ncols1, sizeof *fc.pos);
+    fc.touched = xcalloc(ncols1, sizeof *fc.touched);
     uint32_t npos = 0;
     for (uint32_t i = 0; i < n; i++)
         npos += labels[rows[i]];
@@ -86,7 +180,7 @@ void decision_tree_learn(struct decision_tree *t, const struct dt_data *d, const
 
     struct pending *stack = xcalloc(64, sizeof *stack);
     size_t nstack = 0, stack_cap = 64;
-    stack[nstack++] = (struct pending){0, 0, n};
+    stack[nstack++] = (struct pending){0, 0, n, 0, nfull};
     while (nstack) {
         struct pending cur = stack[--nstack];
         struct dt_node *node = &t->nodes[cur.node];
@@ -117,29 +211,29 @@ void decision_tree_learn(struct decision_tree *t, const struct dt_data *d, const
                             (double)(size - in) * impurity(p->criterion, out_pos, out_neg)) /
                            size;
             double gain = parent - after;
-            /* Equal gains (up to rounding) go to the lowest feature index. */
-            if (gain > 1e-12 && (best == DT_LEAF || gain > best_gain + 1e-12 ||
-                                 (gain >= best_gain - 1e-12 && f < best))) {
+            if (gain <= 1e-12)
+                continue;
+            bool take = best == DT_LEAF || gain > best_gain + 1e-12;
+            if (!take && gain >= best_gain - 1e-12) {
+                /* Equal gains (up to rounding): what every training row says. */
+                if (!fc.ready)
+                    full_count(&fc, d, labels, full, cur.fbegin, cur.fend);
+                take = better_tie(&fc, tb, f, best);
+            }
+            if (take) {
                 best = f;
                 best_gain = gain;
             }
         }
+        full_reset(&fc);
         for (uint32_t i = 0; i < ntouched; i++)
             cnt_all[touched[i]] = cnt_pos[touched[i]] = 0;
         if (best == DT_LEAF)
             continue;
         /* Partition the rows: absent first, then present. */
-        uint32_t lo = cur.begin, hi = cur.end;
+        uint32_t lo = partition(d, work, cur.begin, cur.end, best);
+        uint32_t flo = partition(d, full, cur.fbegin, cur.fend, best);
         uint32_t absent_pos = 0, present_pos = 0;
-        while (lo < hi) {
-            if (dt_row_has(d, work[lo], best)) {
-                uint32_t tmp = work[lo];
-                work[lo] = work[--hi];
-                work[hi] = tmp;
-            } else {
-                lo++;
-            }
-        }
         for (uint32_t i = cur.begin; i < lo; i++)
             absent_pos += labels[work[i]];
         for (uint32_t i = lo; i < cur.end; i++)
@@ -155,10 +249,14 @@ void decision_tree_learn(struct decision_tree *t, const struct dt_data *d, const
             stack_cap *= 2;
             stack = xrealloc(stack, stack_cap * sizeof *stack);
         }
-        stack[nstack++] = (struct pending){b, lo, cur.end};
-        stack[nstack++] = (struct pending){a, cur.begin, lo};
+        stack[nstack++] = (struct pending){b, lo, cur.end, flo, cur.fend};
+        stack[nstack++] = (struct pending){a, cur.begin, lo, cur.fbegin, flo};
     }
     free(stack);
+    free(full);
+    free(fc.all);
+    free(fc.pos);
+    free(fc.touched);
     free(cnt_pos);
     free(cnt_all);
     free(touched);
@@ -175,6 +273,15 @@ bool decision_tree_predict(const struct decision_tree *t, const struct dt_data *
 {
     uint32_t i = 0;
     while (t->nodes[i].feature != DT_LEAF)
+        i = dt_row_has(d, row, t->nodes[i].feature) ? t->nodes[i].present : t->nodes[i].absent;
+    return dt_node_predicts(&t->nodes[i]);
+}
+
+bool decision_tree_predict_depth(const struct decision_tree *t, const struct dt_data *d,
+                                 uint32_t row, uint32_t depth)
+{
+    uint32_t i = 0;
+    while (t->nodes[i].feature != DT_LEAF && t->nodes[i].depth < depth)
         i = dt_row_has(d, row, t->nodes[i].feature) ? t->nodes[i].present : t->nodes[i].absent;
     return dt_node_predicts(&t->nodes[i]);
 }

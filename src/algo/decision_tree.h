@@ -5,9 +5,16 @@
  * tree is learned top-down: at each node the split is the feature whose
  * presence/absence lowers the impurity (Gini or entropy) the most; nodes stop
  * at max_depth, when pure, below min_samples_split rows, or when no feature
- * lowers the impurity.  Ties go to the lowest feature index, so callers who
- * number simpler features first get simpler trees.  A leaf predicts "true"
- * when more of its training rows are true than false.
+ * lowers the impurity.  Splits of equal gain (a class-balanced sample ties
+ * often: few rows, many features present in the same ones) are decided by
+ * what the data says, never by a feature's index: first the precision the
+ * split reaches on every training row at the node (struct dt_tiebreak: the
+ * rows the sample was drawn from; the better of its two sides, rows of the
+ * side that are true over rows of the side), then the more specific
+ * feature (present in fewer of those rows), then the caller's order of
+ * preference (dt_tiebreak.rank), and the index only when the caller gives
+ * none.  A leaf predicts "true" when more of its training rows are true
+ * than false.
  *
  * Learning visits nodes from an explicit work list (no recursion); finding a
  * node's split costs the ones in its rows plus the distinct features among
@@ -64,14 +71,32 @@ struct decision_tree {
     uint32_t nnodes, cap;
 };
 
+/* How splits of equal gain are decided (see the top). */
+struct dt_tiebreak {
+    const uint32_t *rows; /* every training row (labels as for learning), each once;
+                           * NULL: the rows learned from */
+    uint32_t n;
+    const uint32_t *rank; /* per column, lower is preferred; NULL: the column index */
+};
+
 /* Learn a tree from rows[0..n) of d (row indices, each once) and their labels
- * (labels[row], indexed like d's rows).  t is initialized here. */
+ * (labels[row], indexed like d's rows).  t is initialized here.  tb may be
+ * NULL (ties by precision on rows[0..n), then by column index). */
 void decision_tree_learn(struct decision_tree *t, const struct dt_data *d, const bool *labels,
                          const uint32_t *rows, uint32_t n, const struct dt_params *p);
+void decision_tree_learn_tb(struct decision_tree *t, const struct dt_data *d, const bool *labels,
+                            const uint32_t *rows, uint32_t n, const struct dt_params *p,
+                            const struct dt_tiebreak *tb);
 void decision_tree_free(struct decision_tree *t);
 static inline bool dt_node_predicts(const struct dt_node *n) { return n->npos > n->nneg; }
 /* The prediction for row `row` of d (which may be other data with the same columns). */
 bool decision_tree_predict(const struct decision_tree *t, const struct dt_data *d, uint32_t row);
+/* The prediction of the same tree cut at depth `depth` (a node at that depth
+ * predicts from its rows, as a leaf would): a tree learned with max_depth D
+ * cut at d < D is the tree learned with max_depth d, since splits are chosen
+ * top-down and do not depend on the limit. */
+bool decision_tree_predict_depth(const struct decision_tree *t, const struct dt_data *d,
+                                 uint32_t row, uint32_t depth);
 
 /* A root-to-leaf path of a leaf predicting true: the conjunction of its tests. */
 struct dt_condition {

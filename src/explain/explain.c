@@ -1,5 +1,6 @@
 #include "explain/explain.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +18,9 @@ void explain_options_default(struct explain_options *o)
     o->tree.max_depth = DT_DEFAULT_MAX_DEPTH;
     o->tree.min_samples_split = 2;
     o->balance = true;
+    o->balance_auto = true;
+    o->depth_auto = true;
+    o->folds = EXPLAIN_DEFAULT_FOLDS;
     o->seed = 1;
     o->po.max_input_size = PARSE_DEFAULT_MAX_INPUT;
     o->min_reaching = EXPLAIN_DEFAULT_MIN_REACHING;
@@ -84,6 +88,7 @@ void explain_inputs_free(struct explain_inputs *in)
     free(in->row_start);
     free(in->cols);
     free(in->record);
+    free(in->rank);
     memset(in, 0, sizeof *in);
 }
 
@@ -275,6 +280,7 @@ static void read_rows(const struct kpath_features *kf, struct kpath_features *gr
 
 /* Order features by length, then ids (qsort over indices). */
 static const struct kpath_features *sort_kf;
+static int cmp_feature(const void *a, const void *b);
 
 static int cmp_feature(const void *a, const void *b)
 {
@@ -344,6 +350,83 @@ struct explain_reader *explain_train_begin(const struct graph *g, const struct r
     return reader_begin(kf, kf, r, results_path, o, in);
 }
 
+/* The order of preference between splits the data cannot tell apart:
+ * shorter k-paths, then k-paths whose nodes are nearer the start rule
+ * (levels of the graph's breadth-first walk, node by node: the more
+ * general construct), then shorter patterns, then pattern text. */
+static char **rank_text;
+static uint32_t *rank_level;
+
+static int cmp_rank(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const struct kpath_features *kf = sort_kf;
+    if (kf->len[x] != kf->len[y])
+        return kf->len[x] < kf->len[y] ? -1 : 1;
+    const uint32_t *p = kpath_feature_path(kf, x), *q = kpath_feature_path(kf, y);
+    for (uint32_t i = 0; i < kf->len[x]; i++)
+        if (rank_level[p[i]] != rank_level[q[i]])
+            return rank_level[p[i]] < rank_level[q[i]] ? -1 : 1;
+    size_t lx = strlen(rank_text[x]), ly = strlen(rank_text[y]);
+    if (lx != ly)
+        return lx < ly ? -1 : 1;
+    int c = strcmp(rank_text[x], rank_text[y]);
+    if (c)
+        return c;
+    return cmp_feature(a, b);
+}
+
+static void make_rank(const struct kpath_features *kf, struct explain_inputs *in)
+{
+    /* Breadth-first levels from the root (node 0). */
+    const struct graph *g = kf->graph;
+    rank_level = xcalloc((size_t)g->nnodes + 1, sizeof *rank_level);
+    uint32_t *queue = xcalloc((size_t)g->nnodes + 1, sizeof *queue);
+    for (uint32_t i = 0; i < g->nnodes; i++)
+        rank_level[i] = UINT32_MAX;
+    size_t head = 0, tail = 0;
+    if (g->nnodes) {
+        rank_level[0] = 0;
+        queue[tail++] = 0;
+    }
+    while (head < tail) {
+        uint32_t n = queue[head++];
+        const struct graph_node *gn = &g->nodes[n];
+        for (uint32_t c = 0; c < gn->nchildren; c++) {
+            uint32_t child = g->children[gn->first_child + c];
+            if (rank_level[child] == UINT32_MAX) {
+                rank_level[child] = rank_level[n] + 1;
+                queue[tail++] = child;
+            }
+        }
+    }
+    free(queue);
+    rank_text = xcalloc(kf->n + 1, sizeof *rank_text);
+    struct strbuf t = STRBUF_INIT;
+    for (uint32_t f = 0; f < kf->n; f++) {
+        strbuf_reset(&t);
+        explain_render_pattern(kf, f, &t);
+        rank_text[f] = xstrdup(strbuf_str(&t));
+    }
+    strbuf_free(&t);
+    uint32_t *order = xcalloc(kf->n + 1, sizeof *order);
+    for (uint32_t f = 0; f < kf->n; f++)
+        order[f] = f;
+    sort_kf = kf;
+    qsort(order, kf->n, sizeof *order, cmp_rank);
+    sort_kf = NULL;
+    in->rank = xcalloc(kf->n + 1, sizeof *in->rank);
+    for (uint32_t i = 0; i < kf->n; i++)
+        in->rank[order[i]] = i;
+    for (uint32_t f = 0; f < kf->n; f++)
+        free(rank_text[f]);
+    free(rank_text);
+    rank_text = NULL;
+    free(rank_level);
+    rank_level = NULL;
+    free(order);
+}
+
 void explain_train_finish(struct explain_reader *rd)
 {
     struct kpath_features *kf = rd->grow;
@@ -351,6 +434,7 @@ void explain_train_finish(struct explain_reader *rd)
     reader_end(rd);
     renumber(kf, in);
     in->data.ncols = kf->n;
+    make_rank(kf, in);
 }
 
 void explain_inputs_train(const struct graph *g, const struct results *r, const char *results_path,
@@ -411,31 +495,152 @@ void explain_split(uint32_t n, double fraction, uint64_t seed, uint32_t **train,
 
 /* ---- learning ------------------------------------------------------------------- */
 
-void explain_learn(const struct explain_inputs *in, const bool *labels, const uint32_t *rows,
-                   uint32_t n, const char *name, const struct explain_options *o,
-                   struct explain_result *out)
+/* Learn a tree on rows[0..n) (the balanced sample of them when balanced);
+ * ties by the precision on every one of rows[0..n). */
+static uint32_t learn_tree(struct decision_tree *t, const struct explain_inputs *in,
+                           const bool *labels, const uint32_t *rows, uint32_t n, bool balanced,
+                           uint32_t depth, const struct explain_options *o)
 {
-    memset(out, 0, sizeof *out);
-    out->name = xstrdup(name);
-    for (uint32_t i = 0; i < n; i++)
-        out->npos += labels[rows[i]];
-    out->nneg = n - out->npos;
-    if (out->npos == 0 || out->nneg == 0) {
-        out->kind = out->npos ? EXPLAIN_ALWAYS : EXPLAIN_NEVER;
-        return;
-    }
-    out->kind = EXPLAIN_TRAINABLE;
     uint32_t *sample = NULL, nsample = n;
-    if (o->balance) {
+    if (balanced) {
         /* Every feature draws from the same seed, so its tree does not depend
          * on which other features are explained in the same run. */
         struct rng rng;
         rng_seed(&rng, o->seed);
         sample = dt_balanced_sample(labels, rows, n, &rng, &nsample);
     }
-    out->nsample = nsample;
-    decision_tree_learn(&out->tree, &in->data, labels, sample ? sample : rows, nsample, &o->tree);
+    struct dt_params p = o->tree;
+    p.max_depth = depth;
+    struct dt_tiebreak tb = {rows, n, in->rank};
+    decision_tree_learn_tb(t, &in->data, labels, sample ? sample : rows, nsample, &p, &tb);
     free(sample);
+    return nsample;
+}
+
+/* Stratified folds of rows[0..n): positives and negatives each shuffled
+ * (seeded) and dealt round-robin; fold[i] is rows[i]'s. */
+static uint32_t *make_folds(const bool *labels, const uint32_t *rows, uint32_t n,
+                            uint32_t folds, uint64_t seed)
+{
+    uint32_t *fold = xcalloc(n + 1, sizeof *fold);
+    uint32_t *idx = xcalloc(n + 1, sizeof *idx);
+    struct rng rng;
+    rng_seed(&rng, seed ^ 0x9e3779b97f4a7c15ull);
+    for (int cls = 0; cls < 2; cls++) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (labels[rows[i]] == (cls == 1))
+                idx[m++] = i;
+        for (uint32_t i = 0; i + 1 < m; i++) {
+            uint32_t j = i + (uint32_t)rng_below(&rng, m - i);
+            uint32_t tmp = idx[i];
+            idx[i] = idx[j];
+            idx[j] = tmp;
+        }
+        for (uint32_t i = 0; i < m; i++)
+            fold[idx[i]] = i % folds;
+    }
+    free(idx);
+    return fold;
+}
+
+void explain_learn(const struct explain_inputs *in, const bool *labels, const uint32_t *rows,
+                   uint32_t n, const char *name, const struct explain_options *o,
+                   struct explain_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->name = xstrdup(name);
+    out->cv_accuracy = out->cv_baseline = NAN;
+    for (uint32_t i = 0; i < n; i++)
+        out->npos += labels[rows[i]];
+    out->nneg = n - out->npos;
+    out->majority = out->npos > out->nneg;
+    if (out->npos == 0 || out->nneg == 0) {
+        out->kind = out->npos ? EXPLAIN_ALWAYS : EXPLAIN_NEVER;
+        return;
+    }
+    out->kind = EXPLAIN_TRAINABLE;
+
+    /* The candidates: balanced first (it wins ties), depths 1 .. maxd. */
+    bool modes[2];
+    uint32_t nmodes = 0;
+    if (o->balance_auto) {
+        modes[nmodes++] = true;
+        modes[nmodes++] = false;
+    } else {
+        modes[nmodes++] = o->balance;
+    }
+    uint32_t maxd = o->depth_auto ? EXPLAIN_MAX_AUTO_DEPTH : o->tree.max_depth;
+    uint32_t mind = o->depth_auto ? 1 : o->tree.max_depth;
+    uint32_t folds = o->folds < EXPLAIN_MIN_FOLDS ? EXPLAIN_MIN_FOLDS : o->folds;
+    if (folds > out->npos)
+        folds = out->npos;
+    if (folds > out->nneg)
+        folds = out->nneg;
+    out->balanced = modes[0];
+    out->depth = o->depth_auto ? DT_DEFAULT_MAX_DEPTH : o->tree.max_depth;
+    if (folds >= EXPLAIN_MIN_FOLDS) {
+        out->folds = folds;
+        uint64_t *correct = xcalloc((size_t)nmodes * (maxd + 1), sizeof *correct);
+        uint64_t base_correct = 0;
+        uint32_t *fold = make_folds(labels, rows, n, folds, o->seed);
+        uint32_t *train = xcalloc(n + 1, sizeof *train);
+        for (uint32_t k = 0; k < folds; k++) {
+            uint32_t ntrain = 0, tpos = 0;
+            for (uint32_t i = 0; i < n; i++)
+                if (fold[i] != k) {
+                    train[ntrain++] = rows[i];
+                    tpos += labels[rows[i]];
+                }
+            bool maj = 2 * tpos > ntrain;
+            for (uint32_t i = 0; i < n; i++)
+                if (fold[i] == k)
+                    base_correct += labels[rows[i]] == maj;
+            for (uint32_t m = 0; m < nmodes; m++) {
+                struct decision_tree t;
+                learn_tree(&t, in, labels, train, ntrain, modes[m], maxd, o);
+                for (uint32_t i = 0; i < n; i++) {
+                    if (fold[i] != k)
+                        continue;
+                    for (uint32_t d = mind; d <= maxd; d++)
+                        correct[m * (maxd + 1) + d] +=
+                            decision_tree_predict_depth(&t, &in->data, rows[i], d) ==
+                            labels[rows[i]];
+                }
+                decision_tree_free(&t);
+            }
+        }
+        uint64_t best = 0;
+        bool have = false;
+        for (uint32_t d = mind; d <= maxd; d++)
+            for (uint32_t m = 0; m < nmodes; m++)
+                if (!have || correct[m * (maxd + 1) + d] > best) {
+                    have = true;
+                    best = correct[m * (maxd + 1) + d];
+                    out->balanced = modes[m];
+                    out->depth = d;
+                }
+        out->cv_accuracy = (double)best / n;
+        out->cv_baseline = (double)base_correct / n;
+        out->explained = best > base_correct;
+        free(train);
+        free(fold);
+        free(correct);
+    }
+    out->nsample = learn_tree(&out->tree, in, labels, rows, n, out->balanced, out->depth, o);
+    if (folds < EXPLAIN_MIN_FOLDS) {
+        /* Too few inputs of a class for folds that each hold one out: the
+         * tree on its own inputs (its rules are weak by --min-reaching). */
+        uint32_t right = 0;
+        for (uint32_t i = 0; i < n; i++)
+            right += decision_tree_predict(&out->tree, &in->data, rows[i]) == labels[rows[i]];
+        uint32_t base = out->majority ? out->npos : out->nneg;
+        out->cv_accuracy = (double)right / n;
+        out->cv_baseline = (double)base / n;
+        out->explained = right > base;
+    }
+    if (!out->explained)
+        return;
     struct dt_rule *rules;
     out->nrules = decision_tree_rules(&out->tree, &rules);
     out->rules = xcalloc(out->nrules + 1, sizeof *out->rules);
@@ -455,21 +660,48 @@ void explain_evaluate(struct explain_result *res, const struct explain_inputs *i
                       const bool *labels, const uint32_t *rows, uint32_t n)
 {
     memset(&res->test, 0, sizeof res->test);
+    memset(&res->test_baseline, 0, sizeof res->test_baseline);
     res->tested = true;
+    bool constant = res->kind == EXPLAIN_ALWAYS ||
+                    (res->kind == EXPLAIN_TRAINABLE && res->majority);
     for (uint32_t i = 0; i < n; i++) {
-        bool predicted = res->kind == EXPLAIN_TRAINABLE
+        bool predicted = res->kind == EXPLAIN_TRAINABLE && res->explained
                              ? decision_tree_predict(&res->tree, &in->data, rows[i])
-                             : res->kind == EXPLAIN_ALWAYS;
+                             : constant;
         bool actual = labels[rows[i]];
-        if (predicted && actual)
-            res->test.tp++;
-        else if (predicted)
-            res->test.fp++;
-        else if (actual)
-            res->test.fn++;
-        else
-            res->test.tn++;
+        for (int b = 0; b < 2; b++) {
+            struct dt_confusion *c = b ? &res->test_baseline : &res->test;
+            bool p = b ? constant : predicted;
+            if (p && actual)
+                c->tp++;
+            else if (p)
+                c->fp++;
+            else if (actual)
+                c->fn++;
+            else
+                c->tn++;
+        }
     }
+}
+
+void explain_render_verdict(const struct explain_result *res, uint32_t k, struct strbuf *out)
+{
+    const char *answer = res->majority ? "\"reached\"" : "\"not reached\"";
+    const char *how = res->folds ? "cross-validated accuracy" : "accuracy on the training inputs";
+    if (!res->explained) {
+        strbuf_addf(out, "not explained by input structure at k <= %u: %s %.2f, no better than "
+                         "%.2f for always answering %s", k, how, res->cv_accuracy,
+                    res->cv_baseline, answer);
+        return;
+    }
+    strbuf_addf(out, "%s %.2f (", how, res->cv_accuracy);
+    if (res->folds)
+        strbuf_addf(out, "%u folds; ", res->folds);
+    else
+        strbuf_addstr(out, "too few inputs to cross-validate; ");
+    strbuf_addf(out, "%s, depth %u) against %.2f for always answering %s (majority baseline)",
+                res->balanced ? "class-balanced" : "every input", res->depth, res->cv_baseline,
+                answer);
 }
 
 void explain_result_free(struct explain_result *res)

@@ -587,3 +587,42 @@ bool bonsai_step(struct bonsai *b)
         return false;
     return bonsai_end_point(b) && b->next < b->npoints;
 }
+
+bool bonsai_out_of_reach(const struct bonsai *b, uint64_t limit, struct bonsai_reach *out,
+                         char **error)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t k = b->opts.k;
+    const struct kpath_space *sp = &b->spaces[k - 1];
+    const struct kpath_set *cov = &b->covered[k - 1];
+    out->uncovered = sp->total - cov->size;
+    if (!out->uncovered || sp->total == UINT64_MAX) /* saturated: no ranks to walk */
+        return true;
+    struct gen_options o;
+    gen_options_default(&o);
+    o.strategy = GEN_KPATH;
+    o.k = k;
+    o.max_depth = b->opts.max_depth;
+    o.max_repetitions = b->opts.max_repetitions;
+    struct generator *gen = gen_new(b->graph, &o, error);
+    if (!gen)
+        return false;
+    uint32_t *path = xcalloc(k, sizeof *path);
+    for (uint64_t r = 0; r < sp->total && out->examined < limit; r++) {
+        if (kpath_set_contains_rank(cov, r))
+            continue;
+        out->examined++;
+        kpath_unrank(sp, r, path);
+        uint32_t need = gen_needed_depth(gen, path);
+        if (need == UINT32_MAX) {
+            out->in_no_tree++;
+        } else if (need > b->opts.max_depth) {
+            out->out_of_reach++;
+            if (need > out->needed_depth)
+                out->needed_depth = need;
+        }
+    }
+    free(path);
+    gen_free(gen);
+    return true;
+}

@@ -127,6 +127,21 @@ struct bonsai {
     char *error;                     /* owned; set when a step failed */
 };
 
+/* What the lattice's depth leaves out of reach: of the K-paths the corpus
+ * does not cover (`uncovered`; `examined` of them looked at, at most the
+ * limit given, in rank order), how many no tree within max_depth holds
+ * (`out_of_reach`), the depth the deepest of those needs (`needed_depth`),
+ * and how many no tree at all holds (`in_no_tree`).  As kpath cover says it
+ * for its own depth limit. */
+struct bonsai_reach {
+    uint64_t uncovered, examined, out_of_reach, in_no_tree;
+    uint32_t needed_depth;
+};
+/* False with *error (malloc'd) when the generator that measures depths
+ * cannot be made. */
+bool bonsai_out_of_reach(const struct bonsai *b, uint64_t limit, struct bonsai_reach *out,
+                         char **error);
+
 void bonsai_options_default(struct bonsai_options *o);
 /* NULL with *error (malloc'd) when the options cannot work. */
 struct bonsai *bonsai_new(const struct graph *g, const struct bonsai_options *o, char **error);

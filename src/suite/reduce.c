@@ -111,7 +111,8 @@ uint32_t reduce_add_input(struct reduce *r, const char *name, uint64_t bytes,
         c.ids = xgrow(c.ids, &c.cap, c.len + 1, sizeof *c.ids);
         c.ids[c.len++] = id;
     }
-    qsort(c.ids, c.len, sizeof *c.ids, cmp_u32);
+    if (c.len) /* qsort(NULL, 0) is undefined: an input may cover nothing */
+        qsort(c.ids, c.len, sizeof *c.ids, cmp_u32);
     size_t m = 0; /* features may repeat */
     for (size_t i = 0; i < c.len; i++)
         if (m == 0 || c.ids[m - 1] != c.ids[i])

@@ -4,7 +4,17 @@
  * With 1,000 training inputs and 300 such features: the time to read the
  * inputs and to learn every tree, accuracy/precision/recall on 1,000
  * independent test inputs (median and worst), and for targeted inputs the
- * fraction that reach their feature against as many random inputs. */
+ * fraction that reach their feature against as many random inputs.
+ *
+ * Then real programs nobody here wrote (tinyexpr, inih), built at bench
+ * time from the checkouts KPATH_TINYEXPR and KPATH_INIH name (skipped,
+ * saying so, without them; tests/bench/real_programs.sh builds and runs
+ * them): per function feature, the tree's accuracy, precision and recall on
+ * held-out inputs beside the majority baseline's and beside the best any
+ * rule over the same k-path features could do (the held-out inputs grouped
+ * by their k-path features, each group answered by its majority: an upper
+ * bound, since it knows the held-out answers); then kpath target --run
+ * against random inputs of the same size budget. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +27,7 @@
 #include "grammar/grammar.h"
 #include "run/results.h"
 #include "gen/constrained.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 #define NFEATURES 300
@@ -336,10 +347,187 @@ out:
     grammar_free(gr);
 }
 
+/* The rows of rows[0..n) of d sorted by their features (qsort context). */
+static const struct dt_data *group_data;
+
+static int cmp_row_features(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const struct dt_data *d = group_data;
+    uint32_t i = d->row_start[x], j = d->row_start[y];
+    uint32_t ie = d->row_start[x + 1], je = d->row_start[y + 1];
+    for (; i < ie && j < je; i++, j++)
+        if (d->cols[i] != d->cols[j])
+            return d->cols[i] < d->cols[j] ? -1 : 1;
+    return (i < ie) - (j < je);
+}
+
+/* The best any function of the k-path features does on the rows: each group
+ * of rows with the same features answered by its majority. */
+static struct dt_confusion best_possible(const struct dt_data *d, const bool *labels)
+{
+    struct dt_confusion c = {0};
+    uint32_t *order = xcalloc(d->nrows + 1, sizeof *order);
+    for (uint32_t i = 0; i < d->nrows; i++)
+        order[i] = i;
+    group_data = d;
+    qsort(order, d->nrows, sizeof *order, cmp_row_features);
+    for (uint32_t i = 0; i < d->nrows;) {
+        uint32_t j = i, pos = 0;
+        while (j < d->nrows && cmp_row_features(&order[i], &order[j]) == 0)
+            pos += labels[order[j++]];
+        uint32_t n = j - i;
+        if (pos > n - pos) {
+            c.tp += pos;
+            c.fp += n - pos;
+        } else {
+            c.fn += pos;
+            c.tn += n - pos;
+        }
+        i = j;
+    }
+    free(order);
+    return c;
+}
+
+static void bench_real_program(const char *root, const char *name, const char *var,
+                               uint32_t k)
+{
+    const char *src = getenv(var);
+    if (!src || !*src) {
+        printf("  %s: skipped (set %s to a checkout of %s; see docs/benchmarks.md)\n", name, var,
+               name);
+        return;
+    }
+    const char *kpath_env = getenv("KPATH");
+    char kpath[512], dir[] = "/tmp/kpath-bench-real-XXXXXX", cmd[2048], gpath[256];
+    snprintf(kpath, sizeof kpath, "%s", kpath_env && *kpath_env ? kpath_env : "");
+    if (!*kpath)
+        snprintf(kpath, sizeof kpath, "%s/build/kpath", root);
+    if (!mkdtemp(dir))
+        return;
+    double t0 = bench_now();
+    snprintf(cmd, sizeof cmd, "cd '%s' && sh tests/bench/real_programs.sh prep %s '%s' '%s' '%s' "
+                              ">'%s/prep.out' 2>&1", root, name, src, dir, kpath, dir);
+    int st = system(cmd);
+    char line[256] = "";
+    snprintf(gpath, sizeof gpath, "%s/prep.out", dir);
+    FILE *f = fopen(gpath, "r");
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = 0;
+        fclose(f);
+    }
+    line[strcspn(line, "\n")] = 0;
+    if (st != 0) {
+        printf("  %s: skipped (%s)\n", name, line);
+        goto out;
+    }
+    double t_prep = bench_now() - t0;
+    size_t len;
+    char *text = bench_read(root, line, &len);
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *gr = text ? grammar_load_string(line, text, len, NULL, &d) : NULL;
+    free(text);
+    if (!gr) {
+        printf("  %s: cannot load %s\n", name, line);
+        diag_list_free(&d);
+        goto out;
+    }
+    struct graph *g = graph_build(gr);
+    struct explain_options o;
+    explain_options_default(&o);
+    o.k = k;
+    struct results rtrain, rtest;
+    results_init(&rtrain);
+    results_init(&rtest);
+    char ptrain[300], ptest[300];
+    snprintf(ptrain, sizeof ptrain, "%s/train.jsonl", dir);
+    snprintf(ptest, sizeof ptest, "%s/test.jsonl", dir);
+    struct kpath_features kf;
+    struct explain_inputs in, tin;
+    memset(&kf, 0, sizeof kf);
+    memset(&in, 0, sizeof in);
+    memset(&tin, 0, sizeof tin);
+    if (!results_load(ptrain, &rtrain, &d) || !results_load(ptest, &rtest, &d)) {
+        printf("  %s: cannot read the results\n", name);
+        goto done;
+    }
+    explain_inputs_train(g, &rtrain, ptrain, &o, &kf, &in, &d);
+    explain_inputs_read(&kf, &rtest, ptest, &o, &tin, &d);
+    printf("  %s (%s, k <= %u): %u training and %u held-out inputs (%u and %u skipped), "
+           "%u k-path features; built and run in %.1f s\n", name, line, k, in.data.nrows,
+           tin.data.nrows, in.skipped, tin.skipped, kf.n, t_prep);
+    printf("    %-24s %8s  %-27s %-9s %-27s %s\n", "feature", "train", "tree acc/prec/rec",
+           "baseline", "best possible acc/prec/rec", "verdict");
+    uint32_t *rows = xcalloc(in.data.nrows + tin.data.nrows + 1, sizeof *rows);
+    for (uint32_t i = 0; i < in.data.nrows || i < tin.data.nrows; i++)
+        rows[i] = i;
+    struct strbuf targets = STRBUF_INIT;
+    size_t nt = 0;
+    for (uint32_t fi = 0; fi < rtrain.nfeatures; fi++) {
+        const char *fname = rtrain.features[fi];
+        bool *labels = explain_labels(&in, &rtrain, fname);
+        bool *tl = explain_labels(&tin, &rtest, fname);
+        struct explain_result res;
+        explain_learn(&in, labels, rows, in.data.nrows, fname, &o, &res);
+        explain_evaluate(&res, &tin, tl, rows, tin.data.nrows);
+        if (res.kind == EXPLAIN_TRAINABLE) {
+            struct dt_confusion best = best_possible(&tin.data, tl);
+            char tree[64], bestc[64];
+            snprintf(tree, sizeof tree, "%.3f %.3f %.3f", dt_accuracy(&res.test),
+                     dt_precision(&res.test), dt_recall(&res.test));
+            snprintf(bestc, sizeof bestc, "%.3f %.3f %.3f", dt_accuracy(&best),
+                     dt_precision(&best), dt_recall(&best));
+            printf("    %-24s %4u/%-4u %-27s %-9.3f %-27s %s\n", fname, res.npos,
+                   res.npos + res.nneg, tree, dt_accuracy(&res.test_baseline), bestc,
+                   res.explained ? "explained" : "not explained");
+            if (res.explained && res.nrules) {
+                strbuf_addf(&targets, " '%s'", fname);
+                nt++;
+            }
+        } else {
+            printf("    %-24s %4u/%-4u %s\n", fname, res.npos, res.npos + res.nneg,
+                   res.kind == EXPLAIN_ALWAYS ? "reached by every training input"
+                                              : "reached by no training input");
+        }
+        explain_result_free(&res);
+        free(labels);
+        free(tl);
+    }
+    free(rows);
+    if (nt) {
+        printf("    kpath target --run per explained feature (20 targeted inputs against 20 "
+               "random ones of their size budget):\n");
+        fflush(stdout);
+        snprintf(cmd, sizeof cmd, "cd '%s' && sh tests/bench/real_programs.sh target %s '%s' '%s'%s",
+                 root, name, dir, kpath, strbuf_str(&targets));
+        if (system(cmd) != 0)
+            printf("    (target failed)\n");
+    }
+    strbuf_free(&targets);
+done:
+    explain_inputs_free(&in);
+    explain_inputs_free(&tin);
+    kpath_features_free(&kf);
+    results_free(&rtrain);
+    results_free(&rtest);
+    diag_list_free(&d);
+    graph_free(g);
+    grammar_free(gr);
+out:
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("  (could not remove %s)\n", dir);
+}
+
 void bench_explain(const char *root)
 {
     printf("\nexplain and target (no subject: %d features, each a formula over two k-paths of "
            "random inputs; gini, depth 5, balanced, seed 1)\n", NFEATURES);
     bench_subject_free(root, "grammars/expr.ebnf");
     bench_subject_free(root, "grammars/json.ebnf");
+    printf("\nexplain and target on real programs (built at bench time; held-out inputs)\n");
+    bench_real_program(root, "tinyexpr", "KPATH_TINYEXPR", 3);
+    bench_real_program(root, "inih", "KPATH_INIH", 3);
 }

@@ -182,3 +182,57 @@ TEST(decision_tree_metrics_on_a_hand_computed_confusion_matrix)
     double x[] = {NAN};
     CHECK(isnan(dt_median(x, 1)));
 }
+
+/* Issue 32, item 1: two features split a class-balanced sample equally, but
+ * every training row says one of them is the rule.  Rows 0-3 reach the
+ * behaviour and have f0 and f1; rows 4-7 do not and have f0 (the broad
+ * feature: "a binary + or -"); rows 8-11 have neither.  The sample is rows
+ * 0-3 and 8-11, where f0 and f1 both separate perfectly (Gini 0.5 -> 0).
+ * On all 12 rows f0's better side has precision 4/8 = 0.5 and f1's 4/4 = 1:
+ * f1 must be chosen though its index is higher.  f2 is f1's twin (same
+ * rows, same precision): then the caller's rank decides, not the index. */
+TEST(decision_tree_ties_go_to_the_precision_on_every_training_row_then_the_rank)
+{
+    uint32_t row_start[13], cols[32], n = 0;
+    bool labels[12];
+    for (uint32_t r = 0; r < 12; r++) {
+        row_start[r] = n;
+        if (r < 8)
+            cols[n++] = 0;
+        if (r < 4) {
+            cols[n++] = 1;
+            cols[n++] = 2;
+        }
+        labels[r] = r < 4;
+    }
+    row_start[12] = n;
+    struct dt_data d = {12, 3, row_start, cols};
+    uint32_t sample[8] = {0, 1, 2, 3, 8, 9, 10, 11}, all[12];
+    for (uint32_t i = 0; i < 12; i++)
+        all[i] = i;
+    struct dt_params p = {DT_GINI, DT_DEFAULT_MAX_DEPTH, 2};
+    struct decision_tree tree;
+    struct dt_tiebreak tb = {all, 12, NULL};
+    decision_tree_learn_tb(&tree, &d, labels, sample, 8, &p, &tb);
+    CHECK_INT(tree.nnodes, 3);
+    CHECK_INT(tree.nodes[0].feature, 1); /* f1 ties f2 on everything: index */
+    decision_tree_free(&tree);
+    uint32_t rank[3] = {0, 2, 1}; /* the caller prefers f2 to f1 */
+    tb.rank = rank;
+    decision_tree_learn_tb(&tree, &d, labels, sample, 8, &p, &tb);
+    CHECK_INT(tree.nodes[0].feature, 2);
+    decision_tree_free(&tree);
+    /* The rank never beats the data: even ranked first, f0 loses. */
+    uint32_t rank0[3] = {0, 1, 1};
+    tb.rank = rank0;
+    decision_tree_learn_tb(&tree, &d, labels, sample, 8, &p, &tb);
+    CHECK(tree.nodes[0].feature == 1 || tree.nodes[0].feature == 2);
+    decision_tree_free(&tree);
+    /* A tree cut at depth 0 predicts from the root's rows (4 of 8: not
+     * reached); at depth 1 it is the split. */
+    decision_tree_learn_tb(&tree, &d, labels, sample, 8, &p, &tb);
+    CHECK(!decision_tree_predict_depth(&tree, &d, 0, 0));
+    CHECK(decision_tree_predict_depth(&tree, &d, 0, 1));
+    CHECK(!decision_tree_predict_depth(&tree, &d, 5, 1));
+    decision_tree_free(&tree);
+}

@@ -5,21 +5,23 @@
 $ kpath explain -k 1 --no-balance grammars/json.ebnf tests/explain/json/fractions.jsonl
 stdout:
 | 6 inputs of tests/explain/json/fractions.jsonl (0 skipped), 6 for training; k-paths of length 1..1: 26 features
-| trees: gini, max depth 5, every training input, seed 1
+| trees: gini, depth 1..8, every training input (chosen per feature by cross-validation on the training inputs), seed 1
 |
 | exit:0  (reached by 3 of 6 training inputs; tree of 3 nodes on 6)
+|   cross-validated accuracy 1.00 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
 |   exit:0  ⇐  lacks  -? int frac exp?   (3 inputs, precision 1.00)
 |
 | exit:1  (reached by 3 of 6 training inputs; tree of 3 nodes on 6)
+|   cross-validated accuracy 1.00 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
 |   exit:1  ⇐  contains  -? int frac exp?   (3 inputs, precision 1.00)
 status: 0
 
 === explain-absent-condition-json
 $ kpath explain -k 1 --no-balance --json --feature exit:0 grammars/json.ebnf tests/explain/json/fractions.jsonl
 stdout:
-| {"results": "tests/explain/json/fractions.jsonl", "inputs": 6, "skipped": 0, "train": 6, "k": 1, "kpath_features": 26, "criterion": "gini", "max_depth": 5, "balanced": false, "seed": 1, "min_reaching": 3, "min_precision": 0.50,
+| {"results": "tests/explain/json/fractions.jsonl", "inputs": 6, "skipped": 0, "train": 6, "k": 1, "kpath_features": 26, "criterion": "gini", "max_depth": 8, "depth_auto": true, "balanced": false, "balance_auto": false, "seed": 1, "min_reaching": 3, "min_precision": 0.50,
 |   "features": [
-|     {"name": "exit:0", "kind": "trainable", "reached": 3, "not_reached": 3, "sample": 6,
+|     {"name": "exit:0", "kind": "trainable", "reached": 3, "not_reached": 3, "explained": true, "balanced": false, "depth": 1, "folds": 3, "cv_accuracy": 1.000, "baseline": {"answer": false, "cv_accuracy": 0.500}, "sample": 6,
 |      "tree": [
 |        {"reached": 3, "not_reached": 3, "path": [44], "absent": 1, "present": 2},
 |        {"reached": 3, "not_reached": 0, "predicts": true},
@@ -64,15 +66,16 @@ status: 2
 $ kpath explain -k 2 --no-balance --feature fn:mul_add --test tests/explain/expr/test.jsonl grammars/expr.ebnf tests/explain/expr/train.jsonl
 stdout:
 | 60 inputs of tests/explain/expr/train.jsonl (0 skipped), 60 for training; k-paths of length 1..2: 148 features
-| trees: gini, max depth 5, every training input, seed 1
+| trees: gini, depth 1..8, every training input (chosen per feature by cross-validation on the training inputs), seed 1
 |
 | fn:mul_add  (reached by 9 of 60 training inputs; tree of 5 nodes on 60)
+|   cross-validated accuracy 0.93 (5 folds; every input, depth 3) against 0.85 for always answering "not reached" (majority baseline)
 |   fn:mul_add  ⇐  contains  MultExpr * UnaryExpr  and  contains  AddExpr + MultExpr   (9 inputs, precision 1.00)
 |
 | metrics on tests/explain/expr/test.jsonl (30 inputs), trainable features:
-|   feature     accuracy  precision  recall     TP     FP     TN     FN
-|   fn:mul_add  1.000     1.000      1.000       5      0     25      0
-|   median      1.000     1.000      1.000
+|   feature     accuracy  baseline  precision  recall     TP     FP     TN     FN
+|   fn:mul_add  1.000     0.833     1.000      1.000       5      0     25      0
+|   median      1.000     0.833     1.000      1.000
 status: 0
 
 === explain-missing-results
@@ -105,10 +108,11 @@ status: 2
 $ kpath explain -k 1 --feature fn:paren grammars/expr.ebnf tests/explain/expr/other-grammar.jsonl
 stdout:
 | 4 inputs of tests/explain/expr/other-grammar.jsonl (0 skipped), 4 for training; k-paths of length 1..1: 28 features
-| trees: gini, max depth 5, class-balanced samples, seed 1
+| trees: gini, depth 1..8, class-balanced samples or every training input (chosen per feature by cross-validation on the training inputs), seed 1
 |
 | fn:paren  (reached by 1 of 4 training inputs; tree of 3 nodes on 2)
-|   fn:paren  ⇐  lacks  AddExpr (+ | -) MultExpr   (2 inputs, precision 0.50, weak)
+|   accuracy on the training inputs 1.00 (too few inputs to cross-validate; class-balanced, depth 5) against 0.75 for always answering "not reached" (majority baseline)
+|   fn:paren  ⇐  contains  ( AddExpr )   (1 input, precision 1.00, weak)
 |     weak rule: only 1 input reaching fn:paren matches it (fewer than --min-reaching 3)
 stderr:
 | tests/explain/expr/other-grammar.jsonl: warning: recorded with another grammar than grammars/expr.ebnf (grammar_sha256 differs): its inputs may not parse, or not the same way
@@ -117,9 +121,9 @@ status: 0
 === explain-regex-json
 $ kpath explain -k 1 --no-balance --feature '^fn:p' --json grammars/expr.ebnf tests/explain/expr/train.jsonl
 stdout:
-| {"results": "tests/explain/expr/train.jsonl", "inputs": 60, "skipped": 0, "train": 60, "k": 1, "kpath_features": 39, "criterion": "gini", "max_depth": 5, "balanced": false, "seed": 1, "min_reaching": 3, "min_precision": 0.50,
+| {"results": "tests/explain/expr/train.jsonl", "inputs": 60, "skipped": 0, "train": 60, "k": 1, "kpath_features": 39, "criterion": "gini", "max_depth": 8, "depth_auto": true, "balanced": false, "balance_auto": false, "seed": 1, "min_reaching": 3, "min_precision": 0.50,
 |   "features": [
-|     {"name": "fn:paren", "kind": "trainable", "reached": 10, "not_reached": 50, "sample": 60,
+|     {"name": "fn:paren", "kind": "trainable", "reached": 10, "not_reached": 50, "explained": true, "balanced": false, "depth": 1, "folds": 5, "cv_accuracy": 1.000, "baseline": {"answer": false, "cv_accuracy": 0.833}, "sample": 60,
 |      "tree": [
 |        {"reached": 10, "not_reached": 50, "path": [35], "absent": 1, "present": 2},
 |        {"reached": 0, "not_reached": 50, "predicts": false},
@@ -136,14 +140,16 @@ status: 0
 $ kpath explain -k 1 grammars/expr.ebnf tests/explain/expr/skip.jsonl
 stdout:
 | 4 inputs of tests/explain/expr/skip.jsonl (2 skipped), 4 for training; k-paths of length 1..1: 28 features
-| trees: gini, max depth 5, class-balanced samples, seed 1
+| trees: gini, depth 1..8, class-balanced samples or every training input (chosen per feature by cross-validation on the training inputs), seed 1
 |
 | fn:mul_add  (reached by 1 of 4 training inputs; tree of 3 nodes on 2)
-|   fn:mul_add  ⇐  contains  AddExpr (+ | -) MultExpr   (2 inputs, precision 0.50, weak)
+|   accuracy on the training inputs 1.00 (too few inputs to cross-validate; class-balanced, depth 5) against 0.75 for always answering "not reached" (majority baseline)
+|   fn:mul_add  ⇐  contains  AddExpr + MultExpr   (1 input, precision 1.00, weak)
 |     weak rule: only 1 input reaching fn:mul_add matches it (fewer than --min-reaching 3)
 |
 | fn:paren  (reached by 1 of 4 training inputs; tree of 3 nodes on 2)
-|   fn:paren  ⇐  lacks  AddExpr (+ | -) MultExpr   (2 inputs, precision 0.50, weak)
+|   accuracy on the training inputs 1.00 (too few inputs to cross-validate; class-balanced, depth 5) against 0.75 for always answering "not reached" (majority baseline)
+|   fn:paren  ⇐  contains  ( AddExpr )   (1 input, precision 1.00, weak)
 |     weak rule: only 1 input reaching fn:paren matches it (fewer than --min-reaching 3)
 |
 | reached by every training input: exit:0
@@ -179,12 +185,14 @@ status: 2
 $ kpath explain -k 1 --no-balance grammars/json.ebnf tests/explain/json/one-crash.jsonl
 stdout:
 | 6 inputs of tests/explain/json/one-crash.jsonl (0 skipped), 6 for training; k-paths of length 1..1: 26 features
-| trees: gini, max depth 5, every training input, seed 1
+| trees: gini, depth 1..8, every training input (chosen per feature by cross-validation on the training inputs), seed 1
 |
 | exit:0  (reached by 5 of 6 training inputs; tree of 3 nodes on 6)
+|   accuracy on the training inputs 1.00 (too few inputs to cross-validate; every input, depth 5) against 0.83 for always answering "reached" (majority baseline)
 |   exit:0  ⇐  lacks  - int frac? exp?   (5 inputs, precision 1.00)
 |
 | signal:SIGSEGV  (reached by 1 of 6 training inputs; tree of 3 nodes on 6)
+|   accuracy on the training inputs 1.00 (too few inputs to cross-validate; every input, depth 5) against 0.83 for always answering "not reached" (majority baseline)
 |   signal:SIGSEGV  ⇐  contains  - int frac? exp?   (1 input, precision 1.00, weak)
 |     weak rule: only 1 input reaching signal:SIGSEGV matches it (fewer than --min-reaching 3)
 status: 0
@@ -193,9 +201,10 @@ status: 0
 $ kpath explain -k 1 --no-balance --min-reaching 4 --min-precision 1 --feature exit:1 grammars/json.ebnf tests/explain/json/fractions.jsonl
 stdout:
 | 6 inputs of tests/explain/json/fractions.jsonl (0 skipped), 6 for training; k-paths of length 1..1: 26 features
-| trees: gini, max depth 5, every training input, seed 1
+| trees: gini, depth 1..8, every training input (chosen per feature by cross-validation on the training inputs), seed 1
 |
 | exit:1  (reached by 3 of 6 training inputs; tree of 3 nodes on 6)
+|   cross-validated accuracy 1.00 (3 folds; every input, depth 1) against 0.50 for always answering "not reached" (majority baseline)
 |   exit:1  ⇐  contains  -? int frac exp?   (3 inputs, precision 1.00, weak)
 |     weak rule: only 3 inputs reaching exit:1 match it (fewer than --min-reaching 4)
 status: 0

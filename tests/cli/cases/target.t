@@ -24,7 +24,8 @@ status: 2
 === target-depth-too-small
 $ kpath target -k 2 --no-balance --gen-depth 2 --feature fn:mul_add grammars/expr.ebnf tests/explain/expr/train.jsonl
 stderr:
-| fn:mul_add: 1 rule from a tree of 5 nodes (gini, max depth 5, seed 1)
+| fn:mul_add: 1 rule from a tree of 5 nodes (gini, max depth 3, every input, seed 1)
+|   cross-validated accuracy 0.93 (5 folds; every input, depth 3) against 0.85 for always answering "not reached" (majority baseline)
 | rule 1: contains  MultExpr * UnaryExpr  and  contains  AddExpr + MultExpr   (9 inputs, precision 1.00)
 |   requires   "*"_23
 |   requires   "+"_10
