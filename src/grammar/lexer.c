@@ -541,3 +541,117 @@ bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexe
     *nout = n;
     return ok;
 }
+
+/* ---- text that the lexer reads back ------------------------------------ */
+
+uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const struct expr *e)
+{
+    if (e->rule >= g->nrules || lexer_rule_index(lx, g->rules[e->rule].name) != RULE_NONE)
+        return RULE_NONE; /* inside a lexer rule: part of a token */
+    const struct lexer_spec *spec = lx->spec;
+    if (e->kind == EXPR_REF) {
+        uint32_t r = lexer_rule_index(lx, e->u.ref.name);
+        return r != RULE_NONE && !spec->rules[r].fragment ? r : RULE_NONE;
+    }
+    if (e->kind != EXPR_LIT || e->u.lit.len == 0)
+        return RULE_NONE;
+    for (uint32_t r = 0; r < spec->nrules; r++) {
+        const struct lexer_rule *lr = &spec->rules[r];
+        const struct expr *x = lr->rhs;
+        if (!lr->fragment && x->kind == EXPR_LIT && x->u.lit.len == e->u.lit.len &&
+            memcmp(x->u.lit.text, e->u.lit.text, e->u.lit.len) == 0)
+            return r;
+    }
+    return RULE_NONE;
+}
+
+/* Does the lexer read `sep` alone, from the default mode, as one hidden token? */
+static bool is_separator(const struct lexer *lx, const char *sep)
+{
+    struct lexer_token *t = NULL;
+    size_t n = 0, err = 0;
+    bool ok = lexer_run(lx, sep, strlen(sep), &t, &n, &err) && n == 1 && t[0].hidden;
+    free(t);
+    return ok;
+}
+
+#define MAX_SEPARATORS 2
+
+bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
+                    const struct lexer_span *spans, size_t n, struct strbuf *out)
+{
+    const char *seps[MAX_SEPARATORS];
+    size_t nseps = 0;
+    if (is_separator(lx, " "))
+        seps[nseps++] = " ";
+    if (is_separator(lx, "\n"))
+        seps[nseps++] = "\n";
+    else if (is_separator(lx, "\r\n"))
+        seps[nseps++] = "\r\n";
+    /* The parser's tokens: the spans that are not skip tokens. */
+    struct lexer_span *want = xmalloc((n ? n : 1) * sizeof *want);
+    size_t nwant = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!lx->spec->rules[spans[i].rule].skip)
+            want[nwant++] = spans[i];
+    uint8_t *level = xcalloc(nwant ? nwant : 1, 1); /* separator before want[i]: seps[level-1] */
+    size_t *at = xmalloc((nwant ? nwant : 1) * sizeof *at); /* want[i].start in the candidate */
+    struct strbuf cand = STRBUF_INIT;
+    bool ok = false;
+    for (size_t round = 0; round < 2 * nwant + 4; round++) {
+        cand.len = 0;
+        size_t from = 0;
+        for (size_t i = 0; i < nwant; i++) {
+            strbuf_add(&cand, text + from, want[i].start - from);
+            if (level[i])
+                strbuf_addstr(&cand, seps[level[i] - 1]);
+            at[i] = cand.len;
+            from = want[i].start;
+        }
+        strbuf_add(&cand, text + from, len - from);
+        struct lexer_token *t = NULL;
+        size_t nt = 0, err = SIZE_MAX;
+        bool lexed = lexer_run(lx, strbuf_str(&cand), cand.len, &t, &nt, &err);
+        /* The first parser token read otherwise than written. */
+        size_t m = 0, k = 0;
+        bool merged = false;
+        for (; k < nt && m < nwant; k++) {
+            if (t[k].hidden)
+                continue;
+            size_t wend = at[m] + (want[m].end - want[m].start);
+            if (t[k].start != at[m] || t[k].end != wend || t[k].type != lx->rule_type[want[m].rule]) {
+                merged = t[k].start == at[m] && t[k].end > wend;
+                break;
+            }
+            m++;
+        }
+        bool extra = false;
+        for (; k < nt && m == nwant; k++)
+            extra = extra || !t[k].hidden;
+        free(t);
+        if (lexed && m == nwant && !extra) {
+            ok = true;
+            break;
+        }
+        if (!lexed && m < nwant && err >= at[m])
+            merged = false; /* the error lies in or after the token: mend before it */
+        if (m == nwant)
+            m = nwant ? nwant - 1 : 0; /* something after the last token: mend before it */
+        size_t b = merged && m + 1 < nwant ? m + 1 : m;
+        if (nwant && level[b] < nseps)
+            level[b]++;
+        else if (nwant && b != m && level[m] < nseps)
+            level[m]++;
+        else
+            break;
+    }
+    if (ok)
+        strbuf_add(out, strbuf_str(&cand), cand.len);
+    else
+        strbuf_add(out, text, len);
+    strbuf_free(&cand);
+    free(want);
+    free(level);
+    free(at);
+    return ok;
+}

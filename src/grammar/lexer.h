@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "base/strbuf.h"
 #include "grammar/grammar.h"
 
 /* One token rule or fragment, as the importer read it. */
@@ -90,5 +91,32 @@ uint32_t lexer_rule_index(const struct lexer *lx, const char *name);
  * when the text ends inside a `more` token, then *error_at is its start). */
 bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexer_token **out,
                size_t *nout, size_t *error_at);
+
+/* ---- text that the lexer reads back ---------------------------------------
+ * A generator writes a token's text by its rule; ANTLR's lexer may read two
+ * such texts as one token ("WITH" "GROUPS"), a keyword as an identifier, or
+ * a line comment as swallowing what follows.  These say which grammar
+ * element writes a whole token, and mend a text by separators. */
+
+/* The token (index in spec.rules) that element e of grammar g writes when
+ * it is a token of a parser rule: a reference to a token rule, or a literal
+ * (the implicit token or the lexer rule that spells it); else RULE_NONE. */
+uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const struct expr *e);
+
+struct lexer_span {
+    size_t start, end; /* bytes of the text */
+    uint32_t rule;     /* index in spec.rules */
+};
+
+/* The text text[0..len), made of the tokens spans[0..n) (in order; skip
+ * tokens among them), into `out` (appended) so that the lexer reads back
+ * the same parser tokens (rule types and texts): where it would not, a
+ * separator that the grammar skips (a blank, else a newline; a newline
+ * after a line comment) goes before the token where the reading first
+ * differs, or before the one after when two tokens ran together.  True
+ * when the lexer reads the result back; false when no separator helps
+ * (then out gets the text unchanged). */
+bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
+                    const struct lexer_span *spans, size_t n, struct strbuf *out);
 
 #endif
