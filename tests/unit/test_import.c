@@ -299,6 +299,75 @@ TEST(antlr_lexer_modes_more_and_type)
     check_lex("M.g4", g4, "<hi \"open", "OPEN\"<\" NAME\"hi\" ~TAGSP\" \" !4");
 }
 
+/* lexer_separate on `text` made of tokens `spans` (by rule name). */
+static char *separated(const char *g4, const char *text, const char *const *names,
+                       const size_t *bounds, size_t n)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text("S.g4", g4, NULL, &d);
+    struct lexer *lx = g && g->lexer ? lexer_compile(g, g->lexer, "S.g4", &d) : NULL;
+    struct strbuf sb = STRBUF_INIT;
+    if (lx) {
+        struct lexer_span spans[8];
+        for (size_t i = 0; i < n; i++)
+            spans[i] = (struct lexer_span){bounds[i], bounds[i + 1], lexer_rule_index(lx, names[i])};
+        if (!lexer_separate(lx, text, strlen(text), spans, n, &sb))
+            strbuf_addstr(&sb, " (not mended)");
+    }
+    lexer_free(lx);
+    grammar_free(g);
+    diag_list_free(&d);
+    char *s = strbuf_detach(&sb, NULL);
+    return s ? s : calloc(1, 1);
+}
+
+TEST(antlr_lexer_separates_generated_tokens)
+{
+    /* Worked out from ANTLR's rules: "ifab" is one ID, so KW "if" and ID
+     * "ab" need a blank; "--" is one token, so '-' '-' need one too; after
+     * the comment "#c" a blank is swallowed, a newline ends it; "if" "ab"
+     * with a blank already between them stays as it is. */
+    const char *g4 = "grammar S;\n"
+                     "s : (KW | ID | '-' | '--')+ EOF ;\n"
+                     "KW : 'if' ;\n"
+                     "ID : [a-z]+ ;\n"
+                     "WS : ' ' -> skip ;\n"
+                     "LC : '#' ~[\\n]* -> skip ;\n"
+                     "NL : '\\n' -> skip ;\n";
+    const char *kw_id[] = {"KW", "ID"};
+    size_t b1[] = {0, 2, 4};
+    char *got = separated(g4, "ifab", kw_id, b1, 2);
+    CHECK_STR(got, "if ab");
+    free(got);
+    const char *kw_ws_id[] = {"KW", "WS", "ID"};
+    size_t b2[] = {0, 2, 3, 5};
+    got = separated(g4, "if ab", kw_ws_id, b2, 3);
+    CHECK_STR(got, "if ab");
+    free(got);
+    const char *lc_id[] = {"LC", "ID"};
+    size_t b3[] = {0, 2, 3};
+    got = separated(g4, "#cx", lc_id, b3, 2);
+    CHECK_STR(got, "#c\nx");
+    free(got);
+    /* The implicit token '-' twice: "--" would be the token '--'. */
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text("S.g4", g4, NULL, &d);
+    struct lexer *lx = lexer_compile(g, g->lexer, "S.g4", &d);
+    uint32_t minus = RULE_NONE;
+    for (uint32_t r = 0; r < g->lexer->nrules; r++)
+        if (g->lexer->rules[r].implicit && strcmp(g->lexer->rules[r].name, "-") == 0)
+            minus = r;
+    CHECK(minus != RULE_NONE);
+    struct lexer_span spans[2] = {{0, 1, minus}, {1, 2, minus}};
+    struct strbuf sb = STRBUF_INIT;
+    CHECK(lexer_separate(lx, "--", 2, spans, 2, &sb));
+    CHECK_STR(strbuf_str(&sb), "- -");
+    strbuf_free(&sb);
+    lexer_free(lx);
+    grammar_free(g);
+    diag_list_free(&d);
+}
+
 TEST(antlr_lexer_only_commands_and_modes)
 {
     /* A lexer grammar starts at its first token; tokens it never uses are
