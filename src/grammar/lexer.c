@@ -56,6 +56,8 @@ struct lexer {
     const char *file;
     struct diag_list *diags;
     bool failed;
+    const char *seps[2];   /* the separators the grammar skips (lexer_separate) */
+    size_t nseps;
 };
 
 /* A piece of automaton: enter at start, leave from end (an S_EPS whose next
@@ -284,6 +286,8 @@ static struct piece build_expr(struct lexer *lx, const struct expr *e, uint32_t 
     return empty_piece(lx, owner);
 }
 
+static bool is_separator(const struct lexer *lx, const char *sep);
+
 struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *spec,
                             const char *file, struct diag_list *diags)
 {
@@ -337,6 +341,12 @@ struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *sp
         lexer_free(lx);
         return NULL;
     }
+    if (is_separator(lx, " "))
+        lx->seps[lx->nseps++] = " ";
+    if (is_separator(lx, "\n"))
+        lx->seps[lx->nseps++] = "\n";
+    else if (is_separator(lx, "\r\n"))
+        lx->seps[lx->nseps++] = "\r\n";
     return lx;
 }
 
@@ -575,19 +585,13 @@ static bool is_separator(const struct lexer *lx, const char *sep)
     return ok;
 }
 
-#define MAX_SEPARATORS 2
+#define MAX_ROUNDS 12 /* lexings of one text; a text that needs more stays as it is */
 
 bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
                     const struct lexer_span *spans, size_t n, struct strbuf *out)
 {
-    const char *seps[MAX_SEPARATORS];
-    size_t nseps = 0;
-    if (is_separator(lx, " "))
-        seps[nseps++] = " ";
-    if (is_separator(lx, "\n"))
-        seps[nseps++] = "\n";
-    else if (is_separator(lx, "\r\n"))
-        seps[nseps++] = "\r\n";
+    const char *const *seps = lx->seps;
+    size_t nseps = lx->nseps;
     /* The parser's tokens: the spans that are not skip tokens. */
     struct lexer_span *want = xmalloc((n ? n : 1) * sizeof *want);
     size_t nwant = 0;
@@ -598,7 +602,7 @@ bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
     size_t *at = xmalloc((nwant ? nwant : 1) * sizeof *at); /* want[i].start in the candidate */
     struct strbuf cand = STRBUF_INIT;
     bool ok = false;
-    for (size_t round = 0; round < 2 * nwant + 4; round++) {
+    for (size_t round = 0; round < 2 * nwant + 4 && round < MAX_ROUNDS; round++) {
         cand.len = 0;
         size_t from = 0;
         for (size_t i = 0; i < nwant; i++) {

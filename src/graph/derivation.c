@@ -174,37 +174,19 @@ uint32_t *derivation_decisions(const struct derivation *t, size_t *n)
     return out ? out : xmalloc(sizeof *out);
 }
 
-/* A .g4 grammar's text: the tokens' spans, then lexer_separate. */
-#define TOKEN_END 0x80000000u /* on the stack: the token of instance i ends */
-
 void derivation_text(const struct derivation *t, struct strbuf *out)
 {
     const struct graph *g = t->graph;
     uint32_t *stack = NULL;
     size_t depth = 0, cap = 0;
-    struct lexer_span *spans = NULL;
-    size_t nspans = 0, spans_cap = 0, base = out->len, in_token = 0;
     stack = xgrow(stack, &cap, 1, sizeof *stack);
     stack[depth++] = 0;
     while (depth) {
         uint32_t inst = stack[--depth];
-        if (inst & TOKEN_END) {
-            spans[inst & ~TOKEN_END].end = out->len - base;
-            in_token--;
-            continue;
-        }
         const struct derivation_inst *in = &t->insts[inst];
         if (in->open)
             continue;
         const struct graph_node *n = &g->nodes[in->node];
-        if (g->node_token && !in_token && g->node_token[in->node] != RULE_NONE &&
-            nspans < TOKEN_END) {
-            spans = xgrow(spans, &spans_cap, nspans + 1, sizeof *spans);
-            spans[nspans] = (struct lexer_span){out->len - base, 0, g->node_token[in->node]};
-            stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
-            stack[depth++] = (uint32_t)nspans++ | TOKEN_END;
-            in_token++;
-        }
         if (n->kind == NODE_LIT)
             strbuf_add(out, n->expr->u.lit.text, n->expr->u.lit.len);
         else if (n->kind == NODE_CLASS)
@@ -214,15 +196,6 @@ void derivation_text(const struct derivation *t, struct strbuf *out)
             stack[depth++] = derivation_children(t, inst)[c];
     }
     free(stack);
-    if (nspans && out->len > base) {
-        struct strbuf raw = STRBUF_INIT;
-        strbuf_add(&raw, out->data + base, out->len - base);
-        out->len = base;
-        out->data[base] = '\0';
-        lexer_separate(g->lexer, strbuf_str(&raw), raw.len, spans, nspans, out);
-        strbuf_free(&raw);
-    }
-    free(spans);
 }
 
 uint32_t derivation_depth(const struct derivation *t)

@@ -359,14 +359,6 @@ struct graph *graph_build(const struct grammar *grammar)
         g->children = xmalloc(sizeof *g->children);
     build_parents(g);
     build_successors(g);
-    if (grammar->lexer) {
-        struct diag_list ignored = DIAG_LIST_INIT; /* no lexer: texts as derived */
-        g->lexer = lexer_compile(grammar, grammar->lexer, grammar->file, &ignored);
-        diag_list_free(&ignored);
-        g->node_token = g->lexer ? xmalloc(((size_t)g->nnodes + 1) * sizeof *g->node_token) : NULL;
-        for (uint32_t i = 0; g->lexer && i < g->nnodes; i++)
-            g->node_token[i] = lexer_token_for(g->lexer, grammar, g->nodes[i].expr);
-    }
     index_symbolic(g);
     compute_metrics(g);
     return g;
@@ -382,8 +374,6 @@ void graph_free(struct graph *g)
     free(g->successors);
     free(g->rule_node);
     free(g->symbolic);
-    lexer_free(g->lexer);
-    free(g->node_token);
     free(g);
 }
 

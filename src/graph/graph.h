@@ -23,7 +23,6 @@
 
 #include "base/diag.h"
 #include "grammar/grammar.h"
-#include "grammar/lexer.h"
 #include "base/strbuf.h"
 
 #define NODE_NONE UINT32_MAX
@@ -59,11 +58,6 @@ struct graph {
     uint32_t *rule_node;           /* owned; per rule, its node or NODE_NONE */
     uint32_t *symbolic;            /* owned; ids of the symbolic nodes, increasing */
     uint32_t nsymbolic;
-    /* A grammar read from .g4: its ANTLR lexer (owned) and, per node, the
-     * token it writes (lexer_token_for) or RULE_NONE; else both NULL.
-     * derivation_text mends texts with them (lexer_separate). */
-    struct lexer *lexer;
-    uint32_t *node_token;
 };
 
 struct graph *graph_build(const struct grammar *grammar);
