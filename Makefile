@@ -50,7 +50,7 @@ BENCH    := $(O)/bench
 
 DEFAULT_GRAMMAR := grammars/expr.ebnf
 
-.PHONY: all deps run subjects test test-build bench formats-check fuzz screenshots docs \
+.PHONY: all deps run subjects test test-build bench formats-check antlr-check fuzz screenshots docs \
         install uninstall clean
 
 all: $(KPATH)
@@ -165,12 +165,19 @@ bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/behaviour.sh
+	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) sh tests/bench/antlr_check.sh
 
 # Real grammars: ANTLR (KPATH_GRAMMARS_V4=a grammars-v4 checkout), TRIBBLE
 # (KPATH_TRIBBLE=a tribble checkout), Fandango (KPATH_FANDANGO); each skipped
 # when its variable is not set.
 formats-check: $(KPATH)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/antlr_check.sh
+
+# kpath's reading of ANTLR grammars against ANTLR itself (antlr4 and a JDK;
+# skipped, saying so, without them): tests/bench/antlr_check.sh.
+antlr-check: $(KPATH)
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/antlr_check.sh
 
 # ---- screenshots: SVG pictures of the explorer, drawn by kpath itself -------
 screenshots: $(KPATH)

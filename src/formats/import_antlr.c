@@ -47,6 +47,7 @@
 
 #include "grammar/grammar_build.h"
 #include "grammar/grammar_file.h"
+#include "grammar/lexer.h"
 #include "formats/import.h"
 #include "base/strbuf.h"
 #include "base/utf8.h"
@@ -104,6 +105,8 @@ struct rule_info {
     bool pops;        /* -> popMode */
     bool warned_pop;  /* modes_after said why it cannot tell */
     bool ends_input;  /* a parser rule that names EOF: an entry point */
+    const char *type; /* -> type(X): X (for the lexer, grammar/lexer.h) */
+    bool nongreedy;   /* a lexer rule with a non-greedy loop */
 };
 
 struct importer {
@@ -135,6 +138,8 @@ struct importer {
     struct src_pos first_property;
     struct src_pos skip_at;      /* where the skip rules say they are from */
     const char *first_property_file;
+    const struct expr **eofs;    /* followed by EOF in a lexer rule (lexer_spec.eofs) */
+    size_t neofs, eofs_cap;
     struct alike_warning *alike; /* see warn_alike */
     size_t nalike, alike_cap;
 };
@@ -1007,6 +1012,8 @@ static void parse_commands(struct afile *F)
             if (info)
                 info->pops = true;
         } else {
+            if (strcmp(cmd.text, "type") == 0 && arg && info)
+                info->type = arg; /* kpath's lexer follows it (grammar/lexer.h) */
             const char *why = "kpath reads one character-level grammar, without modes or "
                               "token types";
             warn_alike(im, F->file, cmd.pos, F->cur_rule_name,
@@ -1029,6 +1036,7 @@ static struct expr *parse_alternative(struct afile *F)
     struct expr_list items = {0};
     struct src_pos start = F->tok.pos;
     bool ok = true;
+    bool eof_last = false; /* in a lexer rule, EOF ends the alternative */
     skip_element_options(F);
     for (;;) {
         struct tok t = F->tok;
@@ -1047,6 +1055,7 @@ static struct expr *parse_alternative(struct afile *F)
                 next(F);
             if (strcmp(t.text, "EOF") == 0) {
                 dropped = true;
+                eof_last = F->in_lexer_rule;
                 if (F->cur_rule != RULE_NONE)
                     F->im->info[F->cur_rule].ends_input = true;
             } else
@@ -1183,13 +1192,17 @@ static struct expr *parse_alternative(struct afile *F)
             if (F->tok.kind == T_QUEST) { /* non-greedy: the same language */
                 qend = F->tok.end;
                 next(F);
+                if (F->in_lexer_rule && F->cur_rule != RULE_NONE)
+                    F->im->info[F->cur_rule].nongreedy = true;
             }
             if (e)
                 e = gb_quant(g, e, q == T_PLUS ? 1 : 0, q == T_QUEST ? 1 : QUANT_INFINITE, t.pos,
                              qend);
         }
-        if (e)
+        if (e) {
             expr_list_push(&items, e);
+            eof_last = false;
+        }
     }
     struct expr *seq = NULL;
     if (ok) {
@@ -1203,6 +1216,11 @@ static struct expr *parse_alternative(struct afile *F)
             parse_commands(F);
         }
         seq = gb_seq(g, items.items, items.len, start, F->tok.pos);
+        if (eof_last) {
+            struct importer *im = F->im;
+            im->eofs = xgrow(im->eofs, &im->eofs_cap, im->neofs + 1, sizeof *im->eofs);
+            im->eofs[im->neofs++] = seq;
+        }
     }
     expr_list_free(&items);
     return seq;
@@ -1312,7 +1330,8 @@ static void parse_rule(struct afile *F)
         F->cur_rule = gb_add_rule(im->g, name.text, name.pos, placeholder);
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
-                                                   F->cur_mode, NULL, false, false, false, false};
+                                                   F->cur_mode, NULL, false, false, false, false,
+                                                   NULL, false};
         if (!F->is_main)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
@@ -2026,7 +2045,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
         im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
-                                         false, false, false};
+                                         false, false, false, NULL, false};
         made = g->rules[r].name;
     }
     expr_list_free(&refs);
@@ -2046,11 +2065,73 @@ static const char *skip_rule_after(struct importer *im, const struct expr *token
 /* Skip tokens, the `_skip` rule and the references to it; then the rules
  * nothing uses are dropped (tokens the parser never asks for).  Returns the
  * start rule's name (in the arena), or NULL when --start names no rule. */
+/* grammar.lexer: ANTLR's lexer (grammar/lexer.h), taken before the lexer
+ * rules are changed (join_more_tokens) or dropped (unused by the parser).
+ * Implicit tokens first, in the order of their first use: each literal of a
+ * parser rule that no lexer rule spells (ANTLR defines them before the
+ * lexer rules, so 'if' beats an identifier rule of the same text). */
+static void build_lexer_spec(struct importer *im)
+{
+    struct grammar *g = im->g;
+    struct lexer_rule *rules = NULL;
+    size_t n = 0, cap = 0;
+    struct expr **stack = NULL;
+    size_t top = 0, stack_cap = 0;
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        if (im->info[r].lexer)
+            continue;
+        stack = xgrow(stack, &stack_cap, top + 1, sizeof *stack);
+        stack[top++] = g->rules[r].rhs;
+        while (top) {
+            struct expr *e = stack[--top];
+            if (e->kind == EXPR_LIT && e->u.lit.len && literal_token_rule(im, e) == RULE_NONE) {
+                bool seen = false;
+                for (size_t k = 0; k < n && !seen; k++)
+                    seen = rules[k].rhs->u.lit.len == e->u.lit.len &&
+                           memcmp(rules[k].rhs->u.lit.text, e->u.lit.text, e->u.lit.len) == 0;
+                if (!seen) {
+                    rules = xgrow(rules, &cap, n + 1, sizeof *rules);
+                    rules[n++] = (struct lexer_rule){.name = e->u.lit.text, .rhs = e,
+                                                     .implicit = true};
+                }
+            }
+            /* children in reverse, so that the first is taken first */
+            for (uint32_t j = e->nchildren; j-- > 0;) {
+                stack = xgrow(stack, &stack_cap, top + 1, sizeof *stack);
+                stack[top++] = e->children[j];
+            }
+        }
+    }
+    free(stack);
+    for (uint32_t r = 0; r < g->nrules; r++) {
+        const struct rule_info *ri = &im->info[r];
+        if (!ri->lexer)
+            continue;
+        rules = xgrow(rules, &cap, n + 1, sizeof *rules);
+        rules[n++] = (struct lexer_rule){
+            .name = g->rules[r].name, .rhs = g->rules[r].rhs, .mode = ri->mode, .type = ri->type,
+            .enters = ri->enters, .fragment = ri->fragment, .skip = ri->skip, .more = ri->more,
+            .pushes = ri->pushes, .pops = ri->pops, .nongreedy = ri->nongreedy};
+    }
+    struct lexer_spec *spec = arena_alloc(&g->arena, sizeof *spec);
+    spec->nrules = (uint32_t)n;
+    spec->rules = arena_alloc(&g->arena, (n ? n : 1) * sizeof *spec->rules);
+    if (n)
+        memcpy(spec->rules, rules, n * sizeof *rules);
+    spec->neofs = (uint32_t)im->neofs;
+    spec->eofs = arena_alloc(&g->arena, (im->neofs ? im->neofs : 1) * sizeof *spec->eofs);
+    if (im->neofs)
+        memcpy(spec->eofs, im->eofs, im->neofs * sizeof *im->eofs);
+    free(rules);
+    g->lexer = spec;
+}
+
 static const char *finish_structure(struct importer *im)
 {
     struct grammar *g = im->g;
     if (im->nci > 1)
         qsort(im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp);
+    build_lexer_spec(im);
     join_more_tokens(im);
     size_t errors_before = im->diags->errors;
     resolve_not_rules(im);
@@ -2131,7 +2212,7 @@ static const char *finish_structure(struct importer *im)
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
                 im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
-                                                 false, false, false, false};
+                                                 false, false, false, false, NULL, false};
                 start = w;
             }
         }
@@ -2275,6 +2356,7 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     free(im.pending_file);
     free(im.info);
     free(im.ci_literals);
+    free(im.eofs);
     free(im.modes);
     for (size_t k = 0; k < im.nnot_rules; k++) {
         for (size_t i = 0; i < im.not_rules[k].nnames; i++)

@@ -112,6 +112,7 @@ struct rule {
 };
 
 struct rule_index; /* uthash table name -> rule index, private */
+struct lexer_spec; /* grammar/lexer.h */
 
 struct grammar {
     char *file;          /* as given to the loader */
@@ -125,6 +126,9 @@ struct grammar {
     size_t source_head;  /* where the text before the first rule ends */
     size_t source_tail;  /* where the text after the last rule starts */
     size_t rules_cap;    /* allocated entries of rules */
+    /* ANTLR's lexer for a grammar imported from .g4 (in the arena), else
+     * NULL: see grammar/lexer.h. */
+    const struct lexer_spec *lexer;
 };
 
 /* Grammar files larger than this are refused before they are read. */

@@ -10,6 +10,7 @@
 
 #include "grammar/grammar.h"
 #include "grammar/grammar_build.h"
+#include "grammar/lexer.h"
 #include "formats/grammar_export.h"
 #include "formats/grammar_load.h"
 #include "formats/grammar_write.h"
@@ -168,6 +169,203 @@ TEST(antlr_case_insensitive_and_escapes)
                  "stmt := ([Ss] [Ee] [Ll] [Ee] [Cc] [Tt]) ID;\n"
                  "ID := [A-Ca-c] \"é\\n'\";\n",
                  "");
+}
+
+/* ---- ANTLR's lexer (grammar/lexer.h) --------------------------------------
+ * The token sequences below are worked out by hand from ANTLR's rules:
+ * longest match, the first rule on a tie (implicit tokens first), modes,
+ * more, type, skip and channels, non-greedy loops, EOF. */
+
+/* The tokens of `input` under the lexer of grammar `g4` (named `name`), as
+ * RULE"text" separated by blanks, ~ before a hidden one, RULE>TYPE for a
+ * type(TYPE) token; " !N" at the end when no token forms at byte N. */
+static char *lex_text(const char *name, const char *g4, const char *input)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text(name, g4, NULL, &d);
+    struct strbuf sb = STRBUF_INIT;
+    if (!g || !g->lexer) {
+        strbuf_addstr(&sb, "no grammar or lexer");
+    } else {
+        struct lexer *lx = lexer_compile(g, g->lexer, name, &d);
+        if (!lx) {
+            strbuf_addstr(&sb, "lexer does not compile");
+        } else {
+            struct lexer_token *t = NULL;
+            size_t n = 0, err = 0;
+            bool ok = lexer_run(lx, input, strlen(input), &t, &n, &err);
+            const struct lexer_spec *spec = lexer_spec_of(lx);
+            for (size_t i = 0; i < n; i++) {
+                if (i)
+                    strbuf_addch(&sb, ' ');
+                if (t[i].hidden)
+                    strbuf_addch(&sb, '~');
+                strbuf_addstr(&sb, spec->rules[t[i].rule].name);
+                if (t[i].type != t[i].rule)
+                    strbuf_addf(&sb, ">%s", t[i].type == RULE_NONE ? "?" : spec->rules[t[i].type].name);
+                strbuf_addf(&sb, "\"%.*s\"", (int)(t[i].end - t[i].start), input + t[i].start);
+            }
+            if (!ok)
+                strbuf_addf(&sb, " !%zu", err);
+            free(t);
+            lexer_free(lx);
+        }
+    }
+    grammar_free(g);
+    diag_list_free(&d);
+    return strbuf_detach(&sb, NULL);
+}
+
+static void check_lex(const char *name, const char *g4, const char *input, const char *want)
+{
+    char *got = lex_text(name, g4, input);
+    CHECK_STR(got, want);
+    free(got);
+}
+
+TEST(antlr_lexer_longest_match_and_rule_order)
+{
+    /* 'if', '-' and '--' are implicit tokens, defined before ID: "if" is
+     * 'if' (a tie, the first rule), "iffy" an ID (longer); "---" is '--'
+     * then '-'; "12x" is INT then ID. */
+    const char *g4 = "grammar T;\n"
+                     "s : ('if' | ID | '-' | '--' | INT)* EOF ;\n"
+                     "ID : [a-z]+ ;\n"
+                     "INT : [0-9]+ ;\n"
+                     "WS : [ ]+ -> skip ;\n";
+    check_lex("T.g4", g4, "if iffy - -- --- 12x",
+              "if\"if\" ~WS\" \" ID\"iffy\" ~WS\" \" -\"-\" ~WS\" \" --\"--\" ~WS\" \" "
+              "--\"--\" -\"-\" ~WS\" \" INT\"12\" ID\"x\"");
+    /* '#' is no token: an error at its byte, after the tokens before it. */
+    check_lex("T.g4", g4, "a #", "ID\"a\" ~WS\" \" !2");
+    /* A lexer rule that spells a literal is its token: no implicit one, so
+     * rule order decides between A and ID (ANTLR's classic trap: with ID
+     * first, 'a' never forms). */
+    check_lex("U.g4",
+              "grammar U;\n"
+              "s : 'a' ID ;\n"
+              "ID : [a-z]+ ;\n"
+              "A : 'a' ;\n",
+              "a ab", "ID\"a\" !1");
+    check_lex("U.g4",
+              "grammar U;\n"
+              "s : 'a' ID ;\n"
+              "A : 'a' ;\n"
+              "ID : [a-z]+ ;\n",
+              "a", "A\"a\"");
+}
+
+TEST(antlr_lexer_non_greedy_eof_and_channels)
+{
+    /* STR stops at its first closing quote ("a" and "b" are two strings,
+     * the greedy reading would make one); LINE ends at a newline or at the
+     * end of the text, never elsewhere; COMMENT stops at the first end. */
+    const char *g4 = "lexer grammar C;\n"
+                     "COMMENT : '/*' .*? '*/' -> skip ;\n"
+                     "LINE : '//' .*? ('\\n' | EOF) -> channel(HIDDEN) ;\n"
+                     "STR : '\"' .*? '\"' ;\n"
+                     "X : 'x' ;\n"
+                     "SP : ' ' -> skip ;\n";
+    check_lex("C.g4", g4, "x/* a */ x/**/*/ \"a\" \"b\"// c\nx// end",
+              "X\"x\" ~COMMENT\"/* a */\" ~SP\" \" X\"x\" ~COMMENT\"/**/\" !14");
+    check_lex("C.g4", g4, "\"a\" \"b\"// c\nx// end",
+              "STR\"\"a\"\" ~SP\" \" STR\"\"b\"\" ~LINE\"// c\n\" X\"x\" ~LINE\"// end\"");
+    /* EOF: "//" alone at the end is a LINE; an unclosed comment no token. */
+    check_lex("C.g4", g4, "x//", "X\"x\" ~LINE\"//\"");
+    check_lex("C.g4", g4, "x /* open", "X\"x\" ~SP\" \" !2");
+}
+
+TEST(antlr_lexer_modes_more_and_type)
+{
+    /* "hi " is TEXT; '<' enters TAG; the string is QUOTE (more, enters
+     * STRMODE), BODY (more) and STRING (popMode back to TAG, type NAME): one
+     * token from the first quote to the last; '>' pops to the default mode. */
+    const char *g4 = "lexer grammar M;\n"
+                     "OPEN : '<' -> pushMode(TAG) ;\n"
+                     "TEXT : ~[<]+ ;\n"
+                     "mode TAG;\n"
+                     "NAME : [a-z]+ ;\n"
+                     "CLOSE : '>' -> popMode ;\n"
+                     "TAGSP : ' ' -> skip ;\n"
+                     "QUOTE : '\"' -> more, pushMode(STRMODE) ;\n"
+                     "mode STRMODE;\n"
+                     "STRING : '\"' -> popMode, type(NAME) ;\n"
+                     "BODY : ~[\"]+ -> more ;\n";
+    check_lex("M.g4", g4, "hi <a \"x y\">z",
+              "TEXT\"hi \" OPEN\"<\" NAME\"a\" ~TAGSP\" \" STRING>NAME\"\"x y\"\" CLOSE\">\" "
+              "TEXT\"z\"");
+    /* In TAG, "hi" is a NAME, not TEXT; a text that ends inside a `more`
+     * token is an error at its start. */
+    check_lex("M.g4", g4, "<hi \"open", "OPEN\"<\" NAME\"hi\" ~TAGSP\" \" !4");
+}
+
+/* lexer_separate on `text` made of tokens `spans` (by rule name). */
+static char *separated(const char *g4, const char *text, const char *const *names,
+                       const size_t *bounds, size_t n)
+{
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text("S.g4", g4, NULL, &d);
+    struct lexer *lx = g && g->lexer ? lexer_compile(g, g->lexer, "S.g4", &d) : NULL;
+    struct strbuf sb = STRBUF_INIT;
+    if (lx) {
+        struct lexer_span spans[8];
+        for (size_t i = 0; i < n; i++)
+            spans[i] = (struct lexer_span){bounds[i], bounds[i + 1], lexer_rule_index(lx, names[i])};
+        if (!lexer_separate(lx, text, strlen(text), spans, n, &sb))
+            strbuf_addstr(&sb, " (not mended)");
+    }
+    lexer_free(lx);
+    grammar_free(g);
+    diag_list_free(&d);
+    char *s = strbuf_detach(&sb, NULL);
+    return s ? s : calloc(1, 1);
+}
+
+TEST(antlr_lexer_separates_generated_tokens)
+{
+    /* Worked out from ANTLR's rules: "ifab" is one ID, so KW "if" and ID
+     * "ab" need a blank; "--" is one token, so '-' '-' need one too; after
+     * the comment "#c" a blank is swallowed, a newline ends it; "if" "ab"
+     * with a blank already between them stays as it is. */
+    const char *g4 = "grammar S;\n"
+                     "s : (KW | ID | '-' | '--')+ EOF ;\n"
+                     "KW : 'if' ;\n"
+                     "ID : [a-z]+ ;\n"
+                     "WS : ' ' -> skip ;\n"
+                     "LC : '#' ~[\\n]* -> skip ;\n"
+                     "NL : '\\n' -> skip ;\n";
+    const char *kw_id[] = {"KW", "ID"};
+    size_t b1[] = {0, 2, 4};
+    char *got = separated(g4, "ifab", kw_id, b1, 2);
+    CHECK_STR(got, "if ab");
+    free(got);
+    const char *kw_ws_id[] = {"KW", "WS", "ID"};
+    size_t b2[] = {0, 2, 3, 5};
+    got = separated(g4, "if ab", kw_ws_id, b2, 3);
+    CHECK_STR(got, "if ab");
+    free(got);
+    const char *lc_id[] = {"LC", "ID"};
+    size_t b3[] = {0, 2, 3};
+    got = separated(g4, "#cx", lc_id, b3, 2);
+    CHECK_STR(got, "#c\nx");
+    free(got);
+    /* The implicit token '-' twice: "--" would be the token '--'. */
+    struct diag_list d = DIAG_LIST_INIT;
+    struct grammar *g = open_text("S.g4", g4, NULL, &d);
+    struct lexer *lx = lexer_compile(g, g->lexer, "S.g4", &d);
+    uint32_t minus = RULE_NONE;
+    for (uint32_t r = 0; r < g->lexer->nrules; r++)
+        if (g->lexer->rules[r].implicit && strcmp(g->lexer->rules[r].name, "-") == 0)
+            minus = r;
+    CHECK(minus != RULE_NONE);
+    struct lexer_span spans[2] = {{0, 1, minus}, {1, 2, minus}};
+    struct strbuf sb = STRBUF_INIT;
+    CHECK(lexer_separate(lx, "--", 2, spans, 2, &sb));
+    CHECK_STR(strbuf_str(&sb), "- -");
+    strbuf_free(&sb);
+    lexer_free(lx);
+    grammar_free(g);
+    diag_list_free(&d);
 }
 
 TEST(antlr_lexer_only_commands_and_modes)

@@ -1,0 +1,661 @@
+/* lexer: ANTLR's lexer as a Thompson automaton per mode (contract in
+ * lexer.h).  Each token rule becomes a fragment of states ending in an
+ * accepting state tagged with the rule; a mode's start state splits into
+ * the fragments of its rules in priority order.  Matching simulates the
+ * automaton over state sets, so its cost is the text's length times the
+ * states alive, and it remembers the longest accepted end (ties: the
+ * lowest rule index, the rule defined first). */
+#include "grammar/lexer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/utf8.h"
+#include "base/xalloc.h"
+
+#define NO_STATE UINT32_MAX
+#define MAX_STATES 2000000u /* a bound on the automaton, not on the input */
+#define MAX_DEPTH 1000      /* nesting of exprs and inlined fragments together */
+#define MAX_COPIES 64       /* copies of a quantified atom for {n,m} */
+
+enum state_kind {
+    S_EPS,    /* to next */
+    S_SPLIT,  /* to next and next2 */
+    S_RANGE,  /* a code point in [lo, hi], to next */
+    S_CLASS,  /* a member of cls, to next */
+    S_EOF,    /* to next, only at the end of the text */
+    S_ACCEPT, /* token rule `rule` matched */
+};
+
+struct state {
+    enum state_kind kind;
+    uint32_t next, next2;
+    uint32_t lo, hi;
+    const struct expr *cls;
+    uint32_t rule; /* the token rule this state belongs to (S_ACCEPT: matched) */
+};
+
+struct mode {
+    const char *name; /* NULL: the default mode */
+    uint32_t start;   /* NO_STATE: a mode without token rules */
+};
+
+struct lexer {
+    const struct grammar *g;
+    const struct lexer_spec *spec;
+    struct state *states;
+    uint32_t nstates;
+    size_t states_cap;
+    struct mode *modes;
+    uint32_t nmodes;
+    size_t modes_cap;
+    uint32_t *rule_mode;   /* per spec rule: index in modes */
+    uint32_t *rule_enters; /* per spec rule: the mode it enters, or NO_STATE */
+    uint32_t *rule_type;   /* per spec rule: the rule it counts as */
+    bool *active;          /* per spec rule: being inlined (recursion check) */
+    const char *file;
+    struct diag_list *diags;
+    bool failed;
+    const char *seps[2];   /* the separators the grammar skips (lexer_separate) */
+    size_t nseps;
+};
+
+/* A piece of automaton: enter at start, leave from end (an S_EPS whose next
+ * is still NO_STATE). */
+struct piece {
+    uint32_t start, end;
+};
+
+static uint32_t new_state(struct lexer *lx, enum state_kind kind, uint32_t rule)
+{
+    if (lx->nstates >= MAX_STATES) {
+        if (!lx->failed)
+            diag_add(lx->diags, DIAG_ERROR, lx->file, 0, 0,
+                     "the lexer rules make more than %u automaton states", MAX_STATES);
+        lx->failed = true;
+        return 0; /* state 0 exists once anything was made; the result is discarded */
+    }
+    lx->states = xgrow(lx->states, &lx->states_cap, (size_t)lx->nstates + 1, sizeof *lx->states);
+    lx->states[lx->nstates] = (struct state){kind, NO_STATE, NO_STATE, 0, 0, NULL, rule};
+    return lx->nstates++;
+}
+
+static void link_to(struct lexer *lx, uint32_t from_end, uint32_t to)
+{
+    if (!lx->failed)
+        lx->states[from_end].next = to;
+}
+
+static bool same_mode_name(const char *a, const char *b)
+{
+    bool a_default = !a || strcmp(a, "DEFAULT_MODE") == 0;
+    bool b_default = !b || strcmp(b, "DEFAULT_MODE") == 0;
+    if (a_default || b_default)
+        return a_default && b_default;
+    return strcmp(a, b) == 0;
+}
+
+static uint32_t mode_of(struct lexer *lx, const char *name)
+{
+    for (uint32_t m = 0; m < lx->nmodes; m++)
+        if (same_mode_name(lx->modes[m].name, name))
+            return m;
+    lx->modes = xgrow(lx->modes, &lx->modes_cap, (size_t)lx->nmodes + 1, sizeof *lx->modes);
+    lx->modes[lx->nmodes] = (struct mode){name, NO_STATE};
+    return lx->nmodes++;
+}
+
+uint32_t lexer_rule_index(const struct lexer *lx, const char *name)
+{
+    for (uint32_t r = 0; r < lx->spec->nrules; r++)
+        if (!lx->spec->rules[r].implicit && strcmp(lx->spec->rules[r].name, name) == 0)
+            return r;
+    return RULE_NONE;
+}
+
+static bool is_eof(const struct lexer *lx, const struct expr *e)
+{
+    for (uint32_t k = 0; k < lx->spec->neofs; k++)
+        if (lx->spec->eofs[k] == e)
+            return true;
+    return false;
+}
+
+static struct piece build(struct lexer *lx, const struct expr *e, uint32_t owner, int depth);
+
+static struct piece empty_piece(struct lexer *lx, uint32_t owner)
+{
+    uint32_t s = new_state(lx, S_EPS, owner);
+    return (struct piece){s, s};
+}
+
+static struct piece then(struct lexer *lx, struct piece a, struct piece b)
+{
+    link_to(lx, a.end, b.start);
+    return (struct piece){a.start, b.end};
+}
+
+/* e{min,max} from copies of e. */
+static struct piece build_quant(struct lexer *lx, const struct expr *e, uint32_t owner, int depth)
+{
+    uint32_t min = e->u.quant.min, max = e->u.quant.max;
+    const struct expr *atom = e->children[0];
+    uint32_t copies = max == QUANT_INFINITE ? min + 1 : max;
+    if (copies > MAX_COPIES) {
+        diag_add(lx->diags, DIAG_ERROR, lx->file, e->pos.line, e->pos.col,
+                 "a repetition of more than %d copies in a lexer rule", MAX_COPIES);
+        lx->failed = true;
+        return empty_piece(lx, owner);
+    }
+    struct piece p = empty_piece(lx, owner);
+    for (uint32_t i = 0; i < min && !lx->failed; i++)
+        p = then(lx, p, build(lx, atom, owner, depth + 1));
+    if (max == QUANT_INFINITE) {
+        struct piece body = build(lx, atom, owner, depth + 1);
+        uint32_t split = new_state(lx, S_SPLIT, owner);
+        uint32_t out = new_state(lx, S_EPS, owner);
+        if (!lx->failed) {
+            lx->states[split].next = body.start;
+            lx->states[split].next2 = out;
+        }
+        link_to(lx, body.end, split);
+        return then(lx, p, (struct piece){split, out});
+    }
+    /* (e (e (...)?)?)? for the optional copies */
+    uint32_t out = new_state(lx, S_EPS, owner);
+    for (uint32_t i = min; i < max && !lx->failed; i++) {
+        struct piece body = build(lx, atom, owner, depth + 1);
+        uint32_t split = new_state(lx, S_SPLIT, owner);
+        if (lx->failed)
+            break;
+        lx->states[split].next = body.start;
+        lx->states[split].next2 = out;
+        link_to(lx, p.end, split);
+        p.end = body.end;
+    }
+    link_to(lx, p.end, out);
+    p.end = out;
+    return p;
+}
+
+static struct piece build_expr(struct lexer *lx, const struct expr *e, uint32_t owner, int depth);
+
+/* e, then the end of the text when e is followed by EOF in its rule. */
+static struct piece build(struct lexer *lx, const struct expr *e, uint32_t owner, int depth)
+{
+    struct piece p = build_expr(lx, e, owner, depth);
+    if (lx->failed || !is_eof(lx, e))
+        return p;
+    uint32_t s = new_state(lx, S_EOF, owner);
+    uint32_t out = new_state(lx, S_EPS, owner);
+    link_to(lx, s, out);
+    return then(lx, p, (struct piece){s, out});
+}
+
+static struct piece build_expr(struct lexer *lx, const struct expr *e, uint32_t owner, int depth)
+{
+    if (lx->failed)
+        return (struct piece){0, 0};
+    if (depth > MAX_DEPTH) {
+        diag_add(lx->diags, DIAG_ERROR, lx->file, e->pos.line, e->pos.col,
+                 "lexer rules nested deeper than %d levels (through their fragments)",
+                 MAX_DEPTH);
+        lx->failed = true;
+        return (struct piece){0, 0};
+    }
+    switch (e->kind) {
+    case EXPR_LIT: {
+        struct piece p = empty_piece(lx, owner);
+        size_t i = 0;
+        while (i < e->u.lit.len && !lx->failed) {
+            uint32_t cp;
+            size_t n = utf8_decode(e->u.lit.text + i, e->u.lit.len - i, &cp);
+            if (n == 0)
+                n = 1;
+            i += n;
+            uint32_t s = new_state(lx, S_RANGE, owner);
+            uint32_t out = new_state(lx, S_EPS, owner);
+            if (lx->failed)
+                break;
+            lx->states[s].lo = lx->states[s].hi = cp;
+            lx->states[s].next = out;
+            p = then(lx, p, (struct piece){s, out});
+        }
+        return p;
+    }
+    case EXPR_CLASS: {
+        uint32_t s = new_state(lx, S_CLASS, owner);
+        uint32_t out = new_state(lx, S_EPS, owner);
+        if (!lx->failed) {
+            lx->states[s].cls = e;
+            lx->states[s].next = out;
+        }
+        return (struct piece){s, out};
+    }
+    case EXPR_CAT: {
+        struct piece p = build(lx, e->children[0], owner, depth + 1);
+        for (uint32_t i = 1; i < e->nchildren && !lx->failed; i++)
+            p = then(lx, p, build(lx, e->children[i], owner, depth + 1));
+        return p;
+    }
+    case EXPR_ALT: {
+        uint32_t out = new_state(lx, S_EPS, owner);
+        uint32_t start = NO_STATE, last_split = NO_STATE;
+        for (uint32_t i = 0; i < e->nchildren && !lx->failed; i++) {
+            struct piece a = build(lx, e->children[i], owner, depth + 1);
+            link_to(lx, a.end, out);
+            uint32_t entry = a.start;
+            if (i + 1 < e->nchildren) {
+                entry = new_state(lx, S_SPLIT, owner);
+                if (!lx->failed)
+                    lx->states[entry].next = a.start;
+            }
+            if (lx->failed)
+                break;
+            if (last_split == NO_STATE)
+                start = entry;
+            else
+                lx->states[last_split].next2 = entry;
+            last_split = i + 1 < e->nchildren ? entry : NO_STATE;
+        }
+        return (struct piece){start == NO_STATE ? out : start, out};
+    }
+    case EXPR_QUANT:
+        return build_quant(lx, e, owner, depth);
+    case EXPR_REF: {
+        uint32_t r = lexer_rule_index(lx, e->u.ref.name);
+        if (r == RULE_NONE) {
+            diag_add(lx->diags, DIAG_ERROR, lx->file, e->pos.line, e->pos.col,
+                     "lexer rule refers to '%s', which is no lexer rule", e->u.ref.name);
+            lx->failed = true;
+            return (struct piece){0, 0};
+        }
+        if (lx->active[r]) {
+            diag_add(lx->diags, DIAG_ERROR, lx->file, e->pos.line, e->pos.col,
+                     "lexer rule '%s' refers to itself: kpath's lexer does not read recursive "
+                     "lexer rules", e->u.ref.name);
+            lx->failed = true;
+            return (struct piece){0, 0};
+        }
+        lx->active[r] = true;
+        struct piece p = build(lx, lx->spec->rules[r].rhs, owner, depth + 1);
+        lx->active[r] = false;
+        return p;
+    }
+    }
+    return empty_piece(lx, owner);
+}
+
+static bool is_separator(const struct lexer *lx, const char *sep);
+
+struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *spec,
+                            const char *file, struct diag_list *diags)
+{
+    struct lexer *lx = xcalloc(1, sizeof *lx);
+    lx->g = g;
+    lx->spec = spec;
+    lx->file = file;
+    lx->diags = diags;
+    uint32_t n = spec->nrules;
+    lx->rule_mode = xcalloc(n ? n : 1, sizeof *lx->rule_mode);
+    lx->rule_enters = xcalloc(n ? n : 1, sizeof *lx->rule_enters);
+    lx->rule_type = xcalloc(n ? n : 1, sizeof *lx->rule_type);
+    lx->active = xcalloc(n ? n : 1, sizeof *lx->active);
+    mode_of(lx, NULL); /* the default mode is modes[0]: the text begins in it */
+    for (uint32_t r = 0; r < n; r++) {
+        const struct lexer_rule *lr = &spec->rules[r];
+        lx->rule_mode[r] = mode_of(lx, lr->mode);
+        lx->rule_enters[r] = lr->enters ? mode_of(lx, lr->enters) : NO_STATE;
+        lx->rule_type[r] = r;
+        if (lr->type) {
+            uint32_t t = lexer_rule_index(lx, lr->type);
+            lx->rule_type[r] = t;
+        }
+    }
+    /* Per mode: a chain of splits into its token rules, in priority order. */
+    uint32_t *last_split = xmalloc((size_t)lx->nmodes * sizeof *last_split);
+    for (uint32_t m = 0; m < lx->nmodes; m++)
+        last_split[m] = NO_STATE;
+    for (uint32_t r = 0; r < n && !lx->failed; r++) {
+        const struct lexer_rule *lr = &spec->rules[r];
+        if (lr->fragment)
+            continue;
+        lx->active[r] = true;
+        struct piece p = build(lx, lr->rhs, r, 0);
+        lx->active[r] = false;
+        uint32_t acc = new_state(lx, S_ACCEPT, r);
+        link_to(lx, p.end, acc);
+        uint32_t split = new_state(lx, S_SPLIT, r);
+        if (lx->failed)
+            break;
+        lx->states[split].next = p.start;
+        uint32_t m = lx->rule_mode[r];
+        if (last_split[m] == NO_STATE)
+            lx->modes[m].start = split;
+        else
+            lx->states[last_split[m]].next2 = split;
+        last_split[m] = split;
+    }
+    free(last_split);
+    if (lx->failed) {
+        lexer_free(lx);
+        return NULL;
+    }
+    if (is_separator(lx, " "))
+        lx->seps[lx->nseps++] = " ";
+    if (is_separator(lx, "\n"))
+        lx->seps[lx->nseps++] = "\n";
+    else if (is_separator(lx, "\r\n"))
+        lx->seps[lx->nseps++] = "\r\n";
+    return lx;
+}
+
+void lexer_free(struct lexer *lx)
+{
+    if (!lx)
+        return;
+    free(lx->states);
+    free(lx->modes);
+    free(lx->rule_mode);
+    free(lx->rule_enters);
+    free(lx->rule_type);
+    free(lx->active);
+    free(lx);
+}
+
+const struct lexer_spec *lexer_spec_of(const struct lexer *lx)
+{
+    return lx->spec;
+}
+
+/* ---- simulation ------------------------------------------------------- */
+
+struct state_set {
+    uint32_t *items;
+    uint32_t n;
+    uint32_t *mark; /* per state: the generation it was added in */
+    uint32_t gen;
+};
+
+struct sim {
+    const struct lexer *lx;
+    struct state_set cur, nxt;
+    uint32_t *stack;
+    bool *stopped; /* per rule: a non-greedy rule that has ended */
+};
+
+static void set_clear(struct state_set *s)
+{
+    s->n = 0;
+    s->gen++;
+}
+
+/* Add the epsilon closure of state `from` to s. */
+static void add_closure(struct sim *sim, struct state_set *s, uint32_t from, bool at_end)
+{
+    const struct state *st = sim->lx->states;
+    uint32_t top = 0;
+    sim->stack[top++] = from;
+    while (top) {
+        uint32_t q = sim->stack[--top];
+        if (q == NO_STATE || s->mark[q] == s->gen)
+            continue;
+        if (sim->stopped[st[q].rule])
+            continue;
+        s->mark[q] = s->gen;
+        s->items[s->n++] = q;
+        switch (st[q].kind) {
+        case S_EPS:
+            sim->stack[top++] = st[q].next;
+            break;
+        case S_SPLIT:
+            /* next2 below next: next is explored first (no effect on the set) */
+            sim->stack[top++] = st[q].next2;
+            sim->stack[top++] = st[q].next;
+            break;
+        case S_EOF:
+            if (at_end)
+                sim->stack[top++] = st[q].next;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The longest match of mode m's rules at text[pos..): its rule and end, or
+ * false when none matches a non-empty text. */
+static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t len, size_t pos,
+                          uint32_t *rule, size_t *end)
+{
+    const struct lexer *lx = sim->lx;
+    const struct state *st = lx->states;
+    uint32_t start = lx->modes[m].start;
+    if (start == NO_STATE)
+        return false;
+    memset(sim->stopped, 0, (lx->spec->nrules ? lx->spec->nrules : 1) * sizeof *sim->stopped);
+    set_clear(&sim->cur);
+    add_closure(sim, &sim->cur, start, pos == len);
+    bool found = false;
+    size_t i = pos;
+    for (;;) {
+        /* Accepting states here: the best of this length is the lowest rule. */
+        uint32_t best = RULE_NONE;
+        for (uint32_t k = 0; k < sim->cur.n; k++) {
+            const struct state *q = &st[sim->cur.items[k]];
+            if (q->kind == S_ACCEPT && q->rule < best)
+                best = q->rule;
+        }
+        if (best != RULE_NONE && i > pos) {
+            *rule = best;
+            *end = i;
+            found = true;
+        }
+        /* A non-greedy rule stops where it first can end. */
+        bool any_stopped = false;
+        for (uint32_t k = 0; k < sim->cur.n; k++) {
+            const struct state *q = &st[sim->cur.items[k]];
+            if (q->kind == S_ACCEPT && i > pos && lx->spec->rules[q->rule].nongreedy) {
+                sim->stopped[q->rule] = true;
+                any_stopped = true;
+            }
+        }
+        if (i >= len || sim->cur.n == 0)
+            break;
+        uint32_t cp;
+        size_t w = utf8_decode(text + i, len - i, &cp);
+        if (w == 0)
+            w = 1;
+        set_clear(&sim->nxt);
+        bool at_end = i + w == len;
+        for (uint32_t k = 0; k < sim->cur.n; k++) {
+            const struct state *q = &st[sim->cur.items[k]];
+            if (any_stopped && sim->stopped[q->rule])
+                continue;
+            bool step = (q->kind == S_RANGE && cp >= q->lo && cp <= q->hi) ||
+                        (q->kind == S_CLASS && grammar_class_matches(q->cls, cp));
+            if (step)
+                add_closure(sim, &sim->nxt, q->next, at_end);
+        }
+        struct state_set tmp = sim->cur;
+        sim->cur = sim->nxt;
+        sim->nxt = tmp;
+        i += w;
+        if (sim->cur.n == 0)
+            break;
+    }
+    return found;
+}
+
+bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexer_token **out,
+               size_t *nout, size_t *error_at)
+{
+    struct sim sim = {0};
+    sim.lx = lx;
+    size_t ns = lx->nstates ? lx->nstates : 1;
+    sim.cur.items = xmalloc(ns * sizeof *sim.cur.items);
+    sim.nxt.items = xmalloc(ns * sizeof *sim.nxt.items);
+    sim.cur.mark = xcalloc(ns, sizeof *sim.cur.mark);
+    sim.nxt.mark = xcalloc(ns, sizeof *sim.nxt.mark);
+    sim.stack = xmalloc((2 * ns + 1) * sizeof *sim.stack);
+    sim.stopped = xcalloc(lx->spec->nrules ? lx->spec->nrules : 1, sizeof *sim.stopped);
+    struct lexer_token *toks = NULL;
+    size_t n = 0, cap = 0;
+    uint32_t *stack = NULL; /* the mode stack, below the current mode */
+    size_t depth = 0, stack_cap = 0;
+    uint32_t mode = 0;
+    size_t pos = 0, more_start = SIZE_MAX;
+    bool ok = true;
+    while (pos < len) {
+        uint32_t r = 0;
+        size_t end = pos;
+        if (!longest_match(&sim, mode, text, len, pos, &r, &end)) {
+            *error_at = more_start != SIZE_MAX ? more_start : pos;
+            ok = false;
+            break;
+        }
+        const struct lexer_rule *lr = &lx->spec->rules[r];
+        if (lr->pops) {
+            mode = depth ? stack[--depth] : mode;
+        } else if (lx->rule_enters[r] != NO_STATE) {
+            if (lr->pushes) {
+                stack = xgrow(stack, &stack_cap, depth + 1, sizeof *stack);
+                stack[depth++] = mode;
+            }
+            mode = lx->rule_enters[r];
+        }
+        if (lr->more) {
+            if (more_start == SIZE_MAX)
+                more_start = pos;
+        } else {
+            toks = xgrow(toks, &cap, n + 1, sizeof *toks);
+            toks[n++] = (struct lexer_token){r, lx->rule_type[r],
+                                             more_start != SIZE_MAX ? more_start : pos, end,
+                                             lr->skip};
+            more_start = SIZE_MAX;
+        }
+        pos = end;
+    }
+    if (ok && more_start != SIZE_MAX) {
+        *error_at = more_start;
+        ok = false;
+    }
+    free(stack);
+    free(sim.cur.items);
+    free(sim.nxt.items);
+    free(sim.cur.mark);
+    free(sim.nxt.mark);
+    free(sim.stack);
+    free(sim.stopped);
+    *out = toks;
+    *nout = n;
+    return ok;
+}
+
+/* ---- text that the lexer reads back ------------------------------------ */
+
+uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const struct expr *e)
+{
+    if (e->rule >= g->nrules || lexer_rule_index(lx, g->rules[e->rule].name) != RULE_NONE)
+        return RULE_NONE; /* inside a lexer rule: part of a token */
+    const struct lexer_spec *spec = lx->spec;
+    if (e->kind == EXPR_REF) {
+        uint32_t r = lexer_rule_index(lx, e->u.ref.name);
+        return r != RULE_NONE && !spec->rules[r].fragment ? r : RULE_NONE;
+    }
+    if (e->kind != EXPR_LIT || e->u.lit.len == 0)
+        return RULE_NONE;
+    for (uint32_t r = 0; r < spec->nrules; r++) {
+        const struct lexer_rule *lr = &spec->rules[r];
+        const struct expr *x = lr->rhs;
+        if (!lr->fragment && x->kind == EXPR_LIT && x->u.lit.len == e->u.lit.len &&
+            memcmp(x->u.lit.text, e->u.lit.text, e->u.lit.len) == 0)
+            return r;
+    }
+    return RULE_NONE;
+}
+
+/* Does the lexer read `sep` alone, from the default mode, as one hidden token? */
+static bool is_separator(const struct lexer *lx, const char *sep)
+{
+    struct lexer_token *t = NULL;
+    size_t n = 0, err = 0;
+    bool ok = lexer_run(lx, sep, strlen(sep), &t, &n, &err) && n == 1 && t[0].hidden;
+    free(t);
+    return ok;
+}
+
+#define MAX_ROUNDS 12 /* lexings of one text; a text that needs more stays as it is */
+
+bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
+                    const struct lexer_span *spans, size_t n, struct strbuf *out)
+{
+    const char *const *seps = lx->seps;
+    size_t nseps = lx->nseps;
+    /* The parser's tokens: the spans that are not skip tokens. */
+    struct lexer_span *want = xmalloc((n ? n : 1) * sizeof *want);
+    size_t nwant = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!lx->spec->rules[spans[i].rule].skip)
+            want[nwant++] = spans[i];
+    uint8_t *level = xcalloc(nwant ? nwant : 1, 1); /* separator before want[i]: seps[level-1] */
+    size_t *at = xmalloc((nwant ? nwant : 1) * sizeof *at); /* want[i].start in the candidate */
+    struct strbuf cand = STRBUF_INIT;
+    bool ok = false;
+    for (size_t round = 0; round < 2 * nwant + 4 && round < MAX_ROUNDS; round++) {
+        cand.len = 0;
+        size_t from = 0;
+        for (size_t i = 0; i < nwant; i++) {
+            strbuf_add(&cand, text + from, want[i].start - from);
+            if (level[i])
+                strbuf_addstr(&cand, seps[level[i] - 1]);
+            at[i] = cand.len;
+            from = want[i].start;
+        }
+        strbuf_add(&cand, text + from, len - from);
+        struct lexer_token *t = NULL;
+        size_t nt = 0, err = SIZE_MAX;
+        bool lexed = lexer_run(lx, strbuf_str(&cand), cand.len, &t, &nt, &err);
+        /* The first parser token read otherwise than written. */
+        size_t m = 0, k = 0;
+        bool merged = false;
+        for (; k < nt && m < nwant; k++) {
+            if (t[k].hidden)
+                continue;
+            size_t wend = at[m] + (want[m].end - want[m].start);
+            if (t[k].start != at[m] || t[k].end != wend || t[k].type != lx->rule_type[want[m].rule]) {
+                merged = t[k].start == at[m] && t[k].end > wend;
+                break;
+            }
+            m++;
+        }
+        bool extra = false;
+        for (; k < nt && m == nwant; k++)
+            extra = extra || !t[k].hidden;
+        free(t);
+        if (lexed && m == nwant && !extra) {
+            ok = true;
+            break;
+        }
+        if (!lexed && m < nwant && err >= at[m])
+            merged = false; /* the error lies in or after the token: mend before it */
+        if (m == nwant)
+            m = nwant ? nwant - 1 : 0; /* something after the last token: mend before it */
+        size_t b = merged && m + 1 < nwant ? m + 1 : m;
+        if (nwant && level[b] < nseps)
+            level[b]++;
+        else if (nwant && b != m && level[m] < nseps)
+            level[m]++;
+        else
+            break;
+    }
+    if (ok)
+        strbuf_add(out, strbuf_str(&cand), cand.len);
+    else
+        strbuf_add(out, text, len);
+    strbuf_free(&cand);
+    free(want);
+    free(level);
+    free(at);
+    return ok;
+}
