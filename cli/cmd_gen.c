@@ -664,6 +664,9 @@ static void print_summary(const struct run *r)
     strbuf_addstr(&s, "%)\n");
 
     const struct coverage_row *last = &r->rows[k - 1];
+    if (!last->saturated && last->total == 0 && !r->gc->target_file)
+        strbuf_addf(&s, "note: the grammar has no %u-paths (no chain of %u symbolic nodes): "
+                        "nothing to aim at; a smaller -k has some\n", k, k);
     uint64_t uncovered = last->saturated ? UINT64_MAX : last->total - last->covered;
     /* With targets, only they were aimed at: account for those. */
     if (r->gc->target_file)

@@ -13,21 +13,30 @@ $ kpath cover -k 2 grammars/json.ebnf
 stdout:
 |  	
 | {"\u0000" 
-| : 	{"\/\b":[ 	
-| -10.0e-0	, 	"\n\r",{"\t":0 , 	
-| "":null,"":true,"":false},[null]]}} 	
+| : 	{
+"\/\b"
+:[ 	
+| -10.0e-0	, 	"\n\r",
+{"\t":0 , 	
+| "":null
+,
+"":true,"":false},[
+null]]}} 	
 |
-| 0E+0
+| 
+0E+0
 | [false]
 | false
 | null
 | true
 | ""
 | [true
-| ,
+| 
+,
 | {
 |  "R"	:
-| "\"\f"	,"\\":{	}
+| 
+"\"\f"	,"\\":{	}
 | } ]
 stderr:
 | strategy: kpath, close-off greedy, k=2, seed 1
@@ -43,7 +52,7 @@ status: 0
 === cover-huge-repetition
 $ kpath cover -k 1 tests/grammars/ok/huge-repetition.ebnf
 stderr:
-| kpath cover: error: rule Body: its smallest derivation has 4294967295 tree nodes, more than the size budget (--max-size 2000); the smallest input needs --max-size 4294967299, beyond its largest value 4294967294
+| tests/grammars/ok/huge-repetition.ebnf:2:1: error: rule Body: its smallest derivation has 4294967295 tree nodes, more than the size budget (--max-size 2000); the smallest input needs --max-size 4294967299, beyond its largest value 4294967294
 status: 2
 
 === cover-minutes-needs-recurrent
