@@ -13,30 +13,21 @@ $ kpath cover -k 2 grammars/json.ebnf
 stdout:
 |  	
 | {"\u0000" 
-| : 	{
-"\/\b"
-:[ 	
-| -10.0e-0	, 	"\n\r",
-{"\t":0 , 	
-| "":null
-,
-"":true,"":false},[
-null]]}} 	
+| : 	{"\/\b":[ 	
+| -10.0e-0	, 	"\n\r",{"\t":0 , 	
+| "":null,"":true,"":false},[null]]}} 	
 |
-| 
-0E+0
+| 0E+0
 | [false]
 | false
 | null
 | true
 | ""
 | [true
-| 
-,
+| ,
 | {
 |  "R"	:
-| 
-"\"\f"	,"\\":{	}
+| "\"\f"	,"\\":{	}
 | } ]
 stderr:
 | strategy: kpath, close-off greedy, k=2, seed 1
