@@ -19,8 +19,8 @@ int cli_runner_option(const struct cli_command *cmd, const char *name, const cha
     if (strcmp(name, "timeout") == 0)
         return runner_parse_timeout(value, &o->timeout_ms)
                    ? CLI_CONTINUE
-                   : cli_usage_error(cmd, "--timeout takes whole seconds or NNNms (not 0), "
-                                          "not '%s'", value);
+                   : cli_usage_error(cmd, "--timeout takes whole seconds (3 or 3s), "
+                                          "milliseconds (250ms) or minutes (2m), not 0, not '%s'", value);
     if (strcmp(name, memory_option) == 0) {
         size_t n;
         if (strcmp(value, "0") == 0)

@@ -36,8 +36,8 @@ int cli_runner_option(const struct cli_command *cmd, const char *name, const cha
     {"valid-exit", 0, "CODES", "exit codes that mean valid, comma-separated "          \
                                "(default 0)"},                                          \
     {"jobs", 'j', "N", "run N " WHAT " at once (default: the number of cores)"},        \
-    {"timeout", 0, "SECONDS", "a run that takes longer is killed and invalid; 'NNNms' " \
-                              "for milliseconds (default 10)"},                         \
+    {"timeout", 0, "SECONDS", "a run that takes longer is killed and invalid; SECONDS " \
+                              "(3 or 3s), 250ms or 2m (default 10)"},                         \
     {"max-memory", 0, "N", "address space of a run; K, M, G suffixes, 0 for no limit " \
                            "(default 4G)"}
 

@@ -555,7 +555,10 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
     for (size_t u = 0; u < gen->nunreachable; u++) {
         strbuf_addstr(out, u ? ",\n      {\"path\": " : "\n      {\"path\": ");
         add_ids(out, gen->unreachable[u].path, k);
-        strbuf_addf(out, ", \"needed_depth\": %u", gen->unreachable[u].needed_depth);
+        if (gen->unreachable[u].empty_repetition)
+            strbuf_addstr(out, ", \"empty_repetition\": true");
+        else
+            strbuf_addf(out, ", \"needed_depth\": %u", gen->unreachable[u].needed_depth);
         if (gen->unreachable[u].needed_size)
             strbuf_addf(out, ", \"needed_size\": %" PRIu64, gen->unreachable[u].needed_size);
         strbuf_addch(out, '}');
@@ -661,6 +664,9 @@ static void print_summary(const struct run *r)
     strbuf_addstr(&s, "%)\n");
 
     const struct coverage_row *last = &r->rows[k - 1];
+    if (!last->saturated && last->total == 0 && !r->gc->target_file)
+        strbuf_addf(&s, "note: the grammar has no %u-paths (no chain of %u symbolic nodes): "
+                        "nothing to aim at; a smaller -k has some\n", k, k);
     uint64_t uncovered = last->saturated ? UINT64_MAX : last->total - last->covered;
     /* With targets, only they were aimed at: account for those. */
     if (r->gc->target_file)
@@ -676,7 +682,10 @@ static void print_summary(const struct run *r)
         for (size_t u = 0; u < gen->nunreachable; u++) {
             strbuf_addstr(&s, "  ");
             add_path_names(&s, gen->graph, gen->unreachable[u].path, k);
-            if (gen->unreachable[u].needed_depth == UINT32_MAX) {
+            if (gen->unreachable[u].empty_repetition) {
+                strbuf_addstr(&s, " found only in a repetition that produces no text, "
+                                  "which no parse counts (kpath check warns about it)\n");
+            } else if (gen->unreachable[u].needed_depth == UINT32_MAX) {
                 strbuf_addch(&s, ' ');
                 graph_why_in_no_input(gen->graph, gen->unreachable[u].path[k - 1], &s);
                 strbuf_addch(&s, '\n');
@@ -935,14 +944,22 @@ static int generate(const struct cli_command *cmd, const struct cli_context *ctx
     }
 
     char *error = NULL;
-    struct generator *gen = gen_new(graph, &gc.opts, &error);
+    struct diag_list size_diags = DIAG_LIST_INIT;
+    struct generator *gen = NULL;
+    if (gen_size_diag(graph, gc.opts.max_size, DIAG_ERROR, &size_diags)) {
+        cli_print_grammar_diags(&size_diags); /* FILE:LINE:COL of the rule to blame */
+    } else {
+        gen = gen_new(graph, &gc.opts, &error);
+    }
     if (!gen) {
-        fprintf(stderr, "kpath %s: error: %s\n", cmd->name, error ? error : "cannot generate");
+        if (!size_diags.len)
+            fprintf(stderr, "kpath %s: error: %s\n", cmd->name, error ? error : "cannot generate");
         free(error);
         free(probs);
         target_list_free(&targets);
         pin_set_free(&pins);
         outdir_close(&od);
+        diag_list_free(&size_diags);
         return EXIT_USAGE;
     }
     /* Check the directory before generating (refusing after a long run

@@ -195,7 +195,13 @@ static int learn(const struct cli_command *cmd, const struct cli_context *ctx, v
     struct strbuf out = STRBUF_INIT;
     probabilities_write(graph, probs, &lr, lo.invert, &out);
     struct diag_list write_errors = DIAG_LIST_INIT;
-    if (lo.output) {
+    /* --skip-invalid: the failures are left out, unless nothing is left */
+    bool failed = failures.errors && (!lo.skip_invalid || learned_from == 0);
+    if (lo.output && failed) {
+        /* A failed command leaves OUT as it was (as every -o does). */
+        fprintf(stderr, "kpath %s: %s not written: not every sample could be learned from\n",
+                cmd->name, lo.output);
+    } else if (lo.output) {
         if (write_file_atomic(lo.output, out.data, out.len, &write_errors))
             fprintf(stderr, "wrote %s: probabilities%s from %zu sample%s\n", lo.output,
                     lo.invert ? " inverted" : "", learned_from, learned_from == 1 ? "" : "s");
@@ -206,8 +212,6 @@ static int learn(const struct cli_command *cmd, const struct cli_context *ctx, v
         cli_print_input_failures(cmd, failures.errors, files.len + not_found, "sample",
                                  "could not be learned from", lo.skip_invalid, &failures);
     cli_print_diags(cmd, &write_errors);
-    /* --skip-invalid: the failures are left out, unless nothing is left */
-    bool failed = failures.errors && (!lo.skip_invalid || learned_from == 0);
     status = write_errors.errors ? EXIT_FAILURE_OTHER : failed ? EXIT_USAGE : EXIT_OK;
     diag_list_free(&write_errors);
     diag_list_free(&failures);

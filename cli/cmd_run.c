@@ -36,8 +36,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv);
 
 static const struct cli_option options[] = {
     {"jobs", 'j', "N", "run N inputs at once (default: the number of cores)"},
-    {"timeout", 0, "SECONDS", "kill a run after SECONDS of wall-clock time; 'NNNms' for "
-                              "milliseconds (default 10)"},
+    {"timeout", 0, "SECONDS", "kill a run after SECONDS of wall-clock time (3 or 3s); "
+                              "250ms, 2m for other units (default 10)"},
     {"max-memory", 0, "N", "address space of a run, and size of any file it writes; K, M, G "
                            "suffixes, 0 for no limit (default 4G)"},
     {"results", 0, "FILE", "the results file (default " DEFAULT_RESULTS ")"},

@@ -28,8 +28,8 @@
 /* The options, for a command's option table (after its own). */
 #define RUN_CLI_OPTIONS                                                                   \
     {"jobs", 'j', "N", "with --run: run N inputs at once (default: the number of cores)"}, \
-    {"timeout", 0, "SECONDS", "with --run: kill a run after SECONDS; 'NNNms' for "          \
-                              "milliseconds (default 10)"},                                \
+    {"timeout", 0, "SECONDS", "with --run: kill a run after SECONDS (3 or 3s); 250ms, "    \
+                              "2m for other units (default 10)"},                                \
     {"run-max-memory", 0, "N", "with --run: address space of a run; K, M, G suffixes, 0 "   \
                                "for no limit (default 4G)"},                               \
     {"gcov", 0, "BUILD_DIR", "with --run: collect the functions (fn:NAME) each run "        \

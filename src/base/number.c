@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "base/strbuf.h"
 
@@ -71,4 +72,26 @@ int number_hex_digit(uint32_t c)
     if (c >= 'A' && c <= 'F')
         return (int)(c - 'A' + 10);
     return -1;
+}
+
+bool number_parse_duration_ms(const char *s, uint64_t *ms)
+{
+    size_t len = strlen(s), n = len;
+    uint64_t unit = 1000;
+    if (len > 2 && strcmp(s + len - 2, "ms") == 0)
+        n = len - 2, unit = 1;
+    else if (len > 1 && s[len - 1] == 's')
+        n = len - 1;
+    else if (len > 1 && s[len - 1] == 'm')
+        n = len - 1, unit = 60000;
+    char digits[32];
+    if (n == 0 || n >= sizeof digits)
+        return false;
+    memcpy(digits, s, n);
+    digits[n] = '\0';
+    uint64_t v;
+    if (!number_parse_u64(digits, &v) || v == 0 || v > ((uint64_t)1 << 40) / unit)
+        return false;
+    *ms = v * unit;
+    return true;
 }

@@ -14,6 +14,11 @@ bool number_parse_u64(const char *s, uint64_t *out);
 /* At most UINT32_MAX. */
 bool number_parse_u32(const char *s, uint32_t *out);
 
+/* A duration as users type it, in milliseconds: whole seconds ("3", "3s"),
+ * milliseconds ("250ms") or minutes ("2m"); false for anything else, for 0
+ * and for more than 2^40 ms. */
+bool number_parse_duration_ms(const char *s, uint64_t *ms);
+
 /* The value of a hexadecimal digit (0-9, a-f, A-F), or -1 for any other
  * character or code point. */
 int number_hex_digit(uint32_t c);

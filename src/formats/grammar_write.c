@@ -3,8 +3,10 @@
 /* grammar_write: the .ebnf writer.  See grammar_write.h for the contract. */
 #include "formats/grammar_write.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,6 +550,45 @@ bool write_file_atomic(const char *path, const void *data, size_t len, struct di
     return write_regular_atomic(path, data, len, diags);
 }
 
+/* The temporary files a write of `base` in `dir` left when its process was
+ * killed (".BASE.PID-N.tmp", PID no longer running) are removed at the next
+ * write of the same file; those of a running process are left alone. */
+static void remove_stale_temporaries(const char *dir, const char *base)
+{
+    DIR *d = opendir(*dir ? dir : ".");
+    if (!d)
+        return;
+    size_t blen = strlen(base);
+    struct strbuf name = STRBUF_INIT;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (n[0] != '.' || strncmp(n + 1, base, blen) != 0 || n[1 + blen] != '.')
+            continue;
+        const char *p = n + 2 + blen;
+        char *end;
+        if (*p < '1' || *p > '9')
+            continue;
+        errno = 0;
+        long pid = strtol(p, &end, 10);
+        if (errno || *end != '-' || pid <= 0 || pid == (long)getpid() || end[1] < '0' ||
+            end[1] > '9')
+            continue;
+        p = end + 1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (strcmp(p, ".tmp") != 0)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* running (or not ours to ask): maybe writing it now */
+        strbuf_reset(&name);
+        strbuf_addf(&name, "%s%s", dir, n);
+        (void)unlink(name.data);
+    }
+    closedir(d);
+    strbuf_free(&name);
+}
+
 static bool write_regular_atomic(const char *path, const void *data, size_t len,
                                  struct diag_list *diags)
 {
@@ -589,6 +630,7 @@ static bool write_regular_atomic(const char *path, const void *data, size_t len,
             unlink(tmp.data);
     }
     if (ok) {
+        remove_stale_temporaries(strbuf_str(&dir), base);
         /* Make the rename durable; a failure here loses nothing already written. */
         int dfd = open(dir.len ? dir.data : ".", O_RDONLY);
         if (dfd >= 0) {

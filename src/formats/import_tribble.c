@@ -33,6 +33,7 @@
 #include "grammar/grammar_build.h"
 #include "formats/import.h"
 #include "formats/import_regex.h"
+#include "base/escape.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -333,7 +334,7 @@ static void next(struct tb *p)
                 p->t.punct = c;
             } else {
                 struct strbuf sb = STRBUF_INIT;
-                strbuf_add_utf8(&sb, c);
+                escape_add_code_point(&sb, c);
                 tb_error(p, p->t.pos, "unexpected character '%s'", strbuf_str(&sb));
                 strbuf_free(&sb);
             }

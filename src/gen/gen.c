@@ -1097,7 +1097,7 @@ static void default_probabilities(struct generator *gen)
  * the smallest derivation is followed down from the root, into the largest
  * part at each node, while it stays over the budget.  Sizes fall strictly on
  * the way, so it ends; nothing is built. */
-static char *too_large_error(const struct graph *g, uint32_t max_size)
+static char *too_large_error(const struct graph *g, uint32_t max_size, uint32_t *rule_out)
 {
     uint32_t n = 0, culprit = 0;
     while (g->nodes[n].min_size > max_size) {
@@ -1117,6 +1117,8 @@ static char *too_large_error(const struct graph *g, uint32_t max_size)
         n = next;
     }
     uint32_t rule = g->nodes[culprit].rule;
+    if (rule_out)
+        *rule_out = rule;
     const struct graph_node *at = &g->nodes[g->rule_node[rule]];
     struct strbuf sb = STRBUF_INIT;
     strbuf_addf(&sb, "rule %s: its smallest derivation has ", g->grammar->rules[rule].name);
@@ -1133,6 +1135,20 @@ static char *too_large_error(const struct graph *g, uint32_t max_size)
     if (g->nodes[0].min_size > UINT32_MAX - 1)
         strbuf_addf(&sb, ", beyond its largest value %u", UINT32_MAX - 1);
     return strbuf_detach(&sb, NULL);
+}
+
+bool gen_size_diag(const struct graph *g, uint32_t max_size, enum diag_severity severity,
+                   struct diag_list *out)
+{
+    if (!g->nnodes || g->nodes[0].min_size <= max_size)
+        return false;
+    uint32_t rule = 0;
+    char *message = too_large_error(g, max_size, &rule);
+    const struct rule *r = &g->grammar->rules[rule];
+    diag_add(out, severity, grammar_rule_file(g->grammar, rule), r->pos.line, r->pos.col, "%s",
+             message);
+    free(message);
+    return true;
 }
 
 /* When the smallest input is deeper than the depth limit: no tree within
@@ -1159,7 +1175,7 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
         return NULL;
     }
     if (g->nnodes && g->nodes[0].min_size > opts->max_size) {
-        *error = too_large_error(g, opts->max_size);
+        *error = too_large_error(g, opts->max_size, NULL);
         return NULL;
     }
     if (g->nnodes && g->nodes[0].min_depth > opts->max_depth) {
@@ -1409,6 +1425,7 @@ static void record_unreachable(struct generator *gen, uint32_t needed, uint64_t 
     u->path = xmemdup(gen->target, gen->opts.k * sizeof *gen->target);
     u->needed_depth = needed;
     u->needed_size = needed <= gen->opts.max_depth ? size : 0;
+    u->empty_repetition = false;
 }
 
 /* One k-path ending at n is no longer open; note an end that closes (or,
@@ -2292,8 +2309,85 @@ static void note_path(const uint32_t *path, void *ctx)
 
 static void count_holders(struct generator *gen);
 
+/* The parser counts no tree with a repetition past a quantifier's minimum
+ * that produces no text (definitions.md, "Derivation trees"): such a tree
+ * has the same text as the one without it.  Rebuild the finished tree
+ * without them, keeping the repetitions in order and dropping an empty one
+ * once the minimum is kept, so that the tree whose k-paths the generator
+ * claims is one the parser reads back from its text.  False (the tree
+ * unchanged) when it has none. */
+static bool drop_empty_rounds(struct generator *gen)
+{
+    const struct graph *g = gen->graph;
+    struct derivation *t = &gen->tree;
+    bool *full = xcalloc(t->len + 1, sizeof *full); /* produces some text */
+    for (size_t i = t->len; i-- > 0;) {
+        const struct derivation_inst *in = &t->insts[i];
+        const struct graph_node *n = &g->nodes[in->node];
+        if ((n->kind == NODE_LIT && n->expr->u.lit.len) || n->kind == NODE_CLASS)
+            full[i] = true;
+        if (full[i] && in->parent != DTREE_NONE)
+            full[in->parent] = true;
+    }
+    bool any = false;
+    for (size_t i = 0; i < t->len && !any; i++) {
+        const struct derivation_inst *in = &t->insts[i];
+        if (g->nodes[in->node].kind != NODE_QUANT)
+            continue;
+        uint32_t min = g->nodes[in->node].expr->u.quant.min;
+        for (uint32_t c = min; c < in->nchildren; c++)
+            any |= !full[derivation_children(t, (uint32_t)i)[c]];
+    }
+    if (!any) {
+        free(full);
+        return false;
+    }
+    uint32_t *decisions = NULL, *stack = NULL;
+    size_t ndec = 0, dec_cap = 0, depth = 0, stack_cap = 0;
+    stack = xgrow(stack, &stack_cap, 1, sizeof *stack);
+    stack[depth++] = 0;
+    while (depth) {
+        uint32_t inst = stack[--depth];
+        const struct derivation_inst *in = &t->insts[inst];
+        const struct graph_node *n = &g->nodes[in->node];
+        const uint32_t *kids = derivation_children(t, inst);
+        size_t first = depth;
+        uint32_t kept = 0;
+        stack = xgrow(stack, &stack_cap, depth + in->nchildren, sizeof *stack);
+        for (uint32_t c = 0; c < in->nchildren; c++) {
+            if (n->kind == NODE_QUANT && kept >= n->expr->u.quant.min && !full[kids[c]])
+                continue;
+            stack[depth++] = kids[c];
+            kept++;
+        }
+        for (size_t a = first, b = depth; a + 1 < b; a++, b--) { /* leftmost on top */
+            uint32_t x = stack[a];
+            stack[a] = stack[b - 1];
+            stack[b - 1] = x;
+        }
+        if (derivation_needs_decision(g, in->node)) {
+            decisions = xgrow(decisions, &dec_cap, ndec + 1, sizeof *decisions);
+            decisions[ndec++] = n->kind == NODE_QUANT ? kept : derivation_decision(t, inst);
+        }
+    }
+    struct derivation rebuilt;
+    derivation_init(&rebuilt, g, 0);
+    long used = derivation_replay(&rebuilt, decisions, ndec, NULL);
+    if (used == (long)ndec && derivation_complete(&rebuilt)) {
+        derivation_free(t);
+        *t = rebuilt;
+    } else {
+        derivation_free(&rebuilt); /* cannot happen: every decision is one it allowed */
+    }
+    free(decisions);
+    free(stack);
+    free(full);
+    return true;
+}
+
 static void finish_tree(struct generator *gen)
 {
+    bool dropped = drop_empty_rounds(gen);
     gen->inputs = xgrow(gen->inputs, &gen->inputs_cap, gen->ninputs + 1, sizeof *gen->inputs);
     struct gen_input *in = &gen->inputs[gen->ninputs++];
     memset(in, 0, sizeof *in);
@@ -2308,6 +2402,15 @@ static void finish_tree(struct generator *gen)
     in->round = gen->round;
     struct new_paths np = {gen, in, 0};
     pin_foreach_kpath(gen->opts.pins, &gen->tree, gen->opts.k, note_path, &np);
+    if (dropped && gen->opts.strategy == GEN_KPATH && !kpath_set_contains(&gen->covered, gen->target)) {
+        /* The way found holds the target only inside a repetition that
+         * produces no text: no parse of the input holds it there. */
+        record_unreachable(gen, 0, 0);
+        gen->unreachable[gen->nunreachable - 1].empty_repetition = true;
+        drop_open_end(gen->state, gen->target[gen->opts.k - 1]);
+        kpath_set_add(&gen->state->skipped, gen->target);
+        gen->events |= GEN_EVENT_TARGET_SKIPPED;
+    }
     count_holders(gen);
     gen->events |= GEN_EVENT_TREE_FINISHED;
     gen->phase = GEN_PHASE_IDLE;
@@ -2583,6 +2686,18 @@ bool gen_keeps_inputs(const struct generator *gen)
 
 static void finish(struct generator *gen)
 {
+    /* A target lost to an empty repetition that a later input holds after
+     * all is covered, not unreachable. */
+    size_t kept = 0;
+    for (size_t i = 0; i < gen->nunreachable; i++) {
+        struct gen_unreachable *u = &gen->unreachable[i];
+        if (u->empty_repetition && kpath_set_contains(&gen->covered, u->path)) {
+            free(u->path);
+            continue;
+        }
+        gen->unreachable[kept++] = *u;
+    }
+    gen->nunreachable = kept;
     if (!gen_keeps_inputs(gen) && !gen->error)
         drop_redundant(gen);
     gen->phase = GEN_PHASE_DONE;

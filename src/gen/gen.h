@@ -82,6 +82,7 @@
 #include "graph/derivation.h"
 #include "graph/kpath.h"
 #include "graph/pin.h"
+#include "base/diag.h"
 #include "base/rng.h"
 
 enum gen_strategy { GEN_KPATH, GEN_RANDOM, GEN_COVERAGE, GEN_PROB };
@@ -215,12 +216,16 @@ struct gen_input {
                                  new_paths are new within that round */
 };
 
-/* A k-path no tree within max_depth can contain. */
+/* A k-path no tree within max_depth can contain, or (empty_repetition) one
+ * the generator found only inside a repetition past a quantifier's minimum
+ * that produces no text, which no parse of the input holds (definitions.md). */
 struct gen_unreachable {
     uint32_t *path;           /* owned; k ids */
     uint32_t needed_depth;    /* the smallest depth that allows it */
     uint64_t needed_size;     /* 0, or (when it fits the depth) the tree nodes
                                  its tree needs, more than max_size */
+    bool empty_repetition;    /* found only in an empty repetition (depth and
+                                 size then mean nothing) */
 };
 
 struct gen_state; /* private working state */
@@ -295,6 +300,12 @@ uint32_t gen_needed_depth(struct generator *gen, const uint32_t *path);
  * the limit: the walk then goes the smallest way within the depth and the
  * close-off takes the smallest subtrees within the depth left. */
 bool gen_smallest_exact(const struct generator *gen);
+/* When the smallest input of g has more than max_size tree nodes (gen_new
+ * then refuses it): a diagnostic of `severity` at the definition of the rule
+ * to blame (FILE:LINE:COL, naming the --max-size it needs) added to `out`,
+ * and true. */
+bool gen_size_diag(const struct graph *g, uint32_t max_size, enum diag_severity severity,
+                   struct diag_list *out);
 
 /* The derivation tree of gen->inputs[i], rebuilt into `out` exactly as it
  * was made (free it with derivation_free). */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
@@ -169,7 +170,7 @@ static void describe_char(struct strbuf *sb, uint32_t cp)
 {
     if (cp >= 0x21 && cp <= 0x7E)
         strbuf_addf(sb, "'%c'", (char)cp);
-    else if (cp >= 0xA0) {
+    else if (cp >= 0xA0 && escape_is_safe(cp)) {
         strbuf_addch(sb, '\'');
         strbuf_add_utf8(sb, cp);
         strbuf_addf(sb, "' (U+%04X)", (unsigned)cp);

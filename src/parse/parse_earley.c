@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
@@ -446,10 +447,7 @@ static void add_quoted_char(struct strbuf *out, uint32_t cp)
     case '\\': strbuf_addstr(out, "\\\\"); return;
     default: break;
     }
-    if (cp < 0x20 || cp == 0x7F)
-        strbuf_addf(out, "\\x%02X", cp);
-    else
-        strbuf_add_utf8(out, cp);
+    escape_add_code_point(out, cp); /* controls, C1, BOM, direction marks escaped */
 }
 
 static void describe_char(struct strbuf *out, uint32_t cp)

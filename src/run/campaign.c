@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/sha256.h"
 #include "base/xalloc.h"
 
@@ -225,8 +226,11 @@ static bool early_check(struct campaign *c, const struct active *a, struct diag_
         strbuf_addf(&what, "the command failed for %s%zu input%s the same way: %s",
                     c->early_seen == c->ntodo ? "all " : "each of the first ", c->early_seen,
                     c->early_seen == 1 ? "" : "s", outcome);
-    if (c->early_stderr_line[0])
-        strbuf_addf(&what, "; stderr: %s", c->early_stderr_line);
+    if (c->early_stderr_line[0]) {
+        /* The program's bytes: escaped, so that they cannot drive the terminal. */
+        strbuf_addstr(&what, "; stderr: ");
+        escape_add(&what, c->early_stderr_line, strlen(c->early_stderr_line));
+    }
     diag_add(diags, DIAG_ERROR, NULL, 0, 0, "%s%s", what.data,
              cannot_start || c->early_seen == c->ntodo ? ""
                                                        : " (--keep-going runs the rest anyway)");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/xalloc.h"
 
 static bool cmd_helper(const struct collector *c, const struct collect_run *run,
@@ -29,14 +30,16 @@ static bool cmd_collect(const struct collector *c, const struct collect_run *run
                         struct diag_list *diags)
 {
     if (!helper || helper->end != RUNNER_EXITED || helper->code != 0 || helper->stdout_cut) {
-        struct strbuf why = STRBUF_INIT;
+        struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
         if (helper)
             runner_outcome(helper, &why);
+        if (helper) /* the helper's bytes, escaped: they cannot drive the terminal */
+            escape_add(&line, helper->err.first_line, strlen(helper->err.first_line));
         diag_add(diags, DIAG_ERROR, run->input, 0, 0, "the feature command '%s' failed (%s)%s%s",
-                 (const char *)c->state, helper ? why.data : "not run",
-                 helper && helper->err.first_line[0] ? ": " : "",
-                 helper ? helper->err.first_line : "");
+                 (const char *)c->state, helper ? why.data : "not run", line.len ? ": " : "",
+                 strbuf_str(&line));
         strbuf_free(&why);
+        strbuf_free(&line);
         return false;
     }
     const char *p = strbuf_str(&helper->stdout_kept), *end = p + helper->stdout_kept.len;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/json_read.h"
 #include "base/samples.h"
 #include "base/xalloc.h"
@@ -121,11 +122,13 @@ static bool gcov_collect(const struct collector *c, const struct collect_run *ru
     if (!helper)
         return true; /* no counters: the run ended before writing them */
     if (helper->end != RUNNER_EXITED || helper->code != 0 || helper->stdout_cut) {
-        struct strbuf why = STRBUF_INIT;
+        struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
         runner_outcome(helper, &why);
+        escape_add(&line, helper->err.first_line, strlen(helper->err.first_line));
         diag_add(diags, DIAG_ERROR, run->input, 0, 0, "gcov failed (%s)%s%s", why.data,
-                 helper->err.first_line[0] ? ": " : "", helper->err.first_line);
+                 line.len ? ": " : "", strbuf_str(&line));
         strbuf_free(&why);
+        strbuf_free(&line);
         return false;
     }
     /* One JSON document per .gcda file, one per line. */

@@ -737,19 +737,7 @@ void runner_result_free(struct runner_result *res)
 
 bool runner_parse_timeout(const char *text, uint64_t *ms)
 {
-    size_t len = strlen(text);
-    char digits[32];
-    bool millis = len > 2 && strcmp(text + len - 2, "ms") == 0;
-    size_t n = millis ? len - 2 : len;
-    if (n == 0 || n >= sizeof digits)
-        return false;
-    memcpy(digits, text, n);
-    digits[n] = '\0';
-    uint64_t v;
-    if (!number_parse_u64(digits, &v) || v == 0 || v > (uint64_t)1 << 40)
-        return false;
-    *ms = millis ? v : v * 1000;
-    return true;
+    return number_parse_duration_ms(text, ms); /* N, Ns, NNNms, Nm */
 }
 
 void runner_default_options(struct runner_options *o)

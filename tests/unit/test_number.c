@@ -102,3 +102,24 @@ TEST(number_hex_digit_is_the_digit_value_or_minus_one)
     CHECK(number_hex_digit(UINT32_MAX) == -1); /* end of input, for some readers */
     CHECK(number_hex_digit((uint32_t)(char)'7') == 7);
 }
+
+/* Issue 38: --timeout 3s was refused; durations take s, ms and m. */
+TEST(number_parse_duration_units)
+{
+    uint64_t ms = 0;
+    CHECK(number_parse_duration_ms("3", &ms) && ms == 3000);
+    CHECK(number_parse_duration_ms("3s", &ms) && ms == 3000);
+    CHECK(number_parse_duration_ms("250ms", &ms) && ms == 250);
+    CHECK(number_parse_duration_ms("2m", &ms) && ms == 120000);
+    CHECK(!number_parse_duration_ms("0", &ms));
+    CHECK(!number_parse_duration_ms("0s", &ms));
+    CHECK(!number_parse_duration_ms("s", &ms));
+    CHECK(!number_parse_duration_ms("ms", &ms));
+    CHECK(!number_parse_duration_ms("3h", &ms));
+    CHECK(!number_parse_duration_ms("-3s", &ms));
+    CHECK(!number_parse_duration_ms("3 s", &ms));
+    CHECK(!number_parse_duration_ms("", &ms));
+    CHECK(number_parse_duration_ms("1099511627776ms", &ms) && ms == (uint64_t)1 << 40);
+    CHECK(!number_parse_duration_ms("1099511627777ms", &ms));
+    CHECK(!number_parse_duration_ms("18325193797m", &ms)); /* over 2^40 ms */
+}

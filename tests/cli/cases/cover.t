@@ -43,7 +43,7 @@ status: 0
 === cover-huge-repetition
 $ kpath cover -k 1 tests/grammars/ok/huge-repetition.ebnf
 stderr:
-| kpath cover: error: rule Body: its smallest derivation has 4294967295 tree nodes, more than the size budget (--max-size 2000); the smallest input needs --max-size 4294967299, beyond its largest value 4294967294
+| tests/grammars/ok/huge-repetition.ebnf:2:1: error: rule Body: its smallest derivation has 4294967295 tree nodes, more than the size budget (--max-size 2000); the smallest input needs --max-size 4294967299, beyond its largest value 4294967294
 status: 2
 
 === cover-minutes-needs-recurrent

@@ -79,7 +79,7 @@ status: 2
 === gen-smallest-over-max-size
 $ kpath gen --strategy random -n 1 --max-size 100 tests/grammars/ok/long-repetition.ebnf
 stderr:
-| kpath gen: error: rule S: its smallest derivation has 151 tree nodes, more than the size budget (--max-size 100); the smallest input needs --max-size 151
+| tests/grammars/ok/long-repetition.ebnf:1:1: error: rule S: its smallest derivation has 151 tree nodes, more than the size budget (--max-size 100); the smallest input needs --max-size 151
 status: 2
 
 === gen-suffix-slash

@@ -41,7 +41,7 @@ status: 0
 === learn-bad-sample
 $ kpath learn grammars/arith.ebnf tests/samples/learn/arith-1.txt tests/samples/learn/arith-bad.txt -o /dev/null
 stderr:
-| wrote /dev/null: probabilities from 1 sample
+| kpath learn: /dev/null not written: not every sample could be learned from
 | kpath learn: 1 of 2 samples could not be learned from:
 | tests/samples/learn/arith-bad.txt:1:3: error: no parse: unexpected end of input; expected one of '(', '+', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'
 status: 2

@@ -25,7 +25,7 @@ status: 2
 === run-bad-timeout
 $ kpath run --timeout 0 grammars/expr.ebnf tests/samples/expr/valid -- true
 stderr:
-| kpath run: --timeout takes whole seconds or NNNms (not 0), not '0'
+| kpath run: --timeout takes whole seconds (3 or 3s), milliseconds (250ms) or minutes (2m), not 0, not '0'
 | Try 'kpath run --help' for more information.
 status: 2
 
@@ -79,5 +79,12 @@ status: 2
 $ kpath run grammars/expr.ebnf - -- cat
 stderr:
 | kpath run: inputs are files or directories; '-' (standard input) is not one
+| Try 'kpath run --help' for more information.
+status: 2
+
+=== run-timeout-units
+$ kpath run --timeout 3x grammars/expr.ebnf -- true
+stderr:
+| kpath run: --timeout takes whole seconds (3 or 3s), milliseconds (250ms) or minutes (2m), not 0, not '3x'
 | Try 'kpath run --help' for more information.
 status: 2
