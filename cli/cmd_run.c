@@ -17,6 +17,7 @@
 #include "run/collect_set.h"
 #include "commands.h"
 #include "campaign_loop.h"
+#include "run_cli.h"
 #include "base/json.h"
 #include "base/number.h"
 #include "run/oracle_check.h"
@@ -542,6 +543,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
         if (c) {
             struct campaign_progress p;
             enum campaign_state st = cli_run_campaign(cmd, c, &p);
+            run_cli_print_costs("run", &p);
             if (st == CAMPAIGN_RUNNING) {
                 fprintf(stderr, "kpath run: interrupted (%s): %zu of %zu runs recorded in %s; "
                                 "--resume goes on from there\n",
