@@ -263,6 +263,11 @@ static bool record(struct campaign *c, struct active *a, struct diag_list *diags
     results_format_record(&c->results, &rec, &line);
     bool ok = results_append_line(c->fd, c->opts.results_path, &line, diags);
     strbuf_free(&line);
+    if (!ok) {
+        /* Not in the file: not recorded. */
+        run_record_free(&rec);
+        return false;
+    }
     c->progress.done++;
     c->progress.start_ms += a->main->start_ms;
     c->progress.program_ms += a->main->wall_ms;
@@ -270,7 +275,7 @@ static bool record(struct campaign *c, struct active *a, struct diag_list *diags
     if (strcmp(rec.outcome, "exit:0") != 0)
         c->progress.failed++;
     results_add(&c->results, &rec);
-    return ok;
+    return true;
 }
 
 /* Run the collectors from a->collector on; a helper run suspends it. */
