@@ -2,9 +2,9 @@
 # No program under test outlives its run or kpath (issue 38 item 4):
 #  - a daemon (fork, setsid, fork: it leaves its run's process group and
 #    session) started by a run is killed at the end of the run and reported;
-#  - when kpath run or check-oracle is killed (SIGKILL, or SIGUSR1 that it
-#    does not handle) while a program and its child run, both die and the
-#    run directories go;
+#  - when kpath run, check-oracle or generalize is killed (SIGKILL, or
+#    SIGUSR1 or SIGALRM that it does not handle) while a program and its
+#    child run, both die and the run directories go;
 #  - run directories of kpath processes that are gone (their lock free) are
 #    removed when kpath starts; one whose lock is held stays.
 set -u
@@ -88,6 +88,9 @@ kill_under USR1 "run, SIGUSR1" run -q --timeout 60 --results "$tmp/r.jsonl" $g "
 # check-oracle: the oracle is a shell whose child forks and hangs.
 kill_under KILL "check-oracle, SIGKILL" check-oracle $g -k 1 -j 1 --timeout 60 -o "$tmp/co" -- \
     sh -c "echo 'fork-hang $tmp/child.pid' | '$hostile'"
+# generalize: its membership queries, the same.
+kill_under ALRM "generalize, SIGALRM" generalize tests/lattices/digits.ebnf tests/lattices/digits.txt \
+    -o "$tmp/gen.ebnf" -j 1 --timeout 60 -- sh -c "echo 'fork-hang $tmp/child.pid' | '$hostile'"
 
 # Stale run directories: one of a dead kpath (its lock free) goes, one whose
 # lock is held stays.
