@@ -91,7 +91,12 @@ struct runner {
     pid_t started[RUNNER_PIDS_KEPT]; /* ring of the runs started: pids = groups = sessions */
     size_t nstarted;
     size_t escaped;      /* processes that left their run's group and were killed */
+    struct runner *next_runner; /* in all_runners */
 };
+
+/* Every runner of the process: a sweep must not take another runner's runs
+ * (the explorer may run two jobs at once) for escaped processes. */
+static struct runner *all_runners;
 
 static double now_seconds(void)
 {
@@ -611,7 +616,6 @@ static void sweep(struct runner *r)
         return;
     char path[64], buf[4096];
     snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
-    size_t nstarted = r->nstarted < RUNNER_PIDS_KEPT ? r->nstarted : RUNNER_PIDS_KEPT;
     for (int round = 0; round < 64; round++) {
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
@@ -646,16 +650,20 @@ static void sweep(struct runner *r)
                 continue;
             if (sid == r->session)
                 continue; /* a child of kpath's own, not of a run */
-            for (uint32_t i = 0; i < r->opts.jobs; i++) {
-                const struct child *c = &r->slots[i];
-                if (c->active && c->pid == kid)
-                    active = true;
-                if (c->active && !c->reaped && c->pid == sid)
-                    active_session = true;
+            bool contained = false;
+            for (const struct runner *o = all_runners; o; o = o->next_runner) {
+                for (uint32_t i = 0; i < o->opts.jobs; i++) {
+                    const struct child *c = &o->slots[i];
+                    if (c->active && c->pid == kid)
+                        active = true;
+                    if (c->active && !c->reaped && c->pid == sid)
+                        active_session = true;
+                }
+                size_t kept = o->nstarted < RUNNER_PIDS_KEPT ? o->nstarted : RUNNER_PIDS_KEPT;
+                contained = contained || pid_in(o->started, kept, (pid_t)pgrp);
             }
             if (active || active_session)
                 continue;
-            bool contained = pid_in(r->started, nstarted, (pid_t)pgrp);
             kill((pid_t)kid, SIGKILL);
             if (pgrp > 1 && pgrp != getpgrp())
                 kill(-(pid_t)pgrp, SIGKILL);
@@ -1032,6 +1040,13 @@ static void try_reap(struct runner *r, struct child *c)
     if (c->reaped)
         return;
     pid_t got = wait4(c->pid, &c->wstatus, WNOHANG, &c->ru);
+    if (got < 0 && errno == ECHILD) {
+        /* Reaped behind the runner's back (a waitpid(-1) elsewhere): it
+         * ended, how is unknown; say SIGKILL rather than wait forever. */
+        c->wstatus = SIGKILL;
+        memset(&c->ru, 0, sizeof c->ru);
+        got = c->pid;
+    }
     if (got == c->pid) {
         c->reaped = true;
         keeper_tell(r, -(int32_t)c->pid);
@@ -1219,6 +1234,8 @@ struct runner *runner_new(const struct runner_options *opts)
     /* What a run forks and leaves behind comes to kpath, not to init, so
      * that it can be killed and counted (sweep). */
     r->subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+    r->next_runner = all_runners;
+    all_runners = r;
     return r;
 }
 
@@ -1234,6 +1251,11 @@ void runner_free(struct runner *r)
         sweep(r);
     }
     keeper_stop(r);
+    for (struct runner **p = &all_runners; *p; p = &(*p)->next_runner)
+        if (*p == r) {
+            *p = r->next_runner;
+            break;
+        }
     pool_unref(r->pool);
     free(r->slots);
     free(r->fds);

@@ -225,6 +225,35 @@ TEST(runner_reuses_an_emptied_directory)
     CHECK(rmdir(parent) == 0);
 }
 
+/* Two runners at once (the explorer's jobs): the end of a run of one, which
+ * kills what escaped its runs, leaves the other's runs alone. */
+TEST(runner_two_runners_leave_each_other_alone)
+{
+    struct runner_options o = {.jobs = 1, .timeout_ms = 60000};
+    struct runner *a = runner_new(&o), *b = runner_new(&o);
+    struct diag_list diags = DIAG_LIST_INIT;
+    char *slow[] = {"sh", "-c", "sleep 0.3; exit 7", NULL};
+    struct runner_job job = {.argv = slow};
+    CHECK(runner_start(a, &job, &diags));
+    char *quick[] = {"true", NULL};
+    struct runner_result *q = wait_run(b, quick, "x", "");
+    if (q)
+        CHECK_INT(q->end, RUNNER_EXITED);
+    runner_result_free(q);
+    struct runner_result *res = NULL;
+    while (!(res = runner_poll(a, 50)))
+        ;
+    char *outcome = outcome_of(res);
+    CHECK_STR(outcome, "exit:7");
+    free(outcome);
+    CHECK_INT(runner_escaped(a), 0);
+    CHECK_INT(runner_escaped(b), 0);
+    runner_result_free(res);
+    diag_list_free(&diags);
+    runner_free(a);
+    runner_free(b);
+}
+
 TEST(pearson_on_hand_computed_values)
 {
     double x[] = {1, 2, 3, 4}, up[] = {2, 4, 6, 8}, down[] = {4, 3, 2, 1}, mixed[] = {1, 3, 2, 4};
