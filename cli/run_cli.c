@@ -252,7 +252,9 @@ int run_batch_run(struct run_batch *b, const char *label, char *const *texts,
 
 void run_cli_print_costs(const char *name, const struct campaign_progress *p)
 {
-    if (p->done && p->elapsed_s > 0) {
+    /* Times vary from run to run: for the person watching, like the
+     * progress line, not for a log that scripts compare. */
+    if (p->done && p->elapsed_s > 0 && isatty(2)) {
         double n = (double)p->done;
         fprintf(stderr,
                 "kpath %s: %.0f runs/s; per run: %.2f ms to start, %.2f ms in the program, "

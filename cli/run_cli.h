@@ -68,7 +68,7 @@ int run_cli_check(const struct cli_command *cmd, const struct run_cli *r, bool r
 
 struct campaign_progress;
 /* After a campaign: "kpath NAME: R runs/s; per run: ..." (where the time
- * went, when runs were recorded) and a warning for processes that escaped
+ * went, when runs were recorded and stderr is a terminal) and a warning for processes that escaped
  * their run's process group, on stderr. */
 void run_cli_print_costs(const char *name, const struct campaign_progress *p);
 
