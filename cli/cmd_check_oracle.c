@@ -18,6 +18,7 @@
 
 #include "run/campaign.h"
 #include "campaign_loop.h"
+#include "run_cli.h"
 #include "cli.h"
 #include "run/collect.h"
 #include "commands.h"
@@ -347,6 +348,8 @@ static int check(const struct cli_command *cmd, struct args *a, char **command, 
         } else {
             struct campaign_progress p;
             enum campaign_state st = cli_run_campaign(cmd, c, &p);
+            if (p.escaped)
+                run_cli_print_costs(cmd->name, &(struct campaign_progress){.escaped = p.escaped});
             if (st == CAMPAIGN_RUNNING) {
                 fprintf(stderr, "kpath check-oracle: interrupted (%s): %zu of %zu queries "
                                 "logged in %s\n", cli_interrupt_name(), p.done, p.total,

@@ -17,6 +17,7 @@
 #include "run/collect_set.h"
 #include "commands.h"
 #include "campaign_loop.h"
+#include "run_cli.h"
 #include "base/json.h"
 #include "base/number.h"
 #include "run/oracle_check.h"
@@ -77,9 +78,13 @@ const struct cli_command cmd_run_command = {
     "path where an argument is {} (a read-only copy: the suite is never touched).\n"
     "The command runs in an empty directory of its own: name the files it needs\n"
     "by absolute paths (a relative path to the command itself is fine).\n"
-    "Each run has its own fresh directory, its own process group and session (no\n"
+    "Each run has an empty directory (reused, emptied after each run) under\n"
+    "$TMPDIR if set, else /dev/shm (a memory file system: no disk work per run)\n"
+    "when it is writable, else /tmp; its own process group and session (no\n"
     "terminal), a timeout and a memory limit; at its end its whole process group\n"
-    "is killed.  Only the size, SHA-256 and first line of stdout and stderr are\n"
+    "is killed, and what left the group (setsid, a daemon) is killed too and\n"
+    "reported.  If kpath itself is killed, its programs die with it.  Only the\n"
+    "size, SHA-256 and first line of stdout and stderr are\n"
     "kept.  Each input's record (outcome, times, peak memory, streams, behaviour\n"
     "features) is appended to the results file as soon as it is known, so an\n"
     "interrupted run (Ctrl-C, a crash) keeps every finished record, and --resume\n"
@@ -101,8 +106,8 @@ const struct cli_command cmd_run_command = {
     "reaches against as many random inputs.\n"
     "\n"
     "Exit status: 0 when every input ran (whatever the program did), 1 when the\n"
-    "command failed the same way for each of the first inputs or could not be\n"
-    "run, 2 for bad usage, 130 when interrupted.",
+    "command failed the same way for each of the first 5 inputs (with more to\n"
+    "run) or could not be run, 2 for bad usage, 130 when interrupted.",
     .options = options,
     .run = run,
 };
@@ -542,6 +547,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
         if (c) {
             struct campaign_progress p;
             enum campaign_state st = cli_run_campaign(cmd, c, &p);
+            run_cli_print_costs("run", &p);
             if (st == CAMPAIGN_RUNNING) {
                 fprintf(stderr, "kpath run: interrupted (%s): %zu of %zu runs recorded in %s; "
                                 "--resume goes on from there\n",

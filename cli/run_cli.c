@@ -208,14 +208,27 @@ int run_batch_run(struct run_batch *b, const char *label, char *const *texts,
         } else {
             struct campaign_progress p;
             enum campaign_state st = cli_run_campaign(b->cmd, c, &p);
-            if (st == CAMPAIGN_RUNNING) {
+            if (p.escaped)
+                run_cli_print_costs(b->cmd->name, &(struct campaign_progress){.escaped = p.escaped});
+            if (st == CAMPAIGN_RUNNING && b->temporary) {
+                fprintf(stderr, "kpath %s: interrupted (%s): %zu of %zu runs recorded (in a "
+                                "temporary directory, removed now: --runs DIR keeps them)\n",
+                        b->cmd->name, cli_interrupt_name(), p.done, p.total);
+                status = 130;
+            } else if (st == CAMPAIGN_RUNNING) {
                 fprintf(stderr, "kpath %s: interrupted (%s): %zu of %zu runs recorded in %s\n",
                         b->cmd->name, cli_interrupt_name(), p.done, p.total,
                         b->results_path.data);
                 status = 130;
             } else if (st == CAMPAIGN_FAILED) {
-                fprintf(stderr, "kpath %s: stopped: %zu of %zu runs recorded in %s\n",
-                        b->cmd->name, p.done, p.total, b->results_path.data);
+                /* A temporary directory goes at the end: do not name its file. */
+                if (b->temporary)
+                    fprintf(stderr, "kpath %s: stopped: %zu of %zu runs recorded (in a temporary "
+                                    "directory, removed now: --runs DIR keeps them)\n",
+                            b->cmd->name, p.done, p.total);
+                else
+                    fprintf(stderr, "kpath %s: stopped: %zu of %zu runs recorded in %s\n",
+                            b->cmd->name, p.done, p.total, b->results_path.data);
                 status = EXIT_FAILURE_OTHER;
             } else {
                 /* The campaign's results die with it: keep a copy from the file. */
@@ -235,6 +248,25 @@ int run_batch_run(struct run_batch *b, const char *label, char *const *texts,
             paths_out[i] = first + i < b->paths.len ? b->paths.items[first + i] : "";
     b->batches++;
     return status;
+}
+
+void run_cli_print_costs(const char *name, const struct campaign_progress *p)
+{
+    /* Times vary from run to run: for the person watching, like the
+     * progress line, not for a log that scripts compare. */
+    if (p->done && p->elapsed_s > 0 && isatty(2)) {
+        double n = (double)p->done;
+        fprintf(stderr,
+                "kpath %s: %.0f runs/s; per run: %.2f ms to start, %.2f ms in the program, "
+                "%.2f ms to collect\n",
+                name, n / p->elapsed_s, p->start_ms / n, p->program_ms / n, p->collect_ms / n);
+    }
+    if (p->escaped)
+        fprintf(stderr,
+                "kpath %s: warning: %zu process%s left %s run's process group (setsid: a "
+                "daemon?) and %s killed when %s run ended\n",
+                name, p->escaped, p->escaped == 1 ? "" : "es", p->escaped == 1 ? "its" : "their",
+                p->escaped == 1 ? "was" : "were", p->escaped == 1 ? "its" : "their");
 }
 
 const struct results *run_batch_results(const struct run_batch *b)

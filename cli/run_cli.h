@@ -66,6 +66,12 @@ void run_cli_set_program(struct run_cli *r, char **program, size_t nprogram);
  * be executed.  CLI_CONTINUE or EXIT_USAGE after a message. */
 int run_cli_check(const struct cli_command *cmd, const struct run_cli *r, bool run);
 
+struct campaign_progress;
+/* After a campaign: "kpath NAME: R runs/s; per run: ..." (where the time
+ * went, when runs were recorded and stderr is a terminal) and a warning for processes that escaped
+ * their run's process group, on stderr. */
+void run_cli_print_costs(const char *name, const struct campaign_progress *p);
+
 struct run_batch;
 
 /* Make the collectors and the working directory (r->runs_dir,

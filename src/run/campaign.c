@@ -16,6 +16,7 @@ struct active {
     struct strbuf data;            /* the input's bytes */
     const char *name;              /* its base name */
     struct runner_result *main;    /* the program's run, once ended */
+    double main_ended;             /* when it was handed over (seconds) */
     struct strbuf outcome;
     size_t collector;              /* the collector at work */
     bool helper_pending;           /* its helper waits for a free slot */
@@ -42,7 +43,6 @@ struct campaign {
     char *early_outcome;
     char early_stderr[SHA256_HEX_SIZE];
     char *early_stderr_line;
-    bool all_failed_alike;         /* every input failed alike: fail at the end */
     bool stopping;                 /* failed alike early: no more inputs; the runs
                                     * under way finish, then the campaign fails */
     bool failed;
@@ -200,7 +200,10 @@ static bool start_helper(struct campaign *c, struct active *a, struct diag_list 
     return true;
 }
 
-/* Has the command failed the same way for every one of the first runs? */
+/* Has the command failed the same way for each of the first CAMPAIGN_EARLY
+ * runs?  Fewer runs are not evidence enough: two inputs that find the same
+ * bug are the program's behaviour.  A command that cannot start at all
+ * says so at once. */
 static bool early_check(struct campaign *c, const struct active *a, struct diag_list *diags)
 {
     if (c->opts.keep_going || c->early_seen >= CAMPAIGN_EARLY || !c->early_alike)
@@ -216,26 +219,29 @@ static bool early_check(struct campaign *c, const struct active *a, struct diag_
                      strcmp(c->early_stderr, a->main->err.sha256) == 0;
     c->early_seen++;
     bool cannot_start = strncmp(outcome, "error:", 6) == 0;
-    size_t early = c->ntodo < CAMPAIGN_EARLY ? c->ntodo : CAMPAIGN_EARLY;
-    if (!c->early_alike || (!cannot_start && c->early_seen < early))
+    if (!c->early_alike || (!cannot_start && c->early_seen < CAMPAIGN_EARLY))
         return true;
+    /* Every input has run: nothing is left to spare, the run is complete;
+     * say what it looks like all the same. */
+    bool complete = !cannot_start && c->early_seen == c->ntodo;
     struct strbuf what = STRBUF_INIT;
     if (cannot_start)
         strbuf_addf(&what, "the command cannot be run: %s", outcome + 6);
     else
         strbuf_addf(&what, "the command failed for %s%zu input%s the same way: %s",
-                    c->early_seen == c->ntodo ? "all " : "each of the first ", c->early_seen,
+                    complete ? "all " : "each of the first ", c->early_seen,
                     c->early_seen == 1 ? "" : "s", outcome);
     if (c->early_stderr_line[0]) {
         /* The program's bytes: escaped, so that they cannot drive the terminal. */
         strbuf_addstr(&what, "; stderr: ");
         escape_add(&what, c->early_stderr_line, strlen(c->early_stderr_line));
     }
-    diag_add(diags, DIAG_ERROR, NULL, 0, 0, "%s%s", what.data,
-             cannot_start || c->early_seen == c->ntodo ? ""
-                                                       : " (--keep-going runs the rest anyway)");
+    diag_add(diags, complete ? DIAG_WARNING : DIAG_ERROR, NULL, 0, 0, "%s%s", what.data,
+             cannot_start ? ""
+             : complete   ? " (is the command line right?)"
+                          : " (--keep-going runs the rest anyway)");
     strbuf_free(&what);
-    return false;
+    return complete;
 }
 
 /* Record a finished input: one line appended, one record added. */
@@ -261,11 +267,19 @@ static bool record(struct campaign *c, struct active *a, struct diag_list *diags
     results_format_record(&c->results, &rec, &line);
     bool ok = results_append_line(c->fd, c->opts.results_path, &line, diags);
     strbuf_free(&line);
+    if (!ok) {
+        /* Not in the file: not recorded. */
+        run_record_free(&rec);
+        return false;
+    }
     c->progress.done++;
+    c->progress.start_ms += a->main->start_ms;
+    c->progress.program_ms += a->main->wall_ms;
+    c->progress.collect_ms += (now_s() - a->main_ended) * 1000.0;
     if (strcmp(rec.outcome, "exit:0") != 0)
         c->progress.failed++;
     results_add(&c->results, &rec);
-    return ok;
+    return true;
 }
 
 /* Run the collectors from a->collector on; a helper run suspends it. */
@@ -312,15 +326,10 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
         bool ok;
         if (!a->main) {
             a->main = res;
+            a->main_ended = now_s();
             runner_outcome(res, &a->outcome);
             /* The run is recorded either way; a command failing alike stops after. */
             bool early_ok = early_check(c, a, diags);
-            /* When every input has run already there is nothing to stop:
-             * the others finish, and the campaign fails at its end. */
-            if (!early_ok && c->early_seen == c->ntodo && strncmp(a->outcome.data, "error:", 6)) {
-                c->all_failed_alike = true;
-                early_ok = true;
-            }
             if (!early_ok && strncmp(a->outcome.data, "error:", 6)) {
                 /* Start no more inputs, but let the runs under way finish:
                  * a run whose own program has ended may still need a
@@ -345,7 +354,7 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
     if (!c->actives && c->next_todo >= c->ntodo) {
         if (c->stopping)
             c->failed = true;
-        return c->all_failed_alike || c->stopping ? CAMPAIGN_FAILED : CAMPAIGN_DONE;
+        return c->stopping ? CAMPAIGN_FAILED : CAMPAIGN_DONE;
     }
     return CAMPAIGN_RUNNING;
 }
@@ -364,6 +373,7 @@ void campaign_stop(struct campaign *c)
 void campaign_get_progress(const struct campaign *c, struct campaign_progress *p)
 {
     *p = c->progress;
+    p->escaped = runner_escaped(c->runner);
     p->elapsed_s = now_s() - c->started;
 }
 

@@ -11,10 +11,12 @@
  * p mod N = I-1; `--resume` skips inputs the results file already records;
  * a path given twice runs once; the results file itself is never an input.
  *
- * Failing at once: when the first few runs (CAMPAIGN_EARLY, or all when there
- * are fewer) all fail the same way — same outcome, same stderr — or a run
- * cannot start at all, the campaign stops with a diagnostic that shows the
- * outcome and the first line of stderr, unless keep_going is set.
+ * Failing at once: when each of the first CAMPAIGN_EARLY runs fails the
+ * same way — same outcome, same stderr — the campaign stops with a
+ * diagnostic that shows the outcome and the first line of stderr, unless
+ * keep_going is set; a run that cannot start at all stops it at once.  A
+ * campaign whose every input has run is complete, however its runs ended
+ * (failing alike then is a warning).
  *
  * Ownership: a campaign owns its runner, its results (the records already in
  * the file when resuming, then each new one) and the results file's
@@ -56,7 +58,13 @@ struct campaign_progress {
     size_t failed;   /* of them, outcome other than exit:0 */
     size_t skipped;  /* already recorded (resume) */
     size_t unreadable; /* inputs that could not be read (a warning each) */
+    size_t escaped;  /* processes that left their run's process group (killed) */
     double elapsed_s;
+    /* Where the time of the recorded runs went, summed over them: kpath's
+     * work before each program started (run directory, input copy, fork),
+     * the programs themselves (wall clock), and collection from a program's
+     * end to its record (collectors, their helper runs, the record). */
+    double start_ms, program_ms, collect_ms;
 };
 
 enum campaign_state { CAMPAIGN_RUNNING, CAMPAIGN_DONE, CAMPAIGN_FAILED };

@@ -8,7 +8,8 @@
  *    GCOV_PREFIX_STRIP=0), so parallel runs never mix; a helper run of
  *    `gcov --json-format --stdout` on them (beside links to the .gcno files
  *    of BUILD_DIR) gives "fn:NAME" for every function that ran and, with
- *    lines, "line:FILE:N" for every line;
+ *    lines, "line:FILE:N" for every line; functions that share a name
+ *    (static functions of different files) are "fn:NAME@FILE:LINE" each;
  *  - node (collect_node.c): NODE_V8_COVERAGE={run}/v8; "fn:NAME" for every
  *    named function of a file: URL that ran;
  *  - cmd (collect_cmd.c): `sh -c CMD` after each run, in the run's working

@@ -80,9 +80,23 @@ static bool gcov_helper(const struct collector *c, const struct collect_run *run
     return argv->len > 0;
 }
 
-/* One JSON document of gcov's output: its functions and lines that ran. */
-static void add_features(const struct gcov_state *st, const struct json_value *doc,
-                         struct str_list *out)
+/* A function gcov reported. */
+struct gcov_fn {
+    const char *name, *file; /* borrowed from the JSON documents */
+    unsigned long long line;
+    bool ran;
+};
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+/* One JSON document of gcov's output: its functions (all of them, to find
+ * names that several share) and the lines that ran. */
+static void add_document(const struct gcov_state *st, const struct json_value *doc,
+                         struct gcov_fn **fns, size_t *nfns, size_t *cap, struct str_list *out)
 {
     const struct json_value *files = json_get(doc, "files");
     if (!files || files->type != JSON_ARRAY)
@@ -90,15 +104,22 @@ static void add_features(const struct gcov_state *st, const struct json_value *d
     for (size_t f = 0; f < files->u.array.len; f++) {
         const struct json_value *file = files->u.array.items[f];
         const char *name = json_string(json_get(file, "file"));
-        const struct json_value *fns = json_get(file, "functions");
-        for (size_t i = 0; fns && fns->type == JSON_ARRAY && i < fns->u.array.len; i++) {
-            const struct json_value *fn = fns->u.array.items[i];
+        const struct json_value *list = json_get(file, "functions");
+        for (size_t i = 0; list && list->type == JSON_ARRAY && i < list->u.array.len; i++) {
+            const struct json_value *fn = list->u.array.items[i];
             const struct json_value *count = json_get(fn, "execution_count");
+            const struct json_value *start = json_get(fn, "start_line");
             const char *fname = json_string(json_get(fn, "demangled_name"));
             if (!fname)
                 fname = json_string(json_get(fn, "name"));
-            if (fname && count && count->type == JSON_NUMBER && count->u.number.value > 0)
-                str_list_addf(out, "fn:%s", fname);
+            if (!fname)
+                continue;
+            *fns = xgrow(*fns, cap, *nfns + 1, sizeof **fns);
+            (*fns)[(*nfns)++] = (struct gcov_fn){
+                .name = fname, .file = name ? name : "",
+                .line = start && start->type == JSON_NUMBER && start->u.number.is_uint
+                            ? (unsigned long long)start->u.number.uint : 0,
+                .ran = count && count->type == JSON_NUMBER && count->u.number.value > 0};
         }
         const struct json_value *lines = json_get(file, "lines");
         for (size_t i = 0; st->lines && name && lines && lines->type == JSON_ARRAY &&
@@ -111,6 +132,37 @@ static void add_features(const struct gcov_state *st, const struct json_value *d
                 str_list_addf(out, "line:%s:%llu", name,
                               (unsigned long long)number->u.number.uint);
         }
+    }
+}
+
+static int compare_fn_names(const void *a, const void *b)
+{
+    return strcmp(((const struct gcov_fn *)a)->name, ((const struct gcov_fn *)b)->name);
+}
+
+/* "fn:NAME" for each function that ran; when several functions of the
+ * program share a name (static functions of different files), each of
+ * them is "fn:NAME@FILE:LINE" (FILE's base name, the line it starts on).
+ * gcov lists every function of every object file that wrote counters, run
+ * or not, and a run that wrote counters wrote them for the whole program,
+ * so the same function gets the same name in every run. */
+static void name_functions(struct gcov_fn *fns, size_t n, struct str_list *out)
+{
+    qsort(fns, n, sizeof *fns, compare_fn_names);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && strcmp(fns[j].name, fns[i].name) == 0)
+            j++;
+        for (size_t k = i; k < j; k++) {
+            if (!fns[k].ran)
+                continue;
+            if (j - i == 1)
+                str_list_addf(out, "fn:%s", fns[k].name);
+            else
+                str_list_addf(out, "fn:%s@%s:%llu", fns[k].name, base_name(fns[k].file),
+                              fns[k].line);
+        }
+        i = j;
     }
 }
 
@@ -131,24 +183,34 @@ static bool gcov_collect(const struct collector *c, const struct collect_run *ru
         strbuf_free(&line);
         return false;
     }
-    /* One JSON document per .gcda file, one per line. */
+    /* One JSON document per .gcda file, one per line; the functions of all
+     * of them are named together. */
     const char *text = strbuf_str(&helper->stdout_kept);
     const char *end = text + helper->stdout_kept.len;
     uint32_t line = 1;
     bool ok = true;
+    struct json_doc *docs = NULL;
+    size_t ndocs = 0, docs_cap = 0, nfns = 0, fns_cap = 0;
+    struct gcov_fn *fns = NULL;
     for (const char *p = text; ok && p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *stop = nl ? nl : end;
         if (stop > p) {
-            struct json_doc doc;
-            memset(&doc, 0, sizeof doc);
-            ok = json_parse(&doc, "gcov output", line, p, (size_t)(stop - p), diags);
+            docs = xgrow(docs, &docs_cap, ndocs + 1, sizeof *docs);
+            struct json_doc *doc = &docs[ndocs++];
+            memset(doc, 0, sizeof *doc);
+            ok = json_parse(doc, "gcov output", line, p, (size_t)(stop - p), diags);
             if (ok)
-                add_features(st, doc.root, out);
-            json_doc_free(&doc);
+                add_document(st, doc->root, &fns, &nfns, &fns_cap, out);
         }
         p = nl ? nl + 1 : end;
     }
+    if (ok)
+        name_functions(fns, nfns, out);
+    free(fns);
+    for (size_t i = 0; i < ndocs; i++)
+        json_doc_free(&docs[i]);
+    free(docs);
     return ok;
 }
 

@@ -585,8 +585,15 @@ int results_append_open(const char *path, const struct results_header *h,
 bool results_append_line(int fd, const char *path, const struct strbuf *line,
                          struct diag_list *diags)
 {
+    /* A line written in part (a full disk) is cut off again, so that the
+     * file holds whole records only and the count of records stays true. */
+    struct stat st;
+    bool sized = fstat(fd, &st) == 0;
     if (!write_all_fd(fd, strbuf_str(line), line->len)) {
-        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot write: %s", strerror(errno));
+        int e = errno;
+        if (sized)
+            (void)!ftruncate(fd, st.st_size);
+        diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot write: %s", strerror(e));
         return false;
     }
     return true;

@@ -1,4 +1,4 @@
-/* _GNU_SOURCE: close_range, pipe2 and execvpe; wait4 for a child's rusage. */
+/* _GNU_SOURCE: close_range, pipe2, execvpe, vfork; wait4 for a child's rusage. */
 #define _GNU_SOURCE
 #include "run/runner.h"
 
@@ -11,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,65 +39,70 @@ struct capture {
     bool cut;
 };
 
+/* A run directory of the pool: BASE/N with cwd/ and in/ made once. */
+struct run_dir {
+    char *path;             /* owned */
+    char *input;            /* owned: the input copy in it, or NULL */
+    struct run_dir *next;   /* in the pool's free list */
+};
+
+/* The run directories of a runner, shared with the results that still use
+ * one (a collector's helper runs in its main run's directory after the main
+ * run's slot is free again); freed, and BASE removed, when the runner and
+ * every result are gone. */
+struct run_pool {
+    size_t refs;
+    char *base;             /* owned: PARENT/kpath-run-PID-XXXXXX, or NULL (not made yet) */
+    int lock_fd;            /* BASE/lock, flocked while this process lives */
+    unsigned made;          /* directories made so far (their names) */
+    struct run_dir *free;
+};
+
 struct child {
     bool active;
-    pid_t pid;              /* also its process group (setsid) */
+    pid_t pid;              /* also its process group and session (setsid) */
+    int pidfd;              /* readable once it has ended; -1 without pidfd_open */
     struct capture out, err;
     int status_fd;          /* the exec error pipe: bytes only when exec failed */
     double started;         /* seconds, monotonic */
     double deadline;        /* 0: none */
+    double prepare_ms;      /* kpath's own work before the program started */
     bool timed_out, reaped;
     int wstatus;
     struct rusage ru;
-    char *dir;
-    bool owns_dir;
+    struct run_dir *dir;    /* NULL: runs in an existing directory (in_dir) */
+    char *in_dir;
     void *user;
     struct strbuf kept;
 };
 
+#define RUNNER_PIDS_KEPT 4096 /* the last runs' pids: their groups were killed */
+
 struct runner {
     struct runner_options opts;
     struct child *slots; /* opts.jobs of them */
-    struct pollfd *fds;  /* 2 * opts.jobs: what runner_poll watches */
+    struct pollfd *fds;  /* 3 * opts.jobs: what runner_poll watches */
     size_t running;
+    struct run_pool *pool;
+    bool subreaper;      /* descendants that lose their parent come to kpath */
+    pid_t session;       /* kpath's own session: its other children are not runs' */
+    pid_t keeper;        /* the process that cleans up if kpath dies; 0: none */
+    int keeper_fd;       /* its pipe: "+PID"/"-PID" of runs as they start and end */
+    pid_t started[RUNNER_PIDS_KEPT]; /* ring of the runs started: pids = groups = sessions */
+    size_t nstarted;
+    size_t escaped;      /* processes that left their run's group and were killed */
+    struct runner *next_runner; /* in all_runners */
 };
+
+/* Every runner of the process: a sweep must not take another runner's runs
+ * (the explorer may run two jobs at once) for escaped processes. */
+static struct runner *all_runners;
 
 static double now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-struct runner *runner_new(const struct runner_options *opts)
-{
-    struct runner *r = xcalloc(1, sizeof *r);
-    r->opts = *opts;
-    if (r->opts.jobs == 0)
-        r->opts.jobs = 1;
-    r->slots = xcalloc(r->opts.jobs, sizeof *r->slots);
-    r->fds = xcalloc(2 * (size_t)r->opts.jobs, sizeof *r->fds);
-    return r;
-}
-
-void runner_free(struct runner *r)
-{
-    if (!r)
-        return;
-    runner_kill_all(r);
-    free(r->slots);
-    free(r->fds);
-    free(r);
-}
-
-bool runner_has_slot(const struct runner *r)
-{
-    return r->running < r->opts.jobs;
-}
-
-size_t runner_running(const struct runner *r)
-{
-    return r->running;
 }
 
 /* ---- removing a run directory ------------------------------------------- */
@@ -214,24 +222,465 @@ bool runner_check_command(const char *name, struct diag_list *diags)
     return false;
 }
 
-/* ---- starting a child ----------------------------------------------------- */
+/* ---- the run directories ------------------------------------------------- */
 
-static char *make_run_dir(const struct runner_options *o, struct diag_list *diags)
+const char *runner_dir_parent(const char *tmp_parent)
 {
-    const char *parent = o->tmp_parent;
-    if (!parent)
-        parent = getenv("TMPDIR");
-    if (!parent || !*parent)
-        parent = "/tmp";
+    if (tmp_parent && *tmp_parent)
+        return tmp_parent;
+    const char *env = getenv("TMPDIR");
+    if (env && *env)
+        return env;
+    struct stat st;
+    if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK | X_OK) == 0)
+        return "/dev/shm";
+    return "/tmp";
+}
+
+/* Empty a directory, leaving it; false if something stayed. */
+static bool empty_dir(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return false;
+    bool ok = true;
+    struct strbuf sub = STRBUF_INIT;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        strbuf_reset(&sub);
+        strbuf_addf(&sub, "%s/%s", path, e->d_name);
+        struct stat st;
+        if (lstat(sub.data, &st) == 0 && S_ISDIR(st.st_mode))
+            ok = runner_remove_tree(sub.data) && ok;
+        else if (unlink(sub.data) != 0 && errno != ENOENT)
+            ok = false;
+    }
+    closedir(d);
+    strbuf_free(&sub);
+    return ok;
+}
+
+/* Make DIR/NAME a directory of mode 0700 with nothing in it (it is one
+ * already, unless the program changed it). */
+static bool fresh_subdir(struct strbuf *path, const char *dir, const char *name)
+{
+    strbuf_reset(path);
+    strbuf_addf(path, "%s/%s", dir, name);
+    struct stat st;
+    if (lstat(path->data, &st) == 0) {
+        if (S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700)
+            return empty_dir(path->data);
+        if (S_ISDIR(st.st_mode) ? !runner_remove_tree(path->data) : unlink(path->data) != 0)
+            return false;
+    }
+    return mkdir(path->data, 0700) == 0;
+}
+
+/* Put a directory back in the state of a new one: cwd/ and in/ empty and
+ * nothing else (a collector's files, whatever the program made). */
+static bool reset_dir(struct run_dir *d)
+{
+    if (d->input) {
+        (void)unlink(d->input);
+        free(d->input);
+        d->input = NULL;
+    }
+    struct stat st;
+    if (lstat(d->path, &st) != 0 || !S_ISDIR(st.st_mode) || (st.st_mode & 07777) != 0700)
+        return false;
+    DIR *top = opendir(d->path);
+    if (!top)
+        return false;
+    bool ok = true;
+    struct strbuf sub = STRBUF_INIT;
+    struct dirent *e;
+    while ((e = readdir(top)) != NULL) {
+        const char *n = e->d_name;
+        if (!strcmp(n, ".") || !strcmp(n, "..") || !strcmp(n, "cwd") || !strcmp(n, "in"))
+            continue;
+        strbuf_reset(&sub);
+        strbuf_addf(&sub, "%s/%s", d->path, n);
+        if (lstat(sub.data, &st) == 0 && S_ISDIR(st.st_mode))
+            ok = runner_remove_tree(sub.data) && ok;
+        else if (unlink(sub.data) != 0 && errno != ENOENT)
+            ok = false;
+    }
+    closedir(top);
+    ok = ok && fresh_subdir(&sub, d->path, "cwd") && fresh_subdir(&sub, d->path, "in");
+    strbuf_free(&sub);
+    return ok;
+}
+
+static void dir_free(struct run_dir *d)
+{
+    free(d->path);
+    free(d->input);
+    free(d);
+}
+
+/* Remove the run directories of kpath processes that are gone: a base
+ * whose lock nobody holds.  (One being made has no "lock" yet: it is
+ * renamed into place locked.) */
+static void remove_stale(const char *parent)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
     struct strbuf path = STRBUF_INIT;
-    strbuf_addf(&path, "%s/kpath-run-XXXXXX", parent);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "kpath-run-", 10) != 0)
+            continue;
+        strbuf_reset(&path);
+        strbuf_addf(&path, "%s/%s/lock", parent, e->d_name);
+        int fd = open(path.data, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            strbuf_reset(&path);
+            strbuf_addf(&path, "%s/%s", parent, e->d_name);
+            runner_remove_tree(path.data);
+        }
+        close(fd);
+    }
+    closedir(d);
+    strbuf_free(&path);
+}
+
+static struct run_pool *pool_new(void)
+{
+    struct run_pool *p = xcalloc(1, sizeof *p);
+    p->refs = 1;
+    p->lock_fd = -1;
+    return p;
+}
+
+/* Make the pool's base directory, locked, once. */
+static bool pool_open(struct run_pool *p, const struct runner_options *o, struct diag_list *diags)
+{
+    if (p->base)
+        return true;
+    const char *parent = runner_dir_parent(o->tmp_parent);
+    remove_stale(parent);
+    struct strbuf path = STRBUF_INIT, lock = STRBUF_INIT;
+    strbuf_addf(&path, "%s/kpath-run-%ld-XXXXXX", parent, (long)getpid());
     if (!mkdtemp(path.data)) {
         diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot make a run directory in %s: %s", parent,
                  strerror(errno));
         strbuf_free(&path);
+        return false;
+    }
+    strbuf_addf(&lock, "%s/lock.new", path.data);
+    int fd = open(lock.data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    bool ok = fd >= 0 && flock(fd, LOCK_EX) == 0;
+    if (ok) {
+        char *final = xstrdup(lock.data);
+        final[strlen(final) - 4] = '\0'; /* ".../lock" */
+        ok = rename(lock.data, final) == 0;
+        free(final);
+    }
+    if (!ok) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot lock the run directory %s: %s", path.data,
+                 strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        runner_remove_tree(path.data);
+        strbuf_free(&path);
+        strbuf_free(&lock);
+        return false;
+    }
+    strbuf_free(&lock);
+    p->base = strbuf_detach(&path, NULL);
+    p->lock_fd = fd;
+    return true;
+}
+
+static struct run_dir *pool_take(struct run_pool *p, struct diag_list *diags)
+{
+    if (p->free) {
+        struct run_dir *d = p->free;
+        p->free = d->next;
+        d->next = NULL;
+        return d;
+    }
+    struct run_dir *d = xcalloc(1, sizeof *d);
+    struct strbuf path = STRBUF_INIT, sub = STRBUF_INIT;
+    strbuf_addf(&path, "%s/%u", p->base, ++p->made);
+    bool ok = mkdir(path.data, 0700) == 0;
+    strbuf_addf(&sub, "%s/cwd", path.data);
+    ok = ok && mkdir(sub.data, 0700) == 0;
+    strbuf_reset(&sub);
+    strbuf_addf(&sub, "%s/in", path.data);
+    ok = ok && mkdir(sub.data, 0700) == 0;
+    strbuf_free(&sub);
+    d->path = strbuf_detach(&path, NULL);
+    if (!ok) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot make the run directory %s: %s", d->path,
+                 strerror(errno));
+        runner_remove_tree(d->path);
+        dir_free(d);
         return NULL;
     }
-    return strbuf_detach(&path, NULL);
+    return d;
+}
+
+/* A directory back to the pool, emptied (or removed when it cannot be). */
+static void pool_give(struct run_pool *p, struct run_dir *d)
+{
+    if (reset_dir(d)) {
+        d->next = p->free;
+        p->free = d;
+    } else {
+        runner_remove_tree(d->path);
+        dir_free(d);
+    }
+}
+
+static void pool_unref(struct run_pool *p)
+{
+    if (--p->refs)
+        return;
+    while (p->free) {
+        struct run_dir *d = p->free;
+        p->free = d->next;
+        dir_free(d);
+    }
+    if (p->base)
+        runner_remove_tree(p->base);
+    if (p->lock_fd >= 0)
+        close(p->lock_fd);
+    free(p->base);
+    free(p);
+}
+
+/* ---- the keeper and the subreaper --------------------------------------- */
+
+/* Kill every process whose session is one of `sessions` (found in /proc):
+ * what a run forked that left its process group but not its session. */
+static void kill_sessions(const pid_t *sessions, size_t n)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    struct dirent *e;
+    char path[300], buf[512];
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t len = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (len <= 0)
+            continue;
+        buf[len] = '\0';
+        const char *p = strrchr(buf, ')');
+        long pid = atol(e->d_name), ppid = 0, pgrp = 0, sid = 0;
+        char state;
+        if (!p || sscanf(p + 1, " %c %ld %ld %ld", &state, &ppid, &pgrp, &sid) != 4)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            if (sid == sessions[i])
+                kill((pid_t)pid, SIGKILL);
+    }
+    closedir(d);
+}
+
+/* The keeper: a process forked once per runner that outlives kpath.  It
+ * reads "+PID" and "-PID" (as int32) for runs that start and end; when the
+ * pipe ends with runs still listed, kpath died without ending them (kill -9,
+ * the OOM killer, an unhandled signal): their direct children die of
+ * PR_SET_PDEATHSIG, and the keeper kills their process groups and sessions
+ * and removes the run directories, then exits. */
+static void keeper_main(int fd, size_t cap, const char *base)
+{
+    static const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1,
+                                  SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGTSTP, SIGTTIN, SIGTTOU};
+    for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++)
+        signal(ignored[i], SIG_IGN);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    (void)prctl(PR_SET_NAME, "kpath-keeper", 0, 0, 0);
+    /* Hold nothing of kpath's: not its terminal, not its output pipes (a
+     * reader would wait for the keeper), not the pool's lock. */
+    if (dup2(fd, 0) < 0)
+        _exit(1);
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+        dup2(null, 1);
+        dup2(null, 2);
+    }
+    if (close_range(3, ~0U, 0) != 0)
+        for (int i = 3; i < 4096; i++)
+            close(i);
+    pid_t *live = calloc(cap ? cap : 1, sizeof *live);
+    size_t n = 0;
+    for (;;) {
+        int32_t v;
+        size_t got = 0;
+        while (got < sizeof v) {
+            ssize_t k = read(0, (char *)&v + got, sizeof v - got);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                break;
+            got += (size_t)k;
+        }
+        if (got < sizeof v)
+            break;
+        if (v > 0 && live && n < cap) {
+            live[n++] = v;
+        } else if (v < 0) {
+            for (size_t i = 0; i < n; i++)
+                if (live[i] == -v) {
+                    live[i] = live[--n];
+                    break;
+                }
+        }
+    }
+    if (n && live) {
+        for (size_t i = 0; i < n; i++) {
+            kill(-live[i], SIGKILL);
+            kill(live[i], SIGKILL);
+        }
+        kill_sessions(live, n);
+    }
+    if (base) {
+        struct strbuf lock = STRBUF_INIT;
+        strbuf_addf(&lock, "%s/lock", base);
+        int lf = open(lock.data, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        /* Held: kpath lives on (a result still uses the directory). */
+        if (lf >= 0 && flock(lf, LOCK_EX | LOCK_NB) == 0)
+            runner_remove_tree(base);
+        strbuf_free(&lock);
+    }
+    _exit(0);
+}
+
+static void keeper_start(struct runner *r)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0)
+        return;
+    pid_t pid = fork();
+    if (pid == 0)
+        keeper_main(p[0], r->opts.jobs, r->pool->base);
+    close(p[0]);
+    if (pid < 0) {
+        close(p[1]);
+        return;
+    }
+    r->keeper = pid;
+    r->keeper_fd = p[1];
+}
+
+static void keeper_tell(struct runner *r, int32_t v)
+{
+    if (r->keeper_fd < 0)
+        return;
+    while (write(r->keeper_fd, &v, sizeof v) < 0 && errno == EINTR)
+        ;
+}
+
+static void keeper_stop(struct runner *r)
+{
+    if (r->keeper_fd >= 0)
+        close(r->keeper_fd);
+    r->keeper_fd = -1;
+    if (r->keeper > 0)
+        while (waitpid(r->keeper, NULL, 0) < 0 && errno == EINTR)
+            ;
+    r->keeper = 0;
+}
+
+static bool pid_in(const pid_t *v, size_t n, pid_t pid)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == pid)
+            return true;
+    return false;
+}
+
+/* As subreaper, kpath inherits what a run forked when its parent dies.  One
+ * in the session of a run under way is that run's business; one killed with
+ * its run's group is reaped; any other left its run's group (setsid, a
+ * daemon): it is killed with its own group and counted. */
+static void sweep(struct runner *r)
+{
+    if (!r->subreaper)
+        return;
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
+    for (int round = 0; round < 64; round++) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return;
+        ssize_t len = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (len <= 0)
+            return;
+        buf[len] = '\0';
+        bool any = false;
+        for (char *p = buf, *end; *p; p = end) {
+            long kid = strtol(p, &end, 10);
+            if (end == p)
+                break;
+            if (kid <= 0 || kid == r->keeper)
+                continue;
+            bool active = false, active_session = false;
+            char stat_path[64], st[512];
+            snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", kid);
+            int sfd = open(stat_path, O_RDONLY | O_CLOEXEC);
+            if (sfd < 0)
+                continue;
+            ssize_t sl = read(sfd, st, sizeof st - 1);
+            close(sfd);
+            if (sl <= 0)
+                continue;
+            st[sl] = '\0';
+            const char *q = strrchr(st, ')');
+            long ppid, pgrp, sid;
+            char state;
+            if (!q || sscanf(q + 1, " %c %ld %ld %ld", &state, &ppid, &pgrp, &sid) != 4)
+                continue;
+            if (sid == r->session)
+                continue; /* a child of kpath's own, not of a run */
+            bool contained = false;
+            for (const struct runner *o = all_runners; o; o = o->next_runner) {
+                for (uint32_t i = 0; i < o->opts.jobs; i++) {
+                    const struct child *c = &o->slots[i];
+                    if (c->active && c->pid == kid)
+                        active = true;
+                    if (c->active && !c->reaped && c->pid == sid)
+                        active_session = true;
+                }
+                size_t kept = o->nstarted < RUNNER_PIDS_KEPT ? o->nstarted : RUNNER_PIDS_KEPT;
+                contained = contained || pid_in(o->started, kept, (pid_t)pgrp);
+            }
+            if (active || active_session)
+                continue;
+            kill((pid_t)kid, SIGKILL);
+            if (pgrp > 1 && pgrp != getpgrp())
+                kill(-(pid_t)pgrp, SIGKILL);
+            while (waitpid((pid_t)kid, NULL, 0) < 0 && errno == EINTR)
+                ;
+            if (!contained)
+                r->escaped++;
+            any = true;
+        }
+        if (!any)
+            return;
+    }
+}
+
+size_t runner_escaped(const struct runner *r)
+{
+    return r->escaped;
 }
 
 static bool write_input(const char *path, const void *data, size_t len)
@@ -303,17 +752,6 @@ static void free_strv(char **v)
     free(v);
 }
 
-/* In the child, between fork and exec: tell the parent why it failed. */
-static void child_fail(int status_fd, const char *stage)
-{
-    int e = errno;
-    char buf[256];
-    int n = snprintf(buf, sizeof buf, "%s: %s", stage, strerror(e));
-    if (n > 0)
-        (void)!write(status_fd, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-    _exit(127);
-}
-
 static void set_limit(int resource, uint64_t value)
 {
     struct rlimit rl = {.rlim_cur = (rlim_t)value, .rlim_max = (rlim_t)value};
@@ -329,20 +767,52 @@ static void close_other_fds(int keep)
             close(fd);
 }
 
-static void run_child(const struct runner_options *o, char **argv, char **env, const char *cwd,
-                      const char *stdin_path, int out_w, int err_w, int status_w)
+/* ---- starting a child ----------------------------------------------------- */
+
+/* Why a child could not start, written to the status pipe: formatted by the
+ * parent (the child shares its memory until exec and must not allocate). */
+struct start_failure {
+    int err;
+    char stage[200];
+};
+
+static _Noreturn void child_fail(int status_fd, const char *stage)
 {
+    struct start_failure f;
+    memset(&f, 0, sizeof f);
+    f.err = errno;
+    for (size_t i = 0; stage[i] && i < sizeof f.stage - 1; i++)
+        f.stage[i] = stage[i];
+    (void)!write(status_fd, &f, sizeof f);
+    _exit(127);
+}
+
+/* The child, between vfork and exec: only system calls, nothing that
+ * allocates or touches the parent's state. */
+static _Noreturn void run_child(const struct runner_options *o, char **argv, char **env,
+                                const char *cwd, const char *stdin_path, int out_w, int err_w,
+                                int status_w, pid_t parent)
+{
+    /* Die with kpath: PR_SET_PDEATHSIG fires when the thread that forked
+     * this child ends, and kpath forks runs from its main thread only. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
+        child_fail(status_w, "kpath ended");
     /* Its own session: a new process group (killed as a whole at the end)
      * and no controlling terminal. */
     if (setsid() < 0)
         child_fail(status_w, "setsid");
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    int reset[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGCHLD};
-    for (size_t i = 0; i < sizeof reset / sizeof *reset; i++)
-        sigaction(reset[i], &sa, NULL);
+    /* kpath's handlers (and what it ignores) are not the program's. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (int sig = 1; sig < 32; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP)
+            continue;
+        struct sigaction old;
+        if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_DFL)
+            sigaction(sig, &dfl, NULL);
+    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -374,8 +844,43 @@ static void capture_init(struct capture *c, int fd, struct strbuf *kept, size_t 
     c->keep_max = keep_max;
 }
 
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    long fd = syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0) {
+        fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+        return (int)fd;
+    }
+#else
+    (void)pid;
+#endif
+    return -1;
+}
+
+/* vfork: the child borrows kpath's memory until exec, so starting a run
+ * costs the same whatever kpath's size (fork would copy its page tables).
+ * Signals stay blocked until the child has reset kpath's handlers. */
+static pid_t start_child(const struct runner_options *o, char **argv, char **env,
+                         const char *cwd, const char *stdin_path, int out_w, int err_w,
+                         int status_w)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pid_t parent = getpid();
+    pid_t pid = vfork();
+    if (pid == 0)
+        run_child(o, argv, env, cwd, stdin_path, out_w, err_w, status_w, parent);
+    int e = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return pid;
+}
+
 bool runner_start(struct runner *r, const struct runner_job *job, struct diag_list *diags)
 {
+    double t0 = now_seconds();
     struct child *c = NULL;
     for (uint32_t i = 0; i < r->opts.jobs && !c; i++)
         if (!r->slots[i].active)
@@ -384,24 +889,29 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
         diag_add(diags, DIAG_ERROR, NULL, 0, 0, "no free slot for a run");
         return false;
     }
-    char *dir = job->in_dir ? xstrdup(job->in_dir) : make_run_dir(&r->opts, diags);
-    if (!dir)
-        return false;
-    bool owns_dir = !job->in_dir;
+    struct run_dir *rd = NULL;
+    if (!job->in_dir) {
+        if (!pool_open(r->pool, &r->opts, diags) || !(rd = pool_take(r->pool, diags)))
+            return false;
+        if (r->keeper == 0 && r->keeper_fd < 0)
+            keeper_start(r);
+    }
+    const char *dir = rd ? rd->path : job->in_dir;
     struct strbuf cwd = STRBUF_INIT, input = STRBUF_INIT;
     strbuf_addf(&cwd, "%s/cwd", dir);
     bool ok = true;
-    if (owns_dir)
-        ok = mkdir(cwd.data, 0700) == 0;
-    if (ok && job->input_name) {
-        strbuf_addf(&input, "%s/in", dir);
-        ok = (mkdir(input.data, 0700) == 0 || errno == EEXIST);
+    if (job->input_name) {
         const char *name = job->input_name;
         if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strchr(name, '/'))
             name = "input";
+        strbuf_addf(&input, "%s/in", dir);
+        if (!rd)
+            ok = mkdir(input.data, 0700) == 0 || errno == EEXIST;
         strbuf_addf(&input, "/%s", name);
         ok = ok && (write_input(input.data, job->input, job->input_len) ||
-                    (job->in_dir && errno == EEXIST));
+                    (!rd && errno == EEXIST));
+        if (rd && ok)
+            rd->input = xstrdup(input.data);
     }
     int out_p[2] = {-1, -1}, err_p[2] = {-1, -1}, status_p[2] = {-1, -1};
     if (ok)
@@ -415,9 +925,8 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
             if (err_p[i] >= 0) close(err_p[i]);
             if (status_p[i] >= 0) close(status_p[i]);
         }
-        if (owns_dir)
-            runner_remove_tree(dir);
-        free(dir);
+        if (rd)
+            pool_give(r->pool, rd);
         strbuf_free(&cwd);
         strbuf_free(&input);
         return false;
@@ -443,10 +952,9 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
     char **env = build_env(job->env, dir);
     /* The child's stdout/stderr ends are dup2'd over 1 and 2 (dup2 clears
      * close-on-exec); the status pipe's end closes by itself on exec. */
-    pid_t pid = fork();
-    if (pid == 0)
-        run_child(&r->opts, argv, env, cwd.data, job->input_name ? input.data : NULL, out_p[1],
-                  err_p[1], status_p[1]);
+    pid_t pid = start_child(&r->opts, argv, env, cwd.data, job->input_name ? input.data : NULL,
+                            out_p[1], err_p[1], status_p[1]);
+    int fork_errno = errno;
     free_strv(argv);
     free_strv(env);
     strbuf_free(&cwd);
@@ -455,33 +963,34 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
     close(err_p[1]);
     close(status_p[1]);
     if (pid < 0) {
-        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot fork: %s", strerror(errno));
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot fork: %s", strerror(fork_errno));
         close(out_p[0]);
         close(err_p[0]);
         close(status_p[0]);
-        if (owns_dir)
-            runner_remove_tree(dir);
-        free(dir);
+        if (rd)
+            pool_give(r->pool, rd);
         return false;
     }
+    keeper_tell(r, (int32_t)pid);
+    r->started[r->nstarted++ % RUNNER_PIDS_KEPT] = pid;
     memset(c, 0, sizeof *c);
     c->active = true;
     c->pid = pid;
+    c->pidfd = open_pidfd(pid);
     fcntl(out_p[0], F_SETFL, O_NONBLOCK);
     fcntl(err_p[0], F_SETFL, O_NONBLOCK);
     capture_init(&c->out, out_p[0], job->keep_stdout ? &c->kept : NULL, job->keep_stdout);
     capture_init(&c->err, err_p[0], NULL, 0);
     c->status_fd = status_p[0];
     c->started = now_seconds();
+    c->prepare_ms = (c->started - t0) * 1000.0;
     c->deadline = r->opts.timeout_ms ? c->started + (double)r->opts.timeout_ms / 1000.0 : 0;
-    c->dir = dir;
-    c->owns_dir = owns_dir;
+    c->dir = rd;
+    c->in_dir = rd ? NULL : xstrdup(job->in_dir);
     c->user = job->user;
     r->running++;
     return true;
 }
-
-/* ---- watching children ---------------------------------------------------- */
 
 static void capture_data(struct capture *c, const char *buf, size_t n)
 {
@@ -526,13 +1035,21 @@ static void kill_group(const struct child *c)
     kill(c->pid, SIGKILL);
 }
 
-static void try_reap(struct child *c)
+static void try_reap(struct runner *r, struct child *c)
 {
     if (c->reaped)
         return;
     pid_t got = wait4(c->pid, &c->wstatus, WNOHANG, &c->ru);
+    if (got < 0 && errno == ECHILD) {
+        /* Reaped behind the runner's back (a waitpid(-1) elsewhere): it
+         * ended, how is unknown; say SIGKILL rather than wait forever. */
+        c->wstatus = SIGKILL;
+        memset(&c->ru, 0, sizeof c->ru);
+        got = c->pid;
+    }
     if (got == c->pid) {
         c->reaped = true;
+        keeper_tell(r, -(int32_t)c->pid);
         /* Whatever it forked dies with it; what they wrote is in the pipes. */
         kill(-c->pid, SIGKILL);
         capture_read(&c->out);
@@ -565,19 +1082,31 @@ static struct runner_result *finish(struct runner *r, struct child *c)
 {
     struct runner_result *res = xcalloc(1, sizeof *res);
     res->user = c->user;
-    res->dir = c->dir;
-    res->owns_dir = c->owns_dir;
+    if (c->dir) {
+        res->dir = xstrdup(c->dir->path);
+        res->owns_dir = true;
+        res->pool = r->pool;
+        res->pooled = c->dir;
+        r->pool->refs++;
+    } else {
+        res->dir = c->in_dir;
+    }
+    res->start_ms = c->prepare_ms;
     res->wall_ms = (now_seconds() - c->started) * 1000.0;
     res->cpu_ms = (double)(c->ru.ru_utime.tv_sec + c->ru.ru_stime.tv_sec) * 1000.0 +
                   (double)(c->ru.ru_utime.tv_usec + c->ru.ru_stime.tv_usec) / 1000.0;
     res->max_rss_kb = (uint64_t)c->ru.ru_maxrss;
-    char why[256];
-    ssize_t n = read(c->status_fd, why, sizeof why - 1);
+    struct start_failure why;
+    ssize_t n = read(c->status_fd, &why, sizeof why);
     close(c->status_fd);
-    if (n > 0) {
-        why[n] = '\0';
+    if (c->pidfd >= 0)
+        close(c->pidfd);
+    if (n == (ssize_t)sizeof why) {
+        why.stage[sizeof why.stage - 1] = '\0';
+        struct strbuf msg = STRBUF_INIT;
+        strbuf_addf(&msg, "%s: %s", why.stage, strerror(why.err));
         res->end = RUNNER_START_FAILED;
-        res->error = xstrdup(why);
+        res->error = strbuf_detach(&msg, NULL);
     } else if (c->timed_out) {
         res->end = RUNNER_TIMEOUT;
     } else if (WIFSIGNALED(c->wstatus)) {
@@ -593,6 +1122,7 @@ static struct runner_result *finish(struct runner *r, struct child *c)
     res->stdout_cut = c->out.cut;
     memset(c, 0, sizeof *c);
     r->running--;
+    sweep(r);
     return res;
 }
 
@@ -606,14 +1136,15 @@ struct runner_result *runner_poll(struct runner *r, int wait_ms)
         struct child *c = &r->slots[i];
         if (!c->active)
             continue;
-        try_reap(c);
+        try_reap(r, c);
         if (c->reaped)
             return finish(r, c);
         if (c->deadline && t >= c->deadline && !c->timed_out) {
             c->timed_out = true;
             kill_group(c);
         }
-        /* Children end with their pipes closed, which wakes poll; one that
+        /* A child's end makes its pidfd readable.  Without pidfd_open,
+         * children end with their pipes closed, which wakes poll; one that
          * closed them early, or whose pipes a descendant holds, is checked
          * every few milliseconds. */
         bool open = false;
@@ -625,6 +1156,10 @@ struct runner_result *runner_poll(struct runner *r, int wait_ms)
             fds[nfds++] = (struct pollfd){.fd = caps[k]->fd, .events = POLLIN};
         }
         int cap = open ? 20 : 1;
+        if (c->pidfd >= 0) {
+            fds[nfds++] = (struct pollfd){.fd = c->pidfd, .events = POLLIN};
+            cap = 1000;
+        }
         if (c->timed_out)
             cap = 1;
         else if (c->deadline) {
@@ -646,7 +1181,7 @@ struct runner_result *runner_poll(struct runner *r, int wait_ms)
             continue;
         capture_read(&c->out);
         capture_read(&c->err);
-        try_reap(c);
+        try_reap(r, c);
         if (c->reaped)
             return finish(r, c);
     }
@@ -664,21 +1199,77 @@ void runner_kill_all(struct runner *r)
             while (wait4(c->pid, &c->wstatus, 0, &c->ru) < 0 && errno == EINTR)
                 ;
             c->reaped = true;
+            keeper_tell(r, -(int32_t)c->pid);
         }
         if (c->out.fd >= 0)
             close(c->out.fd);
         if (c->err.fd >= 0)
             close(c->err.fd);
         close(c->status_fd);
+        if (c->pidfd >= 0)
+            close(c->pidfd);
         strbuf_free(&c->out.first);
         strbuf_free(&c->err.first);
         strbuf_free(&c->kept);
-        if (c->owns_dir)
-            runner_remove_tree(c->dir);
-        free(c->dir);
+        if (c->dir)
+            pool_give(r->pool, c->dir);
+        free(c->in_dir);
         memset(c, 0, sizeof *c);
         r->running--;
     }
+    sweep(r);
+}
+
+struct runner *runner_new(const struct runner_options *opts)
+{
+    struct runner *r = xcalloc(1, sizeof *r);
+    r->opts = *opts;
+    if (r->opts.jobs == 0)
+        r->opts.jobs = 1;
+    r->slots = xcalloc(r->opts.jobs, sizeof *r->slots);
+    r->fds = xcalloc(3 * (size_t)r->opts.jobs, sizeof *r->fds);
+    r->pool = pool_new();
+    r->keeper_fd = -1;
+    r->session = getsid(0);
+    /* What a run forks and leaves behind comes to kpath, not to init, so
+     * that it can be killed and counted (sweep). */
+    r->subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+    r->next_runner = all_runners;
+    all_runners = r;
+    return r;
+}
+
+void runner_free(struct runner *r)
+{
+    if (!r)
+        return;
+    runner_kill_all(r);
+    /* Processes killed with their group reach kpath a moment later. */
+    if (r->subreaper && r->nstarted) {
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        sweep(r);
+    }
+    keeper_stop(r);
+    for (struct runner **p = &all_runners; *p; p = &(*p)->next_runner)
+        if (*p == r) {
+            *p = r->next_runner;
+            break;
+        }
+    pool_unref(r->pool);
+    free(r->slots);
+    free(r->fds);
+    free(r);
+}
+
+bool runner_has_slot(const struct runner *r)
+{
+    return r->running < r->opts.jobs;
+}
+
+size_t runner_running(const struct runner *r)
+{
+    return r->running;
 }
 
 /* ---- results -------------------------------------------------------------- */
@@ -725,8 +1316,10 @@ void runner_result_free(struct runner_result *res)
 {
     if (!res)
         return;
-    if (res->owns_dir)
-        runner_remove_tree(res->dir);
+    if (res->pooled) {
+        pool_give(res->pool, res->pooled);
+        pool_unref(res->pool);
+    }
     free(res->dir);
     free(res->error);
     free(res->out.first_line);

@@ -2,11 +2,16 @@
  * API that never blocks longer than its caller allows.
  *
  * Every run gets:
- *  - a fresh directory RUN (mkdtemp under $TMPDIR or /tmp) holding cwd/ (the
- *    program's empty working directory), in/NAME (a read-only copy of the
- *    input, so the program can never change the suite) and whatever the
- *    collectors' environment points into it; RUN is removed, whatever the
- *    program left in it, when the result is freed;
+ *  - a run directory RUN holding cwd/ (the program's empty working
+ *    directory), in/NAME (a read-only copy of the input, so the program can
+ *    never change the suite) and whatever the collectors' environment points
+ *    into it.  Run directories live in one base directory per runner,
+ *    PARENT/kpath-run-PID-XXXXXX (PARENT: runner_dir_parent), are reused
+ *    rather than made and removed: when a result is freed its directory is
+ *    emptied (cwd/ and in/ empty again, mode 0700, nothing else) and given
+ *    to the next run; the base goes with the runner.  The base holds a lock
+ *    (flock of BASE/lock) while its kpath lives; a runner removes the bases
+ *    of dead kpath processes it finds beside its own;
  *  - its own session and process group (setsid: no controlling terminal),
  *    standard input from in/NAME (or /dev/null), stdout and stderr through
  *    pipes of which only the size, the SHA-256 and the first line are kept
@@ -14,9 +19,21 @@
  *    descriptor of kpath;
  *  - limits: a wall-clock timeout, RLIMIT_AS and RLIMIT_FSIZE (the memory
  *    limit), no core files;
- *  - at its end (exit, signal or timeout) SIGKILL to its whole process group,
- *    so nothing it forked outlives the run (a descendant that leaves the group
- *    with setsid of its own escapes: there is no portable way to catch it).
+ *  - at its end (exit, signal or timeout) SIGKILL to its whole process group.
+ *    kpath is a child subreaper (PR_SET_CHILD_SUBREAPER): a descendant that
+ *    left the group (setsid, a daemon) comes back to kpath when its parent
+ *    dies and is killed with its own group at the end of the next run, and
+ *    counted (runner_escaped);
+ *  - when kpath dies without ending it (kill -9, the OOM killer, a signal it
+ *    does not handle): the program dies of PR_SET_PDEATHSIG (SIGKILL; kpath
+ *    starts runs from its main thread only, the thread the signal follows),
+ *    and a keeper process forked once per runner kills the process groups
+ *    and sessions of the runs under way and removes the run directories.
+ *    What escaped its session too (a daemon) at that moment stays: without
+ *    cgroups there is no reliable way to find it.
+ *
+ * Children are started with vfork, so that starting a run costs the same
+ * whatever kpath's size; a run's end wakes runner_poll through a pidfd.
  *
  * The step API: runner_start starts one run when a slot is free (at most
  * `jobs` at once); runner_poll waits at most `wait_ms` (0: not at all) and
@@ -25,7 +42,8 @@
  *
  * Ownership: the runner owns its running children; a finished run is handed
  * over as a struct runner_result that the caller frees with
- * runner_result_free (which removes its directory). */
+ * runner_result_free (which gives its directory back, emptied).  A result
+ * may outlive its runner. */
 #ifndef KPATH_RUNNER_H
 #define KPATH_RUNNER_H
 
@@ -43,7 +61,7 @@ struct runner_options {
     uint32_t jobs;          /* children at once, at least 1 */
     uint64_t timeout_ms;    /* wall clock per run; 0: none */
     uint64_t max_memory;    /* bytes of address space and of any one file; 0: none */
-    const char *tmp_parent; /* where run directories go; NULL: $TMPDIR, else /tmp */
+    const char *tmp_parent; /* where run directories go; NULL: runner_dir_parent's choice */
 };
 
 /* What to run.  Everything is copied by runner_start. */
@@ -66,15 +84,22 @@ struct runner_job {
 
 enum runner_end { RUNNER_EXITED, RUNNER_SIGNALED, RUNNER_TIMEOUT, RUNNER_START_FAILED };
 
+struct run_pool;
+struct run_dir;
+
 struct runner_result {
     void *user;
-    char *dir;              /* owned: the run directory (removed by runner_result_free
-                             * unless the job ran in an existing one) */
+    char *dir;              /* owned: the run directory (emptied and reused after
+                             * runner_result_free unless the job ran in an existing one) */
     bool owns_dir;
+    struct run_pool *pool;  /* internal: where the directory goes back */
+    struct run_dir *pooled;
     enum runner_end end;
     int code;               /* exit status, or signal number */
     char *error;            /* owned: why a start failed (RUNNER_START_FAILED) */
-    double wall_ms, cpu_ms;
+    double start_ms;        /* kpath's work before the program started (directory,
+                             * input copy, pipes, fork) */
+    double wall_ms, cpu_ms; /* the program's, from its start to its end */
     uint64_t max_rss_kb;
     struct run_stream out, err; /* first_line owned */
     struct strbuf stdout_kept;  /* keep_stdout bytes at most */
@@ -99,6 +124,15 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
 struct runner_result *runner_poll(struct runner *r, int wait_ms);
 /* SIGKILL every running child's group, reap them and remove their directories. */
 void runner_kill_all(struct runner *r);
+
+/* Processes that left their run's process group (setsid) and were killed
+ * at the end of a run, so far. */
+size_t runner_escaped(const struct runner *r);
+
+/* Where run directories go: tmp_parent if given, else $TMPDIR if set, else
+ * /dev/shm (a memory file system: no disk writes per run) when it is a
+ * writable directory, else /tmp. */
+const char *runner_dir_parent(const char *tmp_parent);
 
 /* "exit:N", "signal:NAME", "timeout" or "error:WHY": the outcome feature. */
 void runner_outcome(const struct runner_result *res, struct strbuf *out);

@@ -1,12 +1,15 @@
 /* Benchmark of `kpath run`'s own cost: runs per second of a trivial command
- * (`true`) with 1 and 2 workers, through the campaign's step API as the CLI
- * drives it (fresh directory, input copy, fork/exec, pipes, kill, record
- * appended, directory removed), and the extra time per run of gcov
- * collection on the bundled subject (build/subjects/calc).  Prints figures;
- * asserts nothing. */
+ * (/bin/true) on 1,000 inputs with 1 and 2 workers, through the campaign's
+ * step API as the CLI drives it (run directory emptied, input copy,
+ * fork/exec, pipes, kill, record appended), against a plain shell loop
+ * (`for f in DIR/NAME...; do /bin/true <"$f"; done`) timed in the same run, as
+ * ratios (the goal: >= 90% of the loop at -j 1, about 2x at -j 2 on 2
+ * cores); then the extra time per run of gcov collection on the bundled
+ * subject (build/subjects/calc).  Prints figures; asserts nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -56,13 +59,31 @@ static double campaign_time(char *const *argv, uint32_t jobs, const char *gcov_d
     return st == CAMPAIGN_DONE ? took : -1;
 }
 
+/* Seconds for a shell loop that runs /bin/true once per input, or -1. */
+static double shell_loop_time(const char *dir)
+{
+    char script[512];
+    snprintf(script, sizeof script, "for f in %s/*.txt; do /bin/true <\"$f\"; done", dir);
+    double start = bench_now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        return -1;
+    return bench_now() - start;
+}
+
 void bench_run(const char *root)
 {
     printf("\n== kpath run: the runner's own cost per run\n");
     char dir[] = "/tmp/kpath-bench-run-XXXXXX";
     if (!mkdtemp(dir))
         return;
-    enum { N = 200 };
+    enum { N = 1000 };
     struct sample_list inputs = SAMPLE_LIST_INIT;
     for (int i = 0; i < N; i++) {
         char path[sizeof dir + 32];
@@ -77,13 +98,27 @@ void bench_run(const char *root)
     }
     char results[sizeof dir + 32];
     snprintf(results, sizeof results, "%s/results.jsonl", dir);
-    char *true_argv[] = {"true", NULL};
+    char *true_argv[] = {"/bin/true", NULL};
+    printf("  where run directories go: %s\n", runner_dir_parent(NULL));
+    double loop = shell_loop_time(dir);
+    double one = -1;
     for (uint32_t j = 1; j <= 2; j++) {
         double t = campaign_time(true_argv, j, NULL, &inputs, results);
-        if (t > 0)
-            printf("  `true`, -j %u: %zu runs in %.2f s: %.0f runs/s (%.2f ms per run)\n", j,
-                   inputs.len, t, (double)inputs.len / t, t * 1e3 / (double)inputs.len);
+        if (t <= 0)
+            continue;
+        printf("  /bin/true, -j %u: %zu runs in %.2f s: %.0f runs/s (%.2f ms per run)", j,
+               inputs.len, t, (double)inputs.len / t, t * 1e3 / (double)inputs.len);
+        if (loop > 0)
+            printf("; %.0f%% of the shell loop's runs/s", 100.0 * loop / t);
+        if (j == 1)
+            one = t;
+        else if (one > 0)
+            printf("; %.2fx -j 1", one / t);
+        printf("\n");
     }
+    if (loop > 0)
+        printf("  the shell loop (/bin/true per input): %.2f s: %.0f runs/s\n", loop,
+               (double)inputs.len / loop);
     char calc[4096], build[4096];
     snprintf(calc, sizeof calc, "%s/build/subjects/calc", root);
     snprintf(build, sizeof build, "%s/build/subjects", root);

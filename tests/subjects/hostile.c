@@ -7,6 +7,13 @@
  *   ignore-term   ignore SIGTERM and SIGINT, then sleep forever
  *   fork FILE     fork a child that writes its pid to FILE and sleeps
  *                 forever, then exit 0 at once (the child must be killed)
+ *   fork-hang FILE  fork a child that writes its pid to FILE and sleeps
+ *                 forever, then sleep forever too (for killing kpath
+ *                 under it: neither may survive)
+ *   daemon FILE   become a daemon the usual way (fork, setsid, fork again,
+ *                 the middle one exits): the daemon writes its pid to FILE
+ *                 and sleeps forever; exit 0 once FILE is written (the
+ *                 daemon has left the run's process group and session)
  *   flood N       write N MiB to stdout, then exit 0
  *   tty           exit 0 when it has no terminal (/dev/tty cannot be
  *                 opened), 1 when it has one
@@ -15,6 +22,8 @@
  *   alloc N       allocate and touch N MiB (exit 5 when the allocation fails)
  *   echo          copy the input to stdout */
 #define _POSIX_C_SOURCE 200809L
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -67,6 +76,43 @@ int main(int argc, char **argv)
         for (int i = 0; i < 500 && access(arg, F_OK) != 0; i++)
             sleep_ms(2);
         sleep_ms(20);
+        return 0;
+    }
+    if (strcmp(word, "fork-hang") == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            FILE *f = fopen(arg, "w");
+            if (f) {
+                fprintf(f, "%ld\n", (long)getpid());
+                fclose(f);
+            }
+            for (;;)
+                pause();
+        }
+        for (;;)
+            pause();
+    }
+    if (strcmp(word, "daemon") == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            setsid();
+            if (fork() == 0) {
+                char tmp[4100];
+                snprintf(tmp, sizeof tmp, "%s.tmp", arg);
+                FILE *f = fopen(tmp, "w");
+                if (f) {
+                    fprintf(f, "%ld\n", (long)getpid());
+                    fclose(f);
+                    rename(tmp, arg);
+                }
+                for (;;)
+                    pause();
+            }
+            _exit(0);
+        }
+        waitpid(pid, NULL, 0);
+        for (int i = 0; i < 2500 && access(arg, F_OK) != 0; i++)
+            sleep_ms(2);
         return 0;
     }
     if (strcmp(word, "flood") == 0) {

@@ -177,6 +177,83 @@ TEST(runner_remove_tree_deep_and_locked)
     free(path);
 }
 
+/* A run directory is reused, and the next run finds it as new: whatever the
+ * first program left (files, a locked directory, an extra input, a file
+ * beside cwd/, cwd/ itself without permissions) is gone; the base goes with
+ * the runner and its last result. */
+static struct runner_result *wait_run(struct runner *r, char *const *argv, const char *name,
+                                      const char *input)
+{
+    struct diag_list diags = DIAG_LIST_INIT;
+    struct runner_job job = {.argv = argv, .input_name = name, .input = input,
+                             .input_len = strlen(input), .keep_stdout = 4096};
+    struct runner_result *res = NULL;
+    if (CHECK(runner_start(r, &job, &diags)))
+        while (!(res = runner_poll(r, 50)))
+            ;
+    CHECK_INT(diags.len, 0);
+    diag_list_free(&diags);
+    return res;
+}
+
+TEST(runner_reuses_an_emptied_directory)
+{
+    char parent[] = "/tmp/kpath-test-pool-XXXXXX";
+    if (!CHECK(mkdtemp(parent) != NULL))
+        return;
+    struct runner_options o = {.jobs = 1, .timeout_ms = 60000, .tmp_parent = parent};
+    struct runner *r = runner_new(&o);
+    char *mess[] = {"sh", "-c",
+                    "echo x >left; mkdir -p deep/er; touch deep/er/f; chmod 0 deep; "
+                    "touch ../in/extra ../stray; mkdir ../gcov; chmod 0 .; cat",
+                    NULL};
+    struct runner_result *first = wait_run(r, mess, "in.txt", "one");
+    char *dir = first ? strdup(first->dir) : NULL;
+    if (first)
+        CHECK_STR(strbuf_str(&first->stdout_kept), "one");
+    runner_result_free(first);
+    char *look[] = {"sh", "-c", "ls -A .; echo --; ls -A ../in; echo --; ls -A ..; cat", NULL};
+    struct runner_result *second = wait_run(r, look, "other.txt", "two");
+    if (second && dir) {
+        CHECK_STR(second->dir, dir);
+        CHECK_STR(strbuf_str(&second->stdout_kept), "--\nother.txt\n--\ncwd\nin\ntwo");
+    }
+    runner_free(r);
+    /* The result outlives its runner; then the base goes too. */
+    runner_result_free(second);
+    free(dir);
+    CHECK(rmdir(parent) == 0);
+}
+
+/* Two runners at once (the explorer's jobs): the end of a run of one, which
+ * kills what escaped its runs, leaves the other's runs alone. */
+TEST(runner_two_runners_leave_each_other_alone)
+{
+    struct runner_options o = {.jobs = 1, .timeout_ms = 60000};
+    struct runner *a = runner_new(&o), *b = runner_new(&o);
+    struct diag_list diags = DIAG_LIST_INIT;
+    char *slow[] = {"sh", "-c", "sleep 0.3; exit 7", NULL};
+    struct runner_job job = {.argv = slow};
+    CHECK(runner_start(a, &job, &diags));
+    char *quick[] = {"true", NULL};
+    struct runner_result *q = wait_run(b, quick, "x", "");
+    if (q)
+        CHECK_INT(q->end, RUNNER_EXITED);
+    runner_result_free(q);
+    struct runner_result *res = NULL;
+    while (!(res = runner_poll(a, 50)))
+        ;
+    char *outcome = outcome_of(res);
+    CHECK_STR(outcome, "exit:7");
+    free(outcome);
+    CHECK_INT(runner_escaped(a), 0);
+    CHECK_INT(runner_escaped(b), 0);
+    runner_result_free(res);
+    diag_list_free(&diags);
+    runner_free(a);
+    runner_free(b);
+}
+
 TEST(pearson_on_hand_computed_values)
 {
     double x[] = {1, 2, 3, 4}, up[] = {2, 4, 6, 8}, down[] = {4, 3, 2, 1}, mixed[] = {1, 3, 2, 4};

@@ -5,7 +5,8 @@
 # once (exit status 1) with its outcome and stderr, unless --keep-going
 # (every run that ended is recorded, also when a collector's helper must
 # still run after it);
-# one that fails for every input of a smaller suite says "all".
+# fewer than 5 inputs failing alike are no evidence (a complete run, exit
+# status 0), and when every input ran it is a warning that says "all".
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -59,9 +60,16 @@ rm -f "$tmp/r.jsonl"
 # --keep-going runs them all.
 expect 0 "kpath run: 12 runs recorded in $tmp/r.jsonl" --keep-going -j 2 $g "$tmp/in" -- "$tmp/broken"
 rm -f "$tmp/r.jsonl"
-# Two inputs, both failing alike: "all".
-expect 1 "kpath run: error: the command failed for all 2 inputs the same way: exit:1" \
-    $g "$tmp/in/01" "$tmp/in/02" -- false
+# Two inputs, both failing alike, are not evidence of a broken command
+# (they may find the same bug): the run is complete, exit status 0.
+expect 0 "kpath run: 2 runs recorded in $tmp/r.jsonl" $g "$tmp/in/01" "$tmp/in/02" -- false
+grep -q "same way" "$tmp/err" && { cat "$tmp/err" >&2; fail "2 inputs: a failing-alike message"; }
+rm -f "$tmp/r.jsonl"
+# Exactly 5, all failing alike: every input ran, so the run is complete
+# (exit status 0) and the likeness is a warning that says "all".
+expect 0 "kpath run: warning: the command failed for all 5 inputs the same way: exit:64; stderr: usage: broken FILE (is the command line right?)" \
+    -j 1 $g "$tmp/in/01" "$tmp/in/02" "$tmp/in/03" "$tmp/in/04" "$tmp/in/05" -- "$tmp/broken"
+grep -qxF "kpath run: 5 runs recorded in $tmp/r.jsonl" "$tmp/err" || fail "5 inputs: not complete"
 rm -f "$tmp/r.jsonl"
 # Failures that differ are the program's behaviour, not a broken command.
 printf 'exit 1' >"$tmp/in/01"
