@@ -41,7 +41,6 @@ static const struct cli_option options[] = {
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
     {"json", 0, NULL, "print JSON instead of text"},
-    CLI_ANY_FILE_OPTION,
     {0},
 };
 

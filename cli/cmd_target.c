@@ -52,7 +52,6 @@ static const struct cli_option options[] = {
     {"run", 0, NULL, "run the inputs, and as many random ones, through the command after "
                      "'--' and compare how often each reaches the feature"},
     RUN_CLI_OPTIONS,
-    CLI_ANY_FILE_OPTION,
     {0},
 };
 
