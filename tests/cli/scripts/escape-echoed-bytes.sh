@@ -26,13 +26,13 @@ done
     fail "C1 not shown as \\u{009B}"
 
 # A program that fails the same way for every input, its stderr line full of
-# escape sequences.
-printf '1\n' >"$tmp/in1" && printf '2\n' >"$tmp/in2" && printf '3\n' >"$tmp/in3"
+# escape sequences (six inputs: the first five failing alike stop the run).
+for i in 1 2 3 4 5 6; do printf '%s\n' $i >"$tmp/in$i"; done
 cat >"$tmp/prog.sh" <<'PROG'
 printf '\033]0;pwned\007\033[2Jbad input\302\233\n' >&2
 exit 3
 PROG
-"$KPATH" run --results "$tmp/results" grammars/expr.ebnf "$tmp/in1" "$tmp/in2" "$tmp/in3" -- sh "$tmp/prog.sh" >/dev/null 2>"$tmp/err"
+"$KPATH" run --results "$tmp/results" grammars/expr.ebnf "$tmp"/in[1-6] -- sh "$tmp/prog.sh" >/dev/null 2>"$tmp/err"
 grep -q 'the same way' "$tmp/err" || { cat "$tmp/err" >&2; fail "no 'failed the same way' message"; }
 raw "$tmp/err" && fail "run: raw control bytes in: $(od -c "$tmp/err" | head)"
 grep -q 'stderr: \\x1B\]0;pwned\\x07\\x1B\[2Jbad input\\u{009B}' "$tmp/err" ||
