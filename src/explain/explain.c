@@ -282,17 +282,25 @@ static void read_rows(const struct kpath_features *kf, struct kpath_features *gr
 static const struct kpath_features *sort_kf;
 static int cmp_feature(const void *a, const void *b);
 
-static int cmp_feature(const void *a, const void *b)
+/* Features x and y of sort_kf by length, then node by node by key[node]
+ * (the node id itself when key is NULL). */
+static int cmp_paths_by(uint32_t x, uint32_t y, const uint32_t *key)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     const struct kpath_features *kf = sort_kf;
     if (kf->len[x] != kf->len[y])
         return kf->len[x] < kf->len[y] ? -1 : 1;
     const uint32_t *p = kpath_feature_path(kf, x), *q = kpath_feature_path(kf, y);
-    for (uint32_t i = 0; i < kf->len[x]; i++)
-        if (p[i] != q[i])
-            return p[i] < q[i] ? -1 : 1;
+    for (uint32_t i = 0; i < kf->len[x]; i++) {
+        uint32_t u = key ? key[p[i]] : p[i], v = key ? key[q[i]] : q[i];
+        if (u != v)
+            return u < v ? -1 : 1;
+    }
     return 0;
+}
+
+static int cmp_feature(const void *a, const void *b)
+{
+    return cmp_paths_by(*(const uint32_t *)a, *(const uint32_t *)b, NULL);
 }
 
 static void renumber(struct kpath_features *kf, struct explain_inputs *in)
@@ -360,13 +368,9 @@ static uint32_t *rank_level;
 static int cmp_rank(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    const struct kpath_features *kf = sort_kf;
-    if (kf->len[x] != kf->len[y])
-        return kf->len[x] < kf->len[y] ? -1 : 1;
-    const uint32_t *p = kpath_feature_path(kf, x), *q = kpath_feature_path(kf, y);
-    for (uint32_t i = 0; i < kf->len[x]; i++)
-        if (rank_level[p[i]] != rank_level[q[i]])
-            return rank_level[p[i]] < rank_level[q[i]] ? -1 : 1;
+    int by_level = cmp_paths_by(x, y, rank_level);
+    if (by_level)
+        return by_level;
     size_t lx = strlen(rank_text[x]), ly = strlen(rank_text[y]);
     if (lx != ly)
         return lx < ly ? -1 : 1;

@@ -2507,7 +2507,8 @@ static void tree_ranks(const struct generator *gen, const struct derivation *tre
 {
     l->len = 0;
     pin_foreach_kpath(gen->opts.pins, tree, gen->opts.k, collect_rank, l);
-    qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
+    if (l->len > 1) /* a tree without k-paths has no array at all: qsort(NULL) is UB */
+        qsort(l->ranks, l->len, sizeof *l->ranks, compare_rank);
     if (l->seen) {
         for (size_t j = 0; j < l->len; j++)
             l->seen[l->ranks[j] / 64] = 0;

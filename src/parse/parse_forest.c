@@ -543,6 +543,28 @@ static uint32_t earliest_packed(const struct forest *f, uint32_t pk)
     return pk;
 }
 
+/* The children of symbol s's earliest derivation into *kids (grown as
+ * needed), right to left; their number. */
+static size_t earliest_children(const struct forest *f, const struct symbol *s, uint32_t **kids,
+                                size_t *kids_cap)
+{
+    size_t nkids = 0;
+    uint32_t item = NONE;
+    if (node_is_unit(f, s->node)) {
+        *kids = xgrow(*kids, kids_cap, 1, sizeof **kids);
+        (*kids)[nkids++] = earliest_link(f, s->derivs);
+    } else {
+        item = earliest_link(f, s->derivs);
+    }
+    while (item != NONE && item_packed(f, item) != NONE) {
+        const struct packed *pk = &PACKED(f, earliest_packed(f, item_packed(f, item)));
+        *kids = xgrow(*kids, kids_cap, nkids + 1, sizeof **kids);
+        (*kids)[nkids++] = pk->right;
+        item = pk->left;
+    }
+    return nkids;
+}
+
 /* The earliest derivation of every symbol and item was made before it (a
  * symbol is made with the derivation that completes it, an item with the
  * pair that advances it, from symbols and items that exist), so following
@@ -570,21 +592,7 @@ bool forest_walk_first_tree(const struct forest *f,
         ok = visit(&v, ctx);
         if (n->kind == NODE_LIT || n->kind == NODE_CLASS)
             continue;
-        /* The children of the earliest derivation, collected right to left. */
-        nkids = 0;
-        uint32_t item = NONE;
-        if (node_is_unit(f, s->node)) {
-            kids = xgrow(kids, &kids_cap, 1, sizeof *kids);
-            kids[nkids++] = earliest_link(f, s->derivs);
-        } else {
-            item = earliest_link(f, s->derivs);
-        }
-        while (item != NONE && item_packed(f, item) != NONE) {
-            const struct packed *pk = &PACKED(f, earliest_packed(f, item_packed(f, item)));
-            kids = xgrow(kids, &kids_cap, nkids + 1, sizeof *kids);
-            kids[nkids++] = pk->right;
-            item = pk->left;
-        }
+        nkids = earliest_children(f, s, &kids, &kids_cap);
         stack = xgrow(stack, &stack_cap, depth + nkids, sizeof *stack);
         for (size_t i = 0; i < nkids; i++) /* rightmost first: the leftmost is on top */
             stack[depth++] = (struct frame){kids[i], fr.depth + 1};
@@ -612,21 +620,7 @@ bool forest_first_tree(const struct forest *f, struct derivation *t)
             decisions[ndec++] = text_at(f, s->start);
             continue;
         }
-        /* The children of the earliest derivation, collected right to left. */
-        nkids = 0;
-        uint32_t item = NONE;
-        if (node_is_unit(f, s->node)) {
-            kids = xgrow(kids, &kids_cap, 1, sizeof *kids);
-            kids[nkids++] = earliest_link(f, s->derivs);
-        } else {
-            item = earliest_link(f, s->derivs);
-        }
-        while (item != NONE && item_packed(f, item) != NONE) {
-            const struct packed *pk = &PACKED(f, earliest_packed(f, item_packed(f, item)));
-            kids = xgrow(kids, &kids_cap, nkids + 1, sizeof *kids);
-            kids[nkids++] = pk->right;
-            item = pk->left;
-        }
+        nkids = earliest_children(f, s, &kids, &kids_cap);
         if (n->kind == NODE_ALT) {
             uint32_t chosen = SYMBOL(f, kids[0]).node;
             for (uint32_t i = 0; i < n->nchildren; i++)
