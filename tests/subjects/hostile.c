@@ -38,6 +38,20 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* A child that writes its pid to file `path`, then waits forever. */
+static void spawn_pid_writer(const char *path)
+{
+    if (fork() == 0) {
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "%ld\n", (long)getpid());
+            fclose(f);
+        }
+        for (;;)
+            pause();
+    }
+}
+
 int main(int argc, char **argv)
 {
     char buf[4096];
@@ -62,16 +76,7 @@ int main(int argc, char **argv)
             pause();
     }
     if (strcmp(word, "fork") == 0) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            FILE *f = fopen(arg, "w");
-            if (f) {
-                fprintf(f, "%ld\n", (long)getpid());
-                fclose(f);
-            }
-            for (;;)
-                pause();
-        }
+        spawn_pid_writer(arg);
         /* Give the child time to write its pid before the parent exits. */
         for (int i = 0; i < 500 && access(arg, F_OK) != 0; i++)
             sleep_ms(2);
@@ -79,16 +84,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(word, "fork-hang") == 0) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            FILE *f = fopen(arg, "w");
-            if (f) {
-                fprintf(f, "%ld\n", (long)getpid());
-                fclose(f);
-            }
-            for (;;)
-                pause();
-        }
+        spawn_pid_writer(arg);
         for (;;)
             pause();
     }
