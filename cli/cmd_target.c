@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "explain_session.h"
 #include "base/file_hint.h"
+#include "graph/written.h"
 #include "gen/gen.h"
 #include "base/json.h"
 #include "base/outdir.h"
@@ -515,7 +516,7 @@ static int target(const struct cli_command *cmd, const struct cli_context *ctx, 
             }
             strbuf_reset(&text);
             made[nmade].nodes = tree.len;
-            derivation_text(&tree, &text);
+            derivation_written_text(&tree, &text);
             derivation_free(&tree);
             made[nmade].rule = r;
             made[nmade].text = strbuf_detach(&text, &made[nmade].len);

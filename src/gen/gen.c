@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "graph/expansion.h"
+#include "graph/written.h"
 #include "base/leb128.h"
 #include "gen/learn.h"
 #include "base/saturate.h"
@@ -2393,7 +2394,7 @@ static void finish_tree(struct generator *gen)
     memset(in, 0, sizeof *in);
     derivation_pack(&gen->tree, &in->tree);
     struct strbuf text = STRBUF_INIT;
-    derivation_text(&gen->tree, &text);
+    derivation_written_text(&gen->tree, &text);
     in->text = strbuf_detach(&text, &in->len);
     in->depth = derivation_depth(&gen->tree);
     in->derivation_depth = gen_derivation_depth(&gen->tree);

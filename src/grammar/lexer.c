@@ -487,69 +487,115 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
     return found;
 }
 
-bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexer_token **out,
-               size_t *nout, size_t *error_at)
+static void sim_init(struct sim *sim, const struct lexer *lx)
 {
-    struct sim sim = {0};
-    sim.lx = lx;
+    memset(sim, 0, sizeof *sim);
+    sim->lx = lx;
     size_t ns = lx->nstates ? lx->nstates : 1;
-    sim.cur.items = xmalloc(ns * sizeof *sim.cur.items);
-    sim.nxt.items = xmalloc(ns * sizeof *sim.nxt.items);
-    sim.cur.mark = xcalloc(ns, sizeof *sim.cur.mark);
-    sim.nxt.mark = xcalloc(ns, sizeof *sim.nxt.mark);
-    sim.stack = xmalloc((2 * ns + 1) * sizeof *sim.stack);
-    sim.stopped = xcalloc(lx->spec->nrules ? lx->spec->nrules : 1, sizeof *sim.stopped);
-    struct lexer_token *toks = NULL;
-    size_t n = 0, cap = 0;
-    uint32_t *stack = NULL; /* the mode stack, below the current mode */
-    size_t depth = 0, stack_cap = 0;
-    uint32_t mode = 0;
-    size_t pos = 0, more_start = SIZE_MAX;
-    bool ok = true;
-    while (pos < len) {
+    sim->cur.items = xmalloc(ns * sizeof *sim->cur.items);
+    sim->nxt.items = xmalloc(ns * sizeof *sim->nxt.items);
+    sim->cur.mark = xcalloc(ns, sizeof *sim->cur.mark);
+    sim->nxt.mark = xcalloc(ns, sizeof *sim->nxt.mark);
+    sim->stack = xmalloc((2 * ns + 1) * sizeof *sim->stack);
+    sim->stopped = xcalloc(lx->spec->nrules ? lx->spec->nrules : 1, sizeof *sim->stopped);
+}
+
+static void sim_free(struct sim *sim)
+{
+    free(sim->cur.items);
+    free(sim->nxt.items);
+    free(sim->cur.mark);
+    free(sim->nxt.mark);
+    free(sim->stack);
+    free(sim->stopped);
+}
+
+/* Where the lexer is between two tokens: its position, mode and mode stack,
+ * and where a `more` token being continued began. */
+struct lex_run {
+    size_t pos, more_start; /* more_start: SIZE_MAX when none */
+    uint32_t mode;
+    uint32_t *stack;        /* owned: the modes below the current one */
+    size_t depth, cap;
+};
+
+#define LEX_RUN_START {0, SIZE_MAX, 0, NULL, 0, 0}
+
+static void lex_run_copy(struct lex_run *dst, const struct lex_run *src)
+{
+    uint32_t *stack = dst->stack;
+    size_t cap = dst->cap;
+    stack = xgrow(stack, &cap, src->depth + 1, sizeof *stack);
+    if (src->depth)
+        memcpy(stack, src->stack, src->depth * sizeof *stack);
+    *dst = *src;
+    dst->stack = stack;
+    dst->cap = cap;
+}
+
+/* The next token at run->pos (hidden ones too; `more` texts joined into the
+ * token they lead to), advancing run: 1 with *tok, 0 at the end of the text,
+ * -1 with *error_at when no rule matches (or the text ends inside `more`). */
+static int next_token(struct sim *sim, struct lex_run *run, const char *text, size_t len,
+                      struct lexer_token *tok, size_t *error_at)
+{
+    const struct lexer *lx = sim->lx;
+    while (run->pos < len) {
         uint32_t r = 0;
-        size_t end = pos;
-        if (!longest_match(&sim, mode, text, len, pos, &r, &end)) {
-            *error_at = more_start != SIZE_MAX ? more_start : pos;
-            ok = false;
-            break;
+        size_t end = run->pos;
+        if (!longest_match(sim, run->mode, text, len, run->pos, &r, &end)) {
+            *error_at = run->more_start != SIZE_MAX ? run->more_start : run->pos;
+            return -1;
         }
         const struct lexer_rule *lr = &lx->spec->rules[r];
         if (lr->pops) {
-            mode = depth ? stack[--depth] : mode;
+            run->mode = run->depth ? run->stack[--run->depth] : run->mode;
         } else if (lx->rule_enters[r] != NO_STATE) {
             if (lr->pushes) {
-                stack = xgrow(stack, &stack_cap, depth + 1, sizeof *stack);
-                stack[depth++] = mode;
+                run->stack = xgrow(run->stack, &run->cap, run->depth + 1, sizeof *run->stack);
+                run->stack[run->depth++] = run->mode;
             }
-            mode = lx->rule_enters[r];
+            run->mode = lx->rule_enters[r];
         }
+        size_t start = run->pos;
+        run->pos = end;
         if (lr->more) {
-            if (more_start == SIZE_MAX)
-                more_start = pos;
-        } else {
-            toks = xgrow(toks, &cap, n + 1, sizeof *toks);
-            toks[n++] = (struct lexer_token){r, lx->rule_type[r],
-                                             more_start != SIZE_MAX ? more_start : pos, end,
-                                             lr->skip};
-            more_start = SIZE_MAX;
+            if (run->more_start == SIZE_MAX)
+                run->more_start = start;
+            continue;
         }
-        pos = end;
+        *tok = (struct lexer_token){r, lx->rule_type[r],
+                                    run->more_start != SIZE_MAX ? run->more_start : start, end,
+                                    lr->skip};
+        run->more_start = SIZE_MAX;
+        return 1;
     }
-    if (ok && more_start != SIZE_MAX) {
-        *error_at = more_start;
-        ok = false;
+    if (run->more_start != SIZE_MAX) {
+        *error_at = run->more_start;
+        return -1;
     }
-    free(stack);
-    free(sim.cur.items);
-    free(sim.nxt.items);
-    free(sim.cur.mark);
-    free(sim.nxt.mark);
-    free(sim.stack);
-    free(sim.stopped);
+    return 0;
+}
+
+bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexer_token **out,
+               size_t *nout, size_t *error_at)
+{
+    struct sim sim;
+    sim_init(&sim, lx);
+    struct lexer_token *toks = NULL;
+    size_t n = 0, cap = 0;
+    struct lex_run run = LEX_RUN_START;
+    struct lexer_token tok;
+    int got;
+    while ((got = next_token(&sim, &run, text, len, &tok, error_at)) == 1) {
+        toks = xgrow(toks, &cap, n + 1, sizeof *toks);
+        toks[n++] = tok;
+    }
+    free(run.stack);
+    sim_free(&sim);
     *out = toks;
     *nout = n;
-    return ok;
+    return got == 0;
 }
 
 /* ---- text that the lexer reads back ------------------------------------ */
@@ -585,77 +631,135 @@ static bool is_separator(const struct lexer *lx, const char *sep)
     return ok;
 }
 
-#define MAX_ROUNDS 12 /* lexings of one text; a text that needs more stays as it is */
+/* The candidate text of lexer_separate from want[f] on: the raw text with
+ * seps[level[i]-1] before want[i]; pre[i] and at[i] say where that
+ * separator and want[i] begin in it. */
+struct candidate {
+    const char *text;           /* raw */
+    size_t len;
+    const struct lexer_span *want;
+    size_t nwant;
+    uint8_t *level;
+    size_t *pre, *at;
+    struct strbuf cand;
+};
+
+static void rebuild_from(struct candidate *c, const char *const *seps, size_t f)
+{
+    if (f == 0) {
+        c->cand.len = 0;
+        strbuf_add(&c->cand, c->text, c->nwant ? c->want[0].start : c->len);
+    } else {
+        c->cand.len = c->pre[f];
+    }
+    for (size_t i = f; i < c->nwant; i++) {
+        c->pre[i] = c->cand.len;
+        if (c->level[i])
+            strbuf_addstr(&c->cand, seps[c->level[i] - 1]);
+        c->at[i] = c->cand.len;
+        size_t to = i + 1 < c->nwant ? c->want[i + 1].start : c->len;
+        strbuf_add(&c->cand, c->text + c->want[i].start, to - c->want[i].start);
+    }
+}
 
 bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
                     const struct lexer_span *spans, size_t n, struct strbuf *out)
 {
     const char *const *seps = lx->seps;
     size_t nseps = lx->nseps;
+    struct candidate c = {text, len, NULL, 0, NULL, NULL, NULL, STRBUF_INIT};
     /* The parser's tokens: the spans that are not skip tokens. */
     struct lexer_span *want = xmalloc((n ? n : 1) * sizeof *want);
-    size_t nwant = 0;
     for (size_t i = 0; i < n; i++)
         if (!lx->spec->rules[spans[i].rule].skip)
-            want[nwant++] = spans[i];
-    uint8_t *level = xcalloc(nwant ? nwant : 1, 1); /* separator before want[i]: seps[level-1] */
-    size_t *at = xmalloc((nwant ? nwant : 1) * sizeof *at); /* want[i].start in the candidate */
-    struct strbuf cand = STRBUF_INIT;
+            want[c.nwant++] = spans[i];
+    c.want = want;
+    c.level = xcalloc(c.nwant + 1, 1);
+    c.pre = xmalloc((c.nwant + 1) * sizeof *c.pre);
+    c.at = xmalloc((c.nwant + 1) * sizeof *c.at);
+    rebuild_from(&c, seps, 0);
+    /* One pass of the lexer over the candidate; where it reads the tokens
+     * otherwise than written, a separator (or the next one) goes in, and
+     * the pass resumes from the lexer's state after the last token read
+     * right (ck), so a text is lexed about once, whatever it needs. */
+    struct sim sim;
+    sim_init(&sim, lx);
+    struct lex_run run = LEX_RUN_START, ck = LEX_RUN_START;
+    size_t m = 0, ck_m = 0, mends = 0; /* m: want[m] is the next token to read */
     bool ok = false;
-    for (size_t round = 0; round < 2 * nwant + 4 && round < MAX_ROUNDS; round++) {
-        cand.len = 0;
-        size_t from = 0;
-        for (size_t i = 0; i < nwant; i++) {
-            strbuf_add(&cand, text + from, want[i].start - from);
-            if (level[i])
-                strbuf_addstr(&cand, seps[level[i] - 1]);
-            at[i] = cand.len;
-            from = want[i].start;
-        }
-        strbuf_add(&cand, text + from, len - from);
-        struct lexer_token *t = NULL;
-        size_t nt = 0, err = SIZE_MAX;
-        bool lexed = lexer_run(lx, strbuf_str(&cand), cand.len, &t, &nt, &err);
-        /* The first parser token read otherwise than written. */
-        size_t m = 0, k = 0;
-        bool merged = false;
-        for (; k < nt && m < nwant; k++) {
-            if (t[k].hidden)
+    for (;;) {
+        struct lexer_token t;
+        size_t err = SIZE_MAX;
+        int got = next_token(&sim, &run, strbuf_str(&c.cand), c.cand.len, &t, &err);
+        size_t fix = m; /* the token to put a separator before */
+        if (got == 1 && t.hidden) {
+            if (m == c.nwant || t.end <= c.at[m])
                 continue;
-            size_t wend = at[m] + (want[m].end - want[m].start);
-            if (t[k].start != at[m] || t[k].end != wend || t[k].type != lx->rule_type[want[m].rule]) {
-                merged = t[k].start == at[m] && t[k].end > wend;
+            /* a hidden token (a line comment) swallows want[m]: mend before it */
+        } else if (got == 1 && m < c.nwant) {
+            size_t wend = c.at[m] + (want[m].end - want[m].start);
+            if (t.start == c.at[m] && t.end == wend && t.type == lx->rule_type[want[m].rule]) {
+                lex_run_copy(&ck, &run);
+                ck_m = ++m;
+                continue;
+            }
+            if (t.start == c.at[m] && t.end > wend && m + 1 < c.nwant)
+                fix = m + 1; /* ran into the next token: mend before that one */
+        } else if (got == 1 || (got == 0 && m == c.nwant)) {
+            if (got == 0) {
+                ok = true;
                 break;
             }
-            m++;
+            fix = c.nwant ? c.nwant - 1 : 0; /* something after the last token */
         }
-        bool extra = false;
-        for (; k < nt && m == nwant; k++)
-            extra = extra || !t[k].hidden;
-        free(t);
-        if (lexed && m == nwant && !extra) {
-            ok = true;
+        /* got == -1 (no token here) or 0 (the text ended before want[m]):
+         * mend before want[m]. */
+        if (c.nwant == 0)
             break;
+        if (fix < c.nwant && c.level[fix] < nseps) {
+            c.level[fix]++;
+        } else if (m < c.nwant && fix != m && c.level[m] < nseps) {
+            fix = m;
+            c.level[m]++;
+        } else {
+            break; /* no separator helps here */
         }
-        if (!lexed && m < nwant && err >= at[m])
-            merged = false; /* the error lies in or after the token: mend before it */
-        if (m == nwant)
-            m = nwant ? nwant - 1 : 0; /* something after the last token: mend before it */
-        size_t b = merged && m + 1 < nwant ? m + 1 : m;
-        if (nwant && level[b] < nseps)
-            level[b]++;
-        else if (nwant && b != m && level[m] < nseps)
-            level[m]++;
-        else
-            break;
+        mends++;
+        rebuild_from(&c, seps, fix);
+        if (fix >= ck_m) {
+            lex_run_copy(&run, &ck);
+            m = ck_m;
+        } else {
+            run.pos = 0, run.more_start = SIZE_MAX, run.mode = 0, run.depth = 0;
+            ck.pos = 0, ck.more_start = SIZE_MAX, ck.mode = 0, ck.depth = 0;
+            m = ck_m = 0;
+        }
     }
-    if (ok)
-        strbuf_add(out, strbuf_str(&cand), cand.len);
-    else
-        strbuf_add(out, text, len);
-    strbuf_free(&cand);
+    free(run.stack);
+    free(ck.stack);
+    sim_free(&sim);
+    if (ok && mends) {
+        /* Resuming assumed the tokens before a mend read alike after it:
+         * check the whole text once. */
+        struct lexer_token *t = NULL;
+        size_t nt = 0, err = SIZE_MAX, k = 0, i = 0;
+        ok = lexer_run(lx, strbuf_str(&c.cand), c.cand.len, &t, &nt, &err);
+        for (; ok && k < nt; k++) {
+            if (t[k].hidden)
+                continue;
+            ok = i < c.nwant && t[k].start == c.at[i] &&
+                 t[k].end == c.at[i] + (want[i].end - want[i].start) &&
+                 t[k].type == lx->rule_type[want[i].rule];
+            i++;
+        }
+        ok = ok && i == c.nwant;
+        free(t);
+    }
+    strbuf_add(out, strbuf_str(&c.cand), c.cand.len);
+    strbuf_free(&c.cand);
     free(want);
-    free(level);
-    free(at);
+    free(c.level);
+    free(c.pre);
+    free(c.at);
     return ok;
 }

@@ -113,9 +113,11 @@ struct lexer_span {
  * the same parser tokens (rule types and texts): where it would not, a
  * separator that the grammar skips (a blank, else a newline; a newline
  * after a line comment) goes before the token where the reading first
- * differs, or before the one after when two tokens ran together.  True
- * when the lexer reads the result back; false when no separator helps
- * (then out gets the text unchanged). */
+ * differs, or before the one after when two tokens ran together.  The
+ * lexer runs over the text about once: after a mend it resumes from the
+ * last token it read right (then one more run checks the whole result).
+ * True when the lexer reads the result back; false when no separator helps
+ * at some token (then out gets the text mended up to that token). */
 bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
                     const struct lexer_span *spans, size_t n, struct strbuf *out);
 

@@ -1,3 +1,4 @@
+#include <stdatomic.h>
 #include "graph/graph.h"
 
 #include <stdlib.h>
@@ -374,6 +375,9 @@ void graph_free(struct graph *g)
     free(g->successors);
     free(g->rule_node);
     free(g->symbolic);
+    struct graph_cache *written = atomic_load(&g->written);
+    if (written)
+        written->free(written);
     free(g);
 }
 

@@ -47,6 +47,12 @@ struct graph_node {
     uint64_t min_weight;
 };
 
+/* Something a module keeps with a graph, built on first use and freed by
+ * graph_free through `free` (graph.written: graph/written.h). */
+struct graph_cache {
+    void (*free)(struct graph_cache *self);
+};
+
 struct graph {
     const struct grammar *grammar; /* borrowed */
     struct graph_node *nodes;      /* owned; index = id */
@@ -58,6 +64,7 @@ struct graph {
     uint32_t *rule_node;           /* owned; per rule, its node or NODE_NONE */
     uint32_t *symbolic;            /* owned; ids of the symbolic nodes, increasing */
     uint32_t nsymbolic;
+    _Atomic(struct graph_cache *) written; /* owned; NULL until graph/written needs it */
 };
 
 struct graph *graph_build(const struct grammar *grammar);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gen/gen.h"
+#include "graph/written.h"
 #include "parse/input_kpaths.h"
 #include "base/number.h"
 #include "base/strbuf.h"
@@ -321,7 +322,7 @@ static void add_candidate(struct bonsai *b, size_t *cap, struct derivation *tree
                           enum bonsai_origin origin)
 {
     struct strbuf text = STRBUF_INIT;
-    derivation_text(tree_moved, &text);
+    derivation_written_text(tree_moved, &text);
     b->cands = xgrow(b->cands, cap, b->ncands + 1, sizeof *b->cands);
     struct bonsai_candidate *c = &b->cands[b->ncands++];
     memset(c, 0, sizeof *c);

@@ -8,6 +8,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "graph/derivation.h"
+#include "graph/written.h"
 #include "suite/tree_edit.h"
 
 /* An answer, by the text's SHA-256. */
@@ -334,7 +335,7 @@ static bool tree_candidate(struct input_shrink *s)
         if (!tree_edit_apply(&s->ed, &s->tree, &edit, &s->cand_tree))
             continue;
         strbuf_reset(&s->cand);
-        derivation_text(&s->cand_tree, &s->cand);
+        derivation_written_text(&s->cand_tree, &s->cand);
         if (s->cand.len >= s->cur.len)
             continue;
         key_of(strbuf_str(&s->cand), s->cand.len, s->cand_key);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "graph/derivation.h"
+#include "graph/written.h"
 #include "suite/tree_edit.h"
 #include "grammar/grammar.h"
 #include "base/saturate.h"
@@ -146,7 +147,7 @@ static void store(struct current *cur, struct gen_input *in)
     derivation_packed_free(&in->tree);
     derivation_pack(&cur->tree, &in->tree);
     struct strbuf text = STRBUF_INIT;
-    derivation_text(&cur->tree, &text);
+    derivation_written_text(&cur->tree, &text);
     free(in->text);
     in->text = strbuf_detach(&text, &in->len);
     in->depth = derivation_depth(&cur->tree);

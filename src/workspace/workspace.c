@@ -10,6 +10,7 @@
 
 #include "grammar/dup.h"
 #include "graph/expansion.h"
+#include "graph/written.h"
 #include "formats/grammar_load.h"
 #include "base/json.h"
 #include "parse/parse.h"
@@ -771,7 +772,7 @@ void workspace_add_generated(struct workspace *ws, const struct derivation *tree
     derivation_copy(&in->tree, tree);
     in->has_tree = true;
     struct strbuf text = STRBUF_INIT;
-    derivation_text(&in->tree, &text);
+    derivation_written_text(&in->tree, &text);
     if (!text.data)
         strbuf_addstr(&text, "");
     in->text = strbuf_detach(&text, &in->len);

@@ -16,6 +16,7 @@
 #include "base/samples.h"
 #include "base/xalloc.h"
 #include "formats/grammar_write.h"
+#include "graph/written.h"
 
 /* ---- saving ---------------------------------------------------------------------- */
 
@@ -744,7 +745,7 @@ bool workspace_load_step(struct workspace_loader *ld, size_t max_lines, struct d
                 derivation_init(&t, ws->graph, 0);
                 if (good && derivation_replay(&t, dec, nd, NULL) == (long)nd && derivation_complete(&t)) {
                     struct strbuf s = STRBUF_INIT;
-                    derivation_text(&t, &s);
+                    derivation_written_text(&t, &s);
                     if (s.len == l->w.len[1] && memcmp(strbuf_str(&s), l->w.w[1], s.len) == 0) {
                         workspace_add_generated(ws, &t, NULL, 0);
                         replayed = true;
