@@ -974,6 +974,15 @@ static struct expr *not_tokens(struct afile *F, struct src_pos pos)
 
 static struct expr *parse_alternatives(struct afile *F);
 
+/* Is `cmd` the lexer command `name`?  ANTLR finds a command's handler by
+ * its name with the first letter capitalized, so `Channel(X)` is
+ * `channel(X)` and `PushMode(M)` is `pushMode(M)`. */
+static bool is_command(const char *cmd, const char *name)
+{
+    char first = cmd[0] >= 'A' && cmd[0] <= 'Z' ? (char)(cmd[0] - 'A' + 'a') : cmd[0];
+    return first == name[0] && strcmp(cmd + 1, name + 1) == 0;
+}
+
 /* Lexer commands after '->' (consumed), for the current rule. */
 static void parse_commands(struct afile *F)
 {
@@ -996,23 +1005,23 @@ static void parse_commands(struct afile *F)
                 next(F);
         }
         struct rule_info *info = F->cur_rule != RULE_NONE ? &im->info[F->cur_rule] : NULL;
-        if (strcmp(cmd.text, "skip") == 0 || strcmp(cmd.text, "channel") == 0) {
+        if (is_command(cmd.text, "skip") || is_command(cmd.text, "channel")) {
             if (info)
                 info->skip = true;
-        } else if (strcmp(cmd.text, "more") == 0) {
+        } else if (is_command(cmd.text, "more")) {
             if (info)
                 info->more = true;
-        } else if ((strcmp(cmd.text, "pushMode") == 0 || strcmp(cmd.text, "mode") == 0) && arg) {
+        } else if ((is_command(cmd.text, "pushMode") || is_command(cmd.text, "mode")) && arg) {
             if (info) {
                 info->enters = arg;
-                info->pushes = cmd.text[0] == 'p';
+                info->pushes = is_command(cmd.text, "pushMode");
             }
-        } else if (strcmp(cmd.text, "popMode") == 0) {
+        } else if (is_command(cmd.text, "popMode")) {
             /* Where it returns to: see skip_modes_after. */
             if (info)
                 info->pops = true;
         } else {
-            if (strcmp(cmd.text, "type") == 0 && arg && info)
+            if (is_command(cmd.text, "type") && arg && info)
                 info->type = arg; /* kpath's lexer follows it (grammar/lexer.h) */
             const char *why = "kpath reads one character-level grammar, without modes or "
                               "token types";

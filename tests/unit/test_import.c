@@ -223,6 +223,31 @@ static void check_lex(const char *name, const char *g4, const char *input, const
     free(got);
 }
 
+TEST(antlr_commands_with_a_capital_first_letter)
+{
+    /* ANTLR finds a lexer command by its name with the first letter
+     * capitalized, so rego's `-> Channel(X)` hides the token as
+     * `channel(X)` does: blanks and comments may come between tokens, with
+     * no warning; `-> PushMode(M)` enters M (where only Q is a token). */
+    check_import("R.g4",
+                 "grammar R;\n"
+                 "s : A A EOF ;\n"
+                 "A : 'a' ;\n"
+                 "WS : [ \\t] -> Channel(OFF) ;\n"
+                 "C : '#' ~[\\n]* -> Skip ;\n",
+                 "s := _skip A _skip A _skip;\n"
+                 "A := \"a\";\n"
+                 "WS := [\\t ];\n"
+                 "C := \"#\" [^\\n]*;\n"
+                 "_skip := (WS | C)*;\n",
+                 "");
+    const char *g4 = "lexer grammar P;\n"
+                     "A : 'a' -> PushMode(M) ;\n"
+                     "mode M;\n"
+                     "Q : 'a' -> PopMode ;\n";
+    check_lex("P.g4", g4, "aaa", "A\"a\" Q\"a\" A\"a\"");
+}
+
 TEST(antlr_lexer_longest_match_and_rule_order)
 {
     /* 'if', '-' and '--' are implicit tokens, defined before ID: "if" is
