@@ -17,6 +17,7 @@
 #define MAX_STATES 2000000u /* a bound on the automaton, not on the input */
 #define MAX_DEPTH 1000      /* nesting of exprs and inlined fragments together */
 #define MAX_COPIES 64       /* copies of a quantified atom for {n,m} */
+#define MAX_RECURSION 8     /* levels of a lexer rule that refers to itself */
 
 enum state_kind {
     S_EPS,    /* to next */
@@ -52,7 +53,7 @@ struct lexer {
     uint32_t *rule_mode;   /* per spec rule: index in modes */
     uint32_t *rule_enters; /* per spec rule: the mode it enters, or NO_STATE */
     uint32_t *rule_type;   /* per spec rule: the rule it counts as */
-    bool *active;          /* per spec rule: being inlined (recursion check) */
+    uint32_t *active;      /* per spec rule: how many times it is being inlined */
     const char *file;
     struct diag_list *diags;
     bool failed;
@@ -270,16 +271,22 @@ static struct piece build_expr(struct lexer *lx, const struct expr *e, uint32_t 
             lx->failed = true;
             return (struct piece){0, 0};
         }
-        if (lx->active[r]) {
-            diag_add(lx->diags, DIAG_ERROR, lx->file, e->pos.line, e->pos.col,
-                     "lexer rule '%s' refers to itself: kpath's lexer does not read recursive "
-                     "lexer rules", e->u.ref.name);
-            lx->failed = true;
-            return (struct piece){0, 0};
+        if (lx->active[r] >= MAX_RECURSION) {
+            /* A rule that refers to itself (Lua's long brackets: fragment
+             * NESTED_STR : '=' NESTED_STR '=' | '[' .*? ']') is not regular:
+             * it is read to MAX_RECURSION levels, deeper matches nothing. */
+            uint32_t s = new_state(lx, S_RANGE, owner);
+            uint32_t out = new_state(lx, S_EPS, owner);
+            if (!lx->failed) {
+                lx->states[s].lo = 1;
+                lx->states[s].hi = 0;
+                lx->states[s].next = out;
+            }
+            return (struct piece){s, out};
         }
-        lx->active[r] = true;
+        lx->active[r]++;
         struct piece p = build(lx, lx->spec->rules[r].rhs, owner, depth + 1);
-        lx->active[r] = false;
+        lx->active[r]--;
         return p;
     }
     }
@@ -320,9 +327,9 @@ struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *sp
         const struct lexer_rule *lr = &spec->rules[r];
         if (lr->fragment)
             continue;
-        lx->active[r] = true;
+        lx->active[r]++;
         struct piece p = build(lx, lr->rhs, r, 0);
-        lx->active[r] = false;
+        lx->active[r]--;
         uint32_t acc = new_state(lx, S_ACCEPT, r);
         link_to(lx, p.end, acc);
         uint32_t split = new_state(lx, S_SPLIT, r);

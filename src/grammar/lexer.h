@@ -26,7 +26,10 @@
  * before the importer joins `more` tokens into them.  A compiled lexer
  * (struct lexer) is owned by its caller and refers to the grammar, which
  * must outlive it.  Nothing here recurses on the input: fragments are
- * inlined to a bounded depth, the simulation is a loop over state sets. */
+ * inlined to a bounded depth, the simulation is a loop over state sets.
+ * A rule that refers to itself (not regular, so no automaton reads it
+ * exactly; Lua's long brackets `[==[ ... ]==]`) is read to 8 levels of
+ * itself (for Lua, 7 `=`): a text that nests deeper is no token of it. */
 #ifndef KPATH_LEXER_H
 #define KPATH_LEXER_H
 
@@ -74,8 +77,8 @@ struct lexer_token {
 struct lexer;
 
 /* Compile spec's token rules.  NULL, with an error at `file` (the rule's
- * position), when a rule cannot be compiled (a fragment that refers to
- * itself, a reference to no lexer rule, too many states). */
+ * position), when a rule cannot be compiled (a reference to no lexer rule,
+ * too many states). */
 struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *spec,
                             const char *file, struct diag_list *diags);
 void lexer_free(struct lexer *lx);

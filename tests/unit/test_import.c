@@ -248,6 +248,22 @@ TEST(antlr_commands_with_a_capital_first_letter)
     check_lex("P.g4", g4, "aaa", "A\"a\" Q\"a\" A\"a\"");
 }
 
+TEST(antlr_lexer_reads_a_recursive_fragment_to_a_bound)
+{
+    /* Lua's long brackets: [[..]], [=[..]=], ... a fragment that refers to
+     * itself.  Read to 8 levels: "[==[x]==]" is one LONG, and "]=]" inside
+     * it does not end it (non-greedy, but the levels must match). */
+    const char *g4 = "lexer grammar L;\n"
+                     "LONG : '[' NESTED ']' ;\n"
+                     "fragment NESTED : '=' NESTED '=' | '[' .*? ']' ;\n"
+                     "X : 'x' ;\n";
+    check_lex("L.g4", g4, "[[x]]x[==[x]=]x]==]", "LONG\"[[x]]\" X\"x\" LONG\"[==[x]=]x]==]\"");
+    /* NESTED inlined 8 times: 7 '=' around the innermost '[' .*? ']' are
+     * read, 8 are not (no token at the first '['). */
+    check_lex("L.g4", g4, "[=======[x]=======]", "LONG\"[=======[x]=======]\"");
+    check_lex("L.g4", g4, "[========[x]========]", " !0");
+}
+
 TEST(antlr_lexer_longest_match_and_rule_order)
 {
     /* 'if', '-' and '--' are implicit tokens, defined before ID: "if" is
