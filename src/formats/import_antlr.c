@@ -1159,6 +1159,8 @@ static struct expr *parse_alternative(struct afile *F)
                     next(F);
                 if (F->tok.kind == T_COLON)
                     next(F);
+            } else if (F->tok.kind == T_COLON) { /* ( : ... ): no options, the same */
+                next(F);
             }
             F->depth++;
             e = parse_alternatives(F);

@@ -115,6 +115,17 @@ TEST(antlr_skip_tokens_between_parser_tokens)
                  "");
 }
 
+TEST(antlr_subrule_with_an_empty_options_colon)
+{
+    /* ANTLR reads `( : alt )` as `( options {} : alt )`: the group alone
+     * (vhdl, pascal and stacktrace in grammars-v4 write it). */
+    check_import("P.g4",
+                 "grammar P;\n"
+                 "s : 'a' (: 'b' | 'c')* ;\n",
+                 "s := \"a\" (\"b\" | \"c\")*;\n",
+                 "");
+}
+
 TEST(antlr_elements_and_ignored_parts)
 {
     check_import("t.g4",
