@@ -109,6 +109,14 @@ struct rule_info {
     bool nongreedy;   /* a lexer rule with a non-greedy loop */
 };
 
+/* A name declared in `tokens { ... }`: a token type with no rule, which
+ * the grammar's actions emit (Python's INDENT and DEDENT). */
+struct declared_token {
+    const char *name;   /* in the grammar's arena */
+    const char *file;   /* in the grammar's arena */
+    struct src_pos at;
+};
+
 struct importer {
     struct grammar *g;
     struct diag_list *diags;
@@ -122,6 +130,8 @@ struct importer {
     size_t npending, pending_cap;
     struct src_pos *pending_pos; /* where each was named, and in which file */
     const char **pending_file;
+    struct declared_token *declared; /* tokens { A, B } */
+    size_t ndeclared, declared_cap;
     size_t actions, predicates;
     struct src_pos first_action;
     const char *first_action_file;
@@ -742,6 +752,84 @@ static void recover(struct afile *F)
 }
 
 /* ---- building ----------------------------------------------------------- */
+
+/* The names of `tokens { A, B }`, F->tok being the braces (T_ACTION). */
+static void note_declared_tokens(struct afile *F)
+{
+    struct importer *im = F->im;
+    const char *src = F->c.src;
+    struct src_pos at = F->tok.pos;
+    for (size_t i = F->tok.start; i < F->tok.stop && i < F->c.len;) {
+        char ch = src[i];
+        bool word = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
+        if (!word) {
+            if (ch == '\n') {
+                at.line++;
+                at.col = 1;
+            } else {
+                at.col++;
+            }
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < F->tok.stop && ((src[j] >= 'A' && src[j] <= 'Z') || (src[j] >= 'a' && src[j] <= 'z') ||
+                                   (src[j] >= '0' && src[j] <= '9') || src[j] == '_'))
+            j++;
+        im->declared = xgrow(im->declared, &im->declared_cap, im->ndeclared + 1, sizeof *im->declared);
+        im->declared[im->ndeclared++] = (struct declared_token){
+            arena_strndup(&im->g->arena, src + i, j - i), F->file, at};
+        at.col += (uint32_t)(j - i);
+        i = j;
+    }
+}
+
+/* Declared tokens (tokens {}) that no rule defines but a rule names: an
+ * error each, at the first reference, saying what they are.  True when
+ * there is none. */
+static bool check_declared_tokens(struct importer *im)
+{
+    struct grammar *g = im->g;
+    bool ok = true;
+    for (size_t d = 0; d < im->ndeclared; d++) {
+        const struct declared_token *dt = &im->declared[d];
+        if (grammar_find_rule(g, dt->name) != RULE_NONE)
+            continue;
+        bool said = false;
+        for (size_t k = 0; k < d && !said; k++)
+            said = strcmp(im->declared[k].name, dt->name) == 0;
+        const struct expr *first = NULL;
+        uint32_t first_rule = RULE_NONE;
+        const struct expr **stack = NULL;
+        size_t cap = 0;
+        for (uint32_t r = 0; r < g->nrules && !first && !said; r++) {
+            size_t depth = 0;
+            stack = xgrow(stack, &cap, 1, sizeof *stack);
+            stack[depth++] = g->rules[r].rhs;
+            while (depth && !first) {
+                const struct expr *e = stack[--depth];
+                if (e->kind == EXPR_REF && strcmp(e->u.ref.name, dt->name) == 0) {
+                    first = e;
+                    first_rule = r;
+                }
+                stack = xgrow(stack, &cap, depth + e->nchildren, sizeof *stack);
+                for (uint32_t c = e->nchildren; c-- > 0;)
+                    stack[depth++] = e->children[c];
+            }
+        }
+        free(stack);
+        if (!first)
+            continue;
+        const char *file = g->rules[first_rule].file ? g->rules[first_rule].file : g->file;
+        diag_add(im->diags, DIAG_ERROR, file, first->pos.line, first->pos.col,
+                 "token '%s' is declared in tokens { } (%s:%u:%u) and no lexer rule defines it: "
+                 "the grammar's actions emit it, which kpath does not run; define it in a lexer "
+                 "rule of your own to read this grammar",
+                 dt->name, dt->file, (unsigned)dt->at.line, (unsigned)dt->at.col);
+        ok = false;
+    }
+    return ok;
+}
 
 static void note_action(struct afile *F, bool predicate)
 {
@@ -1455,6 +1543,8 @@ static void parse_file(struct afile *F)
         } else if ((is_word(&t, "tokens") || is_word(&t, "channels")) &&
                    peek(F)->kind == T_ACTION) {
             next(F);
+            if (is_word(&t, "tokens"))
+                note_declared_tokens(F);
             next(F);
         } else if (t.kind == T_AT) {
             next(F);
@@ -2344,6 +2434,7 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
                  "every non-ASCII character; the first is here",
                  im.properties, im.properties == 1 ? "y" : "ies");
     bool ok = diags->errors == errors_before;
+    ok = ok && check_declared_tokens(&im);
     if (ok && im.g->nrules) {
         const char *start = finish_structure(&im);
         struct grammar_options o = {0};
@@ -2366,6 +2457,7 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     free(im.pending_pos);
     free(im.pending_file);
     free(im.info);
+    free(im.declared);
     free(im.ci_literals);
     free(im.eofs);
     free(im.modes);

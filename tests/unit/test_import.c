@@ -599,6 +599,17 @@ TEST(antlr_errors_point_into_the_file)
                 "t.g4:2:5: error: unterminated set");
     check_error("t.g4", "grammar T;\ns : A s ;\nA : 'a' ;\n",
                 "t.g4:2:1: error: rule 's' is unproductive: it can never derive a finite string");
+    /* A token of tokens {} that no rule defines (Python's INDENT, emitted by
+     * an action): said what it is, where it is declared (2:10 and 3:3), once,
+     * at the first reference (4:8 and 4:17). */
+    check_error("t.g4", "grammar T;\ntokens { INDENT,\n  DEDENT, A }\n"
+                "s : A (INDENT s DEDENT)? INDENT ;\nA : 'a' ;\n",
+                "t.g4:4:8: error: token 'INDENT' is declared in tokens { } (t.g4:2:10) and no "
+                "lexer rule defines it: the grammar's actions emit it, which kpath does not run; "
+                "define it in a lexer rule of your own to read this grammar\n"
+                "t.g4:4:17: error: token 'DEDENT' is declared in tokens { } (t.g4:3:3) and no "
+                "lexer rule defines it: the grammar's actions emit it, which kpath does not run; "
+                "define it in a lexer rule of your own to read this grammar");
 }
 
 TEST(antlr_start_option)
