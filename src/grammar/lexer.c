@@ -57,8 +57,11 @@ struct lexer {
     const char *file;
     struct diag_list *diags;
     bool failed;
-    const char *seps[2];   /* the separators the grammar skips (lexer_separate) */
-    size_t nseps;
+    /* Per mode, the separators it skips (lexer_separate): a blank, then a
+     * newline, each read there as one hidden token that leaves the mode as
+     * it is. */
+    const char *(*seps)[2];
+    uint8_t *nseps;
 };
 
 /* A piece of automaton: enter at start, leave from end (an S_EPS whose next
@@ -293,7 +296,7 @@ static struct piece build_expr(struct lexer *lx, const struct expr *e, uint32_t 
     return empty_piece(lx, owner);
 }
 
-static bool is_separator(const struct lexer *lx, const char *sep);
+static bool is_separator(const struct lexer *lx, uint32_t mode, const char *sep);
 
 struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *spec,
                             const char *file, struct diag_list *diags)
@@ -348,12 +351,16 @@ struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *sp
         lexer_free(lx);
         return NULL;
     }
-    if (is_separator(lx, " "))
-        lx->seps[lx->nseps++] = " ";
-    if (is_separator(lx, "\n"))
-        lx->seps[lx->nseps++] = "\n";
-    else if (is_separator(lx, "\r\n"))
-        lx->seps[lx->nseps++] = "\r\n";
+    lx->seps = xcalloc(lx->nmodes, sizeof *lx->seps);
+    lx->nseps = xcalloc(lx->nmodes, sizeof *lx->nseps);
+    for (uint32_t m = 0; m < lx->nmodes; m++) {
+        if (is_separator(lx, m, " "))
+            lx->seps[m][lx->nseps[m]++] = " ";
+        if (is_separator(lx, m, "\n"))
+            lx->seps[m][lx->nseps[m]++] = "\n";
+        else if (is_separator(lx, m, "\r\n"))
+            lx->seps[m][lx->nseps[m]++] = "\r\n";
+    }
     return lx;
 }
 
@@ -367,6 +374,8 @@ void lexer_free(struct lexer *lx)
     free(lx->rule_enters);
     free(lx->rule_type);
     free(lx->active);
+    free(lx->seps);
+    free(lx->nseps);
     free(lx);
 }
 
@@ -628,30 +637,38 @@ uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const 
     return RULE_NONE;
 }
 
-/* Does the lexer read `sep` alone, from the default mode, as one hidden token? */
-static bool is_separator(const struct lexer *lx, const char *sep)
+/* Does the lexer read `sep` alone, from mode `mode`, as one hidden token
+ * that leaves it in that mode? */
+static bool is_separator(const struct lexer *lx, uint32_t mode, const char *sep)
 {
-    struct lexer_token *t = NULL;
-    size_t n = 0, err = 0;
-    bool ok = lexer_run(lx, sep, strlen(sep), &t, &n, &err) && n == 1 && t[0].hidden;
-    free(t);
+    struct sim sim;
+    sim_init(&sim, lx);
+    struct lex_run run = LEX_RUN_START;
+    run.mode = mode;
+    struct lexer_token t;
+    size_t err = 0, len = strlen(sep);
+    bool ok = next_token(&sim, &run, sep, len, &t, &err) == 1 && t.hidden && t.end == len &&
+              run.mode == mode && run.depth == 0;
+    free(run.stack);
+    sim_free(&sim);
     return ok;
 }
 
 /* The candidate text of lexer_separate from want[f] on: the raw text with
- * seps[level[i]-1] before want[i]; pre[i] and at[i] say where that
- * separator and want[i] begin in it. */
+ * seps[mode[i]][level[i]-1] before want[i] (mode[i]: the lexer mode there);
+ * pre[i] and at[i] say where that separator and want[i] begin in it. */
 struct candidate {
     const char *text;           /* raw */
     size_t len;
     const struct lexer_span *want;
     size_t nwant;
     uint8_t *level;
+    uint32_t *mode;
     size_t *pre, *at;
     struct strbuf cand;
 };
 
-static void rebuild_from(struct candidate *c, const char *const *seps, size_t f)
+static void rebuild_from(struct candidate *c, const char *const (*seps)[2], size_t f)
 {
     if (f == 0) {
         c->cand.len = 0;
@@ -662,19 +679,27 @@ static void rebuild_from(struct candidate *c, const char *const *seps, size_t f)
     for (size_t i = f; i < c->nwant; i++) {
         c->pre[i] = c->cand.len;
         if (c->level[i])
-            strbuf_addstr(&c->cand, seps[c->level[i] - 1]);
+            strbuf_addstr(&c->cand, seps[c->mode[i]][c->level[i] - 1]);
         c->at[i] = c->cand.len;
         size_t to = i + 1 < c->nwant ? c->want[i + 1].start : c->len;
         strbuf_add(&c->cand, c->text + c->want[i].start, to - c->want[i].start);
     }
 }
 
+/* The mode after token rule r, read from the state `from`. */
+static uint32_t mode_after(const struct lexer *lx, const struct lex_run *from, uint32_t r)
+{
+    const struct lexer_rule *lr = &lx->spec->rules[r];
+    if (lr->pops)
+        return from->depth ? from->stack[from->depth - 1] : from->mode;
+    return lx->rule_enters[r] != NO_STATE ? lx->rule_enters[r] : from->mode;
+}
+
 bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
                     const struct lexer_span *spans, size_t n, struct strbuf *out)
 {
-    const char *const *seps = lx->seps;
-    size_t nseps = lx->nseps;
-    struct candidate c = {text, len, NULL, 0, NULL, NULL, NULL, STRBUF_INIT};
+    const char *const (*seps)[2] = lx->seps;
+    struct candidate c = {text, len, NULL, 0, NULL, NULL, NULL, NULL, STRBUF_INIT};
     /* The parser's tokens: the spans that are not skip tokens. */
     struct lexer_span *want = xmalloc((n ? n : 1) * sizeof *want);
     for (size_t i = 0; i < n; i++)
@@ -682,6 +707,8 @@ bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
             want[c.nwant++] = spans[i];
     c.want = want;
     c.level = xcalloc(c.nwant + 1, 1);
+    c.mode = xcalloc(c.nwant + 1, sizeof *c.mode);
+    uint32_t *mode_before = xcalloc(c.nwant + 1, sizeof *mode_before); /* want[i] read in it */
     c.pre = xmalloc((c.nwant + 1) * sizeof *c.pre);
     c.at = xmalloc((c.nwant + 1) * sizeof *c.at);
     rebuild_from(&c, seps, 0);
@@ -708,6 +735,7 @@ bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
             if (t.start == c.at[m] && t.end == wend && t.type == lx->rule_type[want[m].rule]) {
                 lex_run_copy(&ck, &run);
                 ck_m = ++m;
+                mode_before[m] = run.mode;
                 continue;
             }
             if (t.start == c.at[m] && t.end > wend && m + 1 < c.nwant)
@@ -723,11 +751,16 @@ bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
          * mend before want[m]. */
         if (c.nwant == 0)
             break;
-        if (fix < c.nwant && c.level[fix] < nseps) {
-            c.level[fix]++;
-        } else if (m < c.nwant && fix != m && c.level[m] < nseps) {
+        /* The mode the lexer is in where the separator goes. */
+        uint32_t at_mode = fix <= m ? mode_before[fix] : mode_after(lx, &ck, want[m].rule);
+        if (fix < c.nwant && c.level[fix] < lx->nseps[c.level[fix] ? c.mode[fix] : at_mode]) {
+            if (!c.level[fix]++)
+                c.mode[fix] = at_mode;
+        } else if (m < c.nwant && fix != m &&
+                   c.level[m] < lx->nseps[c.level[m] ? c.mode[m] : mode_before[m]]) {
             fix = m;
-            c.level[m]++;
+            if (!c.level[m]++)
+                c.mode[m] = mode_before[m];
         } else {
             break; /* no separator helps here */
         }
@@ -766,6 +799,8 @@ bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
     strbuf_free(&c.cand);
     free(want);
     free(c.level);
+    free(c.mode);
+    free(mode_before);
     free(c.pre);
     free(c.at);
     return ok;

@@ -420,6 +420,25 @@ TEST(antlr_lexer_separates_generated_tokens)
     diag_list_free(&d);
 }
 
+TEST(antlr_lexer_separates_with_the_blank_of_the_mode)
+{
+    /* XML-like: a blank is text in the default mode and skipped only inside
+     * a tag (mode TAG), so two NAMEs "a" "b" in a tag get a blank there,
+     * and a TEXT token after the tag needs none ("x" is TEXT anyway). */
+    const char *g4 = "lexer grammar X;\n"
+                     "OPEN : '<' -> pushMode(TAG) ;\n"
+                     "TEXT : ~[<]+ ;\n"
+                     "mode TAG;\n"
+                     "CLOSE : '>' -> popMode ;\n"
+                     "NAME : [a-z]+ ;\n"
+                     "SP : ' ' -> skip ;\n";
+    const char *names[] = {"OPEN", "NAME", "NAME", "CLOSE", "TEXT"};
+    size_t b[] = {0, 1, 2, 3, 4, 5};
+    char *got = separated(g4, "<ab>x", names, b, 5);
+    CHECK_STR(got, "<a b>x");
+    free(got);
+}
+
 TEST(antlr_lexer_only_commands_and_modes)
 {
     /* A lexer grammar starts at its first token; tokens it never uses are
