@@ -199,16 +199,6 @@ static void error_at(struct afile *F, struct src_pos p, const char *fmt, ...)
     va_end(ap);
 }
 
-static void warn_at(struct afile *F, struct src_pos p, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void warn_at(struct afile *F, struct src_pos p, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    diag_vadd(F->im->diags, DIAG_WARNING, F->file, p.line, p.col, fmt, ap);
-    va_end(ap);
-}
-
 /* A sentence formatted into a new string (the caller frees it). */
 static char *sentence(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *sentence(const char *fmt, ...)
@@ -255,6 +245,8 @@ static int alike_rule_cmp(const void *pa, const void *pb)
     return a->at.col < b->at.col ? -1 : a->at.col > b->at.col;
 }
 
+#define ALIKE_NAMED 10 /* rules named in a warning said of several */
+
 /* Each warning once, at its first rule in the file (as diag_sort orders),
  * naming the rules in the file's order: the importer meets them in the
  * order it needs them (popMode tokens where the parser rules use them). */
@@ -269,8 +261,10 @@ static void say_alike_warnings(struct importer *im)
                      w->one);
         } else {
             struct strbuf names = STRBUF_INIT;
-            for (size_t i = 0; i < w->nrules; i++)
+            for (size_t i = 0; i < w->nrules && i < ALIKE_NAMED; i++)
                 strbuf_addf(&names, "%s%s", i ? ", " : "", w->rules[i].name);
+            if (w->nrules > ALIKE_NAMED)
+                strbuf_addf(&names, " and %zu more", w->nrules - ALIKE_NAMED);
             diag_add(im->diags, DIAG_WARNING, first->file, first->at.line, first->at.col,
                      "%zu %s: %s (the first is here)", w->nrules, w->many, strbuf_str(&names));
             strbuf_free(&names);
@@ -1558,12 +1552,13 @@ static void parse_file(struct afile *F)
                 expected(F, "an action '{...}' after '@NAME'");
         } else if (is_word(&t, "mode") && peek(F)->kind == T_ID) {
             next(F);
-            warn_at(F, t.pos,
-                    "lexer mode '%s': its tokens are read like the others (each a rule the "
-                    "parser rules name, whatever the mode there); between two tokens the skip "
-                    "tokens of the mode after the first are allowed; `more` is joined to the "
-                    "token it leads to",
-                    F->tok.text);
+            const char *how = "read like the others (each a rule the parser rules name, "
+                              "whatever the mode there); between two tokens the skip tokens of "
+                              "the mode after the first are allowed; `more` is joined to the "
+                              "token it leads to";
+            warn_alike(F->im, F->file, t.pos, F->tok.text,
+                       sentence("lexer mode '%s': its tokens are %s", F->tok.text, how),
+                       sentence("lexer modes, whose tokens are %s", how));
             F->cur_mode = F->tok.text;
             next(F);
             if (F->tok.kind == T_SEMI)
@@ -1764,11 +1759,47 @@ static bool *referenced_by_others(const struct grammar *g)
  * before `semver`; a helper like `eol : NEWLINE+ | EOF ;` names EOF too but
  * other rules use it); else the first parser rule; else the first lexer
  * rule that is not a fragment. */
+/* The entry point that grammars-v4's desc.xml beside the grammar names
+ * (<entry-point>NAME</entry-point>, the first), when it is a parser rule. */
+static uint32_t desc_xml_start(struct importer *im)
+{
+    struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+    strbuf_addf(&path, "%sdesc.xml", im->dir);
+    struct diag_list ignored = DIAG_LIST_INIT; /* no desc.xml: nothing to read */
+    uint32_t found = RULE_NONE;
+    if (grammar_read_file(strbuf_str(&path), NULL, &text, &ignored)) {
+        const char *open = "<entry-point>";
+        const char *at = strstr(strbuf_str(&text), open);
+        const char *end = at ? strstr(at, "</entry-point>") : NULL;
+        if (at && end) {
+            at += strlen(open);
+            while (at < end && (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r'))
+                at++;
+            size_t n = (size_t)(end - at);
+            while (n && (at[n - 1] == ' ' || at[n - 1] == '\t' || at[n - 1] == '\n' ||
+                         at[n - 1] == '\r'))
+                n--;
+            char *name = xstrndup(at, n);
+            uint32_t r = grammar_find_rule(im->g, name);
+            if (r != RULE_NONE && !im->info[r].lexer)
+                found = r;
+            free(name);
+        }
+    }
+    diag_list_free(&ignored);
+    strbuf_free(&path);
+    strbuf_free(&text);
+    return found;
+}
+
 static uint32_t choose_start(struct importer *im)
 {
     struct grammar *g = im->g;
     if (im->opts && im->opts->start)
         return grammar_find_rule(g, im->opts->start);
+    uint32_t described = desc_xml_start(im);
+    if (described != RULE_NONE)
+        return described;
     uint32_t first = RULE_NONE;
     for (uint32_t r = 0; r < g->nrules && first == RULE_NONE; r++)
         if (im->info[r].main_file && !im->info[r].lexer)
@@ -1780,6 +1811,12 @@ static uint32_t choose_start(struct importer *im)
     for (uint32_t r = 0; r < g->nrules && entry == RULE_NONE; r++)
         if (im->info[r].main_file && !im->info[r].lexer && im->info[r].ends_input &&
             !referenced[r])
+            entry = r;
+    /* Else the first parser rule when nothing else refers to it, else the
+     * first that nothing refers to. */
+    for (uint32_t r = 0; r < g->nrules && entry == RULE_NONE && first != RULE_NONE &&
+                         referenced[first]; r++)
+        if (im->info[r].main_file && !im->info[r].lexer && !referenced[r])
             entry = r;
     free(referenced);
     if (entry != RULE_NONE)
@@ -2275,9 +2312,9 @@ static const char *finish_structure(struct importer *im)
                           sentence("skip token '%s' changes the lexer mode (%s): kpath allows "
                                    "it between tokens like the other skip tokens of its mode, "
                                    "and does not follow the change", sr->name, change),
-                          sentence("skip tokens change the lexer mode (%s): kpath allows them "
-                                   "between tokens like the other skip tokens of their mode, "
-                                   "and does not follow the change", change));
+                          sentence("skip tokens change the lexer mode (pushMode, mode or "
+                                   "popMode): kpath allows them between tokens like the other "
+                                   "skip tokens of their mode, and does not follow the change"));
             }
         }
         im->skip_at = g->rules[start].pos;
@@ -2397,6 +2434,59 @@ static void parse_pending(struct importer *im, const char *from)
     }
 }
 
+/* grammar_finish warns once per unreachable rule: a large grammar read from
+ * the wrong start rule gets hundreds of lines.  Said once instead, at the
+ * first, with the count and the first names. */
+static void collapse_unreachable(struct diag_list *diags, size_t from)
+{
+    const char *head = "rule '", *mid = "' is unreachable from the start rule '";
+    size_t count = 0, first = SIZE_MAX;
+    for (size_t k = from; k < diags->len; k++) {
+        const struct diag *d = &diags->items[k];
+        if (d->severity == DIAG_WARNING && strncmp(d->message, head, strlen(head)) == 0 &&
+            strstr(d->message, mid)) {
+            count++;
+            if (first == SIZE_MAX)
+                first = k;
+        }
+    }
+    if (count < 2)
+        return;
+    struct strbuf msg = STRBUF_INIT;
+    const char *start = strstr(diags->items[first].message, mid) + strlen(mid);
+    strbuf_addf(&msg, "%zu rules are unreachable from the start rule '%.*s' (give --start to "
+                "choose another); the first is here: ",
+                count, (int)(strlen(start) - 1), start);
+    size_t named = 0, kept = from;
+    for (size_t k = from; k < diags->len; k++) {
+        struct diag *d = &diags->items[k];
+        const char *at = strstr(d->message, mid);
+        bool alike = d->severity == DIAG_WARNING &&
+                     strncmp(d->message, head, strlen(head)) == 0 && at;
+        if (alike && named < ALIKE_NAMED)
+            strbuf_addf(&msg, "%s'%.*s'", named++ ? ", " : "",
+                        (int)(at - d->message - strlen(head)), d->message + strlen(head));
+        if (alike && k != first) {
+            free(d->file);
+            free(d->message);
+            continue;
+        }
+        diags->items[kept++] = *d;
+    }
+    diags->len = kept;
+    if (count > named)
+        strbuf_addf(&msg, " and %zu more", count - named);
+    for (size_t k = from; k < diags->len; k++) {
+        if (diags->items[k].message && strstr(diags->items[k].message, mid) &&
+            diags->items[k].severity == DIAG_WARNING) {
+            free(diags->items[k].message);
+            diags->items[k].message = strbuf_detach(&msg, NULL);
+            break;
+        }
+    }
+    strbuf_free(&msg);
+}
+
 struct grammar *import_antlr(const char *path, const char *text, size_t len,
                              const struct grammar_options *opts, struct diag_list *diags)
 {
@@ -2442,7 +2532,9 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
             o = *opts;
         if (start)
             o.start = start;
+        size_t diags_before = diags->len;
         ok = diags->errors == errors_before && grammar_finish(im.g, &o, diags);
+        collapse_unreachable(diags, diags_before);
     } else if (ok) {
         diag_add(diags, DIAG_ERROR, im.g->file, 0, 0, "the grammar defines no rules");
         ok = false;
