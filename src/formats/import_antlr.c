@@ -135,6 +135,8 @@ struct importer {
     size_t actions, predicates;
     struct src_pos first_action;
     const char *first_action_file;
+    struct alike_rule *code_at;  /* where each predicate and action is (name: which) */
+    size_t ncode_at, code_at_cap;
     struct expr **any_tokens;    /* '.' or '~' in parser rules: ALTs to fill */
     char ***any_excluded;        /* per any_tokens: NULL-ended names left out */
     size_t nany, any_cap, any_excluded_cap;
@@ -825,17 +827,21 @@ static bool check_declared_tokens(struct importer *im)
     return ok;
 }
 
-static void note_action(struct afile *F, bool predicate)
+/* An action or a predicate at `at` (its '{'). */
+static void note_action(struct afile *F, bool predicate, struct src_pos at)
 {
     struct importer *im = F->im;
     if (!im->actions && !im->predicates) {
-        im->first_action = F->tok.pos;
+        im->first_action = at;
         im->first_action_file = F->file;
     }
     if (predicate)
         im->predicates++;
     else
         im->actions++;
+    im->code_at = xgrow(im->code_at, &im->code_at_cap, im->ncode_at + 1, sizeof *im->code_at);
+    im->code_at[im->ncode_at++] = (struct alike_rule){predicate ? "predicate" : "action", F->file,
+                                                      at};
 }
 
 static bool is_ascii_letter(uint32_t c)
@@ -1265,10 +1271,10 @@ static struct expr *parse_alternative(struct afile *F)
         case T_ACTION:
             next(F);
             if (F->tok.kind == T_QUEST) {
-                note_action(F, true);
+                note_action(F, true, t.pos);
                 next(F);
             } else {
-                note_action(F, false);
+                note_action(F, false, t.pos);
             }
             continue;
         default:
@@ -1452,7 +1458,7 @@ static void parse_rule(struct afile *F)
             if (F->tok.kind == T_ID)
                 next(F);
             if (F->tok.kind == T_ACTION) {
-                note_action(F, false);
+                note_action(F, false, F->tok.pos);
                 next(F);
             }
         } else {
@@ -1545,7 +1551,7 @@ static void parse_file(struct afile *F)
             while (F->tok.kind == T_ID || F->tok.kind == T_COLONCOLON)
                 next(F);
             if (F->tok.kind == T_ACTION) {
-                note_action(F, false);
+                note_action(F, false, F->tok.pos);
                 next(F);
             }
             else
@@ -2510,12 +2516,41 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     if (diags->errors == errors_before)
         parse_pending(&im, im.g->file);
     if (im.actions || im.predicates) {
+        /* Where they are: the predicates first (they can change the language),
+         * then the actions, each as LINE:COL (FILE:LINE:COL in another file). */
+        struct strbuf where = STRBUF_INIT;
+        size_t shown = 0;
+        int listing = -1; /* the pass whose list is open */
+        bool more = false;
+        for (int pass = 0; pass < 2; pass++) {
+            for (size_t k = 0; k < im.ncode_at; k++) {
+                const struct alike_rule *a = &im.code_at[k];
+                if ((a->name[0] == 'p') != (pass == 0))
+                    continue;
+                if (shown == ALIKE_NAMED) {
+                    more = true;
+                    continue;
+                }
+                if (listing != pass)
+                    strbuf_addf(&where, "; %s at ", pass == 0 ? "predicates" : "actions");
+                else
+                    strbuf_addstr(&where, ", ");
+                listing = pass;
+                if (strcmp(a->file, im.first_action_file) != 0)
+                    strbuf_addf(&where, "%s:", a->file);
+                strbuf_addf(&where, "%u:%u", (unsigned)a->at.line, (unsigned)a->at.col);
+                shown++;
+            }
+        }
+        if (more)
+            strbuf_addstr(&where, ", ...");
         diag_add(diags, DIAG_WARNING, im.first_action_file, im.first_action.line,
                  im.first_action.col,
                  "%zu action%s and %zu semantic predicate%s ignored (kpath reads the grammar "
-                 "without running code); the first is here",
+                 "without running code; a predicate can make the language smaller)%s",
                  im.actions, im.actions == 1 ? "" : "s", im.predicates,
-                 im.predicates == 1 ? "" : "s");
+                 im.predicates == 1 ? "" : "s", strbuf_str(&where));
+        strbuf_free(&where);
     }
     if (im.properties)
         diag_add(diags, DIAG_WARNING, im.first_property_file, im.first_property.line,
@@ -2550,6 +2585,7 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     free(im.pending_file);
     free(im.info);
     free(im.declared);
+    free(im.code_at);
     free(im.ci_literals);
     free(im.eofs);
     free(im.modes);
