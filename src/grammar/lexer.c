@@ -775,26 +775,28 @@ bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
             m = ck_m = 0;
         }
     }
-    free(run.stack);
-    free(ck.stack);
-    sim_free(&sim);
     if (ok && mends) {
         /* Resuming assumed the tokens before a mend read alike after it:
          * check the whole text once. */
-        struct lexer_token *t = NULL;
-        size_t nt = 0, err = SIZE_MAX, k = 0, i = 0;
-        ok = lexer_run(lx, strbuf_str(&c.cand), c.cand.len, &t, &nt, &err);
-        for (; ok && k < nt; k++) {
-            if (t[k].hidden)
-                continue;
-            ok = i < c.nwant && t[k].start == c.at[i] &&
-                 t[k].end == c.at[i] + (want[i].end - want[i].start) &&
-                 t[k].type == lx->rule_type[want[i].rule];
-            i++;
+        size_t i = 0, err = SIZE_MAX;
+        struct lexer_token t;
+        int got;
+        run.pos = 0, run.more_start = SIZE_MAX, run.mode = 0, run.depth = 0;
+        while (ok && (got = next_token(&sim, &run, strbuf_str(&c.cand), c.cand.len, &t, &err)) != 0) {
+            if (got < 0) {
+                ok = false;
+            } else if (!t.hidden) {
+                ok = i < c.nwant && t.start == c.at[i] &&
+                     t.end == c.at[i] + (want[i].end - want[i].start) &&
+                     t.type == lx->rule_type[want[i].rule];
+                i++;
+            }
         }
         ok = ok && i == c.nwant;
-        free(t);
     }
+    free(run.stack);
+    free(ck.stack);
+    sim_free(&sim);
     strbuf_add(out, strbuf_str(&c.cand), c.cand.len);
     strbuf_free(&c.cand);
     free(want);
