@@ -37,6 +37,8 @@ printf 'go' >"$tmp/s"
 if "$KPATH" parse $g "$tmp/s" >/dev/null 2>"$tmp/err"; then fail "'go' accepted (hint chosen)"; fi
 "$KPATH" info $g 2>"$tmp/err" | grep -q "^rules: .*2 unreachable" ||
     fail "EntryFirst: $("$KPATH" info $g 2>&1)"
-grep -q "rule 'hint' is unreachable" "$tmp/err" || fail "EntryFirst: $(cat "$tmp/err")"
+# said once for both (import_antlr collapses the unreachable warnings)
+grep -q "2 rules are unreachable from the start rule 'stmt' .*: 'prepare', 'hint'$" "$tmp/err" ||
+    fail "EntryFirst: $(cat "$tmp/err")"
 
 exit 0
