@@ -72,6 +72,7 @@ struct gcov_notes {
     struct line_entry *lines;
     size_t nlines;
     uint32_t *refs, *att;
+    uint32_t *mark; /* per block, 0 but within has_cycle and build_lines */
     /* One run's state. */
     uint64_t *counters, *arc_count, *block_count;
     unsigned char *arc_known, *block_known;
@@ -289,51 +290,39 @@ static bool same_line(const struct line_ref *x, const struct line_ref *y)
            x->number == y->number;
 }
 
-static bool in_set(const uint32_t *set, uint32_t n, uint32_t v)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (set[i] == v)
-            return true;
-    return false;
-}
-
-/* Has the graph of blocks `set` (arcs between them with `live` counts, all
- * when live is NULL) a cycle?  Peel blocks without a live arc in from the
- * set; a cycle is what cannot be peeled. */
+/* Has the graph of blocks `set` (arcs between them with positive `live`
+ * counts, all arcs when live is NULL) a cycle?  Blocks with no arc in from
+ * the set are peeled off, one after another (Kahn's order); a cycle is
+ * what cannot be peeled.  n->mark must be 0 for every block on entry and
+ * is so again on return. */
 static bool has_cycle(const struct gcov_notes *n, const uint32_t *set, uint32_t k,
                       const uint64_t *live)
 {
-    unsigned char stack_gone[64];
-    unsigned char *gone = k <= sizeof stack_gone ? stack_gone : xcalloc(k, 1);
-    memset(gone, 0, k);
-    uint32_t left = k;
-    bool changed = true;
-    while (changed && left) {
-        changed = false;
-        for (uint32_t i = 0; i < k; i++) {
-            if (gone[i])
-                continue;
-            bool fed = false;
-            for (uint32_t j = n->pred_start[set[i]]; !fed && j < n->pred_start[set[i] + 1]; j++) {
-                const struct arc *a = &n->arcs[n->pred[j]];
-                if (live && (int64_t)live[n->pred[j]] <= 0)
-                    continue;
-                for (uint32_t m = 0; m < k; m++)
-                    if (!gone[m] && set[m] == a->src) {
-                        fed = true;
-                        break;
-                    }
-            }
-            if (!fed) {
-                gone[i] = 1;
-                left--;
-                changed = true;
-            }
+    uint32_t *indeg = xcalloc((size_t)k + 1, sizeof *indeg);
+    uint32_t *queue = xcalloc((size_t)k + 1, sizeof *queue);
+    for (uint32_t i = 0; i < k; i++)
+        n->mark[set[i]] = i + 1;
+    for (uint32_t i = 0; i < k; i++)
+        for (uint32_t j = n->pred_start[set[i]]; j < n->pred_start[set[i] + 1]; j++)
+            if (n->mark[n->arcs[n->pred[j]].src] && (!live || (int64_t)live[n->pred[j]] > 0))
+                indeg[i]++;
+    uint32_t head = 0, tail = 0;
+    for (uint32_t i = 0; i < k; i++)
+        if (!indeg[i])
+            queue[tail++] = i;
+    while (head < tail) {
+        uint32_t b = set[queue[head++]];
+        for (uint32_t j = n->succ_start[b]; j < n->succ_start[b + 1]; j++) {
+            uint32_t m = n->mark[n->arcs[n->succ[j]].dst];
+            if (m && (!live || (int64_t)live[n->succ[j]] > 0) && --indeg[m - 1] == 0)
+                queue[tail++] = m - 1;
         }
     }
-    if (gone != stack_gone)
-        free(gone);
-    return left > 0;
+    for (uint32_t i = 0; i < k; i++)
+        n->mark[set[i]] = 0;
+    free(indeg);
+    free(queue);
+    return tail < k;
 }
 
 /* From (line, block) pairs to line entries: refs are the arcs that enter
@@ -352,7 +341,8 @@ static void build_lines(struct gcov_notes *n, struct line_ref *refs, size_t nref
             e.attached |= refs[k].attach;
         e.att_first = (uint32_t)na;
         for (size_t k = i; k < j; k++)
-            if (refs[k].attach && !in_set(att_all + e.att_first, e.natt, refs[k].block)) {
+            if (refs[k].attach && !n->mark[refs[k].block]) {
+                n->mark[refs[k].block] = 1;
                 att_all = xgrow(att_all, &att_cap, na + 1, sizeof *att_all);
                 att_all[na++] = refs[k].block;
                 e.natt++;
@@ -368,12 +358,14 @@ static void build_lines(struct gcov_notes *n, struct line_ref *refs, size_t nref
                 continue;
             }
             for (uint32_t p = n->pred_start[b]; p < n->pred_start[b + 1]; p++)
-                if (!in_set(att_all + e.att_first, e.natt, n->arcs[n->pred[p]].src)) {
+                if (!n->mark[n->arcs[n->pred[p]].src]) {
                     n->refs = xgrow(n->refs, &refs_cap, nr + 1, sizeof *n->refs);
                     n->refs[nr++] = n->pred[p];
                 }
         }
         e.n = (uint32_t)nr - e.first;
+        for (uint32_t k = 0; k < e.natt; k++)
+            n->mark[att_all[e.att_first + k]] = 0;
         e.cycle = e.attached && has_cycle(n, att_all + e.att_first, e.natt, NULL);
         n->lines = xgrow(n->lines, &lines_cap, n->nlines + 1, sizeof *n->lines);
         n->lines[n->nlines++] = e;
@@ -401,6 +393,7 @@ static void arrange(struct gcov_notes *n, struct raw_arc *ra, size_t nra, struct
     n->pred_start = xcalloc((size_t)n->nblocks + 1, sizeof *n->pred_start);
     n->succ = xcalloc(nra + 1, sizeof *n->succ);
     n->pred = xcalloc(nra + 1, sizeof *n->pred);
+    n->mark = xcalloc((size_t)n->nblocks + 1, sizeof *n->mark);
     size_t a = 0;
     for (size_t f = 0; f < n->nfns; f++) {
         struct fn *fn = &n->fns[f];
@@ -603,7 +596,9 @@ enum gcov_read_status gcov_notes_read(const char *path, struct gcov_notes **out,
             fn = &n->fns[n->nfns++];
         } else if (fn && tag == TAG_BLOCKS) {
             uint32_t count;
+            /* Every block but the last has an arcs record of 16 bytes or more. */
             if (fn->has_blocks || !get_u32(&rec, &count) || count > MAX_BLOCKS ||
+                count > r.len / 16 + 2 ||
                 n->nblocks > UINT32_MAX - count - 1) {
                 ok = corrupt(diags, path, at, "a function's blocks are given twice or are too many");
                 break;
@@ -708,7 +703,7 @@ void gcov_notes_free(struct gcov_notes *n)
     void *arrays[] = {n->path, n->sources, n->fns, n->by_ident, n->arcs, n->succ_start,
                       n->succ, n->pred_start, n->pred, n->fn_order, n->lines, n->refs, n->att,
                       n->counters, n->arc_count, n->block_count, n->arc_known, n->block_known,
-                      n->unknown_in, n->unknown_out, n->stack, n->buf};
+                      n->unknown_in, n->unknown_out, n->stack, n->buf, n->mark};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         free(arrays[i]);
     free(n);

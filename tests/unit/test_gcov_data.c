@@ -361,3 +361,108 @@ TEST(gcov_reader_refuses_corrupt_counters)
     strbuf_free(&gcda);
     strbuf_free(&bad);
 }
+
+/* Read `len` bytes of `data` with one byte changed (at `at`, by `flip`)
+ * as notes or as counters: a result or exactly one error, never a crash
+ * or a read past the bytes (the sanitized build checks that). */
+static bool mangled_ok(const unsigned char *data, size_t len, size_t at, unsigned char flip,
+                       const char *path, struct gcov_notes *notes)
+{
+    static unsigned char buf[1 << 16];
+    memcpy(buf, data, len);
+    if (at < len)
+        buf[at] ^= flip;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    fwrite(buf, 1, len, f);
+    fclose(f);
+    struct diag_list d = DIAG_LIST_INIT;
+    bool ok;
+    if (notes) {
+        ok = gcov_notes_read_counts(notes, path, "x", &d);
+        if (ok) {
+            int ran = 0;
+            gcov_notes_functions(notes, count_fn, &ran);
+        }
+    } else {
+        struct gcov_notes *n = NULL;
+        char version[5];
+        enum gcov_read_status st = gcov_notes_read(path, &n, version, &d);
+        ok = st != GCOV_READ_ERROR;
+        gcov_notes_free(n);
+    }
+    bool good = ok ? d.errors == 0 : d.errors == 1;
+    diag_list_free(&d);
+    return good;
+}
+
+static size_t slurp_test(const char *path, unsigned char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
+TEST(gcov_reader_survives_every_cut_and_changed_byte)
+{
+    if (!have_tools())
+        return;
+    char dir[] = "/tmp/kpath-gcov-fuzz-XXXXXX";
+    if (!CHECK(mkdtemp(dir) != NULL))
+        return;
+    char *abs_root = realpath(harness_path("."), NULL);
+    struct strbuf gcno = STRBUF_INIT, gcda = STRBUF_INIT, bad = STRBUF_INIT;
+    strbuf_addf(&gcno, "%s/prog-calc.gcno", dir);
+    strbuf_addf(&gcda, "%s/prog-calc.gcda", dir);
+    /* The mangled copies, thousands of them, on a memory file system if any. */
+    char shm[] = "/dev/shm/kpath-gcov-fuzz-XXXXXX";
+    bool in_shm = mkdtemp(shm) != NULL;
+    strbuf_addf(&bad, "%s/bad", in_shm ? shm : dir);
+    static unsigned char notes_bytes[1 << 16], data_bytes[1 << 16];
+    struct gcov_notes *notes = NULL;
+    struct diag_list d = DIAG_LIST_INIT;
+    char version[5];
+    if (abs_root && CHECK(sh("gcc -std=c11 -O0 --coverage -o %s/prog %s/subjects/calc.c", dir,
+                             abs_root)) &&
+        CHECK(sh("printf '(1+2)*3/4' | %s/prog >/dev/null%s", dir, "")) &&
+        CHECK_INT(gcov_notes_read(gcno.data, &notes, version, &d), GCOV_READ_OK)) {
+        size_t nlen = slurp_test(gcno.data, notes_bytes, sizeof notes_bytes);
+        size_t dlen = slurp_test(gcda.data, data_bytes, sizeof data_bytes);
+        CHECK(nlen > 1000 && nlen < sizeof notes_bytes);
+        CHECK(dlen > 100 && dlen < sizeof data_bytes);
+        size_t bad_runs = 0, tries = 0;
+        for (size_t at = 0; at <= dlen; at++) {
+            bad_runs += !mangled_ok(data_bytes, at, dlen, 0, bad.data, notes); /* cut */
+            bad_runs += !mangled_ok(data_bytes, dlen, at, 0xff, bad.data, notes);
+            bad_runs += !mangled_ok(data_bytes, dlen, at, 0x01, bad.data, notes);
+            tries += 3;
+        }
+        for (size_t at = 0; at <= nlen; at += 5) {
+            bad_runs += !mangled_ok(notes_bytes, at, nlen, 0, bad.data, NULL);
+            bad_runs += !mangled_ok(notes_bytes, nlen, at, 0xff, bad.data, NULL);
+            bad_runs += !mangled_ok(notes_bytes, nlen, at, 0x01, bad.data, NULL);
+            tries += 3;
+        }
+        CHECK_INT(bad_runs, 0);
+        CHECK(tries > 7000);
+        /* The good counters still read to the same functions. */
+        int ran = 0;
+        read_expect(notes, gcda.data, NULL);
+        gcov_notes_functions(notes, count_fn, &ran);
+        CHECK_INT(ran, 1);
+    }
+    CHECK_INT(d.errors, 0);
+    diag_list_free(&d);
+    gcov_notes_free(notes);
+    CHECK(sh("rm -rf %s%s", dir, ""));
+    if (in_shm)
+        CHECK(sh("rm -rf %s%s", shm, ""));
+    free(abs_root);
+    strbuf_free(&gcno);
+    strbuf_free(&gcda);
+    strbuf_free(&bad);
+}
