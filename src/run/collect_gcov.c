@@ -157,7 +157,8 @@ static int compare_fn_names(const void *a, const void *b)
  * so the same function gets the same name in every run. */
 static void name_functions(struct gcov_fn *fns, size_t n, struct str_list *out)
 {
-    qsort(fns, n, sizeof *fns, compare_fn_names);
+    if (n)
+        qsort(fns, n, sizeof *fns, compare_fn_names);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && strcmp(fns[j].name, fns[i].name) == 0)

@@ -214,6 +214,13 @@ struct raw_loc {
     uint32_t fn, block, seq, src, first, n; /* lines: raw_lines[first..first+n) */
 };
 
+/* qsort, for arrays that may be empty (and NULL). */
+static void sort_some(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n)
+        qsort(base, n, size, cmp);
+}
+
 static int cmp_raw_arc(const void *a, const void *b)
 {
     const struct raw_arc *x = a, *y = b;
@@ -329,7 +336,7 @@ static bool has_cycle(const struct gcov_notes *n, const uint32_t *set, uint32_t 
  * an attached line's blocks from elsewhere, or a plain line's blocks. */
 static void build_lines(struct gcov_notes *n, struct line_ref *refs, size_t nrefs)
 {
-    qsort(refs, nrefs, sizeof *refs, cmp_line_ref);
+    sort_some(refs, nrefs, sizeof *refs, cmp_line_ref);
     size_t refs_cap = 0, att_cap = 0, lines_cap = 0, nr = 0, na = 0;
     uint32_t *att_all = NULL;
     for (size_t i = 0; i < nrefs;) {
@@ -387,7 +394,7 @@ static void arrange(struct gcov_notes *n, struct raw_arc *ra, size_t nra, struct
 {
     sort_notes = n;
     /* Blocks, arcs and counters. */
-    qsort(ra, nra, sizeof *ra, cmp_raw_arc);
+    sort_some(ra, nra, sizeof *ra, cmp_raw_arc);
     n->arcs = xcalloc(nra + 1, sizeof *n->arcs);
     n->succ_start = xcalloc((size_t)n->nblocks + 1, sizeof *n->succ_start);
     n->pred_start = xcalloc((size_t)n->nblocks + 1, sizeof *n->pred_start);
@@ -430,7 +437,7 @@ static void arrange(struct gcov_notes *n, struct raw_arc *ra, size_t nra, struct
     for (size_t f = 0; f < n->nfns; f++)
         if (!n->fns[f].artificial)
             place[nplace++] = (uint32_t)f;
-    qsort(place, nplace, sizeof *place, cmp_fn_place);
+    sort_some(place, nplace, sizeof *place, cmp_fn_place);
     for (size_t i = 1; i < nplace; i++) {
         struct fn *x = &n->fns[place[i - 1]], *y = &n->fns[place[i]];
         if (x->src == y->src && x->start_line == y->start_line)
@@ -446,7 +453,7 @@ static void arrange(struct gcov_notes *n, struct raw_arc *ra, size_t nra, struct
     free(place);
     /* Lines: each location's lines sorted; a block ends on the last line
      * of each of its locations (entry and last block excepted). */
-    qsort(rl, nrl, sizeof *rl, cmp_raw_loc);
+    sort_some(rl, nrl, sizeof *rl, cmp_raw_loc);
     uint32_t *rank = xcalloc(n->nfns + 1, sizeof *rank);
     for (size_t i = 0; i < n->nkept; i++)
         rank[n->fn_order[i]] = (uint32_t)i;
@@ -464,8 +471,9 @@ static void arrange(struct gcov_notes *n, struct raw_arc *ra, size_t nra, struct
             if (!fn->kept)
                 continue;
             sorted = xgrow(sorted, &sorted_cap, (size_t)rl[j].n + 1, sizeof *sorted);
-            memcpy(sorted, raw_lines + rl[j].first, (size_t)rl[j].n * sizeof *sorted);
-            qsort(sorted, rl[j].n, sizeof *sorted, cmp_u32);
+            if (rl[j].n)
+                memcpy(sorted, raw_lines + rl[j].first, (size_t)rl[j].n * sizeof *sorted);
+            sort_some(sorted, rl[j].n, sizeof *sorted, cmp_u32);
             for (uint32_t k = 0; k < rl[j].n; k++) {
                 uint32_t ln = sorted[k];
                 struct line_ref r = {.src = rl[j].src, .at = ln, .kind = 1, .number = ln,
@@ -497,7 +505,7 @@ static void arrange(struct gcov_notes *n, struct raw_arc *ra, size_t nra, struct
     n->by_ident = xcalloc(n->nfns + 1, sizeof *n->by_ident);
     for (size_t f = 0; f < n->nfns; f++)
         n->by_ident[f] = (uint32_t)f;
-    qsort(n->by_ident, n->nfns, sizeof *n->by_ident, cmp_ident);
+    sort_some(n->by_ident, n->nfns, sizeof *n->by_ident, cmp_ident);
     for (size_t i = 0; i < n->nfns; i++) { /* the last of equal idents wins, as in gcov */
         if (n->nidents && n->fns[n->by_ident[n->nidents - 1]].ident == n->fns[n->by_ident[i]].ident)
             n->nidents--;
