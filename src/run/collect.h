@@ -5,11 +5,13 @@
  *    "error:WHY";
  *  - gcov (collect_gcov.c): a program built with --coverage writes its
  *    counters under the run's directory (GCOV_PREFIX={run}/gcov,
- *    GCOV_PREFIX_STRIP=0), so parallel runs never mix; a helper run of
- *    `gcov --json-format --stdout` on them (beside links to the .gcno files
- *    of BUILD_DIR) gives "fn:NAME" for every function that ran and, with
- *    lines, "line:FILE:N" for every line; functions that share a name
- *    (static functions of different files) are "fn:NAME@FILE:LINE" each;
+ *    GCOV_PREFIX_STRIP=0), so parallel runs never mix; read with BUILD_DIR's
+ *    .gcno files (gcov_data.h, no process per run; or, for a format it does
+ *    not read, a helper run of `gcov --json-format --stdout` beside links
+ *    to them), they give "fn:NAME" for every function that ran and, with
+ *    lines, "line:FILE:N" for every line, as gcov reports them; functions
+ *    that share a name (static functions of different files) are
+ *    "fn:NAME@FILE:LINE" each;
  *  - node (collect_node.c): NODE_V8_COVERAGE={run}/v8; "fn:NAME" for every
  *    named function of a file: URL that ran;
  *  - cmd (collect_cmd.c): `sh -c CMD` after each run, in the run's working
@@ -77,10 +79,15 @@ struct collector {
 #define COLLECT_HELPER_STDOUT_MAX ((size_t)256 << 20)
 
 /* The constructors.  False with a diagnostic when the collector cannot work
- * (no .gcno file below BUILD_DIR, no gcov or node in PATH). */
+ * (no .gcno file below BUILD_DIR or one unreadable, no node in PATH, no
+ * gcov in PATH when gcov must be run). */
 void collector_outcome(struct collector *c);
 bool collector_gcov(struct collector *c, const char *build_dir, bool lines,
                     struct diag_list *diags);
+/* The same features, always by a run of gcov after each run (today's way
+ * before the reader; for comparisons and the benchmark). */
+bool collector_gcov_spawn(struct collector *c, const char *build_dir, bool lines,
+                          struct diag_list *diags);
 bool collector_node(struct collector *c, struct diag_list *diags);
 void collector_cmd(struct collector *c, const char *command);
 void collector_free(struct collector *c);

@@ -3,9 +3,16 @@
 /* collect_gcov: functions and lines a run of a program built with --coverage
  * executed (see collect.h).  The .gcno files (what the compiler knows) stay
  * in BUILD_DIR; each run's .gcda files (its counters) land below
- * {run}/gcov/ABSOLUTE-OBJECT-DIR, where gcov finds them beside symbolic links
- * to their .gcno files.  A run killed by a signal writes no counters and so
- * has no gcov features. */
+ * {run}/gcov/ABSOLUTE-OBJECT-DIR.  Two ways to read them, with the same
+ * features:
+ *  - the notes read once and each run's counters read directly
+ *    (gcov_data.h), no process per run: the default;
+ *  - a helper run of `gcov --json-format --stdout` on them, beside
+ *    symbolic links to their .gcno files: for notes of a GCC whose format
+ *    gcov_data does not read, or of C++ (gcov demangles names), said once
+ *    when the collector is made.
+ * A run killed by a signal writes no counters and so has no gcov
+ * features. */
 #include "run/collect.h"
 
 #include <errno.h>
@@ -19,9 +26,11 @@
 #include "base/json_read.h"
 #include "base/samples.h"
 #include "base/xalloc.h"
+#include "run/gcov_data.h"
 
 struct gcov_state {
     struct str_list gcno; /* absolute paths of BUILD_DIR's .gcno files */
+    struct gcov_notes **notes; /* gcno's, read; NULL when gcov is run */
     bool lines;
 };
 
@@ -148,7 +157,8 @@ static int compare_fn_names(const void *a, const void *b)
  * so the same function gets the same name in every run. */
 static void name_functions(struct gcov_fn *fns, size_t n, struct str_list *out)
 {
-    qsort(fns, n, sizeof *fns, compare_fn_names);
+    if (n)
+        qsort(fns, n, sizeof *fns, compare_fn_names);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         while (j < n && strcmp(fns[j].name, fns[i].name) == 0)
@@ -214,9 +224,68 @@ static bool gcov_collect(const struct collector *c, const struct collect_run *ru
     return ok;
 }
 
+/* The reader's way: each .gcda file the run wrote, read with its notes. */
+struct reader_ctx {
+    struct gcov_fn *fns;
+    size_t nfns, cap;
+    struct str_list *out;
+};
+
+static void reader_fn(void *ctx, const char *name, const char *file, uint32_t line, bool ran)
+{
+    struct reader_ctx *r = ctx;
+    r->fns = xgrow(r->fns, &r->cap, r->nfns + 1, sizeof *r->fns);
+    r->fns[r->nfns++] = (struct gcov_fn){.name = name, .file = file, .line = line, .ran = ran};
+}
+
+static void reader_line(void *ctx, const char *file, uint32_t number)
+{
+    struct reader_ctx *r = ctx;
+    str_list_addf(r->out, "line:%s:%u", file, number);
+}
+
+static bool reader_collect(const struct collector *c, const struct collect_run *run,
+                           const struct runner_result *helper, struct str_list *out,
+                           struct diag_list *diags)
+{
+    (void)helper;
+    const struct gcov_state *st = c->state;
+    struct strbuf gcda = STRBUF_INIT, shown = STRBUF_INIT;
+    struct reader_ctx r = {.out = out};
+    bool ok = true;
+    for (size_t i = 0; ok && i < st->gcno.len; i++) {
+        const char *gcno = st->gcno.items[i];
+        size_t stem = strlen(gcno) - strlen(".gcno");
+        strbuf_reset(&gcda);
+        strbuf_addf(&gcda, "%s/gcov", run->result->dir);
+        strbuf_add(&gcda, gcno, stem);
+        strbuf_addstr(&gcda, ".gcda");
+        struct stat sb;
+        if (stat(gcda.data, &sb) != 0)
+            continue; /* this object's code did not run to the end */
+        strbuf_reset(&shown);
+        strbuf_add(&shown, gcno, stem);
+        strbuf_addf(&shown, ".gcda (the run of %s)", run->input);
+        ok = gcov_notes_read_counts(st->notes[i], gcda.data, shown.data, diags);
+        if (ok && st->lines)
+            gcov_notes_lines(st->notes[i], reader_line, &r);
+        if (ok)
+            gcov_notes_functions(st->notes[i], reader_fn, &r);
+    }
+    if (ok)
+        name_functions(r.fns, r.nfns, out);
+    free(r.fns);
+    strbuf_free(&gcda);
+    strbuf_free(&shown);
+    return ok;
+}
+
 static void gcov_free(struct collector *c)
 {
     struct gcov_state *st = c->state;
+    for (size_t i = 0; st->notes && i < st->gcno.len; i++)
+        gcov_notes_free(st->notes[i]);
+    free(st->notes);
     str_list_free(&st->gcno);
     free(st);
 }
@@ -224,8 +293,40 @@ static void gcov_free(struct collector *c)
 static const struct collector_ops gcov_ops = {
     .env = gcov_env, .helper = gcov_helper, .collect = gcov_collect, .free = gcov_free};
 
-bool collector_gcov(struct collector *c, const char *build_dir, bool lines,
-                    struct diag_list *diags)
+static const struct collector_ops reader_ops = {
+    .env = gcov_env, .collect = reader_collect, .free = gcov_free};
+
+/* Read every notes file; false (st->notes NULL) when gcov must be run
+ * instead, saying why in `why`; an unreadable notes file is an error. */
+static bool read_notes(struct gcov_state *st, struct strbuf *why, bool *failed,
+                       struct diag_list *diags)
+{
+    st->notes = xcalloc(st->gcno.len + 1, sizeof *st->notes);
+    for (size_t i = 0; i < st->gcno.len; i++) {
+        char version[5];
+        enum gcov_read_status rs = gcov_notes_read(st->gcno.items[i], &st->notes[i], version, diags);
+        const char *mangled = rs == GCOV_READ_OK ? gcov_notes_mangled(st->notes[i]) : NULL;
+        if (rs == GCOV_READ_OK && !mangled)
+            continue;
+        if (rs == GCOV_READ_ERROR)
+            *failed = true;
+        else if (rs == GCOV_READ_OTHER_VERSION)
+            strbuf_addf(why, "%s is of a GCC (version '%s') whose format kpath does not read",
+                        st->gcno.items[i], version);
+        else
+            strbuf_addf(why, "%s has C++ names (%s), which gcov demangles", st->gcno.items[i],
+                        mangled);
+        for (size_t j = 0; j < st->gcno.len; j++)
+            gcov_notes_free(st->notes[j]);
+        free(st->notes);
+        st->notes = NULL;
+        return false;
+    }
+    return true;
+}
+
+static bool make_gcov(struct collector *c, const char *build_dir, bool lines, bool spawn,
+                      struct diag_list *diags)
 {
     memset(c, 0, sizeof *c);
     char *abs = realpath(build_dir, NULL);
@@ -254,16 +355,49 @@ bool collector_gcov(struct collector *c, const char *build_dir, bool lines,
         free(st);
         return false;
     }
+    struct strbuf why = STRBUF_INIT;
+    bool failed = false;
+    if (!spawn && read_notes(st, &why, &failed, diags)) {
+        strbuf_free(&why);
+        c->ops = &reader_ops;
+        c->name = xstrdup(lines ? "gcov-lines" : "gcov");
+        c->state = st;
+        return true;
+    }
+    if (failed) {
+        strbuf_free(&why);
+        gcov_free(&(struct collector){.state = st});
+        return false;
+    }
     struct diag_list which = DIAG_LIST_INIT;
     bool have_gcov = runner_check_command("gcov", &which);
     diag_list_free(&which);
     if (!have_gcov) {
-        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "--gcov needs gcov (GCC's), not found in PATH");
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "--gcov needs gcov (GCC's), not found in PATH%s%s",
+                 why.len ? ": " : "", strbuf_str(&why));
+        strbuf_free(&why);
         gcov_free(&(struct collector){.state = st});
         return false;
     }
+    if (why.len)
+        diag_add(diags, DIAG_NOTE, NULL, 0, 0,
+                 "--gcov: %s, so gcov runs after each run to read its counters (slower)",
+                 why.data);
+    strbuf_free(&why);
     c->ops = &gcov_ops;
     c->name = xstrdup(lines ? "gcov-lines" : "gcov");
     c->state = st;
     return true;
+}
+
+bool collector_gcov(struct collector *c, const char *build_dir, bool lines,
+                    struct diag_list *diags)
+{
+    return make_gcov(c, build_dir, lines, false, diags);
+}
+
+bool collector_gcov_spawn(struct collector *c, const char *build_dir, bool lines,
+                          struct diag_list *diags)
+{
+    return make_gcov(c, build_dir, lines, true, diags);
 }

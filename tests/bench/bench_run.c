@@ -4,29 +4,53 @@
  * fork/exec, pipes, kill, record appended), against a plain shell loop
  * (`for f in DIR/NAME...; do /bin/true <"$f"; done`) timed in the same run, as
  * ratios (the goal: >= 90% of the loop at -j 1, about 2x at -j 2 on 2
- * cores); then the extra time per run of gcov collection on the bundled
- * subject (build/subjects/calc).  Prints figures; asserts nothing. */
+ * cores); then the extra time per run of --gcov on the bundled subject
+ * (build/subjects/calc), -j 1: counters read directly (gcov_data, the
+ * goal: <= 0.5 ms per run) against a gcov process per run (the way before
+ * it) and against no collection.  Prints figures; asserts nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "run/campaign.h"
 #include "run/collect.h"
+#include "run/gcov_data.h"
 #include "run/runner.h"
 #include "base/samples.h"
 
-/* Seconds for running every input of `inputs` through argv, or -1. */
-static double campaign_time(char *const *argv, uint32_t jobs, const char *gcov_dir,
-                            const struct sample_list *inputs, const char *results)
+/* CPU seconds used so far by this process and its waited-for children. */
+static double cpu_now(void)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+                    kids.ru_stime.tv_sec) +
+           (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+                    kids.ru_stime.tv_usec) * 1e-6;
+}
+
+/* Seconds for running every input of `inputs` through argv, or -1; the CPU
+ * seconds of kpath and the runs in *cpu. */
+/* How --gcov reads counters, if at all. */
+enum gcov_way { GCOV_NONE, GCOV_READER, GCOV_SPAWN };
+
+static double campaign_time(char *const *argv, uint32_t jobs, enum gcov_way way,
+                            const char *gcov_dir, const struct sample_list *inputs,
+                            const char *results, double *cpu)
 {
     struct collector cols[2];
     size_t ncols = 0;
     struct diag_list diags = DIAG_LIST_INIT;
     collector_outcome(&cols[ncols++]);
-    if (gcov_dir && !collector_gcov(&cols[ncols++], gcov_dir, false, &diags)) {
+    bool (*make)(struct collector *, const char *, bool, struct diag_list *) =
+        way == GCOV_SPAWN ? collector_gcov_spawn : collector_gcov;
+    if (way != GCOV_NONE && !make(&cols[ncols++], gcov_dir, false, &diags)) {
         ncols--;
         diag_list_free(&diags);
         collector_free(&cols[0]);
@@ -43,12 +67,14 @@ static double campaign_time(char *const *argv, uint32_t jobs, const char *gcov_d
                                  .argv = argv, .collectors = cols, .ncollectors = ncols,
                                  .results_path = results, .header = &h,
                                  .max_input_size = 1 << 20, .keep_going = true};
-    double start = bench_now();
+    double start = bench_now(), cpu_start = cpu_now();
     struct campaign *c = campaign_open(&o, inputs, &diags);
     enum campaign_state st = c ? CAMPAIGN_RUNNING : CAMPAIGN_FAILED;
     while (st == CAMPAIGN_RUNNING)
         st = campaign_step(c, 100, &diags);
     double took = bench_now() - start;
+    if (cpu)
+        *cpu = cpu_now() - cpu_start;
     campaign_free(c);
     for (size_t i = 0; i < ncols; i++)
         collector_free(&cols[i]);
@@ -77,6 +103,58 @@ static double shell_loop_time(const char *dir)
     return bench_now() - start;
 }
 
+/* The reader alone, without the runs: one run's .gcda of calc read,
+ * solved and turned into functions and lines, many times over. */
+static void count_fn(void *ctx, const char *name, const char *file, uint32_t line, bool ran)
+{
+    (void)name, (void)file, (void)line;
+    *(size_t *)ctx += ran;
+}
+
+static void count_line(void *ctx, const char *file, uint32_t number)
+{
+    (void)file, (void)number;
+    ++*(size_t *)ctx;
+}
+
+static void bench_reader_alone(const char *build)
+{
+    char gcno[8192], dir[] = "/tmp/kpath-bench-gcda-XXXXXX", cmd[16384], gcda[16384];
+    snprintf(gcno, sizeof gcno, "%s/calc.gcno", build);
+    struct gcov_notes *notes = NULL;
+    struct diag_list diags = DIAG_LIST_INIT;
+    char version[5];
+    if (!mkdtemp(dir) ||
+        gcov_notes_read(gcno, &notes, version, &diags) != GCOV_READ_OK) {
+        diag_list_free(&diags);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "printf '1+2*3' | GCOV_PREFIX=%s GCOV_PREFIX_STRIP=0 %s/calc >/dev/null",
+             dir, build);
+    snprintf(gcda, sizeof gcda, "%s%s/calc.gcda", dir, build);
+    enum { TIMES = 20000 };
+    size_t fns = 0, lines = 0;
+    if (system(cmd) == 0) {
+        double start = bench_now(), cpu_start = cpu_now();
+        for (int i = 0; i < TIMES; i++) {
+            if (!gcov_notes_read_counts(notes, gcda, gcda, &diags))
+                break;
+            gcov_notes_functions(notes, count_fn, &fns);
+            gcov_notes_lines(notes, count_line, &lines);
+        }
+        double took = bench_now() - start, cpu = cpu_now() - cpu_start;
+        if (!diags.errors)
+            printf("  the reader alone (calc's .gcda read, solved, %zu functions and %zu lines "
+                   "that ran): %.1f us per run (CPU %.1f us)\n",
+                   fns / TIMES, lines / TIMES, took * 1e6 / TIMES, cpu * 1e6 / TIMES);
+    }
+    gcov_notes_free(notes);
+    diag_list_free(&diags);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        printf("  (could not remove %s)\n", dir);
+}
+
 void bench_run(const char *root)
 {
     printf("\n== kpath run: the runner's own cost per run\n");
@@ -103,7 +181,7 @@ void bench_run(const char *root)
     double loop = shell_loop_time(dir);
     double one = -1;
     for (uint32_t j = 1; j <= 2; j++) {
-        double t = campaign_time(true_argv, j, NULL, &inputs, results);
+        double t = campaign_time(true_argv, j, GCOV_NONE, NULL, &inputs, results, NULL);
         if (t <= 0)
             continue;
         printf("  /bin/true, -j %u: %zu runs in %.2f s: %.0f runs/s (%.2f ms per run)", j,
@@ -126,13 +204,25 @@ void bench_run(const char *root)
     if (access(calc, X_OK) != 0) {
         printf("  (no %s: make subjects for the gcov figure)\n", calc);
     } else {
-        double plain = campaign_time(calc_argv, 1, NULL, &inputs, results);
-        double gcov = campaign_time(calc_argv, 1, build, &inputs, results);
-        if (plain > 0 && gcov > 0)
-            printf("  calc, -j 1: %.2f ms per run without features, %.2f ms with --gcov: "
-                   "gcov collection costs %.2f ms per run\n",
-                   plain * 1e3 / (double)inputs.len, gcov * 1e3 / (double)inputs.len,
-                   (gcov - plain) * 1e3 / (double)inputs.len);
+        double cpu[3] = {0, 0, 0};
+        double plain = campaign_time(calc_argv, 1, GCOV_NONE, NULL, &inputs, results, &cpu[0]);
+        double reader = campaign_time(calc_argv, 1, GCOV_READER, build, &inputs, results, &cpu[1]);
+        double spawn = campaign_time(calc_argv, 1, GCOV_SPAWN, build, &inputs, results, &cpu[2]);
+        double n = (double)inputs.len;
+        const char *what[3] = {"no features", "--gcov, counters read directly",
+                               "--gcov, a gcov process per run"};
+        double wall[3] = {plain, reader, spawn};
+        for (int w = 0; w < 3; w++) {
+            if (wall[w] <= 0)
+                continue;
+            printf("  calc, -j 1, %s: %.0f runs/s, %.3f ms per run (CPU %.3f ms per run)", what[w],
+                   n / wall[w], wall[w] * 1e3 / n, cpu[w] * 1e3 / n);
+            if (w && plain > 0)
+                printf("; +%.3f ms per run (CPU +%.3f ms)", (wall[w] - plain) * 1e3 / n,
+                       (cpu[w] - cpu[0]) * 1e3 / n);
+            printf("\n");
+        }
+        bench_reader_alone(build);
     }
     for (size_t i = 0; i < inputs.len; i++)
         unlink(inputs.paths[i]);
