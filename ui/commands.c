@@ -468,7 +468,8 @@ static void cmd_pattern(struct ui *ui, const struct cmd_args *a)
         return;
     struct strbuf out = STRBUF_INIT;
     struct diag_list d = DIAG_LIST_INIT;
-    if (pattern_render(ui->ws->graph, path, len, NULL, &out, &d))
+    struct pattern_options marked = {.mark = true};
+    if (pattern_render(ui->ws->graph, path, len, &marked, &out, &d))
         ui_message(ui, "pattern: %s", strbuf_str(&out));
     else
         ui_diags(ui, &d);

@@ -230,7 +230,10 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
         int used = 2 + draw_path(ui, r.x + 2, yy, r.w - 2, path, ws->k, &tmp);
         if (ui->show_patterns && used + 3 < r.w) {
             strbuf_reset(&pat);
-            pattern_render(ws->graph, path, ws->k, NULL, &pat, NULL);
+            /* marked: the path's own nodes in brackets, so that two rows
+             * never read alike (AddExpr_0 -> AddExpr_5, -> MultExpr_7) */
+            struct pattern_options marked = {.mark = true};
+            pattern_render(ws->graph, path, ws->k, &marked, &pat, NULL);
             int col = used + 2;
             screen_puts(s, r.x + col, yy, r.w - col, strbuf_str(&pat), EL_PATTERN);
         }

@@ -230,16 +230,16 @@ stdout:
 | AddExpr_36 -> MultExpr_7	( AddExpr (+ | -) MultExpr )
 | AddExpr_36 -> "+"_10	( AddExpr + MultExpr )
 | AddExpr_36 -> "-"_11	( AddExpr - MultExpr )
-| DecDigit_42 -> "0"_44	0+
-| DecDigit_42 -> "1"_45	1+
-| DecDigit_42 -> "2"_46	2+
-| DecDigit_42 -> "3"_47	3+
-| DecDigit_42 -> "4"_48	4+
-| DecDigit_42 -> "5"_49	5+
-| DecDigit_42 -> "6"_50	6+
-| DecDigit_42 -> "7"_51	7+
-| DecDigit_42 -> "8"_52	8+
-| DecDigit_42 -> "9"_53	9+
+| DecDigit_42 -> "0"_44	DecDigit* 0 DecDigit*
+| DecDigit_42 -> "1"_45	DecDigit* 1 DecDigit*
+| DecDigit_42 -> "2"_46	DecDigit* 2 DecDigit*
+| DecDigit_42 -> "3"_47	DecDigit* 3 DecDigit*
+| DecDigit_42 -> "4"_48	DecDigit* 4 DecDigit*
+| DecDigit_42 -> "5"_49	DecDigit* 5 DecDigit*
+| DecDigit_42 -> "6"_50	DecDigit* 6 DecDigit*
+| DecDigit_42 -> "7"_51	DecDigit* 7 DecDigit*
+| DecDigit_42 -> "8"_52	DecDigit* 8 DecDigit*
+| DecDigit_42 -> "9"_53	DecDigit* 9 DecDigit*
 status: 0
 
 === paths-patterns-groups-quoted
@@ -247,10 +247,10 @@ $ kpath paths -k 2 --patterns --quoted tests/grammars/contexts/groups.ebnf
 stdout:
 | B_5 -> "b"_10	"a" "b" ";"
 | B_5 -> "bb"_11	"a" "bb" ";"
-| E_14 -> [0-9]_17	"a" "c" [0-9]+ ";"
-| E_14 -> "e"_20	"a" "c" ("e" "g"{2})+ ";"
-| E_14 -> "f"_21	"a" "c" ("f" "g"{2})+ ";"
-| E_14 -> "g"_22	"a" "c" (("e" | "f") "g"{2})+ ";"
+| E_14 -> [0-9]_17	"a" "c" ("d" | E)* [0-9] ("d" | E)* ";"
+| E_14 -> "e"_20	"a" "c" ("d" | E)* "e" "g"{2} ("d" | E)* ";"
+| E_14 -> "f"_21	"a" "c" ("d" | E)* "f" "g"{2} ("d" | E)* ";"
+| E_14 -> "g"_22	"a" "c" ("d" | E)* ("e" | "f") "g"{2} ("d" | E)* ";"
 status: 0
 
 === paths-patterns-json
@@ -263,8 +263,8 @@ stdout:
 |   {"path": ["\"c\"_8"], "pattern": "a c (d | E)* ;"},
 |   {"path": ["\"b\"_10"], "pattern": "b"},
 |   {"path": ["\"bb\"_11"], "pattern": "bb"},
-|   {"path": ["\"d\"_13"], "pattern": "a c d+ ;"},
-|   {"path": ["E_14"], "pattern": "a c E+ ;"},
+|   {"path": ["\"d\"_13"], "pattern": "a c (d | E)* d (d | E)* ;"},
+|   {"path": ["E_14"], "pattern": "a c (d | E)* E (d | E)* ;"},
 |   {"path": ["[0-9]_17"], "pattern": "[0-9]"},
 |   {"path": ["\"e\"_20"], "pattern": "e g{2}"},
 |   {"path": ["\"f\"_21"], "pattern": "f g{2}"},
