@@ -18,6 +18,7 @@
 
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "graph/skip_paths.h"
 
 #define OFF_CHAIN UINT32_MAX
 
@@ -143,6 +144,7 @@ struct pframe {
     const struct expr *e;
     uint32_t step, depth; /* depth on the step's chain, or OFF_CHAIN */
     uint32_t next;        /* the next child to print */
+    uint32_t printed;     /* children printed so far */
     uint32_t marks;       /* path nodes whose text this frame is (brackets) */
     uint32_t others_min, others_max; /* PQ_OTHERS: its quantifier */
     enum pquant pq;
@@ -220,13 +222,13 @@ static struct pframe child_frame(const struct steps *st, const struct pframe *f,
         /* The other repetitions: x* on both sides of the narrowed one, or
          * after it with the rest of the count (x{2,4}: x{1,3}). */
         uint32_t min = f->e->u.quant.min, max = f->e->u.quant.max;
-        struct pframe others = {f->e, f->step, OFF_CHAIN, 0, 0, 0, 0, PQ_OTHERS, false, false};
+        struct pframe others = {f->e, f->step, OFF_CHAIN, 0, 0, 0, 0, 0, PQ_OTHERS, false, false};
         others.others_min = frame_children(f) == 3 ? 0 : min ? min - 1 : 0;
         others.others_max = max == QUANT_INFINITE ? max : max - 1;
         return others;
     }
     uint32_t child = f->pq == PQ_SPLIT ? 0 : c;
-    struct pframe kid = {f->e->children[child], f->step, OFF_CHAIN, 0, 0, 0, 0, PQ_WRITTEN,
+    struct pframe kid = {f->e->children[child], f->step, OFF_CHAIN, 0, 0, 0, 0, 0, PQ_WRITTEN,
                          false, false};
     if (f->depth != OFF_CHAIN && f->depth + 1 < st->len[f->step] &&
         st->chain[st->off[f->step] + f->depth + 1] == kid.e)
@@ -291,13 +293,14 @@ bool pattern_render(const struct graph *g, const uint32_t *path, uint32_t k,
     if (!valid)
         return false;
     bool quoted = opts && opts->quoted, mark = opts && opts->mark;
+    bool hide_skip = opts && opts->hide_skip;
     struct steps st;
     build_steps(g, path, k, &st);
 
     struct pframe *stack = NULL;
     size_t cap = 0, depth = 0;
     stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[0] = (struct pframe){st.chain[st.off[0]], 0, 0, 0, 0, 0, 0, PQ_WRITTEN, false, false};
+    stack[0] = (struct pframe){st.chain[st.off[0]], 0, 0, 0, 0, 0, 0, 0, PQ_WRITTEN, false, false};
     resolve(&st, &stack[0]);
     /* s_1 alone in its alternative stands for the whole pattern: brackets
      * around everything would tell nothing. */
@@ -317,9 +320,13 @@ bool pattern_render(const struct graph *g, const uint32_t *path, uint32_t k,
         }
         if (f->next < frame_children(f)) {
             uint32_t c = f->next++;
-            if (c)
-                strbuf_addstr(out, e->kind == EXPR_ALT ? " | " : " ");
             struct pframe kid = child_frame(&st, f, c);
+            /* An import's _skip between two tokens, off the path: left out. */
+            if (hide_skip && e->kind == EXPR_CAT && kid.depth == OFF_CHAIN &&
+                kid.e->kind == EXPR_REF && skip_paths_is_skip_rule(kid.e->u.ref.name))
+                continue;
+            if (f->printed++)
+                strbuf_addstr(out, e->kind == EXPR_ALT ? " | " : " ");
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
             stack[depth++] = kid;
             continue;

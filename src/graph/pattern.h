@@ -54,6 +54,8 @@
 struct pattern_options {
     bool quoted; /* keep literals in double quotes, with escapes */
     bool mark;   /* each of the path's nodes in brackets (see above) */
+    bool hide_skip; /* leave out the references to an ANTLR import's _skip
+                     * rules (see skip_paths.h) that are not on the path */
 };
 
 /* Check that path[0..k) is a k-path of g; false with a diagnostic (no file,

@@ -121,3 +121,21 @@ $ kpath pattern --unmarked grammars/expr.ebnf DecDigits_22 DecDigit_42 '"4"_48'
 stdout:
 | DecDigit* 4 DecDigit*
 status: 0
+
+=== pattern-skip-left-out
+$ kpath pattern tests/grammars/formats/EntryFirst.g4 stmt_2 NAME_8
+stdout:
+| [run [NAME]]
+stderr:
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+status: 0
+
+=== pattern-skip-kept
+$ kpath pattern --skip-paths tests/grammars/formats/EntryFirst.g4 stmt_2 NAME_8
+stdout:
+| _skip [run _skip [NAME] _skip]
+stderr:
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+status: 0
