@@ -30,6 +30,7 @@
 #include "base/ordered_pool.h"
 #include "parse/parse.h"
 #include "graph/pin.h"
+#include "graph/skip_paths.h"
 #include "base/samples.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -40,7 +41,7 @@ static int coverage(const struct cli_command *cmd, const struct cli_context *ctx
 
 struct coverage_args {
     uint32_t k, jobs;
-    bool uncovered, growth, csv, skip_invalid;
+    bool uncovered, growth, csv, skip_invalid, skip_paths;
     struct parse_options po;
 };
 
@@ -56,6 +57,8 @@ static const struct cli_option options[] = {
     {"growth", 0, NULL, "after each sample, the coverage of it and all before it (the growth "
                         "curve)"},
     {"csv", 0, NULL, "with --growth: print the curve as CSV, from 0 samples on"},
+    {"skip-paths", 0, NULL, "with --uncovered: also the K-paths through an ANTLR import's "
+                            "_skip rules (hidden by default)"},
     {"pin", 0, "PATH", "coverage in the context of PATH, of the k-paths under it (repeatable)"},
     CLI_SKIP_INVALID_OPTION,
     CLI_SAMPLE_OPTIONS,
@@ -96,7 +99,10 @@ const struct cli_command cmd_coverage_command = {
     "for and for how long (some grammars take minutes on a few kilobytes).\n"
     "\n"
     "With --uncovered, stdout lists the K-paths no sample covers, one per line\n"
-    "as kpath paths prints them, and the report goes to stderr.\n"
+    "as kpath paths prints them, and the report goes to stderr.  Those through\n"
+    "the _skip rule an ANTLR import adds (whitespace, comments) are left out\n"
+    "by default, and a line on stderr counts them (--skip-paths lists them);\n"
+    "the percentages stay over all K-paths.\n"
     "\n"
     "With --growth, each line is the coverage of the first N samples that\n"
     "parsed, in the order above (the TUI's growth plot, v in the inputs pane):\n"
@@ -126,6 +132,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         return cli_parse_u32(cmd, "-j", value, 1, CLI_PARSE_JOBS_MAX, &a->jobs) ? CLI_CONTINUE : EXIT_USAGE;
     if (strcmp(name, "uncovered") == 0) {
         a->uncovered = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "skip-paths") == 0) {
+        a->skip_paths = true;
         return CLI_CONTINUE;
     }
     if (strcmp(name, "growth") == 0) {
@@ -337,6 +347,8 @@ static void add_json_expansions(struct strbuf *out, uint64_t covered, uint64_t t
 
 struct list_ctx {
     const struct kpath_set *covered;
+    const struct skip_paths *skip; /* leave these out, or NULL */
+    uint64_t hidden;               /* uncovered ones left out */
     const struct pin_set *pins; /* list only the k-paths under them */
     char **names;      /* per graph node, as printed */
     const char *sep;
@@ -353,6 +365,10 @@ static bool list_uncovered(struct list_ctx *c, const struct kpath_space *sp)
     while (c->ok && kpath_iter_next(&it)) {
         if (kpath_set_contains(c->covered, it.path))
             continue;
+        if (c->skip && skip_paths_hides(c->skip, it.path, sp->k)) {
+            c->hidden++;
+            continue;
+        }
         if (c->json)
             strbuf_addstr(c->out, c->first ? "\n    [" : ",\n    [");
         c->first = false;
@@ -584,7 +600,7 @@ static void process_argument(struct run *r, const char *arg)
     sample_list_free(&files);
 }
 
-static void add_uncovered(struct run *r, uint32_t k)
+static void add_uncovered(struct run *r, uint32_t k, bool skip_paths)
 {
     const struct kpath_space *sp = &r->m.spaces[k - 1];
     if (sp->saturated) {
@@ -595,7 +611,10 @@ static void add_uncovered(struct run *r, uint32_t k)
         return;
     }
     char **names = path_names(r->graph, r->json);
+    struct skip_paths skip;
+    skip_paths_init(&skip, r->graph);
     struct list_ctx lc = {.covered = &r->m.totals[k - 1], .names = names, .pins = r->m.pins,
+                          .skip = skip.nhidden && !skip_paths ? &skip : NULL,
                           .sep = r->json ? ", " : " -> ", .json = r->json,
                           .first = true, .ok = r->ok, .out = &r->out};
     if (r->json)
@@ -603,6 +622,10 @@ static void add_uncovered(struct run *r, uint32_t k)
     r->ok = list_uncovered(&lc, sp);
     if (r->json)
         strbuf_addstr(&r->out, lc.first ? "]" : "\n  ]");
+    if (lc.hidden)
+        fprintf(stderr, "(%" PRIu64 " uncovered %u-path%s through _skip hidden; --skip-paths "
+                        "lists them)\n", lc.hidden, k, lc.hidden == 1 ? "" : "s");
+    skip_paths_free(&skip);
     for (uint32_t i = 0; i < r->graph->nnodes; i++)
         free(names[i]);
     free(names);
@@ -687,7 +710,7 @@ static int coverage(const struct cli_command *cmd, const struct cli_context *ctx
     }
     r.ok = r.ok && flush(&r.out, r.report_to, true);
     if (a.uncovered)
-        add_uncovered(&r, a.k);
+        add_uncovered(&r, a.k, a.skip_paths);
     if (c.json)
         strbuf_addstr(&r.out, "\n}\n");
     r.ok = r.ok && flush(&r.out, stdout, true);

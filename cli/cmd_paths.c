@@ -10,6 +10,7 @@
 #include "base/number.h"
 #include "graph/pattern.h"
 #include "graph/pin.h"
+#include "graph/skip_paths.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -19,8 +20,9 @@ static int paths(const struct cli_command *cmd, const struct cli_context *ctx, v
 
 struct paths_options {
     uint32_t k;
-    bool ids, count, patterns, quoted;
+    bool ids, count, patterns, quoted, skip_paths;
     const struct pin_set *pins;
+    const struct skip_paths *skip; /* hidden unless skip_paths */
 };
 
 static const struct paths_options defaults = {.k = 2};
@@ -31,6 +33,8 @@ static const struct cli_option options[] = {
     {"count", 0, NULL, "print only the number of k-paths"},
     {"patterns", 0, NULL, "add each path's pattern (see kpath pattern) after a tab"},
     {"quoted", 0, NULL, "with --patterns: keep literals in double quotes"},
+    {"skip-paths", 0, NULL, "also the k-paths through an ANTLR import's _skip rules "
+                            "(hidden by default)"},
     {"pin", 0, "PATH", "only the k-paths under PATH: starting at its last node or below "
                        "(repeatable)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
@@ -52,8 +56,13 @@ const struct cli_command cmd_paths_command = {
     "paths can be listed.\n"
     "With --patterns each line ends with a tab and the path's pattern, what kind\n"
     "of input contains it (see kpath pattern --help):\n"
-    "  AddExpr_0 -> \"+\"_10\tAddExpr + MultExpr\n"
-    "and with --json each path becomes {\"path\": [...], \"pattern\": \"...\"}.",
+    "  AddExpr_0 -> \"+\"_10\tAddExpr [+] MultExpr\n"
+    "and with --json each path becomes {\"path\": [...], \"pattern\": \"...\"}.\n"
+    "An ANTLR grammar's importer puts a rule _skip (whitespace, comments) after\n"
+    "every token; the k-paths through it (and through the skip tokens' own\n"
+    "nodes) are left out of the list and the count by default, and stderr says\n"
+    "how many: \"(58 k-paths through _skip hidden; --skip-paths shows them)\".\n"
+    "--skip-paths lists and counts them too.",
     options, NULL, false,
     .needs = CLI_PINS, .args_size = sizeof defaults, .args_defaults = &defaults,
     .on_option = on_option, .check = check, .main = paths,
@@ -71,6 +80,8 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         po->patterns = true;
     } else if (strcmp(name, "quoted") == 0) {
         po->quoted = true;
+    } else if (strcmp(name, "skip-paths") == 0) {
+        po->skip_paths = true;
     } else {
         po->count = true;
     }
@@ -85,6 +96,14 @@ static bool flush(struct strbuf *out)
     bool ok = cli_write(out->data, out->len);
     strbuf_reset(out);
     return ok;
+}
+
+/* The k-paths listed: under the pins, and not hidden. */
+static uint64_t shown_count(const struct paths_options *po, const struct kpath_space *sp)
+{
+    if (!po->skip)
+        return pin_count_under(po->pins, sp);
+    return skip_paths_count_shown(po->skip, sp, po->pins->len ? po->pins->below : NULL);
 }
 
 static int list_paths(const struct kpath_space *sp, const struct paths_options *po, bool json)
@@ -115,15 +134,18 @@ static int list_paths(const struct kpath_space *sp, const struct paths_options *
     bool ok = true, first = true;
     if (json)
         strbuf_addf(&out, "{\"k\": %u, \"count\": %llu, \"saturated\": %s, \"paths\": [", sp->k,
-                    (unsigned long long)pin_count_under(po->pins, sp),
+                    (unsigned long long)shown_count(po, sp),
                     sp->saturated ? "true" : "false");
     struct kpath_iter it;
-    struct pattern_options pattern_opts = {.quoted = po->quoted};
+    struct pattern_options pattern_opts = {.quoted = po->quoted, .mark = true,
+                                           .hide_skip = !po->skip_paths};
     struct strbuf pattern = STRBUF_INIT;
     kpath_iter_init(&it, sp);
     if (po->pins->len)
         kpath_iter_restrict(&it, po->pins->below);
     while (ok && kpath_iter_next(&it)) {
+        if (po->skip && skip_paths_hides(po->skip, it.path, sp->k))
+            continue;
         if (json) {
             strbuf_addstr(&out, first ? "\n  " : ",\n  ");
             strbuf_addstr(&out, po->patterns ? "{\"path\": [" : "[");
@@ -183,7 +205,11 @@ static int paths(const struct cli_command *cmd, const struct cli_context *ctx, v
     int status = EXIT_OK;
     struct kpath_space sp;
     kpath_space_init(&sp, ctx->graph, po.k);
-    uint64_t total = pin_count_under(po.pins, &sp);
+    struct skip_paths skip;
+    skip_paths_init(&skip, ctx->graph);
+    po.skip = skip.nhidden && !po.skip_paths ? &skip : NULL;
+    uint64_t total = shown_count(&po, &sp);
+    uint64_t all = pin_count_under(po.pins, &sp);
     if (po.count) {
         if (ctx->common.json)
             printf("{\"k\": %u, \"count\": %llu, \"saturated\": %s}\n", po.k,
@@ -197,6 +223,15 @@ static int paths(const struct cli_command *cmd, const struct cli_context *ctx, v
     } else {
         status = list_paths(&sp, &po, ctx->common.json);
     }
+    if (po.skip && all > total) {
+        struct strbuf text = STRBUF_INIT;
+        number_add_count(&text, all - total);
+        fflush(stdout);
+        fprintf(stderr, "(%s %u-path%s through _skip hidden; --skip-paths shows them)\n",
+                strbuf_str(&text), po.k, all - total == 1 ? "" : "s");
+        strbuf_free(&text);
+    }
+    skip_paths_free(&skip);
     kpath_space_free(&sp);
     return status;
 }

@@ -13,12 +13,15 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
 static int pattern(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
 
 struct pattern_args {
-    bool ids, quoted;
+    bool ids, quoted, unmarked, skip_paths;
 };
 
 static const struct cli_option options[] = {
     {"ids", 0, NULL, "the path is node ids (0 10) instead of names"},
     {"quoted", 0, NULL, "keep literals in double quotes (when they look like parentheses)"},
+    {"unmarked", 0, NULL, "without the brackets around the path's own nodes"},
+    {"skip-paths", 0, NULL, "keep an ANTLR import's _skip references off the path "
+                            "(left out by default)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
     CLI_GRAMMAR_SIZE_OPTION,
@@ -32,15 +35,19 @@ const struct cli_command cmd_pattern_command = {
     "`kpath paths` prints them, as separate arguments or in one string (arrows\n"
     "between them may stay):\n"
     "  kpath pattern grammars/expr.ebnf 'AddExpr_0 \"+\"_10'\n"
-    "  AddExpr + MultExpr\n"
+    "  [AddExpr [+] MultExpr]\n"
     "or, with --ids, their ids: kpath pattern --ids grammars/expr.ebnf 0 10.\n"
     "The pattern starts from the alternative of the rule that holds the first\n"
     "node (for the root, the start rule's right-hand side); each next node\n"
     "replaces the reference before it by the alternative of its rule that holds\n"
     "it, narrowing every group on the way to the branch that holds it, and every\n"
-    "quantifier on the way to at least one repetition (x? as x, x* as x+).  A\n"
-    "last node that is a reference stays as its rule's name; everything else\n"
-    "stays as written.  Literals are shown without quotes unless --quoted, except\n"
+    "quantifier on the way to at least one repetition (x? as x, x* as x+); a\n"
+    "repetition narrowed on the way stands among the others as written\n"
+    "(DecDigit* 4 DecDigit*).  A last node that is a reference stays as its\n"
+    "rule's name; everything else stays as written.  Each of the path's nodes\n"
+    "is in brackets around the text it stands for (--unmarked: without).  The\n"
+    "_skip an ANTLR import puts after every token is left out where the path\n"
+    "does not go through it (--skip-paths keeps it).  Literals are shown without quotes unless --quoted, except\n"
     "the empty string and literals with a space in them, which would be\n"
     "invisible or read as several items without: \"\" and \" + \".",
     options, NULL, true,
@@ -54,6 +61,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     struct pattern_args *a = ctx;
     if (strcmp(cmd->options[index].name, "ids") == 0)
         a->ids = true;
+    else if (strcmp(cmd->options[index].name, "unmarked") == 0)
+        a->unmarked = true;
+    else if (strcmp(cmd->options[index].name, "skip-paths") == 0)
+        a->skip_paths = true;
     else
         a->quoted = true;
     return CLI_CONTINUE;
@@ -85,7 +96,8 @@ static int render(const struct cli_command *cmd, const struct graph *g,
     struct diag_list diags = DIAG_LIST_INIT;
     uint32_t k = 0;
     uint32_t *path = graph_parse_path(g, strbuf_str(&text), &k, &diags);
-    struct pattern_options po = {.quoted = a->quoted};
+    struct pattern_options po = {.quoted = a->quoted, .mark = !a->unmarked,
+                                 .hide_skip = !a->skip_paths};
     strbuf_reset(&text);
     int status = EXIT_USAGE;
     if (path && pattern_render(g, path, k, &po, &text, &diags)) {

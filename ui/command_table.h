@@ -26,7 +26,8 @@
     X("probs", cmd_probs, "grammar", ARG_NONE, "back to the grammar's own probabilities")         \
     X("dup", cmd_dup, "RULE [ALT] [DEPTH]", ARG_RULE, "duplicate the rules an alternative uses")  \
     X("pin", cmd_pin, "[PATH]", ARG_NODE, "pin a context (default: the selection)")               \
-    X("unpin", cmd_unpin, "", ARG_NONE, "remove every pin")                                        \
+    X("pins", cmd_pins, "", ARG_NONE, "list the active pins, numbered")                             \
+    X("unpin", cmd_unpin, "[N]", ARG_NONE, "remove pin N (:pins), or every pin")                                        \
     X("pattern", cmd_pattern, "[PATH]", ARG_NODE, "show a k-path's pattern")                       \
     X("why", cmd_why, "[PATH]", ARG_NODE, "explain why a k-path is uncovered")                     \
     X("export", cmd_export, "DIR", ARG_FILE, "write the marked (or selected) inputs; export! reuses DIR") \

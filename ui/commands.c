@@ -428,10 +428,56 @@ static void cmd_pin(struct ui *ui, const struct cmd_args *a)
     strbuf_free(&text);
 }
 
-static void cmd_unpin(struct ui *ui, const struct cmd_args *a)
+/* "1 A_3 -> B_5; 2 C_7": the active pins, numbered as :unpin N takes them. */
+static void add_pin_list(const struct workspace *ws, struct strbuf *out)
+{
+    for (size_t i = 0; i < ws->pins.len; i++) {
+        strbuf_addf(out, "%s%zu ", i ? "; " : "", i + 1);
+        pin_format(ws->graph, &ws->pins.pins[i], out);
+    }
+}
+
+static void cmd_pins(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 0, 0))
         return;
+    if (!ui->ws->pins.len) {
+        ui_message(ui, "no pins: P pins the selection, :pin PATH a context");
+        return;
+    }
+    struct strbuf list = STRBUF_INIT;
+    add_pin_list(ui->ws, &list);
+    ui_message(ui, "pins: %s (:unpin N removes one)", strbuf_str(&list));
+    strbuf_free(&list);
+}
+
+static void cmd_unpin(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 1))
+        return;
+    if (a->argc > 1) {
+        char *end = NULL;
+        unsigned long n = strtoul(a->argv[1], &end, 10);
+        size_t len = ui->ws->pins.len;
+        if (!*a->argv[1] || *end || n == 0 || n > len) {
+            if (len)
+                ui_error(ui, "no pin '%s': the pins are 1 to %zu (:pins lists them)", a->argv[1], len);
+            else
+                ui_error(ui, "no pin '%s': there are no pins", a->argv[1]);
+            return;
+        }
+        struct strbuf gone = STRBUF_INIT;
+        pin_format(ui->ws->graph, &ui->ws->pins.pins[n - 1], &gone);
+        workspace_unpin_at(ui->ws, n - 1);
+        ui_workspace_changed(ui);
+        struct strbuf left = STRBUF_INIT;
+        add_pin_list(ui->ws, &left);
+        ui_message(ui, "pin %lu (%s) removed; %s%s", n, strbuf_str(&gone),
+                   left.len ? "pins left: " : "", left.len ? strbuf_str(&left) : "no pins left");
+        strbuf_free(&gone);
+        strbuf_free(&left);
+        return;
+    }
     size_t n = ui->ws->pins.len;
     workspace_unpin(ui->ws);
     ui_workspace_changed(ui);
@@ -468,7 +514,8 @@ static void cmd_pattern(struct ui *ui, const struct cmd_args *a)
         return;
     struct strbuf out = STRBUF_INIT;
     struct diag_list d = DIAG_LIST_INIT;
-    if (pattern_render(ui->ws->graph, path, len, NULL, &out, &d))
+    struct pattern_options marked = {.mark = true};
+    if (pattern_render(ui->ws->graph, path, len, &marked, &out, &d))
         ui_message(ui, "pattern: %s", strbuf_str(&out));
     else
         ui_diags(ui, &d);

@@ -109,6 +109,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_FILTER_ALL, CTX_KPATHS, "a", "", "show all k-paths")                                    \
     X(ACT_NARROW, CTX_KPATHS, "F", "narrow", "narrow the list as you type (:narrow TEXT)")         \
     X(ACT_PATTERNS, CTX_KPATHS, "p", "patterns", "show or hide each k-path's pattern")            \
+    X(ACT_SKIP_PATHS, CTX_KPATHS, "_", "", "show or hide the k-paths through _skip (ANTLR imports)") \
     X(ACT_KPATH_OPEN, CTX_KPATHS, "<Enter>", "detail", "focus the detail pane")                   \
     X(ACT_PROB_MORE, CTX_PROBS, "+", "raise", "raise the selected alternative by 5 points")       \
     X(ACT_PROB_LESS, CTX_PROBS, "-", "lower", "lower the selected alternative by 5 points")       \

@@ -238,7 +238,8 @@ static void kpath_detail(struct ui *ui, struct paras *ps)
     }
     workspace_path_name(ws, path, ws->k, glyph(ui->ascii, " \xe2\x86\x92 ", " -> "),
                         para_add(ps, "k-path", EL_NORMAL));
-    pattern_render(ws->graph, path, ws->k, NULL, para_add(ps, "pattern", EL_PATTERN), NULL);
+    struct pattern_options po = {.hide_skip = !ui->show_skip};
+    pattern_render(ws->graph, path, ws->k, &po, para_add(ps, "pattern", EL_PATTERN), NULL);
     size_t by[4];
     size_t nby = workspace_covered_by(ws, rank, by, 4);
     if (nby) {

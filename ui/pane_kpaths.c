@@ -17,13 +17,28 @@
  * (workspace, k, filter), from the top, at most UI_SEARCH_MATCHES_MAX
  * k-paths (longer lists are searched with / instead). */
 
-static void narrow_key(struct ui *ui, uint64_t key[5])
+static void narrow_key(struct ui *ui, uint64_t key[6])
 {
     key[0] = (uint64_t)(uintptr_t)ui->ws;
     key[1] = ui->ws->changes;
     key[2] = ui->ws->k;
     key[3] = ui->filter;
     key[4] = ui->ws->pins.len;
+    key[5] = ui->show_skip;
+}
+
+/* The k-paths through _skip are left out (see ui.h); false when there are
+ * none, they are shown, or the list is too long to leave them out of. */
+static bool skip_hiding(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    if (ui->skip_graph != ws->graph) {
+        skip_paths_free(&ui->skip);
+        skip_paths_init(&ui->skip, ws->graph);
+        ui->skip_graph = ws->graph;
+    }
+    return !ui->show_skip && ui->skip.nhidden &&
+           workspace_count(ws, ui->filter) <= UI_SEARCH_MATCHES_MAX;
 }
 
 static bool kpath_name_matches(struct ui *ui, uint32_t *path, const char *text, struct strbuf *tmp)
@@ -42,9 +57,15 @@ static bool kpath_name_matches(struct ui *ui, uint32_t *path, const char *text, 
 static bool narrow_current(struct ui *ui)
 {
     struct workspace *ws = ui->ws;
-    if (!ui->narrow || !workspace_listable(ws))
+    if (!workspace_listable(ws))
         return false;
-    uint64_t key[5];
+    bool hiding = skip_hiding(ui);
+    if (!ui->narrow && !hiding) {
+        ui->skip_hidden = 0;
+        ui->narrow_valid = false; /* the count above is gone with it */
+        return false;
+    }
+    uint64_t key[6];
     narrow_key(ui, key);
     if (ui->narrow_valid && memcmp(key, ui->narrow_key, sizeof key) == 0)
         return true;
@@ -54,9 +75,14 @@ static bool narrow_current(struct ui *ui)
     uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
     struct strbuf tmp = STRBUF_INIT;
     ui->nnarrow = 0;
+    ui->skip_hidden = 0;
     for (uint64_t i = 0; i < n; i++) {
         kpath_unrank(&ws->space, workspace_nth(ws, ui->filter, i), path);
-        if (!kpath_name_matches(ui, path, ui->narrow, &tmp))
+        if (hiding && skip_paths_hides(&ui->skip, path, ws->k)) {
+            ui->skip_hidden++;
+            continue;
+        }
+        if (ui->narrow && !kpath_name_matches(ui, path, ui->narrow, &tmp))
             continue;
         ui->narrow_pos = xgrow(ui->narrow_pos, &ui->narrow_cap, ui->nnarrow + 1, sizeof *ui->narrow_pos);
         ui->narrow_pos[ui->nnarrow++] = i;
@@ -211,6 +237,8 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
         strbuf_addf(&tmp, " containing \"%s\"", ui->narrow);
     if (ws->pins.len)
         strbuf_addf(&tmp, "  (under the pins; %" PRIu64 " in all)", ws->space.total);
+    if (ui->skip_hidden)
+        strbuf_addf(&tmp, "  (%" PRIu64 " through _skip hidden: _ shows)", ui->skip_hidden);
     screen_puts(s, r.x, r.y, r.w, strbuf_str(&tmp), EL_HEADER);
     struct list_state *l = &ui->list[PANE_KPATHS];
     l->height = r.h - 1;
@@ -230,7 +258,10 @@ static void kpaths_draw(struct ui *ui, struct rect r, bool focused)
         int used = 2 + draw_path(ui, r.x + 2, yy, r.w - 2, path, ws->k, &tmp);
         if (ui->show_patterns && used + 3 < r.w) {
             strbuf_reset(&pat);
-            pattern_render(ws->graph, path, ws->k, NULL, &pat, NULL);
+            /* marked: the path's own nodes in brackets, so that two rows
+             * never read alike (AddExpr_0 -> AddExpr_5, -> MultExpr_7) */
+            struct pattern_options marked = {.mark = true, .hide_skip = !ui->show_skip};
+            pattern_render(ws->graph, path, ws->k, &marked, &pat, NULL);
             int col = used + 2;
             screen_puts(s, r.x + col, yy, r.w - col, strbuf_str(&pat), EL_PATTERN);
         }
@@ -279,6 +310,23 @@ static struct pane_request kpaths_action(struct ui *ui, enum action a)
     case ACT_PATTERNS:
         ui->show_patterns = !ui->show_patterns;
         return req_message("patterns %s", ui->show_patterns ? "shown" : "hidden");
+    case ACT_SKIP_PATHS: {
+        uint64_t rank = 0;
+        uint32_t *path = xmalloc((ui->ws->k + 1) * sizeof *path);
+        bool had = kpaths_selected(ui, path, &rank);
+        bool was_hidden = had && ui->skip.nhidden && skip_paths_hides(&ui->skip, path, ui->ws->k);
+        free(path);
+        ui->show_skip = !ui->show_skip;
+        struct list_state *l = &ui->list[PANE_KPATHS];
+        if (had && !was_hidden)
+            l->cursor = kpaths_row_from(ui, rank);
+        list_scroll_into_view(l, kpaths_rows(ui));
+        skip_hiding(ui);
+        if (!ui->skip.nhidden)
+            return req_message("no k-paths through _skip: the grammar has no _skip rule "
+                               "(an ANTLR import adds one)");
+        return req_message("k-paths through _skip %s", ui->show_skip ? "shown" : "hidden");
+    }
     case ACT_NARROW: {
         struct strbuf init = STRBUF_INIT;
         strbuf_addf(&init, "narrow %s", ui->narrow ? ui->narrow : "");

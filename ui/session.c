@@ -109,6 +109,7 @@ void ui_free(struct ui *ui)
     free(ui->search_matches);
     free(ui->narrow);
     free(ui->narrow_pos);
+    skip_paths_free(&ui->skip);
     free(ui->message);
     for (size_t i = 0; i < ui->nlog; i++)
         free(ui->log[i].text);

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "run/campaign.h"
+#include "graph/skip_paths.h"
 #include "workspace/growth.h"
 #include "run/run_report.h"
 #include "keys.h"
@@ -229,8 +230,15 @@ struct ui {
     char *narrow;            /* owned; NULL: not narrowed */
     uint64_t *narrow_pos;    /* owned */
     size_t nnarrow, narrow_cap;
-    uint64_t narrow_key[5];
+    uint64_t narrow_key[6];
     bool narrow_valid;
+    /* _skip: the k-paths through an ANTLR import's _skip rules are left out
+     * of the list (and its patterns) unless show_skip; they are left out by
+     * the narrowing above, for lists of at most UI_SEARCH_MATCHES_MAX */
+    bool show_skip;
+    struct skip_paths skip;        /* owned; of skip_graph */
+    const struct graph *skip_graph;
+    uint64_t skip_hidden;          /* rows of the filter's list left out */
 
     /* probabilities pane */
     struct prob_row *prows;  /* owned */

@@ -18,6 +18,7 @@
 
 #include "base/utf8.h"
 #include "base/xalloc.h"
+#include "graph/skip_paths.h"
 
 #define OFF_CHAIN UINT32_MAX
 
@@ -131,22 +132,37 @@ static void free_steps(struct steps *st)
     free(st->len);
 }
 
+/* How a quantifier frame prints. */
+enum pquant {
+    PQ_WRITTEN,  /* as written (or with its minimum raised to 1 on the chain) */
+    PQ_SPLIT,    /* on the chain with a body that is not the written one:
+                  * the other repetitions around the narrowed one */
+    PQ_OTHERS,   /* the other repetitions of a split quantifier, off the chain */
+};
+
 struct pframe {
     const struct expr *e;
     uint32_t step, depth; /* depth on the step's chain, or OFF_CHAIN */
     uint32_t next;        /* the next child to print */
+    uint32_t printed;     /* children printed so far */
+    uint32_t marks;       /* path nodes whose text this frame is (brackets) */
+    uint32_t others_min, others_max; /* PQ_OTHERS: its quantifier */
+    enum pquant pq;
     bool parens;
     bool under_label;     /* its item is followed by a quantifier's label: the
                            * parent's, or one above a chain of dropped x? */
 };
 
-/* Follow narrowing and substitution from (e, step, depth) to what is printed. */
+/* Follow narrowing and substitution from (e, step, depth) to what is printed,
+ * counting the path's nodes met on the way (each substituted reference, and
+ * the last node). */
 static void resolve(const struct steps *st, struct pframe *f)
 {
     while (f->depth != OFF_CHAIN) {
         const struct expr *const *chain = st->chain + st->off[f->step];
         uint32_t len = st->len[f->step];
         if (f->depth == len - 1) {
+            f->marks++;
             if (f->step + 1 == st->k)
                 return;
             f->step++;
@@ -173,19 +189,61 @@ static bool quant_dropped(const struct pframe *f)
     return quant_narrowed(f) && f->e->u.quant.max == 1;
 }
 
+/* A quantifier on the chain whose body, as printed there, is not its body as
+ * written: an alternation below it is narrowed, or the node it holds is
+ * replaced by the next step.  Only one repetition is the narrowed one (the
+ * "4" of DecDigit+ in 42), so it cannot take the quantifier's label. */
+static bool quant_split(const struct steps *st, const struct pframe *f)
+{
+    if (f->e->kind != EXPR_QUANT || f->depth == OFF_CHAIN || f->e->u.quant.max <= 1)
+        return false;
+    if (f->step + 1 < st->k)
+        return true;
+    const struct expr *const *chain = st->chain + st->off[f->step];
+    for (uint32_t d = f->depth + 1; d < st->len[f->step]; d++)
+        if (chain[d]->kind == EXPR_ALT)
+            return true;
+    return false;
+}
+
+/* The number of children printed: a split quantifier prints its others, the
+ * narrowed repetition, and (when they can come on both sides) others again. */
+static uint32_t frame_children(const struct pframe *f)
+{
+    if (f->pq != PQ_SPLIT)
+        return f->e->nchildren;
+    return f->e->u.quant.min <= 1 && f->e->u.quant.max == QUANT_INFINITE ? 3 : 2;
+}
+
 /* The frame of child c of frame f, resolved. */
 static struct pframe child_frame(const struct steps *st, const struct pframe *f, uint32_t c)
 {
-    struct pframe kid = {f->e->children[c], f->step, OFF_CHAIN, 0, false, false};
+    if (f->pq == PQ_SPLIT && c != frame_children(f) - 2) {
+        /* The other repetitions: x* on both sides of the narrowed one, or
+         * after it with the rest of the count (x{2,4}: x{1,3}). */
+        uint32_t min = f->e->u.quant.min, max = f->e->u.quant.max;
+        struct pframe others = {f->e, f->step, OFF_CHAIN, 0, 0, 0, 0, 0, PQ_OTHERS, false, false};
+        others.others_min = frame_children(f) == 3 ? 0 : min ? min - 1 : 0;
+        others.others_max = max == QUANT_INFINITE ? max : max - 1;
+        return others;
+    }
+    uint32_t child = f->pq == PQ_SPLIT ? 0 : c;
+    struct pframe kid = {f->e->children[child], f->step, OFF_CHAIN, 0, 0, 0, 0, 0, PQ_WRITTEN,
+                         false, false};
     if (f->depth != OFF_CHAIN && f->depth + 1 < st->len[f->step] &&
         st->chain[st->off[f->step] + f->depth + 1] == kid.e)
         kid.depth = f->depth + 1;
     resolve(st, &kid);
+    if (quant_split(st, &kid))
+        kid.pq = PQ_SPLIT;
+    /* The narrowed repetition of a split quantifier stands alone, as the
+     * element of a dropped x? does. */
+    bool dropped = quant_dropped(f) || f->pq == PQ_SPLIT;
+    bool labelled = f->e->kind == EXPR_QUANT && !dropped;
     switch (kid.e->kind) {
     case EXPR_ALT: kid.parens = true; break;
     case EXPR_CAT: case EXPR_QUANT:
-        kid.under_label = (f->e->kind == EXPR_QUANT && !quant_dropped(f)) ||
-                          (quant_dropped(f) && f->under_label);
+        kid.under_label = labelled || (quant_dropped(f) && f->under_label);
         kid.parens = kid.under_label && !quant_dropped(&kid);
         break;
     default: break;
@@ -234,26 +292,41 @@ bool pattern_render(const struct graph *g, const uint32_t *path, uint32_t k,
     diag_list_free(&ignored);
     if (!valid)
         return false;
-    bool quoted = opts && opts->quoted;
+    bool quoted = opts && opts->quoted, mark = opts && opts->mark;
+    bool hide_skip = opts && opts->hide_skip;
     struct steps st;
     build_steps(g, path, k, &st);
 
     struct pframe *stack = NULL;
     size_t cap = 0, depth = 0;
     stack = xgrow(stack, &cap, 1, sizeof *stack);
-    stack[0] = (struct pframe){st.chain[st.off[0]], 0, 0, 0, false, false};
+    stack[0] = (struct pframe){st.chain[st.off[0]], 0, 0, 0, 0, 0, 0, 0, PQ_WRITTEN, false, false};
     resolve(&st, &stack[0]);
+    /* s_1 alone in its alternative stands for the whole pattern: brackets
+     * around everything would tell nothing. */
+    if (st.len[0] == 1)
+        stack[0].marks--;
+    if (quant_split(&st, &stack[0]))
+        stack[0].pq = PQ_SPLIT;
     depth = 1;
     while (depth) {
         struct pframe *f = &stack[depth - 1];
         const struct expr *e = f->e;
-        if (f->next == 0 && f->parens)
-            strbuf_addch(out, '(');
-        if (f->next < e->nchildren) {
+        if (f->next == 0) {
+            for (uint32_t m = 0; mark && m < f->marks; m++)
+                strbuf_addch(out, '[');
+            if (f->parens)
+                strbuf_addch(out, '(');
+        }
+        if (f->next < frame_children(f)) {
             uint32_t c = f->next++;
-            if (c)
-                strbuf_addstr(out, e->kind == EXPR_ALT ? " | " : " ");
             struct pframe kid = child_frame(&st, f, c);
+            /* An import's _skip between two tokens, off the path: left out. */
+            if (hide_skip && e->kind == EXPR_CAT && kid.depth == OFF_CHAIN &&
+                kid.e->kind == EXPR_REF && skip_paths_is_skip_rule(kid.e->u.ref.name))
+                continue;
+            if (f->printed++)
+                strbuf_addstr(out, e->kind == EXPR_ALT ? " | " : " ");
             stack = xgrow(stack, &cap, depth + 1, sizeof *stack);
             stack[depth++] = kid;
             continue;
@@ -264,7 +337,15 @@ bool pattern_render(const struct graph *g, const uint32_t *path, uint32_t k,
         case EXPR_REF: strbuf_addstr(out, e->u.ref.name); break;
         default: break;
         }
-        if (quant_narrowed(f) && !quant_dropped(f)) {
+        if (f->pq == PQ_OTHERS) {
+            struct expr others = *e;
+            others.u.quant.min = f->others_min;
+            others.u.quant.max = f->others_max;
+            if (f->others_min != 1 || f->others_max != 1)
+                grammar_quant_label(&others, out);
+        } else if (f->pq == PQ_SPLIT) {
+            /* the label went to the other repetitions */
+        } else if (quant_narrowed(f) && !quant_dropped(f)) {
             struct expr at_least_once = *e;
             at_least_once.u.quant.min = 1;
             grammar_quant_label(&at_least_once, out);
@@ -273,6 +354,8 @@ bool pattern_render(const struct graph *g, const uint32_t *path, uint32_t k,
         }
         if (f->parens)
             strbuf_addch(out, ')');
+        for (uint32_t m = 0; mark && m < f->marks; m++)
+            strbuf_addch(out, ']');
         depth--;
     }
     free(stack);

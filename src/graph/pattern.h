@@ -14,7 +14,19 @@
  *     without it the pattern of frac_44 in json.ebnf's
  *     number := "-"? int frac? exp? would be that of exp_45, and a rule that
  *     lacks it would read as lacking every number;
+ *   - a quantifier whose body is narrowed or replaced on the way holds one
+ *     such repetition among others as written, so it is split: x* y x*
+ *     when the others may be any number (x*, x+), else y followed by the
+ *     rest of the count (x{2,4} holding y: y x{1,3}); DecDigit+ holding a
+ *     "4" is "DecDigit* 4 DecDigit*", not "4+" (as if every digit were 4);
  *   - everything else stays as written: other groups, quantifiers, classes.
+ * With `mark`, each of the k nodes of the path is put in brackets around
+ * the text it stands for (a node replaced by an alternative: that
+ * alternative's text), except the first node when it is alone in its
+ * alternative (its text is all of the pattern), so that no two k-paths
+ * render alike: in expr.ebnf AddExpr_0 -> AddExpr_5 is "[AddExpr] (+ | -)
+ * MultExpr" and AddExpr_0 -> MultExpr_7 "AddExpr (+ | -) [MultExpr]".
+ * Nodes standing for the same text nest: "[[x]]".
  * Items are separated by single spaces, groups printed in parentheses where
  * needed (a sequence or a quantified item under a quantifier, and every
  * alternation).  Literals are printed without quotes (their control
@@ -41,6 +53,9 @@
 
 struct pattern_options {
     bool quoted; /* keep literals in double quotes, with escapes */
+    bool mark;   /* each of the path's nodes in brackets (see above) */
+    bool hide_skip; /* leave out the references to an ANTLR import's _skip
+                     * rules (see skip_paths.h) that are not on the path */
 };
 
 /* Check that path[0..k) is a k-path of g; false with a diagnostic (no file,

@@ -70,6 +70,30 @@ bool pin_set_add(struct pin_set *set, const struct graph *g, const char *text,
     return true;
 }
 
+bool pin_set_remove(struct pin_set *set, const struct graph *g, size_t index)
+{
+    if (index >= set->len)
+        return false;
+    free(set->pins[index].nodes);
+    free(set->pins[index].below);
+    memmove(&set->pins[index], &set->pins[index + 1],
+            (set->len - index - 1) * sizeof *set->pins);
+    set->len--;
+    if (set->len == 0) {
+        free(set->below);
+        set->below = NULL;
+        return true;
+    }
+    /* The union again, from the pins that are left. */
+    for (uint32_t i = 0; i < g->nnodes; i++) {
+        bool below = false;
+        for (size_t p = 0; p < set->len && !below; p++)
+            below = set->pins[p].below[i];
+        set->below[i] = below && node_kind_is_symbolic(g->nodes[i].kind);
+    }
+    return true;
+}
+
 void pin_set_free(struct pin_set *set)
 {
     for (size_t i = 0; i < set->len; i++) {

@@ -46,6 +46,9 @@ struct pin_set {
 bool pin_set_add(struct pin_set *set, const struct graph *g, const char *text,
                  struct diag_list *diags);
 void pin_set_free(struct pin_set *set);
+/* Remove pin `index` (0-based, in the order they were added), the others
+ * keeping their order; false when there is no such pin.  O(pins * nodes). */
+bool pin_set_remove(struct pin_set *set, const struct graph *g, size_t index);
 /* "A_1 B_2": the pin as pin_set_add reads it. */
 void pin_format(const struct graph *g, const struct pin *pin, struct strbuf *out);
 

@@ -1212,6 +1212,14 @@ void workspace_unpin(struct workspace *ws)
     pins_changed(ws);
 }
 
+bool workspace_unpin_at(struct workspace *ws, size_t index)
+{
+    if (!pin_set_remove(&ws->pins, ws->graph, index))
+        return false;
+    pins_changed(ws);
+    return true;
+}
+
 void workspace_path_name(const struct workspace *ws, const uint32_t *path, uint32_t k,
                          const char *arrow, struct strbuf *out)
 {

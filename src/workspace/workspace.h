@@ -266,6 +266,8 @@ bool workspace_parse_path(const struct workspace *ws, const char *text, uint32_t
  * export's manifest too, and generation aims inside the pins. */
 bool workspace_pin(struct workspace *ws, const char *text, struct diag_list *diags);
 void workspace_unpin(struct workspace *ws);
+/* Remove the pin at `index` (0-based, pins.pins order); false without it. */
+bool workspace_unpin_at(struct workspace *ws, size_t index);
 /* Is the k-path of rank r (its first node) under the pins (true without)? */
 bool workspace_rank_under_pins(const struct workspace *ws, uint64_t rank);
 

@@ -67,8 +67,9 @@ TEST(pattern_expr_examples)
     /* The same alternative at two steps: first its AddExpr is replaced, then
      * (in the copy that replaced it) the group is narrowed. */
     CHECK_PATTERN(g, "AddExpr_0 AddExpr_5 \"-\"_11", "AddExpr - MultExpr (+ | -) MultExpr");
-    /* Through a quantifier: DecDigit+ with DecDigit replaced by "4". */
-    CHECK_PATTERN(g, "UnaryExpr_8 DecDigits_22 DecDigit_42 \"4\"_48", "4+");
+    /* Through a quantifier: one DecDigit of DecDigit+ replaced by "4", the
+     * others anything (issue 36: "4+" read as if every digit were 4). */
+    CHECK_PATTERN(g, "UnaryExpr_8 DecDigits_22 DecDigit_42 \"4\"_48", "DecDigit* 4 DecDigit*");
     CHECK_PATTERN(g, "UnaryExpr_15 DecDigits_22 DecDigit_42", "MultExpr (* | / | %) DecDigit+");
     /* A long path from the root, where quotes tell literal parentheses
      * from groups. */
@@ -91,17 +92,19 @@ TEST(pattern_nested_groups_quantifiers_and_classes)
      * E := ("e" | "f") "g"{2} | [0-9]; */
     CHECK_PATTERN(g, "\"a\"_1", "a (B | c (d | E)*)? ;");
     /* The quantifiers on the way to the element repeat at least once: the
-     * outer (...)? is dropped, ("d" | E)* becomes d+ (issue: a rule that
-     * lacks "d" read as lacking every "a ... ;"). */
-    CHECK_PATTERN(g, "\"d\"_13", "a c d+ ;");
-    CHECK_PATTERN(g, "E_14", "a c E+ ;");
+     * outer (...)? is dropped (issue: a rule that lacks "d" read as lacking
+     * every "a ... ;"); ("d" | E)* holds one "d", among other repetitions
+     * as written (issue 36: not d+, as if every one were "d"). */
+    CHECK_PATTERN(g, "\"d\"_13", "a c (d | E)* d (d | E)* ;");
+    CHECK_PATTERN(g, "E_14", "a c (d | E)* E (d | E)* ;");
     CHECK_PATTERN(g, "B_5 \"bb\"_11", "a bb ;");
     /* A sequence put under a quantifier gets parentheses; "g"{2} is off the
      * way to "e" and on the way to "g", with a minimum of 2 either way. */
-    CHECK_PATTERN(g, "E_14 \"e\"_20", "a c (e g{2})+ ;");
-    CHECK_QUOTED(g, "E_14 \"e\"_20", "\"a\" \"c\" (\"e\" \"g\"{2})+ \";\"");
-    CHECK_PATTERN(g, "E_14 \"g\"_22", "a c ((e | f) g{2})+ ;");
-    CHECK_PATTERN(g, "E_14 [0-9]_17", "a c [0-9]+ ;");
+    CHECK_PATTERN(g, "E_14 \"e\"_20", "a c (d | E)* e g{2} (d | E)* ;");
+    CHECK_QUOTED(g, "E_14 \"e\"_20",
+                 "\"a\" \"c\" (\"d\" | E)* \"e\" \"g\"{2} (\"d\" | E)* \";\"");
+    CHECK_PATTERN(g, "E_14 \"g\"_22", "a c (d | E)* (e | f) g{2} (d | E)* ;");
+    CHECK_PATTERN(g, "E_14 [0-9]_17", "a c (d | E)* [0-9] (d | E)* ;");
     CHECK_PATTERN(g, "[0-9]_17", "[0-9]");
     CHECK_PATTERN(g, "\"g\"_22", "(e | f) g{2}");
     test_unload(&l);
@@ -136,6 +139,78 @@ TEST(pattern_quantifiers_on_the_way_repeat_at_least_once)
     CHECK_PATTERN(l.graph, "exp_45", "-? int frac? exp");
     CHECK_PATTERN(l.graph, "\"-\"_42", "- int frac? exp?");
     CHECK_PATTERN(l.graph, "int_34", "-? int frac? exp?");
+    test_unload(&l);
+}
+
+/* A quantifier whose body is narrowed or replaced on the way holds one such
+ * repetition among others as written: x* on both sides when the others may
+ * be any number, else the narrowed one first and the rest of the count. */
+TEST(pattern_narrowed_repetition_among_others)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (\"a\" | \"b\"){2,4} (\"c\" | \"d\" \"e\")+ (\"f\" | \"g\"){3};\n",
+                                &l)))
+        return;
+    /* Ids: the cat 0; the quantifiers 1 2 3; their alternations 4 5 6;
+     * "a"_7 "b"_8 "c"_9, the cat 10, "f"_11 "g"_12, "d"_13 "e"_14.
+     * {2,4} holding "a": one "a" and 1 to 3 others. */
+    CHECK_PATTERN(l.graph, "\"a\"_7", "a (a | b){1,3} (c | d e)+ (f | g){3}");
+    /* + holding "d": the narrowed sequence among any number of others. */
+    CHECK_PATTERN(l.graph, "\"d\"_13", "(a | b){2,4} (c | d e)* d e (c | d e)* (f | g){3}");
+    /* {3} holding "g": one "g" and exactly 2 others. */
+    CHECK_PATTERN(l.graph, "\"g\"_12", "(a | b){2,4} (c | d e)+ g (f | g){2}");
+    test_unload(&l);
+}
+
+/* Marked: each of the path's k nodes in brackets, around the text it stands
+ * for, so that two k-paths never read alike (issue 36: AddExpr_0 ->
+ * AddExpr_5 and AddExpr_0 -> MultExpr_7 were both "AddExpr (+ | -)
+ * MultExpr"). */
+static void check_marked_at(const struct graph *g, const char *names, const char *want,
+                            const char *file, int line)
+{
+    uint32_t path[16];
+    uint32_t k = 0;
+    char *copy = strdup(names);
+    for (char *tok = strtok(copy, " "); tok && k < 16; tok = strtok(NULL, " "))
+        path[k++] = graph_parse_node_name(g, tok);
+    free(copy);
+    struct strbuf out = STRBUF_INIT;
+    struct pattern_options o = {.mark = true};
+    CHECK(pattern_render(g, path, k, &o, &out, NULL));
+    harness_check_str(out.data ? out.data : "", want, names, want, file, line);
+    strbuf_free(&out);
+}
+#define CHECK_MARKED(g, names, want) check_marked_at((g), (names), (want), __FILE__, __LINE__)
+
+TEST(pattern_marks_the_path_nodes)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
+        return;
+    const struct graph *g = l.graph;
+    /* AddExpr_0 is Expr's right-hand side (all of it: no brackets);
+     * AddExpr_5 the first item of the alternative that replaces it,
+     * MultExpr_7 the last. */
+    CHECK_MARKED(g, "AddExpr_0 AddExpr_5", "[AddExpr] (+ | -) MultExpr");
+    CHECK_MARKED(g, "AddExpr_0 MultExpr_7", "AddExpr (+ | -) [MultExpr]");
+    CHECK_MARKED(g, "AddExpr_0 \"+\"_10", "AddExpr [+] MultExpr");
+    /* One node, inside AddExpr's second alternative, and one alone in
+     * UnaryExpr's last alternative (all of it). */
+    CHECK_MARKED(g, "MultExpr_7", "AddExpr (+ | -) [MultExpr]");
+    CHECK_MARKED(g, "DecDigits_22", "DecDigits");
+    /* Starting inside a rule: the first node is marked too. */
+    CHECK_MARKED(g, "MultExpr_13 \"%\"_25", "[MultExpr [%] UnaryExpr] (* | / | %) UnaryExpr");
+    /* The "4" of 42: DecDigits_22 is UnaryExpr's last alternative, all of
+     * it (no brackets); DecDigit_42 one repetition of DecDigit+, narrowed to "4"_48. */
+    CHECK_MARKED(g, "DecDigits_22 DecDigit_42 \"4\"_48", "DecDigit* [[4]] DecDigit*");
+    /* Not narrowed: the element is the quantified item itself. */
+    CHECK_MARKED(g, "DecDigits_22 DecDigit_42", "[DecDigit]+");
+    /* Nodes whose text is the same span nest: AddExpr_5 is replaced by
+     * AddExpr's MultExpr alternative, MultExpr_2, replaced by UnaryExpr_8,
+     * replaced by its ( AddExpr ) alternative. */
+    CHECK_MARKED(g, "AddExpr_0 AddExpr_5 MultExpr_2 UnaryExpr_8 \"(\"_35",
+                 "[[[[(] AddExpr )]]] (+ | -) MultExpr");
     test_unload(&l);
 }
 

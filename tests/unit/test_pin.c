@@ -107,6 +107,41 @@ TEST(pin_paths_under_a_pin)
     test_unload(&l);
 }
 
+/* Removing one pin keeps the others and their context, in order (issue 36:
+ * pins removable one by one); removing the last leaves no restriction. */
+TEST(pin_remove_one)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string(numbers, &l)))
+        return;
+    struct pin_set pins = PIN_SET_INIT;
+    struct diag_list d = DIAG_LIST_INIT;
+    CHECK(pin_set_add(&pins, l.graph, "A_1", &d));
+    CHECK(pin_set_add(&pins, l.graph, "A_3", &d));
+    CHECK(pin_set_add(&pins, l.graph, "\"0\"_7", &d));
+    uint32_t p1[] = {1, 5}, p2[] = {3, 5}, p3[] = {5, 7};
+    CHECK(!pin_set_remove(&pins, l.graph, 3));
+    /* Without A_1: A_1's path is no longer under a pin; A_3's is, and so is
+     * D_5 -> "0"_7 (below A_3). */
+    CHECK(pin_set_remove(&pins, l.graph, 0));
+    CHECK_INT(pins.len, 2);
+    CHECK_INT(pins.pins[0].nodes[0], 3);
+    CHECK_INT(pins.pins[1].nodes[0], 7);
+    CHECK(!pin_set_covers_path(&pins, p1));
+    CHECK(pin_set_covers_path(&pins, p2));
+    CHECK(pin_set_covers_path(&pins, p3));
+    /* Without A_3: only "0"_7 is pinned; D_5 is above it. */
+    CHECK(pin_set_remove(&pins, l.graph, 0));
+    CHECK(!pin_set_covers_path(&pins, p2));
+    CHECK(!pin_set_covers_path(&pins, p3));
+    CHECK(pin_set_remove(&pins, l.graph, 0));
+    CHECK_INT(pins.len, 0);
+    CHECK(pin_set_covers_path(&pins, p1));
+    diag_list_free(&d);
+    pin_set_free(&pins);
+    test_unload(&l);
+}
+
 TEST(pin_coverage_in_context_differs_from_plain_coverage)
 {
     struct loaded l;

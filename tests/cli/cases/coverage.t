@@ -277,3 +277,27 @@ stdout:
 | total (5 files): k=1 69/100 (69.0%), k=2 80/190 (42.1%), k=3 74/239 (30.9%)
 | expansion coverage: 43/67 (64.1%)
 status: 0
+
+=== coverage-uncovered-skip-hidden
+$ kpath coverage --uncovered tests/grammars/formats/EntryFirst.g4 tests/samples/contexts/entry-first-run.txt
+stderr:
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+| tests/samples/contexts/entry-first-run.txt: k=1 9/9 (100.0%), k=2 7/9 (77.7%)
+| total (1 file): k=1 9/9 (100.0%), k=2 7/9 (77.7%)
+| expansion coverage: 5/5 (100.0%)
+| (2 uncovered 2-paths through _skip hidden; --skip-paths lists them)
+status: 0
+
+=== coverage-uncovered-skip-shown
+$ kpath coverage --uncovered --skip-paths tests/grammars/formats/EntryFirst.g4 tests/samples/contexts/entry-first-run.txt
+stdout:
+| _skip_1 -> WS_5
+| _skip_9 -> WS_5
+stderr:
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+| tests/samples/contexts/entry-first-run.txt: k=1 9/9 (100.0%), k=2 7/9 (77.7%)
+| total (1 file): k=1 9/9 (100.0%), k=2 7/9 (77.7%)
+| expansion coverage: 5/5 (100.0%)
+status: 0

@@ -4,19 +4,19 @@
 === pattern-expr-plus
 $ kpath pattern grammars/expr.ebnf 'AddExpr_0 "+"_10'
 stdout:
-| AddExpr + MultExpr
+| AddExpr [+] MultExpr
 status: 0
 
 === pattern-groups
 $ kpath pattern tests/grammars/contexts/groups.ebnf 'E_14 "e"_20'
 stdout:
-| a c (e g{2})+ ;
+| a c (d | E)* [[e] g{2}] (d | E)* ;
 status: 0
 
 === pattern-ids
 $ kpath pattern --ids grammars/expr.ebnf 0 10
 stdout:
-| AddExpr + MultExpr
+| AddExpr [+] MultExpr
 status: 0
 
 === pattern-ids-not-numeric
@@ -28,7 +28,7 @@ status: 2
 === pattern-json
 $ kpath pattern --json grammars/expr.ebnf 'AddExpr_0 "+"_10'
 stdout:
-| {"path": [0, 10], "pattern": "AddExpr + MultExpr"}
+| {"path": [0, 10], "pattern": "AddExpr [+] MultExpr"}
 status: 0
 
 === pattern-missing-path
@@ -53,25 +53,25 @@ status: 2
 === pattern-pasted-from-paths
 $ kpath pattern grammars/expr.ebnf 'AddExpr_0 -> "+"_10'
 stdout:
-| AddExpr + MultExpr
+| AddExpr [+] MultExpr
 status: 0
 
 === pattern-quoted
 $ kpath pattern --quoted grammars/expr.ebnf AddExpr_0 AddExpr_5 MultExpr_2 UnaryExpr_8 '"("_35'
 stdout:
-| "(" AddExpr ")" ("+" | "-") MultExpr
+| [[[["("] AddExpr ")"]]] ("+" | "-") MultExpr
 status: 0
 
 === pattern-separate-arguments
 $ kpath pattern grammars/expr.ebnf AddExpr_0 '"+"_10'
 stdout:
-| AddExpr + MultExpr
+| AddExpr [+] MultExpr
 status: 0
 
 === pattern-spaces-in-names
 $ kpath pattern tests/grammars/contexts/numbers.ebnf '<expr>_0 " + "_6'
 stdout:
-| <term> " + " <expr>
+| <term> [" + "] <expr>
 status: 0
 
 === pattern-synthetic-node
@@ -89,7 +89,7 @@ status: 2
 === pattern-unquoted-parentheses
 $ kpath pattern grammars/expr.ebnf AddExpr_0 AddExpr_5 MultExpr_2 UnaryExpr_8 '"("_35'
 stdout:
-| ( AddExpr ) (+ | -) MultExpr
+| [[[[(] AddExpr )]]] (+ | -) MultExpr
 status: 0
 
 === pattern-wrong-label
@@ -97,3 +97,45 @@ $ kpath pattern grammars/expr.ebnf AddExpr_0 AddExpr_10
 stderr:
 | kpath pattern: error: no node 'AddExpr_10' in grammars/expr.ebnf: node 10 is "+"_10
 status: 2
+
+=== pattern-marks-tell-paths-apart
+$ kpath pattern grammars/expr.ebnf AddExpr_0 AddExpr_5
+stdout:
+| [AddExpr] (+ | -) MultExpr
+status: 0
+
+=== pattern-marks-tell-paths-apart-2
+$ kpath pattern grammars/expr.ebnf AddExpr_0 MultExpr_7
+stdout:
+| AddExpr (+ | -) [MultExpr]
+status: 0
+
+=== pattern-one-digit-among-others
+$ kpath pattern grammars/expr.ebnf DecDigits_22 DecDigit_42 '"4"_48'
+stdout:
+| DecDigit* [[4]] DecDigit*
+status: 0
+
+=== pattern-unmarked
+$ kpath pattern --unmarked grammars/expr.ebnf DecDigits_22 DecDigit_42 '"4"_48'
+stdout:
+| DecDigit* 4 DecDigit*
+status: 0
+
+=== pattern-skip-left-out
+$ kpath pattern tests/grammars/formats/EntryFirst.g4 stmt_2 NAME_8
+stdout:
+| [run [NAME]]
+stderr:
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+status: 0
+
+=== pattern-skip-kept
+$ kpath pattern --skip-paths tests/grammars/formats/EntryFirst.g4 stmt_2 NAME_8
+stdout:
+| _skip [run _skip [NAME] _skip]
+stderr:
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+status: 0
