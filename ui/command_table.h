@@ -48,6 +48,7 @@
     X("open", cmd_open, "FILE", ARG_FILE, "open a saved workspace (open! drops unsaved work)")    \
     X("dump", cmd_dump, "FILE", ARG_FILE, "write the screen as text")                             \
     X("svg", cmd_svg, "FILE", ARG_FILE, "write the screen as an SVG picture")                     \
+    X("graph", cmd_graph_file, "FILE.svg|FILE.dot", ARG_FILE, "write the graph as the tree shows it (expanded nodes) as SVG or DOT") \
     X("resize", cmd_resize, "W H", ARG_NONE, "script mode: set the screen size")                 \
     X("help", cmd_help, "", ARG_NONE, "keys and commands")                                        \
     X("messages", cmd_messages, "", ARG_NONE, "every message and error of this session (also M)") \

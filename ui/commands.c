@@ -30,6 +30,8 @@
 #include "runs_job.h"
 #include "session.h"
 #include "svg.h"
+#include "graph/layout.h"
+#include "graph/picture.h"
 #include "base/xalloc.h"
 #include "workspace/workspace_export.h"
 #include "workspace/workspace_file.h"
@@ -906,6 +908,35 @@ static void cmd_svg(struct ui *ui, const struct cmd_args *a)
     if (write_whole(ui, a->argv[1], &sb))
         ui_message(ui, "wrote %s", a->argv[1]);
     strbuf_free(&sb);
+}
+
+/* :graph FILE: the nodes the tree view shows (its expanded nodes), laid
+ * out as `kpath graph --svg` lays out the whole graph, or as DOT. */
+static void cmd_graph_file(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    const char *file = a->argv[1], *dot = strrchr(file, '.');
+    bool svg = dot && strcmp(dot, ".svg") == 0;
+    if (!svg && !(dot && strcmp(dot, ".dot") == 0)) {
+        ui_error(ui, "%s: :graph writes FILE.svg or FILE.dot", file);
+        return;
+    }
+    const struct graph *g = ui->ws->graph;
+    uint32_t *widths = xcalloc(g->nnodes ? g->nnodes : 1, sizeof *widths);
+    picture_widths(g, widths);
+    struct graph_layout l;
+    layout_compute(g, widths, ui->expanded, 2, &l);
+    struct strbuf sb = STRBUF_INIT;
+    if (svg)
+        picture_svg(g, &l, &sb);
+    else
+        picture_dot(g, l.shown, &sb);
+    if (write_whole(ui, file, &sb))
+        ui_message(ui, "wrote %s: %u of %u nodes", file, l.nshown, g->nnodes);
+    strbuf_free(&sb);
+    layout_free(&l);
+    free(widths);
 }
 
 /* How the theme shows on a terminal of N colours: one line per element,

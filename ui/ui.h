@@ -208,6 +208,7 @@ struct ui {
     size_t ngrows, grows_cap;
     bool grows_stale;
     bool text_view;
+    bool picture_view;       /* V: the tree drawn as a picture (pane_graph.c) */
     bool cover_restores;     /* :cover runs: give back cover_strategy at its end */
     int cover_strategy;      /* enum gen_strategy */
     uint32_t text_view_node; /* the tree's selected node when t showed the text */
