@@ -398,7 +398,9 @@ static void draw_picture_view(struct ui *ui, struct rect r, bool focused)
     const struct graph *g = ui->ws->graph;
     struct list_state *l = &ui->list[PANE_GRAPH];
     l->height = r.h;
-    l->first_y = r.y;
+    /* the picture's rows are not the list's: a click focuses the pane but
+     * selects no row (app.c maps a click to a row from first_y) */
+    l->first_y = -(1 << 20);
     list_clamp(l, ui->ngrows);
     if (g->nnodes == 0 || r.w <= 0 || r.h <= 0)
         return;
