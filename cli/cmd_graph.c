@@ -1,9 +1,14 @@
-/* cmd_graph: `kpath graph` — the grammar graph as a table, JSON or DOT. */
+/* cmd_graph: `kpath graph` — the grammar graph as a table, JSON, DOT or SVG. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "base/json.h"
+#include "base/xalloc.h"
+#include "graph/layout.h"
+#include "graph/picture.h"
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
 static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args);
@@ -15,6 +20,7 @@ static const struct cli_option options[] = {
     CLI_GRAMMAR_SIZE_OPTION,
     {"dot", 0, NULL, "print Graphviz DOT in the style of the k-path paper's figures"},
     {"json", 0, NULL, "print JSON instead of text"},
+    {"svg", 0, NULL, "print an SVG picture of the graph laid out in layers, as the paper's Figure 1"},
     {0},
 };
 
@@ -28,65 +34,25 @@ const struct cli_command cmd_graph_command = {
     "Ids are given breadth-first from the start rule's right-hand side (0); a\n"
     "rule's right-hand side is one node shared by every reference to it.\n"
     "With --dot, symbolic nodes are labelled Name_id, synthetic nodes are small,\n"
-    "and edges back to an already drawn shared rule node are dashed.",
+    "and edges back to an already drawn shared rule node are dashed.\n"
+    "With --svg, the picture is laid out by kpath itself: each node one layer\n"
+    "below the node that created it (the tree of breadth-first ids), parents\n"
+    "centred over their children; back edges are dashed curves.",
     options, NULL, false,
-    .needs = CLI_GRAPH, .args_size = sizeof(bool), .on_option = on_option, .check = check,
+    .needs = CLI_GRAPH, .args_size = sizeof(int), .on_option = on_option, .check = check,
     .main = print_graph,
 };
 
+enum { OUT_TABLE, OUT_DOT, OUT_SVG };
+
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx)
 {
-    (void)cmd, (void)index, (void)value;
-    *(bool *)ctx = true;
+    (void)value;
+    int mode = strcmp(cmd->options[index].name, "svg") == 0 ? OUT_SVG : OUT_DOT;
+    if (*(int *)ctx != OUT_TABLE && *(int *)ctx != mode)
+        return cli_usage_error(cmd, "--dot and --svg exclude each other");
+    *(int *)ctx = mode;
     return CLI_CONTINUE;
-}
-
-/* A node is drawn below the parent that created it in the breadth-first walk:
- * the first of its parents (parents are listed in increasing id order).  Any
- * other edge into it goes back to an already drawn node. */
-static bool is_back_edge(const struct graph *g, uint32_t parent, uint32_t child)
-{
-    return child == 0 || graph_parents(g, child)[0] != parent;
-}
-
-static void add_dot_string(struct strbuf *out, const char *s)
-{
-    strbuf_addch(out, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            strbuf_addch(out, '\\');
-        strbuf_addch(out, *s);
-    }
-    strbuf_addch(out, '"');
-}
-
-static void print_dot(const struct graph *g, struct strbuf *out)
-{
-    struct strbuf label = STRBUF_INIT;
-    strbuf_addstr(out, "digraph grammar {\n"
-                       "  node [fontname=\"Helvetica\", fontsize=12];\n"
-                       "  edge [arrowsize=0.6];\n");
-    for (uint32_t i = 0; i < g->nnodes; i++) {
-        strbuf_reset(&label);
-        bool symbolic = node_kind_is_symbolic(g->nodes[i].kind);
-        if (symbolic)
-            graph_node_name(g, i, &label);
-        else
-            graph_node_label(g, i, &label);
-        strbuf_addf(out, "  n%u [label=", i);
-        add_dot_string(out, strbuf_str(&label));
-        strbuf_addstr(out, symbolic ? ", shape=plaintext];\n"
-                                    : ", shape=circle, width=0.25, fixedsize=true, fontsize=9];\n");
-    }
-    for (uint32_t i = 0; i < g->nnodes; i++) {
-        for (uint32_t c = 0; c < g->nodes[i].nchildren; c++) {
-            uint32_t child = graph_children(g, i)[c];
-            strbuf_addf(out, "  n%u -> n%u%s;\n", i, child,
-                        is_back_edge(g, i, child) ? " [style=dashed]" : "");
-        }
-    }
-    strbuf_addstr(out, "}\n");
-    strbuf_free(&label);
 }
 
 static void print_json(const struct graph *g, struct strbuf *out)
@@ -125,11 +91,23 @@ static void print_table(const struct graph *g, struct strbuf *out)
     }
 }
 
-/* args: whether --dot was given. */
+static void print_svg(const struct graph *g, struct strbuf *out)
+{
+    uint32_t *widths = xcalloc(g->nnodes ? g->nnodes : 1, sizeof *widths);
+    picture_widths(g, widths);
+    struct graph_layout l;
+    layout_compute(g, widths, NULL, 2, &l);
+    picture_svg(g, &l, out);
+    layout_free(&l);
+    free(widths);
+}
+
+/* args: OUT_DOT or OUT_SVG when --dot or --svg was given. */
 static int check(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
-    if (*(bool *)args && ctx->common.json)
-        return cli_usage_error(cmd, "--dot and --json exclude each other");
+    if (*(int *)args != OUT_TABLE && ctx->common.json)
+        return cli_usage_error(cmd, "--%s and --json exclude each other",
+                               *(int *)args == OUT_SVG ? "svg" : "dot");
     return CLI_CONTINUE;
 }
 
@@ -137,8 +115,10 @@ static int print_graph(const struct cli_command *cmd, const struct cli_context *
 {
     (void)cmd;
     struct strbuf out = STRBUF_INIT;
-    if (*(bool *)args)
-        print_dot(ctx->graph, &out);
+    if (*(int *)args == OUT_DOT)
+        picture_dot(ctx->graph, NULL, &out);
+    else if (*(int *)args == OUT_SVG)
+        print_svg(ctx->graph, &out);
     else if (ctx->common.json)
         print_json(ctx->graph, &out);
     else

@@ -49,6 +49,8 @@
     X("open", cmd_open, "FILE", ARG_FILE, "open a saved workspace (open! drops unsaved work)")    \
     X("dump", cmd_dump, "FILE", ARG_FILE, "write the screen as text")                             \
     X("svg", cmd_svg, "FILE", ARG_FILE, "write the screen as an SVG picture")                     \
+    X("compare", cmd_compare, "N [FILE]", ARG_FILE, "plot coverage against N random and N k-path inputs (FILE: .svg or .csv)") \
+    X("graph", cmd_graph_file, "FILE", ARG_FILE, "write the graph as the tree shows it, as FILE.svg or FILE.dot") \
     X("resize", cmd_resize, "W H", ARG_NONE, "script mode: set the screen size")                 \
     X("help", cmd_help, "", ARG_NONE, "keys and commands")                                        \
     X("messages", cmd_messages, "", ARG_NONE, "every message and error of this session (also M)") \

@@ -30,6 +30,8 @@
 #include "runs_job.h"
 #include "session.h"
 #include "svg.h"
+#include "graph/layout.h"
+#include "graph/picture.h"
 #include "base/xalloc.h"
 #include "workspace/workspace_export.h"
 #include "workspace/workspace_file.h"
@@ -953,6 +955,124 @@ static void cmd_svg(struct ui *ui, const struct cmd_args *a)
     if (write_whole(ui, a->argv[1], &sb))
         ui_message(ui, "wrote %s", a->argv[1]);
     strbuf_free(&sb);
+}
+
+/* ---- :compare: random against k-path generation ------------------------------------- */
+
+#define COMPARE_MAX 1000 /* inputs per strategy: generated at once, in the foreground */
+
+static void compare_draw(struct ui *ui, struct rect r)
+{
+    if (ui->compare_valid)
+        plot_compare(&ui->scr, r, &ui->compare, ui->compare.n);
+}
+
+/* The curves' points, one line per input count (what search reads, and
+ * what :compare N FILE.csv writes). */
+static void compare_points(const struct gen_compare *c, struct strbuf *out)
+{
+    strbuf_addf(out, "inputs,random,kpath,total\n");
+    for (size_t i = 0; i <= c->n; i++)
+        strbuf_addf(out, "%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i,
+                    c->covered[COMPARE_RANDOM][i], c->covered[COMPARE_KPATH][i], c->total);
+}
+
+static void compare_lines(struct ui *ui, int width, struct strbuf *out)
+{
+    (void)width;
+    if (ui->compare_valid)
+        compare_points(&ui->compare, out);
+}
+
+const struct overlay_ops compare_overlay_ops = {
+    " Coverage against inputs: random (r) and k-path (k) generation (Esc closes)",
+    compare_lines, NULL, compare_draw,
+};
+
+/* :compare N [FILE.svg|FILE.csv]: N inputs of each strategy from the
+ * generator's settings (seed, depth, size, close-off) at the current k, the
+ * two curves on one plot; FILE gets the plot as SVG or the points as CSV. */
+static void cmd_compare(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 2))
+        return;
+    uint32_t n;
+    if (!number_parse_u32(a->argv[1], &n) || n == 0 || n > COMPARE_MAX) {
+        ui_error(ui, ":compare takes a number of inputs from 1 to %u, not %s", COMPARE_MAX,
+                 a->argv[1]);
+        return;
+    }
+    const char *file = a->argc > 2 ? a->argv[2] : NULL, *dot = file ? strrchr(file, '.') : NULL;
+    bool svg = dot && strcmp(dot, ".svg") == 0, csv = dot && strcmp(dot, ".csv") == 0;
+    if (file && !svg && !csv) {
+        ui_error(ui, "%s: :compare writes FILE.svg or FILE.csv", file);
+        return;
+    }
+    struct workspace *ws = ui->ws;
+    struct gen_options o = ws->gen_opts;
+    o.k = ws->k;
+    o.probabilities = NULL;
+    o.pins = NULL;
+    struct gen_compare c;
+    char *error = NULL;
+    if (!gen_compare_run(ws->graph, &o, n, &c, &error)) {
+        ui_error(ui, ":compare: %s", error ? error : "the generator cannot start");
+        free(error);
+        return;
+    }
+    if (ui->compare_valid)
+        gen_compare_free(&ui->compare);
+    ui->compare = c;
+    ui->compare_valid = true;
+    ui_overlay(ui, OVERLAY_COMPARE);
+    if (file) {
+        struct strbuf sb = STRBUF_INIT;
+        if (csv) {
+            compare_points(&c, &sb);
+        } else {
+            struct screen off = {0};
+            screen_resize(&off, 100, 30);
+            screen_clear(&off, EL_NORMAL);
+            plot_compare(&off, (struct rect){1, 1, 98, 28}, &c, c.n);
+            svg_render(&off, &ui->theme, &sb);
+            screen_free(&off);
+        }
+        if (write_whole(ui, file, &sb))
+            ui_message(ui, "wrote %s", file);
+        strbuf_free(&sb);
+        return;
+    }
+    ui_message(ui, "after %u inputs: random %" PRIu64 ", kpath %" PRIu64 " of %" PRIu64 " %u-paths",
+               n, c.covered[COMPARE_RANDOM][n], c.covered[COMPARE_KPATH][n], c.total, c.k);
+}
+
+/* :graph FILE: the nodes the tree view shows (its expanded nodes), laid
+ * out as `kpath graph --svg` lays out the whole graph, or as DOT. */
+static void cmd_graph_file(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 1, 1))
+        return;
+    const char *file = a->argv[1], *dot = strrchr(file, '.');
+    bool svg = dot && strcmp(dot, ".svg") == 0;
+    if (!svg && !(dot && strcmp(dot, ".dot") == 0)) {
+        ui_error(ui, "%s: :graph writes FILE.svg or FILE.dot", file);
+        return;
+    }
+    const struct graph *g = ui->ws->graph;
+    uint32_t *widths = xcalloc(g->nnodes ? g->nnodes : 1, sizeof *widths);
+    picture_widths(g, widths);
+    struct graph_layout l;
+    layout_compute(g, widths, ui->expanded, 2, &l);
+    struct strbuf sb = STRBUF_INIT;
+    if (svg)
+        picture_svg(g, &l, &sb);
+    else
+        picture_dot(g, l.shown, &sb);
+    if (write_whole(ui, file, &sb))
+        ui_message(ui, "wrote %s: %u of %u nodes", file, l.nshown, g->nnodes);
+    strbuf_free(&sb);
+    layout_free(&l);
+    free(widths);
 }
 
 /* How the theme shows on a terminal of N colours: one line per element,

@@ -109,6 +109,6 @@ static const struct footer_key footer[] = {
 };
 
 const struct overlay_ops generalize_overlay_ops = {
-    " Generalization (j/k scroll, / searches, W or Esc closes)", generalize_view_lines, footer,
+    " Generalization (j/k scroll, / searches, W or Esc closes)", generalize_view_lines, footer, NULL,
 };
 

@@ -102,6 +102,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_GRAPH_EXPAND_ALL, CTX_GRAPH, "E", "", "expand everything below the selected node")      \
     X(ACT_GRAPH_COLLAPSE_ALL, CTX_GRAPH, "X", "", "collapse everything")                          \
     X(ACT_GRAPH_VIEW, CTX_GRAPH, "t", "text", "switch between the tree and the grammar text")     \
+    X(ACT_GRAPH_PICTURE, CTX_GRAPH, "V", "picture", "switch between the tree and its picture (the paper's Figure 1)") \
     X(ACT_GRAPH_PATHS, CTX_GRAPH, "o", "k-paths", "k-paths pane: the k-paths starting here")      \
     X(ACT_FILTER, CTX_KPATHS, "f", "filter", "filter: uncovered, covered, all")                   \
     X(ACT_FILTER_UNCOVERED, CTX_KPATHS, "u", "", "show the uncovered k-paths")                    \

@@ -87,10 +87,10 @@ static void help_lines(struct ui *ui, int width, struct strbuf *lines)
 }
 
 static const struct overlay_ops help_overlay_ops = {
-    " Help: keys and commands (j/k scroll, / searches, Esc closes)", help_lines, NULL,
+    " Help: keys and commands (j/k scroll, / searches, Esc closes)", help_lines, NULL, NULL,
 };
 static const struct overlay_ops messages_overlay_ops = {
-    " Messages of this session (j/k scroll, / searches, Esc closes)", messages_lines, NULL,
+    " Messages of this session (j/k scroll, / searches, Esc closes)", messages_lines, NULL, NULL,
 };
 
 const struct overlay_ops *overlay_current(const struct ui *ui)
@@ -100,6 +100,7 @@ const struct overlay_ops *overlay_current(const struct ui *ui)
     case OVERLAY_HELP: return &help_overlay_ops;
     case OVERLAY_MESSAGES: return &messages_overlay_ops;
     case OVERLAY_GENERALIZE: return &generalize_overlay_ops;
+    case OVERLAY_COMPARE: return &compare_overlay_ops;
     }
     return NULL;
 }
@@ -164,6 +165,11 @@ void overlay_draw(struct ui *ui, struct rect body)
     screen_fill(s, r.x, r.y, r.w, ' ', EL_TITLE_FOCUS);
     const char *title = overlay_current(ui)->title;
     screen_put_fit(s, r.x, r.y, r.w, title, strlen(title), EL_TITLE_FOCUS);
+    if (overlay_current(ui)->draw) {
+        ui->help_height = r.h - 1;
+        overlay_current(ui)->draw(ui, (struct rect){r.x + 1, r.y + 1, r.w - 2, r.h - 1});
+        return;
+    }
     struct strbuf lines = STRBUF_INIT;
     overlay_lines(ui, r.w - 2, &lines);
     uint64_t total = 0;

@@ -1,5 +1,6 @@
-/* pane_graph: the grammar graph as an expandable tree (like a file browser)
- * and, as a second view, the grammar as text; both coloured by coverage.
+/* pane_graph: the grammar graph as an expandable tree (like a file browser),
+ * as a picture of that tree laid out in layers like the k-path paper's
+ * Figure 1 (V), and as the grammar's text (t); all coloured by coverage.
  *
  * The tree is the graph's spanning tree of breadth-first ids: a node's
  * parent is the node that created it (ui->owner), so every node appears
@@ -11,6 +12,8 @@
 
 #include "ui.h"
 #include "base/xalloc.h"
+#include "base/utf8.h"
+#include "graph/layout.h"
 
 static bool is_tree_child(const struct ui *ui, uint32_t parent, uint32_t child)
 {
@@ -347,10 +350,166 @@ static void draw_text_view(struct ui *ui, struct rect r, bool focused)
     }
 }
 
+/* ---- the picture ------------------------------------------------------------------ */
+
+/* A node's label in the picture: its name; a reference whose rule is drawn
+ * elsewhere adds a back edge mark and the id of the node it leads to
+ * (UnaryExpr_28⤴8), a collapsed node with children a mark that more is
+ * below. */
+static void picture_label(struct ui *ui, uint32_t n, struct strbuf *out)
+{
+    graph_node_name(ui->ws->graph, n, out);
+    uint32_t target = backedge_target(ui, n);
+    if (target != NODE_NONE)
+        strbuf_addf(out, "%s%u", glyph(ui->ascii, "\xe2\xa4\xb4", "^"), target);
+    else if (has_children(ui, n) && !ui->expanded[n])
+        strbuf_addstr(out, glyph(ui->ascii, "\xe2\x96\xb8", "+"));
+}
+
+enum { LINK_UP = 1, LINK_DOWN = 2, LINK_LEFT = 4, LINK_RIGHT = 8 };
+
+static uint32_t link_glyph(bool ascii, unsigned bits)
+{
+    bool vert = bits & (LINK_UP | LINK_DOWN), horiz = bits & (LINK_LEFT | LINK_RIGHT);
+    if (ascii)
+        return vert && horiz ? '+' : vert ? '|' : '-';
+    switch (bits) {
+    case LINK_LEFT | LINK_RIGHT: return 0x2500;                        /* ─ */
+    case LINK_UP | LINK_LEFT | LINK_RIGHT: return 0x2534;              /* ┴ */
+    case LINK_DOWN | LINK_LEFT | LINK_RIGHT: return 0x252c;            /* ┬ */
+    case LINK_UP | LINK_DOWN | LINK_LEFT | LINK_RIGHT: return 0x253c;  /* ┼ */
+    case LINK_DOWN | LINK_RIGHT: return 0x250c;                        /* ┌ */
+    case LINK_DOWN | LINK_LEFT: return 0x2510;                         /* ┐ */
+    case LINK_UP | LINK_RIGHT: return 0x2514;                          /* └ */
+    case LINK_UP | LINK_LEFT: return 0x2518;                           /* ┘ */
+    case LINK_UP | LINK_DOWN | LINK_RIGHT: return 0x251c;              /* ├ */
+    case LINK_UP | LINK_DOWN | LINK_LEFT: return 0x2524;               /* ┤ */
+    default: return 0x2502;                                            /* │ */
+    }
+}
+
+/* The picture of the tree view: nodes on even rows (row 2 * layer), the
+ * links from a parent to its children on the odd row below.  The part of it
+ * shown is the one around the selected node, which is centred when the
+ * picture is larger than the pane. */
+static void draw_picture_view(struct ui *ui, struct rect r, bool focused)
+{
+    ensure_rows(ui);
+    const struct graph *g = ui->ws->graph;
+    struct list_state *l = &ui->list[PANE_GRAPH];
+    l->height = r.h;
+    /* the picture's rows are not the list's: a click focuses the pane but
+     * selects no row (app.c maps a click to a row from first_y) */
+    l->first_y = -(1 << 20);
+    list_clamp(l, ui->ngrows);
+    if (g->nnodes == 0 || r.w <= 0 || r.h <= 0)
+        return;
+    uint32_t sel = graph_selected_node(ui);
+    struct strbuf tmp = STRBUF_INIT;
+    uint32_t *widths = xcalloc(g->nnodes, sizeof *widths);
+    for (uint32_t n = 0; n < g->nnodes; n++) {
+        strbuf_reset(&tmp);
+        picture_label(ui, n, &tmp);
+        widths[n] = (uint32_t)text_columns(tmp.data, tmp.len);
+    }
+    struct graph_layout lay;
+    layout_compute(g, widths, ui->expanded, 2, &lay);
+    int64_t pw = lay.width, ph = 2 * (int64_t)lay.nlayers - 1;
+    /* the window: the selected node in the middle, within the picture */
+    int64_t ox = (int64_t)layout_center(&lay, sel) - r.w / 2;
+    int64_t oy = 2 * (int64_t)lay.layer[sel] - r.h / 2;
+    if (ox > pw - r.w)
+        ox = pw - r.w;
+    if (oy > ph - r.h)
+        oy = ph - r.h;
+    if (ox < 0)
+        ox = 0;
+    if (oy < 0)
+        oy = 0;
+    /* the links, as direction bits per cell of the window */
+    uint8_t *bits = xcalloc((size_t)r.w * (size_t)r.h, 1);
+    for (uint32_t n = 0; n < g->nnodes; n++) {
+        if (!lay.shown[n] || !ui->expanded[n])
+            continue;
+        int64_t y = 2 * (int64_t)lay.layer[n] + 1 - oy;
+        if (y < 0 || y >= r.h)
+            continue;
+        int64_t pc = layout_center(&lay, n), lo = pc, hi = pc;
+        bool any = false;
+        int64_t kid = 0, nkids = 0;
+        const uint32_t *kids = graph_children(g, n);
+        for (uint32_t i = 0; i < g->nodes[n].nchildren; i++) {
+            uint32_t c = kids[i];
+            if (!lay.shown[c] || layout_tree_parent(g, c) != n)
+                continue;
+            int64_t cc = layout_center(&lay, c);
+            any = true;
+            kid = cc;
+            nkids++;
+            lo = cc < lo ? cc : lo;
+            hi = cc > hi ? cc : hi;
+            if (cc - ox >= 0 && cc - ox < r.w)
+                bits[(size_t)y * (size_t)r.w + (size_t)(cc - ox)] |= LINK_DOWN;
+        }
+        if (!any)
+            continue;
+        /* one child a column off (the halves of odd and even widths): the
+         * line goes straight down into it */
+        if (nkids == 1 && (pc == kid + 1 || pc + 1 == kid))
+            pc = lo = hi = kid;
+        if (pc - ox >= 0 && pc - ox < r.w)
+            bits[(size_t)y * (size_t)r.w + (size_t)(pc - ox)] |= LINK_UP;
+        for (int64_t x = lo; x <= hi; x++) {
+            if (x - ox < 0 || x - ox >= r.w)
+                continue;
+            uint8_t *b = &bits[(size_t)y * (size_t)r.w + (size_t)(x - ox)];
+            if (x > lo)
+                *b |= LINK_LEFT;
+            if (x < hi)
+                *b |= LINK_RIGHT;
+        }
+    }
+    for (int y = 0; y < r.h; y++)
+        for (int x = 0; x < r.w; x++)
+            if (bits[(size_t)y * (size_t)r.w + (size_t)x])
+                screen_fill(&ui->scr, r.x + x, r.y + y, 1,
+                            link_glyph(ui->ascii, bits[(size_t)y * (size_t)r.w + (size_t)x]),
+                            EL_BORDER);
+    /* the nodes, each cut at the window's edges */
+    for (uint32_t n = 0; n < g->nnodes; n++) {
+        if (!lay.shown[n])
+            continue;
+        int64_t y = 2 * (int64_t)lay.layer[n] - oy, x = (int64_t)lay.x[n] - ox;
+        if (y < 0 || y >= r.h || x >= r.w || x + lay.w[n] <= 0)
+            continue;
+        strbuf_reset(&tmp);
+        picture_label(ui, n, &tmp);
+        int style = node_kind_is_symbolic(g->nodes[n].kind) ? node_style(ui->ws, n) : EL_SYNTHETIC;
+        if (node_highlighted(ui, n))
+            style = EL_SEARCH;
+        if (n == sel)
+            style |= focused ? STYLE_SELECTED : STYLE_SELECTED_BLUR;
+        const char *p = tmp.data, *end = tmp.data + tmp.len;
+        for (; p < end && x < r.w; x++) {
+            uint32_t cp;
+            size_t len = utf8_decode(p, (size_t)(end - p), &cp);
+            p += len ? len : 1;
+            if (x >= 0)
+                screen_fill(&ui->scr, r.x + (int)x, r.y + (int)y, 1, cp, style);
+        }
+    }
+    free(bits);
+    layout_free(&lay);
+    free(widths);
+    strbuf_free(&tmp);
+}
+
 static void graph_draw(struct ui *ui, struct rect r, bool focused)
 {
     if (ui->text_view)
         draw_text_view(ui, r, focused);
+    else if (ui->picture_view)
+        draw_picture_view(ui, r, focused);
     else
         draw_tree_view(ui, r, focused);
 }
@@ -445,6 +604,12 @@ static struct pane_request graph_action(struct ui *ui, enum action a)
         graph_rebuild(ui);
         graph_reveal(ui, n);
         return REQ_HANDLED;
+    case ACT_GRAPH_PICTURE:
+        /* the same rows, the same selection: only the drawing changes */
+        ui->picture_view = !ui->picture_view;
+        return req_message(ui->picture_view ? "picture: j/k h/l as in the tree; "
+                                               ":graph FILE.svg (or .dot) writes it"
+                                             : "the tree");
     case ACT_GRAPH_VIEW:
         /* back to the tree: on the node selected when it was left */
         if (!ui->text_view)
@@ -498,7 +663,8 @@ static void graph_row_text(struct ui *ui, uint64_t row, struct strbuf *out)
 static void graph_summary(struct ui *ui, struct strbuf *out)
 {
     const struct graph *g = ui->ws->graph;
-    strbuf_addf(out, "%s, %u nodes", ui->text_view ? "text" : "tree", g->nnodes);
+    strbuf_addf(out, "%s, %u nodes",
+                ui->text_view ? "text" : ui->picture_view ? "picture" : "tree", g->nnodes);
 }
 
 const struct pane_ops graph_pane_ops = {

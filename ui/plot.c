@@ -11,6 +11,7 @@
  * A widget (see widget.h): it draws into a screen and knows nothing of the
  * app or the panes; the inputs pane and the runs view give it the data. */
 #include <math.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,119 @@ static size_t column_input(int x, int width, size_t n)
 
 static const uint8_t braille_bits[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
 
+/* The value of curve c after i inputs, a fraction in [0, 1]. */
+typedef double (*curve_fn)(const void *ctx, int c, size_t i);
+
+/* The axes of a chart of n inputs below a header row of r; the canvas's
+ * top-left cell and size in *x0, *y0, *cw, *ch.  False (and a word on what
+ * to do) when r is too small for one. */
+static bool draw_axes(struct screen *s, struct rect r, size_t n, int *x0, int *y0, int *cw,
+                      int *ch)
+{
+    const int label_w = 5; /* "100%" and the axis */
+    *cw = r.w - label_w - 4;
+    *ch = r.h - 2;
+    if (*cw < 4 || *ch < 2) {
+        if (r.h > 1)
+            screen_puts(s, r.x, r.y + 1, r.w, "(too small for the plot: z zooms)", EL_DIM);
+        return false;
+    }
+    *x0 = r.x + label_w;
+    *y0 = r.y + 1;
+    screen_puts(s, r.x, *y0, label_w - 1, "100%", EL_DIM);
+    if (*ch >= 5)
+        screen_puts(s, r.x, *y0 + (*ch - 1) / 2, label_w - 1, " 50%", EL_DIM);
+    screen_puts(s, r.x, *y0 + *ch - 1, label_w - 1, "  0%", EL_DIM);
+    for (int y = 0; y < *ch; y++)
+        screen_fill(s, *x0 - 1, *y0 + y, 1, s->ascii ? '|' : 0x2502, EL_BORDER);
+    int ay = *y0 + *ch;
+    screen_fill(s, *x0 - 1, ay, 1, s->ascii ? '+' : 0x2514, EL_BORDER);
+    screen_fill(s, *x0, ay, *cw, s->ascii ? '-' : 0x2500, EL_BORDER);
+    char num[32];
+    int nw = snprintf(num, sizeof num, "%zu", n);
+    screen_puts(s, *x0, ay, 1, "0", EL_DIM);
+    if (*cw > nw + 2)
+        screen_puts(s, *x0 + *cw - nw, ay, nw, num, EL_DIM);
+    if (*cw > nw + 12)
+        screen_puts(s, *x0 + (*cw - 6) / 2, ay, 6, "inputs", EL_DIM);
+    return true;
+}
+
+/* The curves on a canvas of dots (braille in UTF-8, one point per cell in
+ * ASCII showing the curve's mark); a cell takes the style of the last curve
+ * drawn in it.  Each curve's mark stands at its right end; curves that end
+ * on the same row share it ("12"). */
+static void draw_curves(struct screen *s, int x0, int y0, int cw, int ch, size_t n, int ncurves,
+                        curve_fn f, const void *ctx, const int *styles, const char *marks)
+{
+    bool braille = !s->ascii;
+    int dx = braille ? 2 : 1, dy = braille ? 4 : 1;
+    int pw = cw * dx, ph = ch * dy;
+    uint8_t *bits = xcalloc((size_t)cw * (size_t)ch, 1);
+    int *style = xcalloc((size_t)cw * (size_t)ch, sizeof *style);
+    uint32_t *digit = xcalloc((size_t)cw * (size_t)ch, sizeof *digit);
+    for (int k = 0; k < ncurves; k++) {
+        int prev = -1;
+        for (int x = 0; x < pw; x++) {
+            int y = dot_row(f(ctx, k, column_input(x, pw, n)), ph);
+            int lo = prev < 0 ? y : (prev < y ? prev + 1 : y);
+            int hi = prev < 0 ? y : (prev > y ? prev - 1 : y);
+            if (lo > hi)
+                lo = hi = y;
+            for (int yy = lo; yy <= hi; yy++) {
+                int row = ph - 1 - yy; /* from the top */
+                size_t c = (size_t)(row / dy) * (size_t)cw + (size_t)(x / dx);
+                bits[c] |= braille ? braille_bits[row % 4][x % 2] : 1;
+                style[c] = styles[k];
+                digit[c] = (uint8_t)marks[k];
+            }
+            prev = y;
+        }
+    }
+    for (int y = 0; y < ch; y++)
+        for (int x = 0; x < cw; x++) {
+            size_t c = (size_t)y * (size_t)cw + (size_t)x;
+            if (!bits[c])
+                continue;
+            screen_fill(s, x0 + x, y0 + y, 1, braille ? 0x2800u + bits[c] : digit[c], style[c]);
+        }
+    char (*labels)[4] = xcalloc((size_t)ch, sizeof *labels);
+    int *label_style = xcalloc((size_t)ch, sizeof *label_style);
+    for (int k = 0; k < ncurves; k++) {
+        int row = (ph - 1 - dot_row(f(ctx, k, n), ph)) / dy;
+        size_t len = strlen(labels[row]);
+        if (len < 2)
+            labels[row][len] = marks[k];
+        else
+            labels[row][2] = '+';
+        if (len == 0)
+            label_style[row] = styles[k];
+    }
+    for (int y = 0; y < ch; y++)
+        if (labels[y][0])
+            screen_puts(s, x0 + cw + 1, y0 + y, 3, labels[y], label_style[y]);
+    free(label_style);
+    free(labels);
+    free(digit);
+    free(style);
+    free(bits);
+}
+
+/* The selected input on the x axis. */
+static void mark_selected(struct screen *s, int x0, int ay, int cw, size_t n, size_t selected)
+{
+    if (n == 0)
+        return;
+    int dx = s->ascii ? 1 : 2, pw = cw * dx;
+    int sx = (int)((double)selected * (double)(pw - 1) / (double)n + 0.5) / dx;
+    screen_fill(s, x0 + sx, ay, 1, s->ascii ? '^' : 0x2534, EL_HEADER);
+}
+
+static double growth_curve(const void *ctx, int c, size_t i)
+{
+    return growth_fraction(ctx, (uint32_t)c + 1, i);
+}
+
 void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *g, size_t selected)
 {
     struct strbuf tmp = STRBUF_INIT;
@@ -81,95 +195,60 @@ void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *
             break;
         }
     }
-    const int label_w = 5; /* "100%" and the axis */
-    int cw = r.w - label_w - 4, ch = r.h - 2;
-    if (cw < 4 || ch < 2) {
-        if (r.h > 1)
-            screen_puts(s, r.x, r.y + 1, r.w, "(too small for the plot: z zooms)", EL_DIM);
-        strbuf_free(&tmp);
-        return;
-    }
-    int x0 = r.x + label_w, y0 = r.y + 1; /* the chart's top-left cell */
-    /* the axes */
-    screen_puts(s, r.x, y0, label_w - 1, "100%", EL_DIM);
-    if (ch >= 5)
-        screen_puts(s, r.x, y0 + (ch - 1) / 2, label_w - 1, " 50%", EL_DIM);
-    screen_puts(s, r.x, y0 + ch - 1, label_w - 1, "  0%", EL_DIM);
-    for (int y = 0; y < ch; y++)
-        screen_fill(s, x0 - 1, y0 + y, 1, s->ascii ? '|' : 0x2502, EL_BORDER);
-    int ay = y0 + ch;
-    screen_fill(s, x0 - 1, ay, 1, s->ascii ? '+' : 0x2514, EL_BORDER);
-    screen_fill(s, x0, ay, cw, s->ascii ? '-' : 0x2500, EL_BORDER);
-    strbuf_reset(&tmp);
-    strbuf_addf(&tmp, "%zu", n);
-    int nw = (int)tmp.len;
-    screen_puts(s, x0, ay, 1, "0", EL_DIM);
-    if (cw > nw + 2)
-        screen_puts(s, x0 + cw - nw, ay, nw, strbuf_str(&tmp), EL_DIM);
-    if (cw > nw + 12)
-        screen_puts(s, x0 + (cw - 6) / 2, ay, 6, "inputs", EL_DIM);
-
-    /* the curves, on a canvas of dots; a cell takes the style of the
-     * highest k drawn in it */
-    bool braille = !s->ascii;
-    int dx = braille ? 2 : 1, dy = braille ? 4 : 1;
-    int pw = cw * dx, ph = ch * dy;
-    uint8_t *bits = xcalloc((size_t)cw * (size_t)ch, 1);
-    int *style = xcalloc((size_t)cw * (size_t)ch, sizeof *style);
-    uint32_t *digit = xcalloc((size_t)cw * (size_t)ch, sizeof *digit);
-    for (uint32_t k = 1; k <= g->kmax; k++) {
-        int prev = -1;
-        for (int x = 0; x < pw; x++) {
-            int y = dot_row(growth_fraction(g, k, column_input(x, pw, n)), ph);
-            int lo = prev < 0 ? y : (prev < y ? prev + 1 : y);
-            int hi = prev < 0 ? y : (prev > y ? prev - 1 : y);
-            if (lo > hi)
-                lo = hi = y;
-            for (int yy = lo; yy <= hi; yy++) {
-                int row = ph - 1 - yy; /* from the top */
-                size_t c = (size_t)(row / dy) * (size_t)cw + (size_t)(x / dx);
-                bits[c] |= braille ? braille_bits[row % 4][x % 2] : 1;
-                style[c] = plot_curve_style(k);
-                digit[c] = '0' + k % 10;
-            }
-            prev = y;
-        }
-    }
-    for (int y = 0; y < ch; y++)
-        for (int x = 0; x < cw; x++) {
-            size_t c = (size_t)y * (size_t)cw + (size_t)x;
-            if (!bits[c])
-                continue;
-            screen_fill(s, x0 + x, y0 + y, 1, braille ? 0x2800u + bits[c] : digit[c], style[c]);
-        }
-    /* each curve's k at its right end; curves that end on the same row share
-     * it ("12": k=1 and k=2 both end there) */
-    char (*labels)[4] = xcalloc((size_t)ch, sizeof *labels);
-    int *label_style = xcalloc((size_t)ch, sizeof *label_style);
-    for (uint32_t k = 1; k <= g->kmax; k++) {
-        int row = (ph - 1 - dot_row(growth_fraction(g, k, n), ph)) / dy;
-        size_t len = strlen(labels[row]);
-        if (len < 2)
-            labels[row][len] = (char)('0' + k % 10);
-        else
-            labels[row][2] = '+';
-        if (len == 0)
-            label_style[row] = plot_curve_style(k);
-    }
-    for (int y = 0; y < ch; y++)
-        if (labels[y][0])
-            screen_puts(s, x0 + cw + 1, y0 + y, 3, labels[y], label_style[y]);
-    /* the selected input on the x axis */
-    if (n > 0) {
-        int sx = (int)((double)selected * (double)(pw - 1) / (double)n + 0.5) / dx;
-        screen_fill(s, x0 + sx, ay, 1, s->ascii ? '^' : 0x2534, EL_HEADER);
-    }
-    free(label_style);
-    free(labels);
-    free(digit);
-    free(style);
-    free(bits);
     strbuf_free(&tmp);
+    int x0, y0, cw, ch;
+    if (!draw_axes(s, r, n, &x0, &y0, &cw, &ch))
+        return;
+    int ncurves = (int)g->kmax;
+    int *styles = xcalloc((size_t)ncurves + 1, sizeof *styles);
+    char *marks = xcalloc((size_t)ncurves + 1, 1);
+    for (int k = 0; k < ncurves; k++) {
+        styles[k] = plot_curve_style((uint32_t)k + 1);
+        marks[k] = (char)('0' + (k + 1) % 10);
+    }
+    draw_curves(s, x0, y0, cw, ch, n, ncurves, growth_curve, g, styles, marks);
+    mark_selected(s, x0, y0 + ch, cw, n, selected);
+    free(marks);
+    free(styles);
+}
+
+/* ---- random against k-path ----------------------------------------------------------- */
+
+static double compare_curve(const void *ctx, int c, size_t i)
+{
+    const struct gen_compare *cmp = ctx;
+    uint64_t covered = cmp->covered[c][i];
+    if (cmp->total == 0 || covered >= cmp->total)
+        return 1.0;
+    return (double)covered / (double)cmp->total;
+}
+
+void plot_compare(struct screen *s, struct rect r, const struct gen_compare *c, size_t selected)
+{
+    static const int styles[COMPARE_NSTRATEGIES] = {EL_MARKED, EL_COVERED};
+    static const char marks[COMPARE_NSTRATEGIES] = {'r', 'k'};
+    size_t n = c->n;
+    if (selected > n)
+        selected = n;
+    struct strbuf tmp = STRBUF_INIT;
+    strbuf_addf(&tmp, "%u-paths after %zu of %zu inputs:", c->k, selected, n);
+    int used = screen_puts(s, r.x, r.y, r.w, strbuf_str(&tmp), EL_HEADER);
+    for (int k = 0; k < COMPARE_NSTRATEGIES && used < r.w; k++) {
+        strbuf_reset(&tmp);
+        strbuf_addf(&tmp, " %c %s %" PRIu64 "/", marks[k], gen_compare_name(k), c->covered[k][selected]);
+        if (c->total == UINT64_MAX)
+            strbuf_addstr(&tmp, "2^64+");
+        else
+            strbuf_addf(&tmp, "%" PRIu64, c->total);
+        used += screen_puts(s, r.x + used, r.y, r.w - used, strbuf_str(&tmp), styles[k]);
+    }
+    strbuf_free(&tmp);
+    int x0, y0, cw, ch;
+    if (!draw_axes(s, r, n, &x0, &y0, &cw, &ch))
+        return;
+    draw_curves(s, x0, y0, cw, ch, n, COMPARE_NSTRATEGIES, compare_curve, c, styles, marks);
+    if (selected < n)
+        mark_selected(s, x0, y0 + ch, cw, n, selected);
 }
 
 /* ---- bars ---------------------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gen/compare.h"
 #include "workspace/growth.h"
 #include "screen.h"
 
@@ -17,6 +18,10 @@ int plot_bars(struct screen *s, struct rect r, const char *const *label, const d
               const char *const *text, const int *style, size_t n, double max);
 /* Draw the coverage growth chart into r; `selected` inputs are marked. */
 void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *g, size_t selected);
+/* Random against k-path generation (compare.h) on the same axes: the curve
+ * of each strategy, its mark ('r', 'k') at its right end and in the header,
+ * which reads both after the `selected` inputs. */
+void plot_compare(struct screen *s, struct rect r, const struct gen_compare *c, size_t selected);
 /* The style of the curve of k. */
 int plot_curve_style(uint32_t k);
 

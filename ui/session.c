@@ -80,6 +80,9 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
     ui->preview_top = 0;
     if (ui->growth_valid)
         growth_free(&ui->growth);
+    if (ui->compare_valid)
+        gen_compare_free(&ui->compare);
+    ui->compare_valid = false;
     ui->growth_valid = false;
     ui->saved_changes = ws->changes;
     graph_state_init(ui);
@@ -92,6 +95,9 @@ void ui_free(struct ui *ui)
         why_report_free(&ui->why);
     if (ui->growth_valid)
         growth_free(&ui->growth);
+    if (ui->compare_valid)
+        gen_compare_free(&ui->compare);
+    ui->compare_valid = false;
     workspace_free(ui->ws);
     screen_free(&ui->scr);
     free(ui->owner);

@@ -209,6 +209,7 @@ struct ui {
     size_t ngrows, grows_cap;
     bool grows_stale;
     bool text_view;
+    bool picture_view;       /* V: the tree drawn as a picture (pane_graph.c) */
     bool cover_restores;     /* :cover runs: give back cover_strategy at its end */
     int cover_strategy;      /* enum gen_strategy */
     uint32_t text_view_node; /* the tree's selected node when t showed the text */
@@ -252,6 +253,8 @@ struct ui {
     enum inputs_view inputs_view; /* which of its views the pane shows */
     struct coverage_growth growth; /* the plot's curve, for growth_key */
     bool growth_valid;
+    struct gen_compare compare;    /* :compare's curves */
+    bool compare_valid;
     uint64_t growth_key[4];
 
     /* the runs view of the inputs pane (b; runs.c): the records of the
@@ -353,7 +356,8 @@ struct ui {
     size_t nlog, log_cap;
     /* an overlay over the panes: help or the message log; j/k scroll, / searches */
     enum overlay_kind { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_MESSAGES,
-                        OVERLAY_GENERALIZE /* generalize_view.c */ } overlay;
+                        OVERLAY_GENERALIZE /* generalize_view.c */,
+                        OVERLAY_COMPARE /* :compare, commands.c */ } overlay;
     uint64_t help_top;
     int help_height;
     uint64_t overlay_match;  /* the line the last search in the overlay found + 1; 0: none */
@@ -421,7 +425,11 @@ struct overlay_ops {
     const char *title;
     void (*lines)(struct ui *ui, int width, struct strbuf *out);
     const struct footer_key *footer;
+    /* NULL, or it draws the overlay below its title in place of the lines
+     * (which search still reads) */
+    void (*draw)(struct ui *ui, struct rect r);
 };
+extern const struct overlay_ops compare_overlay_ops;
 extern const struct overlay_ops generalize_overlay_ops;
 
 extern const struct pane_ops *const pane_ops[NPANES];
