@@ -151,9 +151,12 @@ static const struct cli_option cover_options[] = {
     "nothing written is ever taken back; it excludes -o and --json, which are\n"   \
     "written at the end.  For the same options the bytes are the same whether\n" \
     "they stream or not.  On a terminal, unless inputs stream to it, stderr\n"   \
-    "shows how many inputs are made and k-paths left, cleared before the\n"      \
-    "summary; --progress writes these lines anywhere (one a second, and the\n"  \
-    "last).  With -o DIR each input is a file,\n"                                \
+    "shows the stage (preparing the generator, making inputs: how many are\n"   \
+    "made and k-paths left, choosing the suite, measuring its coverage),\n"     \
+    "cleared before the summary; --progress writes these lines anywhere (one\n" \
+    "a second, and the last).  Elsewhere a run still at work after 10 s of\n"  \
+    "CPU time says so once, naming its stage, and writes them from then on.\n" \
+    "With -o DIR each input is a file,\n"                                        \
     "DIR/0001.txt, DIR/0002.txt, ... (four digits, more for 10000 inputs or more),\n" \
     "and DIR/manifest.json, written last, describes the run: grammar and its\n"      \
     "SHA-256, options, and per file its size, depth and the k-paths it newly\n"      \
@@ -798,8 +801,10 @@ static double seconds_now(void)
  * The stages that take long on big grammars (preparing the generator,
  * choosing the suite, measuring its coverage) say so as they begin.  Off a
  * terminal and without --progress a run says nothing, unless it is still
- * at work after PROGRESS_NOTE_SECONDS: then a note names the stage it is in
- * and the lines of --progress follow. */
+ * at work after PROGRESS_NOTE_SECONDS of CPU time (not of the wall clock,
+ * which a loaded machine stretches: the test suites' short runs stay
+ * quiet): then a note names the stage it is in and the lines of
+ * --progress follow. */
 #define PROGRESS_NOTE_SECONDS 10.0
 
 struct progress {
@@ -814,7 +819,9 @@ struct progress {
 /* Off: after PROGRESS_NOTE_SECONDS, the note, and progress on from then. */
 static void progress_wake(struct progress *p)
 {
-    if (p->on || p->noted || p->tty || seconds_now() - p->start < PROGRESS_NOTE_SECONDS)
+    struct timespec cpu;
+    if (p->on || p->noted || p->tty || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0 ||
+        (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9 < PROGRESS_NOTE_SECONDS)
         return; /* on a terminal, progress is on or the streamed inputs show it */
     p->noted = p->on = true;
     fprintf(stderr, "%s: still at work after %.0f s, %s (progress follows; --progress shows it "
