@@ -7,6 +7,7 @@
  * derivation trees, for every k from 1 to K, independently of the generator's
  * own bookkeeping, so the report checks the generator rather than echoing it. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,9 +151,12 @@ static const struct cli_option cover_options[] = {
     "nothing written is ever taken back; it excludes -o and --json, which are\n"   \
     "written at the end.  For the same options the bytes are the same whether\n" \
     "they stream or not.  On a terminal, unless inputs stream to it, stderr\n"   \
-    "shows how many inputs are made and k-paths left, cleared before the\n"      \
-    "summary; --progress writes these lines anywhere (one a second, and the\n"  \
-    "last).  With -o DIR each input is a file,\n"                                \
+    "shows the stage (preparing the generator, making inputs: how many are\n"   \
+    "made and k-paths left, choosing the suite, measuring its coverage),\n"     \
+    "cleared before the summary; --progress writes these lines anywhere (one\n" \
+    "a second, and the last).  Elsewhere a run still at work after 10 s of\n"  \
+    "CPU time says so once, naming its stage, and writes them from then on.\n" \
+    "With -o DIR each input is a file,\n"                                        \
     "DIR/0001.txt, DIR/0002.txt, ... (four digits, more for 10000 inputs or more),\n" \
     "and DIR/manifest.json, written last, describes the run: grammar and its\n"      \
     "SHA-256, options, and per file its size, depth and the k-paths it newly\n"      \
@@ -793,15 +797,56 @@ static double seconds_now(void)
 /* Progress on stderr while inputs are made, so a long run that writes its
  * inputs only at the end (cover's default) is not silent.  On a terminal one
  * line is rewritten in place and cleared at the end; otherwise (--progress)
- * a line at most every second and always the last, so a log reads well. */
+ * a line at most every second and always the last, so a log reads well.
+ * The stages that take long on big grammars (preparing the generator,
+ * choosing the suite, measuring its coverage) say so as they begin.  Off a
+ * terminal and without --progress a run says nothing, unless it is still
+ * at work after PROGRESS_NOTE_SECONDS of CPU time (not of the wall clock,
+ * which a loaded machine stretches: the test suites' short runs stay
+ * quiet): then a note names the stage it is in and the lines of
+ * --progress follow. */
+#define PROGRESS_NOTE_SECONDS 10.0
+
 struct progress {
     const char *cmd;
     bool on, tty;
     double last;      /* when the last line was written */
+    double start;     /* when the run began */
+    bool noted;       /* the note of a long run was written */
+    char stage[160];  /* what the run is doing, for that note */
 };
+
+/* Off: after PROGRESS_NOTE_SECONDS, the note, and progress on from then. */
+static void progress_wake(struct progress *p)
+{
+    struct timespec cpu;
+    if (p->on || p->noted || p->tty || clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0 ||
+        (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9 < PROGRESS_NOTE_SECONDS)
+        return; /* on a terminal, progress is on or the streamed inputs show it */
+    p->noted = p->on = true;
+    fprintf(stderr, "%s: still at work after %.0f s, %s (progress follows; --progress shows it "
+                    "from the start)\n",
+            p->cmd, seconds_now() - p->start, p->stage);
+}
+
+/* A stage begins: kept for the note, and said when progress is on. */
+static void progress_stage(struct progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void progress_stage(struct progress *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->stage, sizeof p->stage, fmt, ap);
+    va_end(ap);
+    progress_wake(p);
+    if (p->on)
+        fprintf(stderr, "%s%s: %s%s", p->tty ? "\r" : "", p->cmd, p->stage,
+                p->tty ? "\033[K" : "\n");
+}
 
 static void progress_say(struct progress *p, const struct generator *gen, bool last)
 {
+    progress_wake(p);
     if (!p->on)
         return;
     double now = seconds_now();
@@ -946,10 +991,21 @@ static int generate(const struct cli_command *cmd, const struct cli_context *ctx
     char *error = NULL;
     struct diag_list size_diags = DIAG_LIST_INIT;
     struct generator *gen = NULL;
+    bool stream_possible = !c.json && !gc.outdir;
+    struct progress progress = {.cmd = cmd->name, .tty = isatty(STDERR_FILENO),
+                                .start = seconds_now()};
+    progress.last = progress.start;
+    /* Streamed inputs on a terminal are progress enough (and would be
+     * broken by a line rewritten under them): on a terminal, the stages
+     * are said only when nothing can be streamed (set again below). */
+    progress.on = gc.progress || (progress.tty && !stream_possible);
     if (gen_size_diag(graph, gc.opts.max_size, DIAG_ERROR, &size_diags)) {
         cli_print_grammar_diags(&size_diags); /* FILE:LINE:COL of the rule to blame */
     } else {
+        progress_stage(&progress, "preparing the generator (a graph of %u nodes, k=%u)",
+                       graph->nnodes, gc.opts.k);
         gen = gen_new(graph, &gc.opts, &error);
+        progress_end(&progress);
     }
     if (!gen) {
         if (!size_diags.len)
@@ -977,12 +1033,9 @@ static int generate(const struct cli_command *cmd, const struct cli_context *ctx
             return os == OUTDIR_REFUSED ? EXIT_USAGE : EXIT_FAILURE_OTHER;
         }
     }
-    bool stream = !c.json && !gc.outdir && gen_keeps_inputs(gen);
-    struct progress progress = {.cmd = cmd->name, .tty = isatty(STDERR_FILENO),
-                                .last = seconds_now()};
-    /* Streamed inputs on a terminal are progress enough (and would be
-     * broken by a line rewritten under them). */
-    progress.on = gc.progress || (progress.tty && !stream);
+    bool stream = stream_possible && gen_keeps_inputs(gen);
+    progress.on = progress.on || gc.progress || (progress.tty && !stream);
+    snprintf(progress.stage, sizeof progress.stage, "making inputs");
     bool produced = produce(gen, gc.minutes, stream, gc.nul, &progress);
     progress_end(&progress);
     if (!produced)
@@ -996,12 +1049,11 @@ static int generate(const struct cli_command *cmd, const struct cli_context *ctx
     };
     /* Greedy's suite, as a set cover: fewest inputs, then bytes (it applies
      * only where inputs are dropped at the end, so nothing was streamed). */
-    if (progress.on && gen->opts.drop_redundant && gen->ninputs > 1) {
-        fprintf(stderr, "%s%s: choosing the suite among %zu inputs%s", progress.tty ? "\r" : "",
-                cmd->name, gen->ninputs, progress.tty ? "\033[K" : "\n");
-    }
+    if (gen->opts.drop_redundant && gen->ninputs > 1)
+        progress_stage(&progress, "choosing the suite among %zu inputs", gen->ninputs);
     suite_min_run(gen, &r.minimized);
-    progress_end(&progress);
+    progress_stage(&progress, "measuring the coverage of %zu input%s", gen->ninputs,
+                   plural_s(gen->ninputs));
     for (size_t i = 0; i < gen->ninputs; i++)
         r.total_bytes += gen->inputs[i].len;
     /* After the first round every reachable target was covered; what is
@@ -1016,6 +1068,7 @@ static int generate(const struct cli_command *cmd, const struct cli_context *ctx
     r.expansions_used = used.count;
     r.expansions_total = expansion_total(graph);
     expansion_set_free(&used);
+    progress_end(&progress);
 
     if (gc.outdir) {
         r.names = xcalloc(gen->ninputs + 1, sizeof *r.names);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/number.h"
 #include "parse/parse.h"
 #include "graph/pattern.h"
@@ -314,16 +315,24 @@ static bool run_detail(struct ui *ui, struct paras *ps)
         strbuf_addstr(para_add(ps, "", EL_DIM), "no runs: :run -- COMMAND runs the inputs");
         return false;
     }
-    strbuf_addf(para_add(ps, "run", strcmp(rec->outcome, "exit:0") ? EL_ERROR : EL_NORMAL),
-                "%s, input %s", rec->outcome, rec->input);
-    struct strbuf *t = para_add(ps, "stdout", EL_NORMAL);
+    /* what a results file holds, the program's output above all, is shown
+     * escaped (base/escape.h): controls as \xHH and \u{HHHH}, not as '?' */
+    struct strbuf *t = para_add(ps, "run", strcmp(rec->outcome, "exit:0") ? EL_ERROR : EL_NORMAL);
+    escape_add(t, rec->outcome, strlen(rec->outcome));
+    strbuf_addstr(t, ", input ");
+    escape_add(t, rec->input, strlen(rec->input));
+    t = para_add(ps, "stdout", EL_NORMAL);
     strbuf_addf(t, "%" PRIu64 " byte%s", rec->out.size, rec->out.size == 1 ? "" : "s");
-    if (rec->out.first_line && *rec->out.first_line)
-        strbuf_addf(t, ", first line: %s", rec->out.first_line);
+    if (rec->out.first_line && *rec->out.first_line) {
+        strbuf_addstr(t, ", first line: ");
+        escape_add(t, rec->out.first_line, strlen(rec->out.first_line));
+    }
     t = para_add(ps, "stderr", EL_NORMAL);
     strbuf_addf(t, "%" PRIu64 " byte%s", rec->err.size, rec->err.size == 1 ? "" : "s");
-    if (rec->err.first_line && *rec->err.first_line)
-        strbuf_addf(t, ", first line: %s", rec->err.first_line);
+    if (rec->err.first_line && *rec->err.first_line) {
+        strbuf_addstr(t, ", first line: ");
+        escape_add(t, rec->err.first_line, strlen(rec->err.first_line));
+    }
     t = para_add(ps, "features", EL_NORMAL);
     strbuf_addf(t, "%u:", rec->nfeatures);
     /* by name, as the results file lists them */
@@ -331,8 +340,10 @@ static bool run_detail(struct ui *ui, struct paras *ps)
     for (uint32_t f = 0; f < rec->nfeatures; f++)
         names[f] = ui->runs.features[rec->features[f]];
     qsort(names, rec->nfeatures, sizeof *names, compare_names);
-    for (uint32_t f = 0; f < rec->nfeatures; f++)
-        strbuf_addf(t, " %s", names[f]);
+    for (uint32_t f = 0; f < rec->nfeatures; f++) {
+        strbuf_addch(t, ' ');
+        escape_add(t, names[f], strlen(names[f]));
+    }
     free(names);
     return true;
 }
@@ -368,9 +379,10 @@ static void input_detail(struct ui *ui, struct paras *ps)
     if (in->marked)
         strbuf_addstr(t, ", marked for export");
     t = para_add(ps, "made", EL_NORMAL);
-    if (in->sample)
-        strbuf_addf(t, "sample %s", in->sample);
-    else
+    if (in->sample) {
+        strbuf_addstr(t, "sample ");
+        escape_add(t, in->sample, strlen(in->sample));
+    } else
         strbuf_addstr(t, in->origin ? in->origin : "generated (how is not recorded)");
     strbuf_addf(para_add(ps, "size", EL_NORMAL), "%zu character%s, depth %u", in->len,
                 in->len == 1 ? "" : "s", in->depth);

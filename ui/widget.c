@@ -5,6 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/escape.h"
+#include "base/utf8.h"
+
 double ui_now(void)
 {
     struct timespec ts;
@@ -51,18 +54,16 @@ void draw_selected(struct screen *s, struct rect r, int y, bool focused)
 
 void escape_text(const char *text, size_t len, size_t max, struct strbuf *out)
 {
-    for (size_t i = 0; i < len && out->len < max; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c == '\n')
-            strbuf_addstr(out, "\\n");
-        else if (c == '\t')
-            strbuf_addstr(out, "\\t");
-        else if (c == '\r')
-            strbuf_addstr(out, "\\r");
-        else if (c < 0x20 || c == 0x7f)
-            strbuf_addf(out, "\\x%02x", c);
-        else
-            strbuf_addch(out, (char)c);
+    for (size_t i = 0; i < len && out->len < max;) {
+        uint32_t cp;
+        size_t n = utf8_decode(text + i, len - i, &cp);
+        if (n == 0) { /* not UTF-8: the byte */
+            strbuf_addf(out, "\\x%02X", (unsigned)(unsigned char)text[i]);
+            i++;
+            continue;
+        }
+        escape_add_code_point(out, cp); /* a backslash as it is */
+        i += n;
     }
 }
 

@@ -45,8 +45,11 @@ const char *coverage_mark(bool ascii, int style);
  * every pin) of a symbolic node of the workspace's graph. */
 int node_style(const struct workspace *ws, uint32_t node);
 
-/* Escape an input for one-line display: \n, \t, \r and \xHH for control
- * characters; a backslash stays one backslash (the text as written). */
+/* Escape an input for one-line display as base/escape.h does (\n, \t, \r,
+ * \xHH for C0 controls, DEL and bytes that are not UTF-8, \u{HHHH} for C1
+ * controls and invisible formatting characters), except that a backslash
+ * stays one backslash (the text as written).  Stops once out holds `max`
+ * bytes. */
 void escape_text(const char *text, size_t len, size_t max, struct strbuf *out);
 /* Word wrap, one line at a time: the length in bytes of the first line of
  * text[0..len) in at most `width` columns (one per code point, as the screen

@@ -13,7 +13,51 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 
+/* uthash allocates through our wrapper, which aborts instead of failing. */
+#define uthash_malloc(sz) xmalloc(sz)
+#define uthash_free(ptr, sz) free(ptr)
+#define uthash_fatal(msg) abort()
+#include <uthash.h>
+
 /* ---- shared ------------------------------------------------------------- */
+
+/* The names an export has given out, found in O(1) (a uthash index), so
+ * that naming n rules costs O(n) and not O(n^2).  `next` is the first
+ * suffix still worth trying when the name is a base taken again: the ones
+ * below it were taken, and a name once given stays taken. */
+struct name_entry {
+    const char *name; /* the caller's string, alive as long as the set */
+    unsigned next;
+    UT_hash_handle hh;
+};
+
+struct name_set {
+    struct name_entry *index;
+};
+
+static struct name_entry *names_find(struct name_set *s, const char *name)
+{
+    struct name_entry *found = NULL;
+    HASH_FIND(hh, s->index, name, strlen(name), found);
+    return found;
+}
+
+static struct name_entry *names_add(struct name_set *s, const char *name)
+{
+    struct name_entry *entry = xcalloc(1, sizeof *entry);
+    entry->name = name;
+    HASH_ADD_KEYPTR(hh, s->index, entry->name, strlen(entry->name), entry);
+    return entry;
+}
+
+static void names_free(struct name_set *s)
+{
+    struct name_entry *entry, *tmp;
+    HASH_ITER(hh, s->index, entry, tmp) {
+        HASH_DEL(s->index, entry);
+        free(entry);
+    }
+}
 
 /* The rule an ANTLR import made for skip tokens: (A | B ...)* over rules. */
 static uint32_t find_skip_rule(const struct grammar *g)
@@ -409,23 +453,28 @@ static const char *const antlr_reserved[] = {
 
 /* A valid ANTLR name for `name`: letters, digits and '_', starting with a
  * capital for a lexer rule and a small letter for a parser rule. */
-/* base_name (owned, taken) made unique among names[0..n): itself, or with
- * the first free suffix _2, _3, ... (owned by the caller). */
-static char *unique_name(char *base_name, char *const *names, uint32_t n)
+/* base_name (owned, taken) made unique among the names in `taken`: itself,
+ * or with the first free suffix _2, _3, ... (owned by the caller, who keeps
+ * it alive as long as `taken`, where it is added). */
+static char *unique_name(char *base_name, struct name_set *taken)
 {
-    char *name = xstrdup(base_name);
-    for (unsigned suffix = 2;; suffix++) {
-        bool taken = false;
-        for (uint32_t k = 0; k < n && !taken; k++)
-            taken = strcmp(names[k], name) == 0;
-        if (!taken)
-            break;
-        struct strbuf sb = STRBUF_INIT;
+    struct name_entry *base = names_find(taken, base_name);
+    if (!base) {
+        names_add(taken, base_name);
+        return base_name;
+    }
+    struct strbuf sb = STRBUF_INIT;
+    for (unsigned suffix = base->next ? base->next : 2;; suffix++) {
+        strbuf_reset(&sb);
         strbuf_addf(&sb, "%s_%u", base_name, suffix);
-        free(name);
-        name = strbuf_detach(&sb, NULL);
+        if (!names_find(taken, strbuf_str(&sb))) {
+            base->next = suffix + 1;
+            break;
+        }
     }
     free(base_name);
+    char *name = strbuf_detach(&sb, NULL);
+    names_add(taken, name);
     return name;
 }
 
@@ -527,21 +576,38 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
             }
         }
     }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (uint32_t r = 0; r < n; r++) {
-            if (!candidate[r] || w.lexer[r])
-                continue;
-            for (size_t k = 0; k < scan[r].nrefs; k++) {
-                uint32_t t = scan[r].refs[k];
-                if (!candidate[t] && !w.lexer[t]) {
-                    candidate[r] = false;
-                    changed = true;
-                    break;
-                }
+    /* A candidate that uses a rule that can be no lexer rule can be none
+     * either: from each such rule back to the rules that use it, each rule
+     * and each reference once (a work list over the reverse references). */
+    size_t *users_at = xcalloc((size_t)n + 1, sizeof *users_at);
+    for (uint32_t r = 0; r < n; r++)
+        for (size_t k = 0; k < scan[r].nrefs; k++)
+            users_at[scan[r].refs[k] + 1]++;
+    for (uint32_t r = 0; r < n; r++)
+        users_at[r + 1] += users_at[r];
+    uint32_t *users = xmalloc((users_at[n] + 1) * sizeof *users);
+    size_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+    memcpy(fill, users_at, ((size_t)n + 1) * sizeof *fill);
+    for (uint32_t r = 0; r < n; r++)
+        for (size_t k = 0; k < scan[r].nrefs; k++)
+            users[fill[scan[r].refs[k]]++] = r;
+    free(fill);
+    head = tail = 0;
+    for (uint32_t r = 0; r < n; r++)
+        if (!candidate[r] && !w.lexer[r])
+            queue[tail++] = r;
+    while (head < tail) {
+        uint32_t t = queue[head++];
+        for (size_t k = users_at[t]; k < users_at[t + 1]; k++) {
+            uint32_t r = users[k];
+            if (candidate[r] && !w.lexer[r]) {
+                candidate[r] = false;
+                queue[tail++] = r;
             }
         }
     }
+    free(users);
+    free(users_at);
     for (uint32_t r = 0; r < n; r++)
         if (candidate[r])
             w.lexer[r] = true;
@@ -559,9 +625,10 @@ static bool export_g4(const struct grammar *g, struct strbuf *out, struct diag_l
     }
     w.named_by_parser[w.start] = true;
     /* Names, unique. */
-    for (uint32_t r = 0; r < n; r++) {
-        w.names[r] = unique_name(g4_name(g->rules[r].name, w.lexer[r]), w.names, r);
-    }
+    struct name_set taken = {0};
+    for (uint32_t r = 0; r < n; r++)
+        w.names[r] = unique_name(g4_name(g->rules[r].name, w.lexer[r]), &taken);
+    names_free(&taken);
     /* The header names the grammar after its file. */
     const char *base = strrchr(g->file, '/');
     base = base ? base + 1 : g->file;
@@ -617,28 +684,28 @@ struct fb_writer {
     char **helper_names;
     size_t nhelpers, helpers_cap, helper_names_cap;
     bool failed;
+    struct name_set taken; /* the rules' names and the helpers' */
+    unsigned *next_helper; /* per rule: the first k of "<name-k>" worth trying */
 };
 
 static const char *fb_helper(struct fb_writer *w, const struct expr *e)
 {
     const char *base = w->names[e->rule];
     struct strbuf sb = STRBUF_INIT;
-    for (unsigned k = 1;; k++) {
+    for (unsigned k = w->next_helper[e->rule];; k++) {
         strbuf_reset(&sb);
         strbuf_addf(&sb, "%.*s-%u>", (int)strlen(base) - 1, base, k);
-        bool taken = false;
-        for (uint32_t r = 0; r < w->g->nrules && !taken; r++)
-            taken = strcmp(w->names[r], strbuf_str(&sb)) == 0;
-        for (size_t h = 0; h < w->nhelpers && !taken; h++)
-            taken = strcmp(w->helper_names[h], strbuf_str(&sb)) == 0;
-        if (!taken)
+        if (!names_find(&w->taken, strbuf_str(&sb))) {
+            w->next_helper[e->rule] = k + 1; /* the ones below are taken */
             break;
+        }
     }
     w->helpers = xgrow(w->helpers, &w->helpers_cap, w->nhelpers + 1, sizeof *w->helpers);
     w->helper_names =
         xgrow(w->helper_names, &w->helper_names_cap, w->nhelpers + 1, sizeof *w->helper_names);
     w->helpers[w->nhelpers] = e;
     w->helper_names[w->nhelpers] = strbuf_detach(&sb, NULL);
+    names_add(&w->taken, w->helper_names[w->nhelpers]);
     return w->helper_names[w->nhelpers++];
 }
 
@@ -805,8 +872,8 @@ static void fb_expansions(struct fb_writer *w, const struct expr *e, bool helper
 static bool export_fuzzingbook(const struct grammar *g, struct strbuf *out,
                                struct diag_list *diags)
 {
-    struct fb_writer w = {g, diags, xcalloc(g->nrules, sizeof(char *)), NULL, NULL, 0, 0, 0,
-                          false};
+    struct fb_writer w = {.g = g, .diags = diags, .names = xcalloc(g->nrules, sizeof(char *)),
+                          .next_helper = xmalloc(((size_t)g->nrules + 1) * sizeof(unsigned))};
     for (uint32_t r = 0; r < g->nrules; r++) {
         struct strbuf sb = STRBUF_INIT;
         const char *name = g->rules[r].name;
@@ -815,6 +882,9 @@ static bool export_fuzzingbook(const struct grammar *g, struct strbuf *out,
         else
             strbuf_addf(&sb, "<%s>", name);
         w.names[r] = strbuf_detach(&sb, NULL);
+        w.next_helper[r] = 1;
+        if (!names_find(&w.taken, w.names[r])) /* "<a>" and "a" are one name here */
+            names_add(&w.taken, w.names[r]);
     }
     strbuf_addstr(out, "{");
     bool first = true;
@@ -836,6 +906,8 @@ static bool export_fuzzingbook(const struct grammar *g, struct strbuf *out,
         fb_expansions(&w, w.helpers[h], true, out);
     }
     strbuf_addstr(out, "\n}\n");
+    names_free(&w.taken);
+    free(w.next_helper);
     for (uint32_t r = 0; r < g->nrules; r++)
         free(w.names[r]);
     for (size_t h = 0; h < w.nhelpers; h++)
@@ -1005,9 +1077,10 @@ static bool export_tribble(const struct grammar *g, struct strbuf *out, struct d
 {
     uint32_t n = g->nrules;
     struct tribble_writer w = {g, diags, xcalloc(n, sizeof(char *)), false, out};
-    for (uint32_t r = 0; r < n; r++) {
-        w.names[r] = unique_name(tribble_name(g->rules[r].name), w.names, r);
-    }
+    struct name_set taken = {0};
+    for (uint32_t r = 0; r < n; r++)
+        w.names[r] = unique_name(tribble_name(g->rules[r].name), &taken);
+    names_free(&taken);
     /* TRIBBLE starts at the one rule no other rule names. */
     bool *named = xcalloc(n, sizeof *named);
     for (uint32_t r = 0; r < n; r++) {
@@ -1157,19 +1230,15 @@ static bool export_fandango(const struct grammar *g, struct strbuf *out, struct 
     /* kpath's reader (and Fandango) start at <start>: only the start rule
      * may have that name, so it is named first, and "start" stays taken
      * for the others (a rule start becomes start_2). */
-    char **taken = xmalloc(((size_t)n + 1) * sizeof *taken);
-    uint32_t ntaken = 0;
+    struct name_set taken = {0};
     w.names[g->start] = fan_name(g->rules[g->start].name);
-    taken[ntaken++] = w.names[g->start];
+    names_add(&taken, w.names[g->start]);
     if (strcmp(w.names[g->start], "start") != 0)
-        taken[ntaken++] = (char *)"start";
-    for (uint32_t r = 0; r < n; r++) {
-        if (r == g->start)
-            continue;
-        w.names[r] = unique_name(fan_name(g->rules[r].name), taken, ntaken);
-        taken[ntaken++] = w.names[r];
-    }
-    free(taken);
+        names_add(&taken, "start");
+    for (uint32_t r = 0; r < n; r++)
+        if (r != g->start)
+            w.names[r] = unique_name(fan_name(g->rules[r].name), &taken);
+    names_free(&taken);
     if (strcmp(w.names[g->start], "start") != 0)
         diag_add(diags, DIAG_WARNING, g->file, 0, 0,
                  "Fandango starts at <start>, and this grammar starts at <%s>: run Fandango "

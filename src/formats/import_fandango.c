@@ -36,6 +36,7 @@
 #include "grammar/grammar_file.h"
 #include "formats/import.h"
 #include "formats/import_regex.h"
+#include "base/line_end.h"
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
@@ -782,7 +783,8 @@ static void parse_include(struct fan *p, struct src_pos at)
     } else if (!grammar_read_file(strbuf_str(&path), p->opts, &text, p->diags)) {
         p->errors++;
         diag_add(p->diags, DIAG_NOTE, p->file, at.line, at.col, "included here");
-    } else if (gb_check_utf8(strbuf_str(&path), text.data ? text.data : "", text.len, p->diags)) {
+    } else if (line_end_unify_in_place(text.data, text.len), /* as the main file */
+               gb_check_utf8(strbuf_str(&path), text.data ? text.data : "", text.len, p->diags)) {
         p->included = xrealloc(p->included, (p->nincluded + 1) * sizeof *p->included);
         p->included[p->nincluded++] = xstrdup(strbuf_str(&path));
         struct text_cursor saved = p->c;
@@ -804,8 +806,14 @@ static void parse_include(struct fan *p, struct src_pos at)
 struct grammar *import_fandango(const char *path, const char *text, size_t len,
                                 const struct grammar_options *opts, struct diag_list *diags)
 {
-    if (!gb_check_utf8(path, text, len, diags))
+    /* a lone CR ends a line, as in every reader (base/line_end.h) */
+    char *unified = line_end_unify(text, len);
+    if (unified)
+        text = unified;
+    if (!gb_check_utf8(path, text, len, diags)) {
+        free(unified);
         return NULL;
+    }
     struct fan p = {0};
     p.g = grammar_new(path);
     p.file = p.g->file;
@@ -836,6 +844,7 @@ struct grammar *import_fandango(const char *path, const char *text, size_t len,
     for (size_t k = 0; k < p.nincluded; k++)
         free(p.included[k]);
     free(p.included);
+    free(unified);
     if (!ok || diags->errors > errors_before) {
         grammar_free(p.g);
         return NULL;

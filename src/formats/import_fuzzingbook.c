@@ -13,13 +13,16 @@
  * The start rule is "<start>" when the grammar has it, else the first key,
  * unless --start names another.  Rule names keep their angle brackets.
  * Positions: a string's diagnostics point at the string in the file, plus
- * the character offset inside it (exact when the string has no escapes). */
+ * the character offset inside it (exact when the string has no escapes);
+ * lines end as in every reader (base/line_end.h).  Text that is not UTF-8
+ * is refused at its first bad byte. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "grammar/grammar_build.h"
 #include "formats/import.h"
 #include "base/json_read.h"
+#include "base/line_end.h"
 #include "base/xalloc.h"
 
 struct fb_import {
@@ -181,6 +184,15 @@ static struct expr *fb_expansions(struct fb_import *im, const struct json_member
 struct grammar *import_fuzzingbook(const char *path, const char *text, size_t len,
                                    const struct grammar_options *opts, struct diag_list *diags)
 {
+    /* Text that is not UTF-8 is refused, as every reader refuses it; a lone
+     * CR ends a line, as in every reader (base/line_end.h). */
+    char *unified = line_end_unify(text, len);
+    if (unified)
+        text = unified;
+    if (!gb_check_utf8(path, text, len, diags)) {
+        free(unified);
+        return NULL;
+    }
     struct fb_import im = {grammar_new(path), diags, NULL, 0};
     im.file = im.g->file;
     struct json_doc doc = {0};
@@ -215,6 +227,7 @@ struct grammar *import_fuzzingbook(const char *path, const char *text, size_t le
         ok = grammar_finish(im.g, &o, diags);
     }
     json_doc_free(&doc);
+    free(unified);
     if (!ok || diags->errors > errors_before) {
         grammar_free(im.g);
         return NULL;

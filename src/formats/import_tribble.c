@@ -34,6 +34,7 @@
 #include "formats/import.h"
 #include "formats/import_regex.h"
 #include "base/escape.h"
+#include "base/line_end.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -524,8 +525,14 @@ static const char *tribble_root(const struct grammar *g, size_t *count)
 struct grammar *import_tribble(const char *path, const char *text, size_t len,
                                const struct grammar_options *opts, struct diag_list *diags)
 {
-    if (!gb_check_utf8(path, text, len, diags))
+    /* a lone CR ends a line, as in every reader (base/line_end.h) */
+    char *unified = line_end_unify(text, len);
+    if (unified)
+        text = unified;
+    if (!gb_check_utf8(path, text, len, diags)) {
+        free(unified);
         return NULL;
+    }
     struct tb p = {0};
     p.g = grammar_new(path);
     p.file = p.g->file;
@@ -604,6 +611,7 @@ struct grammar *import_tribble(const char *path, const char *text, size_t len,
     }
     strbuf_free(&p.text);
     free(p.rx);
+    free(unified);
     if (!ok || diags->errors > errors_before) {
         grammar_free(p.g);
         return NULL;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/line_end.h"
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
@@ -1330,18 +1331,9 @@ struct grammar *grammar_load_string(const char *name, const char *text, size_t l
     /* A CR alone (old Mac files) is a line break like LF and CRLF.  The
      * loader reads a copy with each lone CR made LF: the same length, so every
      * offset into the source is unchanged, and only one kind of line break to
-     * know about.  g->source keeps the text as it was. */
-    char *unified = NULL;
-    for (size_t i = 0; i < L.len; i++) {
-        if (L.src[i] != '\r' || (i + 1 < L.len && L.src[i + 1] == '\n'))
-            continue;
-        if (!unified) {
-            unified = xmalloc(L.len + 1);
-            memcpy(unified, L.src, L.len);
-            unified[L.len] = '\0';
-        }
-        unified[i] = '\n';
-    }
+     * know about (base/line_end.h, as every reader).  g->source keeps the
+     * text as it was. */
+    char *unified = line_end_unify(L.src, L.len);
 
     if (L.len >= 3 && memcmp(L.src, "\xEF\xBB\xBF", 3) == 0)
         L.i = 3; /* a byte order mark is not part of the text */

@@ -252,7 +252,7 @@ static const struct section {
     {"output", bench_output},
     {"concise", bench_concise}, {"tui", bench_tui},
     {"run", bench_run},         {"explain", bench_explain},
-    {"shrink", bench_shrink},
+    {"shrink", bench_shrink},   {"convert", bench_convert},
 };
 
 int main(int argc, char **argv)

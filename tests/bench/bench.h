@@ -50,5 +50,7 @@ void bench_run(const char *root);
 void bench_explain(const char *root);
 /* kpath shrink against HDD* and ddmin on failing inputs of real programs. */
 void bench_shrink(const char *root);
+/* kpath convert to every format on grammars of many rules (issue 38). */
+void bench_convert(const char *root);
 
 #endif
