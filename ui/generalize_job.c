@@ -358,7 +358,7 @@ static bool generalize_job_slice(struct ui *ui, double deadline)
         if (st == GENERALIZE_ASK) {
             const char *const *texts = NULL;
             const size_t *lens = NULL;
-            bool *answers = NULL;
+            enum membership_answer *answers = NULL;
             size_t n = generalize_questions(j->z, &texts, &lens, &answers);
             membership_begin(j->m, texts, lens, n, answers);
             j->asking = true;

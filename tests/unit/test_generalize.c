@@ -58,12 +58,12 @@ struct oracle {
 };
 
 static bool ask(void *ctx, const char *const *inputs, const size_t *lens, size_t n,
-                bool *answers, struct diag_list *diags)
+                enum membership_answer *answers, struct diag_list *diags)
 {
     (void)diags;
     struct oracle *o = ctx;
     for (size_t i = 0; i < n; i++)
-        answers[i] = o->lang(inputs[i], lens[i]);
+        answers[i] = o->lang(inputs[i], lens[i]) ? MEMBERSHIP_YES : MEMBERSHIP_NO;
     o->calls += n;
     return true;
 }
@@ -137,7 +137,7 @@ static void learn_how(const char *grammar_text, const char *sample, language_fn 
                 continue;
             const char *const *texts = NULL;
             const size_t *lens = NULL;
-            bool *answers = NULL;
+            enum membership_answer *answers = NULL;
             size_t n = generalize_questions(z, &texts, &lens, &answers);
             CHECK(n > 0); /* asked for answers: there are inputs to answer */
             CHECK_INT(p.asking, n);
@@ -146,7 +146,7 @@ static void learn_how(const char *grammar_text, const char *sample, language_fn 
             if (n > out->max_batch)
                 out->max_batch = n;
             for (size_t i = 0; i < n; i++)
-                answers[i] = lang(texts[i], lens[i]);
+                answers[i] = lang(texts[i], lens[i]) ? MEMBERSHIP_YES : MEMBERSHIP_NO;
             o.calls += n;
             /* stepping again before the answers are in changes nothing */
             CHECK_INT(generalize_step(z), GENERALIZE_ASK);
