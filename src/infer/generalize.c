@@ -630,6 +630,21 @@ static void add_cut_label(const char *text, size_t len, size_t max, struct strbu
         strbuf_addf(out, "...(%zu bytes)", len);
 }
 
+/* A log header's description of elements, cut when long (a literal of a
+ * large sample would otherwise be repeated whole). */
+static void cut_description(struct strbuf *what)
+{
+    if (what->len <= 100)
+        return;
+    size_t keep = 80;
+    while (keep > 0 && ((unsigned char)what->data[keep] & 0xC0) == 0x80)
+        keep--; /* not inside a UTF-8 sequence */
+    size_t was = what->len;
+    what->len = keep;
+    what->data[keep] = '\0';
+    strbuf_addf(what, "...(%zu bytes)", was);
+}
+
 /* An input as the log shows it: whole when short, else as its edit of the
  * sample it shares the most bytes with at its two ends. */
 static void add_input_label(const struct generalize *G, const char *text, size_t len,
@@ -654,6 +669,10 @@ static void add_input_label(const struct generalize *G, const char *text, size_t
         }
     }
     const struct generalize_sample *x = &G->samples[best];
+    if (best_pre == len && x->len == len) {
+        strbuf_addf(out, "%s unchanged", x->name);
+        return;
+    }
     strbuf_addf(out, "%s at %zu: ", x->name, best_pre);
     add_cut_label(x->text + best_pre, x->len - best_pre - best_suf, 60, out);
     strbuf_addstr(out, " -> ");
@@ -834,6 +853,7 @@ static void walk_start(struct generalize *G, struct expr *lit)
     for (size_t i = 0; i < l->nitems; i++)
         W->holds[i] = lattice_contains(l, i, lit->u.lit.text, lit->u.lit.len);
     grammar_lit_label(lit->u.lit.text, lit->u.lit.len, &W->label);
+    cut_description(&W->label);
     strbuf_addf(&G->block, "%s: string %s", G->g->rules[G->rule].name, W->label.data);
     add_where(G, lit, &G->block);
     strbuf_addstr(&G->block, ", along the lattice\n");
@@ -984,6 +1004,7 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
             strbuf_addch(&what, ' ');
         grammar_write_expr(G->g, cat->children[i + c], &what);
     }
+    cut_description(&what);
     strbuf_addf(&G->block, "%s: repetition of %s", G->g->rules[G->rule].name, what.data);
     add_where(G, cat->children[i], &G->block);
     strbuf_addf(&G->block, ", %u times in the sample%s; try 1 to %d\n", k,
@@ -1124,6 +1145,7 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
             strbuf_addch(&what, ' ');
         grammar_write_expr(G->g, is_cat ? seq->children[c] : seq, &what);
     }
+    cut_description(&what);
     strbuf_addf(&G->block, "%s: omit %s", G->g->rules[G->rule].name, what.data);
     add_where(G, is_cat ? seq->children[i] : seq, &G->block);
     strbuf_addch(&G->block, '\n');
