@@ -74,13 +74,14 @@ struct pending_ask {
 
 /* Where the walk of one literal along the lattice is (strings). */
 struct string_walk {
-    bool active, up;          /* up: walking to more general items */
+    bool active;
     struct expr *lit;
     struct occ *occs;
     size_t nocc;
     bool *holds;              /* per lattice item: it holds the literal */
+    bool *accepted;           /* per lattice item: asked about, all accepted */
     struct strbuf label, walk;
-    size_t cur, next;         /* the item accepted last, the one found above it */
+    size_t cur;               /* the item accepted last (SIZE_MAX: none) */
     size_t i;                 /* the next item to consider */
     size_t item;              /* the item being asked about */
     int out;                  /* enum outcome of the last attempt */
@@ -848,8 +849,9 @@ static void walk_start(struct generalize *G, struct expr *lit)
     }
     *W = (struct string_walk){.active = true, .lit = lit, .occs = occs, .nocc = nocc,
                               .label = STRBUF_INIT, .walk = STRBUF_INIT, .cur = SIZE_MAX,
-                              .next = SIZE_MAX, .out = REJECTED};
+                              .out = REJECTED};
     W->holds = xcalloc(l->nitems, sizeof *W->holds);
+    W->accepted = xcalloc(l->nitems, sizeof *W->accepted);
     for (size_t i = 0; i < l->nitems; i++)
         W->holds[i] = lattice_contains(l, i, lit->u.lit.text, lit->u.lit.len);
     grammar_lit_label(lit->u.lit.text, lit->u.lit.len, &W->label);
@@ -867,16 +869,40 @@ static bool walk_finish(struct generalize *G)
     uint32_t r = G->rule;
     bool ok = W->out != STOPPED;
     if (ok && W->cur != SIZE_MAX) {
+        /* The accepted items no other accepted item generalizes: one
+         * becomes a reference, several an alternation of references. */
+        const struct lattice *l = G->o->lattice;
+        struct expr **refs = xcalloc(l->nitems, sizeof *refs);
+        size_t nrefs = 0;
+        struct strbuf names = STRBUF_INIT;
         struct expr *lit = W->lit;
-        uint32_t target = item_rule(G, W->cur);
-        const char *name = G->g->rules[target].name;
-        struct expr *ref = gb_ref(G->g, name, strlen(name), lit->pos, lit->end);
-        ref->rule = r;
-        ref->u.ref.target = target;
-        replace_at(G, lit->parent, r, lit, ref);
-        drop_duplicate_alternative(G, ref);
-        strbuf_addf(&G->block, "  => %s becomes %s\n", W->label.data, name);
-        record_change(G, r, "string %s -> %s (%s)", W->label.data, name, W->walk.data);
+        for (size_t i = 0; i < l->nitems; i++) {
+            if (!W->accepted[i])
+                continue;
+            bool top = true;
+            for (size_t j = i + 1; j < l->nitems && top; j++)
+                top = !(W->accepted[j] && lattice_generalizes(l, j, i));
+            if (!top)
+                continue;
+            uint32_t target = item_rule(G, i);
+            const char *name = G->g->rules[target].name;
+            struct expr *ref = gb_ref(G->g, name, strlen(name), lit->pos, lit->end);
+            ref->rule = r;
+            ref->u.ref.target = target;
+            refs[nrefs++] = ref;
+            strbuf_addf(&names, "%s%s", names.len ? " | " : "", name);
+        }
+        struct expr *with = refs[0];
+        if (nrefs > 1) {
+            with = gb_alt(G->g, refs, nrefs, NULL, lit->pos, lit->end);
+            with->rule = r;
+        }
+        free(refs);
+        replace_at(G, lit->parent, r, lit, with);
+        drop_duplicate_alternative(G, with);
+        strbuf_addf(&G->block, "  => %s becomes %s\n", W->label.data, names.data);
+        record_change(G, r, "string %s -> %s (%s)", W->label.data, names.data, W->walk.data);
+        strbuf_free(&names);
         ok = rebuild(G, false);
     } else if (ok) {
         strbuf_addf(&G->block, "  => %s stays\n", W->label.data);
@@ -885,49 +911,35 @@ static bool walk_finish(struct generalize *G)
     strbuf_free(&W->walk);
     strbuf_free(&W->label);
     free(W->holds);
+    free(W->accepted);
     free(W->occs);
     memset(W, 0, sizeof *W);
     return ok;
 }
 
-/* Down first: the most specific items that hold the literal, in file
- * order, until one is accepted; then up: the first more general item whose
- * examples are all accepted, again and again.  1: an item is being asked
+/* The items in file order (each is written below the items it
+ * generalizes): an item that holds the literal is asked about when it is
+ * among the most specific that hold it (none of the items it generalizes
+ * does) or when it generalizes an item accepted before, so the walk goes on
+ * from every accepted item, not only the first.  1: an item is being asked
  * about; 0: the walk is over; -1: it failed. */
 static int walk_next(struct generalize *G)
 {
     struct string_walk *W = &G->walk;
     const struct lattice *l = G->o->lattice;
-    if (W->out != STOPPED && !W->up) {
-        while (W->cur == SIZE_MAX && W->i < l->nitems) {
-            size_t i = W->i++;
-            if (!W->holds[i])
-                continue;
-            bool minimal = true;
-            for (size_t b = 0; b < l->items[i].nbelow; b++)
-                minimal = minimal && !W->holds[l->items[i].below[b]];
-            if (minimal) {
-                start_item(G, i);
-                return 1;
-            }
+    while (W->out != STOPPED && W->i < l->nitems) {
+        size_t i = W->i++;
+        if (!W->holds[i])
+            continue;
+        bool minimal = true, above = false;
+        for (size_t b = 0; b < l->items[i].nbelow; b++) {
+            minimal = minimal && !W->holds[l->items[i].below[b]];
+            above = above || W->accepted[l->items[i].below[b]];
         }
-        W->up = true;
-        W->i = 0;
-        W->next = SIZE_MAX;
-    }
-    while (W->out != STOPPED && W->cur != SIZE_MAX) {
-        while (W->next == SIZE_MAX && W->i < l->nitems) {
-            size_t u = W->i++;
-            if (W->holds[u] && lattice_generalizes(l, u, W->cur)) {
-                start_item(G, u);
-                return 1;
-            }
+        if (minimal || above) {
+            start_item(G, i);
+            return 1;
         }
-        if (W->next == SIZE_MAX)
-            break;
-        W->cur = W->next;
-        W->next = SIZE_MAX;
-        W->i = 0;
     }
     return walk_finish(G) ? 0 : -1;
 }
@@ -940,14 +952,11 @@ static void walk_conclude(struct generalize *G, enum outcome out)
         return;
     const char *name = G->o->lattice->items[W->item].name;
     const char *said = out == ACCEPTED ? "accepted" : out == REJECTED ? "rejected" : "undecided";
-    if (!W->up)
-        strbuf_addf(&W->walk, "%s%s %s", W->walk.len ? ", " : "", name, said);
-    else
-        strbuf_addf(&W->walk, ", %s %s", name, said);
-    if (out == ACCEPTED && !W->up)
+    strbuf_addf(&W->walk, "%s%s %s", W->walk.len ? ", " : "", name, said);
+    if (out == ACCEPTED) {
+        W->accepted[W->item] = true;
         W->cur = W->item;
-    else if (out == ACCEPTED)
-        W->next = W->item;
+    }
 }
 
 /* The next literal of the rule to walk.  1: asking; 0: no more; -1: failed. */
@@ -1426,6 +1435,7 @@ bool generalize_finish(struct generalize *G)
         strbuf_free(&G->walk.walk);
         strbuf_free(&G->walk.label);
         free(G->walk.holds);
+        free(G->walk.accepted);
         free(G->walk.occs);
     }
     free(G->lits);
