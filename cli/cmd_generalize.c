@@ -36,6 +36,8 @@ static const struct cli_option options[] = {
     {"log", 0, "FILE", "also write the query log to FILE"},
     {"lattice", 0, "FILE", "the items strings are generalized along (default: the "
                            "shipped " DEFAULT_LATTICE ")"},
+    {"lattice-add", 0, "FILE", "add the items of FILE to the lattice, after its own (they "
+                               "may generalize its items)"},
     CLI_ORACLE_OPTIONS("queries"),
     {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes "
                                "(default 16M)"},
@@ -92,7 +94,7 @@ struct args {
     struct runner_options runner;
     uint64_t max_queries;
     struct oracle_exits exits;
-    const char *out, *log, *lattice, *start;
+    const char *out, *log, *lattice, *lattice_add, *start;
     bool no_strings, no_repetitions, no_optional;
     const char **positional;
     size_t npositional;
@@ -115,6 +117,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     const char **text = strcmp(name, "output") == 0    ? &a->out
                         : strcmp(name, "log") == 0     ? &a->log
                         : strcmp(name, "lattice") == 0 ? &a->lattice
+                        : strcmp(name, "lattice-add") == 0 ? &a->lattice_add
                         : strcmp(name, "start") == 0   ? &a->start
                                                        : NULL;
     if (text) {
@@ -250,7 +253,15 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
     }
     struct lattice lattice = {0};
     bool have_lattice = !a->no_strings;
-    if (have_lattice && !lattice_load(lattice_path.data, &lattice, &diags)) {
+    if (a->lattice_add && !have_lattice) {
+        strbuf_free(&lattice_path);
+        return cli_usage_error(cmd, "--lattice-add adds to the lattice, which --no-strings "
+                                    "leaves out");
+    }
+    if (have_lattice && (!lattice_load(lattice_path.data, &lattice, &diags) ||
+                         (a->lattice_add && !lattice_add(&lattice, a->lattice_add, &diags)))) {
+        if (lattice.grammar)
+            lattice_free(&lattice);
         cli_print_diags(cmd, &diags);
         diag_list_free(&diags);
         strbuf_free(&lattice_path);

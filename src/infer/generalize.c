@@ -411,7 +411,7 @@ static uint32_t item_rule(struct generalize *G, size_t i)
         return G->item_rule[i];
     const struct lattice *l = G->o->lattice;
     const struct lattice_item *it = &l->items[i];
-    const struct expr *item_rhs = l->grammar->rules[it->rule].rhs;
+    const struct expr *item_rhs = it->grammar->rules[it->rule].rhs;
     /* A rule of that name saying the same (from an earlier generalize) is it. */
     uint32_t same = grammar_find_rule(G->g, it->name);
     if (same != RULE_NONE && expr_equal(G->g->rules[same].rhs, item_rhs)) {
@@ -429,7 +429,8 @@ static uint32_t item_rule(struct generalize *G, size_t i)
     uint32_t added = grammar_add_rule(G->g, name.data, rhs);
     G->g->rules[added].reachable = true;
     strbuf_addf(note_of(G, added), "item %s of the lattice %s", it->name,
-                G->o->lattice_name ? G->o->lattice_name : l->grammar->file);
+                it->grammar != l->grammar || !G->o->lattice_name ? it->grammar->file
+                                                                 : G->o->lattice_name);
     strbuf_free(&name);
     G->item_rule[i] = added;
     return added;
