@@ -4,7 +4,11 @@
  *
  * The generalized grammar goes to -o OUT (written atomically) or standard
  * output; the query log to standard output when the grammar has a file, else
- * to standard error, and to --log FILE (atomically) when asked. */
+ * to standard error, and to --log FILE as it is written (flushed block by
+ * block, so it is there after an interruption or a failed run).  The first
+ * CHECK_TWICE inputs asked are asked a second time, and a warning says so
+ * when the program answers one of them differently (it is not
+ * deterministic: the grammar learned may differ from run to run). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -32,6 +36,8 @@ static const struct cli_option options[] = {
     {"log", 0, "FILE", "also write the query log to FILE"},
     {"lattice", 0, "FILE", "the items strings are generalized along (default: the "
                            "shipped " DEFAULT_LATTICE ")"},
+    {"lattice-add", 0, "FILE", "add the items of FILE to the lattice, after its own (they "
+                               "may generalize its items)"},
     CLI_ORACLE_OPTIONS("queries"),
     {"max-input-size", 0, "N", "refuse samples larger than N bytes; K, M, G suffixes "
                                "(default 16M)"},
@@ -88,7 +94,7 @@ struct args {
     struct runner_options runner;
     uint64_t max_queries;
     struct oracle_exits exits;
-    const char *out, *log, *lattice, *start;
+    const char *out, *log, *lattice, *lattice_add, *start;
     bool no_strings, no_repetitions, no_optional;
     const char **positional;
     size_t npositional;
@@ -111,6 +117,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     const char **text = strcmp(name, "output") == 0    ? &a->out
                         : strcmp(name, "log") == 0     ? &a->log
                         : strcmp(name, "lattice") == 0 ? &a->lattice
+                        : strcmp(name, "lattice-add") == 0 ? &a->lattice_add
                         : strcmp(name, "start") == 0   ? &a->start
                                                        : NULL;
     if (text) {
@@ -130,20 +137,74 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return cli_sample_option(cmd, name, value, &a->po);
 }
 
+#define CHECK_TWICE 4
+
 struct asker {
     struct membership *m;
+    char **why; /* of the last batch, kept over the second asking */
+    size_t nwhy;
+    size_t checked, differ; /* inputs asked twice; answered differently */
 };
 
+static void forget_why(struct asker *k)
+{
+    for (size_t i = 0; i < k->nwhy; i++)
+        free(k->why[i]);
+    free(k->why);
+    k->why = NULL;
+    k->nwhy = 0;
+}
+
+static const char *why_answer(void *ctx, size_t i)
+{
+    const struct asker *k = ctx;
+    return i < k->nwhy ? k->why[i] : "";
+}
+
+static const char *answer_name(enum membership_answer a)
+{
+    return a == MEMBERSHIP_YES ? "yes" : a == MEMBERSHIP_NO ? "no"
+                                      : a == MEMBERSHIP_TIMEOUT ? "a timeout" : "a crash";
+}
+
 static bool ask_program(void *ctx, const char *const *inputs, const size_t *lens, size_t n,
-                        bool *answers, struct diag_list *diags)
+                        enum membership_answer *answers, struct diag_list *diags)
 {
     struct asker *k = ctx;
-    return membership_ask(k->m, inputs, lens, n, answers, cli_interrupt_flag(), diags);
+    if (!membership_ask(k->m, inputs, lens, n, answers, cli_interrupt_flag(), diags))
+        return false;
+    forget_why(k);
+    k->why = xcalloc(n ? n : 1, sizeof *k->why);
+    k->nwhy = n;
+    for (size_t i = 0; i < n; i++)
+        k->why[i] = xstrdup(membership_why(k->m, i));
+    /* The determinism check: the first inputs once more. */
+    size_t again = n < CHECK_TWICE - k->checked ? n : CHECK_TWICE - k->checked;
+    if (!again)
+        return true;
+    enum membership_answer *second = xcalloc(again, sizeof *second);
+    bool ok = membership_ask(k->m, inputs, lens, again, second, cli_interrupt_flag(), diags);
+    for (size_t i = 0; ok && i < again; i++) {
+        k->checked++;
+        if (second[i] == answers[i])
+            continue;
+        k->differ++;
+        struct strbuf label = STRBUF_INIT;
+        grammar_lit_label(inputs[i], lens[i] > 60 ? 60 : lens[i], &label);
+        diag_add(diags, DIAG_WARNING, NULL, 0, 0,
+                 "the program is not deterministic: asked twice about %s%s, it answered %s, "
+                 "then %s (the grammar learned may differ from run to run)", label.data,
+                 lens[i] > 60 ? "..." : "", answer_name(answers[i]), answer_name(second[i]));
+        strbuf_free(&label);
+    }
+    free(second);
+    return ok;
 }
 
 struct log_sink {
     FILE *to;
-    struct strbuf *copy; /* for --log, or NULL */
+    FILE *file; /* --log, or NULL */
+    bool failed;
 };
 
 static void log_block(void *ctx, const char *text, size_t len)
@@ -151,8 +212,8 @@ static void log_block(void *ctx, const char *text, size_t len)
     struct log_sink *s = ctx;
     fwrite(text, 1, len, s->to);
     fflush(s->to);
-    if (s->copy)
-        strbuf_add(s->copy, text, len);
+    if (s->file && (fwrite(text, 1, len, s->file) != len || fflush(s->file) != 0))
+        s->failed = true;
 }
 
 static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
@@ -192,7 +253,15 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
     }
     struct lattice lattice = {0};
     bool have_lattice = !a->no_strings;
-    if (have_lattice && !lattice_load(lattice_path.data, &lattice, &diags)) {
+    if (a->lattice_add && !have_lattice) {
+        strbuf_free(&lattice_path);
+        return cli_usage_error(cmd, "--lattice-add adds to the lattice, which --no-strings "
+                                    "leaves out");
+    }
+    if (have_lattice && (!lattice_load(lattice_path.data, &lattice, &diags) ||
+                         (a->lattice_add && !lattice_add(&lattice, a->lattice_add, &diags)))) {
+        if (lattice.grammar)
+            lattice_free(&lattice);
         cli_print_diags(cmd, &diags);
         diag_list_free(&diags);
         strbuf_free(&lattice_path);
@@ -224,14 +293,20 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
     diag_list_free(&diags);
     struct generalize_result res = {0};
     bool generalized = false;
-    struct strbuf log_copy = STRBUF_INIT;
+    struct log_sink sink = {a->out ? stdout : stderr, NULL, false};
+    if (status == EXIT_OK && a->log) {
+        sink.file = fopen(a->log, "w");
+        if (!sink.file) {
+            fprintf(stderr, "kpath generalize: %s: cannot write: %s\n", a->log, strerror(errno));
+            status = EXIT_FAILURE_OTHER;
+        }
+    }
     if (status == EXIT_OK) {
         char **argv = xcalloc(ncommand + 1, sizeof *argv);
         memcpy(argv, command, ncommand * sizeof *argv);
         struct runner_options ro = a->runner;
-        struct asker k = {membership_new(&ro, argv, &a->exits)};
+        struct asker k = {membership_new(&ro, argv, &a->exits), NULL, 0, 0, 0};
         free(argv);
-        struct log_sink sink = {a->out ? stdout : stderr, a->log ? &log_copy : NULL};
         struct generalize_options o;
         generalize_options_default(&o);
         o.lattice = have_lattice ? &lattice : NULL;
@@ -240,6 +315,8 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
         o.ask_ctx = &k;
         o.log = log_block;
         o.log_ctx = &sink;
+        o.why = why_answer;
+        o.why_ctx = &k;
         o.po = a->po;
         o.max_queries = (size_t)a->max_queries;
         o.strings = !a->no_strings;
@@ -250,10 +327,13 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
         bool interrupted = *cli_interrupt_flag() != 0;
         cli_catch_interrupts(false);
         membership_free(k.m);
+        forget_why(&k);
         if (interrupted) {
             diag_list_free(&diags);
-            fprintf(stderr, "kpath generalize: interrupted (%s) after %zu queries; nothing "
-                            "written\n", cli_interrupt_name(), res.queries);
+            fprintf(stderr, "kpath generalize: interrupted (%s) after %zu queries; %s\n",
+                    cli_interrupt_name(), res.queries,
+                    a->log ? "the log so far is in --log, no grammar written"
+                           : "nothing written");
             status = 130;
         } else {
             cli_print_diags(cmd, &diags);
@@ -264,17 +344,30 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
             diag_list_free(&diags);
         }
     }
+    if (sink.file && fclose(sink.file) != 0)
+        sink.failed = true;
+    if (sink.failed && status == EXIT_OK) {
+        fprintf(stderr, "kpath generalize: %s: cannot write the log\n", a->log);
+        status = EXIT_FAILURE_OTHER;
+    }
     if (status == EXIT_OK) {
-        fprintf(a->out ? stdout : stderr,
-                "%zu quer%s (%zu accepted), %zu asked again from memory, %zu change%s\n",
-                res.queries, res.queries == 1 ? "y" : "ies", res.accepted,
-                res.asked - res.queries, res.changes, res.changes == 1 ? "" : "s");
+        struct strbuf summary = STRBUF_INIT;
+        strbuf_addf(&summary, "%zu quer%s (%zu accepted", res.queries,
+                    res.queries == 1 ? "y" : "ies", res.accepted);
+        if (res.timeouts)
+            strbuf_addf(&summary, ", %zu timed out", res.timeouts);
+        if (res.crashes)
+            strbuf_addf(&summary, ", %zu crashed", res.crashes);
+        strbuf_addf(&summary, "), %zu asked again from memory, %zu change%s",
+                    res.asked - res.queries, res.changes, res.changes == 1 ? "" : "s");
+        if (res.undecided)
+            strbuf_addf(&summary, ", %zu attempt%s undecided (timeouts or crashes only)",
+                        res.undecided, res.undecided == 1 ? "" : "s");
+        fprintf(a->out ? stdout : stderr, "%s\n", summary.data);
+        strbuf_free(&summary);
         struct grammar_write_options wo = {.note = note_rule, .ctx = &res};
         struct strbuf text = STRBUF_INIT;
         grammar_write(g, &wo, &text);
-        if (a->log && !write_file_atomic(a->log, log_copy.data ? log_copy.data : "", log_copy.len,
-                                         &diags))
-            status = EXIT_FAILURE_OTHER;
         if (status == EXIT_OK && a->out)
             status = write_file_atomic(a->out, text.data, text.len, &diags) ? EXIT_OK
                                                                              : EXIT_FAILURE_OTHER;
@@ -284,7 +377,6 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
         diag_list_free(&diags);
         strbuf_free(&text);
     }
-    strbuf_free(&log_copy);
     generalize_result_free(&res);
     for (size_t i = 0; i < files.len; i++)
         strbuf_free(&texts[i]);

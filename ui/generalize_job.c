@@ -82,6 +82,13 @@ static void generalize_job_free(struct ui *ui)
     ui->gz = NULL;
 }
 
+/* How the run of input i of the last batch ended (a sample not accepted). */
+static const char *why_answer(void *ctx, size_t i)
+{
+    const struct generalize_job *j = ctx;
+    return membership_why(j->m, i);
+}
+
 static void log_block(void *ctx, const char *text, size_t len)
 {
     struct generalize_job *j = ctx;
@@ -266,6 +273,8 @@ void generalize_job_start(struct ui *ui, char **words, int n, bool force)
     j->o.lattice_name = j->lattice_path ? j->lattice_path : LATTICE_DEFAULT;
     j->o.log = log_block;
     j->o.log_ctx = j;
+    j->o.why = why_answer;
+    j->o.why_ctx = j;
     j->z = generalize_begin(j->g, j->samples, j->nsamples, &j->o, &j->res, &j->diags);
     generalize_job_free(ui);
     ui->gz = j;
@@ -358,7 +367,7 @@ static bool generalize_job_slice(struct ui *ui, double deadline)
         if (st == GENERALIZE_ASK) {
             const char *const *texts = NULL;
             const size_t *lens = NULL;
-            bool *answers = NULL;
+            enum membership_answer *answers = NULL;
             size_t n = generalize_questions(j->z, &texts, &lens, &answers);
             membership_begin(j->m, texts, lens, n, answers);
             j->asking = true;

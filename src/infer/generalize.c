@@ -23,12 +23,16 @@ struct sample_tree {
     size_t *start, *end; /* per instance: [start, end) in the sample's text */
 };
 
-/* An input asked before, by its bytes. */
+/* An input asked before, by a hash of its bytes and its length: the text
+ * itself is not kept. */
+struct query_key {
+    uint64_t h1, h2;
+    uint64_t len;
+};
 struct query {
-    char *text; /* owned */
-    size_t len;
+    struct query_key key;
     size_t number; /* 1-based, in the order first asked */
-    bool answer;
+    enum membership_answer answer;
     UT_hash_handle hh;
 };
 
@@ -51,7 +55,7 @@ struct occ {
 /* One query of an attempt, for the notes. */
 struct asked {
     size_t number;
-    bool answer;
+    enum membership_answer answer;
 };
 
 /* The batch of inputs of the attempt under way (ask_begin .. ask_end). */
@@ -63,20 +67,21 @@ struct pending_ask {
     bool *again;            /* per input: answered from memory */
     struct query **fresh;   /* the entries asked now, in order */
     size_t nfresh;
-    const char **texts;     /* of fresh, for the caller; borrowed from the entries */
+    const char **texts;     /* of fresh, for the caller; borrowed from inputs */
     size_t *lens;
-    bool *answers;          /* of fresh, filled in by the caller */
+    enum membership_answer *answers; /* of fresh, filled in by the caller */
 };
 
 /* Where the walk of one literal along the lattice is (strings). */
 struct string_walk {
-    bool active, up;          /* up: walking to more general items */
+    bool active;
     struct expr *lit;
     struct occ *occs;
     size_t nocc;
     bool *holds;              /* per lattice item: it holds the literal */
+    bool *accepted;           /* per lattice item: asked about, all accepted */
     struct strbuf label, walk;
-    size_t cur, next;         /* the item accepted last, the one found above it */
+    size_t cur;               /* the item accepted last (SIZE_MAX: none) */
     size_t i;                 /* the next item to consider */
     size_t item;              /* the item being asked about */
     int out;                  /* enum outcome of the last attempt */
@@ -125,7 +130,7 @@ struct generalize {
     uint32_t try_at, try_len, try_times;
 };
 
-enum outcome { ACCEPTED, REJECTED, STOPPED };
+enum outcome { ACCEPTED, REJECTED, UNDECIDED, STOPPED };
 
 /* ---- small helpers ----------------------------------------------------------- */
 
@@ -166,22 +171,27 @@ static int compare_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The current attempt's queries as "accepted #1, #7-#11; rejected #12-#14",
- * each number once, in increasing order. */
+/* The current attempt's queries as "accepted #1, #7-#11; rejected #12-#14;
+ * no answer #15" (timeouts, crashes), each number once, in increasing
+ * order. */
 static void add_attempt(const struct generalize *G, struct strbuf *out)
 {
     size_t *numbers = xmalloc((G->nattempt ? G->nattempt : 1) * sizeof *numbers);
-    for (int answer = 1; answer >= 0; answer--) {
+    /* yes, no, then the runs that gave no answer (timeouts, crashes) */
+    for (int group = 0; group < 3; group++) {
         size_t n = 0;
-        for (size_t i = 0; i < G->nattempt; i++)
-            if (G->attempt[i].answer == (bool)answer)
+        for (size_t i = 0; i < G->nattempt; i++) {
+            enum membership_answer a = G->attempt[i].answer;
+            int g = a == MEMBERSHIP_YES ? 0 : a == MEMBERSHIP_NO ? 1 : 2;
+            if (g == group)
                 numbers[n++] = G->attempt[i].number;
+        }
         if (!n)
             continue;
         qsort(numbers, n, sizeof *numbers, compare_size);
-        if (answer == 0 && out->len && out->data[out->len - 1] != ' ')
+        if (group && out->len && out->data[out->len - 1] != ' ')
             strbuf_addstr(out, "; ");
-        strbuf_addstr(out, answer ? "accepted " : "rejected ");
+        strbuf_addstr(out, group == 0 ? "accepted " : group == 1 ? "rejected " : "no answer ");
         for (size_t i = 0; i < n;) {
             size_t j = i + 1;
             while (j < n && numbers[j] <= numbers[j - 1] + 1)
@@ -401,7 +411,7 @@ static uint32_t item_rule(struct generalize *G, size_t i)
         return G->item_rule[i];
     const struct lattice *l = G->o->lattice;
     const struct lattice_item *it = &l->items[i];
-    const struct expr *item_rhs = l->grammar->rules[it->rule].rhs;
+    const struct expr *item_rhs = it->grammar->rules[it->rule].rhs;
     /* A rule of that name saying the same (from an earlier generalize) is it. */
     uint32_t same = grammar_find_rule(G->g, it->name);
     if (same != RULE_NONE && expr_equal(G->g->rules[same].rhs, item_rhs)) {
@@ -419,7 +429,8 @@ static uint32_t item_rule(struct generalize *G, size_t i)
     uint32_t added = grammar_add_rule(G->g, name.data, rhs);
     G->g->rules[added].reachable = true;
     strbuf_addf(note_of(G, added), "item %s of the lattice %s", it->name,
-                G->o->lattice_name ? G->o->lattice_name : l->grammar->file);
+                it->grammar != l->grammar || !G->o->lattice_name ? it->grammar->file
+                                                                 : G->o->lattice_name);
     strbuf_free(&name);
     G->item_rule[i] = added;
     return added;
@@ -533,6 +544,29 @@ static void free_inputs(struct strbuf *inputs, size_t n)
  * through the oracle (one batch, numbered in order when answered), again
  * from memory.  The batch fails at once when it would pass the query limit
  * (res->limit_reached). */
+/* Two independent 64-bit hashes of text[0..len) (FNV-1a, and a
+ * multiply-xorshift mix): 128 bits, so two different inputs of one run
+ * share a key with a probability far below any oracle's error rate. */
+static struct query_key query_key_of(const char *text, size_t len)
+{
+    struct query_key k;
+    memset(&k, 0, sizeof k);
+    uint64_t a = 0xcbf29ce484222325u, b = 0x243f6a8885a308d3u ^ (uint64_t)len;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        a = (a ^ c) * 0x100000001b3u;
+        b = (b ^ c) * 0x9e3779b97f4a7c15u;
+        b ^= b >> 29;
+    }
+    b ^= b >> 32;
+    b *= 0xd6e8feb86659fd93u;
+    b ^= b >> 32;
+    k.h1 = a;
+    k.h2 = b;
+    k.len = len;
+    return k;
+}
+
 static void ask_begin(struct generalize *G, struct strbuf *inputs, size_t n)
 {
     struct pending_ask *A = &G->ask;
@@ -541,20 +575,20 @@ static void ask_begin(struct generalize *G, struct strbuf *inputs, size_t n)
     A->entry = xcalloc(n ? n : 1, sizeof *A->entry);
     A->again = xcalloc(n ? n : 1, sizeof *A->again);
     A->fresh = xcalloc(n ? n : 1, sizeof *A->fresh);
+    size_t *fresh_at = xcalloc(n ? n : 1, sizeof *fresh_at);
     A->nfresh = 0;
     for (size_t i = 0; i < n; i++) {
         const char *text = inputs[i].data ? inputs[i].data : "";
+        struct query_key key = query_key_of(text, inputs[i].len);
         struct query *q = NULL;
-        HASH_FIND(hh, G->cache, text, inputs[i].len, q);
+        HASH_FIND(hh, G->cache, &key, sizeof key, q);
         if (q) {
             A->again[i] = true;
         } else {
             q = xcalloc(1, sizeof *q);
-            q->text = xmalloc(inputs[i].len + 1);
-            memcpy(q->text, text, inputs[i].len);
-            q->text[inputs[i].len] = '\0';
-            q->len = inputs[i].len;
-            HASH_ADD_KEYPTR(hh, G->cache, q->text, q->len, q);
+            q->key = key;
+            HASH_ADD(hh, G->cache, key, sizeof q->key, q);
+            fresh_at[A->nfresh] = i;
             A->fresh[A->nfresh++] = q;
         }
         A->entry[i] = q;
@@ -562,6 +596,7 @@ static void ask_begin(struct generalize *G, struct strbuf *inputs, size_t n)
     if (G->o->max_queries && G->res->queries + A->nfresh > G->o->max_queries) {
         G->res->limit_reached = true;
         A->state = ASK_FAILED;
+        free(fresh_at);
         return;
     }
     size_t m = A->nfresh ? A->nfresh : 1;
@@ -569,43 +604,123 @@ static void ask_begin(struct generalize *G, struct strbuf *inputs, size_t n)
     A->lens = xcalloc(m, sizeof *A->lens);
     A->answers = xcalloc(m, sizeof *A->answers);
     for (size_t i = 0; i < A->nfresh; i++) {
-        A->texts[i] = A->fresh[i]->text;
-        A->lens[i] = A->fresh[i]->len;
+        const struct strbuf *in = &inputs[fresh_at[i]];
+        A->texts[i] = in->data ? in->data : "";
+        A->lens[i] = in->len;
     }
+    free(fresh_at);
     A->state = A->nfresh ? ASK_WAITING : ASK_ANSWERED;
 }
 
+static const char *answer_word(enum membership_answer a)
+{
+    switch (a) {
+    case MEMBERSHIP_YES: return "yes";
+    case MEMBERSHIP_NO: return "no";
+    case MEMBERSHIP_TIMEOUT: return "timeout";
+    case MEMBERSHIP_CRASH: return "crash";
+    }
+    return "?";
+}
+
+/* At most `max` bytes of text[0..len) as a literal, and how long it was
+ * when cut. */
+static void add_cut_label(const char *text, size_t len, size_t max, struct strbuf *out)
+{
+    grammar_lit_label(text, len > max ? max : len, out);
+    if (len > max)
+        strbuf_addf(out, "...(%zu bytes)", len);
+}
+
+/* A log header's description of elements, cut when long (a literal of a
+ * large sample would otherwise be repeated whole). */
+static void cut_description(struct strbuf *what)
+{
+    if (what->len <= 100)
+        return;
+    size_t keep = 80;
+    while (keep > 0 && ((unsigned char)what->data[keep] & 0xC0) == 0x80)
+        keep--; /* not inside a UTF-8 sequence */
+    size_t was = what->len;
+    what->len = keep;
+    what->data[keep] = '\0';
+    strbuf_addf(what, "...(%zu bytes)", was);
+}
+
+/* An input as the log shows it: whole when short, else as its edit of the
+ * sample it shares the most bytes with at its two ends. */
+static void add_input_label(const struct generalize *G, const char *text, size_t len,
+                            struct strbuf *out)
+{
+    if (len <= GENERALIZE_LOG_WHOLE || !G->nsamples) {
+        grammar_lit_label(text, len, out);
+        return;
+    }
+    size_t best = 0, best_pre = 0, best_suf = 0;
+    for (size_t s = 0; s < G->nsamples; s++) {
+        const struct generalize_sample *x = &G->samples[s];
+        size_t m = x->len < len ? x->len : len, pre = 0, suf = 0;
+        while (pre < m && x->text[pre] == text[pre])
+            pre++;
+        while (suf < m - pre && x->text[x->len - 1 - suf] == text[len - 1 - suf])
+            suf++;
+        if (s == 0 || pre + suf > best_pre + best_suf) {
+            best = s;
+            best_pre = pre;
+            best_suf = suf;
+        }
+    }
+    const struct generalize_sample *x = &G->samples[best];
+    if (best_pre == len && x->len == len) {
+        strbuf_addf(out, "%s unchanged", x->name);
+        return;
+    }
+    strbuf_addf(out, "%s at %zu: ", x->name, best_pre);
+    add_cut_label(x->text + best_pre, x->len - best_pre - best_suf, 60, out);
+    strbuf_addstr(out, " -> ");
+    add_cut_label(text + best_pre, len - best_pre - best_suf, 60, out);
+}
+
 /* The batch is answered (or failed): number the new queries, log each
- * input, free the batch.  *all_yes tells whether all were accepted.  False
- * when the oracle failed or the query limit was reached. */
-static bool ask_end(struct generalize *G, bool *all_yes)
+ * input, free the batch.  *verdict: ACCEPTED when every answer is yes,
+ * REJECTED when one is no, else UNDECIDED (timeouts or crashes only).
+ * False when the oracle failed or the query limit was reached. */
+static bool ask_end(struct generalize *G, enum outcome *verdict)
 {
     struct pending_ask *A = &G->ask;
     bool ok = A->state == ASK_ANSWERED;
     for (size_t i = 0; ok && i < A->nfresh; i++) {
         A->fresh[i]->number = ++G->res->queries;
         A->fresh[i]->answer = A->answers[i];
-        G->res->accepted += A->answers[i];
+        G->res->accepted += A->answers[i] == MEMBERSHIP_YES;
+        G->res->timeouts += A->answers[i] == MEMBERSHIP_TIMEOUT;
+        G->res->crashes += A->answers[i] == MEMBERSHIP_CRASH;
     }
     if (!ok) {
         for (size_t i = 0; i < A->nfresh; i++) {
             HASH_DEL(G->cache, A->fresh[i]);
-            free(A->fresh[i]->text);
             free(A->fresh[i]);
         }
     } else {
-        *all_yes = true;
+        bool any_no = false, all_yes = true;
         for (size_t i = 0; i < A->n; i++) {
             const struct query *q = A->entry[i];
             G->res->asked++;
-            *all_yes = *all_yes && q->answer;
-            strbuf_addf(&G->block, "    #%-4zu %-3s  ", q->number, q->answer ? "yes" : "no");
-            grammar_lit_label(q->text, q->len, &G->block);
+            all_yes = all_yes && q->answer == MEMBERSHIP_YES;
+            any_no = any_no || q->answer == MEMBERSHIP_NO;
+            strbuf_addf(&G->block, "    #%-4zu %-3s  ", q->number, answer_word(q->answer));
+            add_input_label(G, A->inputs[i].data ? A->inputs[i].data : "", A->inputs[i].len,
+                            &G->block);
             if (A->again[i])
                 strbuf_addstr(&G->block, "  (asked before)");
             strbuf_addch(&G->block, '\n');
             G->attempt = xgrow(G->attempt, &G->attempt_cap, G->nattempt + 1, sizeof *G->attempt);
             G->attempt[G->nattempt++] = (struct asked){q->number, q->answer};
+        }
+        *verdict = all_yes ? ACCEPTED : any_no ? REJECTED : UNDECIDED;
+        if (*verdict == UNDECIDED) {
+            G->res->undecided++;
+            strbuf_addstr(&G->block, "  (a run timed out or crashed: no answer; not taken)\n");
         }
     }
     free_inputs(A->inputs, A->n);
@@ -654,11 +769,20 @@ static void start_samples(struct generalize *G)
 static bool conclude_samples(struct generalize *G, enum outcome out)
 {
     bool ok = out != STOPPED;
-    if (out == REJECTED) {
-        for (size_t i = 0; i < G->nattempt; i++)
-            if (!G->attempt[i].answer)
-                diag_add(G->diags, DIAG_ERROR, G->samples[i].name, 0, 0,
-                         "the program rejects this sample; every sample must be valid");
+    if (out == REJECTED || out == UNDECIDED) {
+        for (size_t i = 0; i < G->nattempt && i < G->nsamples; i++) {
+            enum membership_answer a = G->attempt[i].answer;
+            if (a == MEMBERSHIP_YES)
+                continue;
+            /* the samples are the first batch: query #k is its input k - 1 */
+            size_t fresh = G->attempt[i].number - 1;
+            const char *why = G->o->why ? G->o->why(G->o->why_ctx, fresh) : "";
+            const char *what = a == MEMBERSHIP_NO        ? "the program rejects this sample"
+                               : a == MEMBERSHIP_TIMEOUT ? "the program timed out on this sample"
+                                                         : "the program crashed on this sample";
+            diag_add(G->diags, DIAG_ERROR, G->samples[i].name, 0, 0, "%s%s%s%s; every sample "
+                     "must be valid", what, *why ? " (" : "", why, *why ? ")" : "");
+        }
         ok = false;
     }
     strbuf_addstr(&G->block, ok ? "  => all accepted\n" : "  => not all accepted\n");
@@ -726,11 +850,13 @@ static void walk_start(struct generalize *G, struct expr *lit)
     }
     *W = (struct string_walk){.active = true, .lit = lit, .occs = occs, .nocc = nocc,
                               .label = STRBUF_INIT, .walk = STRBUF_INIT, .cur = SIZE_MAX,
-                              .next = SIZE_MAX, .out = REJECTED};
+                              .out = REJECTED};
     W->holds = xcalloc(l->nitems, sizeof *W->holds);
+    W->accepted = xcalloc(l->nitems, sizeof *W->accepted);
     for (size_t i = 0; i < l->nitems; i++)
         W->holds[i] = lattice_contains(l, i, lit->u.lit.text, lit->u.lit.len);
     grammar_lit_label(lit->u.lit.text, lit->u.lit.len, &W->label);
+    cut_description(&W->label);
     strbuf_addf(&G->block, "%s: string %s", G->g->rules[G->rule].name, W->label.data);
     add_where(G, lit, &G->block);
     strbuf_addstr(&G->block, ", along the lattice\n");
@@ -744,16 +870,40 @@ static bool walk_finish(struct generalize *G)
     uint32_t r = G->rule;
     bool ok = W->out != STOPPED;
     if (ok && W->cur != SIZE_MAX) {
+        /* The accepted items no other accepted item generalizes: one
+         * becomes a reference, several an alternation of references. */
+        const struct lattice *l = G->o->lattice;
+        struct expr **refs = xcalloc(l->nitems, sizeof *refs);
+        size_t nrefs = 0;
+        struct strbuf names = STRBUF_INIT;
         struct expr *lit = W->lit;
-        uint32_t target = item_rule(G, W->cur);
-        const char *name = G->g->rules[target].name;
-        struct expr *ref = gb_ref(G->g, name, strlen(name), lit->pos, lit->end);
-        ref->rule = r;
-        ref->u.ref.target = target;
-        replace_at(G, lit->parent, r, lit, ref);
-        drop_duplicate_alternative(G, ref);
-        strbuf_addf(&G->block, "  => %s becomes %s\n", W->label.data, name);
-        record_change(G, r, "string %s -> %s (%s)", W->label.data, name, W->walk.data);
+        for (size_t i = 0; i < l->nitems; i++) {
+            if (!W->accepted[i])
+                continue;
+            bool top = true;
+            for (size_t j = i + 1; j < l->nitems && top; j++)
+                top = !(W->accepted[j] && lattice_generalizes(l, j, i));
+            if (!top)
+                continue;
+            uint32_t target = item_rule(G, i);
+            const char *name = G->g->rules[target].name;
+            struct expr *ref = gb_ref(G->g, name, strlen(name), lit->pos, lit->end);
+            ref->rule = r;
+            ref->u.ref.target = target;
+            refs[nrefs++] = ref;
+            strbuf_addf(&names, "%s%s", names.len ? " | " : "", name);
+        }
+        struct expr *with = refs[0];
+        if (nrefs > 1) {
+            with = gb_alt(G->g, refs, nrefs, NULL, lit->pos, lit->end);
+            with->rule = r;
+        }
+        free(refs);
+        replace_at(G, lit->parent, r, lit, with);
+        drop_duplicate_alternative(G, with);
+        strbuf_addf(&G->block, "  => %s becomes %s\n", W->label.data, names.data);
+        record_change(G, r, "string %s -> %s (%s)", W->label.data, names.data, W->walk.data);
+        strbuf_free(&names);
         ok = rebuild(G, false);
     } else if (ok) {
         strbuf_addf(&G->block, "  => %s stays\n", W->label.data);
@@ -762,49 +912,35 @@ static bool walk_finish(struct generalize *G)
     strbuf_free(&W->walk);
     strbuf_free(&W->label);
     free(W->holds);
+    free(W->accepted);
     free(W->occs);
     memset(W, 0, sizeof *W);
     return ok;
 }
 
-/* Down first: the most specific items that hold the literal, in file
- * order, until one is accepted; then up: the first more general item whose
- * examples are all accepted, again and again.  1: an item is being asked
+/* The items in file order (each is written below the items it
+ * generalizes): an item that holds the literal is asked about when it is
+ * among the most specific that hold it (none of the items it generalizes
+ * does) or when it generalizes an item accepted before, so the walk goes on
+ * from every accepted item, not only the first.  1: an item is being asked
  * about; 0: the walk is over; -1: it failed. */
 static int walk_next(struct generalize *G)
 {
     struct string_walk *W = &G->walk;
     const struct lattice *l = G->o->lattice;
-    if (W->out != STOPPED && !W->up) {
-        while (W->cur == SIZE_MAX && W->i < l->nitems) {
-            size_t i = W->i++;
-            if (!W->holds[i])
-                continue;
-            bool minimal = true;
-            for (size_t b = 0; b < l->items[i].nbelow; b++)
-                minimal = minimal && !W->holds[l->items[i].below[b]];
-            if (minimal) {
-                start_item(G, i);
-                return 1;
-            }
+    while (W->out != STOPPED && W->i < l->nitems) {
+        size_t i = W->i++;
+        if (!W->holds[i])
+            continue;
+        bool minimal = true, above = false;
+        for (size_t b = 0; b < l->items[i].nbelow; b++) {
+            minimal = minimal && !W->holds[l->items[i].below[b]];
+            above = above || W->accepted[l->items[i].below[b]];
         }
-        W->up = true;
-        W->i = 0;
-        W->next = SIZE_MAX;
-    }
-    while (W->out != STOPPED && W->cur != SIZE_MAX) {
-        while (W->next == SIZE_MAX && W->i < l->nitems) {
-            size_t u = W->i++;
-            if (W->holds[u] && lattice_generalizes(l, u, W->cur)) {
-                start_item(G, u);
-                return 1;
-            }
+        if (minimal || above) {
+            start_item(G, i);
+            return 1;
         }
-        if (W->next == SIZE_MAX)
-            break;
-        W->cur = W->next;
-        W->next = SIZE_MAX;
-        W->i = 0;
     }
     return walk_finish(G) ? 0 : -1;
 }
@@ -816,15 +952,12 @@ static void walk_conclude(struct generalize *G, enum outcome out)
     if (out == STOPPED)
         return;
     const char *name = G->o->lattice->items[W->item].name;
-    const char *said = out == ACCEPTED ? "accepted" : "rejected";
-    if (!W->up)
-        strbuf_addf(&W->walk, "%s%s %s", W->walk.len ? ", " : "", name, said);
-    else
-        strbuf_addf(&W->walk, ", %s %s", name, said);
-    if (out == ACCEPTED && !W->up)
+    const char *said = out == ACCEPTED ? "accepted" : out == REJECTED ? "rejected" : "undecided";
+    strbuf_addf(&W->walk, "%s%s %s", W->walk.len ? ", " : "", name, said);
+    if (out == ACCEPTED) {
+        W->accepted[W->item] = true;
         W->cur = W->item;
-    else if (out == ACCEPTED)
-        W->next = W->item;
+    }
 }
 
 /* The next literal of the rule to walk.  1: asking; 0: no more; -1: failed. */
@@ -881,6 +1014,7 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
             strbuf_addch(&what, ' ');
         grammar_write_expr(G->g, cat->children[i + c], &what);
     }
+    cut_description(&what);
     strbuf_addf(&G->block, "%s: repetition of %s", G->g->rules[G->rule].name, what.data);
     add_where(G, cat->children[i], &G->block);
     strbuf_addf(&G->block, ", %u times in the sample%s; try 1 to %d\n", k,
@@ -929,7 +1063,7 @@ static void conclude_repetition(struct generalize *G, enum outcome out)
         record_change(G, r, "repetition %s (1 to %d times)", now.data,
                       GENERALIZE_MAX_REPETITIONS);
         strbuf_free(&now);
-    } else if (out == REJECTED) {
+    } else if (out == REJECTED || out == UNDECIDED) {
         strbuf_addf(&G->block, "  => not a repetition\n");
     }
     flush_log(G);
@@ -1021,6 +1155,7 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
             strbuf_addch(&what, ' ');
         grammar_write_expr(G->g, is_cat ? seq->children[c] : seq, &what);
     }
+    cut_description(&what);
     strbuf_addf(&G->block, "%s: omit %s", G->g->rules[G->rule].name, what.data);
     add_where(G, is_cat ? seq->children[i] : seq, &G->block);
     strbuf_addch(&G->block, '\n');
@@ -1064,7 +1199,7 @@ static void conclude_optional(struct generalize *G, enum outcome out)
         strbuf_addf(&G->block, "  => %s\n", now.data);
         record_change(G, r, "optional %s (omitted)", now.data);
         strbuf_free(&now);
-    } else if (out == REJECTED) {
+    } else if (out == REJECTED || out == UNDECIDED) {
         strbuf_addstr(&G->block, "  => not optional\n");
     }
     flush_log(G);
@@ -1162,8 +1297,9 @@ struct generalize *generalize_begin(struct grammar *g, const struct generalize_s
  * the run cannot go on. */
 static bool conclude(struct generalize *G)
 {
-    bool yes = false;
-    enum outcome out = !ask_end(G, &yes) ? STOPPED : yes ? ACCEPTED : REJECTED;
+    enum outcome out = REJECTED;
+    if (!ask_end(G, &out))
+        out = STOPPED;
     enum pending_kind kind = G->pending;
     G->pending = PENDING_NONE;
     strbuf_reset(&G->current);
@@ -1259,7 +1395,7 @@ enum generalize_state generalize_step(struct generalize *G)
 }
 
 size_t generalize_questions(struct generalize *G, const char *const **texts, const size_t **lens,
-                            bool **answers)
+                            enum membership_answer **answers)
 {
     if (G->ask.state != ASK_WAITING)
         return 0;
@@ -1293,13 +1429,14 @@ bool generalize_finish(struct generalize *G)
     bool ok = G->ok && G->phase == PHASE_DONE;
     if (G->pending != PENDING_NONE) {
         G->ask.state = ASK_FAILED; /* given up: its inputs were never answered */
-        bool yes;
-        ask_end(G, &yes);
+        enum outcome ignored;
+        ask_end(G, &ignored);
     }
     if (G->walk.active) {
         strbuf_free(&G->walk.walk);
         strbuf_free(&G->walk.label);
         free(G->walk.holds);
+        free(G->walk.accepted);
         free(G->walk.occs);
     }
     free(G->lits);
@@ -1313,7 +1450,6 @@ bool generalize_finish(struct generalize *G)
     struct query *q, *tmp;
     HASH_ITER(hh, G->cache, q, tmp) {
         HASH_DEL(G->cache, q);
-        free(q->text);
         free(q);
     }
     strbuf_free(&G->block);
@@ -1336,7 +1472,7 @@ bool generalize_run(struct grammar *g, const struct generalize_sample *samples, 
             continue;
         const char *const *texts = NULL;
         const size_t *lens = NULL;
-        bool *answers = NULL;
+        enum membership_answer *answers = NULL;
         size_t n = generalize_questions(G, &texts, &lens, &answers);
         generalize_answered(G, o->ask(o->ask_ctx, texts, lens, n, answers, diags));
     }

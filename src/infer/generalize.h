@@ -26,11 +26,21 @@
  * not cut into optional pieces.  After each change the samples are parsed
  * again with the widened grammar, which still holds them.
  *
- * Every sample is asked first: one the program rejects is an error.  A query
- * is numbered when it is first asked; asking the same input again is
- * answered from memory (and logged as such), so the log and the result are
- * deterministic when the oracle is.  The log reads like the paper's Figure 5:
- * per attempt, each input, yes or no, then the conclusion.
+ * Every sample is asked first: one the program does not accept is an error
+ * that says how its run ended (options->why).  A query is numbered when it
+ * is first asked; asking the same input again is answered from memory (and
+ * logged as such), so the log and the result are deterministic when the
+ * oracle is.  What is remembered of a query is a 128-bit hash of its text,
+ * its length, number and answer, never the text, so memory does not grow
+ * with the sample's size times the queries.  An attempt is taken when every
+ * answer is yes; a run that timed out or crashed is not a "no" (it says
+ * nothing of the input's validity): an attempt with one and without a "no"
+ * is undecided, not taken either, and counted apart (res->timeouts,
+ * res->crashes).  The log reads like the paper's Figure 5: per attempt,
+ * each input, yes, no, timeout or crash, then the conclusion; an input of
+ * more than GENERALIZE_LOG_WHOLE bytes is shown as its edit of the nearest
+ * sample (name, offset, the bytes taken out and those put in), so the log
+ * grows with the edits, not with the samples.
  *
  * The work is a state machine (generalize_begin, generalize_step,
  * generalize_finish) so a front end can slice it: each step concludes the
@@ -55,11 +65,13 @@
 #include "base/diag.h"
 #include "grammar/grammar.h"
 #include "infer/lattice.h"
+#include "infer/membership.h"
 #include "parse/parse.h"
 #include "base/strbuf.h"
 
 #define GENERALIZE_MAX_REPETITIONS 5
 #define GENERALIZE_DEFAULT_MAX_QUERIES 10000
+#define GENERALIZE_LOG_WHOLE 120 /* bytes: a longer input is logged as its edit */
 
 struct generalize_sample {
     const char *name; /* for diagnostics */
@@ -67,10 +79,12 @@ struct generalize_sample {
     size_t len;
 };
 
-/* Answer inputs[i] (lens[i] bytes) for i < n into answers[i] (valid or
- * not); false with a diagnostic when the oracle could not answer. */
+/* Answer inputs[i] (lens[i] bytes) for i < n into answers[i] (yes, no, or
+ * how the run failed to say); false with a diagnostic when the oracle could
+ * not be run. */
 typedef bool (*generalize_ask_fn)(void *ctx, const char *const *inputs, const size_t *lens,
-                                  size_t n, bool *answers, struct diag_list *diags);
+                                  size_t n, enum membership_answer *answers,
+                                  struct diag_list *diags);
 
 struct generalize_options {
     const struct lattice *lattice; /* NULL: strings stay as they are */
@@ -80,6 +94,10 @@ struct generalize_options {
     /* Called with each finished block of the log (may be NULL). */
     void (*log)(void *ctx, const char *text, size_t len);
     void *log_ctx;
+    /* How the run of input i of the last batch ended, one line, for the
+     * error about a sample that is not accepted (may be NULL). */
+    const char *(*why)(void *ctx, size_t i);
+    void *why_ctx;
     struct parse_options po;
     size_t max_queries;  /* distinct inputs asked; 0: no limit */
     bool strings, repetitions, optional; /* which generalizations to try */
@@ -91,6 +109,8 @@ struct generalize_result {
     size_t queries;       /* distinct inputs asked (runs) */
     size_t asked;         /* queries including those answered from memory */
     size_t accepted;      /* of the distinct ones */
+    size_t timeouts, crashes; /* of the distinct ones: runs that said nothing */
+    size_t undecided;     /* attempts not taken for a timeout or crash alone */
     size_t changes;
     bool limit_reached;   /* stopped at max_queries: the grammar is what it was then */
 };
@@ -120,10 +140,10 @@ struct generalize *generalize_begin(struct grammar *g, const struct generalize_s
  * samples again after a change): a bounded amount of work, no runs. */
 enum generalize_state generalize_step(struct generalize *z);
 /* The inputs waiting for answers: texts[i] (lens[i] bytes), to be answered
- * in answers[i] (valid or not); all borrowed until generalize_answered.
- * 0 when nothing waits. */
+ * in answers[i]; all borrowed until generalize_answered.  0 when nothing
+ * waits. */
 size_t generalize_questions(struct generalize *z, const char *const **texts, const size_t **lens,
-                            bool **answers);
+                            enum membership_answer **answers);
 /* The answers are in (ok), or the oracle could not give them (!ok, with a
  * diagnostic of the caller's): the run then ends as generalize_run's does
  * when options->ask fails. */

@@ -87,12 +87,68 @@ bool lattice_generalizes(const struct lattice *l, size_t upper, size_t lower)
     return false;
 }
 
-bool lattice_load(const char *path, struct lattice *out, struct diag_list *diags)
+static size_t find_item_from(const struct lattice *l, size_t from, const char *name, size_t len)
 {
-    memset(out, 0, sizeof *out);
+    size_t i = find_item(l, name, len);
+    return i != SIZE_MAX && i >= from ? i : SIZE_MAX;
+}
+
+/* Free items [from, nitems) and forget them. */
+static void drop_items(struct lattice *l, size_t from)
+{
+    for (size_t i = from; i < l->nitems; i++) {
+        graph_free(l->items[i].graph);
+        free(l->items[i].examples);
+        free(l->items[i].below);
+    }
+    l->nitems = from;
+}
+
+/* Does a line of text[0..len) start with `name` and then ":="?  (Such a
+ * file takes a name the lattice has: an error of read_items's.) */
+static bool defines(const char *text, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i + n <= len; i++) {
+        if ((i && text[i - 1] != '\n') || memcmp(text + i, name, n) != 0)
+            continue;
+        size_t j = i + n;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (j + 1 < len && text[j] == ':' && text[j + 1] == '=')
+            return true;
+    }
+    return false;
+}
+
+/* Read the file's items after those of l; its grammar in *gout.  False with
+ * diagnostics (the items read are dropped, *gout freed). */
+static bool read_items(struct lattice *out, const char *path, struct grammar **gout,
+                       struct diag_list *diags)
+{
+    *gout = NULL;
     struct grammar_options go = {0};
     struct diag_list loaded = DIAG_LIST_INIT;
-    struct grammar *g = grammar_load_file(path, &go, &loaded);
+    struct strbuf text = STRBUF_INIT;
+    struct grammar *g = NULL;
+    /* A file added to a lattice names the items read before: they are
+     * declared after its text (as empty rules past its last line, never
+     * items of this file) so that the loader resolves the names. */
+    uint32_t stubs_from = UINT32_MAX;
+    if (grammar_read_file(path, &go, &text, &loaded)) {
+        if (out->nitems) {
+            stubs_from = 2;
+            for (size_t i = 0; i < text.len; i++)
+                stubs_from += text.data[i] == '\n';
+            strbuf_addstr(&text, "\n");
+            size_t own = text.len;
+            for (size_t i = 0; i < out->nitems; i++)
+                if (!defines(text.data, own, out->items[i].name))
+                    strbuf_addf(&text, "%s := \"\";\n", out->items[i].name);
+        }
+        g = grammar_load_string(path, text.data ? text.data : "", text.len, &go, &loaded);
+    }
+    strbuf_free(&text);
     /* The loader's warnings (a guessed start rule, rules nobody refers to)
      * are what a lattice file is made of: keep only its errors. */
     for (size_t i = 0; i < loaded.len; i++) {
@@ -103,22 +159,27 @@ bool lattice_load(const char *path, struct lattice *out, struct diag_list *diags
     diag_list_free(&loaded);
     if (!g)
         return false;
-    out->grammar = g;
     size_t errors = diags->errors;
-    size_t base;
+    size_t base, first = out->nitems;
     /* Items first: every rule without a suffix. */
-    out->items = xcalloc(g->nrules ? g->nrules : 1, sizeof *out->items);
+    out->items = xrealloc(out->items, (first + g->nrules + 1) * sizeof *out->items);
+    memset(out->items + first, 0, (g->nrules + 1) * sizeof *out->items);
     for (uint32_t r = 0; r < g->nrules; r++) {
         const struct rule *ru = &g->rules[r];
-        if (has_suffix(ru->name, EXAMPLES, &base) || has_suffix(ru->name, GENERALIZES, &base))
+        if (has_suffix(ru->name, EXAMPLES, &base) || has_suffix(ru->name, GENERALIZES, &base) ||
+            ru->pos.line >= stubs_from)
             continue;
         const struct expr *ref = first_reference(ru->rhs);
         if (ref) /* still an item, so what names it gives no second error */
             diag_add(diags, DIAG_ERROR, g->file, ref->pos.line, ref->pos.col,
                      "item %s refers to rule %s: an item is written with literals and "
                      "classes only", ru->name, ref->u.ref.name);
+        if (find_item(out, ru->name, strlen(ru->name)) != SIZE_MAX)
+            diag_add(diags, DIAG_ERROR, g->file, ru->pos.line, ru->pos.col,
+                     "item %s is in the lattice already (from a file read before)", ru->name);
         struct lattice_item *it = &out->items[out->nitems++];
         it->name = ru->name;
+        it->grammar = g;
         it->rule = r;
         uint32_t saved = g->start;
         g->start = r;
@@ -131,10 +192,10 @@ bool lattice_load(const char *path, struct lattice *out, struct diag_list *diags
         bool examples = has_suffix(ru->name, EXAMPLES, &base);
         if (!examples && !has_suffix(ru->name, GENERALIZES, &base))
             continue;
-        size_t item = find_item(out, ru->name, base);
+        size_t item = find_item_from(out, first, ru->name, base);
         if (item == SIZE_MAX) {
             diag_add(diags, DIAG_ERROR, g->file, ru->pos.line, ru->pos.col,
-                     "%s: there is no item %.*s", ru->name, (int)base, ru->name);
+                     "%s: there is no item %.*s in this file", ru->name, (int)base, ru->name);
             continue;
         }
         struct lattice_item *it = &out->items[item];
@@ -170,7 +231,7 @@ bool lattice_load(const char *path, struct lattice *out, struct diag_list *diags
                              "%s: name the items it generalizes, separated by |", ru->name);
                     continue;
                 }
-                if (out->items[lower].rule >= it->rule) {
+                if (lower >= item) {
                     diag_add(diags, DIAG_ERROR, g->file, e->pos.line, e->pos.col,
                              "%s: item %s is not written above %s (list items from the "
                              "most specific to the most general)", ru->name,
@@ -181,31 +242,52 @@ bool lattice_load(const char *path, struct lattice *out, struct diag_list *diags
             }
         }
     }
-    for (size_t i = 0; i < out->nitems; i++)
+    for (size_t i = first; i < out->nitems; i++)
         if (!out->items[i].nexamples && out->items[i].examples == NULL) {
             const struct rule *ru = &g->rules[out->items[i].rule];
             diag_add(diags, DIAG_ERROR, g->file, ru->pos.line, ru->pos.col,
                      "item %s has no examples (add a rule %s%s := \"...\" | ...;)", ru->name,
                      ru->name, EXAMPLES);
         }
-    if (!out->nitems && diags->errors == errors)
+    if (out->nitems == first && diags->errors == errors)
         diag_add(diags, DIAG_ERROR, g->file, 0, 0, "the lattice has no item");
     if (diags->errors != errors) {
+        drop_items(out, first);
+        grammar_free(g);
+        return false;
+    }
+    *gout = g;
+    return true;
+}
+
+bool lattice_load(const char *path, struct lattice *out, struct diag_list *diags)
+{
+    memset(out, 0, sizeof *out);
+    if (!read_items(out, path, &out->grammar, diags)) {
         lattice_free(out);
         return false;
     }
     return true;
 }
 
+bool lattice_add(struct lattice *l, const char *path, struct diag_list *diags)
+{
+    struct grammar *g = NULL;
+    if (!read_items(l, path, &g, diags))
+        return false;
+    l->more = xrealloc(l->more, (l->nmore + 1) * sizeof *l->more);
+    l->more[l->nmore++] = g;
+    return true;
+}
+
 void lattice_free(struct lattice *l)
 {
-    for (size_t i = 0; i < l->nitems; i++) {
-        graph_free(l->items[i].graph);
-        free(l->items[i].examples);
-        free(l->items[i].below);
-    }
+    drop_items(l, 0);
     free(l->items);
     grammar_free(l->grammar);
+    for (size_t i = 0; i < l->nmore; i++)
+        grammar_free(l->more[i]);
+    free(l->more);
     memset(l, 0, sizeof *l);
 }
 

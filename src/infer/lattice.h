@@ -15,7 +15,13 @@
  * `.generalizes` says "more general than": it is the caller's walk (see
  * generalize.h) that goes from an item to those that name it there.
  *
- * Ownership: the lattice owns its grammar, the items' graphs and arrays. */
+ * lattice_add reads more items from another file into a lattice, after its
+ * own: they may generalize items of the files read before (which are
+ * written above them), and are named, examined and checked as above; an
+ * item's name is taken once, and `.examples` and `.generalizes` rules
+ * speak of the file's own items.
+ *
+ * Ownership: the lattice owns its grammars, the items' graphs and arrays. */
 #ifndef KPATH_LATTICE_H
 #define KPATH_LATTICE_H
 
@@ -30,7 +36,8 @@
 
 struct lattice_item {
     const char *name;        /* the rule's name */
-    uint32_t rule;           /* in lattice.grammar */
+    const struct grammar *grammar; /* the file's: lattice.grammar or one of more */
+    uint32_t rule;           /* in grammar */
     struct graph *graph;     /* owned: the item as the start rule, for membership */
     const struct expr **examples; /* owned array of literals */
     size_t nexamples;
@@ -39,14 +46,19 @@ struct lattice_item {
 };
 
 struct lattice {
-    struct grammar *grammar; /* owned */
-    struct lattice_item *items; /* in file order: specific first */
+    struct grammar *grammar; /* owned: the first file */
+    struct grammar **more;   /* owned: the files added */
+    size_t nmore;
+    struct lattice_item *items; /* in file order, files in order: specific first */
     size_t nitems;
 };
 
 /* Load a lattice file; false with diagnostics (*out is then empty). */
 bool lattice_load(const char *path, struct lattice *out, struct diag_list *diags);
 void lattice_free(struct lattice *l);
+/* Add the items of another lattice file; false with diagnostics (the
+ * lattice is then as it was). */
+bool lattice_add(struct lattice *l, const char *path, struct diag_list *diags);
 
 /* Is text[0..len) in item i's language? */
 bool lattice_contains(const struct lattice *l, size_t item, const char *text, size_t len);

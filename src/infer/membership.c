@@ -15,8 +15,10 @@ struct membership {
     /* the batch being asked (membership_begin): borrowed */
     const char *const *inputs;
     const size_t *lens;
-    bool *answers;
+    enum membership_answer *answers;
     size_t n, next, done; /* inputs, started, answered */
+    char **why;           /* owned: per input of the last batch, or NULL */
+    size_t nwhy;
 };
 
 struct membership *membership_new(const struct runner_options *opts, char *const *argv,
@@ -39,6 +41,9 @@ void membership_free(struct membership *m)
     if (!m)
         return;
     runner_free(m->runner);
+    for (size_t i = 0; i < m->nwhy; i++)
+        free(m->why[i]);
+    free(m->why);
     for (size_t i = 0; m->argv[i]; i++)
         free(m->argv[i]);
     free(m->argv);
@@ -46,9 +51,14 @@ void membership_free(struct membership *m)
 }
 
 void membership_begin(struct membership *m, const char *const *inputs, const size_t *lens,
-                      size_t n, bool *answers)
+                      size_t n, enum membership_answer *answers)
 {
     membership_cancel(m);
+    for (size_t i = 0; i < m->nwhy; i++)
+        free(m->why[i]);
+    free(m->why);
+    m->why = xcalloc(n ? n : 1, sizeof *m->why);
+    m->nwhy = n;
     m->inputs = inputs;
     m->lens = lens;
     m->answers = answers;
@@ -83,7 +93,17 @@ enum membership_state membership_poll(struct membership *m, int wait_ms, struct 
         }
         struct strbuf outcome = STRBUF_INIT;
         runner_outcome(res, &outcome);
-        m->answers[i] = oracle_valid(outcome.data, &m->exits);
+        m->answers[i] = res->end == RUNNER_TIMEOUT   ? MEMBERSHIP_TIMEOUT
+                        : res->end == RUNNER_SIGNALED ? MEMBERSHIP_CRASH
+                        : oracle_valid(outcome.data, &m->exits) ? MEMBERSHIP_YES
+                                                                : MEMBERSHIP_NO;
+        const char *line = res->err.first_line;
+        if (line && *line)
+            strbuf_addf(&outcome, "; stderr: %s", line);
+        if (i < m->nwhy) {
+            free(m->why[i]);
+            m->why[i] = strbuf_detach(&outcome, NULL);
+        }
         strbuf_free(&outcome);
         m->done++;
         runner_result_free(res);
@@ -107,7 +127,7 @@ size_t membership_answered(const struct membership *m, size_t *of)
 }
 
 bool membership_ask(struct membership *m, const char *const *inputs, const size_t *lens,
-                    size_t n, bool *answers, volatile const sig_atomic_t *stop,
+                    size_t n, enum membership_answer *answers, volatile const sig_atomic_t *stop,
                     struct diag_list *diags)
 {
     membership_begin(m, inputs, lens, n, answers);
@@ -123,4 +143,9 @@ bool membership_ask(struct membership *m, const char *const *inputs, const size_
             return st == MEMBERSHIP_DONE;
         }
     }
+}
+
+const char *membership_why(const struct membership *m, size_t i)
+{
+    return i < m->nwhy && m->why[i] ? m->why[i] : "";
 }

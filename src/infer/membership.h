@@ -2,8 +2,13 @@
  * (the oracle) through the runner (src/run/runner.h), so every query is a real,
  * contained run: its own directory, process group, timeout and memory limit.
  *
- * An input is valid when its run exited with an accepted code (oracle_valid,
- * src/run/oracle_check.h); a signal or a timeout is invalid.  membership_ask runs
+ * An input is valid (MEMBERSHIP_YES) when its run exited with an accepted
+ * code (oracle_valid, src/run/oracle_check.h), invalid (MEMBERSHIP_NO) when
+ * it exited with another code; a run killed by the timeout is
+ * MEMBERSHIP_TIMEOUT and one killed by a signal MEMBERSHIP_CRASH: neither
+ * is an answer about the input's validity.  Each answer of the last batch
+ * has a one-line account (membership_why: the outcome and the first line
+ * of standard error).  membership_ask runs
  * a batch of inputs, up to `jobs` at once, and answers in the order asked
  * (whatever the order the runs end in), so a caller's log is deterministic
  * when the oracle is.  A run that cannot start at all is an error, not an
@@ -28,17 +33,21 @@
 
 struct membership;
 
+/* What a run says about its input (NO is 0 and YES 1). */
+enum membership_answer { MEMBERSHIP_NO, MEMBERSHIP_YES, MEMBERSHIP_TIMEOUT, MEMBERSHIP_CRASH };
+
 /* argv: the command, NULL-terminated ("{}" stands for the input's path; else
  * the input is on standard input).  Copied. */
 struct membership *membership_new(const struct runner_options *opts, char *const *argv,
                                   const struct oracle_exits *exits);
 void membership_free(struct membership *m);
 
-/* Ask about inputs[i] (lens[i] bytes) for i < n; answers[i] = valid.  False
+/* Ask about inputs[i] (lens[i] bytes) for i < n; answers[i] says what its
+ * run said.  False
  * with a diagnostic when a run could not start or *stop became set (the
  * runs under way are killed then). */
 bool membership_ask(struct membership *m, const char *const *inputs, const size_t *lens,
-                    size_t n, bool *answers, volatile const sig_atomic_t *stop,
+                    size_t n, enum membership_answer *answers, volatile const sig_atomic_t *stop,
                     struct diag_list *diags);
 
 enum membership_state { MEMBERSHIP_WAITING, MEMBERSHIP_DONE, MEMBERSHIP_FAILED };
@@ -46,7 +55,7 @@ enum membership_state { MEMBERSHIP_WAITING, MEMBERSHIP_DONE, MEMBERSHIP_FAILED }
 /* Start asking about inputs[i] (lens[i] bytes) for i < n, answers[i] to be
  * filled in; a batch under way is cancelled first. */
 void membership_begin(struct membership *m, const char *const *inputs, const size_t *lens,
-                      size_t n, bool *answers);
+                      size_t n, enum membership_answer *answers);
 /* Start what can start, take the runs that ended (waiting at most wait_ms
  * for the first); DONE when every answer is in, FAILED with a diagnostic
  * when a run could not start (the others are killed). */
@@ -55,5 +64,9 @@ enum membership_state membership_poll(struct membership *m, int wait_ms, struct 
 void membership_cancel(struct membership *m);
 /* How many answers of the batch are in, of *of. */
 size_t membership_answered(const struct membership *m, size_t *of);
+/* Input i of the last batch, once answered: "exit:1; stderr: LINE" (the
+ * outcome as runner_outcome says it, then standard error's first line when
+ * there is one); "" before.  Valid until the next batch begins. */
+const char *membership_why(const struct membership *m, size_t i);
 
 #endif

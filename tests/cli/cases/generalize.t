@@ -71,7 +71,7 @@ stderr:
 | the samples
 |     #1    no   "n=42"
 |   => not all accepted
-| tests/lattices/digits.txt: error: the program rejects this sample; every sample must be valid
+| tests/lattices/digits.txt: error: the program rejects this sample (exit:1); every sample must be valid
 status: 2
 
 === generalize-zero-max-queries
