@@ -220,12 +220,12 @@ static void list_draw(struct ui *ui, struct rect r, bool focused)
         const struct ws_input *in = &ws->inputs[l->cursor];
         strbuf_reset(&tmp);
         strbuf_addf(&tmp, " input %zu: depth %u", (size_t)l->cursor + 1, in->depth);
+        if (occ.hl) /* before the sample's path, which may be long */
+            strbuf_addf(&tmp, ", k-path at bytes %zu-%zu", occ.from + 1, occ.to);
         if (in->sample)
             strbuf_addf(&tmp, ", from %s", in->sample);
         if (in->ambiguous)
             strbuf_addstr(&tmp, ", ambiguous: its first tree");
-        if (occ.hl)
-            strbuf_addf(&tmp, "; the k-path of 2 at bytes %zu-%zu", occ.from + 1, occ.to);
         screen_fill(s, r.x, py, r.w, ui->ascii ? '-' : 0x2500, EL_BORDER);
         screen_puts(s, r.x + 1, py, r.w - 1, strbuf_str(&tmp), EL_DIM);
         py++;
