@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "formats/grammar_load.h"
+#include "gen/gen.h"
 
 #include "../ui/tui.h"
 
@@ -137,6 +139,41 @@ void docs_man(FILE *out, const struct cli_command *const *commands, size_t n,
 
 /* ---- completion ------------------------------------------------------------------ */
 
+/* The rule names of a grammar file, one a line, for completing --start:
+ * a name (letters, digits, _ . -) or an <angle> name before ::=, := or =
+ * (ebnf, fandango), or before : on its line or the next (ANTLR's .g4, a
+ * lexer's `fragment` rules too).  An awk program in single quotes. */
+#define RULES_AWK                                                                          \
+    "'{ sub(/\\r$/, \"\") }\n"                                                           \
+    "pending != \"\" && !/^[ \\t]*$/ {\n"                                                 \
+    "    if ($0 ~ /^[ \\t]*:/ && $0 !~ /^[ \\t]*::?=/) print pending\n"                   \
+    "    pending = \"\"\n"                                                                  \
+    "}\n"                                                                                  \
+    "match($0, /^[ \\t]*(fragment[ \\t]+)?([A-Za-z_][A-Za-z0-9_.-]*|<[^>]*>)/) {\n"        \
+    "    name = substr($0, 1, RLENGTH); rest = substr($0, RLENGTH + 1)\n"                   \
+    "    sub(/^[ \\t]*(fragment[ \\t]+)?/, \"\", name)\n"                                   \
+    "    if (rest ~ /^[ \\t]*(::=|:=|=|:)/) print name\n"                                   \
+    "    else if (rest ~ /^[ \\t]*$/) pending = name\n"                                     \
+    "}'"
+
+/* Options whose values completion offers, from the tables that read them. */
+static const char *const value_options[] = {"strategy", "closeoff", "format"};
+#define NVALUE_OPTIONS ((int)(sizeof value_options / sizeof value_options[0]))
+
+/* The values of value_options[v], blank-separated (each after a blank). */
+static void value_words(FILE *out, int v)
+{
+    if (v == 0)
+        for (int i = GEN_KPATH; i <= GEN_PROB; i++)
+            fprintf(out, " %s", gen_strategy_name((enum gen_strategy)i));
+    else if (v == 1)
+        for (int i = GEN_CLOSE_SHORTEST; i <= GEN_CLOSE_GREEDY; i++)
+            fprintf(out, " %s", gen_closeoff_name((enum gen_closeoff)i));
+    else
+        for (int i = GRAMMAR_FORMAT_EBNF; i <= GRAMMAR_FORMAT_FANDANGO; i++)
+            fprintf(out, " %s", grammar_format_name((enum grammar_format)i));
+}
+
 /* The options of command c, blank-separated (long forms, then short). */
 static void option_words(FILE *out, const struct cli_command *c)
 {
@@ -165,7 +202,15 @@ static void bash_completion(FILE *out, const struct cli_command *const *commands
           "    for w in \"${COMP_WORDS[@]}\"; do\n"
           "        case $w in *.ebnf|*.g4|*.json|*.fan|*.tribble) [ -f \"$w\" ] && g=$w ;; esac\n"
           "    done\n"
-          "    [ -n \"$g\" ] && sed -n 's/^[[:space:]]*\\([A-Za-z_][A-Za-z0-9_]*\\)[[:space:]]*\\(:=\\|::=\\|=\\).*/\\1/p' \"$g\"\n"
+          "    [ -n \"$g\" ] && awk " RULES_AWK " \"$g\"\n"
+          "}\n"
+          "_kpath_lessons() {\n"
+          "    local d l\n"
+          "    d=$(command -v kpath) && d=${d%/*}\n"
+          "    for l in \"$d\"/../lessons/*.lesson \"$d\"/../../lessons/*.lesson " KPATH_DATADIR "/lessons/*.lesson; do\n"
+          "        [ -e \"$l\" ] || continue\n"
+          "        l=${l##*/}; echo \"${l%.lesson}\"\n"
+          "    done\n"
           "}\n"
           "_kpath() {\n"
           "    local cur prev cmd opts\n"
@@ -175,7 +220,14 @@ static void bash_completion(FILE *out, const struct cli_command *const *commands
           "    case $prev in\n"
           "        --start) COMPREPLY=($(compgen -W \"$(_kpath_rules)\" -- \"$cur\")); return ;;\n"
           "        --theme) COMPREPLY=($(compgen -W \"default light high-contrast mono solarized-dark\" -- \"$cur\")); return ;;\n"
-          "    esac\n"
+          "        --lesson) COMPREPLY=($(compgen -W \"$(_kpath_lessons)\" -- \"$cur\")); return ;;\n",
+          out);
+    for (int v = 0; v < NVALUE_OPTIONS; v++) {
+        fprintf(out, "        --%s) COMPREPLY=($(compgen -W \"", value_options[v]);
+        value_words(out, v);
+        fputs("\" -- \"$cur\")); return ;;\n", out);
+    }
+    fputs("    esac\n"
           "    if [ \"$COMP_CWORD\" = 1 ]; then\n"
           "        COMPREPLY=($(compgen -W \"",
           out);
@@ -216,7 +268,14 @@ static void zsh_completion(FILE *out, const struct cli_command *const *commands,
           "    for w in $words; do\n"
           "        [[ $w == *.(ebnf|g4|json|fan|tribble) && -f $w ]] && g=$w\n"
           "    done\n"
-          "    [[ -n $g ]] && compadd -- ${(f)\"$(sed -n 's/^[[:space:]]*\\([A-Za-z_][A-Za-z0-9_]*\\)[[:space:]]*\\(:=\\|::=\\|=\\).*/\\1/p' $g)\"}\n"
+          "    [[ -n $g ]] && compadd -- ${(f)\"$(awk " RULES_AWK " $g)\"}\n"
+          "}\n"
+          "_kpath_lessons() {\n"
+          "    local d l\n"
+          "    d=${$(whence -p kpath):h}\n"
+          "    for l in $d/../lessons/*.lesson(N) $d/../../lessons/*.lesson(N) " KPATH_DATADIR "/lessons/*.lesson(N); do\n"
+          "        l=${l:t}; compadd -- ${l%.lesson}\n"
+          "    done\n"
           "}\n"
           "_kpath() {\n"
           "    local -a commands\n"
@@ -242,7 +301,14 @@ static void zsh_completion(FILE *out, const struct cli_command *const *commands,
           "    case $words[CURRENT-1] in\n"
           "        --start) _kpath_rules; return ;;\n"
           "        --theme) compadd default light high-contrast mono solarized-dark; return ;;\n"
-          "    esac\n"
+          "        --lesson) _kpath_lessons; return ;;\n",
+          out);
+    for (int v = 0; v < NVALUE_OPTIONS; v++) {
+        fprintf(out, "        --%s) compadd", value_options[v]);
+        value_words(out, v);
+        fputs("; return ;;\n", out);
+    }
+    fputs("    esac\n"
           "    case $words[2] in\n",
           out);
     for (size_t i = 0; i < n; i++) {

@@ -122,10 +122,105 @@ static void list_action(struct ui *ui, enum pane_id p, enum action a)
     list_scroll_into_view(l, rows);
 }
 
+/* ---- stepping back ------------------------------------------------------
+ * Generation is seeded, so the generator started again from the same
+ * workspace takes the same steps: a step back replays all steps but the
+ * last.  The steps are counted when every step of the generator came from
+ * s or S (the generator as the last of them left it, still there); any
+ * other change (r, :gen, R, a new grammar) ends the count until R. */
+static bool step_record_holds(const struct ui *ui)
+{
+    const struct generator *gen = ui->ws->gen;
+    return ui->step_known && gen == ui->step_gen &&
+           (!gen || (gen->tree.len == ui->step_tree_len && gen->ninputs == ui->step_ninputs &&
+                     gen->last.inst == ui->step_last));
+}
+
+static void step_record(struct ui *ui, uint64_t count)
+{
+    const struct generator *gen = ui->ws->gen;
+    ui->step_gen = gen;
+    ui->step_count = count;
+    ui->step_tree_len = gen ? gen->tree.len : 0;
+    ui->step_ninputs = gen ? gen->ninputs : 0;
+    ui->step_last = gen ? gen->last.inst : 0;
+}
+
+/* Before a step of s or S: a generator that is not there yet starts the
+ * count; one the count does not hold for (made or moved by something
+ * else) leaves it unknown. */
+static void step_count_before(struct ui *ui)
+{
+    if (!ui->ws->gen) {
+        ui->step_known = true;
+        step_record(ui, 0);
+    } else if (!step_record_holds(ui)) {
+        ui->step_known = false;
+    }
+}
+
+static void step_count_after(struct ui *ui, uint64_t steps)
+{
+    if (ui->step_known)
+        step_record(ui, ui->step_count + steps);
+}
+
+static void step_back(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    if (!ws->gen || !step_record_holds(ui) || ui->step_count == 0) {
+        ui_error(ui, ws->gen ? "<BS> steps back over the steps of s and S only (R starts over)"
+                             : "no step to go back over: s steps");
+        return;
+    }
+    uint64_t n = ui->step_count - 1;
+    workspace_gen_reset(ws, true);
+    for (uint64_t i = 0; i < n; i++)
+        if (!workspace_gen_step(ws))
+            break;
+    step_record(ui, n);
+    ui->stepper_sig = 0;
+    ui_workspace_changed(ui);
+    if (n)
+        ui_message(ui, "one step back: %" PRIu64 " step%s of this generation", n, n == 1 ? "" : "s");
+    else
+        ui_message(ui, "one step back: before the first step");
+}
+
+/* A key for a command that needs something typed: the command line opens
+ * with the command in it; without one (script mode) the message says what
+ * to type. */
+static void command_prompt(struct ui *ui, const char *initial, const char *usage)
+{
+    if (!ui_cmdline_open(ui, ":", initial))
+        ui_message(ui, "type :%s", usage);
+}
+
 static void export_prompt(struct ui *ui)
 {
-    if (!ui_cmdline_open(ui, ":", "export "))
-        ui_message(ui, "type :export DIR");
+    command_prompt(ui, "export ", "export DIR");
+}
+
+/* D: :dup of the rule of the node selected in the graph (or shown in the
+ * detail pane), else of a rule to type. */
+static void dup_prompt(struct ui *ui)
+{
+    struct strbuf line = STRBUF_INIT;
+    strbuf_addstr(&line, "dup ");
+    uint32_t n = NODE_NONE;
+    if (ui->focus == PANE_GRAPH || (ui->focus == PANE_DETAIL && ui->detail_of == PANE_GRAPH))
+        n = graph_selected_node(ui);
+    if (n != NODE_NONE) {
+        const struct grammar *g = ui->ws->grammar;
+        uint32_t r = ui->ws->graph->nodes[n].rule;
+        if (r < g->nrules)
+            strbuf_addf(&line, "%s ", g->rules[r].name);
+    }
+    struct strbuf usage = STRBUF_INIT;
+    strbuf_addf(&usage, "%s%s[ALT] [DEPTH]", strbuf_str(&line), n == NODE_NONE ? "RULE " : "");
+    command_prompt(ui, strbuf_str(&line), strbuf_str(&usage));
+    strbuf_free(&usage);
+    strbuf_free(&line);
 }
 
 /* P: pin what is selected: the graph's node when the graph (or the detail
@@ -194,25 +289,33 @@ static void global_action(struct ui *ui, enum action a, int key)
         ui_command(ui, cmd);
         break;
     }
-    case ACT_STEP:
+    case ACT_STEP: {
         /* the stepper shows what the step did: on screen and focused at
          * every size, so the keys that follow go where the eyes are */
         ui_focus(ui, PANE_STEPPER);
-        if (!workspace_gen_step(ws) && ws->gen_error)
+        step_count_before(ui);
+        bool more = workspace_gen_step(ws);
+        step_count_after(ui, 1);
+        if (!more && ws->gen_error)
             ui_error(ui, "%s", ws->gen_error);
         else if (ws->gen && ws->gen->phase == GEN_PHASE_DONE)
             ui_message(ui, "generation is over: R resets, r runs again");
         break;
+    }
     case ACT_FINISH_TREE: {
         ui_focus(ui, PANE_STEPPER);
+        step_count_before(ui);
         bool more = true;
+        uint64_t steps = 0;
         do
-            more = workspace_gen_step(ws);
+            more = workspace_gen_step(ws), steps++;
         while (more && !(ws->gen->events & GEN_EVENT_TREE_FINISHED));
+        step_count_after(ui, steps);
         if (!more && ws->gen_error)
             ui_error(ui, "%s", ws->gen_error);
         break;
     }
+    case ACT_STEP_BACK: ui_focus(ui, PANE_STEPPER); step_back(ui); break;
     case ACT_RUN: ui_focus(ui, PANE_STEPPER); ui_start_run(ui); break;
     case ACT_RESET: {
         size_t before = ws->ninputs;
@@ -227,6 +330,15 @@ static void global_action(struct ui *ui, enum action a, int key)
         break;
     }
     case ACT_EXPORT: export_prompt(ui); break;
+    case ACT_SAMPLES: command_prompt(ui, "samples ", "samples FILE|DIR..."); break;
+    case ACT_DUP: dup_prompt(ui); break;
+    case ACT_SAVE:
+        if (ws->file)
+            ui_command(ui, "save");
+        else
+            command_prompt(ui, "save ", "save FILE");
+        break;
+    case ACT_OPEN: command_prompt(ui, "open ", "open FILE"); break;
     case ACT_COVER: {
         uint32_t *path = xmalloc((ws->k + 1) * sizeof *path);
         if (ui->focus != PANE_GRAPH && ui->focus != PANE_INPUTS &&

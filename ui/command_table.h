@@ -55,7 +55,7 @@
     X("help", cmd_help, "", ARG_NONE, "keys and commands")                                        \
     X("messages", cmd_messages, "", ARG_NONE, "every message and error of this session (also M)") \
     X("footer", cmd_footer, "", ARG_NONE, "show or hide the line of the focused pane's keys")    \
-    X("lesson", cmd_lesson, "[NAME|FILE|off]", ARG_FILE, "open a lesson (< and > step); no NAME lists them") \
+    X("lesson", cmd_lesson, "[NAME|FILE|off]", ARG_LESSON, "open a lesson (< and > step); no NAME lists them") \
     X("q", cmd_quit, "", ARG_NONE, "quit (q! without asking)")                                    \
     X("quit", cmd_quit, "", ARG_NONE, "quit")
 

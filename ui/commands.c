@@ -36,7 +36,10 @@
 #include "workspace/workspace_export.h"
 #include "workspace/workspace_file.h"
 
-enum arg_kind { ARG_NONE, ARG_FILE, ARG_RULE, ARG_NODE, ARG_STRATEGY, ARG_CLOSEOFF, ARG_THEME, ARG_FILTER };
+enum arg_kind {
+    ARG_NONE, ARG_FILE, ARG_RULE, ARG_NODE, ARG_STRATEGY, ARG_CLOSEOFF, ARG_THEME, ARG_FILTER,
+    ARG_LESSON
+};
 
 struct cmd_args {
     int argc;
@@ -1250,6 +1253,11 @@ void commands_run(struct ui *ui, const char *line)
     args_free(&a);
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static char **matches_from(const char *const *cands, size_t n, const char *word)
 {
     char **out = xcalloc(n + 1, sizeof *out);
@@ -1327,6 +1335,36 @@ char **commands_complete(struct ui *ui, const char *line, int start, const char 
     case ARG_FILTER: {
         static const char *const s[] = {"uncovered", "covered", "all"};
         return matches_from(s, 3, word);
+    }
+    case ARG_LESSON: {
+        /* the bundled lessons' names and off; a path completes as a file */
+        if (strchr(word, '/') || (word[0] == '.'))
+            return NULL;
+        char **all = xcalloc(2, sizeof *all);
+        size_t n = 0, cap = 2;
+        all[n++] = xstrdup("off");
+        char *dir = ui_lessons_dir(ui);
+        DIR *d = dir ? opendir(dir) : NULL;
+        for (struct dirent *e; d && (e = readdir(d));) {
+            size_t l = strlen(e->d_name);
+            if (l > 7 && strcmp(e->d_name + l - 7, ".lesson") == 0) {
+                all = xgrow(all, &cap, n + 2, sizeof *all);
+                all[n++] = xstrndup(e->d_name, l - 7);
+            }
+        }
+        if (d)
+            closedir(d);
+        free(dir);
+        qsort(all, n, sizeof *all, cmp_strp);
+        char **m = matches_from((const char *const *)all, n, word);
+        for (size_t i = 0; i < n; i++)
+            free(all[i]);
+        free(all);
+        if (!m[0]) { /* no lesson by that name: a file of one's own */
+            free(m);
+            return NULL;
+        }
+        return m;
     }
     case ARG_THEME: {
         char **themes = theme_list(ui->exe_dir);

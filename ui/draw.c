@@ -201,20 +201,21 @@ static size_t wrap_at(const char *t, size_t len, int width)
     return i >= len ? len : after_space ? after_space : i;
 }
 
-/* A message or question on the bottom line; a question (two_rows) also on
- * the row above it (over the status bar, until it is answered) when one row
- * is too short, so that no question is cut.  `tail` ends the last row and is never cut: always
- * when `always` (a question's "(y/n)", a message with more in the log),
- * and when the text does not fit even two rows (then cut with an
- * ellipsis, the log has all of it). */
+/* A message or question on the bottom line, and on the row above it (over
+ * the status bar, until it is answered or the next key) when one row is too
+ * short, so that no question is cut and a message keeps its end.
+ * `tail` ends the last row and is never cut: always when `always` (a
+ * question's "(y/n)", a message with more in the log), and when the text
+ * does not fit even two rows (then cut with an ellipsis, the log has all of
+ * it). */
 static void message_rows(struct screen *s, int y, const char *text, size_t len, int style,
-                         const char *tail, int tail_style, bool always, bool two_rows)
+                         const char *tail, int tail_style, bool always)
 {
     int w = s->w, cols = text_columns(text, len);
     int tw = tail ? text_columns(tail, strlen(tail)) : 0;
     const char *last = text; /* what the bottom row shows */
     size_t last_len = len;
-    if (two_rows && cols > w - (always ? tw : 0) && y > 0 && w > 2 * tw) {
+    if (cols > w - (always ? tw : 0) && y > 0 && w > 2 * tw) {
         size_t first = wrap_at(text, len, w), keep = first;
         while (keep && text[keep - 1] == ' ')
             keep--;
@@ -266,7 +267,7 @@ static void draw_bottom_line(struct ui *ui, int y)
         size_t len = strlen(q), ynl = strlen(yn);
         bool ends_yn = len > ynl && strcmp(q + len - ynl, yn) == 0;
         message_rows(s, y, q, ends_yn ? len - ynl : len, EL_HELP_KEY, ends_yn ? yn : NULL,
-                     EL_HELP_KEY, ends_yn, true);
+                     EL_HELP_KEY, ends_yn);
         return;
     }
     struct strbuf status = STRBUF_INIT;
@@ -277,11 +278,12 @@ static void draw_bottom_line(struct ui *ui, int y)
         return;
     }
     if (ui->message) {
-        /* a message longer than the two rows, or with more in the log, ends
-         * in a pointer to the log, where all of it can be read */
+        /* a message longer than one row wraps into the row above; one
+         * longer than the two rows, or with more in the log, ends in a
+         * pointer to the log, where all of it can be read */
         message_rows(s, y, ui->message, strlen(ui->message),
                      ui->message_error ? EL_ERROR : EL_MESSAGE, " (M: all of it)", EL_DIM,
-                     ui->message_more, false);
+                     ui->message_more);
     }
 }
 
@@ -340,12 +342,12 @@ static bool footer_key(struct screen *s, int *x, int y, const char *keys, const 
 static const struct {
     enum action action;
     const char *word;
-} footer_first[NCONTEXTS][4] = {
-    [CTX_GRAPH] = {{ACT_COVER, "cover"}, {ACT_PIN, "pin"}},
+} footer_first[NCONTEXTS][5] = {
+    [CTX_GRAPH] = {{ACT_COVER, "cover"}, {ACT_PIN, "pin"}, {ACT_DUP, "dup"}},
     [CTX_KPATHS] = {{ACT_COVER, "cover"}, {ACT_PIN, "pin"}},
     [CTX_DETAIL] = {{ACT_COVER, "cover"}, {ACT_PIN, "pin"}},
-    [CTX_STEPPER] = {{ACT_STEP, "step"}, {ACT_FINISH_TREE, "finish"}, {ACT_RUN, "run"},
-                     {ACT_RESET, "reset"}},
+    [CTX_STEPPER] = {{ACT_STEP, "step"}, {ACT_STEP_BACK, "back"}, {ACT_FINISH_TREE, "finish"},
+                     {ACT_RUN, "run"}, {ACT_RESET, "reset"}},
     [CTX_INPUTS] = {{ACT_EXPORT, "export"}},
 };
 
@@ -377,7 +379,7 @@ static void draw_footer(struct ui *ui, int y)
         return;
     enum key_context ctx = pane_ops[ui->focus]->context;
     int nfirst = 0;
-    while (nfirst < 4 && footer_first[ctx][nfirst].word)
+    while (nfirst < 5 && footer_first[ctx][nfirst].word)
         nfirst++;
     for (int i = 0; i < nfirst; i++)
         if (!footer_key(s, &x, y, keys_binding(footer_first[ctx][i].action)->keys,

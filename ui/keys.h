@@ -78,9 +78,14 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_FINISH_TREE, CTX_GLOBAL, "S", "", "generator: finish the current tree")                 \
     X(ACT_RUN, CTX_GLOBAL, "r", "run", "generator: run to full coverage (any key stops)")        \
     X(ACT_RESET, CTX_GLOBAL, "R", "", "generator: reset (drops the inputs of this run)")          \
+    X(ACT_STEP_BACK, CTX_GLOBAL, "<BS>", "", "generator: one step back (undoes the last step of s or S)") \
     X(ACT_COVER, CTX_GLOBAL, "C", "cover", "generate a smallest input that covers the selected k-path") \
     X(ACT_PIN, CTX_GLOBAL, "P", "pin", "pin the selected k-path (or graph node) as a context")    \
     X(ACT_EXPORT, CTX_GLOBAL, "e", "", "export the marked inputs (or the selected one)")          \
+    X(ACT_SAMPLES, CTX_GLOBAL, "Y", "", "add samples: type the files or directories (:samples)")  \
+    X(ACT_DUP, CTX_GLOBAL, "D", "", "duplicate the selected node's rule: type the alternative (:dup)") \
+    X(ACT_SAVE, CTX_GLOBAL, "<C-s>", "", "save the workspace (:save; a new one asks for a file)") \
+    X(ACT_OPEN, CTX_GLOBAL, "O", "", "open a saved workspace: type its file (:open)")              \
     X(ACT_MESSAGES, CTX_GLOBAL, "M", "", "the message log: every message and error in full")      \
     X(ACT_GENERALIZE_VIEW, CTX_GLOBAL, "W", "", "the generalization (:generalize): learned grammar, query log") \
     X(ACT_LESSON_NEXT, CTX_GLOBAL, ">", "", "lesson: the next step (:lesson opens one)")           \

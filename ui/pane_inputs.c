@@ -10,6 +10,7 @@
 
 #include "workspace/reduce_marks.h"
 #include "ui.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 
 static uint64_t list_rows(struct ui *ui)
@@ -62,12 +63,115 @@ static void plot_draw(struct ui *ui, struct rect r, bool focused)
         plot_growth(&ui->scr, r, current_growth(ui), (size_t)pl->cursor + 1);
 }
 
+/* ---- where the selected k-path occurs ---------------------------------------
+ * The k-path selected in pane 2, found in the input under the cursor: its
+ * first occurrence (k symbolic instances, each the nearest symbolic
+ * ancestor of the next, as derivation_foreach_kpath reads them), and the
+ * bytes of the text the top one's subtree produces. */
+struct occurrence {
+    bool *hl;           /* owned; per instance: on the occurrence (NULL: none) */
+    uint32_t top;       /* its first instance */
+    size_t from, to;    /* the bytes of the input its first instance produced */
+};
+
+static uint32_t symbolic_up(const struct derivation *t, uint32_t i)
+{
+    const struct graph *g = t->graph;
+    for (uint32_t p = t->insts[i].parent; p != DTREE_NONE; p = t->insts[p].parent)
+        if (node_kind_is_symbolic(g->nodes[t->insts[p].node].kind))
+            return p;
+    return DTREE_NONE;
+}
+
+/* The text offsets of instance top's subtree: a pre-order walk, counting
+ * the bytes of the leaves before it and inside it. */
+static void occurrence_span(const struct derivation *t, struct occurrence *o)
+{
+    const struct graph *g = t->graph;
+    uint32_t *stack = xmalloc(sizeof *stack), *depth = xmalloc(sizeof *depth);
+    size_t len = 1, cap = 1, dcap = 1, at = 0;
+    uint32_t top_depth = UINT32_MAX;
+    stack[0] = 0;
+    depth[0] = 0;
+    bool inside = false;
+    o->from = o->to = 0;
+    while (len) {
+        len--;
+        uint32_t inst = stack[len], d = depth[len];
+        const struct derivation_inst *in = &t->insts[inst];
+        if (inside && d <= top_depth)
+            break; /* left the subtree */
+        if (inst == o->top) {
+            inside = true;
+            top_depth = d;
+            o->from = at;
+        }
+        if (!in->open) {
+            const struct graph_node *n = &g->nodes[in->node];
+            if (n->kind == NODE_LIT)
+                at += n->expr->u.lit.len;
+            else if (n->kind == NODE_CLASS) {
+                char buf[4];
+                at += utf8_encode(in->ch, buf);
+            }
+        }
+        if (inside)
+            o->to = at;
+        stack = xgrow(stack, &cap, len + in->nchildren, sizeof *stack);
+        depth = xgrow(depth, &dcap, len + in->nchildren, sizeof *depth);
+        for (uint32_t c = in->nchildren; c-- > 0;) {
+            stack[len] = derivation_children(t, inst)[c];
+            depth[len++] = d + 1;
+        }
+    }
+    free(stack);
+    free(depth);
+}
+
+static bool find_occurrence(struct ui *ui, const struct derivation *t, struct occurrence *o)
+{
+    struct workspace *ws = ui->ws;
+    uint32_t k = ws->k;
+    o->hl = NULL;
+    if (!t->len || !k)
+        return false;
+    uint32_t *path = xmalloc((k + 1) * sizeof *path), *insts = xmalloc(k * sizeof *insts);
+    bool found = false;
+    if (kpaths_selected(ui, path, NULL)) {
+        const struct graph *g = t->graph;
+        for (size_t i = 0; i < t->len && !found; i++) {
+            uint32_t at = (uint32_t)i, j = k;
+            if (!node_kind_is_symbolic(g->nodes[t->insts[i].node].kind))
+                continue;
+            while (j > 0 && at != DTREE_NONE && t->insts[at].node == path[j - 1]) {
+                insts[--j] = at;
+                if (j)
+                    at = symbolic_up(t, at);
+            }
+            found = j == 0;
+        }
+    }
+    if (found) {
+        o->hl = xcalloc(t->len, sizeof *o->hl);
+        for (uint32_t j = 0; j < k; j++)
+            o->hl[insts[j]] = true;
+        o->top = insts[0];
+        occurrence_span(t, o);
+    }
+    free(path);
+    free(insts);
+    return found;
+}
+
 static void list_draw(struct ui *ui, struct rect r, bool focused)
 {
     struct workspace *ws = ui->ws;
     struct screen *s = &ui->scr;
     struct list_state *l = &ui->list[PANE_INPUTS];
     struct strbuf tmp = STRBUF_INIT;
+    struct occurrence occ = {NULL, 0, 0, 0};
+    if (ws->ninputs && l->cursor < ws->ninputs && ws->inputs[l->cursor].has_tree)
+        find_occurrence(ui, &ws->inputs[l->cursor].tree, &occ);
     int list_h = ws->ninputs ? (r.h - 1) * 2 / 5 : r.h - 1;
     if (list_h < 2)
         list_h = r.h > 3 ? 2 : r.h - 1;
@@ -95,6 +199,20 @@ static void list_draw(struct ui *ui, struct rect r, bool focused)
         screen_puts(s, r.x + used, yy, r.w - used, strbuf_str(&tmp), EL_NORMAL);
         if (i == l->cursor)
             draw_selected(&ui->scr, r, yy, focused);
+        if (i == l->cursor && occ.hl) {
+            /* the selected k-path's text, highlighted where it shows */
+            strbuf_reset(&tmp);
+            escape_text(in->text, occ.from, (size_t)r.w * 4, &tmp);
+            int a = text_columns(strbuf_str(&tmp), tmp.len);
+            strbuf_reset(&tmp);
+            escape_text(in->text, occ.to, (size_t)r.w * 4, &tmp);
+            int b = text_columns(strbuf_str(&tmp), tmp.len);
+            if (b == a && b < r.w - used)
+                b++; /* an empty text: the place between two characters */
+            if (a < r.w - used)
+                screen_restyle(s, r.x + used + a, yy, (b < r.w - used ? b : r.w - used) - a,
+                               EL_REACHED, false);
+        }
     }
     /* the preview */
     int py = r.y + 1 + list_h;
@@ -102,6 +220,8 @@ static void list_draw(struct ui *ui, struct rect r, bool focused)
         const struct ws_input *in = &ws->inputs[l->cursor];
         strbuf_reset(&tmp);
         strbuf_addf(&tmp, " input %zu: depth %u", (size_t)l->cursor + 1, in->depth);
+        if (occ.hl) /* before the sample's path, which may be long */
+            strbuf_addf(&tmp, ", k-path at bytes %zu-%zu", occ.from + 1, occ.to);
         if (in->sample)
             strbuf_addf(&tmp, ", from %s", in->sample);
         if (in->ambiguous)
@@ -112,17 +232,26 @@ static void list_draw(struct ui *ui, struct rect r, bool focused)
         struct rect tr = {r.x, py, r.w, r.y + r.h - py};
         ui->preview_height = tr.h;
         if (tr.h > 0 && in->has_tree) {
+            uint64_t hl_row = 0;
             uint64_t rows = draw_tree(ui, &in->tree, (struct rect){0, 0, 0, 0}, UINT64_MAX,
-                                      DTREE_NONE, NULL);
+                                      DTREE_NONE, NULL, occ.hl, &hl_row);
+            /* a newly found occurrence scrolls into view, once (J/K scroll on) */
+            uint64_t sig = occ.hl ? (l->cursor + 1) * 1000003u ^ (uint64_t)occ.top << 32 ^ occ.from : 0;
+            if (sig != ui->preview_hl_sig) {
+                ui->preview_hl_sig = sig;
+                if (occ.hl && (hl_row < ui->preview_top || hl_row >= ui->preview_top + (uint64_t)tr.h))
+                    ui->preview_top = hl_row;
+            }
             if (rows > (uint64_t)tr.h && ui->preview_top > rows - (uint64_t)tr.h)
                 ui->preview_top = rows - (uint64_t)tr.h;
             if (rows <= (uint64_t)tr.h)
                 ui->preview_top = 0;
-            draw_tree(ui, &in->tree, tr, ui->preview_top, DTREE_NONE, NULL);
+            draw_tree(ui, &in->tree, tr, ui->preview_top, DTREE_NONE, NULL, occ.hl, NULL);
         } else if (tr.h > 0) {
             screen_puts(s, r.x + 1, tr.y, r.w - 1, "(no derivation tree: the forest is cyclic)", EL_DIM);
         }
     }
+    free(occ.hl);
     strbuf_free(&tmp);
 }
 

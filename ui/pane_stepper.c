@@ -31,8 +31,9 @@ static void tree_row_label(struct ui *ui, const struct derivation *t, uint32_t i
 }
 
 uint64_t draw_tree(struct ui *ui, const struct derivation *t, struct rect r, uint64_t top,
-                   uint32_t mark, uint64_t *mark_row)
+                   uint32_t mark, uint64_t *mark_row, const bool *hl, uint64_t *hl_row)
 {
+    bool hl_seen = false;
     const struct graph *g = t->graph;
     uint32_t *stack = NULL, *depth = NULL;
     size_t len = 0, cap = 0, dcap = 0;
@@ -51,6 +52,11 @@ uint64_t draw_tree(struct ui *ui, const struct derivation *t, struct rect r, uin
         const struct derivation_inst *in = &t->insts[inst];
         if (inst == mark && mark_row)
             *mark_row = row;
+        if (hl && hl[inst] && !hl_seen) {
+            hl_seen = true;
+            if (hl_row)
+                *hl_row = row;
+        }
         if (row >= top && row < top + (uint64_t)r.h) {
             int y = r.y + (int)(row - top);
             int indent = (int)d * 2;
@@ -66,6 +72,9 @@ uint64_t draw_tree(struct ui *ui, const struct derivation *t, struct rect r, uin
             if (inst == mark) {
                 strbuf_addstr(&label, glyph(ui->ascii, "  \xe2\x97\x80 just filled", "  <- just filled"));
                 style = EL_SLOT_LAST;
+            } else if (hl && hl[inst]) {
+                strbuf_addstr(&label, glyph(ui->ascii, "  \xe2\x97\x80 k-path", "  <- k-path"));
+                style = EL_REACHED;
             }
             screen_puts(&ui->scr, r.x + indent, y, r.w - indent, strbuf_str(&label), style);
         }
@@ -228,6 +237,42 @@ static void events_text(struct ui *ui, const struct generator *gen, struct strbu
 #undef EVENT
 }
 
+/* The partial input: the text of the tree so far, each open slot as its
+ * node's name in angle quotes (what is still to come there). */
+static void partial_text(struct ui *ui, const struct derivation *t, struct strbuf *out)
+{
+    const struct graph *g = t->graph;
+    uint32_t *stack = NULL;
+    size_t depth = 0, cap = 0;
+    if (t->len) {
+        stack = xgrow(stack, &cap, 1, sizeof *stack);
+        stack[depth++] = 0;
+    }
+    /* two rows of a pane show far less than this */
+    const size_t limit = out->len + 2048;
+    while (depth && out->len < limit) {
+        uint32_t inst = stack[--depth];
+        const struct derivation_inst *in = &t->insts[inst];
+        const struct graph_node *n = &g->nodes[in->node];
+        if (in->open) {
+            strbuf_addstr(out, glyph(ui->ascii, "\xe2\x80\xb9", "<"));
+            graph_node_name(g, in->node, out);
+            strbuf_addstr(out, glyph(ui->ascii, "\xe2\x80\xba", ">"));
+            continue;
+        }
+        if (n->kind == NODE_LIT)
+            escape_text(n->expr->u.lit.text, n->expr->u.lit.len, limit, out);
+        else if (n->kind == NODE_CLASS) {
+            char buf[4];
+            escape_text(buf, utf8_encode(in->ch, buf), limit, out);
+        }
+        stack = xgrow(stack, &cap, depth + in->nchildren, sizeof *stack);
+        for (uint32_t c = in->nchildren; c-- > 0;)
+            stack[depth++] = derivation_children(t, inst)[c];
+    }
+    free(stack);
+}
+
 static uint64_t stepper_tree_rows(struct ui *ui)
 {
     struct workspace *ws = ui->ws;
@@ -307,6 +352,11 @@ static void stepper_draw(struct ui *ui, struct rect r, bool focused)
     events_text(ui, gen, &tmp);
     if (tmp.len)
         wrap_line(ui, r, &y, "event ", strbuf_str(&tmp), EL_HEADER, 2);
+    if (gen->tree.len && gen->phase != GEN_PHASE_IDLE && gen->phase != GEN_PHASE_DONE) {
+        strbuf_reset(&tmp);
+        partial_text(ui, &gen->tree, &tmp);
+        wrap_line(ui, r, &y, "text  ", strbuf_str(&tmp), EL_NORMAL, 2);
+    }
     if (y < r.y + r.h) {
         strbuf_reset(&tmp);
         strbuf_addf(&tmp, "tree %zu, %zu instance%s, %zu open", gen->ninputs + (gen->phase == GEN_PHASE_IDLE ? 0 : 1),
@@ -325,7 +375,8 @@ static void stepper_draw(struct ui *ui, struct rect r, bool focused)
         uint64_t mark_row = 0;
         if (sig != ui->stepper_sig) {
             ui->stepper_sig = sig;
-            draw_tree(ui, &gen->tree, (struct rect){0, 0, 0, 0}, UINT64_MAX, gen->last.inst, &mark_row);
+            draw_tree(ui, &gen->tree, (struct rect){0, 0, 0, 0}, UINT64_MAX, gen->last.inst, &mark_row,
+                      NULL, NULL);
             l->cursor = mark_row;
             if (l->cursor < l->top || l->cursor >= l->top + (uint64_t)tr.h)
                 l->top = l->cursor > (uint64_t)tr.h / 2 ? l->cursor - (uint64_t)tr.h / 2 : 0;
@@ -339,7 +390,7 @@ static void stepper_draw(struct ui *ui, struct rect r, bool focused)
             l->top = l->cursor;
         if (l->cursor >= l->top + (uint64_t)tr.h)
             l->top = l->cursor - (uint64_t)tr.h + 1;
-        draw_tree(ui, &gen->tree, tr, l->top, gen->last.inst, NULL);
+        draw_tree(ui, &gen->tree, tr, l->top, gen->last.inst, NULL, NULL, NULL);
         if (focused && rows && l->cursor >= l->top && l->cursor < l->top + (uint64_t)tr.h)
             draw_selected(&ui->scr, tr, tr.y + (int)(l->cursor - l->top), true);
     }

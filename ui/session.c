@@ -78,6 +78,7 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
     for (int p = 0; p < NPANES; p++)
         ui->list[p] = (struct list_state){0, 0, 0, 0};
     ui->preview_top = 0;
+    ui->preview_hl_sig = 0;
     if (ui->growth_valid)
         growth_free(&ui->growth);
     if (ui->compare_valid)

@@ -404,6 +404,10 @@ static void setup_readline(const char *history_path)
     rl_redisplay_function = rl_redisplay_into_frame;
     rl_attempted_completion_function = complete;
     rl_completion_display_matches_hook = display_matches;
+    /* words break at blanks and quotes only: rule names like <expr>, a=b
+     * and x>y complete whole (readline's default breaks at < > = too) */
+    static char word_breaks[] = " \t\n\"'";
+    rl_completer_word_break_characters = word_breaks;
     if (!devnull)
         devnull = fopen("/dev/null", "w");
     rl_outstream = devnull;

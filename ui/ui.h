@@ -249,6 +249,7 @@ struct ui {
     /* inputs pane */
     uint64_t preview_top;
     int preview_height;
+    uint64_t preview_hl_sig; /* the input and k-path the preview last scrolled to */
     bool marks_exported;     /* the marked inputs were exported since marked */
     enum inputs_view inputs_view; /* which of its views the pane shows */
     struct coverage_growth growth; /* the plot's curve, for growth_key */
@@ -300,6 +301,14 @@ struct ui {
 
     /* stepper: what was shown last, to follow the slot just filled */
     uint64_t stepper_sig;
+    /* stepper: the steps taken with s and S since the generator started
+     * (step_known), and the generator as they left it, so that <BS> can
+     * step back by replaying all but the last (app.c) */
+    const void *step_gen;
+    size_t step_tree_len, step_ninputs;
+    uint32_t step_last;
+    uint64_t step_count;
+    bool step_known;
 
     /* detail pane: the explanation of the selected k-path, kept while the
      * selection and the workspace stay the same */
@@ -437,9 +446,11 @@ extern const struct pane_ops graph_pane_ops, kpaths_pane_ops, probs_pane_ops, st
     inputs_pane_ops, detail_pane_ops;
 
 /* Draw a derivation tree (pre-order, indented) rows [top, top+h) into r;
- * returns the number of rows.  `mark` is highlighted (DTREE_NONE: none). */
+ * returns the number of rows.  `mark` is highlighted (DTREE_NONE: none),
+ * *mark_row set to its row; so are the instances i with hl[i] (hl may be
+ * NULL: none), as the k-path they are on, *hl_row set to the first one's. */
 uint64_t draw_tree(struct ui *ui, const struct derivation *t, struct rect r, uint64_t top,
-                   uint32_t mark, uint64_t *mark_row);
+                   uint32_t mark, uint64_t *mark_row, const bool *hl, uint64_t *hl_row);
 
 /* ---- pane helpers used across files ---------------------------------------- */
 /* The k-path list as shown (the filter, then the narrowing): its length, the
