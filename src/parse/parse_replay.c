@@ -467,7 +467,7 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             memcpy(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
         }
     }
-    if (last && !programmed && last->entry != ventry) {
+    if (last && !programmed && (last->gen != p->states_gen || last->entry != ventry)) {
         last->gen = p->states_gen, last->id = id, last->ninputs = ninputs, last->entry = ventry;
         memcpy(last->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
     }
