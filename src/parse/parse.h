@@ -80,6 +80,9 @@ struct parse_stats {
      * among the levels last met below that state (two per state, looked up
      * by its id), without the level cache or a hash lookup. */
     size_t levels_remembered;
+    /* First levels of a replay's walk (its leaf, the next character, the
+     * item waiting on the leaf) found the same way, by leaf and character. */
+    size_t roots_remembered;
     /* Sets built whose values needed the search for cycles (a derivation
      * added to something already made, or a cycle): the others are
      * summarized in the order they were made. */

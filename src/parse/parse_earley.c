@@ -686,6 +686,11 @@ static void parser_free(struct parser *p)
     free(p->level_cache);
     free(p->values_cache);
     free(p->next_levels);
+    if (p->root_levels)
+        for (uint32_t i = 0; i < p->g->nnodes; i++)
+            free(p->root_levels[i]);
+    free(p->root_levels);
+    free(p->last_values);
     free(p->rec_old);
     free(p->rec_words);
     free(p->prog);
@@ -758,7 +763,9 @@ static size_t parser_memory(const struct parser *p)
                            p->marking_cap * sizeof *p->marking;
         size_t caches = p->level_cache ? STATES_CACHE_SLOTS * sizeof *p->level_cache +
                                              VALUES_CACHE_SLOTS * sizeof *p->values_cache +
-                                             2 * p->next_levels_cap * sizeof *p->next_levels
+                                             2 * p->next_levels_cap * sizeof *p->next_levels +
+                                             p->root_levels_rows * 256 * sizeof **p->root_levels +
+                                             p->last_values_cap * sizeof *p->last_values
                                        : 0;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + caches +
                per_position;

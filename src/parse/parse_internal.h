@@ -284,6 +284,15 @@ struct parser {
     struct values_cache *values_cache;
     struct next_level *next_levels; /* 2 per state id (see struct next_level) */
     size_t next_levels_cap;         /* states it has room for */
+    /* The first level of a state, by its leaf and an ASCII next character:
+     * per leaf node NULL, or 2 per character, as next_levels per state (the
+     * root of the trie is no state, so these would hash into level_cache). */
+    struct next_level **root_levels;
+    size_t root_levels_rows;        /* rows allocated */
+    /* Per transition id, the inputs and values entry of its last replay
+     * (see struct values_cache): looked up by id before the hashed cache. */
+    struct values_cache *last_values;
+    size_t last_values_cap;
     uint32_t states_gen;
     uint32_t budget_quiet;          /* sets replayed since the budget was looked at (run) */
     bool rec;                     /* the current set is being recorded */

@@ -73,6 +73,12 @@ void states_clear(struct parser *p)
         }
         if (p->next_levels)
             memset(p->next_levels, 0, 2 * p->next_levels_cap * sizeof *p->next_levels);
+        if (p->root_levels)
+            for (uint32_t i = 0; i < p->g->nnodes; i++)
+                if (p->root_levels[i])
+                    memset(p->root_levels[i], 0, 256 * sizeof *p->root_levels[i]);
+        if (p->last_values)
+            memset(p->last_values, 0, p->last_values_cap * sizeof *p->last_values);
         p->states_gen = 1;
     }
 }
@@ -169,6 +175,33 @@ static struct next_level *next_levels_of(struct parser *p, uint32_t state)
         p->next_levels_cap = cap;
     }
     return p->next_levels + 2 * (size_t)state;
+}
+
+/* The two next_level ways of the root level of leaf `leaf` and the ASCII
+ * character ch, room made. */
+static struct next_level *root_levels_of(struct parser *p, uint32_t leaf, uint32_t ch)
+{
+    if (!p->root_levels)
+        p->root_levels = xcalloc(p->g->nnodes, sizeof *p->root_levels);
+    if (!p->root_levels[leaf]) {
+        p->root_levels[leaf] = xcalloc(256, sizeof **p->root_levels);
+        p->root_levels_rows++;
+    }
+    return p->root_levels[leaf] + 2 * (size_t)ch;
+}
+
+/* The last values entry of transition `id`, room made. */
+static struct values_cache *last_values_of(struct parser *p, uint32_t id)
+{
+    if (id >= p->last_values_cap) {
+        size_t old = p->last_values_cap, cap = old ? old : 64;
+        while (cap <= id)
+            cap *= 2;
+        p->last_values = xrealloc(p->last_values, cap * sizeof *p->last_values);
+        memset(p->last_values + old, 0, (cap - old) * sizeof *p->last_values);
+        p->last_values_cap = cap;
+    }
+    return p->last_values + id;
 }
 
 /* ---- values programs -------------------------------------------------------
@@ -334,7 +367,10 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             }
         uint32_t dot = state_dot(p, node, it->dot);
         /* Below a state (d > 0): its next levels met lately first. */
-        struct next_level *nl = d ? next_levels_of(p, above) : NULL, *hit = NULL;
+        struct next_level *nl = d      ? next_levels_of(p, above)
+                                : ch < 128 ? root_levels_of(p, leaf, ch)
+                                           : NULL,
+                          *hit = NULL;
         for (int way = 0; nl && way < 2 && !hit; way++)
             if (nl[way].gen == p->states_gen && nl[way].node == node && nl[way].dot == dot &&
                 nl[way].cls == cls)
@@ -342,7 +378,10 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         uint32_t entry, kind, vid;
         if (hit) {
             entry = hit->entry, kind = hit->kind, vid = hit->id;
-            p->stats.levels_remembered++;
+            if (d)
+                p->stats.levels_remembered++;
+            else
+                p->stats.roots_remembered++;
         } else {
             key[0] = d ? TAG_LEVEL : TAG_ROOT;
             key[1] = d ? above : leaf;
@@ -391,7 +430,14 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         value_key_input(p, vkey + 2 + 4 * i, xs[inputs[i]]);
     uint32_t ventry = PARSE_STATES_NONE;
     struct values_cache *vc = NULL;
+    struct values_cache *last = NULL;
     if (ninputs <= VALUES_CACHE_INPUTS) {
+        last = last_values_of(p, id);
+        if (last->gen == p->states_gen && last->ninputs == ninputs &&
+            memcmp(last->inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
+            ventry = last->entry;
+    }
+    if (ventry == PARSE_STATES_NONE && ninputs <= VALUES_CACHE_INPUTS) {
         vc = &p->values_cache[cache_bucket(vkey + 1, 1 + 4 * ninputs, VALUES_CACHE_BITS)];
         for (int way = 0; way < 2 && ventry == PARSE_STATES_NONE; way++)
             if (vc[way].gen == p->states_gen && vc[way].id == id && vc[way].ninputs == ninputs &&
@@ -420,6 +466,10 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             vc->gen = p->states_gen, vc->id = id, vc->ninputs = ninputs, vc->entry = ventry;
             memcpy(vc->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
         }
+    }
+    if (last && !programmed && (last->gen != p->states_gen || last->entry != ventry)) {
+        last->gen = p->states_gen, last->id = id, last->ninputs = ninputs, last->entry = ventry;
+        memcpy(last->inputs, vkey + 2, 4 * ninputs * sizeof *vkey);
     }
     const uint32_t *values = programmed ? computed : parse_states_value(p->states, ventry, &len);
     p->rec = false;

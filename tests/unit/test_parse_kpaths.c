@@ -517,3 +517,152 @@ TEST(parse_kpaths_holds_items_by_nesting_not_length)
     strbuf_free(&text);
     test_unload(&l);
 }
+
+/* JSONTestSuite-style cases, written for json.ebnf (RFC 8259): texts that
+ * must parse (y), must not (n), and the corners a parser may take either
+ * way that the RFC settles (lone surrogates escaped, big numbers: they
+ * parse).  Each is compared alone, and again at the end of an array of 60
+ * records, where the replays of parse_kpaths (parse_replay.c) are engaged
+ * when it is reached, so an error is found after sets were replayed. */
+static const char *const json_yes[] = {
+    "[]", "{}", "[[]]", "[{}]", "{\"\":{}}", " [ ] ", "\t\n\r[1]\n", "0", "-0", "-0.0e-0",
+    "1E+2", "1e-2", "123456789012345678901234567890", "0.000001", "-1.5E9", "true", "null",
+    "\"\"", "\"\\u0000\"", "\"\\uD800\"", "\"\\uDFFF\\uD800\"", "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
+    "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"", "\"\x7f\"", "[1,2,3]", "[1 ,2 , 3 ]",
+    "{\"a\":1,\"a\":2}", "{\"a\" : [true, false, null] , \"b\":{\"c\":\"d\"}}",
+    "[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]", "[\"\\u00e9\", -12.5e+3, {}]",
+};
+static const char *const json_no[] = {
+    "", " ", "[", "]", "[1,]", "[,1]", "[1 2]", "{\"a\"}", "{\"a\":}", "{\"a\" 1}", "{a:1}",
+    "{\"a\":1,}", "{,}", "['a']", "[01]", "[-]", "[1.]", "[.5]", "[+1]", "[1e]", "[1e+]",
+    "[0x10]", "[NaN]", "[Infinity]", "[tru]", "[nul]", "[True]", "\"abc", "\"\\x\"",
+    "\"\\u12\"", "\"\\u12G4\"", "\"a\tb\"", "\"a\nb\"", "[1]]", "[1] x", "{\"a\":1}}",
+    "[1,\n", "/* c */ []", "[1] // c", "[\"a\",\"b\"", "{\"a\":[}", "\xef\xbb\xbf[]",
+};
+
+static size_t check_json_case(const struct graph *g, const char *text, bool want_parse,
+                              size_t *replayed)
+{
+    size_t failures = 0;
+    bool parsed;
+    failures += !same_both_ways(g, text, strlen(text), &parsed);
+    if (parsed != want_parse) {
+        fprintf(stderr, "  %s: %s\n", want_parse ? "does not parse" : "parses", text);
+        failures++;
+    }
+    /* At the end of an array of records: [r, r, ..., r, text] for a value,
+     * or the records and then text itself (a broken tail) for a failure. */
+    struct strbuf doc = STRBUF_INIT;
+    strbuf_addstr(&doc, "[\n");
+    for (int i = 0; i < 60; i++)
+        strbuf_addf(&doc, "  {\"id\": %d, \"name\": \"n%d\", \"tags\": [\"a\", \"b\"], \"ok\": %s},\n",
+                    i, i % 7, i % 3 ? "true" : "null");
+    strbuf_addstr(&doc, "  ");
+    strbuf_addstr(&doc, text);
+    strbuf_addstr(&doc, "\n]\n");
+    struct parse_stats st;
+    bool doc_parsed;
+    failures += !same_both_ways_stats(g, strbuf_str(&doc), doc.len, &doc_parsed, &st);
+    *replayed += st.sets_replayed + st.sets_computed;
+    strbuf_free(&doc);
+    return failures;
+}
+
+TEST(parse_kpaths_equals_the_forest_on_json_test_suite_style_inputs)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    size_t replayed = 0;
+    for (size_t i = 0; i < sizeof json_yes / sizeof json_yes[0]; i++)
+        CHECK_INT(check_json_case(l.graph, json_yes[i], true, &replayed), 0);
+    for (size_t i = 0; i < sizeof json_no / sizeof json_no[0]; i++)
+        CHECK_INT(check_json_case(l.graph, json_no[i], false, &replayed), 0);
+    /* Each case's array replays sets (60 records are the same states). */
+    size_t cases = sizeof json_yes / sizeof json_yes[0] + sizeof json_no / sizeof json_no[0];
+    if (!CHECK(replayed >= 100 * cases))
+        fprintf(stderr, "  %zu sets replayed\n", replayed);
+    test_unload(&l);
+}
+
+/* Seeded random damage to a document whose sets are mostly replayed: one
+ * character dropped, doubled or replaced (by one of the document's, or by
+ * a byte from 0x00 to 0x7f) at a random place, 200 times; parse_kpaths
+ * must say what the forest says, the same error where it fails. */
+TEST(parse_kpaths_equals_the_forest_on_damaged_documents)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    struct strbuf doc = STRBUF_INIT;
+    strbuf_addstr(&doc, "{\"items\": [\n");
+    for (int i = 0; i < 40; i++)
+        strbuf_addf(&doc, "  {\"id\": %d, \"v\": [%d.5e-%d, \"s\\u00e9%d\", false, {}]}%s\n", i,
+                    i * 37, i % 4, i, i < 39 ? "," : "");
+    strbuf_addstr(&doc, "], \"n\": null}\n");
+    struct rng r;
+    rng_seed(&r, 37);
+    size_t failures = 0, parsed_count = 0;
+    char *m = malloc(doc.len + 2);
+    for (int t = 0; t < 200; t++) {
+        size_t at = (size_t)rng_below(&r, doc.len), n = 0;
+        uint64_t how = rng_below(&r, 4);
+        for (size_t i = 0; i < doc.len; i++) {
+            if (i == at && how == 0)
+                continue;
+            char c = doc.data[i];
+            if (i == at && how == 2)
+                c = doc.data[rng_below(&r, doc.len)];
+            if (i == at && how == 3)
+                c = (char)rng_below(&r, 0x80);
+            m[n++] = c;
+            if (i == at && how == 1)
+                m[n++] = c;
+        }
+        bool parsed;
+        failures += !same_both_ways(l.graph, m, n, &parsed);
+        parsed_count += parsed;
+    }
+    CHECK_INT(failures, 0);
+    /* Some damage leaves valid JSON (a digit for a digit, a space doubled),
+     * most does not. */
+    if (!CHECK(parsed_count >= 10 && parsed_count <= 190))
+        fprintf(stderr, "  %zu of 200 parsed\n", parsed_count);
+    free(m);
+    strbuf_free(&doc);
+    test_unload(&l);
+}
+
+/* A replayed set's walk up the stack finds its first level (the pending
+ * leaf, the next character and the item waiting on it) in an array by leaf
+ * and character, as it finds each level below a known state, without a
+ * hash: over the second half of a periodic text, whose states were all met
+ * in the first half, the first levels remembered grow by one per set
+ * replayed. */
+TEST(parse_replays_find_their_first_level_by_array_lookup)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("E := T ((\"+\" | \"-\") T)*;\nT := F ((\"*\" | \"/\") F)*;\n"
+                                "F := N | \"(\" E \")\";\nN := [0-9]+;\n",
+                                &l)))
+        return;
+    struct parse_stats st[2];
+    for (int half = 0; half < 2; half++) {
+        struct strbuf text = STRBUF_INIT;
+        for (int i = 0; i < 200 * (half + 1); i++)
+            strbuf_addstr(&text, "12+3*(45-6)/7-");
+        strbuf_addch(&text, '1');
+        bool parsed;
+        CHECK(same_both_ways_stats(l.graph, strbuf_str(&text), text.len, &parsed, &st[half]));
+        CHECK(parsed);
+        strbuf_free(&text);
+    }
+    size_t replays = st[1].sets_replayed + st[1].sets_computed -
+                     (st[0].sets_replayed + st[0].sets_computed);
+    size_t remembered = st[1].roots_remembered - st[0].roots_remembered;
+    CHECK(replays >= 200);
+    if (!CHECK(remembered >= replays))
+        fprintf(stderr, "  %zu more sets replayed, %zu more first levels remembered\n", replays,
+                remembered);
+    test_unload(&l);
+}
