@@ -47,9 +47,10 @@ const struct cli_command cmd_pattern_command = {
     "rule's name; everything else stays as written.  Each of the path's nodes\n"
     "is in brackets around the text it stands for (--unmarked: without).  The\n"
     "_skip an ANTLR import puts after every token is left out where the path\n"
-    "does not go through it (--skip-paths keeps it).  Literals are shown without quotes unless --quoted, except\n"
-    "the empty string and literals with a space in them, which would be\n"
-    "invisible or read as several items without: \"\" and \" + \".",
+    "does not go through it (--skip-paths keeps it).  Literals are shown\n"
+    "without quotes unless --quoted, except the empty string and literals with\n"
+    "a space in them, which would be invisible or read as several items\n"
+    "without: \"\" and \" + \".",
     options, NULL, true,
     .needs = CLI_GRAPH, .args_size = sizeof(struct pattern_args), .on_option = on_option,
     .main = pattern,

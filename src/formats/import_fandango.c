@@ -807,13 +807,9 @@ struct grammar *import_fandango(const char *path, const char *text, size_t len,
                                 const struct grammar_options *opts, struct diag_list *diags)
 {
     /* a lone CR ends a line, as in every reader (base/line_end.h) */
-    char *unified = line_end_unify(text, len);
-    if (unified)
-        text = unified;
-    if (!gb_check_utf8(path, text, len, diags)) {
-        free(unified);
+    char *unified;
+    if (!gb_reader_text(path, &text, len, &unified, diags))
         return NULL;
-    }
     struct fan p = {0};
     p.g = grammar_new(path);
     p.file = p.g->file;

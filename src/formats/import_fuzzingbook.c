@@ -22,7 +22,6 @@
 #include "grammar/grammar_build.h"
 #include "formats/import.h"
 #include "base/json_read.h"
-#include "base/line_end.h"
 #include "base/xalloc.h"
 
 struct fb_import {
@@ -186,13 +185,9 @@ struct grammar *import_fuzzingbook(const char *path, const char *text, size_t le
 {
     /* Text that is not UTF-8 is refused, as every reader refuses it; a lone
      * CR ends a line, as in every reader (base/line_end.h). */
-    char *unified = line_end_unify(text, len);
-    if (unified)
-        text = unified;
-    if (!gb_check_utf8(path, text, len, diags)) {
-        free(unified);
+    char *unified;
+    if (!gb_reader_text(path, &text, len, &unified, diags))
         return NULL;
-    }
     struct fb_import im = {grammar_new(path), diags, NULL, 0};
     im.file = im.g->file;
     struct json_doc doc = {0};

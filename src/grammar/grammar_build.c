@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/line_end.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 
@@ -271,4 +272,17 @@ bool gb_check_utf8(const char *file, const char *src, size_t len, struct diag_li
         text_cursor_next(&c);
     }
     return true;
+}
+
+bool gb_reader_text(const char *file, const char **text, size_t len, char **unified,
+                    struct diag_list *diags)
+{
+    *unified = line_end_unify(*text, len);
+    if (*unified)
+        *text = *unified;
+    if (gb_check_utf8(file, *text, len, diags))
+        return true;
+    free(*unified);
+    *unified = NULL;
+    return false;
 }

@@ -72,5 +72,11 @@ uint32_t text_cursor_next(struct text_cursor *c);
 uint32_t text_cursor_peek(const struct text_cursor *c);
 /* Reports the first invalid UTF-8 byte as FILE:LINE:COL; true when valid. */
 bool gb_check_utf8(const char *file, const char *src, size_t len, struct diag_list *diags);
+/* The text an importer reads: *text with each lone CR made an LF
+ * (base/line_end.h; *unified is then the copy, to free once read, else
+ * NULL), checked to be UTF-8 as gb_check_utf8.  False, with nothing to free,
+ * when it is not. */
+bool gb_reader_text(const char *file, const char **text, size_t len, char **unified,
+                    struct diag_list *diags);
 
 #endif

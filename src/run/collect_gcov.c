@@ -56,6 +56,18 @@ static bool make_parents(char *path)
     return true;
 }
 
+/* The counters one run wrote for the object of GCNO (GCOV_PREFIX puts them
+ * under the run's directory): their path in *gcda; false when there are none. */
+static bool run_gcda(const struct collect_run *run, const char *gcno, struct strbuf *gcda)
+{
+    strbuf_reset(gcda);
+    strbuf_addf(gcda, "%s/gcov", run->result->dir);
+    strbuf_add(gcda, gcno, strlen(gcno) - strlen(".gcno"));
+    strbuf_addstr(gcda, ".gcda");
+    struct stat sb;
+    return stat(gcda->data, &sb) == 0;
+}
+
 static bool gcov_helper(const struct collector *c, const struct collect_run *run,
                         struct str_list *argv, struct str_list *env)
 {
@@ -64,13 +76,7 @@ static bool gcov_helper(const struct collector *c, const struct collect_run *run
     struct strbuf gcda = STRBUF_INIT, link = STRBUF_INIT;
     for (size_t i = 0; i < st->gcno.len; i++) {
         const char *gcno = st->gcno.items[i];
-        size_t stem = strlen(gcno) - strlen(".gcno");
-        strbuf_reset(&gcda);
-        strbuf_addf(&gcda, "%s/gcov", run->result->dir);
-        strbuf_add(&gcda, gcno, stem);
-        strbuf_addstr(&gcda, ".gcda");
-        struct stat sb;
-        if (stat(gcda.data, &sb) != 0)
+        if (!run_gcda(run, gcno, &gcda))
             continue;
         strbuf_reset(&link);
         strbuf_add(&link, gcda.data, gcda.len - strlen(".gcda"));
@@ -256,12 +262,7 @@ static bool reader_collect(const struct collector *c, const struct collect_run *
     for (size_t i = 0; ok && i < st->gcno.len; i++) {
         const char *gcno = st->gcno.items[i];
         size_t stem = strlen(gcno) - strlen(".gcno");
-        strbuf_reset(&gcda);
-        strbuf_addf(&gcda, "%s/gcov", run->result->dir);
-        strbuf_add(&gcda, gcno, stem);
-        strbuf_addstr(&gcda, ".gcda");
-        struct stat sb;
-        if (stat(gcda.data, &sb) != 0)
+        if (!run_gcda(run, gcno, &gcda))
             continue; /* this object's code did not run to the end */
         strbuf_reset(&shown);
         strbuf_add(&shown, gcno, stem);

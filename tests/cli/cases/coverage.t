@@ -281,8 +281,7 @@ status: 0
 === coverage-uncovered-skip-hidden
 $ kpath coverage --uncovered tests/grammars/formats/EntryFirst.g4 tests/samples/contexts/entry-first-run.txt
 stderr:
-| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
-| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: 2 rules are unreachable from the start rule 'stmt' (give --start to choose another); the first is here: 'prepare', 'hint'
 | tests/samples/contexts/entry-first-run.txt: k=1 9/9 (100.0%), k=2 7/9 (77.7%)
 | total (1 file): k=1 9/9 (100.0%), k=2 7/9 (77.7%)
 | expansion coverage: 5/5 (100.0%)
@@ -295,8 +294,7 @@ stdout:
 | _skip_1 -> WS_5
 | _skip_9 -> WS_5
 stderr:
-| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
-| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: 2 rules are unreachable from the start rule 'stmt' (give --start to choose another); the first is here: 'prepare', 'hint'
 | tests/samples/contexts/entry-first-run.txt: k=1 9/9 (100.0%), k=2 7/9 (77.7%)
 | total (1 file): k=1 9/9 (100.0%), k=2 7/9 (77.7%)
 | expansion coverage: 5/5 (100.0%)

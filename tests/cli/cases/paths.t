@@ -355,8 +355,7 @@ stdout:
 | stmt_2 -> NAME_8
 | NAME_8 -> [a-z]_12
 stderr:
-| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
-| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: 2 rules are unreachable from the start rule 'stmt' (give --start to choose another); the first is here: 'prepare', 'hint'
 | (6 2-paths through _skip hidden; --skip-paths shows them)
 status: 0
 
@@ -365,8 +364,7 @@ $ kpath paths -k 1 --count tests/grammars/formats/EntryFirst.g4
 stdout:
 | 4
 stderr:
-| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
-| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: 2 rules are unreachable from the start rule 'stmt' (give --start to choose another); the first is here: 'prepare', 'hint'
 | (5 1-paths through _skip hidden; --skip-paths shows them)
 status: 0
 
@@ -375,8 +373,7 @@ $ kpath paths --skip-paths --count tests/grammars/formats/EntryFirst.g4
 stdout:
 | 9
 stderr:
-| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
-| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: 2 rules are unreachable from the start rule 'stmt' (give --start to choose another); the first is here: 'prepare', 'hint'
 status: 0
 
 === paths-skip-hidden-from-patterns
@@ -386,7 +383,6 @@ stdout:
 | stmt_2 -> NAME_8	[run [NAME]]
 | NAME_8 -> [a-z]_12	run [[[a-z]]+]
 stderr:
-| tests/grammars/formats/EntryFirst.g4:8:1: warning: rule 'prepare' is unreachable from the start rule 'stmt'
-| tests/grammars/formats/EntryFirst.g4:9:1: warning: rule 'hint' is unreachable from the start rule 'stmt'
+| tests/grammars/formats/EntryFirst.g4:8:1: warning: 2 rules are unreachable from the start rule 'stmt' (give --start to choose another); the first is here: 'prepare', 'hint'
 | (6 2-paths through _skip hidden; --skip-paths shows them)
 status: 0
