@@ -25,6 +25,7 @@
     X("prob", cmd_prob, "RULE [N.]ALT VALUE", ARG_RULE, "set an alternative's probability (0.3 or 30%)") \
     X("probs", cmd_probs, "grammar", ARG_NONE, "back to the grammar's own probabilities")         \
     X("dup", cmd_dup, "RULE [ALT] [DEPTH]", ARG_RULE, "duplicate the rules an alternative uses")  \
+    X("undup", cmd_undup, "", ARG_NONE, "undo the last :dup")                                     \
     X("pin", cmd_pin, "[PATH]", ARG_NODE, "pin a context (default: the selection)")               \
     X("pins", cmd_pins, "", ARG_NONE, "list the active pins, numbered")                             \
     X("unpin", cmd_unpin, "[N]", ARG_NONE, "remove pin N (:pins), or every pin")                                        \

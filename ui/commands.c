@@ -397,9 +397,28 @@ static void cmd_dup(struct ui *ui, const struct cmd_args *a)
     ui_set_workspace(ui, ws);
     struct strbuf count = STRBUF_INIT;
     number_add_count(&count, ws->space.saturated ? UINT64_MAX : ws->space.total);
-    ui_message(ui, "duplicated: %u rules (was %u), %s %u-paths; inputs parsed again",
+    ui_message(ui, "duplicated: %u rules (was %u), %s %u-paths; inputs parsed again (:undup undoes)",
                ws->grammar->nrules, before, strbuf_str(&count), ws->k);
     strbuf_free(&count);
+}
+
+static void cmd_undup(struct ui *ui, const struct cmd_args *a)
+{
+    if (!need_args(ui, a, 0, 0))
+        return;
+    struct diag_list d = DIAG_LIST_INIT;
+    uint32_t before = ui->ws->grammar->nrules;
+    if (!workspace_undup(ui->ws, &d)) {
+        ui_diags(ui, &d);
+        return;
+    }
+    diag_list_free(&d);
+    /* a new graph: the panes' per-node state starts over */
+    struct workspace *ws = ui->ws;
+    ui->ws = NULL;
+    ui_set_workspace(ui, ws);
+    ui_message(ui, "duplication undone: %u rules (was %u), %zu duplication%s left; inputs parsed again",
+               ws->grammar->nrules, before, ws->ndups, ws->ndups == 1 ? "" : "s");
 }
 
 static void cmd_pin(struct ui *ui, const struct cmd_args *a)

@@ -1108,18 +1108,13 @@ uint32_t workspace_rule_alt_node(const struct workspace *cws, uint32_t rule, uin
 
 /* ---- grammar changes --------------------------------------------------------- */
 
-bool workspace_dup(struct workspace *ws, const char *rule, uint32_t alternative, uint32_t depth,
-                   struct diag_list *diags)
+/* The grammar changed (ws->grammar is the new one): the old graph's ids mean
+ * nothing now, so the graph, probabilities, pins, k-paths and inputs start
+ * over on the new one.  OLD, when not NULL, is the grammar the old graph was
+ * built on, freed with it. */
+static void grammar_changed(struct workspace *ws, struct grammar *old_grammar,
+                            struct diag_list *diags)
 {
-    struct dup_options o = {alternative, depth, 0};
-    struct dup_result res;
-    workspace_gen_reset(ws, false);
-    if (dup_rule(ws->grammar, rule, &o, &res, diags) != DUP_OK)
-        return false;
-    ws->dups = xrealloc(ws->dups, (ws->ndups + 1) * sizeof *ws->dups);
-    ws->dups[ws->ndups++] = (struct ws_dup){xstrdup(rule), alternative, depth};
-
-    /* The old graph's ids mean nothing now: rebuild everything on the new one. */
     struct graph *old = ws->graph;
     ws->graph = graph_build(ws->grammar);
     free(ws->rule_alts);
@@ -1152,6 +1147,8 @@ bool workspace_dup(struct workspace *ws, const char *rule, uint32_t alternative,
         }
     }
     graph_free(old);
+    if (old_grammar)
+        grammar_free(old_grammar);
     uint32_t k = ws->k;
     memset(&ws->space, 0, sizeof ws->space);
     workspace_set_k(ws, k, diags);
@@ -1159,6 +1156,58 @@ bool workspace_dup(struct workspace *ws, const char *rule, uint32_t alternative,
     free(keep);
     coverage_changed(ws);
     touch(ws);
+}
+
+bool workspace_dup(struct workspace *ws, const char *rule, uint32_t alternative, uint32_t depth,
+                   struct diag_list *diags)
+{
+    struct dup_options o = {alternative, depth, 0};
+    struct dup_result res;
+    workspace_gen_reset(ws, false);
+    if (dup_rule(ws->grammar, rule, &o, &res, diags) != DUP_OK)
+        return false;
+    ws->dups = xrealloc(ws->dups, (ws->ndups + 1) * sizeof *ws->dups);
+    ws->dups[ws->ndups++] = (struct ws_dup){xstrdup(rule), alternative, depth};
+    grammar_changed(ws, NULL, diags);
+    return true;
+}
+
+bool workspace_undup(struct workspace *ws, struct diag_list *diags)
+{
+    if (ws->ndups == 0) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "no duplication to undo");
+        return false;
+    }
+    /* The grammar without the last duplication is the file's with all the
+     * others applied again, in order: reading it again is the one way to it
+     * that dup_rule's own contract gives (it changes a grammar in place). */
+    char sha[SHA256_HEX_SIZE];
+    struct diag_list ignore = DIAG_LIST_INIT;
+    bool same = sha256_file(ws->grammar_path, sha, &ignore) &&
+                strcmp(sha, ws->grammar_sha256) == 0;
+    diag_list_free(&ignore);
+    if (!same) {
+        diag_add(diags, DIAG_ERROR, ws->grammar_path, 0, 0,
+                 "changed since it was loaded: the duplication cannot be undone");
+        return false;
+    }
+    struct grammar_options go = {.start = ws->start};
+    struct grammar *g = grammar_open(ws->grammar_path, ws->format, &go, diags);
+    if (!g)
+        return false;
+    for (size_t i = 0; i + 1 < ws->ndups; i++) {
+        struct dup_options o = {ws->dups[i].alternative, ws->dups[i].depth, 0};
+        struct dup_result res;
+        if (dup_rule(g, ws->dups[i].rule, &o, &res, diags) != DUP_OK) {
+            grammar_free(g);
+            return false;
+        }
+    }
+    workspace_gen_reset(ws, false);
+    free(ws->dups[--ws->ndups].rule);
+    struct grammar *old = ws->grammar;
+    ws->grammar = g;
+    grammar_changed(ws, old, diags);
     return true;
 }
 

@@ -257,6 +257,10 @@ uint32_t workspace_rule_alt_node(const struct workspace *ws, uint32_t rule, uint
  * again, probabilities reset.  On failure nothing changes. */
 bool workspace_dup(struct workspace *ws, const char *rule, uint32_t alternative, uint32_t depth,
                    struct diag_list *diags);
+/* Undo the last duplication: the grammar as read from its file with the
+ * duplications before it applied again, then as workspace_dup.  False, with
+ * nothing changed, when there is none or the file changed since it was read. */
+bool workspace_undup(struct workspace *ws, struct diag_list *diags);
 /* Parse "A_0 -> B_3" style paths (node names or ids; arrows optional) into
  * node ids; false with a diagnostic naming the bad node. */
 bool workspace_parse_path(const struct workspace *ws, const char *text, uint32_t **path,
