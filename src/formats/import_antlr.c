@@ -2392,8 +2392,15 @@ static char *dir_of(const char *path)
 static void parse_text(struct importer *im, const char *file, const char *text, size_t len,
                        bool is_main)
 {
-    if (!gb_check_utf8(file, text, len, im->diags))
+    /* a lone CR ends a line, as in every reader (base/line_end.h); the text
+     * read lives as long as the grammar, since names point into it */
+    char *unified;
+    if (!gb_reader_text(file, &text, len, &unified, im->diags))
         return;
+    if (unified) {
+        text = arena_strndup(&im->g->arena, unified, len);
+        free(unified);
+    }
     struct afile F = {0};
     F.im = im;
     F.file = file;

@@ -4,7 +4,7 @@
 # Each grammar has an undefined reference on its third line, written with
 # each layout; the position is worked out by hand from the LF layout (the
 # .ebnf reader's, which counted lone CRs already, says the same).  Before,
-# the .json, .fan and .tribble readers put a lone-CR file on one line (or
+# the .json, .fan, .tribble and .g4 readers put a lone-CR file on one line (or
 # swallowed it in a comment), and "\n\r" shifted columns by one.  Last, the
 # .json reader refuses a byte that is not UTF-8, at its FILE:LINE:COL, as the
 # others do.
@@ -17,7 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 # write FILE EOL TEXT: TEXT with each "|" made the line end EOL (awk reads
 # the escapes \n and \r in EOL)
 write() { printf '%s' "$3" | awk -v eol="$2" 'BEGIN { RS = "\001" } { gsub(/\|/, eol); printf "%s", $0 }' >"$1"; }
-# line 3, col: B in "A := B;", <b> in "<a> ::= <b>", <b> in ' "<a>": ["x<b>"]}', b in "a = b ;"
+# line 3, col: B in "A := B;", <b> in "<a> ::= <b>", <b> in ' "<a>": ["x<b>"]}', b in "a = b ;",
+# b in "s : b ;"
 for layout in lf cr crlf lfcr; do
     case $layout in
     lf) eol='\n' line=3 ;;
@@ -29,7 +30,8 @@ for layout in lf cr crlf lfcr; do
     write "$tmp/g-$layout.fan" "$eol" '# c|<start> ::= <a>|<a> ::= <b>|'
     write "$tmp/g-$layout.json" "$eol" '{|"<start>": ["<a>"],| "<a>": ["x<b>"]}'
     write "$tmp/g-$layout.tribble" "$eol" '// c|s = a ;|a = b ;|'
-    for want in "ebnf:$line:6:'B'" "fan:$line:9:'<b>'" "json:$line:12:'<b>'" "tribble:$line:5:'b'"; do
+    write "$tmp/g-$layout.g4" "$eol" 'grammar g;|// c|s : b ;|'
+    for want in "ebnf:$line:6:'B'" "fan:$line:9:'<b>'" "json:$line:12:'<b>'" "tribble:$line:5:'b'" "g4:$line:5:'b'"; do
         ext=${want%%:*} rest=${want#*:}
         pos=${rest%:*} name=${rest##*:}
         f=$tmp/g-$layout.$ext
