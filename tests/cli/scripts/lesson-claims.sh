@@ -58,3 +58,23 @@ for r in '<integer-1>' '<integer-2>' '<digit-1>' '<digit-2>' '<digit-3>' '<digit
     grep -q "^$r " "$tmp/dup.ebnf" || fail "dup: no rule $r"
 done
 [ "$(paths -k 1 "$tmp/dup.ebnf" | grep -c '^"1"_')" = 5 ] || fail "dup: a \"1\" per copy"
+
+# probs: the sample 1*(2+3) chooses Expr -> Term 2 times and Expr "+" Term
+# once, Term -> Factor 3 times and Term "*" Factor once, Factor -> Int 3
+# times and "(" Expr ")" once, Int -> Digit 3 times (worked out by hand).
+# Inverted, all the probability goes to what it never chose, and each of
+# those alternatives refers back to its own rule (Expr "-" Term,
+# Term "/" Factor, the two signs, Digit Int): so no input ends before the
+# depth limit closes it off, as the lesson says.
+"$KPATH" learn --invert grammars/arith.ebnf lessons/samples/one-times-two-plus-three.txt \
+    >"$tmp/inverted" 2>/dev/null || fail "probs: kpath learn --invert"
+for want in 'Expr := 0% Term | 0% Expr "+" Term | 100% Expr "-" Term;' \
+    'Term := 0% Factor | 0% Term "*" Factor | 100% Term "/" Factor;' \
+    'Factor := 0% Int | 50% "+" Factor | 50% "-" Factor | 0% "(" Expr ")";' \
+    'Int := 100% Digit Int | 0% Digit;'; do
+    grep -qxF "$want" "$tmp/inverted" || fail "probs: not inverted to: $want"
+done
+grep -q 'recursive in every rule' lessons/probs.lesson &&
+    grep -q 'Expr "-" Term, Term "/" Factor, a sign, Digit Int' lessons/probs.lesson ||
+    fail "probs: the lesson no longer says why its inputs run to the depth limit"
+exit 0
