@@ -79,6 +79,11 @@ void ui_set_workspace(struct ui *ui, struct workspace *ws)
         ui->list[p] = (struct list_state){0, 0, 0, 0};
     ui->preview_top = 0;
     ui->preview_hl_sig = 0;
+    /* every new graph comes through here (:load, :dup, :undup); a freed
+     * graph's address can be the next one's, so the pointer alone cannot
+     * tell that the hidden k-paths are of another graph */
+    skip_paths_free(&ui->skip);
+    ui->skip_graph = NULL;
     if (ui->growth_valid)
         growth_free(&ui->growth);
     if (ui->compare_valid)
