@@ -24,6 +24,7 @@
 #include "formats/grammar_write.h"
 #include "infer/lattice.h"
 #include "infer/membership.h"
+#include "infer/structure.h"
 #include "base/samples.h"
 #include "base/xalloc.h"
 
@@ -46,6 +47,8 @@ static const struct cli_option options[] = {
     {"no-strings", 0, NULL, "do not generalize literal strings"},
     {"no-repetitions", 0, NULL, "do not look for repetitions"},
     {"no-optional", 0, NULL, "do not look for optional parts"},
+    {"structure", 0, NULL, "first learn classes, recursion and repetitions from the samples "
+                           "(GRAMMAR's rules are then not used)"},
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
     CLI_ANY_FILE_OPTION,
@@ -82,6 +85,14 @@ const struct cli_command cmd_generalize_command = {
     ":generalize SAMPLE... -- COMMAND does the same on the grammar explored, as\n"
     "a job that any key stops; W shows the query log and the learned grammar.\n"
     "\n"
+    "With --structure, a grammar is first learned from the SAMPLEs alone and\n"
+    "put in GRAMMAR's place (src/infer/structure): tokens that replace each\n"
+    "other become a class; a span that can replace a class's token, and be\n"
+    "replaced by it, in several contexts becomes an alternative of that class,\n"
+    "so nested structure makes it recursive (from [1,[2]]: value ::= \"[\" value\n"
+    "\",\" value \"]\" | ...); a group of items written twice and three times\n"
+    "becomes (group)+.  The three generalizations above then run on it.\n"
+    "\n"
     "Exit status: 0 when the grammar was written, 1 when the command could not\n"
     "run or a file could not be written, 2 for bad usage, an invalid grammar, a\n"
     "sample that does not parse or that the program rejects, 130 when\n"
@@ -95,7 +106,7 @@ struct args {
     uint64_t max_queries;
     struct oracle_exits exits;
     const char *out, *log, *lattice, *lattice_add, *start;
-    bool no_strings, no_repetitions, no_optional;
+    bool no_strings, no_repetitions, no_optional, structure;
     const char **positional;
     size_t npositional;
     struct parse_options po;
@@ -127,6 +138,7 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     bool *flag = strcmp(name, "no-strings") == 0       ? &a->no_strings
                  : strcmp(name, "no-repetitions") == 0 ? &a->no_repetitions
                  : strcmp(name, "no-optional") == 0    ? &a->no_optional
+                 : strcmp(name, "structure") == 0      ? &a->structure
                                                        : NULL;
     if (flag) {
         *flag = true;
@@ -216,10 +228,21 @@ static void log_block(void *ctx, const char *text, size_t len)
         s->failed = true;
 }
 
+struct notes {
+    const struct structure_result *structure;
+    const struct generalize_result *res;
+};
+
 static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
 {
-    const struct generalize_result *res = ctx;
+    const struct notes *n = ctx;
+    const struct generalize_result *res = n->res;
     (void)g;
+    if (rule < n->structure->nnotes && n->structure->notes[rule]) {
+        strbuf_addstr(out, n->structure->notes[rule]);
+        if (rule < res->nnotes && res->notes[rule].len)
+            strbuf_addch(out, '\n');
+    }
     if (rule < res->nnotes && res->notes[rule].len)
         strbuf_add(out, res->notes[rule].data, res->notes[rule].len);
 }
@@ -292,6 +315,7 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
     status = diags.errors ? EXIT_USAGE : EXIT_OK;
     diag_list_free(&diags);
     struct generalize_result res = {0};
+    struct structure_result sres = {0};
     bool generalized = false;
     struct log_sink sink = {a->out ? stdout : stderr, NULL, false};
     if (status == EXIT_OK && a->log) {
@@ -323,7 +347,28 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
         o.repetitions = !a->no_repetitions;
         o.optional = !a->no_optional;
         cli_catch_interrupts(true);
-        generalized = generalize_run(g, samples, files.len, &o, &res, &diags);
+        bool structured = true;
+        if (a->structure) {
+            struct structure_options so;
+            structure_options_default(&so);
+            so.ask = ask_program;
+            so.ask_ctx = &k;
+            so.log = log_block;
+            so.log_ctx = &sink;
+            so.max_queries = o.max_queries;
+            struct grammar *learned = structure_learn(g->file, samples, files.len, &so, &sres,
+                                                      &diags);
+            structured = learned != NULL;
+            if (learned) {
+                grammar_free(g);
+                g = learned;
+            }
+            if (sres.limit_reached || (o.max_queries && sres.queries >= o.max_queries))
+                o.max_queries = 1; /* nothing left: generalize stops at its first query */
+            else if (o.max_queries)
+                o.max_queries -= sres.queries;
+        }
+        generalized = structured && generalize_run(g, samples, files.len, &o, &res, &diags);
         bool interrupted = *cli_interrupt_flag() != 0;
         cli_catch_interrupts(false);
         membership_free(k.m);
@@ -331,7 +376,7 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
         if (interrupted) {
             diag_list_free(&diags);
             fprintf(stderr, "kpath generalize: interrupted (%s) after %zu queries; %s\n",
-                    cli_interrupt_name(), res.queries,
+                    cli_interrupt_name(), res.queries + sres.queries,
                     a->log ? "the log so far is in --log, no grammar written"
                            : "nothing written");
             status = 130;
@@ -352,12 +397,19 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
     }
     if (status == EXIT_OK) {
         struct strbuf summary = STRBUF_INIT;
-        strbuf_addf(&summary, "%zu quer%s (%zu accepted", res.queries,
-                    res.queries == 1 ? "y" : "ies", res.accepted);
-        if (res.timeouts)
-            strbuf_addf(&summary, ", %zu timed out", res.timeouts);
-        if (res.crashes)
-            strbuf_addf(&summary, ", %zu crashed", res.crashes);
+        size_t total = res.queries + sres.queries;
+        strbuf_addf(&summary, "%zu quer%s (%zu accepted", total, total == 1 ? "y" : "ies",
+                    res.accepted + sres.accepted);
+        if (a->structure)
+            strbuf_addf(&summary, ", %zu for structure: %zu class merge%s, %zu recursion%s, "
+                        "%zu repetition%s", sres.queries, sres.classes,
+                        sres.classes == 1 ? "" : "s", sres.recursions,
+                        sres.recursions == 1 ? "" : "s", sres.repetitions,
+                        sres.repetitions == 1 ? "" : "s");
+        if (res.timeouts + sres.timeouts)
+            strbuf_addf(&summary, ", %zu timed out", res.timeouts + sres.timeouts);
+        if (res.crashes + sres.crashes)
+            strbuf_addf(&summary, ", %zu crashed", res.crashes + sres.crashes);
         strbuf_addf(&summary, "), %zu asked again from memory, %zu change%s",
                     res.asked - res.queries, res.changes, res.changes == 1 ? "" : "s");
         if (res.undecided)
@@ -365,7 +417,8 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
                         res.undecided, res.undecided == 1 ? "" : "s");
         fprintf(a->out ? stdout : stderr, "%s\n", summary.data);
         strbuf_free(&summary);
-        struct grammar_write_options wo = {.note = note_rule, .ctx = &res};
+        struct notes notes = {&sres, &res};
+        struct grammar_write_options wo = {.note = note_rule, .ctx = &notes};
         struct strbuf text = STRBUF_INIT;
         grammar_write(g, &wo, &text);
         if (status == EXIT_OK && a->out)
@@ -378,6 +431,7 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
         strbuf_free(&text);
     }
     generalize_result_free(&res);
+    structure_result_free(&sres);
     for (size_t i = 0; i < files.len; i++)
         strbuf_free(&texts[i]);
     free(texts);

@@ -1123,6 +1123,25 @@ static bool is_sequence(const struct expr *e)
     return e->kind != EXPR_ALT && (!p || p->kind == EXPR_ALT);
 }
 
+static bool word_byte(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+/* Would taking bytes [from, to) out of the sample join two words into one
+ * (the text taken out has no letter or digit, and letters or digits touch
+ * on both sides)?  Then a yes says nothing of the omission. */
+static bool fuses_words(const struct generalize_sample *s, size_t from, size_t to)
+{
+    if (from == 0 || to >= s->len || !word_byte(s->text[from - 1]) || !word_byte(s->text[to]))
+        return false;
+    for (size_t i = from; i < to; i++)
+        if (word_byte(s->text[i]))
+            return false;
+    return true;
+}
+
 /* Ask about the samples without items [i, j) of seq; false (not optional,
  * nothing asked) when they derived no text anywhere. */
 static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, uint32_t j)
@@ -1142,6 +1161,8 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
         }
         if (from == to)
             continue; /* nothing to omit here: no evidence either way */
+        if (fuses_words(&G->samples[occs[o].sample], from, to))
+            continue; /* "1+2" without "+" is one number, not two: no evidence */
         edited_sample(&G->samples[occs[o].sample], from, to, "", 0, &inputs[n++]);
     }
     free(occs);

@@ -6,7 +6,13 @@
  *   optional   "a" "b"? "c"
  *   list       "x" ("," "x")*
  *   ident      [a-z_] [a-z0-9_]* "=" [0-9]+ ("," [0-9]+)* ";"?
+ *   nested     L, where L = "[" (L ("," L)*)? "]" | [0-9]+
+ *   dotted     [a-z]+ ("." [a-z]+)*
+ *   arith      E, where E = T (("+" | "-") T)*, T = F ("*" F)*,
+ *              F = [0-9]+ | "(" E ")"
  *
+ * nested and arith recurse once per level of nesting, at most MAX_DEPTH
+ * levels (deeper is rejected; the inputs are at most 64 KiB).
  * A subject, not part of kpath. */
 #include <stdio.h>
 #include <string.h>
@@ -36,8 +42,76 @@ static int lower_or_underscore(char c)
     return (c >= 'a' && c <= 'z') || c == '_';
 }
 
+#define MAX_DEPTH 2000
+
+static int nested(int depth)
+{
+    if (depth > MAX_DEPTH)
+        return 0;
+    if (!eat('['))
+        return digits();
+    if (eat(']'))
+        return 1;
+    do {
+        if (!nested(depth + 1))
+            return 0;
+    } while (eat(','));
+    return eat(']');
+}
+
+static int expr(int depth);
+
+static int factor(int depth)
+{
+    if (depth > MAX_DEPTH)
+        return 0;
+    if (eat('('))
+        return expr(depth + 1) && eat(')');
+    return digits();
+}
+
+static int term(int depth)
+{
+    if (!factor(depth))
+        return 0;
+    while (eat('*'))
+        if (!factor(depth))
+            return 0;
+    return 1;
+}
+
+static int expr(int depth)
+{
+    if (!term(depth))
+        return 0;
+    while (eat('+') || eat('-'))
+        if (!term(depth))
+            return 0;
+    return 1;
+}
+
+static int lower_run(void)
+{
+    size_t from = pos;
+    while (pos < len && buf[pos] >= 'a' && buf[pos] <= 'z')
+        pos++;
+    return pos > from;
+}
+
 static int valid(const char *mode)
 {
+    if (strcmp(mode, "nested") == 0)
+        return nested(0) && pos == len;
+    if (strcmp(mode, "arith") == 0)
+        return expr(0) && pos == len;
+    if (strcmp(mode, "dotted") == 0) {
+        if (!lower_run())
+            return 0;
+        while (eat('.'))
+            if (!lower_run())
+                return 0;
+        return pos == len;
+    }
     if (strcmp(mode, "digits") == 0)
         return eat('n') && eat('=') && digits() && pos == len;
     if (strcmp(mode, "optional") == 0) {
@@ -74,7 +148,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);

@@ -1,0 +1,1112 @@
+/* structure: see structure.h. */
+#include "infer/structure.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
+#include "grammar/grammar_build.h"
+
+#define uthash_malloc(sz) xmalloc(sz)
+#define uthash_free(ptr, sz) free(ptr)
+#define uthash_fatal(msg) abort()
+#include <uthash.h>
+
+#define CLS_ROOT UINT32_MAX       /* a whole sample in no class */
+#define KEY_GROUP (UINT32_MAX - 1) /* in a pattern's key: a group follows */
+#define MAX_GROUPS 8
+#define LOG_WHOLE 120
+
+enum kind { K_WORD, K_SPACE, K_OTHER };
+
+struct tok {
+    size_t from, to; /* bytes */
+    uint32_t cls;    /* its class before merges (find() for now) */
+};
+
+struct smp {
+    const char *name, *text;
+    size_t len;
+    struct tok *t;
+    size_t n, cap;
+};
+
+struct cls {
+    enum kind kind;
+    uint32_t parent;  /* union-find */
+    size_t s, ti;     /* its first token: the representative text */
+    bool spans;       /* has a span alternative */
+    struct strbuf note;
+};
+
+struct group {
+    uint32_t at, len, reps;
+};
+
+struct span {
+    size_t s, i, j; /* tokens [i, j) of sample s */
+    uint32_t cls;
+    struct group g[MAX_GROUPS];
+    uint32_t ng;
+    bool grouped;   /* repetitions tried */
+};
+
+struct item {
+    uint32_t cls;
+    size_t from, to; /* bytes */
+};
+
+struct qkey {
+    uint64_t h1, h2, len;
+};
+struct query {
+    struct qkey key;
+    size_t number;
+    enum membership_answer answer;
+    UT_hash_handle hh;
+};
+
+/* A pattern tried, by class and key, with what came of it. */
+struct tried {
+    uint32_t cls;
+    uint32_t *key;
+    size_t n;
+    bool accepted;
+};
+
+struct st {
+    const struct structure_options *o;
+    struct structure_result *res;
+    struct diag_list *diags;
+    struct smp *smp;
+    size_t ns;
+    struct cls *cls;
+    size_t ncls, cls_cap;
+    struct span *spans;
+    size_t nspans, spans_cap;
+    struct tried *tried;
+    size_t ntried, tried_cap;
+    struct query *cache;
+    struct strbuf block;
+    size_t *numbers; /* the queries of the attempt under way */
+    enum membership_answer *answers;
+    size_t nnumbers, numbers_cap;
+    bool failed, stopped;
+};
+
+enum outcome { ACCEPTED, REJECTED, UNDECIDED, STOPPED };
+
+/* ---- tokens and classes ------------------------------------------------------ */
+
+static enum kind kind_of(unsigned char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
+        return K_WORD;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v')
+        return K_SPACE;
+    return K_OTHER;
+}
+
+static uint32_t find(struct st *S, uint32_t c)
+{
+    while (S->cls[c].parent != c) {
+        S->cls[c].parent = S->cls[S->cls[c].parent].parent;
+        c = S->cls[c].parent;
+    }
+    return c;
+}
+
+static const char *tok_text(const struct st *S, size_t s, size_t ti, size_t *len)
+{
+    const struct tok *t = &S->smp[s].t[ti];
+    *len = t->to - t->from;
+    return S->smp[s].text + t->from;
+}
+
+static const char *cls_text(const struct st *S, uint32_t c, size_t *len)
+{
+    return tok_text(S, S->cls[c].s, S->cls[c].ti, len);
+}
+
+static void cut(struct st *S, size_t s)
+{
+    struct smp *m = &S->smp[s];
+    for (size_t i = 0; i < m->len;) {
+        enum kind k = kind_of((unsigned char)m->text[i]);
+        size_t j = i + 1;
+        if (k == K_OTHER) {
+            uint32_t cp;
+            size_t bytes = utf8_decode(m->text + i, m->len - i, &cp);
+            j = i + (bytes ? bytes : 1);
+        } else {
+            while (j < m->len && kind_of((unsigned char)m->text[j]) == k)
+                j++;
+        }
+        /* its class: the first of this kind and text, else a new one */
+        uint32_t c = UINT32_MAX;
+        for (uint32_t x = 0; x < S->ncls && c == UINT32_MAX; x++) {
+            size_t len;
+            const char *t = cls_text(S, x, &len);
+            if (S->cls[x].kind == k && len == j - i && memcmp(t, m->text + i, len) == 0)
+                c = x;
+        }
+        m->t = xgrow(m->t, &m->cap, m->n + 1, sizeof *m->t);
+        m->t[m->n] = (struct tok){i, j, c};
+        if (c == UINT32_MAX) {
+            S->cls = xgrow(S->cls, &S->cls_cap, S->ncls + 1, sizeof *S->cls);
+            c = (uint32_t)S->ncls++;
+            S->cls[c] = (struct cls){k, c, s, m->n, false, STRBUF_INIT};
+            m->t[m->n].cls = c;
+        }
+        m->n++;
+        i = j;
+    }
+}
+
+/* ---- queries ----------------------------------------------------------------- */
+
+static struct qkey key_of(const char *text, size_t len)
+{
+    struct qkey k;
+    memset(&k, 0, sizeof k);
+    uint64_t a = 0xcbf29ce484222325u, b = 0x243f6a8885a308d3u ^ (uint64_t)len;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        a = (a ^ c) * 0x100000001b3u;
+        b = (b ^ c) * 0x9e3779b97f4a7c15u;
+        b ^= b >> 29;
+    }
+    b ^= b >> 32;
+    b *= 0xd6e8feb86659fd93u;
+    b ^= b >> 32;
+    k.h1 = a;
+    k.h2 = b;
+    k.len = len;
+    return k;
+}
+
+static const char *answer_word(enum membership_answer a)
+{
+    return a == MEMBERSHIP_YES ? "yes" : a == MEMBERSHIP_NO ? "no"
+                                      : a == MEMBERSHIP_TIMEOUT ? "timeout" : "crash";
+}
+
+static void log_input(struct st *S, size_t number, enum membership_answer a, bool again,
+                      const struct strbuf *in)
+{
+    strbuf_addf(&S->block, "  #%zu %s%s  ", number, answer_word(a),
+                again ? " (asked before)" : "");
+    size_t len = in->len > LOG_WHOLE ? LOG_WHOLE : in->len;
+    grammar_lit_label(in->data, len, &S->block);
+    if (len < in->len)
+        strbuf_addf(&S->block, "... (%zu bytes)", in->len);
+    strbuf_addch(&S->block, '\n');
+}
+
+/* Ask in[lo, hi): the fresh ones in one batch. */
+static enum outcome ask_range(struct st *S, struct strbuf *in, size_t lo, size_t hi)
+{
+    size_t n = hi - lo;
+    const char **texts = xcalloc(n ? n : 1, sizeof *texts);
+    size_t *lens = xcalloc(n ? n : 1, sizeof *lens);
+    size_t *which = xcalloc(n ? n : 1, sizeof *which);
+    size_t nfresh = 0;
+    for (size_t i = lo; i < hi; i++) {
+        const char *d = in[i].data ? in[i].data : "";
+        struct qkey k = key_of(d, in[i].len);
+        struct query *q;
+        HASH_FIND(hh, S->cache, &k, sizeof k, q);
+        bool dup = false;
+        for (size_t f = 0; f < nfresh && !dup; f++)
+            dup = lens[f] == in[i].len && memcmp(texts[f], d, in[i].len) == 0;
+        if (!q && !dup) {
+            texts[nfresh] = d;
+            lens[nfresh] = in[i].len;
+            which[nfresh++] = i;
+        }
+    }
+    enum outcome out = ACCEPTED;
+    if (S->o->max_queries && S->res->queries + nfresh > S->o->max_queries) {
+        S->res->limit_reached = true;
+        S->stopped = true;
+        out = STOPPED;
+    }
+    enum membership_answer *answers = xcalloc(nfresh ? nfresh : 1, sizeof *answers);
+    if (out != STOPPED && nfresh &&
+        !S->o->ask(S->o->ask_ctx, texts, lens, nfresh, answers, S->diags)) {
+        S->failed = true;
+        S->stopped = true;
+        out = STOPPED;
+    }
+    if (out != STOPPED) {
+        for (size_t f = 0; f < nfresh; f++) {
+            struct query *q = xcalloc(1, sizeof *q);
+            q->key = key_of(texts[f], lens[f]);
+            q->number = ++S->res->queries;
+            q->answer = answers[f];
+            HASH_ADD(hh, S->cache, key, sizeof q->key, q);
+            S->res->accepted += answers[f] == MEMBERSHIP_YES;
+            S->res->timeouts += answers[f] == MEMBERSHIP_TIMEOUT;
+            S->res->crashes += answers[f] == MEMBERSHIP_CRASH;
+        }
+        for (size_t i = lo; i < hi; i++) {
+            struct qkey k = key_of(in[i].data ? in[i].data : "", in[i].len);
+            struct query *q;
+            HASH_FIND(hh, S->cache, &k, sizeof k, q);
+            bool fresh = false;
+            for (size_t f = 0; f < nfresh; f++)
+                fresh = fresh || which[f] == i;
+            log_input(S, q->number, q->answer, !fresh, &in[i]);
+            S->numbers = xgrow(S->numbers, &S->numbers_cap, S->nnumbers + 1, sizeof *S->numbers);
+            S->answers = xrealloc(S->answers, S->numbers_cap * sizeof *S->answers);
+            S->numbers[S->nnumbers] = q->number;
+            S->answers[S->nnumbers++] = q->answer;
+            if (q->answer == MEMBERSHIP_NO)
+                out = REJECTED;
+            else if (q->answer != MEMBERSHIP_YES && out == ACCEPTED)
+                out = UNDECIDED;
+        }
+    }
+    free(answers);
+    free(texts);
+    free(lens);
+    free(which);
+    return out;
+}
+
+/* The first input alone, then the others if it was a yes. */
+static enum outcome ask_all(struct st *S, struct strbuf *in, size_t n)
+{
+    S->nnumbers = 0;
+    if (!n)
+        return ACCEPTED;
+    enum outcome out = ask_range(S, in, 0, 1);
+    if (out == ACCEPTED && n > 1)
+        out = ask_range(S, in, 1, n);
+    return out;
+}
+
+static void flush_block(struct st *S)
+{
+    if (S->block.len && S->o->log)
+        S->o->log(S->o->log_ctx, S->block.data, S->block.len);
+    strbuf_reset(&S->block);
+}
+
+static void conclude(struct st *S, enum outcome out, const char *taken)
+{
+    strbuf_addf(&S->block, "  -> %s\n",
+                out == ACCEPTED ? taken : out == REJECTED ? "no" : out == UNDECIDED
+                ? "undecided (a timeout or crash, no rejection)" : "stopped");
+    flush_block(S);
+}
+
+static int compare_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* "#3, #7-#11" of the attempt just asked (all yes). */
+static void add_numbers(struct st *S, struct strbuf *out)
+{
+    qsort(S->numbers, S->nnumbers, sizeof *S->numbers, compare_size);
+    for (size_t i = 0; i < S->nnumbers;) {
+        size_t j = i + 1;
+        while (j < S->nnumbers && S->numbers[j] <= S->numbers[j - 1] + 1)
+            j++;
+        strbuf_addf(out, "%s%s#%zu", i ? ", " : "", i ? "" : "structure queries ",
+                    S->numbers[i]);
+        if (S->numbers[j - 1] != S->numbers[i])
+            strbuf_addf(out, "-#%zu", S->numbers[j - 1]);
+        i = j;
+    }
+}
+
+static void label(const char *text, size_t len, struct strbuf *out)
+{
+    size_t n = len > 40 ? 40 : len;
+    grammar_lit_label(text, n, out);
+    if (n < len)
+        strbuf_addstr(out, "...");
+}
+
+/* ---- occurrences ------------------------------------------------------------- */
+
+struct occ {
+    size_t s, from, to; /* bytes */
+    int rank;           /* the order they are asked in */
+};
+
+static int compare_occ(const void *a, const void *b)
+{
+    const struct occ *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank - y->rank;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* Where class c occurs (tokens, accepted spans), ordered: whole samples,
+ * other samples than `s`, outside [from, to) in s, inside it. */
+static struct occ *occurrences(struct st *S, uint32_t c, size_t s, size_t from, size_t to,
+                               size_t *n)
+{
+    struct occ *o = NULL;
+    size_t len = 0, cap = 0;
+    for (size_t x = 0; x < S->ns; x++)
+        for (size_t t = 0; t < S->smp[x].n; t++)
+            if (find(S, S->smp[x].t[t].cls) == c) {
+                o = xgrow(o, &cap, len + 1, sizeof *o);
+                o[len++] = (struct occ){x, S->smp[x].t[t].from, S->smp[x].t[t].to, 0};
+            }
+    for (size_t k = 0; k < S->nspans; k++) {
+        const struct span *p = &S->spans[k];
+        if (p->cls == CLS_ROOT || find(S, p->cls) != c)
+            continue;
+        o = xgrow(o, &cap, len + 1, sizeof *o);
+        o[len++] = (struct occ){p->s, S->smp[p->s].t[p->i].from, S->smp[p->s].t[p->j - 1].to, 0};
+    }
+    for (size_t k = 0; k < len; k++) {
+        bool whole = o[k].from == 0 && o[k].to == S->smp[o[k].s].len;
+        bool inside = o[k].s == s && o[k].from >= from && o[k].to <= to;
+        bool overlap = o[k].s == s && o[k].from < to && o[k].to > from;
+        o[k].rank = whole ? 0 : o[k].s != s ? 1 : !overlap ? 2 : inside ? 3 : 4;
+    }
+    qsort(o, len, sizeof *o, compare_occ);
+    /* the span itself and overlapping ones are no context */
+    size_t m = 0;
+    for (size_t k = 0; k < len; k++)
+        if (o[k].rank != 4 && !(o[k].s == s && o[k].from == from && o[k].to == to))
+            o[m++] = o[k];
+    *n = m;
+    return o;
+}
+
+/* Sample s with bytes [from, to) replaced by text. */
+static void replaced(const struct st *S, size_t s, size_t from, size_t to, const char *text,
+                     size_t len, struct strbuf *out)
+{
+    strbuf_reset(out);
+    strbuf_add(out, S->smp[s].text, from);
+    strbuf_add(out, text, len);
+    strbuf_add(out, S->smp[s].text + to, S->smp[s].len - to);
+}
+
+/* Keep the first `want` of o (in rank order), spread over samples: per
+ * rank, one of each sample in turn.  Returns how many are kept. */
+static size_t pick(struct occ *o, size_t n, size_t want)
+{
+    bool *taken = xcalloc(n ? n : 1, sizeof *taken);
+    struct occ *out = xmalloc((want ? want : 1) * sizeof *out);
+    size_t m = 0;
+    for (int r = 0; r <= 3 && m < want; r++) {
+        bool any = true;
+        while (any && m < want) {
+            any = false;
+            size_t last = SIZE_MAX;
+            for (size_t k = 0; k < n && m < want; k++) {
+                if (taken[k] || o[k].rank != r || o[k].s == last)
+                    continue;
+                taken[k] = true;
+                out[m++] = o[k];
+                last = o[k].s;
+                any = true;
+            }
+        }
+    }
+    memcpy(o, out, m * sizeof *o);
+    free(out);
+    free(taken);
+    return m;
+}
+
+/* ---- 1. classes -------------------------------------------------------------- */
+
+static void merge_classes(struct st *S)
+{
+    struct strbuf *in = xcalloc(2 * (size_t)S->o->contexts + 2, sizeof *in);
+    for (uint32_t b = 1; b < S->ncls && !S->stopped; b++) {
+        for (uint32_t a = 0; a < b && !S->stopped; a++) {
+            if (find(S, a) != a || find(S, b) != b || S->cls[a].kind != S->cls[b].kind)
+                continue;
+            size_t alen, blen;
+            const char *at = cls_text(S, a, &alen), *bt = cls_text(S, b, &blen);
+            size_t na, nb;
+            struct occ *oa = occurrences(S, a, SIZE_MAX, 0, 0, &na);
+            struct occ *ob = occurrences(S, b, SIZE_MAX, 0, 0, &nb);
+            size_t n = 0;
+            size_t pa = pick(oa, na, S->o->contexts), pb = pick(ob, nb, S->o->contexts);
+            for (size_t k = 0; k < pb || k < pa; k++) {
+                if (k < pb)
+                    replaced(S, ob[k].s, ob[k].from, ob[k].to, at, alen, &in[n++]);
+                if (k < pa)
+                    replaced(S, oa[k].s, oa[k].from, oa[k].to, bt, blen, &in[n++]);
+            }
+            free(oa);
+            free(ob);
+            strbuf_addstr(&S->block, "structure: class: ");
+            label(bt, blen, &S->block);
+            strbuf_addstr(&S->block, " and ");
+            label(at, alen, &S->block);
+            strbuf_addstr(&S->block, " replace each other\n");
+            enum outcome out = ask_all(S, in, n);
+            conclude(S, out, "one class");
+            if (out != ACCEPTED)
+                continue;
+            S->cls[b].parent = a;
+            S->res->classes++;
+            struct strbuf *note = &S->cls[a].note;
+            strbuf_addstr(note, "class: ");
+            label(bt, blen, note);
+            strbuf_addstr(note, " and ");
+            label(at, alen, note);
+            strbuf_addstr(note, " replace each other: accepted ");
+            add_numbers(S, note);
+            strbuf_addch(note, '\n');
+            strbuf_add(note, S->cls[b].note.data, S->cls[b].note.len);
+            strbuf_reset(&S->cls[b].note);
+        }
+    }
+    for (size_t i = 0; i < 2 * (size_t)S->o->contexts + 2; i++)
+        strbuf_free(&in[i]);
+    free(in);
+}
+
+/* ---- patterns ---------------------------------------------------------------- */
+
+/* The longest accepted span of sample s starting at token i inside [i, j)
+ * and not [i, j) itself: its index, or SIZE_MAX. */
+static size_t span_at(const struct st *S, size_t s, size_t i, size_t j, size_t from_i,
+                      size_t to_j)
+{
+    size_t best = SIZE_MAX;
+    for (size_t k = 0; k < S->nspans; k++) {
+        const struct span *p = &S->spans[k];
+        if (p->s != s || p->i != i || p->j > j || p->cls == CLS_ROOT ||
+            (p->i == from_i && p->j == to_j))
+            continue;
+        if (best == SIZE_MAX || p->j > S->spans[best].j)
+            best = k;
+    }
+    return best;
+}
+
+/* Tokens [i, j) of sample s as items: inner accepted spans as their class. */
+static size_t pattern(struct st *S, size_t s, size_t i, size_t j, struct item **items)
+{
+    size_t n = 0, cap = 0;
+    *items = NULL;
+    for (size_t p = i; p < j;) {
+        size_t k = span_at(S, s, p, j, i, j);
+        *items = xgrow(*items, &cap, n + 1, sizeof **items);
+        if (k != SIZE_MAX) {
+            const struct span *sp = &S->spans[k];
+            (*items)[n++] = (struct item){find(S, sp->cls), S->smp[s].t[sp->i].from,
+                                          S->smp[s].t[sp->j - 1].to};
+            p = sp->j;
+        } else {
+            (*items)[n++] = (struct item){find(S, S->smp[s].t[p].cls), S->smp[s].t[p].from,
+                                          S->smp[s].t[p].to};
+            p++;
+        }
+    }
+    return n;
+}
+
+static size_t key_of_items(const struct item *it, size_t n, const struct group *g, uint32_t ng,
+                           uint32_t **key)
+{
+    *key = xmalloc((n + 3 * (size_t)ng + 1) * sizeof **key);
+    size_t m = 0;
+    for (size_t p = 0; p < n;) {
+        const struct group *in = NULL;
+        for (uint32_t x = 0; x < ng; x++)
+            if (g[x].at == p)
+                in = &g[x];
+        if (in) {
+            (*key)[m++] = KEY_GROUP;
+            (*key)[m++] = in->len;
+            for (uint32_t q = 0; q < in->len; q++)
+                (*key)[m++] = it[p + q].cls;
+            p += (size_t)in->len * in->reps;
+        } else {
+            (*key)[m++] = it[p++].cls;
+        }
+    }
+    return m;
+}
+
+static struct tried *tried_find(struct st *S, uint32_t c, const uint32_t *key, size_t n)
+{
+    for (size_t k = 0; k < S->ntried; k++)
+        if (S->tried[k].cls == c && S->tried[k].n == n &&
+            memcmp(S->tried[k].key, key, n * sizeof *key) == 0)
+            return &S->tried[k];
+    return NULL;
+}
+
+static void tried_add(struct st *S, uint32_t c, uint32_t *key, size_t n, bool accepted)
+{
+    S->tried = xgrow(S->tried, &S->tried_cap, S->ntried + 1, sizeof *S->tried);
+    S->tried[S->ntried++] = (struct tried){c, key, n, accepted};
+}
+
+static void add_span(struct st *S, size_t s, size_t i, size_t j, uint32_t c)
+{
+    S->spans = xgrow(S->spans, &S->spans_cap, S->nspans + 1, sizeof *S->spans);
+    struct span *p = &S->spans[S->nspans++];
+    memset(p, 0, sizeof *p);
+    p->s = s;
+    p->i = i;
+    p->j = j;
+    p->cls = c;
+}
+
+/* ---- 2. recursion ------------------------------------------------------------ */
+
+static bool nonterminal_kind(const struct st *S, uint32_t c)
+{
+    return S->cls[c].kind == K_WORD || S->cls[c].spans;
+}
+
+/* Try tokens [i, j) of sample s as an alternative of the classes among
+ * its items; true when taken by one. */
+static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *in)
+{
+    struct item *it;
+    size_t n = pattern(S, s, i, j, &it);
+    if (n < 2) {
+        free(it);
+        return false;
+    }
+    size_t from = S->smp[s].t[i].from, to = S->smp[s].t[j - 1].to;
+    const char *text = S->smp[s].text + from;
+    bool taken = false;
+    for (size_t x = 0; x < n && !taken && !S->stopped; x++) {
+        uint32_t c = it[x].cls;
+        bool seen = false;
+        for (size_t y = 0; y < x && !seen; y++)
+            seen = it[y].cls == c;
+        if (seen || !nonterminal_kind(S, c))
+            continue;
+        uint32_t *key;
+        size_t nkey = key_of_items(it, n, NULL, 0, &key);
+        struct tried *t = tried_find(S, c, key, nkey);
+        if (t) {
+            free(key);
+            if (t->accepted) {
+                add_span(S, s, i, j, c);
+                taken = true;
+            }
+            continue;
+        }
+        size_t clen;
+        const char *ctext = cls_text(S, c, &clen);
+        size_t nocc;
+        struct occ *o = occurrences(S, c, s, from, to, &nocc);
+        size_t nin = 0;
+        replaced(S, s, from, to, ctext, clen, &in[nin++]);
+        size_t npick = pick(o, nocc, S->o->contexts);
+        for (size_t k = 0; k < npick; k++)
+            replaced(S, o[k].s, o[k].from, o[k].to, text, to - from, &in[nin++]);
+        free(o);
+        strbuf_addstr(&S->block, "structure: recursion: ");
+        label(text, to - from, &S->block);
+        strbuf_addf(&S->block, " (%s) in the class of ", S->smp[s].name);
+        label(ctext, clen, &S->block);
+        strbuf_addch(&S->block, '\n');
+        enum outcome out = ask_all(S, in, nin);
+        conclude(S, out, "an alternative of the class");
+        if (out == STOPPED) {
+            free(key);
+            break;
+        }
+        tried_add(S, c, key, nkey, out == ACCEPTED);
+        if (out != ACCEPTED)
+            continue;
+        add_span(S, s, i, j, c);
+        S->cls[c].spans = true;
+        S->res->recursions++;
+        taken = true;
+        struct strbuf *note = &S->cls[c].note;
+        strbuf_addstr(note, "recursion: ");
+        label(text, to - from, note);
+        strbuf_addf(note, " (%s) replaces ", S->smp[s].name);
+        label(ctext, clen, note);
+        strbuf_addstr(note, " and its class in other contexts: accepted ");
+        add_numbers(S, note);
+        strbuf_addch(note, '\n');
+    }
+    free(it);
+    return taken;
+}
+
+static void find_recursion(struct st *S)
+{
+    struct strbuf *in = xcalloc((size_t)S->o->contexts + 1, sizeof *in);
+    /* whole samples first: their contexts are the strictest */
+    for (size_t s = 0; s < S->ns && !S->stopped; s++)
+        if (!try_span(S, s, 0, S->smp[s].n, in))
+            add_span(S, s, 0, S->smp[s].n, CLS_ROOT);
+    size_t longest = 0;
+    for (size_t s = 0; s < S->ns; s++)
+        longest = S->smp[s].n > longest ? S->smp[s].n : longest;
+    size_t max = S->o->max_span < longest ? S->o->max_span : longest;
+    for (size_t len = 2; len <= max && !S->stopped; len++)
+        for (size_t s = 0; s < S->ns && !S->stopped; s++)
+            for (size_t i = 0; i + len <= S->smp[s].n && !S->stopped; i++) {
+                if (len == S->smp[s].n)
+                    continue;
+                bool known = false;
+                for (size_t k = 0; k < S->nspans && !known; k++)
+                    known = S->spans[k].s == s && S->spans[k].i == i &&
+                            S->spans[k].j == i + len;
+                if (!known)
+                    try_span(S, s, i, i + len, in);
+            }
+    for (size_t i = 0; i < (size_t)S->o->contexts + 1; i++)
+        strbuf_free(&in[i]);
+    free(in);
+}
+
+/* ---- 3. repetitions ---------------------------------------------------------- */
+
+/* Another text of class c than [from, to) of sample s: a member token's,
+ * else the shortest accepted span's; the same text when there is none. */
+static void other_text(const struct st *S, uint32_t c, size_t s, size_t from, size_t to,
+                       struct strbuf *out)
+{
+    const char *own = S->smp[s].text + from;
+    size_t olen = to - from;
+    for (size_t x = 0; x < S->ns; x++)
+        for (size_t t = 0; t < S->smp[x].n; t++) {
+            if (find((struct st *)S, S->smp[x].t[t].cls) != c)
+                continue;
+            size_t len;
+            const char *text = tok_text(S, x, t, &len);
+            if (len != olen || memcmp(text, own, len) != 0) {
+                strbuf_add(out, text, len);
+                return;
+            }
+        }
+    const struct span *best = NULL;
+    size_t blen = 0;
+    for (size_t k = 0; k < S->nspans; k++) {
+        const struct span *p = &S->spans[k];
+        if (p->cls == CLS_ROOT || find((struct st *)S, p->cls) != c)
+            continue;
+        size_t f = S->smp[p->s].t[p->i].from, len = S->smp[p->s].t[p->j - 1].to - f;
+        if ((len != olen || memcmp(S->smp[p->s].text + f, own, len) != 0) &&
+            (!best || len < blen)) {
+            best = p;
+            blen = len;
+        }
+    }
+    if (best)
+        strbuf_add(out, S->smp[best->s].text + S->smp[best->s].t[best->i].from, blen);
+    else
+        strbuf_add(out, own, olen);
+}
+
+static bool same_items(const struct item *it, size_t a, size_t b, size_t len)
+{
+    for (size_t q = 0; q < len; q++)
+        if (it[a + q].cls != it[b + q].cls)
+            return false;
+    return true;
+}
+
+static void try_groups(struct st *S, struct span *p, struct strbuf *in)
+{
+    struct item *it;
+    size_t n = pattern(S, p->s, p->i, p->j, &it);
+    const struct smp *m = &S->smp[p->s];
+    bool *covered = xcalloc(n ? n : 1, sizeof *covered);
+    struct strbuf copy = STRBUF_INIT;
+    for (size_t len = 1; len <= S->o->max_group && len < n && !S->stopped; len++)
+        for (size_t at = 0; at + len <= n && p->ng < MAX_GROUPS && !S->stopped; at++) {
+            bool busy = false;
+            for (size_t q = at; q < at + len; q++)
+                busy = busy || covered[q];
+            if (busy)
+                continue;
+            size_t from = it[at].from, to = it[at + len - 1].to;
+            strbuf_reset(&copy);
+            for (size_t q = at; q < at + len; q++) {
+                if (nonterminal_kind(S, it[q].cls))
+                    other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
+                else
+                    strbuf_add(&copy, m->text + it[q].from, it[q].to - it[q].from);
+                /* what lies between items (nothing: items are adjacent) */
+            }
+            /* a copy that would run into the group as one word says nothing */
+            if (copy.len && kind_of((unsigned char)m->text[to - 1]) == K_WORD &&
+                kind_of((unsigned char)copy.data[0]) == K_WORD)
+                continue;
+            if (copy.len && kind_of((unsigned char)copy.data[copy.len - 1]) == K_WORD &&
+                kind_of((unsigned char)m->text[from]) == K_WORD)
+                continue;
+            /* twice: the group, then its copy; three times: group, copy, group */
+            for (int k = 0; k < 2; k++) {
+                strbuf_reset(&in[k]);
+                strbuf_add(&in[k], m->text, to);
+                strbuf_add(&in[k], copy.data, copy.len);
+                if (k)
+                    strbuf_add(&in[k], m->text + from, to - from);
+                strbuf_add(&in[k], m->text + to, m->len - to);
+            }
+            strbuf_addstr(&S->block, "structure: repetition: ");
+            label(m->text + from, to - from, &S->block);
+            strbuf_addf(&S->block, " (%s) twice and three times\n", m->name);
+            enum outcome out = ask_all(S, in, 2);
+            conclude(S, out, "a repetition");
+            if (out != ACCEPTED)
+                continue;
+            uint32_t reps = 1;
+            while (at + (size_t)len * (reps + 1) <= n &&
+                   same_items(it, at, at + (size_t)len * reps, len))
+                reps++;
+            p->g[p->ng++] = (struct group){(uint32_t)at, (uint32_t)len, reps};
+            for (size_t q = at; q < at + (size_t)len * reps; q++)
+                covered[q] = true;
+            S->res->repetitions++;
+            uint32_t owner = p->cls == CLS_ROOT ? UINT32_MAX : find(S, p->cls);
+            if (owner != UINT32_MAX) {
+                struct strbuf *note = &S->cls[owner].note;
+                strbuf_addstr(note, "repetition: ");
+                label(m->text + from, to - from, note);
+                strbuf_addf(note, " (%s) twice and three times: accepted ", m->name);
+                add_numbers(S, note);
+                strbuf_addch(note, '\n');
+            }
+        }
+    strbuf_free(&copy);
+    free(covered);
+    free(it);
+}
+
+static void find_repetitions(struct st *S, struct strbuf *start_note)
+{
+    struct strbuf in[2] = {STRBUF_INIT, STRBUF_INIT};
+    for (size_t k = 0; k < S->nspans && !S->stopped; k++) {
+        struct span *p = &S->spans[k];
+        /* one try per pattern: a span with the pattern of one tried takes its groups */
+        struct item *it;
+        size_t n = pattern(S, p->s, p->i, p->j, &it);
+        uint32_t *key;
+        size_t nkey = key_of_items(it, n, NULL, 0, &key);
+        free(it);
+        uint32_t c = p->cls == CLS_ROOT ? CLS_ROOT : find(S, p->cls);
+        const struct span *twin = NULL;
+        for (size_t x = 0; x < k && !twin; x++) {
+            const struct span *q = &S->spans[x];
+            uint32_t qc = q->cls == CLS_ROOT ? CLS_ROOT : find(S, q->cls);
+            if (qc != c || !q->grouped)
+                continue;
+            struct item *qi;
+            size_t qn = pattern(S, q->s, q->i, q->j, &qi);
+            uint32_t *qkey;
+            size_t nq = key_of_items(qi, qn, NULL, 0, &qkey);
+            if (nq == nkey && memcmp(qkey, key, nkey * sizeof *key) == 0)
+                twin = q;
+            free(qkey);
+            free(qi);
+        }
+        free(key);
+        if (twin) {
+            memcpy(p->g, twin->g, sizeof p->g);
+            p->ng = twin->ng;
+        } else {
+            size_t before = S->res->repetitions;
+            try_groups(S, p, in);
+            if (p->cls == CLS_ROOT && S->res->repetitions > before) {
+                strbuf_addf(start_note, "repetition in %s: accepted ", S->smp[p->s].name);
+                add_numbers(S, start_note);
+                strbuf_addch(start_note, '\n');
+            }
+        }
+        p->grouped = true;
+    }
+    strbuf_free(&in[0]);
+    strbuf_free(&in[1]);
+}
+
+/* ---- the grammar ------------------------------------------------------------- */
+
+struct out {
+    struct grammar *g;
+    char **names; /* per class: its rule's name, or NULL */
+    bool *used;
+    uint32_t *queue;
+    size_t nqueue;
+};
+
+static bool is_rule(struct st *S, uint32_t c)
+{
+    if (S->cls[c].spans)
+        return true;
+    for (size_t s = 0; s < S->ns; s++)
+        for (size_t t = 0; t < S->smp[s].n; t++) {
+            uint32_t x = S->smp[s].t[t].cls;
+            if (find(S, x) == c && x != c)
+                return true;
+        }
+    return false;
+}
+
+static struct expr *item_expr(struct st *S, struct out *O, const struct item *it)
+{
+    struct src_pos none = {0, 0};
+    if (O->names[it->cls]) {
+        if (!O->used[it->cls]) {
+            O->used[it->cls] = true;
+            O->queue[O->nqueue++] = it->cls;
+        }
+        return gb_ref(O->g, O->names[it->cls], strlen(O->names[it->cls]), none, none);
+    }
+    size_t len;
+    const char *text = cls_text(S, it->cls, &len);
+    return gb_lit(O->g, text, len, none, none);
+}
+
+static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
+{
+    struct src_pos none = {0, 0};
+    struct item *it;
+    size_t n = pattern(S, p->s, p->i, p->j, &it);
+    struct expr_list items = {0};
+    for (size_t q = 0; q < n;) {
+        const struct group *g = NULL;
+        for (uint32_t x = 0; x < p->ng; x++)
+            if (p->g[x].at == q)
+                g = &p->g[x];
+        if (g) {
+            struct expr_list in = {0};
+            for (uint32_t k = 0; k < g->len; k++)
+                expr_list_push(&in, item_expr(S, O, &it[q + k]));
+            struct expr *seq = gb_seq(O->g, in.items, in.len, none, none);
+            expr_list_push(&items, gb_quant(O->g, seq, 1, QUANT_INFINITE, none, none));
+            expr_list_free(&in);
+            q += (size_t)g->len * g->reps;
+        } else {
+            expr_list_push(&items, item_expr(S, O, &it[q++]));
+        }
+    }
+    struct expr *e = gb_seq(O->g, items.items, items.len, none, none);
+    expr_list_free(&items);
+    free(it);
+    return e;
+}
+
+static void span_key(struct st *S, const struct span *p, uint32_t **key, size_t *n)
+{
+    struct item *it;
+    size_t ni = pattern(S, p->s, p->i, p->j, &it);
+    *n = key_of_items(it, ni, p->g, p->ng, key);
+    free(it);
+}
+
+/* Alternatives of span patterns of class c (CLS_ROOT: the samples in no
+ * class), each pattern once. */
+static void span_alts(struct st *S, struct out *O, uint32_t c, struct expr_list *alts)
+{
+    uint32_t **keys = NULL;
+    size_t *nkeys = NULL, nk = 0, cap = 0, cap2 = 0;
+    for (size_t k = 0; k < S->nspans; k++) {
+        const struct span *p = &S->spans[k];
+        uint32_t pc = p->cls == CLS_ROOT ? CLS_ROOT : find(S, p->cls);
+        if (pc != c)
+            continue;
+        uint32_t *key;
+        size_t n;
+        span_key(S, p, &key, &n);
+        bool seen = false;
+        for (size_t x = 0; x < nk && !seen; x++)
+            seen = nkeys[x] == n && memcmp(keys[x], key, n * sizeof *key) == 0;
+        if (seen) {
+            free(key);
+            continue;
+        }
+        keys = xgrow(keys, &cap, nk + 1, sizeof *keys);
+        nkeys = xgrow(nkeys, &cap2, nk + 1, sizeof *nkeys);
+        keys[nk] = key;
+        nkeys[nk++] = n;
+        expr_list_push(alts, span_expr(S, O, p));
+    }
+    for (size_t x = 0; x < nk; x++)
+        free(keys[x]);
+    free(keys);
+    free(nkeys);
+}
+
+static void set_note(struct structure_result *res, uint32_t rule, const struct strbuf *text)
+{
+    if (!text->len)
+        return;
+    if (rule >= res->nnotes) {
+        res->notes = xrealloc(res->notes, ((size_t)rule + 1) * sizeof *res->notes);
+        for (uint32_t i = res->nnotes; i <= rule; i++)
+            res->notes[i] = NULL;
+        res->nnotes = rule + 1;
+    }
+    free(res->notes[rule]);
+    /* without the last newline */
+    res->notes[rule] = xmalloc(text->len);
+    memcpy(res->notes[rule], text->data, text->len - 1);
+    res->notes[rule][text->len - 1] = '\0';
+}
+
+static struct grammar *build(struct st *S, const char *file, struct strbuf *start_note)
+{
+    struct src_pos none = {0, 0};
+    struct out O = {grammar_new(file), xcalloc(S->ncls, sizeof(char *)),
+                    xcalloc(S->ncls, sizeof(bool)), xcalloc(S->ncls, sizeof(uint32_t)), 0};
+    unsigned nvalue = 0, nword = 0, nsym = 0;
+    for (uint32_t c = 0; c < S->ncls; c++) {
+        if (find(S, c) != c || !is_rule(S, c))
+            continue;
+        struct strbuf name = STRBUF_INIT;
+        unsigned *count = S->cls[c].spans ? &nvalue : S->cls[c].kind == K_WORD ? &nword : &nsym;
+        const char *base = S->cls[c].spans ? "value" : S->cls[c].kind == K_WORD ? "word"
+                                                                                : "symbol";
+        if ((*count)++)
+            strbuf_addf(&name, "%s%u", base, *count);
+        else
+            strbuf_addstr(&name, base);
+        O.names[c] = strbuf_detach(&name, NULL);
+    }
+    uint32_t start = gb_add_rule(O.g, "input", none, gb_lit(O.g, "", 0, none, none));
+    struct expr_list alts = {0};
+    for (size_t s = 0; s < S->ns; s++) {
+        /* a sample in a class: that class */
+        uint32_t c = CLS_ROOT;
+        for (size_t k = 0; k < S->nspans && c == CLS_ROOT; k++)
+            if (S->spans[k].s == s && S->spans[k].i == 0 && S->spans[k].j == S->smp[s].n &&
+                S->spans[k].cls != CLS_ROOT)
+                c = find(S, S->spans[k].cls);
+        if (c == CLS_ROOT || !O.names[c])
+            continue;
+        bool seen = false;
+        for (size_t a = 0; a < alts.len && !seen; a++)
+            seen = alts.items[a]->kind == EXPR_REF &&
+                   strcmp(alts.items[a]->u.ref.name, O.names[c]) == 0;
+        if (!seen) {
+            struct item it = {c, 0, 0};
+            expr_list_push(&alts, item_expr(S, &O, &it));
+        }
+    }
+    span_alts(S, &O, CLS_ROOT, &alts);
+    if (!alts.len)
+        expr_list_push(&alts, gb_lit(O.g, "", 0, none, none));
+    O.g->rules[start].rhs = gb_alt(O.g, alts.items, alts.len, NULL, none, none);
+    alts.len = 0;
+    set_note(S->res, start, start_note);
+    for (size_t q = 0; q < O.nqueue; q++) {
+        uint32_t c = O.queue[q];
+        /* its token texts, each once, in the order seen */
+        for (size_t s = 0; s < S->ns; s++)
+            for (size_t t = 0; t < S->smp[s].n; t++) {
+                uint32_t x = S->smp[s].t[t].cls;
+                if (find(S, x) != c || S->cls[x].s != s || S->cls[x].ti != t)
+                    continue;
+                size_t len;
+                const char *text = tok_text(S, s, t, &len);
+                expr_list_push(&alts, gb_lit(O.g, text, len, none, none));
+            }
+        span_alts(S, &O, c, &alts);
+        uint32_t r = gb_add_rule(O.g, O.names[c], none,
+                                 gb_alt(O.g, alts.items, alts.len, NULL, none, none));
+        alts.len = 0;
+        set_note(S->res, r, &S->cls[c].note);
+    }
+    expr_list_free(&alts);
+    for (uint32_t c = 0; c < S->ncls; c++)
+        free(O.names[c]);
+    free(O.names);
+    free(O.used);
+    free(O.queue);
+    return O.g;
+}
+
+/* ---- the whole --------------------------------------------------------------- */
+
+void structure_options_default(struct structure_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_queries = GENERALIZE_DEFAULT_MAX_QUERIES;
+    o->contexts = 5;
+    o->max_span = 12;
+    o->max_group = 6;
+}
+
+struct grammar *structure_learn(const char *file, const struct generalize_sample *samples,
+                                size_t n, const struct structure_options *o,
+                                struct structure_result *res, struct diag_list *diags)
+{
+    memset(res, 0, sizeof *res);
+    size_t errors = diags->errors;
+    for (size_t s = 0; s < n; s++)
+        gb_check_utf8(samples[s].name, samples[s].text, samples[s].len, diags);
+    if (diags->errors != errors)
+        return NULL;
+    struct st S = {.o = o, .res = res, .diags = diags, .ns = n};
+    S.block = (struct strbuf)STRBUF_INIT;
+    S.smp = xcalloc(n ? n : 1, sizeof *S.smp);
+    for (size_t s = 0; s < n; s++) {
+        S.smp[s].name = samples[s].name;
+        S.smp[s].text = samples[s].text;
+        S.smp[s].len = samples[s].len;
+        cut(&S, s);
+    }
+    struct strbuf start_note = STRBUF_INIT;
+    merge_classes(&S);
+    if (!S.failed)
+        find_recursion(&S);
+    if (!S.failed)
+        find_repetitions(&S, &start_note);
+    struct grammar *g = NULL;
+    if (!S.failed) {
+        g = build(&S, file, &start_note);
+        struct grammar_options go = {.start = "input"};
+        if (!grammar_finish(g, &go, diags)) {
+            grammar_free(g);
+            g = NULL;
+        }
+    }
+    strbuf_free(&start_note);
+    flush_block(&S);
+    strbuf_free(&S.block);
+    struct query *q, *tmp;
+    HASH_ITER(hh, S.cache, q, tmp) {
+        HASH_DEL(S.cache, q);
+        free(q);
+    }
+    for (size_t k = 0; k < S.ntried; k++)
+        free(S.tried[k].key);
+    free(S.tried);
+    for (size_t c = 0; c < S.ncls; c++)
+        strbuf_free(&S.cls[c].note);
+    free(S.cls);
+    for (size_t s = 0; s < n; s++)
+        free(S.smp[s].t);
+    free(S.smp);
+    free(S.spans);
+    free(S.numbers);
+    free(S.answers);
+    if (!g)
+        structure_result_free(res);
+    return g;
+}
+
+void structure_result_free(struct structure_result *res)
+{
+    for (uint32_t i = 0; i < res->nnotes; i++)
+        free(res->notes[i]);
+    free(res->notes);
+    res->notes = NULL;
+    res->nnotes = 0;
+}
