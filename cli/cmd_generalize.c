@@ -363,12 +363,13 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
                 grammar_free(g);
                 g = learned;
             }
-            if (sres.limit_reached || (o.max_queries && sres.queries >= o.max_queries))
-                o.max_queries = 1; /* nothing left: generalize stops at its first query */
-            else if (o.max_queries)
-                o.max_queries -= sres.queries;
+            if (o.max_queries)
+                o.max_queries -= sres.queries < o.max_queries ? sres.queries : o.max_queries;
         }
-        generalized = structured && generalize_run(g, samples, files.len, &o, &res, &diags);
+        if (a->structure && (sres.limit_reached || (a->max_queries && !o.max_queries)))
+            generalized = structured; /* no query left for the rest */
+        else
+            generalized = structured && generalize_run(g, samples, files.len, &o, &res, &diags);
         bool interrupted = *cli_interrupt_flag() != 0;
         cli_catch_interrupts(false);
         membership_free(k.m);

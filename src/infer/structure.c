@@ -649,8 +649,8 @@ static void find_recursion(struct st *S)
 {
     struct strbuf *in = xcalloc((size_t)S->o->contexts + 1, sizeof *in);
     /* whole samples first: their contexts are the strictest */
-    for (size_t s = 0; s < S->ns && !S->stopped; s++)
-        if (!try_span(S, s, 0, S->smp[s].n, in))
+    for (size_t s = 0; s < S->ns; s++)
+        if (S->stopped || !try_span(S, s, 0, S->smp[s].n, in))
             add_span(S, s, 0, S->smp[s].n, CLS_ROOT);
     size_t longest = 0;
     for (size_t s = 0; s < S->ns; s++)
