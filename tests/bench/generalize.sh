@@ -17,6 +17,9 @@
 #                 grammar (random strategy, seed 2) that the program accepts
 #                 (odd corners: IPv6 hosts, %XX, sub-delimiters, deep nesting);
 #   queries (distinct runs) and the wall-clock time of generalize.
+# Each subject twice: "plain" (grammar-from's concrete grammar generalized)
+# and "structure" (generalize --structure: classes, recursion and
+# repetitions learned from the samples first, src/infer/structure).
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
 : "${BUILD:?BUILD must name the build directory}"
@@ -45,17 +48,22 @@ parsed_share() { # grammar dir -> "P/T"
 }
 pct() { awk -v f="$1" 'BEGIN { split(f, x, "/"); printf "%.1f%%", x[2] ? x[1] * 100 / x[2] : 0 }'; }
 printf 'generalize: learned from samples by membership queries (N=%s)\n' "$N"
-printf '%-6s %8s %8s %-18s %-16s %s\n' subject queries seconds soundness \
+printf '%-6s %-9s %8s %8s %-18s %-16s %s\n' subject how queries seconds soundness \
     "complete:typical" "complete:generated"
 for s in url calc; do
+  for how in plain structure; do
+    flag=
+    [ $how = structure ] && flag=--structure
     prog=$BUILD/subjects/$s
     ref=$root/grammars/$([ $s = url ] && echo url || echo arith).ebnf
     "$KPATH" grammar-from "$here"/generalize/$s-*.txt -o "$tmp/$s-concrete.ebnf" || exit 1
     t0=$(now)
-    "$KPATH" generalize "$tmp/$s-concrete.ebnf" "$here"/generalize/$s-*.txt -o "$tmp/$s.ebnf" \
-        --timeout 5 -- "$prog" >"$tmp/$s.log" || { tail -5 "$tmp/$s.log"; exit 1; }
+    # shellcheck disable=SC2086
+    "$KPATH" generalize $flag "$tmp/$s-concrete.ebnf" "$here"/generalize/$s-*.txt \
+        -o "$tmp/$s.ebnf" --timeout 5 -- "$prog" >"$tmp/$s.log" || { tail -5 "$tmp/$s.log"; exit 1; }
     t1=$(now)
     queries=$(tail -1 "$tmp/$s.log" | awk '{ print $1 }')
+    rm -rf "$tmp/$s-gen" "$tmp/$s-ref" "$tmp/$s-valid" "$tmp/$s-typical"
     "$KPATH" gen --strategy random -n "$N" --seed 1 -o "$tmp/$s-gen" "$tmp/$s.ebnf" >/dev/null 2>&1 ||
         exit 1
     sound=$(accepted_share "$prog" "$tmp/$s-gen")
@@ -72,9 +80,10 @@ for s in url calc; do
     done <"$here/generalize/$s-valid.lines"
     typical=$(parsed_share "$tmp/$s.ebnf" "$tmp/$s-typical")
     generated=$(parsed_share "$tmp/$s.ebnf" "$tmp/$s-valid")
-    printf '%-6s %8s %8.1f %-18s %-16s %s\n' $s "$queries" \
+    printf '%-6s %-9s %8s %8.1f %-18s %-16s %s\n' $s $how "$queries" \
         "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
         "$(pct "$sound") ($sound)" "$(pct "$typical") ($typical)" \
         "$(pct "$generated") ($generated)"
+  done
 done
 echo "(the AUTOGRAM paper, for URLs: 100% sound, 50.3% complete; see docs/learning-grammars.md)"
