@@ -355,7 +355,8 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
             so.ask_ctx = &k;
             so.log = log_block;
             so.log_ctx = &sink;
-            so.max_queries = o.max_queries;
+            /* half the budget at most: the strings and optional parts need theirs */
+            so.max_queries = o.max_queries ? (o.max_queries + 1) / 2 : 0;
             struct grammar *learned = structure_learn(g->file, samples, files.len, &so, &sres,
                                                       &diags);
             structured = learned != NULL;
@@ -366,7 +367,7 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
             if (o.max_queries)
                 o.max_queries -= sres.queries < o.max_queries ? sres.queries : o.max_queries;
         }
-        if (a->structure && (sres.limit_reached || (a->max_queries && !o.max_queries)))
+        if (a->structure && a->max_queries && !o.max_queries)
             generalized = structured; /* no query left for the rest */
         else
             generalized = structured && generalize_run(g, samples, files.len, &o, &res, &diags);

@@ -31,6 +31,7 @@ struct smp {
     size_t len;
     struct tok *t;
     size_t n, cap;
+    size_t *head; /* per token: the last accepted span starting there (SIZE_MAX: none) */
 };
 
 struct cls {
@@ -51,6 +52,7 @@ struct span {
     struct group g[MAX_GROUPS];
     uint32_t ng;
     bool grouped;   /* repetitions tried */
+    size_t next;    /* the span added before it at the same start, or SIZE_MAX */
 };
 
 struct item {
@@ -426,9 +428,87 @@ static size_t pick(struct occ *o, size_t n, size_t want)
 
 /* ---- 1. classes -------------------------------------------------------------- */
 
+/* The shape of a class's text: 1 digits, 2 lower case, 3 upper case (with
+ * digits and "_"), 0 anything else. */
+static int shape_of(const struct st *S, uint32_t c)
+{
+    size_t len;
+    const char *t = cls_text(S, c, &len);
+    if (S->cls[c].kind != K_WORD)
+        return 0;
+    bool digit = true, lower = true, upper = true;
+    for (size_t i = 0; i < len; i++) {
+        char ch = t[i];
+        bool d = ch >= '0' && ch <= '9';
+        digit = digit && d;
+        lower = lower && (d || ch == '_' || (ch >= 'a' && ch <= 'z'));
+        upper = upper && (d || ch == '_' || (ch >= 'A' && ch <= 'Z'));
+    }
+    return digit ? 1 : lower ? 2 : upper ? 3 : 0;
+}
+
+/* Before the pairs: all texts of one shape at once (many numbers in a
+ * large sample would otherwise cost a merge each): up to `contexts`
+ * occurrences of other texts get the first one's, as many of the first's
+ * get the others' in turn. */
+static void merge_shapes(struct st *S, struct strbuf *in)
+{
+    for (int shape = 1; shape <= 3 && !S->stopped; shape++) {
+        uint32_t first = UINT32_MAX;
+        size_t members = 0;
+        for (uint32_t c = 0; c < S->ncls; c++)
+            if (find(S, c) == c && shape_of(S, c) == shape) {
+                first = first == UINT32_MAX ? c : first;
+                members++;
+            }
+        if (members < 3)
+            continue; /* the pairs do it */
+        size_t flen;
+        const char *ftext = cls_text(S, first, &flen);
+        size_t n = 0, taken = 0;
+        for (uint32_t c = first + 1; c < S->ncls && taken < S->o->contexts; c++) {
+            if (find(S, c) != c || shape_of(S, c) != shape)
+                continue;
+            const struct tok *t = &S->smp[S->cls[c].s].t[S->cls[c].ti];
+            replaced(S, S->cls[c].s, t->from, t->to, ftext, flen, &in[n++]);
+            taken++;
+        }
+        size_t nf;
+        struct occ *of = occurrences(S, first, SIZE_MAX, 0, 0, &nf);
+        nf = pick(of, nf, S->o->contexts);
+        uint32_t other = first;
+        for (size_t k = 0; k < nf; k++) {
+            do
+                other = (other + 1) % (uint32_t)S->ncls;
+            while (find(S, other) != other || shape_of(S, other) != shape || other == first);
+            size_t olen;
+            const char *otext = cls_text(S, other, &olen);
+            replaced(S, of[k].s, of[k].from, of[k].to, otext, olen, &in[n++]);
+        }
+        free(of);
+        strbuf_addf(&S->block, "structure: class: the %zu %s texts replace each other\n",
+                    members, shape == 1 ? "digit" : shape == 2 ? "lower-case" : "upper-case");
+        enum outcome out = ask_all(S, in, n);
+        conclude(S, out, "one class");
+        if (out != ACCEPTED)
+            continue;
+        struct strbuf *note = &S->cls[first].note;
+        strbuf_addf(note, "class: the %zu %s texts replace each other: accepted ", members,
+                    shape == 1 ? "digit" : shape == 2 ? "lower-case" : "upper-case");
+        add_numbers(S, note);
+        strbuf_addch(note, '\n');
+        for (uint32_t c = first + 1; c < S->ncls; c++)
+            if (find(S, c) == c && shape_of(S, c) == shape) {
+                S->cls[c].parent = first;
+                S->res->classes++;
+            }
+    }
+}
+
 static void merge_classes(struct st *S)
 {
     struct strbuf *in = xcalloc(2 * (size_t)S->o->contexts + 2, sizeof *in);
+    merge_shapes(S, in);
     for (uint32_t b = 1; b < S->ncls && !S->stopped; b++) {
         for (uint32_t a = 0; a < b && !S->stopped; a++) {
             if (find(S, a) != a || find(S, b) != b || S->cls[a].kind != S->cls[b].kind)
@@ -484,9 +564,11 @@ static size_t span_at(const struct st *S, size_t s, size_t i, size_t j, size_t f
                       size_t to_j)
 {
     size_t best = SIZE_MAX;
-    for (size_t k = 0; k < S->nspans; k++) {
+    if (i >= S->smp[s].n)
+        return best;
+    for (size_t k = S->smp[s].head[i]; k != SIZE_MAX; k = S->spans[k].next) {
         const struct span *p = &S->spans[k];
-        if (p->s != s || p->i != i || p->j > j || p->cls == CLS_ROOT ||
+        if (p->j > j || p->cls == CLS_ROOT ||
             (p->i == from_i && p->j == to_j))
             continue;
         if (best == SIZE_MAX || p->j > S->spans[best].j)
@@ -564,6 +646,11 @@ static void add_span(struct st *S, size_t s, size_t i, size_t j, uint32_t c)
     p->i = i;
     p->j = j;
     p->cls = c;
+    p->next = SIZE_MAX;
+    if (i < S->smp[s].n) {
+        p->next = S->smp[s].head[i];
+        S->smp[s].head[i] = S->nspans - 1;
+    }
 }
 
 /* ---- 2. recursion ------------------------------------------------------------ */
@@ -586,13 +673,22 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
     size_t from = S->smp[s].t[i].from, to = S->smp[s].t[j - 1].to;
     const char *text = S->smp[s].text + from;
     bool taken = false;
-    for (size_t x = 0; x < n && !taken && !S->stopped; x++) {
-        uint32_t c = it[x].cls;
+    /* the classes among its items; without one, the recursive classes
+     * (so "[]" can be tried as a value) */
+    uint32_t *cands = xmalloc((n + S->ncls) * sizeof *cands);
+    size_t ncands = 0;
+    for (size_t x = 0; x < n; x++) {
         bool seen = false;
-        for (size_t y = 0; y < x && !seen; y++)
-            seen = it[y].cls == c;
-        if (seen || !nonterminal_kind(S, c))
-            continue;
+        for (size_t y = 0; y < ncands && !seen; y++)
+            seen = cands[y] == it[x].cls;
+        if (!seen && nonterminal_kind(S, it[x].cls))
+            cands[ncands++] = it[x].cls;
+    }
+    for (uint32_t c = 0; c < S->ncls && !ncands; c++)
+        if (find(S, c) == c && S->cls[c].spans)
+            cands[ncands++] = c;
+    for (size_t x = 0; x < ncands && !taken && !S->stopped; x++) {
+        uint32_t c = cands[x];
         uint32_t *key;
         size_t nkey = key_of_items(it, n, NULL, 0, &key);
         struct tried *t = tried_find(S, c, key, nkey);
@@ -641,6 +737,7 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
         add_numbers(S, note);
         strbuf_addch(note, '\n');
     }
+    free(cands);
     free(it);
     return taken;
 }
@@ -662,9 +759,9 @@ static void find_recursion(struct st *S)
                 if (len == S->smp[s].n)
                     continue;
                 bool known = false;
-                for (size_t k = 0; k < S->nspans && !known; k++)
-                    known = S->spans[k].s == s && S->spans[k].i == i &&
-                            S->spans[k].j == i + len;
+                for (size_t k = S->smp[s].head[i]; k != SIZE_MAX && !known;
+                     k = S->spans[k].next)
+                    known = S->spans[k].j == i + len;
                 if (!known)
                     try_span(S, s, i, i + len, in);
             }
@@ -1061,6 +1158,9 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
         S.smp[s].text = samples[s].text;
         S.smp[s].len = samples[s].len;
         cut(&S, s);
+        S.smp[s].head = xmalloc((S.smp[s].n ? S.smp[s].n : 1) * sizeof *S.smp[s].head);
+        for (size_t t = 0; t < S.smp[s].n; t++)
+            S.smp[s].head[t] = SIZE_MAX;
     }
     struct strbuf start_note = STRBUF_INIT;
     merge_classes(&S);
@@ -1091,8 +1191,10 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
     for (size_t c = 0; c < S.ncls; c++)
         strbuf_free(&S.cls[c].note);
     free(S.cls);
-    for (size_t s = 0; s < n; s++)
+    for (size_t s = 0; s < n; s++) {
         free(S.smp[s].t);
+        free(S.smp[s].head);
+    }
     free(S.smp);
     free(S.spans);
     free(S.numbers);
