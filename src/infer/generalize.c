@@ -1166,6 +1166,36 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
         edited_sample(&G->samples[occs[o].sample], from, to, "", 0, &inputs[n++]);
     }
     free(occs);
+    /* A whole alternative omitted makes the rule derive nothing: asked
+     * where the rule's other alternatives derived text too (a value that
+     * may be empty after a path may not be empty as a scheme). */
+    const struct expr *rhs = G->g->rules[seq->rule].rhs;
+    bool whole = (!is_cat || (i == 0 && j == seq->nchildren)) &&
+                 (seq == rhs || (seq->parent == rhs && rhs->kind == EXPR_ALT));
+    if (n && whole) {
+        size_t nrule;
+        struct occ *ro = occurrences(G, rhs, &nrule);
+        inputs = xrealloc(inputs, (n + (nrule < 5 ? nrule : 5)) * sizeof *inputs);
+        for (size_t o = 0, extra = 0; o < nrule && extra < 5; o++) {
+            const struct sample_tree *t = &G->trees[ro[o].sample];
+            size_t from = t->start[ro[o].inst], to = t->end[ro[o].inst];
+            if (from == to || fuses_words(&G->samples[ro[o].sample], from, to))
+                continue;
+            inputs[n] = (struct strbuf)STRBUF_INIT;
+            edited_sample(&G->samples[ro[o].sample], from, to, "", 0, &inputs[n]);
+            bool again = false;
+            for (size_t k = 0; k < n && !again; k++)
+                again = inputs[k].len == inputs[n].len &&
+                        memcmp(inputs[k].data, inputs[n].data, inputs[n].len) == 0;
+            if (again) {
+                strbuf_free(&inputs[n]);
+                continue;
+            }
+            n++;
+            extra++;
+        }
+        free(ro);
+    }
     if (!n) {
         free_inputs(inputs, n);
         return false;
