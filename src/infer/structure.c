@@ -867,7 +867,39 @@ static void try_groups(struct st *S, struct span *p, struct strbuf *in)
             while (at + (size_t)len * (reps + 1) <= n &&
                    same_items(it, at, at + (size_t)len * reps, len))
                 reps++;
-            p->g[p->ng++] = (struct group){(uint32_t)at, (uint32_t)len, reps};
+            struct group grp = {(uint32_t)at, (uint32_t)len, reps};
+            if (reps > 1) {
+                /* the sample had it more than once: once must hold too for
+                 * (group)+, else the first stays as it is, (group)+ after it */
+                size_t end = it[at + (size_t)len * reps - 1].to;
+                strbuf_reset(&in[0]);
+                strbuf_add(&in[0], m->text, to);
+                strbuf_add(&in[0], m->text + end, m->len - end);
+                strbuf_addstr(&S->block, "structure: repetition: once\n");
+                size_t before = S->nnumbers;
+                size_t *keep = xmalloc((before ? before : 1) * sizeof *keep);
+                enum membership_answer *kept = xmalloc((before ? before : 1) * sizeof *kept);
+                memcpy(keep, S->numbers, before * sizeof *keep);
+                memcpy(kept, S->answers, before * sizeof *kept);
+                enum outcome once = ask_all(S, in, 1);
+                conclude(S, once, "(group)+");
+                if (once == ACCEPTED) {
+                    keep = xrealloc(keep, (before + 1) * sizeof *keep);
+                    keep[before++] = S->numbers[0];
+                } else {
+                    grp = (struct group){(uint32_t)(at + len), (uint32_t)len, reps - 1};
+                }
+                S->numbers = xgrow(S->numbers, &S->numbers_cap, before, sizeof *S->numbers);
+                S->answers = xrealloc(S->answers, S->numbers_cap * sizeof *S->answers);
+                memcpy(S->numbers, keep, before * sizeof *keep);
+                memcpy(S->answers, kept, (once == ACCEPTED ? before - 1 : before) * sizeof *kept);
+                S->nnumbers = before;
+                free(keep);
+                free(kept);
+                if (once == STOPPED)
+                    continue;
+            }
+            p->g[p->ng++] = grp;
             for (size_t q = at; q < at + (size_t)len * reps; q++)
                 covered[q] = true;
             S->res->repetitions++;
