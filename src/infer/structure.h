@@ -28,15 +28,20 @@
  *      consecutive items is written twice and three times (the copies with
  *      another text of each class, so a number doubled is not read as one
  *      longer number); accepted makes it (group)+, and the copies of it
- *      that follow in the sample are taken into it.
+ *      that follow in the sample are taken into it (then the group once
+ *      is asked too: rejected, the first occurrence stays and (group)+
+ *      follows it).  Before the pairs of step 1, all texts of one shape
+ *      (digits, lower case, upper case; three or more) are tried as one
+ *      class in one attempt.  A span without a class among its items is
+ *      tried in the classes that have spans already ("[]" as a value).
  * The start rule `input` has, per sample, its class (a sample in a class)
  * or its pattern.  Texts of one class and the optional parts are left to
  * kpath generalize (src/infer/generalize.h), which runs after.
  *
  * Queries are asked through options->ask in batches, the first query of an
  * attempt alone (most attempts end at a "no"), each distinct input once (a
- * 128-bit hash of it is kept, not the text), numbered from 1 and logged as
- * "structure #N"; res->notes says per rule of the result which queries
+ * 128-bit hash of it is kept, not the text), numbered from 1 and logged
+ * under "structure:" lines; res->notes says per rule of the result which queries
  * justified each class, recursion and repetition.  A timeout or a crash is
  * not a yes: the attempt is not taken.  The number of distinct queries is
  * bounded by max_queries (then the grammar is what was found so far).
