@@ -24,6 +24,7 @@
 #include "formats/grammar_write.h"
 #include "infer/lattice.h"
 #include "infer/membership.h"
+#include "infer/rule_names.h"
 #include "base/samples.h"
 #include "base/xalloc.h"
 
@@ -216,12 +217,17 @@ static void log_block(void *ctx, const char *text, size_t len)
         s->failed = true;
 }
 
+struct notes {
+    const struct generalize_result *res;
+    const struct rule_names *names;
+};
+
 static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
 {
-    const struct generalize_result *res = ctx;
-    (void)g;
-    if (rule < res->nnotes && res->notes[rule].len)
-        strbuf_add(out, res->notes[rule].data, res->notes[rule].len);
+    const struct notes *n = ctx;
+    if (rule < n->res->nnotes && n->res->notes[rule].len)
+        strbuf_add(out, n->res->notes[rule].data, n->res->notes[rule].len);
+    rule_names_note(n->names, g, rule, out);
 }
 
 static int generalize(const struct cli_command *cmd, struct args *a, char **command,
@@ -365,9 +371,13 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
                         res.undecided, res.undecided == 1 ? "" : "s");
         fprintf(a->out ? stdout : stderr, "%s\n", summary.data);
         strbuf_free(&summary);
-        struct grammar_write_options wo = {.note = note_rule, .ctx = &res};
+        struct rule_names names; /* names that read (src/infer/rule_names.h) */
+        rule_names_apply(g, &names);
+        struct notes notes = {&res, &names};
+        struct grammar_write_options wo = {.note = note_rule, .ctx = &notes};
         struct strbuf text = STRBUF_INIT;
         grammar_write(g, &wo, &text);
+        rule_names_free(&names);
         if (status == EXIT_OK && a->out)
             status = write_file_atomic(a->out, text.data, text.len, &diags) ? EXIT_OK
                                                                              : EXIT_FAILURE_OTHER;
