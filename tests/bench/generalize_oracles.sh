@@ -22,7 +22,10 @@
 #             as not parsed);
 #   queries   distinct runs of the oracle (the summary of generalize, at
 #             most $MAX_QUERIES);
-#   s         wall-clock seconds of generalize (-j $JOBS).
+#   s         wall-clock seconds of generalize (-j $JOBS);
+#   trees     the parse trees of the first sample under the learned grammar
+#             (">2^64": more than fit in 64 bits; "-": the kpath does not
+#             say, as before #35).
 # Every query is a run of its own (kpath's oracle is a command per input),
 # so the Python oracles run as `python3 -S -E` with one import: about 0.3 s a
 # run on a loaded 2-core machine (2.4 s through a pyenv shim); the
@@ -97,7 +100,7 @@ valid_files() { # subject dir -> the names of the valid .txt files in dir, one a
 now() { date +%s.%N; }
 pct() { awk -v a="$1" -v t="$2" 'BEGIN { if (t) printf "%.1f%%", a * 100 / t; else printf "-" }'; }
 
-measure() { # binary subject count tag -> "sound complete queries seconds"
+measure() { # binary subject count tag -> "sound complete queries seconds trees"
     bin=$1 s=$2 c=$3 w=$tmp/$2-$3-$4
     set --
     i=1
@@ -106,13 +109,13 @@ measure() { # binary subject count tag -> "sound complete queries seconds"
         i=$((i + 1))
     done
     if ! "$bin" grammar-from "$@" -o "$w-concrete.ebnf" >"$w.log" 2>&1; then
-        echo "grammar-from-failed - - -"
+        echo "grammar-from-failed - - - -"
         return
     fi
     t0=$(now)
     if ! "$bin" generalize "$w-concrete.ebnf" "$@" -o "$w.ebnf" -j "$JOBS" --timeout 10s \
         --max-queries "$MAX_QUERIES" -- "$tmp/oracle-$s" >"$w.log" 2>&1; then
-        echo "generalize-failed - - -"
+        echo "generalize-failed - - - -"
         return
     fi
     t1=$(now)
@@ -125,17 +128,21 @@ measure() { # binary subject count tag -> "sound complete queries seconds"
     while IFS= read -r f; do
         timeout "$PARSE_TIMEOUT" "$bin" parse "$w.ebnf" "$f" >/dev/null 2>&1 && parsed=$((parsed + 1))
     done <"$tmp/$s-valid"
+    # the parse trees of the first sample under the grammar (kpath after #35 logs them)
+    trees=$(sed -n 's/^parse trees of each sample under the grammar learned: [^ ]* \([^,]*\).*/\1/p' \
+        "$w.log" | sed 's/more than /></; s/infinitely many/inf/; s/not counted.*/?/')
     echo "$(pct "$sound" "$ngen") $(pct "$parsed" "$nvalid") ${queries:--} \
-$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }')"
+$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') ${trees:--}"
 }
 
 printf 'generalize against real parsers (N=%s, -j %s, at most %s queries)\n' "$N" "$JOBS" "$MAX_QUERIES"
+row='%-6s %-3s | %6s %8s %7s %5s %6s'
 if [ -n "$BEFORE" ]; then
-    printf '%-6s %-3s | %-29s | %-29s | %s\n' "" "" "before ($BEFORE)" "now ($KPATH)" AUTOGRAM
-    printf '%-6s %-3s | %6s %8s %7s %5s | %6s %8s %7s %5s | %s\n' subject n \
-        sound complete queries s sound complete queries s complete
+    printf '%-6s %-3s | %-36s | %-36s | %s\n' "" "" "before: $BEFORE" "now: $KPATH" AUTOGRAM
+    printf "$row | %6s %8s %7s %5s %6s | %s\n" subject n sound complete queries s trees \
+        sound complete queries s trees complete
 else
-    printf '%-6s %-3s | %6s %8s %7s %5s | %s\n' subject n sound complete queries s AUTOGRAM
+    printf "$row | %s\n" subject n sound complete queries s trees AUTOGRAM
 fi
 for s in $SUBJECTS; do
     missing=$(needs "$s")
@@ -155,11 +162,10 @@ for s in $SUBJECTS; do
         # shellcheck disable=SC2046
         if [ -n "$BEFORE" ]; then
             set -- $(measure "$BEFORE" "$s" "$c" before) $(measure "$KPATH" "$s" "$c" now)
-            printf '%-6s %-3s | %6s %8s %7s %5s | %6s %8s %7s %5s | %s\n' "$s" "$c" "$@" \
-                "$(autogram_of "$s")"
+            printf "$row | %6s %8s %7s %5s %6s | %s\n" "$s" "$c" "$@" "$(autogram_of "$s")"
         else
             set -- $(measure "$KPATH" "$s" "$c" now)
-            printf '%-6s %-3s | %6s %8s %7s %5s | %s\n' "$s" "$c" "$@" "$(autogram_of "$s")"
+            printf "$row | %s\n" "$s" "$c" "$@" "$(autogram_of "$s")"
         fi
     done
     printf '%-6s (reference: %s of %s generated inputs valid)\n' "$s" "$nvalid" "$N"
