@@ -260,16 +260,18 @@ static bool machine_made(const struct grammar *g, uint32_t rule)
     return rule != g->start && len && name[len - 1] >= '0' && name[len - 1] <= '9';
 }
 
-static bool name_taken(const struct grammar *g, const struct rule_names *r, char *const *fresh,
+/* Whether another rule than `self` has `name`, or is about to get it.  A
+ * name about to be left is not reused either; a rule may keep its own (so a
+ * second pass changes nothing). */
+static bool name_taken(const struct grammar *g, uint32_t self, char *const *fresh,
                        const char *name)
 {
     for (uint32_t i = 0; i < g->nrules; i++) {
-        if (strcmp(g->rules[i].name, name) == 0)
-            return true; /* a name kept, or one about to be left (never reused) */
+        if (i != self && strcmp(g->rules[i].name, name) == 0)
+            return true;
         if (fresh[i] && strcmp(fresh[i], name) == 0)
             return true;
     }
-    (void)r;
     return false;
 }
 
@@ -319,11 +321,12 @@ void rule_names_apply(struct grammar *g, struct rule_names *r)
             continue;
         strbuf_reset(&name);
         strbuf_addstr(&name, base);
-        for (unsigned k = 2; name_taken(g, r, fresh, name.data); k++) {
+        for (unsigned k = 2; name_taken(g, i, fresh, name.data); k++) {
             strbuf_reset(&name);
             strbuf_addf(&name, "%s_%u", base, k);
         }
-        fresh[i] = xstrdup(name.data);
+        if (strcmp(name.data, g->rules[i].name) != 0)
+            fresh[i] = xstrdup(name.data);
     }
     strbuf_free(&name);
     free(one.v);
