@@ -130,7 +130,8 @@ measure() { # binary subject count tag -> "sound complete queries seconds trees"
     done <"$tmp/$s-valid"
     # the parse trees of the first sample under the grammar (kpath after #35 logs them)
     trees=$(sed -n 's/^parse trees of each sample under the grammar learned: [^ ]* \([^,]*\).*/\1/p' \
-        "$w.log" | sed 's/more than /></; s/infinitely many/inf/; s/not counted.*/?/')
+        "$w.log" | sed 's/more than /></; s/infinitely many/inf/; s/not counted.*/?/' |
+        awk '{ if ($1 ~ /^[0-9]+$/ && length($1) > 6) printf "%.1e\n", $1; else print $1 }')
     echo "$(pct "$sound" "$ngen") $(pct "$parsed" "$nvalid") ${queries:--} \
 $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }') ${trees:--}"
 }
