@@ -50,7 +50,7 @@ BENCH    := $(O)/bench
 
 DEFAULT_GRAMMAR := grammars/expr.ebnf
 
-.PHONY: all deps run subjects test test-build bench formats-check antlr-check fuzz screenshots docs \
+.PHONY: all deps run subjects test test-build bench generalize-oracles formats-check antlr-check fuzz screenshots docs \
         install uninstall clean
 
 all: $(KPATH)
@@ -162,6 +162,7 @@ test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 bench: $(BENCH) $(KPATH) $(SUBJECTS)
 	@KPATH=$(CURDIR)/$(KPATH) ./$(BENCH) $(CURDIR) $(BENCH_SECTIONS)
 	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) BUILD=$(CURDIR)/$(O) sh tests/bench/generalize.sh
+	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) sh tests/bench/generalize_oracles.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/behaviour.sh
@@ -178,6 +179,12 @@ formats-check: $(KPATH)
 # skipped, saying so, without them): tests/bench/antlr_check.sh.
 antlr-check: $(KPATH)
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/antlr_check.sh
+
+# Learning against real parsers alone (issue #35; part of make bench):
+# KPATH_BEFORE=BINARY adds another kpath's figures beside, N, COUNTS and
+# SUBJECTS make it shorter (tests/bench/generalize_oracles.sh).
+generalize-oracles: $(KPATH)
+	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/generalize_oracles.sh
 
 # ---- screenshots: SVG pictures of the explorer, drawn by kpath itself -------
 screenshots: $(KPATH)

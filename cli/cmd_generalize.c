@@ -22,8 +22,10 @@
 #include "commands.h"
 #include "infer/generalize.h"
 #include "formats/grammar_write.h"
+#include "graph/graph.h"
 #include "infer/lattice.h"
 #include "infer/membership.h"
+#include "infer/rule_names.h"
 #include "infer/structure.h"
 #include "base/samples.h"
 #include "base/xalloc.h"
@@ -231,13 +233,13 @@ static void log_block(void *ctx, const char *text, size_t len)
 struct notes {
     const struct structure_result *structure;
     const struct generalize_result *res;
+    const struct rule_names *names;
 };
 
 static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
 {
     const struct notes *n = ctx;
     const struct generalize_result *res = n->res;
-    (void)g;
     if (rule < n->structure->nnotes && n->structure->notes[rule]) {
         strbuf_addstr(out, n->structure->notes[rule]);
         if (rule < res->nnotes && res->notes[rule].len)
@@ -245,6 +247,38 @@ static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct 
     }
     if (rule < res->nnotes && res->notes[rule].len)
         strbuf_add(out, res->notes[rule].data, res->notes[rule].len);
+    rule_names_note(n->names, g, rule, out);
+}
+
+/* The ambiguity of the result (issue #35): how many parse trees each sample
+ * has under the grammar learned, one line into the log (so --log has it
+ * too), before the summary.  A sample the parse gives up on (its memory
+ * budget) says why instead of a count. */
+static void log_trees(const struct grammar *g, const struct generalize_sample *samples, size_t n,
+                      const struct parse_options *po, struct log_sink *sink)
+{
+    struct graph *graph = graph_build(g);
+    struct strbuf line = STRBUF_INIT;
+    strbuf_addstr(&line, "parse trees of each sample under the grammar learned:");
+    for (size_t i = 0; i < n; i++) {
+        uint64_t trees = 0;
+        bool infinite = false;
+        struct diag_list diags = DIAG_LIST_INIT;
+        char count[FOREST_TREES_TEXT_SIZE];
+        strbuf_addf(&line, "%s %s ", i ? "," : "", samples[i].name);
+        if (!parse_kpaths(graph, samples[i].name, samples[i].text, samples[i].len, po, NULL, 0,
+                          NULL, &trees, &infinite, &diags))
+            strbuf_addf(&line, "not counted (%s)", diags.len ? diags.items[0].message : "no parse");
+        else if (infinite)
+            strbuf_addstr(&line, "infinitely many");
+        else
+            strbuf_addstr(&line, forest_trees_text(trees, count));
+        diag_list_free(&diags);
+    }
+    strbuf_addch(&line, '\n');
+    log_block(sink, line.data, line.len);
+    strbuf_free(&line);
+    graph_free(graph);
 }
 
 static int generalize(const struct cli_command *cmd, struct args *a, char **command,
@@ -391,6 +425,8 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
             diag_list_free(&diags);
         }
     }
+    if (status == EXIT_OK)
+        log_trees(g, samples, files.len, &a->po, &sink);
     if (sink.file && fclose(sink.file) != 0)
         sink.failed = true;
     if (sink.failed && status == EXIT_OK) {
@@ -419,10 +455,13 @@ static int generalize(const struct cli_command *cmd, struct args *a, char **comm
                         res.undecided, res.undecided == 1 ? "" : "s");
         fprintf(a->out ? stdout : stderr, "%s\n", summary.data);
         strbuf_free(&summary);
-        struct notes notes = {&sres, &res};
+        struct rule_names names; /* names that read (src/infer/rule_names.h) */
+        rule_names_apply(g, &names);
+        struct notes notes = {&sres, &res, &names};
         struct grammar_write_options wo = {.note = note_rule, .ctx = &notes};
         struct strbuf text = STRBUF_INIT;
         grammar_write(g, &wo, &text);
+        rule_names_free(&names);
         if (status == EXIT_OK && a->out)
             status = write_file_atomic(a->out, text.data, text.len, &diags) ? EXIT_OK
                                                                              : EXIT_FAILURE_OTHER;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "infer/grammar_from.h"
+#include "infer/rule_names.h"
 #include "formats/grammar_write.h"
 #include "base/samples.h"
 #include "base/xalloc.h"
@@ -63,12 +64,17 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     return status;
 }
 
+struct notes {
+    const struct grammar_from_notes *from;
+    const struct rule_names *names;
+};
+
 static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
 {
-    const struct grammar_from_notes *notes = ctx;
-    (void)g;
-    if (rule < notes->n && notes->notes[rule])
-        strbuf_addstr(out, notes->notes[rule]);
+    const struct notes *n = ctx;
+    if (rule < n->from->n && n->from->notes[rule])
+        strbuf_addstr(out, n->from->notes[rule]);
+    rule_names_note(n->names, g, rule, out);
 }
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
@@ -105,9 +111,13 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
         g = grammar_from_samples(a.out ? a.out : "<stdout>", samples, list.len, &notes, &diags);
     status = g ? EXIT_OK : EXIT_USAGE;
     if (g) {
-        struct grammar_write_options wo = {.note = note_rule, .ctx = &notes};
+        struct rule_names names; /* names that read (src/infer/rule_names.h) */
+        rule_names_apply(g, &names);
+        struct notes n = {&notes, &names};
+        struct grammar_write_options wo = {.note = note_rule, .ctx = &n};
         struct strbuf text = STRBUF_INIT;
         grammar_write(g, &wo, &text);
+        rule_names_free(&names);
         if (a.out)
             status = write_file_atomic(a.out, text.data, text.len, &diags) ? EXIT_OK
                                                                            : EXIT_FAILURE_OTHER;

@@ -6,8 +6,9 @@
 #              number's "-7", hex's "9f", uppernum's "A1" rejected) and
 #              nothing more;
 #  - optional  "a" "b"? "c": from the sample "abc", only "b" may be omitted;
-#  - list      "x" ("," "x")*: grammar-from gives "x" "," "x" "," "x", the
-#              group ("x" ",") repeats, then it may be left out.
+#  - list      "x" ("," "x")*: grammar-from gives "x" "," "x" "," "x" (a rule
+#              named list for its ",": src/infer/rule_names.h), the group
+#              ("x" ",") repeats, then it may be left out.
 # The log is the same whatever -j, --log writes it, -o is written only when
 # everything worked, and the written grammar loads.
 set -u
@@ -54,11 +55,11 @@ rules "$tmp/o.ebnf" | diff "$tmp/want" - || fail "optional: grammar differs"
 # list, from grammar-from
 printf 'x,x,x' >"$tmp/list.txt"
 "$KPATH" grammar-from "$tmp/list.txt" -o "$tmp/l0.ebnf" || fail "grammar-from"
-printf '%s\n' 'input := sample1;' 'sample1 := "x" "," "x" "," "x";' >"$tmp/want"
+printf '%s\n' 'input := list;' 'list := "x" "," "x" "," "x";' >"$tmp/want"
 rules "$tmp/l0.ebnf" | diff "$tmp/want" - || fail "grammar-from: grammar differs"
 "$KPATH" generalize "$tmp/l0.ebnf" "$tmp/list.txt" -o "$tmp/l.ebnf" -- "$lang" list \
     >"$tmp/l.out" 2>&1 || { cat "$tmp/l.out"; fail "list: exit status"; }
-printf '%s\n' 'input := sample1;' 'sample1 := ("x" ",")* "x";' >"$tmp/want"
+printf '%s\n' 'input := list;' 'list := ("x" ",")* "x";' >"$tmp/want"
 rules "$tmp/l.ebnf" | diff "$tmp/want" - || fail "list: grammar differs"
 grep -qxF '  => ("x" ",")+' "$tmp/l.out" || fail "list: no repetition in the log"
 # five occurrences were asked, and accepted
