@@ -120,7 +120,7 @@ run: deps
 # They are not kpath: built without kpath's flags or sanitizers.  calc gets
 # --coverage, so `kpath run --gcov $(O)/subjects` sees what each run did.
 SUBJECTS := $(O)/subjects/calc $(O)/subjects/url $(O)/tests/subjects/hostile \
-            $(O)/tests/subjects/lang
+            $(O)/tests/subjects/lang $(O)/tests/subjects/harness_list
 subjects: $(SUBJECTS)
 
 $(O)/subjects/calc: subjects/calc.c | deps
@@ -134,6 +134,12 @@ $(O)/subjects/url: subjects/url.c | deps
 $(O)/tests/subjects/lang: tests/subjects/lang.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -o $@ $<
+
+# The libFuzzer harness of tests/subjects/harness_list.c as a program of its
+# own (stdin), for --gcov beside kpath run --harness (which builds the harness).
+$(O)/tests/subjects/harness_list: tests/subjects/harness_list.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O0 -g --coverage -DKPATH_STANDALONE -o $@ $<
 
 $(O)/tests/subjects/hostile: tests/subjects/hostile.c | deps
 	@mkdir -p $(dir $@)

@@ -10,7 +10,11 @@
  *   '!' writes through a null pointer (SIGSEGV)   '~' abort() (SIGABRT)
  *   '@' loops forever (the timeout)               '%' exit(3)
  *   '&' forks a child that writes to the terminal and stdout and sleeps
- *   '$' prints "dollar" on stdout and "warn" on stderr. */
+ *   '$' prints "dollar" on stdout and "warn" on stderr.
+ * Built with -DKPATH_STANDALONE (make subjects, with --coverage) it is a
+ * program of its own that reads the input on stdin: the same parser for
+ * `kpath run --gcov`, whose functions are the harness's plus main. */
+#define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -116,3 +120,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     parse_value(&c, 0);
     return 0;
 }
+
+#ifdef KPATH_STANDALONE
+int main(void)
+{
+    static uint8_t buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, stdin);
+    return LLVMFuzzerTestOneInput(buf, n);
+}
+#endif
