@@ -57,7 +57,8 @@ all: $(KPATH)
 
 # ---- dependencies ---------------------------------------------------------
 # parallel: GNU parallel, for the test that spreads `kpath run --shard` over jobs.
-DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config parallel
+# clang: kpath run --harness builds libFuzzer harnesses with it (its test).
+DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config parallel clang
 deps:
 	@missing=""; \
 	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
@@ -65,6 +66,7 @@ deps:
 	{ [ -f /usr/include/ncursesw/curses.h ] || [ -f /usr/include/curses.h ]; } || missing="$$missing libncurses-dev"; \
 	command -v $(PKG_CONFIG) >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
+	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "deps: installing$$missing"; \

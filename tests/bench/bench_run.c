@@ -170,6 +170,23 @@ static void bench_reader_alone(const char *build)
         printf("  (could not remove %s)\n", dir);
 }
 
+/* Seconds for n bare fork+setsid+exit+wait4: the floor of any fork server. */
+static double bare_fork_time(size_t n)
+{
+    double start = bench_now();
+    for (size_t i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            setsid();
+            _exit(0);
+        }
+        int status;
+        if (pid < 0 || waitpid(pid, &status, 0) != pid)
+            return -1;
+    }
+    return bench_now() - start;
+}
+
 /* Harness mode: tests/subjects/harness_list.c built by kpath (clang,
  * function coverage, its fork server), runs/s at -j 1 and 2, against the
  * same parser as a program of its own built with --coverage and run with
@@ -224,6 +241,10 @@ static void bench_harness(const char *root, const struct sample_list *exprs, con
             printf("; %.2fx -j 1", one / t);
         printf("\n");
     }
+    double bare = bare_fork_time(inputs.len);
+    if (bare > 0)
+        printf("  a bare fork, setsid, exit, wait loop (the floor): %.0f runs/s (%.3f ms per run)\n",
+               n / bare, bare * 1e3 / n);
     char *argv[] = {standalone, NULL};
     if (access(standalone, X_OK) == 0) {
         double cpu = 0;

@@ -68,6 +68,16 @@ for p in /proc/[0-9]*; do
     case $(readlink "$p/exe" 2>/dev/null) in "$tmp"/*) fail "process ${p#/proc/} outlived kpath" ;; esac
 done
 
+# On a terminal: the child's write to /dev/tty never reaches it (its own
+# session has no controlling terminal).
+if command -v script >/dev/null 2>&1; then
+    script -qc "\"$KPATH\" run -q --results \"$tmp/t.jsonl\" --harness $h grammars/expr.ebnf \"$tmp/in/fork.txt\"" \
+        "$tmp/typescript" >/dev/null 2>&1 </dev/null
+    grep -q "^kpath run: 1 run recorded\|1 run recorded" "$tmp/typescript" || fail "no run on a terminal: $(cat "$tmp/typescript")"
+    grep -v '^Script started' "$tmp/typescript" | grep -q "harness child on the terminal" &&
+        fail "the harness's child wrote to the terminal"
+fi
+
 # gcov's view of the same parser: the same functions, plus main.
 standalone=$(dirname "$KPATH")/tests/subjects/harness_list
 [ -x "$standalone" ] || fail "no $standalone (make subjects)"
