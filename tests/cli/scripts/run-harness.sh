@@ -107,6 +107,21 @@ got=$(grep -F pair.txt "$tmp/p.jsonl" | sed 's/.*"features":\[\(.*\)\]}$/\1/' | 
 got=$(grep -F empty.txt "$tmp/q.jsonl" | sed 's/.*"features":\[\(.*\)\]}$/\1/' | tr -d '"')
 [ "$got" = "exit:0,$T,fn:hostile,fn:parse_number,fn:parse_value" ] || fail "\\x31: $got"
 
+# target --run with the same options: inputs made for the rule of
+# fn:parse_list (they contain "[") all reach it when the harness runs them.
+printf 'Value := Number | Name | List ;\nList := "[" Value ("," Value)* "]" ;\nNumber := [0-9]+ ;\nName := [a-z]+ ;\n' >"$tmp/list.ebnf"
+mkdir "$tmp/l"
+for i in 12 ab '[1]' '[a,2]' 7 '[x]'; do printf '%s' "$i" >"$tmp/l/$(printf '%s' "$i" | od -An -tx1 | tr -d ' \n').txt"; done
+"$KPATH" run -q --results "$tmp/l.jsonl" --harness "$h" "$tmp/list.ebnf" "$tmp/l" >/dev/null 2>"$tmp/err" ||
+    { cat "$tmp/err" >&2; fail "list run"; }
+"$KPATH" target -k 1 -n 5 --feature fn:parse_list "$tmp/list.ebnf" "$tmp/l.jsonl" --run --harness "$h" \
+    >"$tmp/targeted" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "target --run --harness: $?"; }
+grep -q '^  targeted     5/5 ' "$tmp/err" || fail "target --run --harness: $(cat "$tmp/err")"
+[ "$(grep -c '\[' "$tmp/targeted")" = 5 ] || fail "targeted inputs without [: $(cat "$tmp/targeted")"
+"$KPATH" target -k 1 --feature fn:parse_list "$tmp/list.ebnf" "$tmp/l.jsonl" --harness "$h" \
+    >/dev/null 2>&1
+[ $? = 2 ] || fail "target --harness without --run is not a usage error"
+
 # Usage: the harness is the program; its options need it; escapes are checked.
 "$KPATH" run --harness "$h" grammars/expr.ebnf "$tmp/g" -- /bin/true >/dev/null 2>&1
 [ $? = 2 ] || fail "--harness with -- COMMAND is not a usage error"
