@@ -38,7 +38,7 @@ put fork '&'
 "$KPATH" run -q -j 2 --timeout 1 --results "$tmp/r.jsonl" --harness "$h" grammars/expr.ebnf \
     "$tmp/in" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "exit status $?"; }
 # The record's features, sorted (the outcome among them).
-features() { grep -F "\"input\":\"$tmp/in/$1.txt\"" "$2" | sed 's/.*"features":\[\(.*\)\]}$/\1/' | tr -d '"'; }
+features() { grep -F "/$1.txt\"," "$2" | sed 's/.*"features":\[\(.*\)\]}$/\1/' | tr -d '"'; }
 check() {
     got=$(features "$1" "$tmp/r.jsonl")
     [ "$got" = "$2" ] || fail "input $1: features $got, expected $2"
@@ -78,7 +78,8 @@ if command -v script >/dev/null 2>&1; then
         fail "the harness's child wrote to the terminal"
 fi
 
-# gcov's view of the same parser: the same functions, plus main.
+# gcov's view of the same parser: the same functions, plus main (which
+# calls LLVMFuzzerTestOneInput there).
 standalone=$(dirname "$KPATH")/tests/subjects/harness_list
 [ -x "$standalone" ] || fail "no $standalone (make subjects)"
 mkdir "$tmp/g"
@@ -89,11 +90,28 @@ for i in num list name empty other; do cp "$tmp/in/$i.txt" "$tmp/g/"; done
     >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "harness run: $?"; }
 for i in num list name empty other; do
     want=$(features "$i" "$tmp/g.jsonl" | sed 's/,fn:main//')
-    got=$(features "$i" "$tmp/h.jsonl" | sed "s/,$T//")
-    [ "$got" = "$want" ] || fail "$i: harness $got, gcov $want"
+    got=$(features "$i" "$tmp/h.jsonl")
+    [ -n "$got" ] && [ "$got" = "$want" ] || fail "$i: harness $got, gcov $want"
 done
 # Built once: one harness in the cache, nothing half-built.
 [ "$(ls "$tmp/cache" | wc -l)" = 1 ] || fail "cache: $(ls "$tmp/cache")"
+
+# A shared library built with coverage by the user: the same functions.
+clang -O1 -fno-inline -fPIC -shared -fsanitize-coverage=func,trace-pc-guard,pc-table "$h" \
+    -o "$tmp/libh.so" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "clang -shared"; }
+"$KPATH" run -q --results "$tmp/so.jsonl" --harness "$tmp/libh.so" grammars/expr.ebnf "$tmp/g" \
+    >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "FILE.so run: $?"; }
+for i in num list name empty other; do
+    [ "$(features "$i" "$tmp/so.jsonl")" = "$(features "$i" "$tmp/h.jsonl")" ] ||
+        fail "$i: FILE.so $(features "$i" "$tmp/so.jsonl"), FILE.c $(features "$i" "$tmp/h.jsonl")"
+done
+# Edges: the same functions, and edges inside parse_number for a number.
+"$KPATH" run -q --harness-edges --results "$tmp/e.jsonl" --harness "$h" grammars/expr.ebnf \
+    "$tmp/g/num.txt" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "edges: $?"; }
+[ "$(features num "$tmp/e.jsonl" | tr ',' '\n' | grep -v '^edge:' | paste -sd, -)" = \
+  "$(features num "$tmp/h.jsonl")" ] || fail "edges: $(features num "$tmp/e.jsonl")"
+features num "$tmp/e.jsonl" | tr ',' '\n' | grep -q '^edge:parse_number:[0-9]' ||
+    fail "edges: none in parse_number: $(features num "$tmp/e.jsonl")"
 
 # Prefix and suffix around every input, with escapes: "1,2" becomes a list;
 # an empty input with the prefix "\x31" is the number 1.
