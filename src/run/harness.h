@@ -19,8 +19,8 @@
  *
  * Ownership: what harness_build and harness_names return belongs to the
  * caller.  Nothing here runs the harness: the runner does, contained. */
-#ifndef KPATH_HARNESS_H
-#define KPATH_HARNESS_H
+#ifndef KPATH_RUN_HARNESS_H
+#define KPATH_RUN_HARNESS_H
 
 #include <stdbool.h>
 #include <stddef.h>
