@@ -483,7 +483,7 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
                                     "GRAMMAR to run the workspace's inputs");
     bool harness = a->harness.file != NULL;
     if (!ncommand && !harness)
-        return cli_usage_error(cmd, "missing -- COMMAND after the inputs (or --harness FILE)");
+        return cli_usage_error(cmd, "missing -- COMMAND after the inputs");
     if (ncommand && harness)
         return cli_usage_error(cmd, "--harness FILE is the program: no -- COMMAND with it");
     if (harness && (a->gcov_dir || a->node || a->nfeatures_cmds))

@@ -82,7 +82,7 @@ int run_cli_check(const struct cli_command *cmd, const struct run_cli *r, bool r
         return cli_usage_error(cmd, "--harness FILE is the program: no -- COMMAND with it");
     if (run && !harness && (!r->command || !r->ncommand))
         return cli_usage_error(cmd, "--run needs the command after '--': --run -- COMMAND "
-                                    "[ARG...] (or --harness FILE)");
+                                    "[ARG...]");
     if (harness && !run)
         return cli_usage_error(cmd, "--harness needs --run");
     if (harness_cli_check(cmd, &r->harness) != CLI_CONTINUE)
