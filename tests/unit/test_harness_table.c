@@ -24,7 +24,7 @@ TEST(harness_bytes_with_escapes)
 {
     CHECK(bytes("1111", "1111", 4));
     CHECK(bytes("\\0", "\0", 1));
-    CHECK(bytes("a\\nb\\t\\r", "a\nb\t\r", 6));
+    CHECK(bytes("a\\nb\\t\\r", "a\nb\t\r", 5));
     CHECK(bytes("\\x41\\x7", "A\x07", 2));
     CHECK(bytes("\\101\\0012", "A\0012", 3)); /* octal: at most three digits */
     CHECK(bytes("\\\\\\\"", "\\\"", 2));
