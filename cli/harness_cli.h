@@ -1,6 +1,6 @@
 /* harness_cli: the --harness options every command that runs a program
- * shares (kpath run, and through RUN_CLI_OPTIONS target, bonsai and shrink
- * with --run): a libFuzzer harness in place of "-- COMMAND", built once
+ * shares (kpath run, and through RUN_CLI_OPTIONS target and bonsai with
+ * --run): a libFuzzer harness in place of "-- COMMAND", built once
  * (src/run/harness.h) and run through a fork server (runner_harness).
  *
  * Ownership: a harness_cli owns its --harness-source array (the strings
