@@ -231,7 +231,7 @@ bool harness_build(const struct harness_spec *spec, struct harness_program *out,
     sha256_update(&key, driver, strlen(driver) + 1);
     sha256_update(&key, HARNESS_OPT, sizeof HARNESS_OPT);
     sha256_update(&key, coverage, strlen(coverage) + 1);
-    sha256_update(&key, shared ? "so" : "c", 3);
+    sha256_update(&key, shared ? "so" : "c", shared ? 3 : 2);
     if (spec->cflags)
         sha256_update(&key, spec->cflags, strlen(spec->cflags));
     sha256_update(&key, "", 1);
