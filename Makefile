@@ -57,7 +57,8 @@ all: $(KPATH)
 
 # ---- dependencies ---------------------------------------------------------
 # parallel: GNU parallel, for the test that spreads `kpath run --shard` over jobs.
-DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config parallel
+# clang: kpath run --harness builds libFuzzer harnesses with it (its test).
+DEB_PACKAGES := libncurses-dev libreadline-dev uthash-dev pkg-config parallel clang
 deps:
 	@missing=""; \
 	[ -f /usr/include/uthash.h ] || missing="$$missing uthash-dev"; \
@@ -65,6 +66,7 @@ deps:
 	{ [ -f /usr/include/ncursesw/curses.h ] || [ -f /usr/include/curses.h ]; } || missing="$$missing libncurses-dev"; \
 	command -v $(PKG_CONFIG) >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
+	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "deps: installing$$missing"; \
@@ -120,7 +122,7 @@ run: deps
 # They are not kpath: built without kpath's flags or sanitizers.  calc gets
 # --coverage, so `kpath run --gcov $(O)/subjects` sees what each run did.
 SUBJECTS := $(O)/subjects/calc $(O)/subjects/url $(O)/tests/subjects/hostile \
-            $(O)/tests/subjects/lang
+            $(O)/tests/subjects/lang $(O)/tests/subjects/harness_list
 subjects: $(SUBJECTS)
 
 $(O)/subjects/calc: subjects/calc.c | deps
@@ -134,6 +136,12 @@ $(O)/subjects/url: subjects/url.c | deps
 $(O)/tests/subjects/lang: tests/subjects/lang.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -o $@ $<
+
+# The libFuzzer harness of tests/subjects/harness_list.c as a program of its
+# own (stdin), for --gcov beside kpath run --harness (which builds the harness).
+$(O)/tests/subjects/harness_list: tests/subjects/harness_list.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O0 -g --coverage -DKPATH_STANDALONE -o $@ $<
 
 $(O)/tests/subjects/hostile: tests/subjects/hostile.c | deps
 	@mkdir -p $(dir $@)

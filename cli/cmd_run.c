@@ -17,6 +17,7 @@
 #include "run/collect_set.h"
 #include "commands.h"
 #include "campaign_loop.h"
+#include "harness_cli.h"
 #include "run_cli.h"
 #include "base/json.h"
 #include "base/number.h"
@@ -52,6 +53,7 @@ static const struct cli_option options[] = {
     {"node-coverage", 0, NULL, "collect the functions a Node.js program ran (fn:NAME)"},
     {"features-cmd", 0, "CMD", "run `sh -c CMD` after each run; each line it prints is a feature "
                              "(repeatable)"},
+    HARNESS_CLI_OPTIONS,
     {"merge", 0, NULL, "merge the results files given as arguments into --results FILE"},
     {"report", 0, "RESULTS", "report on a results file (GRAMMAR: the one it names)"},
     {"k", 'k', "K", "the report covers k = 1 .. K (default 3)"},
@@ -69,6 +71,7 @@ static const struct cli_option options[] = {
 const struct cli_command cmd_run_command = {
     .name = "run",
     .usage = "[options] GRAMMAR INPUT|DIR... -- COMMAND [ARG...]\n"
+             "       kpath run [options] --harness FILE.c|FILE.so GRAMMAR INPUT|DIR...\n"
              "       kpath run [options] WORKSPACE -- COMMAND [ARG...]\n"
              "       kpath run --report RESULTS [-k K] [GRAMMAR]\n"
              "       kpath run --merge --results OUT RESULTS...",
@@ -93,6 +96,16 @@ const struct cli_command cmd_run_command = {
     "(--node-coverage); the lines a --features-cmd prints (it runs in the run's\n"
     "directory with KPATH_RUN_DIR, KPATH_INPUT, KPATH_INPUT_FILE, KPATH_OUTCOME,\n"
     "KPATH_STDOUT_SHA256 and KPATH_STDERR_SHA256 set).\n"
+    "\n"
+    "With --harness, the program is a libFuzzer harness (a C file that defines\n"
+    "LLVMFuzzerTestOneInput, as OSS-Fuzz's do): kpath builds it with clang's\n"
+    "SanitizerCoverage and its own fork server (cached below $KPATH_HARNESS_CACHE,\n"
+    "else ~/.cache/kpath/harness, by the SHA-256 of the sources and flags), or\n"
+    "loads FILE.so built with -fsanitize-coverage=func,trace-pc-guard,pc-table.\n"
+    "Each input, between --harness-prefix and --harness-suffix, is passed in\n"
+    "memory to a forked child with its own session and process group, the\n"
+    "timeout and the memory limit; its features are the functions it reached\n"
+    "(fn:NAME), with --harness-edges its edges too.\n"
     "\n"
     "With a workspace file (saved by the explorer's :save) in place of GRAMMAR\n"
     "and no INPUTs, the workspace's grammar and inputs are run: the inputs are\n"
@@ -125,6 +138,7 @@ struct run_args {
     uint64_t seed;
     const char *start;
     struct parse_options po;
+    struct harness_cli harness;
     const char **positional;
     size_t npositional;
 };
@@ -134,6 +148,9 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
     struct run_args *a = ctx;
     const char *name = cmd->options[index].name;
     int st = cli_runner_option(cmd, name, value, "max-memory", &a->runner);
+    if (st != CLI_NOT_MINE)
+        return st;
+    st = harness_cli_option(cmd, name, value, &a->harness);
     if (st != CLI_NOT_MINE)
         return st;
     if (strcmp(name, "results") == 0) {
@@ -464,8 +481,14 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
         return cli_usage_error(cmd, "missing INPUT|DIR... after GRAMMAR: name the inputs, or "
                                     "give a workspace file (saved with :save) in place of "
                                     "GRAMMAR to run the workspace's inputs");
-    if (!ncommand)
+    bool harness = a->harness.file != NULL;
+    if (!ncommand && !harness)
         return cli_usage_error(cmd, "missing -- COMMAND after the inputs");
+    if (ncommand && harness)
+        return cli_usage_error(cmd, "--harness FILE is the program: no -- COMMAND with it");
+    if (harness && (a->gcov_dir || a->node || a->nfeatures_cmds))
+        return cli_usage_error(cmd, "--harness collects its own functions: not with --gcov, "
+                                    "--node-coverage or --features-cmd");
     if (a->lines && !a->gcov_dir)
         return cli_usage_error(cmd, "--lines needs --gcov BUILD_DIR");
     for (size_t i = 1; i < a->npositional; i++)
@@ -473,9 +496,16 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
             return cli_usage_error(cmd, "inputs are files or directories; '-' (standard input) "
                                         "is not one");
     struct diag_list diags = DIAG_LIST_INIT;
-    if (!runner_check_command(command[0], &diags)) {
+    if (!harness && !runner_check_command(command[0], &diags)) {
         print_diags(cmd, &diags);
         return EXIT_USAGE;
+    }
+    if (harness) {
+        int st = harness_cli_prepare(cmd, &a->harness, &a->runner);
+        if (st != EXIT_OK)
+            return st;
+        command = a->harness.command;
+        ncommand = 2;
     }
     /* A workspace file in place of GRAMMAR: its grammar, start rule and
      * inputs (written as a suite beside the results, workspace_run.h). */
@@ -519,7 +549,8 @@ static int do_run(const struct cli_command *cmd, struct run_args *a, char **comm
     /* The collectors, in the order the header lists them. */
     struct collector *cols;
     size_t ncols;
-    struct collect_spec spec = {a->gcov_dir, a->lines, a->node, a->features_cmds, a->nfeatures_cmds};
+    struct collect_spec spec = {a->gcov_dir, a->lines, a->node, a->features_cmds, a->nfeatures_cmds,
+                                harness};
     bool ok = collect_set_make(&spec, &cols, &ncols, &diags);
 
     struct results_header h = {.kpath_version = KPATH_VERSION, .grammar = (char *)grammar_path,
@@ -601,10 +632,13 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
                          .po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT,
                                 .max_memory = PARSE_DEFAULT_MAX_MEMORY}};
     runner_default_options(&a.runner);
+    harness_cli_init(&a.harness);
     a.positional = xcalloc((size_t)argc + 1, sizeof *a.positional);
     a.features_cmds = xcalloc((size_t)argc + 1, sizeof *a.features_cmds);
     int status = cli_parse_positional(cmd, split, argv, a.positional, &a.npositional, on_option,
                                       &a);
+    if (status == CLI_CONTINUE)
+        status = harness_cli_check(cmd, &a.harness);
     if (status == CLI_CONTINUE) {
         size_t ncommand = split < argc ? (size_t)(argc - split - 1) : 0;
         if (a.merge && a.report)
@@ -620,5 +654,6 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
     }
     free(a.positional);
     free(a.features_cmds);
+    harness_cli_free(&a.harness);
     return status;
 }

@@ -22,18 +22,22 @@ void run_cli_init(struct run_cli *r)
 {
     memset(r, 0, sizeof *r);
     runner_default_options(&r->runner);
+    harness_cli_init(&r->harness);
 }
 
 void run_cli_free(struct run_cli *r)
 {
     free(r->features_cmds);
     r->features_cmds = NULL;
+    harness_cli_free(&r->harness);
 }
 
 int run_cli_option(const struct cli_command *cmd, const char *name, const char *value,
                    struct run_cli *r)
 {
     int st = cli_runner_option(cmd, name, value, "run-max-memory", &r->runner);
+    if (st == CLI_NOT_MINE)
+        st = harness_cli_option(cmd, name, value, &r->harness);
     if (st != CLI_NOT_MINE)
         return st;
     if (strcmp(name, "gcov") == 0) {
@@ -73,9 +77,16 @@ void run_cli_set_program(struct run_cli *r, char **program, size_t nprogram)
 
 int run_cli_check(const struct cli_command *cmd, const struct run_cli *r, bool run)
 {
-    if (run && (!r->command || !r->ncommand))
+    bool harness = r->harness.file != NULL;
+    if (harness && r->command)
+        return cli_usage_error(cmd, "--harness FILE is the program: no -- COMMAND with it");
+    if (run && !harness && (!r->command || !r->ncommand))
         return cli_usage_error(cmd, "--run needs the command after '--': --run -- COMMAND "
                                     "[ARG...]");
+    if (harness && !run)
+        return cli_usage_error(cmd, "--harness needs --run");
+    if (harness_cli_check(cmd, &r->harness) != CLI_CONTINUE)
+        return EXIT_USAGE;
     if (!run && r->command)
         return cli_usage_error(cmd, "a command after '--' is run only with --run");
     if (!run && (r->gcov_dir || r->node || r->nfeatures_cmds || r->runs_dir))
@@ -83,7 +94,7 @@ int run_cli_check(const struct cli_command *cmd, const struct run_cli *r, bool r
                                     "--run");
     if (r->lines && !r->gcov_dir)
         return cli_usage_error(cmd, "--lines needs --gcov BUILD_DIR");
-    if (run) {
+    if (run && !harness) {
         /* Before any generation: a typo in the command should not cost it. */
         struct diag_list diags = DIAG_LIST_INIT;
         bool ok = runner_check_command(r->command[0], &diags);
@@ -120,14 +131,26 @@ struct run_batch *run_batch_open(const struct cli_command *cmd, const struct run
     b->cmd = cmd;
     b->opts = r;
     results_init(&b->results);
-    struct collect_spec spec = {r->gcov_dir, r->lines, r->node, r->features_cmds, r->nfeatures_cmds};
+    bool harness = r->harness.file != NULL;
+    struct collect_spec spec = {r->gcov_dir, r->lines, r->node, r->features_cmds, r->nfeatures_cmds,
+                                harness};
     bool ok = collect_set_make(&spec, &b->cols, &b->ncols, &diags);
     b->collect_names = collect_set_names(b->cols, b->ncols);
-    b->argv = xcalloc(r->ncommand + 1, sizeof *b->argv);
-    memcpy(b->argv, r->command, r->ncommand * sizeof *b->argv);
+    /* The harness is built once, before the first batch. */
+    struct run_cli *rw = (struct run_cli *)r;
+    if (ok && harness && harness_cli_prepare(cmd, &rw->harness, &rw->runner) != EXIT_OK) {
+        cli_print_diags(cmd, &diags);
+        diag_list_free(&diags);
+        run_batch_close(b);
+        return NULL;
+    }
+    char **command = harness ? rw->harness.command : r->command;
+    size_t ncommand = harness ? 2 : r->ncommand;
+    b->argv = xcalloc(ncommand + 1, sizeof *b->argv);
+    memcpy(b->argv, command, ncommand * sizeof *b->argv);
     b->header = (struct results_header){.kpath_version = KPATH_VERSION,
                                         .grammar = (char *)grammar, .start = (char *)start,
-                                        .command = b->argv, .ncommand = (uint32_t)r->ncommand,
+                                        .command = b->argv, .ncommand = (uint32_t)ncommand,
                                         .collect = b->collect_names,
                                         .ncollect = (uint32_t)b->ncols};
     if (ok)

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "harness_cli.h"
 #include "run/results.h"
 #include "run/runner.h"
 
@@ -40,7 +41,8 @@
                                "feature (repeatable)"},                                    \
     {"keep-going", 0, NULL, "with --run: go on when the first runs all fail the same way"}, \
     {"runs", 0, "DIR", "with --run: keep the inputs run and DIR/results.jsonl in DIR "      \
-                       "(default: a temporary directory, removed at the end)"}
+                       "(default: a temporary directory, removed at the end)"},             \
+    HARNESS_CLI_OPTIONS
 
 struct run_cli {
     struct runner_options runner; /* -j, --timeout, --run-max-memory */
@@ -50,6 +52,7 @@ struct run_cli {
     size_t nfeatures_cmds;
     char **command;             /* after "--" (borrowed from argv); NULL: no --run */
     size_t ncommand;
+    struct harness_cli harness; /* --harness: the program in place of "-- COMMAND" */
 };
 
 void run_cli_init(struct run_cli *r);

@@ -14,6 +14,9 @@
  *    "fn:NAME@FILE:LINE" each;
  *  - node (collect_node.c): NODE_V8_COVERAGE={run}/v8; "fn:NAME" for every
  *    named function of a file: URL that ran;
+ *  - harness (collect_harness.c): the functions ("fn:NAME") and edges a
+ *    libFuzzer harness's run reached, which the runner reads from its fork
+ *    server (runner_harness);
  *  - cmd (collect_cmd.c): `sh -c CMD` after each run, in the run's working
  *    directory, with KPATH_RUN_DIR, KPATH_INPUT, KPATH_INPUT_FILE,
  *    KPATH_OUTCOME, KPATH_STDOUT_SHA256, KPATH_STDERR_SHA256 in its
@@ -90,6 +93,7 @@ bool collector_gcov_spawn(struct collector *c, const char *build_dir, bool lines
                           struct diag_list *diags);
 bool collector_node(struct collector *c, struct diag_list *diags);
 void collector_cmd(struct collector *c, const char *command);
+void collector_harness(struct collector *c);
 void collector_free(struct collector *c);
 
 /* The files with names ending in `suffix` below `dir` (sorted; none when it

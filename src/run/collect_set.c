@@ -8,9 +8,11 @@
 bool collect_set_make(const struct collect_spec *spec, struct collector **cols, size_t *ncols,
                       struct diag_list *diags)
 {
-    struct collector *c = xcalloc(3 + spec->ncmds, sizeof *c);
+    struct collector *c = xcalloc(4 + spec->ncmds, sizeof *c);
     size_t n = 0;
     collector_outcome(&c[n++]);
+    if (spec->harness)
+        collector_harness(&c[n++]);
     bool ok = true;
     if (spec->gcov_dir)
         ok = collector_gcov(&c[n++], spec->gcov_dir, spec->lines, diags);

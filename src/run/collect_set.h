@@ -3,7 +3,7 @@
  * them alike and a new collector is added once (here and in its module).
  *
  * The order is the order the results header lists them in: outcome first,
- * then gcov, node, and one collector per --features command.
+ * then harness, gcov, node, and one collector per --features command.
  *
  * Ownership: the array and each collector belong to the caller, freed with
  * collect_set_free. */
@@ -22,6 +22,7 @@ struct collect_spec {
     bool node;            /* --node: V8 coverage */
     const char *const *cmds; /* --features CMD, each a collector */
     size_t ncmds;
+    bool harness;         /* --harness: the functions its runs reached */
 };
 
 /* Make the collectors of `spec` into *cols (*ncols of them).  False with a

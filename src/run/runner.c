@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -24,6 +25,7 @@
 #include "base/number.h"
 #include "base/sha256.h"
 #include "base/xalloc.h"
+#include "run/harness.h"
 
 extern char **environ;
 
@@ -76,6 +78,27 @@ struct child {
     struct strbuf kept;
 };
 
+/* A harness's fork server (runner_harness) and the run it is doing. */
+struct server {
+    pid_t pid;              /* 0: not started; its process group and session */
+    int pidfd;
+    int req_w, msg_r, input_fd, shm_fd; /* -1 when closed */
+    struct capture out, err; /* its stdout and stderr, for every run in turn */
+    struct run_dir *dir;
+    char *cwd;              /* owned: dir's cwd/, where the runs run */
+    const void *shm;        /* mapped read-only once the driver said hello */
+    size_t shm_size;
+    bool busy, ended, timed_out;
+    pid_t child;            /* the run's process (group, session); 0 until known */
+    double started, deadline, prepare_ms;
+    int wstatus;
+    uint64_t cpu_us, max_rss_kb;
+    char *error;            /* owned: why the run could not be done */
+    void *user;
+    char msg[sizeof(struct harness_msg)];
+    size_t msg_len;
+};
+
 #define RUNNER_PIDS_KEPT 4096 /* the last runs' pids: their groups were killed */
 
 struct runner {
@@ -91,6 +114,11 @@ struct runner {
     pid_t started[RUNNER_PIDS_KEPT]; /* ring of the runs started: pids = groups = sessions */
     size_t nstarted;
     size_t escaped;      /* processes that left their run's group and were killed */
+    struct server *servers; /* opts.jobs of them with a harness, else NULL */
+    char **guard_names;  /* the harness's features by guard (harness_names) */
+    uint32_t nguards;
+    uint32_t *seen;      /* per guard: the last run that reached it (duplicates) */
+    uint32_t runs;
     struct runner *next_runner; /* in all_runners */
 };
 
@@ -569,7 +597,7 @@ static void keeper_start(struct runner *r)
         return;
     pid_t pid = fork();
     if (pid == 0)
-        keeper_main(p[0], r->opts.jobs, r->pool->base);
+        keeper_main(p[0], 2 * (size_t)r->opts.jobs, r->pool->base);
     close(p[0]);
     if (pid < 0) {
         close(p[1]);
@@ -657,6 +685,10 @@ static void sweep(struct runner *r)
                     if (c->active && c->pid == kid)
                         active = true;
                     if (c->active && !c->reaped && c->pid == sid)
+                        active_session = true;
+                    if (o->servers && o->servers[i].pid == kid)
+                        active = true;
+                    if (o->servers && o->servers[i].busy && o->servers[i].child == sid)
                         active_session = true;
                 }
                 size_t kept = o->nstarted < RUNNER_PIDS_KEPT ? o->nstarted : RUNNER_PIDS_KEPT;
@@ -791,7 +823,7 @@ static _Noreturn void child_fail(int status_fd, const char *stage)
  * allocates or touches the parent's state. */
 static _Noreturn void run_child(const struct runner_options *o, char **argv, char **env,
                                 const char *cwd, const char *stdin_path, int out_w, int err_w,
-                                int status_w, pid_t parent)
+                                int status_w, pid_t parent, const int *extra, int nextra)
 {
     /* Die with kpath: PR_SET_PDEATHSIG fires when the thread that forked
      * this child ends, and kpath forks runs from its main thread only. */
@@ -830,7 +862,27 @@ static _Noreturn void run_child(const struct runner_options *o, char **argv, cha
         set_limit(RLIMIT_FSIZE, o->max_memory);
     }
     set_limit(RLIMIT_CORE, 0);
-    close_other_fds(status_w);
+    if (nextra) {
+        /* A harness's fork server: its descriptors at 3, 4, ... (moved out
+         * of the way first, so that none overwrites another). */
+        int high[8];
+        for (int i = 0; i < nextra && i < 8; i++)
+            if ((high[i] = fcntl(extra[i], F_DUPFD, 64)) < 0)
+                child_fail(status_w, "dup");
+        if ((status_w = fcntl(status_w, F_DUPFD_CLOEXEC, 64)) < 0)
+            child_fail(status_w, "dup");
+        for (int i = 0; i < nextra && i < 8; i++)
+            if (dup2(high[i], 3 + i) < 0)
+                child_fail(status_w, "dup2");
+        if (close_range((unsigned)(3 + nextra), (unsigned)status_w - 1, 0) != 0)
+            for (int fd = 3 + nextra; fd < status_w; fd++)
+                close(fd);
+        if (close_range((unsigned)status_w + 1, ~0U, 0) != 0)
+            for (int fd = status_w + 1; fd < 4096; fd++)
+                close(fd);
+    } else {
+        close_other_fds(status_w);
+    }
     execvpe(argv[0], argv, env);
     child_fail(status_w, argv[0]);
 }
@@ -863,7 +915,7 @@ static int open_pidfd(pid_t pid)
  * Signals stay blocked until the child has reset kpath's handlers. */
 static pid_t start_child(const struct runner_options *o, char **argv, char **env,
                          const char *cwd, const char *stdin_path, int out_w, int err_w,
-                         int status_w)
+                         int status_w, const int *extra, int nextra)
 {
     sigset_t all, old;
     sigfillset(&all);
@@ -871,15 +923,397 @@ static pid_t start_child(const struct runner_options *o, char **argv, char **env
     pid_t parent = getpid();
     pid_t pid = vfork();
     if (pid == 0)
-        run_child(o, argv, env, cwd, stdin_path, out_w, err_w, status_w, parent);
+        run_child(o, argv, env, cwd, stdin_path, out_w, err_w, status_w, parent, extra, nextra);
     int e = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = e;
     return pid;
 }
 
+/* ---- a harness's fork server ------------------------------------------------ */
+
+static void capture_reset(struct capture *c)
+{
+    sha256_init(&c->hash);
+    c->size = 0;
+    strbuf_reset(&c->first);
+    c->first_done = false;
+}
+
+static void capture_read(struct capture *c);
+static void capture_discard(struct capture *c)
+{
+    capture_read(c);
+    capture_reset(c);
+}
+
+static void server_close(struct runner *r, struct server *s)
+{
+    if (s->pid > 0) {
+        kill(-s->pid, SIGKILL);
+        kill(s->pid, SIGKILL);
+        while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        keeper_tell(r, -(int32_t)s->pid);
+    }
+    int *fds[] = {&s->pidfd, &s->req_w, &s->msg_r, &s->input_fd, &s->shm_fd, &s->out.fd,
+                  &s->err.fd};
+    for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+        if (*fds[i] >= 0) {
+            close(*fds[i]);
+            *fds[i] = -1;
+        }
+    if (s->shm)
+        munmap((void *)s->shm, s->shm_size);
+    s->shm = NULL;
+    strbuf_free(&s->out.first);
+    strbuf_free(&s->err.first);
+    if (s->dir)
+        pool_give(r->pool, s->dir);
+    s->dir = NULL;
+    free(s->cwd);
+    s->cwd = NULL;
+    s->pid = 0;
+    s->msg_len = 0;
+}
+
+/* Read the messages that are there; false at the end of the pipe (the
+ * server is gone). */
+static bool server_read(struct runner *r, struct server *s)
+{
+    for (;;) {
+        ssize_t n = read(s->msg_r, s->msg + s->msg_len, sizeof s->msg - s->msg_len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return true;
+        if (n <= 0)
+            return false;
+        s->msg_len += (size_t)n;
+        if (s->msg_len < sizeof s->msg)
+            continue;
+        s->msg_len = 0;
+        struct harness_msg m;
+        memcpy(&m, s->msg, sizeof m);
+        if (m.kind == HARNESS_HELLO && !s->shm) {
+            struct stat st;
+            if (fstat(s->shm_fd, &st) == 0 && (uint64_t)st.st_size == m.b && m.b) {
+                void *p = mmap(NULL, (size_t)m.b, PROT_READ, MAP_SHARED, s->shm_fd, 0);
+                if (p != MAP_FAILED) {
+                    s->shm = p;
+                    s->shm_size = (size_t)m.b;
+                }
+            }
+            if (!s->shm)
+                return false;
+        } else if (m.kind == HARNESS_STARTED && s->busy && !s->child) {
+            s->child = (pid_t)m.a;
+            keeper_tell(r, (int32_t)s->child);
+            r->started[r->nstarted++ % RUNNER_PIDS_KEPT] = s->child;
+            if (s->timed_out) {
+                kill(-s->child, SIGKILL);
+                kill(s->child, SIGKILL);
+            }
+        } else if (m.kind == HARNESS_ENDED && s->busy) {
+            s->wstatus = (int)m.a;
+            s->cpu_us = m.b;
+            s->max_rss_kb = m.c;
+            s->ended = true;
+        } else if (m.kind == HARNESS_FAILED) {
+            free(s->error);
+            s->error = xstrdup(m.b == 4 ? "the fork server cannot fork"
+                               : m.b == 2 ? "the harness cannot be loaded"
+                                          : "the fork server cannot start");
+            if (s->busy)
+                s->ended = true;
+        }
+    }
+}
+
+/* Start a slot's server and wait for its table of guards. */
+static bool server_start(struct runner *r, struct server *s, struct diag_list *diags)
+{
+    const struct runner_harness *h = r->opts.harness;
+    if (!pool_open(r->pool, &r->opts, diags) || !(s->dir = pool_take(r->pool, diags)))
+        return false;
+    if (r->keeper == 0 && r->keeper_fd < 0)
+        keeper_start(r);
+    struct strbuf cwd = STRBUF_INIT;
+    strbuf_addf(&cwd, "%s/cwd", s->dir->path);
+    s->cwd = strbuf_detach(&cwd, NULL);
+    int req[2] = {-1, -1}, msg[2] = {-1, -1}, out_p[2] = {-1, -1}, err_p[2] = {-1, -1},
+        status_p[2] = {-1, -1};
+    s->input_fd = memfd_create("kpath-harness-input", MFD_CLOEXEC);
+    s->shm_fd = memfd_create("kpath-harness-guards", MFD_CLOEXEC);
+    bool ok = s->input_fd >= 0 && s->shm_fd >= 0 && pipe2(req, O_CLOEXEC) == 0 &&
+              pipe2(msg, O_CLOEXEC) == 0 && pipe2(out_p, O_CLOEXEC) == 0 &&
+              pipe2(err_p, O_CLOEXEC) == 0 && pipe2(status_p, O_CLOEXEC) == 0;
+    pid_t pid = -1;
+    if (ok) {
+        size_t argc = 0;
+        while (h->argv[argc])
+            argc++;
+        char **argv = xcalloc(argc + 1, sizeof *argv);
+        for (size_t i = 0; i < argc; i++)
+            argv[i] = xstrdup(h->argv[i]);
+        char **env = build_env(NULL, s->dir->path);
+        int extra[4] = {req[0], msg[1], s->input_fd, s->shm_fd};
+        pid = start_child(&r->opts, argv, env, s->cwd, NULL, out_p[1], err_p[1], status_p[1],
+                          extra, 4);
+        free_strv(argv);
+        free_strv(env);
+    }
+    int fork_errno = errno;
+    int to_close[] = {req[0], msg[1], out_p[1], err_p[1], status_p[1]};
+    for (size_t i = 0; i < sizeof to_close / sizeof *to_close; i++)
+        if (to_close[i] >= 0)
+            close(to_close[i]);
+    s->req_w = req[1];
+    s->msg_r = msg[0];
+    capture_init(&s->out, out_p[0], NULL, 0);
+    capture_init(&s->err, err_p[0], NULL, 0);
+    s->pidfd = -1;
+    if (!ok || pid < 0) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot start the harness's fork server: %s",
+                 strerror(fork_errno));
+        if (status_p[0] >= 0)
+            close(status_p[0]);
+        server_close(r, s);
+        return false;
+    }
+    s->pid = pid;
+    keeper_tell(r, (int32_t)pid);
+    r->started[r->nstarted++ % RUNNER_PIDS_KEPT] = pid;
+    s->pidfd = open_pidfd(pid);
+    fcntl(s->msg_r, F_SETFL, O_NONBLOCK);
+    fcntl(s->out.fd, F_SETFL, O_NONBLOCK);
+    fcntl(s->err.fd, F_SETFL, O_NONBLOCK);
+    /* Its initialization (LLVMFuzzerInitialize) gets the runs' timeout, or 60 s. */
+    double deadline = now_seconds() + (r->opts.timeout_ms ? (double)r->opts.timeout_ms / 1000.0 : 60);
+    bool alive = true;
+    while (alive && !s->shm && !s->error && now_seconds() < deadline) {
+        struct pollfd fds[3] = {{.fd = s->msg_r, .events = POLLIN},
+                                {.fd = s->out.fd, .events = POLLIN},
+                                {.fd = s->err.fd, .events = POLLIN}};
+        int n = poll(fds, s->out.fd >= 0 && s->err.fd >= 0 ? 3 : 1, 50);
+        if (n < 0 && errno != EINTR)
+            break;
+        capture_read(&s->out);
+        capture_read(&s->err);
+        alive = server_read(r, s);
+    }
+    struct start_failure why;
+    ssize_t got = read(status_p[0], &why, sizeof why);
+    close(status_p[0]);
+    if (!s->shm) {
+        struct strbuf msgt = STRBUF_INIT;
+        if (got == (ssize_t)sizeof why) {
+            why.stage[sizeof why.stage - 1] = '\0';
+            strbuf_addf(&msgt, "%s: %s", why.stage, strerror(why.err));
+        } else {
+            strbuf_addstr(&msgt, s->error ? s->error
+                                 : alive  ? "it published no table of guards in time"
+                                          : "it ended before it published its table of guards");
+        }
+        if (s->err.first.len)
+            strbuf_addf(&msgt, "; stderr: %.*s", (int)s->err.first.len, s->err.first.data);
+        diag_add(diags, DIAG_ERROR, h->argv[h->argv[1] ? 1 : 0], 0, 0,
+                 "the harness's fork server did not start: %s", msgt.data);
+        strbuf_free(&msgt);
+        free(s->error);
+        s->error = NULL;
+        server_close(r, s);
+        return false;
+    }
+    if (!r->guard_names) {
+        if (!harness_names(s->shm, s->shm_size, h->argv[0], h->edges, &r->guard_names,
+                           &r->nguards, diags)) {
+            server_close(r, s);
+            return false;
+        }
+        r->seen = xcalloc((size_t)r->nguards + 1, sizeof *r->seen);
+    } else {
+        struct harness_shm hs;
+        memcpy(&hs, s->shm, sizeof hs);
+        if (hs.nguards != r->nguards) {
+            diag_add(diags, DIAG_ERROR, h->argv[0], 0, 0,
+                     "the harness's fork servers disagree on its guards (%u, %u)", hs.nguards,
+                     r->nguards);
+            server_close(r, s);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool write_all_at(int fd, const void *data, size_t len, off_t at)
+{
+    const char *p = data;
+    while (len) {
+        ssize_t n = pwrite(fd, p, len, at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        len -= (size_t)n;
+        at += n;
+    }
+    return true;
+}
+
+static bool harness_start(struct runner *r, const struct runner_job *job, struct diag_list *diags)
+{
+    double t0 = now_seconds();
+    struct server *s = NULL;
+    for (uint32_t i = 0; i < r->opts.jobs && !s; i++)
+        if (!r->servers[i].busy)
+            s = &r->servers[i];
+    if (!s || r->running >= r->opts.jobs) {
+        diag_add(diags, DIAG_ERROR, NULL, 0, 0, "no free slot for a run");
+        return false;
+    }
+    if (!s->pid && !server_start(r, s, diags))
+        return false;
+    const struct runner_harness *h = r->opts.harness;
+    size_t len = h->prefix_len + job->input_len + h->suffix_len;
+    /* What an escaped process wrote since the last run is not this run's. */
+    capture_discard(&s->out);
+    capture_discard(&s->err);
+    uint32_t len32 = (uint32_t)len;
+    bool ok = len <= UINT32_MAX && write_all_at(s->input_fd, h->prefix, h->prefix_len, 0) &&
+              write_all_at(s->input_fd, job->input, job->input_len, (off_t)h->prefix_len) &&
+              write_all_at(s->input_fd, h->suffix, h->suffix_len,
+                           (off_t)(h->prefix_len + job->input_len));
+    free(s->error);
+    s->error = NULL;
+    s->busy = true;
+    s->ended = s->timed_out = false;
+    s->child = 0;
+    s->wstatus = 0;
+    s->cpu_us = s->max_rss_kb = 0;
+    s->user = job->user;
+    r->running++;
+    if (!ok || write(s->req_w, &len32, sizeof len32) != (ssize_t)sizeof len32) {
+        /* The server is gone: this run cannot be done; the next starts a new one. */
+        s->error = xstrdup(ok ? "the fork server ended" : "cannot pass the input");
+        s->ended = true;
+    }
+    s->started = now_seconds();
+    s->prepare_ms = (s->started - t0) * 1000.0;
+    s->deadline = r->opts.timeout_ms ? s->started + (double)r->opts.timeout_ms / 1000.0 : 0;
+    return true;
+}
+
+static void finish_stream(struct capture *c, struct run_stream *s);
+
+static struct runner_result *harness_finish(struct runner *r, struct server *s)
+{
+    /* What it wrote is in the pipes: its group is dead (the server killed it). */
+    capture_read(&s->out);
+    capture_read(&s->err);
+    struct runner_result *res = xcalloc(1, sizeof *res);
+    res->user = s->user;
+    res->dir = xstrdup(s->dir ? s->dir->path : "");
+    res->start_ms = s->prepare_ms;
+    res->wall_ms = (now_seconds() - s->started) * 1000.0;
+    res->cpu_ms = (double)s->cpu_us / 1000.0;
+    res->max_rss_kb = s->max_rss_kb;
+    if (s->error) {
+        res->end = RUNNER_START_FAILED;
+        res->error = s->error;
+        s->error = NULL;
+    } else if (s->timed_out) {
+        res->end = RUNNER_TIMEOUT;
+    } else if (WIFSIGNALED(s->wstatus)) {
+        res->end = RUNNER_SIGNALED;
+        res->code = WTERMSIG(s->wstatus);
+    } else {
+        res->end = RUNNER_EXITED;
+        res->code = WEXITSTATUS(s->wstatus);
+    }
+    finish_stream(&s->out, &res->out);
+    finish_stream(&s->err, &res->err);
+    capture_reset(&s->out);
+    capture_reset(&s->err);
+    /* The guards it reached, each once, whatever the program did to the list. */
+    if (s->shm && res->end != RUNNER_START_FAILED) {
+        struct harness_shm hs;
+        memcpy(&hs, s->shm, sizeof hs);
+        uint32_t n = hs.count < r->nguards ? hs.count : r->nguards;
+        const uint32_t *list = (const uint32_t *)((const char *)s->shm + sizeof hs);
+        if (++r->runs == 0) {
+            memset(r->seen, 0, ((size_t)r->nguards + 1) * sizeof *r->seen);
+            r->runs = 1;
+        }
+        res->features = xcalloc((size_t)n + 1, sizeof *res->features);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t g = list[i];
+            if (g == 0 || g > r->nguards || !r->guard_names[g] || r->seen[g] == r->runs)
+                continue;
+            r->seen[g] = r->runs;
+            res->features[res->nfeatures++] = xstrdup(r->guard_names[g]);
+        }
+    }
+    if (s->child)
+        keeper_tell(r, -(int32_t)s->child);
+    s->busy = false;
+    s->child = 0;
+    r->running--;
+    /* A fresh working directory for the next run (checked: usually empty). */
+    if (s->pid && s->cwd && !empty_dir(s->cwd))
+        server_close(r, s);
+    sweep(r);
+    return res;
+}
+
+/* One busy server's share of runner_poll: a finished run, or NULL after
+ * adding what to wait for to fds and lowering *wait. */
+static struct runner_result *harness_poll(struct runner *r, struct server *s, double t,
+                                          struct pollfd *fds, size_t *nfds, int *wait)
+{
+    if (!s->ended && s->pid) {
+        capture_read(&s->out);
+        capture_read(&s->err);
+        if (!server_read(r, s)) {
+            /* The server died: so did its run (PR_SET_PDEATHSIG). */
+            if (!s->ended && !s->timed_out)
+                s->error = xstrdup("the fork server ended");
+            s->ended = true;
+            server_close(r, s);
+        }
+    }
+    if (s->ended)
+        return harness_finish(r, s);
+    if (s->deadline && t >= s->deadline && !s->timed_out) {
+        s->timed_out = true;
+        if (s->child) {
+            kill(-s->child, SIGKILL);
+            kill(s->child, SIGKILL);
+        }
+    }
+    fds[(*nfds)++] = (struct pollfd){.fd = s->msg_r, .events = POLLIN};
+    if (s->out.fd >= 0)
+        fds[(*nfds)++] = (struct pollfd){.fd = s->out.fd, .events = POLLIN};
+    if (s->err.fd >= 0)
+        fds[(*nfds)++] = (struct pollfd){.fd = s->err.fd, .events = POLLIN};
+    int cap = 1000;
+    if (s->timed_out)
+        cap = 5;
+    else if (s->deadline) {
+        double left = (s->deadline - t) * 1000.0;
+        if (left < cap)
+            cap = left < 0 ? 0 : (int)left + 1;
+    }
+    if (cap < *wait)
+        *wait = cap;
+    return NULL;
+}
+
 bool runner_start(struct runner *r, const struct runner_job *job, struct diag_list *diags)
 {
+    if (r->servers && !job->in_dir)
+        return harness_start(r, job, diags);
     double t0 = now_seconds();
     struct child *c = NULL;
     for (uint32_t i = 0; i < r->opts.jobs && !c; i++)
@@ -953,7 +1387,7 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
     /* The child's stdout/stderr ends are dup2'd over 1 and 2 (dup2 clears
      * close-on-exec); the status pipe's end closes by itself on exec. */
     pid_t pid = start_child(&r->opts, argv, env, cwd.data, job->input_name ? input.data : NULL,
-                            out_p[1], err_p[1], status_p[1]);
+                            out_p[1], err_p[1], status_p[1], NULL, 0);
     int fork_errno = errno;
     free_strv(argv);
     free_strv(env);
@@ -1132,6 +1566,13 @@ struct runner_result *runner_poll(struct runner *r, int wait_ms)
     struct pollfd *fds = r->fds;
     size_t nfds = 0;
     int wait = wait_ms < 0 ? 0 : wait_ms;
+    for (uint32_t i = 0; r->servers && i < r->opts.jobs; i++) {
+        if (!r->servers[i].busy)
+            continue;
+        struct runner_result *res = harness_poll(r, &r->servers[i], t, fds, &nfds, &wait);
+        if (res)
+            return res;
+    }
     for (uint32_t i = 0; i < r->opts.jobs; i++) {
         struct child *c = &r->slots[i];
         if (!c->active)
@@ -1175,6 +1616,14 @@ struct runner_result *runner_poll(struct runner *r, int wait_ms)
     int n = poll(fds, nfds, wait);
     if (n < 0)
         return NULL; /* a signal: let the caller look at its flags */
+    for (uint32_t i = 0; r->servers && i < r->opts.jobs; i++) {
+        struct server *s = &r->servers[i];
+        if (!s->busy)
+            continue;
+        struct runner_result *res = harness_poll(r, s, now_seconds(), fds, &nfds, &wait);
+        if (res)
+            return res;
+    }
     for (uint32_t i = 0; i < r->opts.jobs; i++) {
         struct child *c = &r->slots[i];
         if (!c->active)
@@ -1217,6 +1666,22 @@ void runner_kill_all(struct runner *r)
         memset(c, 0, sizeof *c);
         r->running--;
     }
+    for (uint32_t i = 0; r->servers && i < r->opts.jobs; i++) {
+        struct server *s = &r->servers[i];
+        if (!s->busy)
+            continue;
+        if (s->child) {
+            kill(-s->child, SIGKILL);
+            kill(s->child, SIGKILL);
+            keeper_tell(r, -(int32_t)s->child);
+        }
+        server_close(r, s);
+        free(s->error);
+        s->error = NULL;
+        s->busy = false;
+        s->child = 0;
+        r->running--;
+    }
     sweep(r);
 }
 
@@ -1227,7 +1692,14 @@ struct runner *runner_new(const struct runner_options *opts)
     if (r->opts.jobs == 0)
         r->opts.jobs = 1;
     r->slots = xcalloc(r->opts.jobs, sizeof *r->slots);
-    r->fds = xcalloc(3 * (size_t)r->opts.jobs, sizeof *r->fds);
+    r->fds = xcalloc(6 * (size_t)r->opts.jobs + 6, sizeof *r->fds);
+    if (r->opts.harness) {
+        r->servers = xcalloc(r->opts.jobs, sizeof *r->servers);
+        for (uint32_t i = 0; i < r->opts.jobs; i++) {
+            struct server *s = &r->servers[i];
+            s->pidfd = s->req_w = s->msg_r = s->input_fd = s->shm_fd = s->out.fd = s->err.fd = -1;
+        }
+    }
     r->pool = pool_new();
     r->keeper_fd = -1;
     r->session = getsid(0);
@@ -1244,6 +1716,8 @@ void runner_free(struct runner *r)
     if (!r)
         return;
     runner_kill_all(r);
+    for (uint32_t i = 0; r->servers && i < r->opts.jobs; i++)
+        server_close(r, &r->servers[i]);
     /* Processes killed with their group reach kpath a moment later. */
     if (r->subreaper && r->nstarted) {
         struct timespec ts = {0, 5 * 1000 * 1000};
@@ -1257,6 +1731,9 @@ void runner_free(struct runner *r)
             break;
         }
     pool_unref(r->pool);
+    free(r->servers);
+    harness_names_free(r->guard_names, r->nguards);
+    free(r->seen);
     free(r->slots);
     free(r->fds);
     free(r);
@@ -1322,6 +1799,9 @@ void runner_result_free(struct runner_result *res)
     }
     free(res->dir);
     free(res->error);
+    for (size_t i = 0; i < res->nfeatures; i++)
+        free(res->features[i]);
+    free(res->features);
     free(res->out.first_line);
     free(res->err.first_line);
     strbuf_free(&res->stdout_kept);

@@ -57,11 +57,27 @@
 
 #define RUNNER_FIRST_LINE_MAX 200 /* bytes of the first line kept */
 
+/* A libFuzzer harness run through a fork server (harness.h): one server per
+ * slot, started like any run (its own session, limits, directory, killed
+ * with kpath), forks a child per input that gets its own session and
+ * process group, the timeout (kill of its group), and the server's limits;
+ * its stdout and stderr are captured as a run's; the guards it reached
+ * become the result's features.  The input goes through memory: the
+ * program never sees the suite's file. */
+struct runner_harness {
+    char *const *argv;      /* the built harness and its arguments (harness_build) */
+    const char *prefix, *suffix; /* bytes put around every input */
+    size_t prefix_len, suffix_len;
+    bool edges;             /* edge features too */
+};
+
 struct runner_options {
     uint32_t jobs;          /* children at once, at least 1 */
     uint64_t timeout_ms;    /* wall clock per run; 0: none */
     uint64_t max_memory;    /* bytes of address space and of any one file; 0: none */
     const char *tmp_parent; /* where run directories go; NULL: runner_dir_parent's choice */
+    const struct runner_harness *harness; /* NULL: each job runs its argv; else a job
+                                           * without in_dir goes to the harness */
 };
 
 /* What to run.  Everything is copied by runner_start. */
@@ -104,6 +120,9 @@ struct runner_result {
     struct run_stream out, err; /* first_line owned */
     struct strbuf stdout_kept;  /* keep_stdout bytes at most */
     bool stdout_cut;            /* stdout was longer than keep_stdout */
+    char **features;            /* owned: a harness run's "fn:NAME" ("edge:NAME:K"), in the
+                                 * order reached */
+    size_t nfeatures;
 };
 
 struct runner;

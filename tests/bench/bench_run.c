@@ -7,7 +7,10 @@
  * cores); then the extra time per run of --gcov on the bundled subject
  * (build/subjects/calc), -j 1: counters read directly (gcov_data, the
  * goal: <= 0.5 ms per run) against a gcov process per run (the way before
- * it) and against no collection.  Prints figures; asserts nothing. */
+ * it) and against no collection; then harness mode (kpath run --harness:
+ * a libFuzzer harness built with function coverage and run by its fork
+ * server, the goal >= 2,000 runs/s) against the same parser as a program
+ * with --gcov and the shell loop.  Prints figures; asserts nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,7 @@
 #include "run/campaign.h"
 #include "run/collect.h"
 #include "run/gcov_data.h"
+#include "run/harness.h"
 #include "run/runner.h"
 #include "base/samples.h"
 
@@ -40,14 +44,17 @@ static double cpu_now(void)
 /* How --gcov reads counters, if at all. */
 enum gcov_way { GCOV_NONE, GCOV_READER, GCOV_SPAWN };
 
-static double campaign_time(char *const *argv, uint32_t jobs, enum gcov_way way,
-                            const char *gcov_dir, const struct sample_list *inputs,
-                            const char *results, double *cpu)
+static double campaign_time_with(char *const *argv, uint32_t jobs, enum gcov_way way,
+                                 const char *gcov_dir, const struct runner_harness *harness,
+                                 const struct sample_list *inputs, const char *results,
+                                 double *cpu)
 {
     struct collector cols[2];
     size_t ncols = 0;
     struct diag_list diags = DIAG_LIST_INIT;
     collector_outcome(&cols[ncols++]);
+    if (harness)
+        collector_harness(&cols[ncols++]);
     bool (*make)(struct collector *, const char *, bool, struct diag_list *) =
         way == GCOV_SPAWN ? collector_gcov_spawn : collector_gcov;
     if (way != GCOV_NONE && !make(&cols[ncols++], gcov_dir, false, &diags)) {
@@ -63,7 +70,8 @@ static double campaign_time(char *const *argv, uint32_t jobs, enum gcov_way way,
     memset(h.grammar_sha256, '0', SHA256_HEX_SIZE - 1);
     unlink(results);
     struct campaign_options o = {.runner = {.jobs = jobs, .timeout_ms = 10000,
-                                            .max_memory = (uint64_t)1 << 32},
+                                            .max_memory = (uint64_t)1 << 32,
+                                            .harness = harness},
                                  .argv = argv, .collectors = cols, .ncollectors = ncols,
                                  .results_path = results, .header = &h,
                                  .max_input_size = 1 << 20, .keep_going = true};
@@ -83,6 +91,13 @@ static double campaign_time(char *const *argv, uint32_t jobs, enum gcov_way way,
     diag_list_free(&diags);
     unlink(results);
     return st == CAMPAIGN_DONE ? took : -1;
+}
+
+static double campaign_time(char *const *argv, uint32_t jobs, enum gcov_way way,
+                            const char *gcov_dir, const struct sample_list *inputs,
+                            const char *results, double *cpu)
+{
+    return campaign_time_with(argv, jobs, way, gcov_dir, NULL, inputs, results, cpu);
 }
 
 /* Seconds for a shell loop that runs /bin/true once per input, or -1. */
@@ -155,6 +170,108 @@ static void bench_reader_alone(const char *build)
         printf("  (could not remove %s)\n", dir);
 }
 
+/* Seconds for n bare fork+setsid+exit+wait4: the floor of any fork server. */
+static double bare_fork_time(size_t n)
+{
+    double start = bench_now();
+    for (size_t i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            setsid();
+            _exit(0);
+        }
+        int status;
+        if (pid < 0 || waitpid(pid, &status, 0) != pid)
+            return -1;
+    }
+    return bench_now() - start;
+}
+
+/* Harness mode: tests/subjects/harness_list.c built by kpath (clang,
+ * function coverage, its fork server), runs/s at -j 1 and 2, against the
+ * same parser as a program of its own built with --coverage and run with
+ * --gcov (build/tests/subjects/harness_list), and the shell loop. */
+static void bench_harness(const char *root, const struct sample_list *exprs, const char *results,
+                          double loop)
+{
+    char src[4096], standalone[4096], build[4096], cache[] = "/tmp/kpath-bench-harness-XXXXXX";
+    snprintf(src, sizeof src, "%s/tests/subjects/harness_list.c", root);
+    snprintf(standalone, sizeof standalone, "%s/build/tests/subjects/harness_list", root);
+    snprintf(build, sizeof build, "%s/build/tests/subjects", root);
+    if (!mkdtemp(cache))
+        return;
+    struct harness_spec spec = {.harness = src, .cache_dir = cache};
+    struct harness_program prog;
+    struct diag_list diags = DIAG_LIST_INIT;
+    double t0 = bench_now();
+    if (!harness_build(&spec, &prog, &diags)) {
+        printf("  harness: not built (%s)\n", diags.len ? diags.items[0].message : "?");
+        diag_list_free(&diags);
+        rmdir(cache);
+        return;
+    }
+    printf("  harness_list.c built (clang, -fsanitize-coverage=func): %.2f s\n", bench_now() - t0);
+    /* List inputs for the list parser: the same count as the others. */
+    struct sample_list inputs = SAMPLE_LIST_INIT;
+    for (size_t i = 0; i < exprs->len; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s.list", exprs->paths[i]);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            continue;
+        fprintf(f, "[%zu,ab,[%zu]]", i, i * 7);
+        fclose(f);
+        inputs.paths = realloc(inputs.paths, (inputs.len + 1) * sizeof *inputs.paths);
+        inputs.paths[inputs.len++] = strdup(path);
+    }
+    struct runner_harness h = {.argv = prog.argv, .prefix = "", .suffix = ""};
+    double n = (double)inputs.len, one = -1;
+    for (uint32_t j = 1; j <= 2; j++) {
+        double cpu = 0;
+        double t = campaign_time_with(prog.argv, j, GCOV_NONE, NULL, &h, &inputs, results, &cpu);
+        if (t <= 0)
+            continue;
+        printf("  harness, fn features, -j %u: %.0f runs/s (%.3f ms per run, CPU %.3f ms)", j,
+               n / t, t * 1e3 / n, cpu * 1e3 / n);
+        if (loop > 0)
+            printf("; %.2fx the shell loop of /bin/true", loop / t);
+        if (j == 1)
+            one = t;
+        else if (one > 0)
+            printf("; %.2fx -j 1", one / t);
+        printf("\n");
+    }
+    double bare = bare_fork_time(inputs.len);
+    if (bare > 0)
+        printf("  a bare fork, setsid, exit, wait loop (the floor): %.0f runs/s (%.3f ms per run)\n",
+               n / bare, bare * 1e3 / n);
+    char *argv[] = {standalone, NULL};
+    if (access(standalone, X_OK) == 0) {
+        double cpu = 0;
+        double t = campaign_time(argv, 1, GCOV_READER, build, &inputs, results, &cpu);
+        if (t > 0)
+            printf("  the same parser, its own program, --gcov, -j 1: %.0f runs/s (%.3f ms per "
+                   "run, CPU %.3f ms)\n", n / t, t * 1e3 / n, cpu * 1e3 / n);
+    } else {
+        printf("  (no %s: make subjects for the --gcov comparison)\n", standalone);
+    }
+    char la[128] = "";
+    FILE *lf = fopen("/proc/loadavg", "r");
+    if (lf && fgets(la, sizeof la, lf))
+        printf("  load average now (1, 5, 15 min): %.14s\n", la);
+    if (lf)
+        fclose(lf);
+    for (size_t i = 0; i < inputs.len; i++)
+        unlink(inputs.paths[i]);
+    sample_list_free(&inputs);
+    harness_program_free(&prog);
+    diag_list_free(&diags);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
+    if (system(cmd) != 0)
+        printf("  (could not remove %s)\n", cache);
+}
+
 void bench_run(const char *root)
 {
     printf("\n== kpath run: the runner's own cost per run\n");
@@ -224,6 +341,7 @@ void bench_run(const char *root)
         }
         bench_reader_alone(build);
     }
+    bench_harness(root, &inputs, results, loop);
     for (size_t i = 0; i < inputs.len; i++)
         unlink(inputs.paths[i]);
     sample_list_free(&inputs);
