@@ -1021,10 +1021,14 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     p.first = p.la.first, p.first_high = p.la.first_high;
     p.follow = p.la.follow, p.follow_high = p.la.follow_high, p.follow_end = p.la.follow_end;
     p.lookahead_until = UINT32_MAX;
-    if (chains && !tb && !(opts && opts->no_fast_path)) {
+    if (chains && !(opts && opts->no_fast_path)) {
         p.det = parse_det_new(g, &p.la);
-        p.states = parse_states_new();
-        p.states_gen = 1;
+        if (tb) /* the fast path only through nodes the tokens leave free */
+            parse_det_bar(p.det, tb->constrained);
+        if (!tb) { /* a replayed set would not ask the tokens */
+            p.states = parse_states_new();
+            p.states_gen = 1;
+        }
     }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     if (opts)

@@ -320,8 +320,9 @@ struct parser {
     bool *follow_high;            /* per node: a character >= 128 can follow it */
     bool *follow_end;             /* per node: the input can end after it */
     /* A sample of an ANTLR grammar: its tokens, which token and skip nodes
-     * must span (token_bounds.h); NULL otherwise.  With it there is no fast
-     * path and no replay (both stand for sets without asking it). */
+     * must span (token_bounds.h); NULL otherwise.  With it no set is
+     * replayed, and the fast path keeps to nodes it leaves free (both stand
+     * for sets without asking it). */
     struct token_bounds *tb;
 };
 

@@ -108,6 +108,9 @@ static void classify_nodes(struct token_bounds *tb, const struct lexer *lx,
         else if (node_token[i] != RULE_NONE)
             tb->node_type[i] = node_token[i];
     }
+    tb->constrained = xmalloc(((size_t)g->nnodes + 1) * sizeof *tb->constrained);
+    for (uint32_t i = 0; i <= g->nnodes; i++)
+        tb->constrained[i] = tb->node_type[i] != TB_FREE;
 }
 
 bool token_bounds_new(const struct graph *g, const char *name, const char *text, size_t len,
@@ -190,6 +193,7 @@ void token_bounds_free(struct token_bounds *tb)
     if (!tb)
         return;
     free(tb->node_type);
+    free(tb->constrained);
     free(tb->tok_type);
     free(tb->tok_end);
     free(tb->tok_rule);

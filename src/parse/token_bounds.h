@@ -48,6 +48,7 @@ struct lexer; /* grammar/lexer.h */
 struct token_bounds {
     const struct graph *g;
     uint32_t *node_type;  /* per node (and one more, the parser's start): the token type, TB_SKIP, TB_FREE */
+    bool *constrained;    /* per node (and one more): node_type is not TB_FREE */
     uint32_t len;         /* code points of the text */
     /* Per position 0 .. len: the type of the parser (not hidden) token that
      * starts there and its end, or TB_NO_TOKEN; whether a token starts or
