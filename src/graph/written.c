@@ -47,6 +47,14 @@ static const struct written_cache *cache_of(const struct graph *g)
     return w;
 }
 
+const struct lexer *graph_written_lexer(const struct graph *g, const uint32_t **node_token)
+{
+    const struct written_cache *w = cache_of(g);
+    if (node_token)
+        *node_token = w->node_token;
+    return w->lx;
+}
+
 #define TOKEN_END 0x80000000u /* on the stack: the token begun at span i ends */
 
 bool derivation_written_text(const struct derivation *t, struct strbuf *out)

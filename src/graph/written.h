@@ -31,4 +31,11 @@
  * (the text is then appended as derived). */
 bool derivation_written_text(const struct derivation *t, struct strbuf *out);
 
+/* The lexer of g's grammar (NULL when it has none), compiled on first use
+ * and kept with g as above, and in *node_token (when not NULL) per node the
+ * token it writes (lexer_token_for; NULL without a lexer).  For the parser,
+ * which reads a sample's tokens first (parse/token_bounds.h). */
+struct lexer;
+const struct lexer *graph_written_lexer(const struct graph *g, const uint32_t **node_token);
+
 #endif

@@ -127,6 +127,8 @@ static uint32_t find_chain(struct parse_det *d, uint32_t c, uint32_t ch)
         return PARSE_DET_NONE; /* the virtual start node */
     for (;;) {
         const struct graph_node *n = &g->nodes[u];
+        if (d->barred && d->barred[u])
+            return PARSE_DET_NONE;
         if (is_leaf(g, u)) {
             bool one;
             return leaf_may_match(g, u, ch, &one) && one ? intern(d, nodes, k, u)
@@ -172,6 +174,11 @@ uint32_t parse_det_chain_slow(struct parse_det *d, uint32_t c, uint32_t ch)
     if (d->memo[c][ch] == UNKNOWN)
         d->memo[c][ch] = find_chain(d, c, ch);
     return d->memo[c][ch];
+}
+
+void parse_det_bar(struct parse_det *d, const bool *barred)
+{
+    d->barred = barred;
 }
 
 uint32_t parse_det_count(const struct parse_det *d)

@@ -64,10 +64,16 @@ struct parse_det {
     uint32_t *high_ch, *high; /* per node: the last character >= 128 asked, and its answer */
     uint32_t *by_top;         /* per node: the first chain starting at it, or NONE */
     size_t memo_rows;
+    const bool *barred;       /* NULL, or per node: no chain holds it (parse_det_bar) */
 };
 
 struct parse_det *parse_det_new(const struct graph *g, const struct lookahead *la);
 void parse_det_free(struct parse_det *d);
+/* No chain will hold a node with barred[node] set (borrowed; before the
+ * first query): the nodes a sample's tokens constrain (token_bounds.h),
+ * which the fast path, standing for sets without building them, would not
+ * check. */
+void parse_det_bar(struct parse_det *d, const bool *barred);
 /* The chain of (c, ch) when it is deterministic, else PARSE_DET_NONE. */
 uint32_t parse_det_chain_slow(struct parse_det *d, uint32_t c, uint32_t ch);
 static inline uint32_t parse_det_chain(struct parse_det *d, uint32_t c, uint32_t ch)

@@ -277,8 +277,13 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
         if (p->stamp_leaf[c] != j + 1) {
             uint32_t end;
             note_expected(p, c);
+            if (p->tb && !p->lookahead)
+                token_bounds_expect(p->tb, j, c);
             p->stamp_leaf[c] = j + 1;
-            p->leaf[c] = leaf_matches(p, c, j, &end) ? new_symbol(p, c, j, end) : NO_MATCH;
+            p->leaf[c] = leaf_matches(p, c, j, &end) &&
+                                 (!p->tb || token_bounds_may_span(p->tb, c, j, end))
+                             ? new_symbol(p, c, j, end)
+                             : NO_MATCH;
         }
         uint32_t sym = p->leaf[c];
         if (sym == NO_MATCH)
@@ -300,6 +305,12 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
         if (!can)
             return;
     }
+    /* A token or skip node only where the sample's tokens allow it (not
+     * pruned without lookahead, to say what was expected: completing checks). */
+    if (p->tb && !p->lookahead)
+        token_bounds_expect(p->tb, j, c);
+    if (p->tb && p->lookahead && !token_bounds_may_start(p->tb, c, j))
+        return;
     bool created;
     uint32_t pr = add_item(p, c, 0, j, NONE, &created);
     ITEM(f, pr).list = list_push(f, ITEM(f, pr).list, w);
@@ -330,6 +341,8 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
      * any parse: skip it, and the chain of completions above it (right
      * recursion would otherwise complete every open level at every step). */
     if (p->lookahead && origin < p->set && node != f->start_node && !can_follow(p, node))
+        return;
+    if (p->tb && !token_bounds_may_span(p->tb, node, origin, p->set))
         return;
     bool empty = origin == p->set;
     struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, node, 0, origin);
@@ -492,9 +505,10 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     struct forest *f = p->f;
     struct strbuf msg = STRBUF_INIT;
     strbuf_addstr(&msg, "no parse: unexpected ");
-    if (at < f->len)
+    bool token = p->tb && token_bounds_describe(p->tb, at, &msg); /* ID 'ifx' */
+    if (!token && at < f->len)
         describe_char(&msg, text_at(f, at));
-    else
+    else if (!token)
         strbuf_addstr(&msg, "end of input");
     size_t n = p->expected_set == at ? p->nexpected : 0;
     struct expectation *ex = xmalloc((n + 1) * sizeof *ex);
@@ -518,6 +532,8 @@ static void report_no_parse(struct parser *p, const char *name, uint32_t at,
     /* The input could end here when the start item was accepted in this set
      * (the last set made there, as sets are made in order). */
     bool end = p->accept_stamp == at + 1 && at < f->len;
+    if (p->tb && token_bounds_add_expected(p->tb, at, end, &msg))
+        ne = 0, end = false; /* the tokens expected, not their characters */
     for (size_t i = 0; i < ne; i++) {
         strbuf_reset(&label);
         describe_leaf(p, ex[i].leaf, &label);
@@ -682,6 +698,7 @@ static void parser_free(struct parser *p)
     free(p->expected);
     lookahead_free(&p->la);
     parse_det_free(p->det);
+    token_bounds_free(p->tb);
     parse_states_free(p->states);
     free(p->level_cache);
     free(p->values_cache);
@@ -946,7 +963,12 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         forest_free(f);
         return NULL;
     }
-    struct parser p = {.f = f, .g = g, .expected_set = NONE};
+    struct token_bounds *tb = NULL;
+    if (!token_bounds_new(g, name, text, len, &tb, diags)) {
+        forest_free(f);
+        return NULL;
+    }
+    struct parser p = {.f = f, .g = g, .expected_set = NONE, .tb = tb};
     size_t per_node = (size_t)g->nnodes + 2; /* the virtual start node too */
     p.stamp_pred = xcalloc(per_node, sizeof *p.stamp_pred);
     p.pred = xcalloc(per_node, sizeof *p.pred);
@@ -1001,8 +1023,12 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
     p.lookahead_until = UINT32_MAX;
     if (chains && !(opts && opts->no_fast_path)) {
         p.det = parse_det_new(g, &p.la);
-        p.states = parse_states_new();
-        p.states_gen = 1;
+        if (tb) /* the fast path only through nodes the tokens leave free */
+            parse_det_bar(p.det, tb->constrained);
+        if (!tb) { /* a replayed set would not ask the tokens */
+            p.states = parse_states_new();
+            p.states_gen = 1;
+        }
     }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     if (opts)

@@ -34,6 +34,7 @@
 #include "parse/chain_sets.h"
 #include "parse/lookahead.h"
 #include "parse/parse.h"
+#include "parse/token_bounds.h"
 
 #define NONE UINT32_MAX
 
@@ -318,6 +319,11 @@ struct parser {
     uint64_t (*follow)[2];        /* per node: ASCII characters that can follow it */
     bool *follow_high;            /* per node: a character >= 128 can follow it */
     bool *follow_end;             /* per node: the input can end after it */
+    /* A sample of an ANTLR grammar: its tokens, which token and skip nodes
+     * must span (token_bounds.h); NULL otherwise.  With it no set is
+     * replayed, and the fast path keeps to nodes it leaves free (both stand
+     * for sets without asking it). */
+    struct token_bounds *tb;
 };
 
 /* The code point at position i < len. */

@@ -322,7 +322,14 @@ static void add_candidate(struct bonsai *b, size_t *cap, struct derivation *tree
                           enum bonsai_origin origin)
 {
     struct strbuf text = STRBUF_INIT;
-    derivation_written_text(tree_moved, &text);
+    if (!derivation_written_text(tree_moved, &text)) {
+        /* ANTLR's lexer reads no text of this tree as its tokens (an ID
+         * derived as "if", where the keyword wins): no input of the
+         * grammar, which the parse of its text would reject. */
+        strbuf_free(&text);
+        derivation_free(tree_moved);
+        return;
+    }
     b->cands = xgrow(b->cands, cap, b->ncands + 1, sizeof *b->cands);
     struct bonsai_candidate *c = &b->cands[b->ncands++];
     memset(c, 0, sizeof *c);

@@ -9,7 +9,10 @@
 #               of all of them;
 #   examples    of the grammar's example files (at most $MAX_EXAMPLES, each
 #               at most 64K), how many ANTLR accepts and, of those, how many
-#               `kpath parse` parses within $PARSE_SECONDS seconds.
+#               `kpath parse` parses within $PARSE_SECONDS seconds; then
+#               how many ANTLR rejects and, of those, how many kpath
+#               parses all the same (the best: 0; kpath reads a sample's
+#               tokens with the grammar's lexer first, as ANTLR does).
 # The grammars come from a grammars-v4 git directory (KPATH_GRAMMARS_V4_GIT,
 # default /work/.mirror/antlr+grammars-v4/repo) or a checkout
 # (KPATH_GRAMMARS_V4); the start rule is the entry point that grammars-v4's
@@ -98,8 +101,8 @@ keep() {
     done
 }
 
-printf '%-12s %-10s %-10s %-24s %s\n' grammar k=1 k=2 "examples (antlr/kpath)" notes
-[ -z "${CSV:-}" ] || echo "grammar,k1_accepted,k1_inputs,k2_accepted,k2_inputs,examples,antlr_accepts,kpath_parses,notes" >"$CSV"
+printf '%-12s %-10s %-10s %-34s %s\n' grammar k=1 k=2 "examples (antlr/kpath; rejected/kpath)" notes
+[ -z "${CSV:-}" ] || echo "grammar,k1_accepted,k1_inputs,k2_accepted,k2_inputs,examples,antlr_accepts,kpath_parses,antlr_rejects,kpath_parses_rejected,notes" >"$CSV"
 for name in $GRAMMARS; do
     work=$tmp/work/$name
     mkdir -p "$work/gen" "$work/classes"
@@ -168,8 +171,17 @@ for name in $GRAMMARS; do
             printf '%s\t%s\n' "${f#$src/}" "$(head -c 300 "$tmp/parse.err" | head -1)" >>"$d/reasons.txt"
         fi
     done
-    printf '%-12s %-10s %-10s %-24s %s\n' "$name" "$k1" "$k2" "$nex: $nacc/$nparse" "$notes"
+    # The examples ANTLR rejects that kpath parses all the same.
+    nrej=0 nwrong=0
+    for f in $(sed -n 's/^reject \([^	]*\).*/\1/p' "$tmp/ex.out"); do
+        nrej=$((nrej + 1))
+        if timeout "$PARSE_SECONDS" "$KPATH" parse --start "$start" "$parser_file" "$f" \
+                >/dev/null 2>&1; then
+            nwrong=$((nwrong + 1))
+        fi
+    done
+    printf '%-12s %-10s %-10s %-34s %s\n' "$name" "$k1" "$k2" "$nex: $nacc/$nparse; $nrej/$nwrong" "$notes"
     if [ -n "${CSV:-}" ]; then
-        echo "$name,${k1%/*},${k1#*/},${k2%/*},${k2#*/},$nex,$nacc,$nparse,\"$notes\"" >>"$CSV"
+        echo "$name,${k1%/*},${k1#*/},${k2%/*},${k2#*/},$nex,$nacc,$nparse,$nrej,$nwrong,\"$notes\"" >>"$CSV"
     fi
 done

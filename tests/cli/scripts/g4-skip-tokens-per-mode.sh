@@ -27,7 +27,7 @@ for case in 'a <x y> b:5' '<x >:3' '< x>:2'; do
     text=${case%:*} col=${case##*:}
     printf "$text" >"$tmp/s"
     if "$KPATH" parse $g "$tmp/s" >/dev/null 2>"$tmp/err"; then fail "'$text' accepted"; fi
-    grep -q "^$tmp/s:1:$col: error: no parse: unexpected ' '" "$tmp/err" ||
+    grep -q "^$tmp/s:1:$col: error: no token matches here: ' " "$tmp/err" ||
         fail "'$text': not at 1:$col: $(cat "$tmp/err")"
 done
 exit 0
