@@ -200,7 +200,12 @@ static const struct cli_option cover_options[] = {
     "than greedy's, and of those the fewest inputs, then the fewest bytes kpath\n" \
     "finds (not a proven minimum); same coverage.  It never trades bytes for\n"  \
     "inputs.  Above 100000 k-paths the pass is off (the summary says so) and\n"  \
-    "the suite is greedy's.\n"
+    "the suite is greedy's.\n"                                                     \
+    "--pack-size N bounds greedy's packing: a tree takes k-paths only while it\n" \
+    "stays, closed in the smallest way, within N tree nodes, then closes like\n"  \
+    "shortest (larger only where the way to its target alone needs more; the\n"  \
+    "last pass keeps the bound).  Why: in a program, an error early in a long\n" \
+    "input masks what comes after it.  Default: no bound but --max-size.\n"
 
 const struct cli_command cmd_gen_command = {
     "gen",

@@ -30,6 +30,8 @@ trap 'rm -rf "$tmp"' EXIT
 g=grammars/arith.ebnf
 KS=${KS:-"2 3"}
 PACKS=${PACKS:-"30 60 100"}
+# The close-offs measured (greedy is the default).
+CLOSEOFFS=${CLOSEOFFS:-"greedy shortest random"}
 # Which programs (names as below); all by default.
 PROGRAMS=${PROGRAMS:-"calc tinyexpr inih cjson json5"}
 
@@ -40,6 +42,7 @@ measure() {
     # shellcheck disable=SC2086
     "$KPATH" run -q -j 2 $collect --results "$tmp/r.jsonl" --start "$start" "$grammar" "$1" \
         -- $prog >/dev/null 2>&1
+    [ -f "$tmp/r.jsonl" ] || : >"$tmp/r.jsonl" # a failed run: nothing reached
     n=$(ls "$1" | grep -c '\.txt$')
     bytes=$(cat "$1"/*.txt | wc -c)
     fns=$(grep -o '"fn:[^"]*"' "$tmp/r.jsonl" | sort -u | wc -l)
@@ -93,7 +96,7 @@ program() {
             -o "$tmp/pool$seed" "$grammar" >/dev/null 2>&1
     done
     for k in $KS; do
-        for c in greedy shortest random $PACKS; do
+        for c in $CLOSEOFFS $PACKS; do
             rm -rf "$tmp/suite"
             case $c in
             [0-9]*) opt="--pack-size $c" label="k=$k pack $c" ;;
