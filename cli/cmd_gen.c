@@ -67,6 +67,9 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
 #define OPT_K {"k", 'k', "K", "k-path length to cover and report (default 2)"}
 #define OPT_STRATEGY {"strategy", 0, "NAME", "kpath, random, coverage or prob (default kpath)"}
 #define OPT_CLOSEOFF {"close-off", 0, "HOW", "shortest, random or greedy (default greedy)"}
+#define OPT_PACK_SIZE                                                               \
+    {"pack-size", 0, "N", "greedy: pack k-paths into an input only up to N tree nodes " \
+                               "(default: up to --max-size)"}
 #define OPT_COUNT {"count", 'n', "N", "inputs, 0 = all k-paths (default 0 for kpath, else 10)"}
 #define OPT_KEEP {"keep-redundant", 0, NULL, "kpath: keep inputs whose k-paths all occur in other inputs"}
 #define OPT_STREAM {"stream", 0, NULL, "write each input once made; none dropped (see below)"}
@@ -94,14 +97,14 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     {0}
 
 static const struct cli_option gen_options[] = {
-    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_STREAM, OPT_TARGETS,
+    OPT_K, OPT_STRATEGY, OPT_CLOSEOFF, OPT_PACK_SIZE, OPT_COUNT, OPT_KEEP, OPT_STREAM, OPT_TARGETS,
     {"probs", 0, "FILE", "prob: probabilities from FILE (kpath learn's output, or a grammar "
                          "with the same rules annotated by hand)"},
     {"invert", 0, NULL, "prob: invert the probabilities (inputs unlike the samples)"},
     OPT_COMMON_TAIL,
 };
 static const struct cli_option cover_options[] = {
-    OPT_K, OPT_CLOSEOFF, OPT_COUNT, OPT_KEEP, OPT_STREAM, OPT_TARGETS, OPT_COMMON_TAIL,
+    OPT_K, OPT_CLOSEOFF, OPT_PACK_SIZE, OPT_COUNT, OPT_KEEP, OPT_STREAM, OPT_TARGETS, OPT_COMMON_TAIL,
 };
 
 #define DEPTH_TEXT                                                                  \
@@ -197,7 +200,12 @@ static const struct cli_option cover_options[] = {
     "than greedy's, and of those the fewest inputs, then the fewest bytes kpath\n" \
     "finds (not a proven minimum); same coverage.  It never trades bytes for\n"  \
     "inputs.  Above 100000 k-paths the pass is off (the summary says so) and\n"  \
-    "the suite is greedy's.\n"
+    "the suite is greedy's.\n"                                                     \
+    "--pack-size N bounds greedy's packing: a tree takes k-paths only while it\n" \
+    "stays, closed in the smallest way, within N tree nodes, then closes like\n"  \
+    "shortest (larger only where the way to its target alone needs more; the\n"  \
+    "last pass keeps the bound).  Why: in a program, an error early in a long\n" \
+    "input masks what comes after it.  Default: no bound but --max-size.\n"
 
 const struct cli_command cmd_gen_command = {
     "gen",
@@ -291,6 +299,9 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
                            &o->max_repetitions);
     } else if (strcmp(name, "max-size") == 0) {
         ok = cli_parse_u32(cmd, "--max-size", value, 1, UINT32_MAX - 1, &o->max_size);
+    } else if (strcmp(name, "pack-size") == 0) {
+        ok = cli_parse_u32(cmd, "--pack-size", value, 1, UINT32_MAX - 1,
+                           &o->pack_size);
     } else if (strcmp(name, "seed") == 0) {
         ok = cli_parse_u64(cmd, "--seed", value, &o->seed);
     } else if (strcmp(name, "output") == 0) {
@@ -331,6 +342,8 @@ static int check_options(const struct cli_command *cmd, struct gen_cli *gc, bool
                                gen_strategy_name(o->strategy));
     if (gc->closeoff_set && o->strategy != GEN_KPATH)
         return cli_usage_error(cmd, "--close-off applies to the kpath strategy only");
+    if (o->pack_size && (o->strategy != GEN_KPATH || o->closeoff != GEN_CLOSE_GREEDY))
+        return cli_usage_error(cmd, "--pack-size applies to the greedy close-off only");
     if (gc->keep_redundant && o->strategy != GEN_KPATH)
         return cli_usage_error(cmd, "--keep-redundant applies to the kpath strategy only");
     if (gc->target_file && o->strategy != GEN_KPATH)
@@ -507,6 +520,8 @@ static void build_manifest(const struct run *r, bool texts, struct strbuf *out)
     strbuf_addf(out, ",\n  \"k\": %u,\n  \"max_depth\": %u,\n  \"max_repetitions\": %u,"
                      "\n  \"max_size\": %u,\n  \"seed\": %" PRIu64 ",\n  \"count\": %u",
                 k, o->max_depth, o->max_repetitions, o->max_size, o->seed, o->count);
+    if (o->pack_size)
+        strbuf_addf(out, ",\n  \"pack_size\": %u", o->pack_size);
     if (r->names) {
         strbuf_addstr(out, ",\n  \"suffix\": ");
         json_add_cstring(out, r->gc->suffix);
@@ -597,6 +612,8 @@ static void print_summary(const struct run *r)
     strbuf_addf(&s, "strategy: %s", gen_strategy_name(o->strategy));
     if (o->strategy == GEN_KPATH)
         strbuf_addf(&s, ", close-off %s", gen_closeoff_name(r->gc->opts.closeoff));
+    if (o->pack_size)
+        strbuf_addf(&s, " packing up to %u tree nodes an input", o->pack_size);
     if (o->recurrent)
         strbuf_addstr(&s, ", recurrent (rounds after the first: random order and close-off)");
     if (o->strategy == GEN_PROB)

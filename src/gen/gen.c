@@ -1727,12 +1727,31 @@ static bool fits(const struct generator *gen, uint32_t inst, uint32_t child)
 
 /* Would alternative c of the alt slot inst keep the tree within the size
  * budget, closed in the smallest way? */
-static bool size_fits(const struct generator *gen, uint32_t inst, uint32_t c)
+static bool size_fits_within(const struct generator *gen, uint32_t inst, uint32_t c, uint32_t limit)
 {
     const struct graph *g = gen->graph;
     uint32_t n = gen->tree.insts[inst].node;
     uint64_t after = gen->state->projected - node_min_size(g, n) + 1 + node_min_size(g, c);
-    return after <= gen->opts.max_size;
+    return after <= limit;
+}
+
+static bool size_fits(const struct generator *gen, uint32_t inst, uint32_t c)
+{
+    return size_fits_within(gen, inst, c, gen->opts.max_size);
+}
+
+/* The greedy close-off's packing budget: --pack-size when set (and
+ * below --max-size), else --max-size. */
+static uint32_t pack_limit(const struct generator *gen)
+{
+    uint32_t m = gen->opts.pack_size;
+    return m && m < gen->opts.max_size ? m : gen->opts.max_size;
+}
+
+/* Greedy close-off: alternative c fits the depth and the packing budget. */
+static bool pack_allowed(const struct generator *gen, uint32_t inst, uint32_t c)
+{
+    return fits(gen, inst, c) && size_fits_within(gen, inst, c, pack_limit(gen));
 }
 
 /* A free choice may take alternative c: it fits the depth and the size. */
@@ -1743,17 +1762,22 @@ static bool allowed(const struct generator *gen, uint32_t inst, uint32_t c)
 
 /* The most repetitions of the quant slot inst that keep the tree within the
  * size budget (never fewer than the minimum). */
-static uint32_t size_repetitions(const struct generator *gen, uint32_t inst)
+static uint32_t size_repetitions_within(const struct generator *gen, uint32_t inst, uint32_t limit)
 {
     const struct graph *g = gen->graph;
     uint32_t n = gen->tree.insts[inst].node;
     uint32_t lo = g->nodes[n].expr->u.quant.min;
     uint64_t base = gen->state->projected - node_min_size(g, n) + 1;
     uint64_t each = node_min_size(g, graph_children(g, n)[0]);
-    if (base >= gen->opts.max_size)
+    if (base >= limit)
         return lo;
-    uint64_t r = (gen->opts.max_size - base) / (each ? each : 1);
+    uint64_t r = (limit - base) / (each ? each : 1);
     return r < lo ? lo : r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+}
+
+static uint32_t size_repetitions(const struct generator *gen, uint32_t inst)
+{
+    return size_repetitions_within(gen, inst, gen->opts.max_size);
 }
 
 /* Once the budget is spent: among the alternatives that fit the depth, the
@@ -1894,7 +1918,7 @@ static uint32_t shortest_fitting(const struct generator *gen, uint32_t inst, uin
 static bool is_shorter(const struct graph *g, uint32_t a, uint32_t b);
 
 /* Greedy close-off: most new k-paths, else a way towards uncovered ones while
- * the size budget lasts, else the shortest. */
+ * the packing budget lasts (pack_limit), else the shortest. */
 static uint32_t greedy_alternative(struct generator *gen, uint32_t inst, uint32_t n)
 {
     const struct graph *g = gen->graph;
@@ -1902,7 +1926,7 @@ static uint32_t greedy_alternative(struct generator *gen, uint32_t inst, uint32_
     uint32_t best = INF32, best_score = 0;
     for (uint32_t i = 0; i < node->nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
-        if (!allowed(gen, inst, c))
+        if (!pack_allowed(gen, inst, c))
             continue;
         uint32_t score = greedy_score(gen, inst, c);
         if (score > best_score ||
@@ -1913,7 +1937,7 @@ static uint32_t greedy_alternative(struct generator *gen, uint32_t inst, uint32_
         return best;
     for (uint32_t i = 0; i < node->nchildren; i++) {
         uint32_t c = graph_children(g, n)[i];
-        if (allowed(gen, inst, c) && gen->state->leads[c] &&
+        if (pack_allowed(gen, inst, c) && gen->state->leads[c] &&
             (best == INF32 || is_shorter(g, c, graph_children(g, n)[best])))
             best = i;
     }
@@ -2170,13 +2194,14 @@ static uint32_t prob_alternative(struct generator *gen, uint32_t inst, uint32_t 
 }
 
 /* Greedy close-off: as many repetitions of the quant slot inst as one
- * repetition would add new k-paths, within the cap and the size budget. */
+ * repetition would add new k-paths, within the cap and the packing budget. */
 static uint32_t greedy_repetitions(struct generator *gen, uint32_t inst, uint32_t n)
 {
     const struct graph_node *node = &gen->graph->nodes[n];
     uint32_t child = graph_children(gen->graph, n)[0];
     uint32_t lo = node->expr->u.quant.min, score = 0;
-    uint32_t cap = repetition_cap(gen, node), budget = size_repetitions(gen, inst);
+    uint32_t cap = repetition_cap(gen, node);
+    uint32_t budget = size_repetitions_within(gen, inst, pack_limit(gen));
     cap = budget < cap ? budget : cap;
     if (fits(gen, inst, child) && cap > lo)
         score = greedy_score(gen, inst, child);

@@ -109,6 +109,13 @@ struct gen_options {
     const char *depth_setting;
     uint32_t max_repetitions;       /* cap for *, + and {n,} */
     uint32_t max_size;              /* tree nodes; the size budget of every strategy */
+    /* Greedy close-off: packs k-paths into a tree only while it stays,
+     * closed in the smallest way, within this many tree nodes (then it
+     * closes like shortest); 0 = up to max_size.  A tree is larger only
+     * where the way to its target alone needs more.  Why: an error early
+     * in a long input masks what comes after it in a program (make bench,
+     * behaviour). */
+    uint32_t pack_size;
     uint64_t seed;
     uint32_t count;                 /* inputs to make; 0 = kpath until done */
     /* A probability table (see learn.h): alternative i of alt node n at

@@ -255,9 +255,15 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
         struct gen_options o = gen->opts;
         o.closeoff = extra_closeoffs[x];
         o.drop_redundant = false;
+        /* Packing bounded: no candidate packs more than greedy may (the
+         * shortest close-off's inputs are each the smallest for a target). */
+        if (o.pack_size && o.pack_size < o.max_size)
+            o.max_size = o.pack_size;
         char *error = NULL;
         extra[x] = gen_new(gen->graph, &o, &error);
-        free(error); /* the same options made gen: cannot fail, but then no candidates */
+        /* The same options made gen: fails only under a packing bound
+         * smaller than the grammar's smallest tree; then no candidates. */
+        free(error);
         if (extra[x])
             gen_run(extra[x]);
     }

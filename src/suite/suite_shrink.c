@@ -237,7 +237,8 @@ static bool try_graft(struct shrinker *s, struct current *host, struct current *
     bool ok = tree_edit_apply(&s->ed, &host->tree, &ed, &out);
     s->stats->work = sat_add(s->stats->work, sat_mul(out.len + host->tree.len + donor->tree.len,
                                                      gen->opts.k + 1));
-    ok = ok && out.len <= gen->opts.max_size && derivation_depth(&out) <= gen->opts.max_depth;
+    ok = ok && out.len <= gen->opts.max_size && derivation_depth(&out) <= gen->opts.max_depth &&
+         (!gen->opts.pack_size || out.len <= gen->opts.pack_size);
     if (!ok) {
         derivation_free(&out);
         return false;

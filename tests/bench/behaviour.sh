@@ -1,16 +1,27 @@
 #!/bin/sh
 # make bench, suites judged by what a program does with them (issue 33,
-# item 1): each close-off's cover suite against random inputs of the same
-# total bytes, run with gcov on real programs: functions and lines reached,
-# failing runs and distinct failing outcomes, per run and per byte.
+# item 1): each close-off's cover suite, and cover's greedy close-off with
+# packing bounded (--pack-size N, the candidates: PACKS), against random
+# inputs of the same total bytes, run on real programs: functions and lines
+# reached, failing runs, per run and per byte.
 #  - calc: build/subjects/calc (make subjects), grammars/arith.ebnf;
 #  - tinyexpr: built here with --coverage from the fetched repository
 #    (TINYEXPR_GIT, default /work/.mirror/codeplea+tinyexpr/repo, a bare git
 #    directory) and a driver written here (exit 3 on NaN, 4 on an infinite
-#    value, 2 on a syntax error), on the same grammar; skipped when absent.
-# Random inputs: kpath gen --strategy random (depth <= 8, seeds 1..3), taken
-# in order until their bytes reach the suite's.  Prints figures, asserts
-# nothing.
+#    value, 2 on a syntax error), on the same grammar;
+#  - inih: ini.c from INIH_GIT (default /work/.mirror/benhoyt+inih/repo)
+#    and a driver printing each name=value (exit 2 on a parse error),
+#    grammars/ini.ebnf;
+#  - cJSON: cJSON.c from CJSON_GIT (default
+#    /work/.mirror/DaveGamble+cJSON/repo) and a driver that parses stdin
+#    with cJSON_Parse and prints it (exit 2 when it does not parse),
+#    grammars/json.ebnf;
+#  - json5 (npm, when node and npm are here and `npm install json5` works):
+#    JSON5.parse on stdin under V8 coverage (functions only), json.ebnf.
+# Each is skipped when absent.  Random inputs: kpath gen --strategy random
+# (depth <= DEPTH, seeds 1..3), taken in order until their bytes reach the
+# suite's; the row gives min/median/max over the seeds.  Prints figures,
+# asserts nothing.
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
 build=$(dirname "$KPATH")
@@ -18,78 +29,127 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 g=grammars/arith.ebnf
 KS=${KS:-"2 3"}
+PACKS=${PACKS:-"30 60 100"}
+# The close-offs measured (greedy is the default).
+CLOSEOFFS=${CLOSEOFFS:-"greedy shortest random"}
+# Which programs (names as below); all by default.
+PROGRAMS=${PROGRAMS:-"calc tinyexpr inih cjson json5"}
 
-# measure DIR PROG GCOV: "inputs bytes fns lines failing outcomes"
+# measure DIR: "inputs bytes fns lines failing" for the current program
+# ($prog, $grammar, $start, $collect: the collector options of kpath run).
 measure() {
     rm -f "$tmp/r.jsonl"
-    "$KPATH" run -q -j 2 --gcov "$3" --lines --results "$tmp/r.jsonl" --start Expr $g "$1" \
-        -- "$2" >/dev/null 2>&1
+    # shellcheck disable=SC2086
+    "$KPATH" run -q -j 2 $collect --results "$tmp/r.jsonl" --start "$start" "$grammar" "$1" \
+        -- $prog >/dev/null 2>&1
+    [ -f "$tmp/r.jsonl" ] || : >"$tmp/r.jsonl" # a failed run: nothing reached
     n=$(ls "$1" | grep -c '\.txt$')
     bytes=$(cat "$1"/*.txt | wc -c)
     fns=$(grep -o '"fn:[^"]*"' "$tmp/r.jsonl" | sort -u | wc -l)
     lines=$(grep -o '"line:[^"]*"' "$tmp/r.jsonl" | sort -u | wc -l)
     failing=$(grep -c '"outcome":"[^e]\|"outcome":"exit:[1-9]' "$tmp/r.jsonl")
-    outcomes=$(grep -o '"outcome":"[^"]*"' "$tmp/r.jsonl" | grep -v 'exit:0"' | sort -u | wc -l)
-    echo "$n $bytes $fns $lines $failing $outcomes"
+    echo "$n $bytes $fns $lines $failing"
 }
 
-row() { # LABEL "inputs bytes fns lines failing outcomes"
+row() { # LABEL "inputs bytes fns lines failing"
     set -- "$1" $2
-    awk -v l="$1" -v n="$2" -v b="$3" -v f="$4" -v li="$5" -v fa="$6" -v o="$7" 'BEGIN {
-        printf "    %-22s %6d %7d %5d %6d %8d %9d %8.2f %9.2f\n", l, n, b, f, li, fa, o,
-               (n ? li / n : 0), (b ? 100 * li / b : 0) }'
+    awk -v l="$1" -v n="$2" -v b="$3" -v f="$4" -v li="$5" -v fa="$6" 'BEGIN {
+        printf "    %-24s %6d %7d %5d %6d %8d %8.2f %9.2f %9.2f\n", l, n, b, f, li, fa,
+               (n ? li / n : 0), (b ? 100 * f / b : 0), (b ? 100 * li / b : 0) }'
 }
 
 # random_like BYTES SEED: random inputs into $tmp/rand until BYTES are reached
 random_like() {
-    rm -rf "$tmp/pool" "$tmp/rand"
-    "$KPATH" gen --strategy random -n 3000 --max-depth 8 --seed "$2" --start Expr -o "$tmp/pool" \
-        $g >/dev/null 2>&1
+    rm -rf "$tmp/rand"
     mkdir "$tmp/rand"
     total=0
-    for f in "$tmp/pool"/*.txt; do
+    for f in "$tmp/pool$2"/*.txt; do
         [ "$total" -ge "$1" ] && break
         cp "$f" "$tmp/rand/"
         total=$((total + $(wc -c <"$f")))
     done
 }
 
-subject() { # NAME PROG GCOV_DIR
-    echo "  $1 (grammars/arith.ebnf, gcov lines; lines per run, per 100 bytes)"
-    printf '    %-22s %6s %7s %5s %6s %8s %9s %8s %9s\n' suite inputs bytes fns lines failing outcomes \
-        lines/run "lines/100B"
+# random_rows BYTES: min/median/max over seeds 1..3 of each column
+random_rows() {
+    for seed in 1 2 3; do
+        random_like "$1" "$seed"
+        measure "$tmp/rand"
+    done >"$tmp/rr"
+    # shellcheck disable=SC2016
+    for col in 1 2 3 4 5; do sort -n -k"$col" "$tmp/rr" | cut -d' ' -f"$col" | tr '\n' ' '; echo; done |
+        awk '{ lo = lo " " $1; md = md " " $2; hi = hi " " $3 }
+             END { print lo; print md; print hi }' >"$tmp/rs"
+    row "  random same bytes, min" "$(sed -n 1p "$tmp/rs")"
+    row "  random, median" "$(sed -n 2p "$tmp/rs")"
+    row "  random, max" "$(sed -n 3p "$tmp/rs")"
+}
+
+# program NAME DEPTH: every suite of $grammar for each k, against random
+program() {
+    echo "  $1 ($grammar, start $start, $collect)"
+    printf '    %-24s %6s %7s %5s %6s %8s %8s %9s %9s\n' suite inputs bytes fns lines failing \
+        lines/run "fns/100B" "lines/100B"
+    for seed in 1 2 3; do
+        rm -rf "$tmp/pool$seed"
+        "$KPATH" gen --strategy random -n 3000 --max-depth "$2" --seed "$seed" --start "$start" \
+            -o "$tmp/pool$seed" "$grammar" >/dev/null 2>&1
+    done
     for k in $KS; do
-        for c in greedy shortest random; do
+        for c in $CLOSEOFFS $PACKS; do
             rm -rf "$tmp/suite"
-            "$KPATH" cover -k "$k" --close-off "$c" --start Expr -o "$tmp/suite" $g >/dev/null 2>&1 ||
-                { echo "    k=$k $c: cover failed"; continue; }
-            m=$(measure "$tmp/suite" "$2" "$3")
-            row "k=$k $c" "$m"
-            bytes=$(echo "$m" | cut -d' ' -f2)
-            for seed in 1 2 3; do
-                random_like "$bytes" "$seed"
-                row "  random, seed $seed" "$(measure "$tmp/rand" "$2" "$3")"
-            done
+            case $c in
+            [0-9]*) opt="--pack-size $c" label="k=$k pack $c" ;;
+            *) opt="--close-off $c" label="k=$k $c" ;;
+            esac
+            [ "$c" = greedy ] && label="$label (default)"
+            # shellcheck disable=SC2086
+            "$KPATH" cover -k "$k" $opt --start "$start" -o "$tmp/suite" "$grammar" >/dev/null 2>&1 ||
+                { echo "    $label: cover failed"; continue; }
+            m=$(measure "$tmp/suite")
+            row "$label" "$m"
+            random_rows "$(echo "$m" | cut -d' ' -f2)"
         done
     done
 }
 
+want() { case " $PROGRAMS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# build_c NAME GITDIR DRIVER_FILE SOURCE...: $tmp/NAME/prog, built with
+# --coverage from the named files of GITDIR's HEAD and the driver; false
+# (with a line saying why) when it cannot.
+build_c() {
+    name=$1 git=$2 driver=$3
+    shift 3
+    if [ ! -d "$git" ]; then
+        echo "  $name: skipped (no repository at $git)"
+        return 1
+    fi
+    command -v cc >/dev/null || { echo "  $name: skipped (no cc)"; return 1; }
+    mkdir -p "$tmp/$name"
+    for f in "$@"; do
+        git --git-dir="$git" show "HEAD:$f" >"$tmp/$name/$f" 2>/dev/null ||
+            { echo "  $name: skipped (no $f in $git)"; return 1; }
+    done
+    cp "$driver" "$tmp/$name/driver.c"
+    srcs=$(for f in "$@"; do case $f in *.c) echo "$f" ;; esac; done)
+    # shellcheck disable=SC2086
+    (cd "$tmp/$name" && cc -O0 --coverage -o prog driver.c $srcs -lm 2>/dev/null) ||
+        { echo "  $name: skipped (cannot build it from $git)"; return 1; }
+}
+
 echo "== behaviour: cover suites vs random inputs of the same bytes (kpath run --gcov --lines)"
-if [ -x "$build/subjects/calc" ]; then
-    subject calc "$build/subjects/calc" "$build/subjects"
-else
-    echo "  calc: skipped (no $build/subjects/calc: make subjects)"
+echo "   (fns/100B, lines/100B: per 100 bytes of input)"
+if want calc; then
+    if [ -x "$build/subjects/calc" ]; then
+        prog=$build/subjects/calc grammar=$g start=Expr collect="--gcov $build/subjects --lines"
+        program calc 8
+    else
+        echo "  calc: skipped (no $build/subjects/calc: make subjects)"
+    fi
 fi
-git=${TINYEXPR_GIT:-/work/.mirror/codeplea+tinyexpr/repo}
-if [ ! -d "$git" ]; then
-    echo "  tinyexpr: skipped (no repository at $git: TINYEXPR_GIT)"
-elif ! command -v cc >/dev/null; then
-    echo "  tinyexpr: skipped (no cc)"
-else
-    mkdir "$tmp/te"
-    git --git-dir="$git" show HEAD:tinyexpr.c >"$tmp/te/tinyexpr.c" 2>/dev/null &&
-        git --git-dir="$git" show HEAD:tinyexpr.h >"$tmp/te/tinyexpr.h" 2>/dev/null
-    cat >"$tmp/te/driver.c" <<'DRIVER'
+if want tinyexpr; then
+    cat >"$tmp/te.c" <<'DRIVER'
 #include <math.h>
 #include <stdio.h>
 #include "tinyexpr.h"
@@ -107,10 +167,81 @@ int main(void)
     return 0;
 }
 DRIVER
-    if (cd "$tmp/te" && cc -O0 --coverage -o te driver.c tinyexpr.c -lm 2>/dev/null); then
-        subject tinyexpr "$tmp/te/te" "$tmp/te"
+    if build_c tinyexpr "${TINYEXPR_GIT:-/work/.mirror/codeplea+tinyexpr/repo}" "$tmp/te.c" \
+        tinyexpr.c tinyexpr.h; then
+        prog=$tmp/tinyexpr/prog grammar=$g start=Expr collect="--gcov $tmp/tinyexpr --lines"
+        program tinyexpr 8
+    fi
+fi
+if want inih; then
+    cat >"$tmp/ini.c" <<'DRIVER'
+#include <stdio.h>
+#include "ini.h"
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    (void)user;
+    printf("%s.%s=%s\n", section, name ? name : "", value ? value : "");
+    return 1;
+}
+int main(void)
+{
+    return ini_parse_file(stdin, handler, NULL) ? 2 : 0;
+}
+DRIVER
+    if build_c inih "${INIH_GIT:-/work/.mirror/benhoyt+inih/repo}" "$tmp/ini.c" ini.c ini.h; then
+        prog=$tmp/inih/prog grammar=grammars/ini.ebnf start=ini
+        collect="--gcov $tmp/inih --lines"
+        program inih 6
+    fi
+fi
+if want cjson; then
+    cat >"$tmp/cjson.c" <<'DRIVER'
+#include <stdio.h>
+#include <stdlib.h>
+#include "cJSON.h"
+int main(void)
+{
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, stdin);
+    buf[n] = 0;
+    cJSON *v = cJSON_Parse(buf);
+    if (!v) return 2;
+    char *text = cJSON_Print(v);
+    if (text) puts(text);
+    free(text);
+    cJSON_Delete(v);
+    return 0;
+}
+DRIVER
+    if build_c cjson "${CJSON_GIT:-/work/.mirror/DaveGamble+cJSON/repo}" "$tmp/cjson.c" \
+        cJSON.c cJSON.h; then
+        prog=$tmp/cjson/prog grammar=grammars/json.ebnf start=json
+        collect="--gcov $tmp/cjson --lines"
+        program cJSON 8
+    fi
+fi
+if want json5; then
+    if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+        echo "  json5: skipped (no node or npm)"
+    elif ! (mkdir -p "$tmp/json5" && cd "$tmp/json5" &&
+        npm install --silent --no-audit --no-fund json5 >/dev/null 2>&1); then
+        echo "  json5: skipped (npm install json5 failed)"
     else
-        echo "  tinyexpr: skipped (cannot build it from $git)"
+        cat >"$tmp/json5/driver.js" <<'DRIVER'
+const JSON5 = require('json5');
+let text = '';
+process.stdin.on('data', (d) => { text += d; });
+process.stdin.on('end', () => {
+    try {
+        console.log(JSON.stringify(JSON5.parse(text)));
+    } catch (e) {
+        process.exitCode = 2;
+    }
+});
+DRIVER
+        prog="node $tmp/json5/driver.js" grammar=grammars/json.ebnf start=json
+        collect=--node-coverage
+        program json5 8
     fi
 fi
 
