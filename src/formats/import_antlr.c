@@ -21,8 +21,9 @@
  *     the lexer is in after the token (skip tokens per mode, below); type
  *     and others: a warning naming the rule and line (ignored).  `mode
  *     NAME;`: a warning, its tokens are rules like the others (whatever the
- *     mode where a parser rule names them).  \p{...} properties:
- *     approximated, with a warning.
+ *     mode where a parser rule names them).  \p{...} and \P{...} in sets:
+ *     the Unicode property's characters (base/unicode_props.h); an unknown
+ *     name is an error.
  *   - EOF is dropped (kpath always matches the whole input).
  *
  * Skip tokens (whitespace, comments) may come between any two tokens of the
@@ -50,6 +51,7 @@
 #include "grammar/lexer.h"
 #include "formats/import.h"
 #include "base/strbuf.h"
+#include "base/unicode_props.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "base/number.h"
@@ -146,10 +148,7 @@ struct importer {
     size_t nnot_rules, not_rules_cap;
     const char **modes;          /* the lexer modes, [0] the default (NULL) */
     size_t nmodes, modes_cap;
-    size_t properties;           /* \p{...} approximated */
-    struct src_pos first_property;
     struct src_pos skip_at;      /* where the skip rules say they are from */
-    const char *first_property_file;
     const struct expr **eofs;    /* followed by EOF in a lexer rule (lexer_spec.eofs) */
     size_t neofs, eofs_cap;
     struct alike_warning *alike; /* see warn_alike */
@@ -389,57 +388,54 @@ static bool lex_escape(struct afile *F, struct src_pos at, bool in_set, uint32_t
     return true;
 }
 
-/* The approximation of a Unicode property: its ASCII members exactly, and
- * every character above ASCII (kpath has no Unicode tables).  Warned once. */
-static size_t property_ranges(struct afile *F, struct src_pos at, int sign, struct class_range *out)
+/* The characters of a Unicode property \p{NAME} (sign > 0) or \P{NAME}
+ * (sign < 0), after the 'p' (read here), from the Unicode tables (see
+ * base/unicode_props.h), appended to *r; an unknown name is an error. */
+static bool property_ranges(struct afile *F, struct src_pos at, int sign, struct class_range **r,
+                            size_t *n, size_t *cap)
 {
     struct text_cursor *c = &F->c;
-    char name[64];
-    size_t n = 0;
-    if (peek_at(c, 0) == '{') {
-        text_cursor_next(c);
-        while (c->i < c->len && peek_at(c, 0) != '}' && peek_at(c, 0) != '\n') {
-            uint32_t ch = text_cursor_next(c);
-            if (n + 1 < sizeof name)
-                name[n++] = (char)ch;
-        }
-        if (peek_at(c, 0) == '}')
-            text_cursor_next(c);
+    struct strbuf name = STRBUF_INIT;
+    if (peek_at(c, 0) != '{') {
+        error_at(F, at, "\\%c needs a property name in braces, as in \\%c{L}", sign > 0 ? 'p' : 'P',
+                 sign > 0 ? 'p' : 'P');
+        return false;
     }
-    name[n] = '\0';
-    struct importer *im = F->im;
-    if (!im->properties++) {
-        im->first_property = at;
-        im->first_property_file = F->file;
+    text_cursor_next(c);
+    while (c->i < c->len && peek_at(c, 0) != '}' && peek_at(c, 0) != '\n' && peek_at(c, 0) != ']')
+        strbuf_add_utf8(&name, text_cursor_next(c));
+    if (peek_at(c, 0) != '}') {
+        error_at(F, at, "unterminated \\%c{%s", sign > 0 ? 'p' : 'P', strbuf_str(&name));
+        strbuf_free(&name);
+        return false;
     }
-    size_t k = 0;
-    const char *letters = "L Letter Alpha Alphabetic ID_Start XID_Start Lu Ll Lt Lm Lo";
-    const char *digits = "Nd Digit N Number";
-    const char *alnum = "Alnum ID_Continue XID_Continue Word";
-    const char *space = "White_Space Zs Space Whitespace";
-    bool is_letter = n && strstr(letters, name) && !strchr(name, ' ');
-    bool is_digit = n && strstr(digits, name);
-    bool is_alnum = n && strstr(alnum, name);
-    bool is_space = n && strstr(space, name);
+    text_cursor_next(c);
+    const uint32_t *pairs;
+    size_t count;
+    if (!unicode_property(strbuf_str(&name), name.len, &pairs, &count)) {
+        error_at(F, at, "unknown Unicode property \\%c{%s} (kpath knows the general categories, "
+                 "binary properties, scripts, blocks (In...) and Grapheme_Cluster_Break=... "
+                 "of Unicode %s)", sign > 0 ? 'p' : 'P', strbuf_str(&name),
+                 unicode_tables_version());
+        strbuf_free(&name);
+        return false;
+    }
+    strbuf_free(&name);
+    *r = xgrow(*r, cap, *n + count + 1, sizeof **r);
     if (sign > 0) {
-        if (is_letter || is_alnum) {
-            out[k++] = (struct class_range){'A', 'Z'};
-            out[k++] = (struct class_range){'a', 'z'};
-        }
-        if (is_digit || is_alnum)
-            out[k++] = (struct class_range){'0', '9'};
-        if (is_alnum && strcmp(name, "Alnum") != 0)
-            out[k++] = (struct class_range){'_', '_'};
-        if (is_space) {
-            out[k++] = (struct class_range){'\t', '\r'};
-            out[k++] = (struct class_range){' ', ' '};
-        }
-    } else {
-        /* The complement: ASCII less the members above, and non-ASCII. */
-        out[k++] = (struct class_range){0, 0x7F};
+        for (size_t i = 0; i < count; i++)
+            (*r)[(*n)++] = (struct class_range){pairs[2 * i], pairs[2 * i + 1]};
+        return true;
     }
-    out[k++] = (struct class_range){0x80, UTF8_MAX_CODEPOINT};
-    return k;
+    uint32_t next = 0;   /* the complement: the gaps between the pairs */
+    for (size_t i = 0; i < count; i++) {
+        if (pairs[2 * i] > next)
+            (*r)[(*n)++] = (struct class_range){next, pairs[2 * i] - 1};
+        next = pairs[2 * i + 1] + 1;
+    }
+    if (next <= UTF8_MAX_CODEPOINT)
+        (*r)[(*n)++] = (struct class_range){next, UTF8_MAX_CODEPOINT};
+    return true;
 }
 
 static void lex_string(struct afile *F, struct tok *t)
@@ -513,8 +509,8 @@ static void lex_set(struct afile *F, struct tok *t)
             lo = text_cursor_next(c);
         }
         if (prop) {
-            r = xgrow(r, &cap, n + 8, sizeof *r);
-            n += property_ranges(F, at, prop, r + n);
+            if (!property_ranges(F, at, prop, &r, &n, &cap))
+                ok = false;
             continue;
         }
         hi = lo;
@@ -2559,12 +2555,6 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
                  im.predicates == 1 ? "" : "s", strbuf_str(&where));
         strbuf_free(&where);
     }
-    if (im.properties)
-        diag_add(diags, DIAG_WARNING, im.first_property_file, im.first_property.line,
-                 im.first_property.col,
-                 "%zu Unicode propert%s (\\p{...}) approximated by their ASCII members and "
-                 "every non-ASCII character; the first is here",
-                 im.properties, im.properties == 1 ? "y" : "ies");
     bool ok = diags->errors == errors_before;
     ok = ok && check_declared_tokens(&im);
     if (ok && im.g->nrules) {
