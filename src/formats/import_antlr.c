@@ -15,7 +15,8 @@
  *   - actions and semantic predicates: ignored, one warning with their count;
  *   - options { caseInsensitive = true; } for the grammar or a rule: each
  *     ASCII letter of a literal becomes a class of both cases, sets get both;
- *   - lexer commands: skip and channel(...) make the token a "skip token";
+ *   - lexer commands: skip and channel(...) (not DEFAULT_TOKEN_CHANNEL) make the token a
+ *     "skip token" (one that changes the mode: see skip_back_rule);
  *     `more` joins the token's text to the token it leads to (see
  *     join_more_tokens); pushMode(X), mode(X) and popMode say which mode
  *     the lexer is in after the token (skip tokens per mode, below); type
@@ -109,6 +110,7 @@ struct rule_info {
     bool ends_input;  /* a parser rule that names EOF: an entry point */
     const char *type; /* -> type(X): X (for the lexer, grammar/lexer.h) */
     bool nongreedy;   /* a lexer rule with a non-greedy loop */
+    bool mode_followed; /* a skip token whose mode change a skip rule follows */
 };
 
 /* A name declared in `tokens { ... }`: a token type with no rule, which
@@ -1078,18 +1080,24 @@ static void parse_commands(struct afile *F)
         }
         struct tok cmd = F->tok;
         const char *arg = NULL;
+        bool arg_zero = false;
         next(F);
         if (F->tok.kind == T_LPAREN) {
             next(F);
             if (F->tok.kind == T_ID)
                 arg = F->tok.text;
+            arg_zero = F->tok.kind == T_INT && F->tok.stop - F->tok.start == 1 &&
+                       F->c.src[F->tok.start] == '0';
             while (F->tok.kind != T_RPAREN && F->tok.kind != T_EOF && F->tok.kind != T_SEMI)
                 next(F);
             if (F->tok.kind == T_RPAREN)
                 next(F);
         }
         struct rule_info *info = F->cur_rule != RULE_NONE ? &im->info[F->cur_rule] : NULL;
-        if (is_command(cmd.text, "skip") || is_command(cmd.text, "channel")) {
+        if (is_command(cmd.text, "channel") &&
+            (arg_zero || (arg && strcmp(arg, "DEFAULT_TOKEN_CHANNEL") == 0))) {
+            /* the parser's own channel: a token like any other */
+        } else if (is_command(cmd.text, "skip") || is_command(cmd.text, "channel")) {
             if (info)
                 info->skip = true;
         } else if (is_command(cmd.text, "more")) {
@@ -1426,7 +1434,7 @@ static void parse_rule(struct afile *F)
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
                                                    F->cur_mode, NULL, false, false, false, false,
-                                                   NULL, false};
+                                                   NULL, false, false};
         if (!F->is_main)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
@@ -2152,6 +2160,82 @@ static void modes_after(struct importer *im, const struct expr *token, bool *in)
     strbuf_free(&names);
 }
 
+/* A skip token that changes the lexer mode (objc's '#' -> mode(DIRECTIVE),
+ * a directive line of skip tokens, then a newline -> mode(DEFAULT)) is
+ * followed: after it come the skip tokens of the mode it enters, until one
+ * that returns to a mode of in[] (the modes the skip rule is for).  The rule
+ * `BASE_via_P` is that way from mode P: (the skip tokens that stay in P)*
+ * then one that returns, or one that enters another mode Q followed by
+ * BASE_via_Q.  A way that would come back to a mode already on it is not
+ * taken (no recursion), and a mode with no way back gives NULL. */
+static const char *skip_back_rule(struct importer *im, size_t p, const bool *in,
+                                  const char *base, bool *on_way)
+{
+    struct grammar *g = im->g;
+    struct strbuf name = STRBUF_INIT;
+    strbuf_addf(&name, "%s_via_%s", base, p ? im->modes[p] : "DEFAULT_MODE");
+    uint32_t found = grammar_find_rule(g, strbuf_str(&name));
+    if (found != RULE_NONE || on_way[p]) {
+        strbuf_free(&name);
+        return found != RULE_NONE ? g->rules[found].name : NULL;
+    }
+    on_way[p] = true;
+    struct expr_list stays = {0}, exits = {0};
+    size_t nmodes = im->nmodes;
+    bool *after = xcalloc(nmodes, sizeof *after);
+    uint32_t nrules = g->nrules;
+    for (uint32_t t = 0; t < nrules; t++) {
+        const struct rule_info *ti = &im->info[t];
+        if (!ti->skip || !ti->lexer || mode_index(im, ti->mode) != p)
+            continue;
+        struct rule *tr = &g->rules[t];
+        memset(after, 0, nmodes * sizeof *after);
+        modes_after(im, skip_ref(g, tr->name, tr->pos), after);
+        bool stays_here = true, returns = false;
+        for (size_t q = 0; q < nmodes; q++) {
+            if (!after[q] || q == p)
+                continue;
+            stays_here = false;
+            if (in[q]) {
+                returns = true;
+                continue;
+            }
+            const char *via = skip_back_rule(im, q, in, base, on_way);
+            if (via) {
+                struct expr *pair[2] = {skip_ref(g, tr->name, tr->pos), skip_ref(g, via, tr->pos)};
+                expr_list_push(&exits, gb_seq(g, pair, 2, tr->pos, tr->pos));
+                im->info[t].mode_followed = true;
+            }
+        }
+        if (returns) {
+            expr_list_push(&exits, skip_ref(g, tr->name, tr->pos));
+            im->info[t].mode_followed = true;
+        } else if (stays_here) {
+            expr_list_push(&stays, skip_ref(g, tr->name, tr->pos));
+        }
+    }
+    free(after);
+    on_way[p] = false;
+    const char *made = NULL;
+    if (exits.len) {
+        struct src_pos at = im->skip_at;
+        struct expr *items[2];
+        size_t n = 0;
+        if (stays.len)
+            items[n++] = gb_quant(g, gb_alt(g, stays.items, stays.len, NULL, at, at), 0,
+                                  QUANT_INFINITE, at, at);
+        items[n++] = gb_alt(g, exits.items, exits.len, NULL, at, at);
+        uint32_t r = gb_add_rule(g, strbuf_str(&name), at, gb_seq(g, items, n, at, at));
+        im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
+        im->info[r] = (struct rule_info){.main_file = true};
+        made = g->rules[r].name;
+    }
+    expr_list_free(&stays);
+    expr_list_free(&exits);
+    strbuf_free(&name);
+    return made;
+}
+
 /* The skip rule of the modes in[] (made now if it is new), or NULL when
  * they have no skip tokens. */
 static const char *skip_rule_of(struct importer *im, const bool *in)
@@ -2172,12 +2256,39 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
     }
     struct expr_list refs = {0};
     struct src_pos at = g->rules[g->start < g->nrules ? g->start : 0].pos;
-    for (uint32_t t = 0; t < g->nrules; t++) {
+    size_t nmodes = im->nmodes;
+    bool *after = xcalloc(nmodes, sizeof *after), *on_way = xcalloc(nmodes, sizeof *on_way);
+    uint32_t nrules = g->nrules;
+    for (uint32_t t = 0; t < nrules; t++) {
         if (!im->info[t].skip || !im->info[t].lexer || !in[mode_index(im, im->info[t].mode)])
             continue;
         struct rule *sr = &g->rules[t];
-        expr_list_push(&refs, gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos));
+        struct expr *ref = gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos);
+        bool leaves = false;
+        if (im->info[t].enters || im->info[t].pops) {
+            /* where it leads: other modes are followed back (skip_back_rule) */
+            memset(after, 0, nmodes * sizeof *after);
+            modes_after(im, ref, after);
+            for (size_t q = 0; q < nmodes; q++) {
+                if (!after[q] || in[q])
+                    continue;
+                leaves = true;
+                for (size_t k = 0; k < nmodes; k++)
+                    on_way[k] = in[k];
+                const char *via = skip_back_rule(im, q, in, strbuf_str(&name), on_way);
+                if (via) {
+                    struct expr *pair[2] = {ref, skip_ref(g, via, sr->pos)};
+                    expr_list_push(&refs, gb_seq(g, pair, 2, sr->pos, sr->pos));
+                    im->info[t].mode_followed = true;
+                    ref = gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos);
+                }
+            }
+        }
+        if (!leaves || !im->info[t].mode_followed)
+            expr_list_push(&refs, ref);
     }
+    free(after);
+    free(on_way);
     const char *made = NULL;
     if (refs.len) {
         at = im->skip_at;
@@ -2185,7 +2296,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
         im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
-                                         false, false, false, NULL, false};
+                                         false, false, false, NULL, false, false};
         made = g->rules[r].name;
     }
     expr_list_free(&refs);
@@ -2308,16 +2419,6 @@ static const char *finish_structure(struct importer *im)
                 sr->rhs = sr->rhs->children[0];
                 sr->rhs->parent = NULL;
             }
-            if (im->info[r].enters || im->info[r].pops) {
-                const char *change = im->info[r].pops ? "popMode" : im->info[r].enters;
-                warn_rule(im, r,
-                          sentence("skip token '%s' changes the lexer mode (%s): kpath allows "
-                                   "it between tokens like the other skip tokens of its mode, "
-                                   "and does not follow the change", sr->name, change),
-                          sentence("skip tokens change the lexer mode (pushMode, mode or "
-                                   "popMode): kpath allows them between tokens like the other "
-                                   "skip tokens of their mode, and does not follow the change"));
-            }
         }
         im->skip_at = g->rules[start].pos;
         /* The default mode's rule first: the input begins in that mode. */
@@ -2328,6 +2429,24 @@ static const char *finish_structure(struct importer *im)
         for (uint32_t r = 0; r < nrules; r++)
             if (!im->info[r].lexer)
                 insert_skips(im, r);
+        /* Skip tokens whose mode change no skip rule follows (see
+         * skip_back_rule): where a mode has no way back by skip tokens, or
+         * the modes after them are not asked for between tokens. */
+        for (uint32_t r = 0; r < nrules; r++) {
+            const struct rule_info *ri = &im->info[r];
+            if (!ri->skip || !ri->lexer || !(ri->enters || ri->pops) || ri->mode_followed)
+                continue;
+            const char *change = ri->pops ? "popMode" : ri->enters;
+            warn_rule(im, r,
+                      sentence("skip token '%s' changes the lexer mode (%s) with no way back "
+                               "by skip tokens: kpath allows it between tokens like the other "
+                               "skip tokens of its mode, and does not follow the change",
+                               g->rules[r].name, change),
+                      sentence("skip tokens change the lexer mode (pushMode, mode or popMode) "
+                               "with no way back by skip tokens: kpath allows them between "
+                               "tokens like the other skip tokens of their mode, and does not "
+                               "follow the change"));
+        }
         /* The input may begin with skip tokens. */
         resolve_all(g);
         struct rule *sr = &g->rules[start];
@@ -2352,7 +2471,7 @@ static const char *finish_structure(struct importer *im)
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
                 im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
-                                                 false, false, false, false, NULL, false};
+                                                 false, false, false, false, NULL, false, false};
                 start = w;
             }
         }
