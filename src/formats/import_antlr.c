@@ -2672,6 +2672,10 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
                  "without running code; a predicate can make the language smaller)%s",
                  im.actions, im.actions == 1 ? "" : "s", im.predicates,
                  im.predicates == 1 ? "" : "s", strbuf_str(&where));
+        /* for `kpath info` (the places without the leading "; ") */
+        im.g->npredicates = (uint32_t)im.predicates;
+        im.g->nactions = (uint32_t)im.actions;
+        im.g->code_places = arena_strndup(&im.g->arena, strbuf_str(&where) + 2, where.len - 2);
         strbuf_free(&where);
     }
     bool ok = diags->errors == errors_before;

@@ -560,7 +560,8 @@ TEST(antlr_skip_tokens_per_lexer_mode)
                  "_skip := (SP | CMT)*;\n"
                  "_skip_IN := IN_WS*;\n"
                  "_skip_DEFAULT_MODE_OTHER := (SP | CMT | NL)*;\n",
-                 "Q.g4:6:1: warning: skip token 'CMT' changes the lexer mode (IN): kpath allows "
+                 "Q.g4:6:1: warning: skip token 'CMT' changes the lexer mode (IN) with no way back by "
+                 "skip tokens: kpath allows "
                  "it between tokens like the other skip tokens of its mode, and does not follow "
                  "the change\n"
                  "Q.g4:7:1: warning: 2 lexer modes, whose tokens are read like the others "
