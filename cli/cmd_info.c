@@ -76,9 +76,11 @@ static int info(const struct cli_command *cmd, const struct cli_context *ctx, vo
             strbuf_addstr(&out, "null");
         strbuf_addf(&out, ", \"rules\": %u, \"reachable_rules\": %u, \"nodes\": %u, "
                     "\"symbolic\": %u, \"synthetic\": %u, \"shortest_length\": %llu, "
-                    "\"shortest_depth\": %u, \"kpaths\": [",
+                    "\"shortest_depth\": %u, \"predicates\": %u, \"actions\": %u, "
+                    "\"kpaths\": [",
                     g->nrules, reachable, graph->nnodes, graph->nsymbolic, synthetic,
-                    (unsigned long long)root->min_length, root->min_depth);
+                    (unsigned long long)root->min_length, root->min_depth, g->npredicates,
+                    g->nactions);
     } else {
         strbuf_addf(&out, "grammar: %s\nstart rule: %s", c.grammar, g->rules[user_start].name);
         /* the wrapper matters to whoever reads k-paths: it is their root */
@@ -90,6 +92,12 @@ static int info(const struct cli_command *cmd, const struct cli_context *ctx, vo
             strbuf_addf(&out, " (%u unreachable)", g->nrules - reachable);
         strbuf_addf(&out, "\nnodes: %u (%u symbolic, %u synthetic)\n", graph->nnodes,
                     graph->nsymbolic, synthetic);
+        /* The language may differ from the one the grammar's tool reads. */
+        if (g->npredicates || g->nactions)
+            strbuf_addf(&out, "code not run: %u semantic predicate%s, %u action%s (%s)%s\n",
+                        g->npredicates, g->npredicates == 1 ? "" : "s", g->nactions,
+                        g->nactions == 1 ? "" : "s", g->code_places ? g->code_places : "",
+                        g->npredicates ? "; kpath may accept inputs they would reject" : "");
         strbuf_addf(&out, "shortest input: %llu character%s, derivation depth %u\nk-paths:\n",
                     (unsigned long long)root->min_length, root->min_length == 1 ? "" : "s",
                     root->min_depth);

@@ -15,14 +15,16 @@
  *   - actions and semantic predicates: ignored, one warning with their count;
  *   - options { caseInsensitive = true; } for the grammar or a rule: each
  *     ASCII letter of a literal becomes a class of both cases, sets get both;
- *   - lexer commands: skip and channel(...) make the token a "skip token";
+ *   - lexer commands: skip and channel(...) (not DEFAULT_TOKEN_CHANNEL) make the token a
+ *     "skip token" (one that changes the mode: see skip_back_rule);
  *     `more` joins the token's text to the token it leads to (see
  *     join_more_tokens); pushMode(X), mode(X) and popMode say which mode
  *     the lexer is in after the token (skip tokens per mode, below); type
  *     and others: a warning naming the rule and line (ignored).  `mode
  *     NAME;`: a warning, its tokens are rules like the others (whatever the
- *     mode where a parser rule names them).  \p{...} properties:
- *     approximated, with a warning.
+ *     mode where a parser rule names them).  \p{...} and \P{...} in sets:
+ *     the Unicode property's characters (base/unicode_props.h); an unknown
+ *     name is an error.
  *   - EOF is dropped (kpath always matches the whole input).
  *
  * Skip tokens (whitespace, comments) may come between any two tokens of the
@@ -50,6 +52,7 @@
 #include "grammar/lexer.h"
 #include "formats/import.h"
 #include "base/strbuf.h"
+#include "base/unicode_props.h"
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "base/number.h"
@@ -107,6 +110,7 @@ struct rule_info {
     bool ends_input;  /* a parser rule that names EOF: an entry point */
     const char *type; /* -> type(X): X (for the lexer, grammar/lexer.h) */
     bool nongreedy;   /* a lexer rule with a non-greedy loop */
+    bool mode_followed; /* a skip token whose mode change a skip rule follows */
 };
 
 /* A name declared in `tokens { ... }`: a token type with no rule, which
@@ -146,10 +150,7 @@ struct importer {
     size_t nnot_rules, not_rules_cap;
     const char **modes;          /* the lexer modes, [0] the default (NULL) */
     size_t nmodes, modes_cap;
-    size_t properties;           /* \p{...} approximated */
-    struct src_pos first_property;
     struct src_pos skip_at;      /* where the skip rules say they are from */
-    const char *first_property_file;
     const struct expr **eofs;    /* followed by EOF in a lexer rule (lexer_spec.eofs) */
     size_t neofs, eofs_cap;
     struct alike_warning *alike; /* see warn_alike */
@@ -389,57 +390,54 @@ static bool lex_escape(struct afile *F, struct src_pos at, bool in_set, uint32_t
     return true;
 }
 
-/* The approximation of a Unicode property: its ASCII members exactly, and
- * every character above ASCII (kpath has no Unicode tables).  Warned once. */
-static size_t property_ranges(struct afile *F, struct src_pos at, int sign, struct class_range *out)
+/* The characters of a Unicode property \p{NAME} (sign > 0) or \P{NAME}
+ * (sign < 0), after the 'p' (read here), from the Unicode tables (see
+ * base/unicode_props.h), appended to *r; an unknown name is an error. */
+static bool property_ranges(struct afile *F, struct src_pos at, int sign, struct class_range **r,
+                            size_t *n, size_t *cap)
 {
     struct text_cursor *c = &F->c;
-    char name[64];
-    size_t n = 0;
-    if (peek_at(c, 0) == '{') {
-        text_cursor_next(c);
-        while (c->i < c->len && peek_at(c, 0) != '}' && peek_at(c, 0) != '\n') {
-            uint32_t ch = text_cursor_next(c);
-            if (n + 1 < sizeof name)
-                name[n++] = (char)ch;
-        }
-        if (peek_at(c, 0) == '}')
-            text_cursor_next(c);
+    struct strbuf name = STRBUF_INIT;
+    if (peek_at(c, 0) != '{') {
+        error_at(F, at, "\\%c needs a property name in braces, as in \\%c{L}", sign > 0 ? 'p' : 'P',
+                 sign > 0 ? 'p' : 'P');
+        return false;
     }
-    name[n] = '\0';
-    struct importer *im = F->im;
-    if (!im->properties++) {
-        im->first_property = at;
-        im->first_property_file = F->file;
+    text_cursor_next(c);
+    while (c->i < c->len && peek_at(c, 0) != '}' && peek_at(c, 0) != '\n' && peek_at(c, 0) != ']')
+        strbuf_add_utf8(&name, text_cursor_next(c));
+    if (peek_at(c, 0) != '}') {
+        error_at(F, at, "unterminated \\%c{%s", sign > 0 ? 'p' : 'P', strbuf_str(&name));
+        strbuf_free(&name);
+        return false;
     }
-    size_t k = 0;
-    const char *letters = "L Letter Alpha Alphabetic ID_Start XID_Start Lu Ll Lt Lm Lo";
-    const char *digits = "Nd Digit N Number";
-    const char *alnum = "Alnum ID_Continue XID_Continue Word";
-    const char *space = "White_Space Zs Space Whitespace";
-    bool is_letter = n && strstr(letters, name) && !strchr(name, ' ');
-    bool is_digit = n && strstr(digits, name);
-    bool is_alnum = n && strstr(alnum, name);
-    bool is_space = n && strstr(space, name);
+    text_cursor_next(c);
+    const uint32_t *pairs;
+    size_t count;
+    if (!unicode_property(strbuf_str(&name), name.len, &pairs, &count)) {
+        error_at(F, at, "unknown Unicode property \\%c{%s} (kpath knows the general categories, "
+                 "binary properties, scripts, blocks (In...) and Grapheme_Cluster_Break=... "
+                 "of Unicode %s)", sign > 0 ? 'p' : 'P', strbuf_str(&name),
+                 unicode_tables_version());
+        strbuf_free(&name);
+        return false;
+    }
+    strbuf_free(&name);
+    *r = xgrow(*r, cap, *n + count + 1, sizeof **r);
     if (sign > 0) {
-        if (is_letter || is_alnum) {
-            out[k++] = (struct class_range){'A', 'Z'};
-            out[k++] = (struct class_range){'a', 'z'};
-        }
-        if (is_digit || is_alnum)
-            out[k++] = (struct class_range){'0', '9'};
-        if (is_alnum && strcmp(name, "Alnum") != 0)
-            out[k++] = (struct class_range){'_', '_'};
-        if (is_space) {
-            out[k++] = (struct class_range){'\t', '\r'};
-            out[k++] = (struct class_range){' ', ' '};
-        }
-    } else {
-        /* The complement: ASCII less the members above, and non-ASCII. */
-        out[k++] = (struct class_range){0, 0x7F};
+        for (size_t i = 0; i < count; i++)
+            (*r)[(*n)++] = (struct class_range){pairs[2 * i], pairs[2 * i + 1]};
+        return true;
     }
-    out[k++] = (struct class_range){0x80, UTF8_MAX_CODEPOINT};
-    return k;
+    uint32_t next = 0;   /* the complement: the gaps between the pairs */
+    for (size_t i = 0; i < count; i++) {
+        if (pairs[2 * i] > next)
+            (*r)[(*n)++] = (struct class_range){next, pairs[2 * i] - 1};
+        next = pairs[2 * i + 1] + 1;
+    }
+    if (next <= UTF8_MAX_CODEPOINT)
+        (*r)[(*n)++] = (struct class_range){next, UTF8_MAX_CODEPOINT};
+    return true;
 }
 
 static void lex_string(struct afile *F, struct tok *t)
@@ -513,8 +511,8 @@ static void lex_set(struct afile *F, struct tok *t)
             lo = text_cursor_next(c);
         }
         if (prop) {
-            r = xgrow(r, &cap, n + 8, sizeof *r);
-            n += property_ranges(F, at, prop, r + n);
+            if (!property_ranges(F, at, prop, &r, &n, &cap))
+                ok = false;
             continue;
         }
         hi = lo;
@@ -1082,18 +1080,24 @@ static void parse_commands(struct afile *F)
         }
         struct tok cmd = F->tok;
         const char *arg = NULL;
+        bool arg_zero = false;
         next(F);
         if (F->tok.kind == T_LPAREN) {
             next(F);
             if (F->tok.kind == T_ID)
                 arg = F->tok.text;
+            arg_zero = F->tok.kind == T_INT && F->tok.stop - F->tok.start == 1 &&
+                       F->c.src[F->tok.start] == '0';
             while (F->tok.kind != T_RPAREN && F->tok.kind != T_EOF && F->tok.kind != T_SEMI)
                 next(F);
             if (F->tok.kind == T_RPAREN)
                 next(F);
         }
         struct rule_info *info = F->cur_rule != RULE_NONE ? &im->info[F->cur_rule] : NULL;
-        if (is_command(cmd.text, "skip") || is_command(cmd.text, "channel")) {
+        if (is_command(cmd.text, "channel") &&
+            (arg_zero || (arg && strcmp(arg, "DEFAULT_TOKEN_CHANNEL") == 0))) {
+            /* the parser's own channel: a token like any other */
+        } else if (is_command(cmd.text, "skip") || is_command(cmd.text, "channel")) {
             if (info)
                 info->skip = true;
         } else if (is_command(cmd.text, "more")) {
@@ -1430,7 +1434,7 @@ static void parse_rule(struct afile *F)
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
                                                    F->cur_mode, NULL, false, false, false, false,
-                                                   NULL, false};
+                                                   NULL, false, false};
         if (!F->is_main)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->is_main && im->info[existing].main_file) {
@@ -2156,6 +2160,82 @@ static void modes_after(struct importer *im, const struct expr *token, bool *in)
     strbuf_free(&names);
 }
 
+/* A skip token that changes the lexer mode (objc's '#' -> mode(DIRECTIVE),
+ * a directive line of skip tokens, then a newline -> mode(DEFAULT)) is
+ * followed: after it come the skip tokens of the mode it enters, until one
+ * that returns to a mode of in[] (the modes the skip rule is for).  The rule
+ * `BASE_via_P` is that way from mode P: (the skip tokens that stay in P)*
+ * then one that returns, or one that enters another mode Q followed by
+ * BASE_via_Q.  A way that would come back to a mode already on it is not
+ * taken (no recursion), and a mode with no way back gives NULL. */
+static const char *skip_back_rule(struct importer *im, size_t p, const bool *in,
+                                  const char *base, bool *on_way)
+{
+    struct grammar *g = im->g;
+    struct strbuf name = STRBUF_INIT;
+    strbuf_addf(&name, "%s_via_%s", base, p ? im->modes[p] : "DEFAULT_MODE");
+    uint32_t found = grammar_find_rule(g, strbuf_str(&name));
+    if (found != RULE_NONE || on_way[p]) {
+        strbuf_free(&name);
+        return found != RULE_NONE ? g->rules[found].name : NULL;
+    }
+    on_way[p] = true;
+    struct expr_list stays = {0}, exits = {0};
+    size_t nmodes = im->nmodes;
+    bool *after = xcalloc(nmodes, sizeof *after);
+    uint32_t nrules = g->nrules;
+    for (uint32_t t = 0; t < nrules; t++) {
+        const struct rule_info *ti = &im->info[t];
+        if (!ti->skip || !ti->lexer || mode_index(im, ti->mode) != p)
+            continue;
+        struct rule *tr = &g->rules[t];
+        memset(after, 0, nmodes * sizeof *after);
+        modes_after(im, skip_ref(g, tr->name, tr->pos), after);
+        bool stays_here = true, returns = false;
+        for (size_t q = 0; q < nmodes; q++) {
+            if (!after[q] || q == p)
+                continue;
+            stays_here = false;
+            if (in[q]) {
+                returns = true;
+                continue;
+            }
+            const char *via = skip_back_rule(im, q, in, base, on_way);
+            if (via) {
+                struct expr *pair[2] = {skip_ref(g, tr->name, tr->pos), skip_ref(g, via, tr->pos)};
+                expr_list_push(&exits, gb_seq(g, pair, 2, tr->pos, tr->pos));
+                im->info[t].mode_followed = true;
+            }
+        }
+        if (returns) {
+            expr_list_push(&exits, skip_ref(g, tr->name, tr->pos));
+            im->info[t].mode_followed = true;
+        } else if (stays_here) {
+            expr_list_push(&stays, skip_ref(g, tr->name, tr->pos));
+        }
+    }
+    free(after);
+    on_way[p] = false;
+    const char *made = NULL;
+    if (exits.len) {
+        struct src_pos at = im->skip_at;
+        struct expr *items[2];
+        size_t n = 0;
+        if (stays.len)
+            items[n++] = gb_quant(g, gb_alt(g, stays.items, stays.len, NULL, at, at), 0,
+                                  QUANT_INFINITE, at, at);
+        items[n++] = gb_alt(g, exits.items, exits.len, NULL, at, at);
+        uint32_t r = gb_add_rule(g, strbuf_str(&name), at, gb_seq(g, items, n, at, at));
+        im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
+        im->info[r] = (struct rule_info){.main_file = true};
+        made = g->rules[r].name;
+    }
+    expr_list_free(&stays);
+    expr_list_free(&exits);
+    strbuf_free(&name);
+    return made;
+}
+
 /* The skip rule of the modes in[] (made now if it is new), or NULL when
  * they have no skip tokens. */
 static const char *skip_rule_of(struct importer *im, const bool *in)
@@ -2176,12 +2256,39 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
     }
     struct expr_list refs = {0};
     struct src_pos at = g->rules[g->start < g->nrules ? g->start : 0].pos;
-    for (uint32_t t = 0; t < g->nrules; t++) {
+    size_t nmodes = im->nmodes;
+    bool *after = xcalloc(nmodes, sizeof *after), *on_way = xcalloc(nmodes, sizeof *on_way);
+    uint32_t nrules = g->nrules;
+    for (uint32_t t = 0; t < nrules; t++) {
         if (!im->info[t].skip || !im->info[t].lexer || !in[mode_index(im, im->info[t].mode)])
             continue;
         struct rule *sr = &g->rules[t];
-        expr_list_push(&refs, gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos));
+        struct expr *ref = gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos);
+        bool leaves = false;
+        if (im->info[t].enters || im->info[t].pops) {
+            /* where it leads: other modes are followed back (skip_back_rule) */
+            memset(after, 0, nmodes * sizeof *after);
+            modes_after(im, ref, after);
+            for (size_t q = 0; q < nmodes; q++) {
+                if (!after[q] || in[q])
+                    continue;
+                leaves = true;
+                for (size_t k = 0; k < nmodes; k++)
+                    on_way[k] = in[k];
+                const char *via = skip_back_rule(im, q, in, strbuf_str(&name), on_way);
+                if (via) {
+                    struct expr *pair[2] = {ref, skip_ref(g, via, sr->pos)};
+                    expr_list_push(&refs, gb_seq(g, pair, 2, sr->pos, sr->pos));
+                    im->info[t].mode_followed = true;
+                    ref = gb_ref(g, sr->name, strlen(sr->name), sr->pos, sr->pos);
+                }
+            }
+        }
+        if (!leaves || !im->info[t].mode_followed)
+            expr_list_push(&refs, ref);
     }
+    free(after);
+    free(on_way);
     const char *made = NULL;
     if (refs.len) {
         at = im->skip_at;
@@ -2189,7 +2296,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
         im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
-                                         false, false, false, NULL, false};
+                                         false, false, false, NULL, false, false};
         made = g->rules[r].name;
     }
     expr_list_free(&refs);
@@ -2312,16 +2419,6 @@ static const char *finish_structure(struct importer *im)
                 sr->rhs = sr->rhs->children[0];
                 sr->rhs->parent = NULL;
             }
-            if (im->info[r].enters || im->info[r].pops) {
-                const char *change = im->info[r].pops ? "popMode" : im->info[r].enters;
-                warn_rule(im, r,
-                          sentence("skip token '%s' changes the lexer mode (%s): kpath allows "
-                                   "it between tokens like the other skip tokens of its mode, "
-                                   "and does not follow the change", sr->name, change),
-                          sentence("skip tokens change the lexer mode (pushMode, mode or "
-                                   "popMode): kpath allows them between tokens like the other "
-                                   "skip tokens of their mode, and does not follow the change"));
-            }
         }
         im->skip_at = g->rules[start].pos;
         /* The default mode's rule first: the input begins in that mode. */
@@ -2332,6 +2429,24 @@ static const char *finish_structure(struct importer *im)
         for (uint32_t r = 0; r < nrules; r++)
             if (!im->info[r].lexer)
                 insert_skips(im, r);
+        /* Skip tokens whose mode change no skip rule follows (see
+         * skip_back_rule): where a mode has no way back by skip tokens, or
+         * the modes after them are not asked for between tokens. */
+        for (uint32_t r = 0; r < nrules; r++) {
+            const struct rule_info *ri = &im->info[r];
+            if (!ri->skip || !ri->lexer || !(ri->enters || ri->pops) || ri->mode_followed)
+                continue;
+            const char *change = ri->pops ? "popMode" : ri->enters;
+            warn_rule(im, r,
+                      sentence("skip token '%s' changes the lexer mode (%s) with no way back "
+                               "by skip tokens: kpath allows it between tokens like the other "
+                               "skip tokens of its mode, and does not follow the change",
+                               g->rules[r].name, change),
+                      sentence("skip tokens change the lexer mode (pushMode, mode or popMode) "
+                               "with no way back by skip tokens: kpath allows them between "
+                               "tokens like the other skip tokens of their mode, and does not "
+                               "follow the change"));
+        }
         /* The input may begin with skip tokens. */
         resolve_all(g);
         struct rule *sr = &g->rules[start];
@@ -2356,7 +2471,7 @@ static const char *finish_structure(struct importer *im)
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
                 im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
-                                                 false, false, false, false, NULL, false};
+                                                 false, false, false, false, NULL, false, false};
                 start = w;
             }
         }
@@ -2557,14 +2672,12 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
                  "without running code; a predicate can make the language smaller)%s",
                  im.actions, im.actions == 1 ? "" : "s", im.predicates,
                  im.predicates == 1 ? "" : "s", strbuf_str(&where));
+        /* for `kpath info` (the places without the leading "; ") */
+        im.g->npredicates = (uint32_t)im.predicates;
+        im.g->nactions = (uint32_t)im.actions;
+        im.g->code_places = arena_strndup(&im.g->arena, strbuf_str(&where) + 2, where.len - 2);
         strbuf_free(&where);
     }
-    if (im.properties)
-        diag_add(diags, DIAG_WARNING, im.first_property_file, im.first_property.line,
-                 im.first_property.col,
-                 "%zu Unicode propert%s (\\p{...}) approximated by their ASCII members and "
-                 "every non-ASCII character; the first is here",
-                 im.properties, im.properties == 1 ? "y" : "ies");
     bool ok = diags->errors == errors_before;
     ok = ok && check_declared_tokens(&im);
     if (ok && im.g->nrules) {

@@ -129,6 +129,12 @@ struct grammar {
     /* ANTLR's lexer for a grammar imported from .g4 (in the arena), else
      * NULL: see grammar/lexer.h. */
     const struct lexer_spec *lexer;
+    /* Code the grammar's own tool runs and kpath does not (an ANTLR
+     * grammar's semantic predicates and actions, which can change its
+     * language): how many, and where the first are ("predicates at 3:5;
+     * actions at 7:2, ...", in the arena; NULL when there is none). */
+    uint32_t npredicates, nactions;
+    const char *code_places;
 };
 
 /* Grammar files larger than this are refused before they are read. */

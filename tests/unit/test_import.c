@@ -560,7 +560,8 @@ TEST(antlr_skip_tokens_per_lexer_mode)
                  "_skip := (SP | CMT)*;\n"
                  "_skip_IN := IN_WS*;\n"
                  "_skip_DEFAULT_MODE_OTHER := (SP | CMT | NL)*;\n",
-                 "Q.g4:6:1: warning: skip token 'CMT' changes the lexer mode (IN): kpath allows "
+                 "Q.g4:6:1: warning: skip token 'CMT' changes the lexer mode (IN) with no way back by "
+                 "skip tokens: kpath allows "
                  "it between tokens like the other skip tokens of its mode, and does not follow "
                  "the change\n"
                  "Q.g4:7:1: warning: 2 lexer modes, whose tokens are read like the others "
@@ -1127,4 +1128,31 @@ TEST(fandango_writer_names_literals_classes_and_groups)
     strbuf_free(&out);
     grammar_free(g);
     diag_list_free(&d);
+}
+
+TEST(antlr_unicode_properties_from_the_unicode_tables)
+{
+    /* \p{Lu} is the uppercase letters only (É U+00C9, Ω U+03A9), \p{Ll} the
+     * lowercase ones, \p{Pc} holds '_', \P{Lu} is every other character and
+     * U+3000 is a \p{Zs} space: "a" is no ID, "Éb_c" is one. */
+    const char *g4 = "grammar P;\n"
+                     "s : (ID | NOTU)* EOF ;\n"
+                     "WS : [\\p{Zs}]+ -> skip ;\n"
+                     "ID : [\\p{Lu}] [\\p{Ll}\\p{Pc}]* ;\n"
+                     "NOTU : [\\P{Lu}] ;\n";
+    check_lex("P.g4", g4, "a\xc3\x89" "b_c\xe3\x80\x80\xce\xa9" "1",
+              "NOTU\"a\" ID\"\xc3\x89" "b_c\" ~WS\"\xe3\x80\x80\" ID\"\xce\xa9\" NOTU\"1\"");
+    /* \p{S} has no letter, \p{ASCII} is ASCII, a script and a block. */
+    const char *g4b = "grammar Q;\n"
+                      "s : (SYM | ASC | GREEK | ARROW)* EOF ;\n"
+                      "SYM : [\\p{S}] ;\n"
+                      "ASC : [\\p{ASCII}] ;\n"
+                      "GREEK : [\\p{Greek}]+ ;\n"
+                      "ARROW : [\\p{InArrows}] ;\n";
+    check_lex("Q.g4", g4b, "+x\xce\xb1\xce\xb2\xe2\x86\x92\xc3\xa9",
+              "SYM\"+\" ASC\"x\" GREEK\"\xce\xb1\xce\xb2\" SYM\"\xe2\x86\x92\" !9");
+    check_error("E.g4", "grammar E;\ns : A ;\nA : [a\\p{Greekk}] ;\n",
+                "E.g4:3:7: error: unknown Unicode property \\p{Greekk} (kpath knows the general "
+                "categories, binary properties, scripts, blocks (In...) and "
+                "Grapheme_Cluster_Break=... of Unicode 15.0.0)");
 }

@@ -65,7 +65,7 @@ status: 2
 $ kpath check tests/grammars/formats/AlikeWarnings.g4
 stderr:
 | tests/grammars/formats/AlikeWarnings.g4:8:12: warning: 3 lexer rules use the lexer command 'type', which is not supported and is ignored (kpath reads one character-level grammar, without modes or token types): A, B, LB (the first is here)
-| tests/grammars/formats/AlikeWarnings.g4:12:1: warning: skip token 'CMT' changes the lexer mode (IN): kpath allows it between tokens like the other skip tokens of its mode, and does not follow the change
+| tests/grammars/formats/AlikeWarnings.g4:12:1: warning: skip token 'CMT' changes the lexer mode (IN) with no way back by skip tokens: kpath allows it between tokens like the other skip tokens of its mode, and does not follow the change
 | tests/grammars/formats/AlikeWarnings.g4:13:1: warning: 3 lexer modes, whose tokens are read like the others (each a rule the parser rules name, whatever the mode there); between two tokens the skip tokens of the mode after the first are allowed; `more` is joined to the token it leads to: OTHER, IN, ORPHAN (the first is here)
 | tests/grammars/formats/AlikeWarnings.g4:17:1: warning: 3 tokens pop the lexer mode back to 'DEFAULT_MODE' or 'OTHER', whichever pushed 'IN' (it depends on the input before them, which a context-free grammar cannot follow here): kpath allows the skip tokens of all of those modes after them: GT, SLASH_GT, BANG_GT (the first is here)
 | tests/grammars/formats/AlikeWarnings.g4:22:1: warning: 2 tokens pop the lexer mode 'ORPHAN', which no token pushes: kpath allows the skip tokens of the default mode after them: RB, RP (the first is here)

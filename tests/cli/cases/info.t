@@ -42,7 +42,7 @@ status: 0
 === info-g4-start-used-elsewhere-json
 $ kpath info -k 1 --json tests/grammars/formats/EntryFirst.g4
 stdout:
-| {"grammar": "tests/grammars/formats/EntryFirst.g4", "start": "stmt", "start_wrapper": "_start", "rules": 7, "reachable_rules": 5, "nodes": 13, "symbolic": 9, "synthetic": 4, "shortest_length": 4, "shortest_depth": 2, "kpaths": [{"k": 1, "count": 9, "saturated": false}]}
+| {"grammar": "tests/grammars/formats/EntryFirst.g4", "start": "stmt", "start_wrapper": "_start", "rules": 7, "reachable_rules": 5, "nodes": 13, "symbolic": 9, "synthetic": 4, "shortest_length": 4, "shortest_depth": 2, "predicates": 0, "actions": 0, "kpaths": [{"k": 1, "count": 9, "saturated": false}]}
 stderr:
 | tests/grammars/formats/EntryFirst.g4:8:1: warning: 2 rules are unreachable from the start rule 'stmt' (give --start to choose another); the first is here: 'prepare', 'hint'
 status: 0
