@@ -130,6 +130,16 @@ static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
     key[1] = (uint32_t)count, key[2] = (uint32_t)(count >> 32), key[3] = infinite;
 }
 
+/* a[0 .. n) == b[0 .. n): a few words, compared here rather than by a call
+ * to memcmp. */
+static inline bool words_equal(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* The bucket of a key in a cache of 2^bits slots: two slots, c[0] and
  * c[1].  A multiplicative mix of its words, whose top bits depend on all
  * of them. */
@@ -151,7 +161,7 @@ static uint32_t state_entry(struct parser *p, const uint32_t key[6])
 {
     struct level_cache *c = &p->level_cache[cache_bucket(key, 6, STATES_CACHE_BITS)];
     for (int way = 0; way < 2; way++)
-        if (c[way].gen == p->states_gen && memcmp(c[way].key, key, sizeof c->key) == 0)
+        if (c[way].gen == p->states_gen && words_equal(c[way].key, key, 6))
             return c[way].entry;
     uint32_t entry = parse_states_find(p->states, key, 6);
     p->stats.states_hashed++;
@@ -438,14 +448,14 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     if (ninputs <= VALUES_CACHE_INPUTS) {
         last = last_values_of(p, id);
         if (last->gen == p->states_gen && last->ninputs == ninputs &&
-            memcmp(last->inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
+            words_equal(last->inputs, vkey + 2, 4 * ninputs))
             ventry = last->entry;
     }
     if (ventry == PARSE_STATES_NONE && ninputs <= VALUES_CACHE_INPUTS) {
         vc = &p->values_cache[cache_bucket(vkey + 1, 1 + 4 * ninputs, VALUES_CACHE_BITS)];
         for (int way = 0; way < 2 && ventry == PARSE_STATES_NONE; way++)
             if (vc[way].gen == p->states_gen && vc[way].id == id && vc[way].ninputs == ninputs &&
-                memcmp(vc[way].inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
+                words_equal(vc[way].inputs, vkey + 2, 4 * ninputs))
                 ventry = vc[way].entry;
     }
     uint32_t computed[4 * STATES_MAX_ITEMS];
