@@ -713,6 +713,10 @@ static void parser_free(struct parser *p)
     free(p->prog_run);
     free(p->prog_seen);
     free(p->det_summary);
+    for (size_t i = 0; i < p->ff_step_cap; i++)
+        free(p->ff_step[i]);
+    free(p->ff_step);
+    free(p->ff_step_q);
     free(p->stamp_pred);
     free(p->dot_cap);
     free(p->pred);
@@ -770,6 +774,8 @@ static size_t parser_memory(const struct parser *p)
         size_t summaries = summarizer_memory(p) + p->live_cap * sizeof *p->live +
                            (p->det ? parse_det_memory(p->det) : 0) +
                            p->det_summary_cap * sizeof *p->det_summary +
+                           p->ff_step_cap * (sizeof *p->ff_step + sizeof *p->ff_step_q) +
+                           p->ff_step_rows * 128 * sizeof **p->ff_step +
                            (p->states ? parse_states_memory(p->states) : 0) +
                            (p->rec_old_cap + p->rec_words_cap + p->prog_cap +
                             p->prog_index_cap) * sizeof(uint32_t) +
