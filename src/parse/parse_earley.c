@@ -615,14 +615,27 @@ static void report_over_budget(const struct parser *p, const char *name, uint32_
  * 4 bytes per character to allocate and write: on a virtual machine the
  * first touch of fresh pages was a tenth of a parse.  ASCII is read where it
  * is. */
+/* The number of ASCII bytes s[0 .. len) starts with, read 8 at a time. */
+static size_t ascii_run(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    for (uint64_t w; i + 8 <= len; i += 8) {
+        memcpy(&w, s + i, sizeof w);
+        if (w & UINT64_C(0x8080808080808080))
+            break;
+    }
+    while (i < len && s[i] < 0x80)
+        i++;
+    return i;
+}
+
 static bool decode_narrow(struct forest *f, const unsigned char *s, size_t len)
 {
     bool ascii = true;
     for (size_t i = 0; i < len;) {
-        if (s[i] < 0x80) {
-            i++;
-            continue;
-        }
+        i += ascii_run(s + i, len - i);
+        if (i == len)
+            break;
         uint32_t cp;
         size_t used = utf8_decode((const char *)s + i, len - i, &cp);
         if (!used || cp > 0xFF)
@@ -638,12 +651,14 @@ static bool decode_narrow(struct forest *f, const unsigned char *s, size_t len)
     f->narrow_owned = xmalloc_written_once(len + 1, NULL);
     size_t n = 0;
     for (size_t i = 0; i < len;) {
-        uint32_t cp = s[i];
-        size_t used = 1;
-        if (cp >= 0x80)
-            used = utf8_decode((const char *)s + i, len - i, &cp);
+        size_t run = ascii_run(s + i, len - i);
+        memcpy(f->narrow_owned + n, s + i, run);
+        n += run, i += run;
+        if (i == len)
+            break;
+        uint32_t cp;
+        i += utf8_decode((const char *)s + i, len - i, &cp);
         f->narrow_owned[n++] = (unsigned char)cp;
-        i += used;
     }
     f->narrow = f->narrow_owned;
     f->len = (uint32_t)n;
@@ -715,6 +730,10 @@ static void parser_free(struct parser *p)
     free(p->prog_run);
     free(p->prog_seen);
     free(p->det_summary);
+    for (size_t i = 0; i < p->ff_step_cap; i++)
+        free(p->ff_step[i]);
+    free(p->ff_step);
+    free(p->ff_step_q);
     free(p->stamp_pred);
     free(p->dot_cap);
     free(p->pred);
@@ -772,6 +791,8 @@ static size_t parser_memory(const struct parser *p)
         size_t summaries = summarizer_memory(p) + p->live_cap * sizeof *p->live +
                            (p->det ? parse_det_memory(p->det) : 0) +
                            p->det_summary_cap * sizeof *p->det_summary +
+                           p->ff_step_cap * (sizeof *p->ff_step + sizeof *p->ff_step_q) +
+                           p->ff_step_rows * 128 * sizeof **p->ff_step +
                            (p->states ? parse_states_memory(p->states) : 0) +
                            (p->rec_old_cap + p->rec_words_cap + p->prog_cap +
                             p->prog_index_cap) * sizeof(uint32_t) +

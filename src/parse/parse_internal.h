@@ -274,6 +274,12 @@ struct parser {
     struct parse_det *det;        /* NULL: off */
     uint32_t *det_summary;        /* per chain: the summary of its top symbol, or NONE */
     size_t det_summary_cap;
+    /* fast_forward's steps past the quantifier's minimum: per chain id NULL
+     * or, for the quantifier ff_step_q[id], per ASCII character the next
+     * chain, NONE (stop) or PARSE_DET_UNKNOWN (not asked yet). */
+    uint32_t **ff_step;
+    uint32_t *ff_step_q;
+    size_t ff_step_cap, ff_step_rows;
     size_t virtual_items;         /* items the fast path stood for since the last collection */
     /* Transitions (parse_states.h, see parse_replay.c; with det). */
     struct parse_states *states;  /* NULL: off */

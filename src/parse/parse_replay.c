@@ -130,6 +130,16 @@ static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
     key[1] = (uint32_t)count, key[2] = (uint32_t)(count >> 32), key[3] = infinite;
 }
 
+/* a[0 .. n) == b[0 .. n): a few words, compared here rather than by a call
+ * to memcmp. */
+static inline bool words_equal(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* The bucket of a key in a cache of 2^bits slots: two slots, c[0] and
  * c[1].  A multiplicative mix of its words, whose top bits depend on all
  * of them. */
@@ -151,7 +161,7 @@ static uint32_t state_entry(struct parser *p, const uint32_t key[6])
 {
     struct level_cache *c = &p->level_cache[cache_bucket(key, 6, STATES_CACHE_BITS)];
     for (int way = 0; way < 2; way++)
-        if (c[way].gen == p->states_gen && memcmp(c[way].key, key, sizeof c->key) == 0)
+        if (c[way].gen == p->states_gen && words_equal(c[way].key, key, 6))
             return c[way].entry;
     uint32_t entry = parse_states_find(p->states, key, 6);
     p->stats.states_hashed++;
@@ -341,6 +351,9 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
 {
     struct forest *f = p->f;
     uint32_t key[6], xs[STATES_MAX_DEPTH], origins[STATES_MAX_DEPTH];
+    /* Per level read: its item's node, dot and prediction, for the items
+     * the transition advances (read once, in the walk). */
+    uint32_t xnode[STATES_MAX_DEPTH], xdot[STATES_MAX_DEPTH], xpred[STATES_MAX_DEPTH];
     uint32_t leaf = PENDING(p, e).symbol, w0 = PENDING(p, e).waiter;
     if (!p->level_cache) {
         p->level_cache = xcalloc(STATES_CACHE_SLOTS, sizeof *p->level_cache);
@@ -357,6 +370,7 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         xs[d] = x;
         const struct item *it = &ITEM(f, x);
         uint32_t node = it->node, pred = it->dot ? it->anchor : x;
+        xnode[d] = node, xdot[d] = it->dot, xpred[d] = pred;
         const struct item *pit = &ITEM(f, pred);
         uint32_t origin = pit->anchor, cls = d;
         origins[d] = origin;
@@ -434,14 +448,14 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     if (ninputs <= VALUES_CACHE_INPUTS) {
         last = last_values_of(p, id);
         if (last->gen == p->states_gen && last->ninputs == ninputs &&
-            memcmp(last->inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
+            words_equal(last->inputs, vkey + 2, 4 * ninputs))
             ventry = last->entry;
     }
     if (ventry == PARSE_STATES_NONE && ninputs <= VALUES_CACHE_INPUTS) {
         vc = &p->values_cache[cache_bucket(vkey + 1, 1 + 4 * ninputs, VALUES_CACHE_BITS)];
         for (int way = 0; way < 2 && ventry == PARSE_STATES_NONE; way++)
             if (vc[way].gen == p->states_gen && vc[way].id == id && vc[way].ninputs == ninputs &&
-                memcmp(vc[way].inputs, vkey + 2, 4 * ninputs * sizeof *vkey) == 0)
+                words_equal(vc[way].inputs, vkey + 2, 4 * ninputs))
                 ventry = vc[way].entry;
     }
     uint32_t computed[4 * STATES_MAX_ITEMS];
@@ -478,21 +492,49 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     PENDING(p, e).next = p->pending_free;
     p->pending_free = e;
     uint32_t first = (uint32_t)f->nitems;
-    for (uint32_t i = 0; i < nitems; i++) {
-        const uint32_t *it = items + 3 * i;
-        item_room(f);
-        uint32_t idx = (uint32_t)f->nitems++;
-        if (it[0] == TR_PRED) {
-            ITEM(f, idx) = (struct item){it[1], 0, j, (first + it[2]) | LIST_ONE};
-            continue;
+    bool counting = f->counting;
+    item_room(f);
+    if (((size_t)first >> CHUNK_BITS) == ((size_t)(first + nitems - 1) >> CHUNK_BITS)) {
+        /* All in the chunk of the first (nearly always): written through
+         * one pointer, an old level's fields from the walk. */
+        struct item *out = &ITEM(f, first);
+        for (uint32_t i = 0; i < nitems; i++) {
+            const uint32_t *it = items + 3 * i;
+            if (it[0] == TR_PRED) {
+                out[i] = (struct item){it[1], 0, j, (first + it[2]) | LIST_ONE};
+                continue;
+            }
+            const uint32_t *v = values;
+            values += 4;
+            uint32_t l = it[2];
+            if (it[1] == TR_OLD) {
+                out[i] = (struct item){xnode[l], xdot[l] + 1, xpred[l], v[0]};
+            } else {
+                const struct item *w = &out[l];
+                out[i] = (struct item){w->node, w->dot + 1, w->dot ? w->anchor : first + l, v[0]};
+            }
+            if (counting && ((v[1] != 1 || v[2]) || v[3]))
+                counts_put(f->counts, first + i, (uint64_t)v[1] | (uint64_t)v[2] << 32, v[3] != 0);
         }
-        uint32_t w = it[1] == TR_OLD ? xs[it[2]] : first + it[2];
-        const uint32_t *v = values;
-        values += 4;
-        ITEM(f, idx) = (struct item){ITEM(f, w).node, ITEM(f, w).dot + 1, item_pred(f, w), v[0]};
-        uint64_t count = (uint64_t)v[1] | (uint64_t)v[2] << 32;
-        if (f->counting && (count != 1 || v[3]))
-            counts_put(f->counts, idx, count, v[3] != 0);
+        f->nitems = first + nitems;
+    } else {
+        for (uint32_t i = 0; i < nitems; i++) {
+            const uint32_t *it = items + 3 * i;
+            item_room(f);
+            uint32_t idx = (uint32_t)f->nitems++;
+            if (it[0] == TR_PRED) {
+                ITEM(f, idx) = (struct item){it[1], 0, j, (first + it[2]) | LIST_ONE};
+                continue;
+            }
+            uint32_t w = it[1] == TR_OLD ? xs[it[2]] : first + it[2];
+            const uint32_t *v = values;
+            values += 4;
+            ITEM(f, idx) =
+                (struct item){ITEM(f, w).node, ITEM(f, w).dot + 1, item_pred(f, w), v[0]};
+            uint64_t count = (uint64_t)v[1] | (uint64_t)v[2] << 32;
+            if (counting && (count != 1 || v[3]))
+                counts_put(f->counts, idx, count, v[3] != 0);
+        }
     }
     for (uint32_t i = npend; i-- > 0;)
         push_pending(p, j + pend[3 * i], first + pend[3 * i + 1], pend[3 * i + 2]);

@@ -598,6 +598,32 @@ static uint32_t chain_summary(struct parser *p, uint32_t id)
     return summary;
 }
 
+/* The row of fast_forward's steps from chain `chain` under quantifier q
+ * (see struct parser), room made; emptied when it was another q's. */
+static uint32_t *ff_step_row(struct parser *p, uint32_t chain, uint32_t q)
+{
+    if (chain >= p->ff_step_cap) {
+        size_t old = p->ff_step_cap, cap = old ? old : 16;
+        while (cap <= chain)
+            cap *= 2;
+        p->ff_step = xrealloc(p->ff_step, cap * sizeof *p->ff_step);
+        p->ff_step_q = xrealloc(p->ff_step_q, cap * sizeof *p->ff_step_q);
+        for (size_t i = old; i < cap; i++)
+            p->ff_step[i] = NULL, p->ff_step_q[i] = NONE;
+        p->ff_step_cap = cap;
+    }
+    if (!p->ff_step[chain]) {
+        p->ff_step[chain] = xmalloc(128 * sizeof **p->ff_step);
+        p->ff_step_rows++;
+    }
+    if (p->ff_step_q[chain] != q) {
+        for (uint32_t ch = 0; ch < 128; ch++)
+            p->ff_step[chain][ch] = PARSE_DET_UNKNOWN;
+        p->ff_step_q[chain] = q;
+    }
+    return p->ff_step[chain];
+}
+
 uint32_t fast_forward(struct parser *p, uint32_t j)
 {
     struct forest *f = p->f;
@@ -639,13 +665,29 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
     size_t stood_for = 0;
     uint32_t m = j + 1;
     for (; m < f->len; m++) {
-        uint32_t ch = text_at(f, m);
-        if (!parse_det_followed_by(p->det, chain, ch) || dot + 1 >= max ||
-            (dot + 1 >= min && lookahead_has(p->follow[q], p->follow_high[q], ch)))
-            break;
-        uint32_t next = parse_det_chain(p->det, c, ch);
-        if (next == PARSE_DET_NONE)
-            break;
+        uint32_t ch = text_at(f, m), next;
+        if (ch < 128 && dot + 1 >= min && dot + 1 < max) {
+            /* Past the minimum, a step by ASCII ch from chain is the same
+             * every time: worked out once, then an array lookup. */
+            uint32_t *row = ff_step_row(p, chain, q);
+            next = row[ch];
+            if (next == PARSE_DET_UNKNOWN) {
+                next = PARSE_DET_NONE;
+                if (parse_det_followed_by(p->det, chain, ch) &&
+                    !lookahead_has(p->follow[q], p->follow_high[q], ch))
+                    next = parse_det_chain(p->det, c, ch);
+                row[ch] = next;
+            }
+            if (next == PARSE_DET_NONE)
+                break;
+        } else {
+            if (!parse_det_followed_by(p->det, chain, ch) || dot + 1 >= max ||
+                (dot + 1 >= min && lookahead_has(p->follow[q], p->follow_high[q], ch)))
+                break;
+            next = parse_det_chain(p->det, c, ch);
+            if (next == PARSE_DET_NONE)
+                break;
+        }
         if (summary != last_in || chain != last_chain) {
             last_in = summary, last_chain = chain;
             uint32_t s = chain_summary(p, chain);

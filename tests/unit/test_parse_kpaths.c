@@ -666,3 +666,81 @@ TEST(parse_replays_find_their_first_level_by_array_lookup)
                 remembered);
     test_unload(&l);
 }
+
+/* Text read narrow, its ASCII runs 8 bytes at a time: a Latin-1 letter (2
+ * bytes of UTF-8) at every offset from an 8-byte boundary, two in a row, at
+ * the start and at the end, and a character above U+00FF (then the text is
+ * read wide), the same k-paths, trees and expansions as the forest's; the
+ * narrow copy is one byte per character (text_bytes, counted by hand: the
+ * characters and a terminator). */
+TEST(parse_kpaths_reads_ascii_runs_of_every_alignment)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    for (size_t at = 0; at < 20; at++) {
+        for (int variant = 0; variant < 3; variant++) {
+            /* ["aaaa...é..."]: `at` letters a, then é (or éé, or €), then 9 b */
+            struct strbuf text = STRBUF_INIT;
+            strbuf_addstr(&text, "[\"");
+            for (size_t i = 0; i < at; i++)
+                strbuf_addch(&text, 'a');
+            strbuf_addstr(&text, variant == 0   ? "\xc3\xa9"
+                                 : variant == 1 ? "\xc3\xa9\xc3\xa9"
+                                                : "\xe2\x82\xac");
+            strbuf_addstr(&text, "bbbbbbbbb\"]");
+            struct parse_stats st;
+            bool parsed;
+            CHECK(same_both_ways_stats(l.graph, strbuf_str(&text), text.len, &parsed, &st));
+            CHECK(parsed);
+            size_t want = variant == 2 ? 4 * (text.len + 1) : text.len + 1;
+            CHECK_INT(st.text_bytes, want);
+            strbuf_free(&text);
+        }
+    }
+    /* Latin-1 letters first and last (a value of the grammar's string). */
+    static const char *const edges[] = {"\"\xc3\xa9xxxxxxxxxxxxxxx\"", "\"xxxxxxxxxxxxxxx\xc3\xa9\"",
+                                        "\"\xc3\xa9\"", "\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\""};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        CHECK(same_text(l.graph, edges[i]));
+    test_unload(&l);
+}
+
+/* fast_forward's steps by ASCII character past a quantifier's minimum come
+ * from an array per chain: quantifiers with a minimum and a maximum, runs
+ * that stop below the minimum, at it, between, at the maximum and past it,
+ * quantifiers over the same characters (the array is the quantifier's),
+ * a character that can both repeat the quantifier and follow it (D's z: the
+ * set is built), and non-ASCII characters
+ * (the steps without the array): the same outcome as the forest's. */
+TEST(parse_kpaths_fast_steps_equal_the_forest)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string("S := (A | B | C | D)*;\nA := \"<\" L{3,6} \">\";\n"
+                                "B := \"[\" L{2,} \"]\";\nC := \"(\" (L | \"-\")* \")\";\n"
+                                "D := \"{\" L{2,} \"z\" \"}\";\n"
+                                "L := [a-z\\xE0-\\xFF];\n",
+                                &l)))
+        return;
+    static const char *const texts[] = {
+        "<ab>", "<abc>", "<abcd>", "<abcdef>", "<abcdefg>", "[a]", "[ab]", "[abcdefghijklmnop]",
+        "(a-b-c)", "(abc--def)", "()", "<abc>[defgh](ij-kl)<mnopqr>",
+        "<\xc3\xa0\xc3\xa1\xc3\xa2>", "[ab\xc3\xa9\xc3\xa9xyz]", "(\xc3\xa9-a)",
+        "<abc>[abc](abc)<abcdef>[abcdef](abcdef)<abc>[abc](abc)", "[abc", "<abcdefgh", "(ab]",
+        "{abz}", "{az}", "{abzz}", "{zzzzzz}", "{azbzcz}", "{abcdefz}[ab]{zz}"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        CHECK(same_text(l.graph, texts[i]));
+    /* Long runs, again and again (rows worked out once, then reused). */
+    struct strbuf text = STRBUF_INIT;
+    for (int i = 0; i < 300; i++) {
+        strbuf_addstr(&text, i % 3 == 0 ? "<abcdef>" : i % 3 == 1 ? "[abcdefghijklmnopqrstuvwxyz]"
+                                                                   : "(ab-cd-ef-gh)");
+    }
+    bool parsed;
+    struct parse_stats st;
+    CHECK(same_both_ways_stats(l.graph, strbuf_str(&text), text.len, &parsed, &st));
+    CHECK(parsed);
+    CHECK(st.sets_skipped > 0);
+    strbuf_free(&text);
+    test_unload(&l);
+}
