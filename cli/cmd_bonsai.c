@@ -327,7 +327,8 @@ static int write_corpus(const struct cli_command *cmd, const struct bonsai *b,
 /* --run: run the candidates of the point being visited that can be kept and
  * hand each its features (indices into the runs' results file, stable as it
  * only grows). */
-static int run_candidates(const struct cli_command *cmd, struct bonsai *b, struct run_batch *batch)
+static int run_candidates(const struct cli_command *cmd, struct bonsai *b,
+                          struct run_batch *batch)
 {
     size_t n = 0;
     for (size_t i = 0; i < b->ncands; i++)

@@ -344,8 +344,8 @@ static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
          * purpose, which targeting a crash makes. */
         status = run_cli_batch_run(cmd, b, "random", texts, lens, nrandom, paths);
         if (status == EXIT_OK)
-            status = run_cli_batch_run(cmd, b, "targeted", texts + nrandom, lens + nrandom, nmade,
-                                   paths + nrandom);
+            status = run_cli_batch_run(cmd, b, "targeted", texts + nrandom, lens + nrandom,
+                                       nmade, paths + nrandom);
     }
     if (b && status == EXIT_OK) {
         size_t thits = count_reaching(b, a->feature, paths + nrandom, nmade, NULL, 0);

@@ -37,7 +37,8 @@
 #include "session.h"
 #include "ui.h"
 
-#define SHRINK_USAGE "usage: :shrink [--timeout S] [--max-memory N] (on a failed run of the runs view, b)"
+#define SHRINK_USAGE \
+    "usage: :shrink [--timeout S] [--max-memory N] (on a failed run of the runs view, b)"
 
 struct runs_shrink {
     struct run_batch *batch;

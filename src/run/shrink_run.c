@@ -107,10 +107,8 @@ enum shrink_run_state shrink_run_step(struct shrink_run *s, int wait_ms, struct 
         snprintf(label, sizeof label, "%06zu", s->runs);
         char *texts[1] = {(char *)text};
         s->campaign = run_batch_start(s->batch, label, texts, &len, 1, &s->path, diags);
-        if (!s->campaign) {
-            run_batch_finish(s->batch, diags);
+        if (!s->campaign)
             return s->state = SHRINK_RUN_FAILED;
-        }
     }
     enum campaign_state st = campaign_step(s->campaign, wait_ms, diags);
     if (st == CAMPAIGN_RUNNING)
