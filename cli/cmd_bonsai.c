@@ -327,7 +327,8 @@ static int write_corpus(const struct cli_command *cmd, const struct bonsai *b,
 /* --run: run the candidates of the point being visited that can be kept and
  * hand each its features (indices into the runs' results file, stable as it
  * only grows). */
-static int run_candidates(struct bonsai *b, struct run_batch *batch)
+static int run_candidates(const struct cli_command *cmd, struct bonsai *b,
+                          struct run_batch *batch)
 {
     size_t n = 0;
     for (size_t i = 0; i < b->ncands; i++)
@@ -346,7 +347,7 @@ static int run_candidates(struct bonsai *b, struct run_batch *batch)
         }
     char label[32];
     snprintf(label, sizeof label, "point-%04u", b->next + 1);
-    int status = run_batch_run(batch, label, texts, lens, n, paths);
+    int status = run_cli_batch_run(cmd, batch, label, texts, lens, n, paths);
     for (size_t i = 0; status == EXIT_OK && i < n; i++) {
         const struct run_record *rec = run_batch_record(batch, paths[i]);
         if (rec)
@@ -411,12 +412,12 @@ static int bonsai(const struct cli_command *cmd, const struct cli_context *ctx, 
         }
     }
     if (a.run) {
-        batch = run_batch_open(cmd, &a.rc, c.grammar, c.start, &status);
+        batch = run_cli_batch_open(cmd, &a.rc, c.grammar, c.start, &status);
         if (!batch)
             goto done;
     }
     while (bonsai_begin_point(b)) {
-        if (batch && (status = run_candidates(b, batch)) != EXIT_OK)
+        if (batch && (status = run_candidates(cmd, b, batch)) != EXIT_OK)
             break;
         if (!bonsai_end_point(b))
             break;

@@ -1,10 +1,10 @@
 /* cmd_shrink: `kpath shrink` — make a failing input smaller while it keeps
  * failing: the reduction is src/suite/input_shrink's (tree edits over the
  * input's derivation tree, ddmin on characters when the grammar does not
- * parse it); every question it asks is a run of the program through
- * run_cli's batches (src/run's campaign and runner: timeout, memory limit,
- * own process group and directory), one at a time, since each question
- * depends on the answer before. */
+ * parse it), every question it asks a run of the program, one at a time
+ * (src/run/shrink_run, over a run_batch: timeout, memory limit, own
+ * process group and directory), looped here until it ends or Ctrl-C. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +15,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "formats/grammar_write.h"
+#include "campaign_loop.h"
 #include "run/oracle_check.h"
+#include "run/shrink_run.h"
 #include "run_cli.h"
-#include "suite/input_shrink.h"
 
 static int on_option(const struct cli_command *cmd, int index, const char *value, void *ctx);
 static void init_args(void *args);
@@ -161,51 +162,6 @@ static int check(const struct cli_command *cmd, const struct cli_context *ctx, v
     return run_cli_check(cmd, &a->rc, true);
 }
 
-static bool is_outcome(const char *b)
-{
-    return strncmp(b, "exit:", 5) == 0 || strncmp(b, "signal:", 7) == 0 ||
-           strcmp(b, "timeout") == 0 || strncmp(b, "error:", 6) == 0;
-}
-
-/* Does the run `rec` show every behaviour of keep[0 .. n)? */
-static bool shows(const struct results *r, const struct run_record *rec, const char *const *keep,
-                  size_t n, const struct oracle_exits *exits)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *b = keep[i];
-        bool ok;
-        if (is_outcome(b)) {
-            ok = strcmp(rec->outcome, b) == 0;
-        } else if (strcmp(b, "invalid") == 0 || strcmp(b, "valid") == 0) {
-            ok = oracle_valid(rec->outcome, exits) == (b[0] == 'v');
-        } else {
-            ok = false;
-            for (uint32_t f = 0; f < rec->nfeatures && !ok; f++)
-                ok = strcmp(r->features[rec->features[f]], b) == 0;
-        }
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-/* Run one text; its record, or NULL with *status set. */
-static const struct run_record *run_one(struct run_batch *b, size_t number, const char *text,
-                                        size_t len, int *status)
-{
-    char label[32];
-    snprintf(label, sizeof label, "%06zu", number);
-    char *texts[1] = {(char *)text};
-    const char *paths[1];
-    *status = run_batch_run(b, label, texts, &len, 1, paths);
-    if (*status != EXIT_OK)
-        return NULL;
-    const struct run_record *rec = run_batch_record(b, paths[0]);
-    if (!rec)
-        *status = EXIT_FAILURE_OTHER;
-    return rec;
-}
-
 static int shrink(const struct cli_command *cmd, const struct cli_context *ctx, void *args)
 {
     struct shrink_args *a = args;
@@ -219,63 +175,62 @@ static int shrink(const struct cli_command *cmd, const struct cli_context *ctx, 
         return EXIT_USAGE;
     }
     int status = EXIT_OK;
-    struct run_batch *b = run_batch_open(cmd, &a->rc, ctx->common.grammar, ctx->common.start,
-                                         &status);
+    struct run_batch *b = run_cli_batch_open(cmd, &a->rc, ctx->common.grammar, ctx->common.start,
+                                             &status);
     if (!b) {
         strbuf_free(&input);
         return status;
     }
-    struct input_shrink *s = NULL;
-    char *own_outcome = NULL;
-    const char **keep = a->keep;
-    size_t nkeep = a->nkeep, runs = 1;
-    const struct run_record *rec = run_one(b, 0, strbuf_str(&input), input.len, &status);
-    if (!rec)
+    struct shrink_run_options so = {.graph = ctx->graph, .chars = a->chars, .keep = a->keep,
+                                    .nkeep = a->nkeep, .exits = a->exits};
+    struct shrink_run *s = shrink_run_new(b, &so, strbuf_str(&input), input.len);
+    /* Ctrl-C, SIGTERM, SIGHUP: the run under way is killed, and the
+     * smallest input found so far is worth having. */
+    cli_catch_interrupts(true);
+    volatile sig_atomic_t *interrupted = cli_interrupt_flag();
+    enum shrink_run_state st = SHRINK_RUN_RUNNING;
+    while (st == SHRINK_RUN_RUNNING) {
+        st = shrink_run_step(s, 100, &diags);
+        cli_print_diags(cmd, &diags);
+        diag_list_free(&diags);
+        if (st == SHRINK_RUN_RUNNING && *interrupted) {
+            shrink_run_stop(s);
+            st = shrink_run_state(s);
+        }
+    }
+    cli_catch_interrupts(false);
+    struct strbuf kept = STRBUF_INIT;
+    shrink_run_kept(s, &kept);
+    if (st == SHRINK_RUN_FAILED || (st == SHRINK_RUN_STOPPED && !shrink_run_outcome(s))) {
+        if (st == SHRINK_RUN_STOPPED)
+            fprintf(stderr, "kpath shrink: interrupted (%s) before INPUT's run was recorded\n",
+                    cli_interrupt_name());
+        status = st == SHRINK_RUN_STOPPED ? 130 : EXIT_FAILURE_OTHER;
         goto done;
-    own_outcome = xstrdup(rec->outcome);
-    if (!nkeep) {
-        if (strcmp(own_outcome, "exit:0") == 0) {
+    }
+    if (st == SHRINK_RUN_REFUSED) {
+        if (!a->nkeep)
             fprintf(stderr, "kpath shrink: %s: the command exits 0 on it: nothing to keep "
                             "(--keep names a behaviour)\n", path);
-            status = EXIT_FAILURE_OTHER;
-            goto done;
-        }
-        keep = (const char **)&own_outcome;
-        nkeep = 1;
-    } else if (!shows(run_batch_results(b), rec, keep, nkeep, &a->exits)) {
-        fprintf(stderr, "kpath shrink: %s does not show the behaviour to keep (its outcome: "
-                        "%s)\n", path, own_outcome);
+        else
+            fprintf(stderr, "kpath shrink: %s does not show the behaviour to keep (its outcome: "
+                            "%s)\n", path, shrink_run_outcome(s));
         status = EXIT_FAILURE_OTHER;
         goto done;
     }
-    s = input_shrink_new(ctx->graph, NULL, strbuf_str(&input), input.len, a->chars);
-    const char *text;
+    if (st == SHRINK_RUN_STOPPED)
+        status = 130;
+    struct input_shrink_stats stats;
+    shrink_run_get_stats(s, &stats);
     size_t len;
-    while (input_shrink_next(s, &text, &len)) {
-        rec = run_one(b, runs++, text, len, &status);
-        if (!rec) {
-            runs--;
-            if (status != 130)
-                goto done;
-            /* Interrupted: the smallest input found so far is worth having. */
-            break;
-        }
-        input_shrink_answer(s, shows(run_batch_results(b), rec, keep, nkeep, &a->exits));
-    }
-    struct input_shrink_stats st;
-    input_shrink_get_stats(s, &st);
-    const char *result = input_shrink_result(s, &len);
-    struct strbuf kept = STRBUF_INIT;
-    for (size_t i = 0; i < nkeep; i++)
-        strbuf_addf(&kept, "%s%s", i ? ", " : "", keep[i]);
+    const char *result = shrink_run_result(s, &len);
     fprintf(stderr, "kpath shrink: %s%zu -> %zu bytes, keeping %s; %zu runs (INPUT's "
                     "included), %zu answers from the cache; %s\n",
             status == 130 ? "interrupted, the smallest so far: " : "", input.len, len, kept.data,
-            runs, st.cached,
-            st.parsed && st.chars ? "ddmin on characters, then the derivation tree"
-            : st.parsed           ? "over the derivation tree"
-                                  : "ddmin on characters (GRAMMAR does not parse it)");
-    strbuf_free(&kept);
+            shrink_run_runs(s), stats.cached,
+            stats.parsed && stats.chars ? "ddmin on characters, then the derivation tree"
+            : stats.parsed              ? "over the derivation tree"
+                                        : "ddmin on characters (GRAMMAR does not parse it)");
     if (a->rc.runs_dir)
         fprintf(stderr, "runs kept in %s (NNNNNN/, results.jsonl)\n", run_batch_dir(b));
     fflush(stderr);
@@ -289,8 +244,8 @@ static int shrink(const struct cli_command *cmd, const struct cli_context *ctx, 
         status = EXIT_FAILURE_OTHER;
     }
 done:
-    input_shrink_free(s);
-    free(own_outcome);
+    strbuf_free(&kept);
+    shrink_run_free(s);
     run_batch_close(b);
     strbuf_free(&input);
     diag_list_free(&diags);

@@ -322,7 +322,7 @@ static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
         lens[nrandom + i] = made[i].len;
     }
     int status;
-    struct run_batch *b = run_batch_open(cmd, &a->rc, c->grammar, c->start, &status);
+    struct run_batch *b = run_cli_batch_open(cmd, &a->rc, c->grammar, c->start, &status);
     if (b) {
         /* Said before the runs, which may take long: a feature the results'
          * collectors saw may be invisible to these runs' (--gcov left out). */
@@ -342,10 +342,10 @@ static int run_and_measure(const struct cli_command *cmd, struct target_args *a,
         /* Random inputs first: they are the likelier to tell a misconfigured
          * command (every run failing alike) from inputs that all crash on
          * purpose, which targeting a crash makes. */
-        status = run_batch_run(b, "random", texts, lens, nrandom, paths);
+        status = run_cli_batch_run(cmd, b, "random", texts, lens, nrandom, paths);
         if (status == EXIT_OK)
-            status = run_batch_run(b, "targeted", texts + nrandom, lens + nrandom, nmade,
-                                   paths + nrandom);
+            status = run_cli_batch_run(cmd, b, "targeted", texts + nrandom, lens + nrandom,
+                                       nmade, paths + nrandom);
     }
     if (b && status == EXIT_OK) {
         size_t thits = count_reaching(b, a->feature, paths + nrandom, nmade, NULL, 0);

@@ -1,19 +1,13 @@
 /* run_cli: running generated inputs through a program for commands that make
  * inputs themselves (`kpath target --run`, `kpath bonsai --run`): the options
- * they share with `kpath run` (limits, feature collectors) and a batch that
- * writes texts to files, runs them through a campaign (src/run/campaign, looped
- * by campaign_loop.h: the same containment, timeouts and Ctrl-C handling as
- * kpath run) and gives each text's behaviour features.
- *
- * A batch works in one directory of its own (made new or empty, see
- * outdir.h): every text becomes DIR/LABEL/NNNN.txt and every run a record of
- * DIR/results.jsonl, a results file `kpath run --report`, explain and reduce
- * read like any other.  Batches append to it (each text is a new file, so a
- * record is never replaced).
+ * they share with `kpath run` (limits, feature collectors), and the batches
+ * of src/run/run_batch.h (texts written to files and run through a
+ * campaign) opened with those options and run by the CLI's loop
+ * (campaign_loop.h: the same containment, timeouts and Ctrl-C handling as
+ * kpath run).
  *
  * Ownership: a run_cli owns its --features-cmd array (the strings point into
- * argv); a run_batch owns its collectors, header, directory path and the
- * results it loaded, and borrows the command's argv. */
+ * argv). */
 #ifndef KPATH_CLI_RUN_CLI_H
 #define KPATH_CLI_RUN_CLI_H
 
@@ -24,6 +18,7 @@
 #include "cli.h"
 #include "harness_cli.h"
 #include "run/results.h"
+#include "run/run_batch.h"
 #include "run/runner.h"
 
 /* The options, for a command's option table (after its own). */
@@ -75,27 +70,14 @@ struct campaign_progress;
  * their run's process group, on stderr. */
 void run_cli_print_costs(const char *name, const struct campaign_progress *p);
 
-struct run_batch;
-
-/* Make the collectors and the working directory (r->runs_dir,
- * or a new temporary one).  NULL, with the exit status in *status, after a
- * message. */
-struct run_batch *run_batch_open(const struct cli_command *cmd, const struct run_cli *r,
-                                 const char *grammar, const char *start, int *status);
-/* Write texts[i] (lens[i] bytes) to DIR/LABEL/0001.txt, ... and run them.
- * paths_out (n entries, may be NULL) receives each file's path (owned by the
- * batch, valid until run_batch_close).  EXIT_OK, 130 when interrupted, or
- * another exit status after a message. */
-int run_batch_run(struct run_batch *b, const char *label, char *const *texts,
-                  const size_t *lens, size_t n, const char **paths_out);
-/* Every record so far (after a successful run_batch_run). */
-const struct results *run_batch_results(const struct run_batch *b);
-/* The record of a path run_batch_run gave, or NULL (it could not be read). */
-const struct run_record *run_batch_record(const struct run_batch *b, const char *path);
-/* The working directory and the collect list ("outcome, gcov"), for reports. */
-const char *run_batch_dir(const struct run_batch *b);
-void run_batch_collect_names(const struct run_batch *b, struct strbuf *out);
-/* Remove the temporary directory (not a --runs DIR) and free everything. */
-void run_batch_close(struct run_batch *b);
+/* A batch of run/run_batch.h with these options, the diagnostics printed:
+ * NULL, with the exit status in *status, after a message. */
+struct run_batch *run_cli_batch_open(const struct cli_command *cmd, const struct run_cli *r,
+                                     const char *grammar, const char *start, int *status);
+/* run_batch_start, then the campaign run to its end by the CLI's loop
+ * (campaign_loop.h: progress, Ctrl-C), then run_batch_finish.  EXIT_OK,
+ * 130 when interrupted, or another exit status after a message. */
+int run_cli_batch_run(const struct cli_command *cmd, struct run_batch *b, const char *label,
+                      char *const *texts, const size_t *lens, size_t n, const char **paths_out);
 
 #endif

@@ -669,6 +669,8 @@ static void pane_action(struct ui *ui, enum action a)
 {
     if (a == ACT_TARGET)
         features_target(ui);
+    else if (a == ACT_SHRINK)
+        runs_shrink_start(ui, NULL, 0);
 }
 
 bool ui_request(struct ui *ui, struct pane_request r)

@@ -26,6 +26,7 @@
 #include "lessons.h"
 #include "messages.h"
 #include "runs_job.h"
+#include "runs_shrink.h"
 #include "search.h"
 #include "session.h"
 #include "ui.h"

@@ -44,6 +44,7 @@
     X("generalize", cmd_generalize, "SAMPLE... --", ARG_FILE, "... -- COMMAND [ARG...]: widen the grammar by asking COMMAND (W shows it)") \
     X("learned", cmd_learned, "[FILE]", ARG_FILE, "write the grammar :generalize learned to FILE and explore it") \
     X("run", cmd_run, "-- COMMAND [ARG...]", ARG_FILE, "run the inputs through COMMAND (kpath run's options go before --)") \
+    X("shrink", cmd_shrink, "[--timeout S]", ARG_NONE, "shrink the input of the failed run selected in the runs view (also Z)") \
     X("coverage", cmd_coverage, "", ARG_NONE, "coverage for every k from 1 to k")                 \
     X("clear", cmd_clear, "", ARG_NONE, "remove the generated inputs")                            \
     X("save", cmd_save, "[FILE]", ARG_FILE, "save the workspace")                                 \

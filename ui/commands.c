@@ -28,6 +28,7 @@
 #include "lessons.h"
 #include "messages.h"
 #include "runs_job.h"
+#include "runs_shrink.h"
 #include "session.h"
 #include "svg.h"
 #include "graph/layout.h"
@@ -275,6 +276,14 @@ static void cmd_step(struct ui *ui, const struct cmd_args *a)
 static void cmd_run(struct ui *ui, const struct cmd_args *a)
 {
     runs_start(ui, a->argv + 1, a->argc - 1, a->force);
+}
+
+/* :shrink [--timeout S] [--max-memory N]: kpath shrink on the input of the
+ * runs view's selected failed run, keeping its outcome, as a job
+ * (runs_shrink.c); Z does the same. */
+static void cmd_shrink(struct ui *ui, const struct cmd_args *a)
+{
+    runs_shrink_start(ui, a->argv + 1, a->argc - 1);
 }
 
 /* :generalize [OPTIONS] SAMPLE|DIR... -- COMMAND [ARG...]: kpath generalize

@@ -14,6 +14,7 @@ const struct job_ops *const job_table[NJOBS] = {
     [JOB_RUNS_REPORT] = &runs_report_job_ops,
     [JOB_FEATURES] = &features_job_ops,
     [JOB_GENERALIZE] = &generalize_job_ops,
+    [JOB_SHRINK] = &shrink_job_ops,
 };
 
 void ui_job_slice(struct ui *ui, double budget)

@@ -45,7 +45,7 @@ struct job_ops {
 extern const struct job_ops *const job_table[NJOBS];
 extern const struct job_ops run_job_ops, search_job_ops, why_job_ops, samples_job_ops,
     campaign_job_ops, restore_job_ops, runs_report_job_ops, features_job_ops,
-    generalize_job_ops;
+    generalize_job_ops, shrink_job_ops;
 
 /* Do a slice of the current job (at most `budget` seconds). */
 void ui_job_slice(struct ui *ui, double budget);

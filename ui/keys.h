@@ -127,6 +127,7 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_MARK_ALL, CTX_INPUTS, "A", "all", "mark every input")                                   \
     X(ACT_MARK_INVERT, CTX_INPUTS, "i", "", "invert the marks")                                   \
     X(ACT_MARK_REDUCED, CTX_INPUTS, "x", "", "mark only the inputs that add coverage (kpath reduce, k=1..k)") \
+    X(ACT_SHRINK, CTX_INPUTS, "Z", "shrink", "runs: shrink the failed run's input, keeping its outcome (:shrink)") \
     X(ACT_DELETE_INPUT, CTX_INPUTS, "d <Delete>", "delete", "remove the selected input")          \
     X(ACT_INPUTS_PLOT, CTX_INPUTS, "v", "plot", "switch between the list and the growth plot (runs: table or plot)") \
     X(ACT_INPUTS_RUNS, CTX_INPUTS, "b", "", "switch between the list and the runs of :run") \

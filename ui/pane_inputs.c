@@ -302,6 +302,8 @@ static struct pane_request inputs_action(struct ui *ui, enum action a)
         }
         if (a == ACT_MARK)
             return REQ_HANDLED;
+        if (a == ACT_SHRINK) /* a job of the app's */
+            return req_action(ACT_SHRINK);
         if (a == ACT_INPUTS_PLOT) {
             ui->runs_report_plot = !ui->runs_report_plot;
             return req_message("%s", ui->runs_report_plot ? "the report as a plot: v shows the table"

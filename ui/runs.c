@@ -186,7 +186,7 @@ size_t inputs_selected(struct ui *ui)
  * and w leave; A, i and x work on the list of inputs as there; d, Enter
  * and T say where they work. */
 #define RUNS_KEYS(report)                                                                    \
-    {ACT_MARK, "mark"}, {ACT_INPUTS_PLOT, report}, {ACT_INPUTS_RUNS, "inputs"},              \
+    {ACT_MARK, "mark"}, {ACT_SHRINK, "shrink"}, {ACT_INPUTS_PLOT, report}, {ACT_INPUTS_RUNS, "inputs"},              \
         {ACT_INPUTS_FEATURES, "features"}, {ACT_MARK_ALL, "all"}, {ACT_MARK_INVERT, ""},     \
         {ACT_MARK_REDUCED, ""}, {ACT_NONE, NULL}
 static const struct footer_key keys_table_shown[] = {RUNS_KEYS("plot")},

@@ -150,10 +150,12 @@ struct pane_ops {
  * no use; app.c).  JOB_RUNS_REPORT: the runs view's report, an input per
  * unit (runs_job.c).  JOB_FEATURES: learning the behaviour features view's
  * trees (features_job.c).  JOB_GENERALIZE: :generalize (generalize_job.c).
+ * JOB_SHRINK: Z or :shrink, a failed run's input made smaller, a run at a
+ * time (runs_shrink.c).
  * Any key stops the report or the learning; the view says how to start it
  * again. */
 enum job_kind { JOB_NONE, JOB_RUN, JOB_SEARCH, JOB_WHY, JOB_SAMPLES, JOB_CAMPAIGN, JOB_RESTORE,
-                JOB_RUNS_REPORT, JOB_FEATURES, JOB_GENERALIZE, NJOBS };
+                JOB_RUNS_REPORT, JOB_FEATURES, JOB_GENERALIZE, JOB_SHRINK, NJOBS };
 
 struct graph_row {
     uint32_t node;
@@ -295,6 +297,7 @@ struct ui {
      * each owned: T runs its new inputs with them */
     char **run_last;
     int run_last_n;
+    struct runs_shrink *shrink;    /* owned; JOB_SHRINK's state (runs_shrink.c) */
 
     /* the behaviour features view of the inputs pane (w; features.c) */
     struct features_view *features; /* owned; NULL until first shown */

@@ -13,7 +13,7 @@
 #           job (struct job_ops: running the current job by its contract)
 #   app     from the bottom: session (struct ui set up, the workspace
 #           swapped, focus, what panes ask for, autosave, quitting, theme),
-#           app_jobs, generalize_job, runs_job, features_job (the jobs),
+#           app_jobs, generalize_job, runs_job, runs_shrink, features_job (the jobs),
 #           overlays and lessons (what is shown over and under the panes),
 #           search, draw (the frame), commands (the ':' line), app (key
 #           dispatch, script lines, lesson steps, the requests' top)
@@ -32,7 +32,7 @@ layer_of() {
     case $1 in
     screen|theme|keys|widget|plot|svg|lesson|command_table) echo 0 ;;
     pane_*|request|generalize_view|runs|features|inputs_view|messages|job) echo 1 ;;
-    app|app_jobs|commands|session|generalize_job|runs_job|features_job|draw|overlays|lessons|search) echo 2 ;;
+    app|app_jobs|commands|session|generalize_job|runs_job|runs_shrink|features_job|draw|overlays|lessons|search) echo 2 ;;
     term|script|tui) echo 3 ;;
     *) echo "" ;;
     esac

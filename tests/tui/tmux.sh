@@ -7,7 +7,8 @@
 # an autosave that the next start offers to restore, crashes and fatal
 # signals giving the terminal back, Ctrl-C, :run stopped by
 # Esc (its runs killed), T's runs in the features view stopped by Esc (the
-# same, and only complete records left), :generalize stopped by Esc (its
+# same, and only complete records left), Z's shrink stopped by Esc (its run
+# killed), :generalize stopped by Esc (its
 # queries killed), a sample's minutes-long parse stopped by a key, and the
 # terminal given back each time.  Skipped with a
 # message when tmux is missing.
@@ -332,6 +333,26 @@ wait_for "stopped: 0 of 10 runs recorded in $tmp/t.jsonl" "the stop in the messa
 keys Escape
 keys : 'q!' Enter
 wait_exit "q! after T" 0
+
+# ---- Z: the shrink of a failed run's input is a job; Esc stops it and kills
+# the run under way with its process group.  The subject fails (exit 3) on
+# the one sample with a "/" (1/0, input 6), and sleeps once $tmp/slow3
+# exists, so the samples' runs end and the shrink's first run does not.
+start --start Expr grammars/arith.ebnf
+keys : 'samples tests/tui/samples/calc' Enter
+wait_for "7 samples added" ":samples before Z"
+rm -f "$tmp/slow3"
+keys : "run --timeout 60 --results $tmp/z.jsonl -- sh -c 'test -e $tmp/slow3 && exec sleep 95; grep -q / && exit 3; exit 0'" Enter
+wait_for "ran: 7 of 7 runs recorded in $tmp/z.jsonl, 1 failed" "the samples' runs before Z"
+touch "$tmp/slow3"
+keys Z
+wait_for "shrinking input 6: 3 -> 3 bytes so far, 0 runs (any key stops)" "the status line of Z"
+wait_procs 1 '^sleep 95$' "Z did not run the input"
+keys Escape
+wait_procs 0 '^sleep 95$' "the shrink's run outlived Esc"
+wait_for "shrink of input 6 stopped after 0 runs: nothing smaller found yet" "Esc stopping Z"
+keys : 'q!' Enter
+wait_exit "q! after Z" 0
 
 # ---- the runs report and learning are jobs: any key stops them ---------------
 # 20 runs of inputs of 48,000 characters each: parsing them for the report

@@ -51,6 +51,15 @@ grep -q 'over the derivation tree' "$tmp/segv.err" || fail "segv: $(cat "$tmp/se
 "$calc" <"$tmp/segv.out" >/dev/null 2>&1
 [ $? -gt 128 ] || fail "segv: the result does not crash calc"
 shrink div '(5+3)/(2-2)+7*4' '[0-9]/0'
+# The digits too: the smallest subtree of a node takes the first of equal
+# alternatives, and Digit's first is "0"; so the Expr in the group is "0",
+# and both sides of the division "0".  The summary line in full, its runs
+# those of the results file (as counted by shrink above).
+[ "$(cat "$tmp/segv.out")" = '-(0)' ] || fail "segv: $(cat "$tmp/segv.out"), not -(0)"
+[ "$(cat "$tmp/div.out")" = '0/0' ] || fail "div: $(cat "$tmp/div.out"), not 0/0"
+runs=$(grep -c '"input_sha256"' "$tmp/segv.runs/results.jsonl")
+grep -Eqx "kpath shrink: 13 -> 4 bytes, keeping signal:SIGSEGV; $runs runs \(INPUT's included\), [0-9]+ answers from the cache; over the derivation tree" "$tmp/segv.err" ||
+    fail "segv: the summary: $(cat "$tmp/segv.err")"
 grep -q 'keeping exit:3' "$tmp/div.err" || fail "div: $(cat "$tmp/div.err")"
 shrink overflow '(1+99999999999999999999999)*2' '9{19}'
 shrink divide '(1+2)*3/4-5' '[0-9]/[0-9]' --keep fn:divide --gcov "$build/subjects"
