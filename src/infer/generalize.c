@@ -25,12 +25,8 @@ struct sample_tree {
 
 /* An input asked before, by a hash of its bytes and its length: the text
  * itself is not kept. */
-struct query_key {
-    uint64_t h1, h2;
-    uint64_t len;
-};
 struct query {
-    struct query_key key;
+    struct membership_key key;
     size_t number; /* 1-based, in the order first asked */
     enum membership_answer answer;
     UT_hash_handle hh;
@@ -544,29 +540,6 @@ static void free_inputs(struct strbuf *inputs, size_t n)
  * through the oracle (one batch, numbered in order when answered), again
  * from memory.  The batch fails at once when it would pass the query limit
  * (res->limit_reached). */
-/* Two independent 64-bit hashes of text[0..len) (FNV-1a, and a
- * multiply-xorshift mix): 128 bits, so two different inputs of one run
- * share a key with a probability far below any oracle's error rate. */
-static struct query_key query_key_of(const char *text, size_t len)
-{
-    struct query_key k;
-    memset(&k, 0, sizeof k);
-    uint64_t a = 0xcbf29ce484222325u, b = 0x243f6a8885a308d3u ^ (uint64_t)len;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)text[i];
-        a = (a ^ c) * 0x100000001b3u;
-        b = (b ^ c) * 0x9e3779b97f4a7c15u;
-        b ^= b >> 29;
-    }
-    b ^= b >> 32;
-    b *= 0xd6e8feb86659fd93u;
-    b ^= b >> 32;
-    k.h1 = a;
-    k.h2 = b;
-    k.len = len;
-    return k;
-}
-
 static void ask_begin(struct generalize *G, struct strbuf *inputs, size_t n)
 {
     struct pending_ask *A = &G->ask;
@@ -579,7 +552,7 @@ static void ask_begin(struct generalize *G, struct strbuf *inputs, size_t n)
     A->nfresh = 0;
     for (size_t i = 0; i < n; i++) {
         const char *text = inputs[i].data ? inputs[i].data : "";
-        struct query_key key = query_key_of(text, inputs[i].len);
+        struct membership_key key = membership_key_of(text, inputs[i].len);
         struct query *q = NULL;
         HASH_FIND(hh, G->cache, &key, sizeof key, q);
         if (q) {

@@ -149,3 +149,23 @@ const char *membership_why(const struct membership *m, size_t i)
 {
     return i < m->nwhy && m->why[i] ? m->why[i] : "";
 }
+
+struct membership_key membership_key_of(const char *text, size_t len)
+{
+    struct membership_key k;
+    memset(&k, 0, sizeof k);
+    uint64_t a = 0xcbf29ce484222325u, b = 0x243f6a8885a308d3u ^ (uint64_t)len;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        a = (a ^ c) * 0x100000001b3u;
+        b = (b ^ c) * 0x9e3779b97f4a7c15u;
+        b ^= b >> 29;
+    }
+    b ^= b >> 32;
+    b *= 0xd6e8feb86659fd93u;
+    b ^= b >> 32;
+    k.h1 = a;
+    k.h2 = b;
+    k.len = len;
+    return k;
+}

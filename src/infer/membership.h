@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/diag.h"
 #include "run/oracle_check.h"
@@ -35,6 +36,15 @@ struct membership;
 
 /* What a run says about its input (NO is 0 and YES 1). */
 enum membership_answer { MEMBERSHIP_NO, MEMBERSHIP_YES, MEMBERSHIP_TIMEOUT, MEMBERSHIP_CRASH };
+
+/* A query's key: two independent 64-bit hashes of the input (FNV-1a, and a
+ * multiply-xorshift mix) and its length: 128 bits, so two different inputs
+ * of one run share a key with a probability far below any oracle's error
+ * rate.  Learners keep queries by key, never by text. */
+struct membership_key {
+    uint64_t h1, h2, len;
+};
+struct membership_key membership_key_of(const char *text, size_t len);
 
 /* argv: the command, NULL-terminated ("{}" stands for the input's path; else
  * the input is on standard input).  Copied. */

@@ -60,11 +60,8 @@ struct item {
     size_t from, to; /* bytes */
 };
 
-struct qkey {
-    uint64_t h1, h2, len;
-};
 struct query {
-    struct qkey key;
+    struct membership_key key;
     size_t number;
     enum membership_answer answer;
     UT_hash_handle hh;
@@ -169,26 +166,6 @@ static void cut(struct st *S, size_t s)
 
 /* ---- queries ----------------------------------------------------------------- */
 
-static struct qkey key_of(const char *text, size_t len)
-{
-    struct qkey k;
-    memset(&k, 0, sizeof k);
-    uint64_t a = 0xcbf29ce484222325u, b = 0x243f6a8885a308d3u ^ (uint64_t)len;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)text[i];
-        a = (a ^ c) * 0x100000001b3u;
-        b = (b ^ c) * 0x9e3779b97f4a7c15u;
-        b ^= b >> 29;
-    }
-    b ^= b >> 32;
-    b *= 0xd6e8feb86659fd93u;
-    b ^= b >> 32;
-    k.h1 = a;
-    k.h2 = b;
-    k.len = len;
-    return k;
-}
-
 static const char *answer_word(enum membership_answer a)
 {
     return a == MEMBERSHIP_YES ? "yes" : a == MEMBERSHIP_NO ? "no"
@@ -217,7 +194,7 @@ static enum outcome ask_range(struct st *S, struct strbuf *in, size_t lo, size_t
     size_t nfresh = 0;
     for (size_t i = lo; i < hi; i++) {
         const char *d = in[i].data ? in[i].data : "";
-        struct qkey k = key_of(d, in[i].len);
+        struct membership_key k = membership_key_of(d, in[i].len);
         struct query *q;
         HASH_FIND(hh, S->cache, &k, sizeof k, q);
         bool dup = false;
@@ -245,7 +222,7 @@ static enum outcome ask_range(struct st *S, struct strbuf *in, size_t lo, size_t
     if (out != STOPPED) {
         for (size_t f = 0; f < nfresh; f++) {
             struct query *q = xcalloc(1, sizeof *q);
-            q->key = key_of(texts[f], lens[f]);
+            q->key = membership_key_of(texts[f], lens[f]);
             q->number = ++S->res->queries;
             q->answer = answers[f];
             HASH_ADD(hh, S->cache, key, sizeof q->key, q);
@@ -254,7 +231,7 @@ static enum outcome ask_range(struct st *S, struct strbuf *in, size_t lo, size_t
             S->res->crashes += answers[f] == MEMBERSHIP_CRASH;
         }
         for (size_t i = lo; i < hi; i++) {
-            struct qkey k = key_of(in[i].data ? in[i].data : "", in[i].len);
+            struct membership_key k = membership_key_of(in[i].data ? in[i].data : "", in[i].len);
             struct query *q;
             HASH_FIND(hh, S->cache, &k, sizeof k, q);
             bool fresh = false;

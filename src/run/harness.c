@@ -306,7 +306,6 @@ bool harness_build(const struct harness_spec *spec, struct harness_program *out,
             ok = false;
         }
         /* Each source to an object with coverage, then one link. */
-        struct strbuf link_objs = STRBUF_INIT;
         for (size_t i = 0; ok && st == 0 && i < nsrc; i++) {
             struct strbuf o = STRBUF_INIT;
             strbuf_addf(&o, "%s/s%zu.o", tmp.data, i);
@@ -321,7 +320,6 @@ bool harness_build(const struct harness_spec *spec, struct harness_program *out,
             free_argv(argv, argc);
             argv = NULL;
             argc = 0;
-            strbuf_addf(&link_objs, "%s%s", link_objs.len ? " " : "", o.data);
             strbuf_free(&o);
         }
         if (ok && st == 0) {
@@ -329,7 +327,13 @@ bool harness_build(const struct harness_spec *spec, struct harness_program *out,
             strbuf_addf(&target, "%s/harness", tmp.data);
             add_arg(&argv, &argc, HARNESS_CC);
             add_words(&argv, &argc, spec->cflags);
-            add_words(&argv, &argc, link_objs.data);
+            /* One argument each: the cache may lie under a path with blanks. */
+            for (size_t i = 0; i < nsrc; i++) {
+                struct strbuf o = STRBUF_INIT;
+                strbuf_addf(&o, "%s/s%zu.o", tmp.data, i);
+                add_arg(&argv, &argc, o.data);
+                strbuf_free(&o);
+            }
             add_arg(&argv, &argc, obj.data);
             /* A loaded library's guards call the driver's callbacks. */
             if (shared)
@@ -359,7 +363,6 @@ bool harness_build(const struct harness_spec *spec, struct harness_program *out,
             char *rm[] = {"rm", "-rf", tmp.data, NULL};
             run_tool(rm, "/dev/null");
         }
-        strbuf_free(&link_objs);
         strbuf_free(&obj);
         strbuf_free(&tmp);
         strbuf_free(&path);
