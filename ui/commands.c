@@ -386,6 +386,16 @@ static void cmd_prob(struct ui *ui, const struct cmd_args *a)
     ui_message(ui, "%s alternative %s: %.1f%%", a->argv[1], a->argv[2], v * 100.0);
 }
 
+/* After :dup or :undup gave the workspace a new graph: the panes' per-node
+ * state starts over. */
+static struct workspace *reattach_workspace(struct ui *ui)
+{
+    struct workspace *ws = ui->ws;
+    ui->ws = NULL;
+    ui_set_workspace(ui, ws);
+    return ws;
+}
+
 static void cmd_dup(struct ui *ui, const struct cmd_args *a)
 {
     uint32_t alt = 0, depth = 0;
@@ -400,10 +410,7 @@ static void cmd_dup(struct ui *ui, const struct cmd_args *a)
         return;
     }
     diag_list_free(&d);
-    /* a new graph: the panes' per-node state starts over */
-    struct workspace *ws = ui->ws;
-    ui->ws = NULL;
-    ui_set_workspace(ui, ws);
+    struct workspace *ws = reattach_workspace(ui);
     struct strbuf count = STRBUF_INIT;
     number_add_count(&count, ws->space.saturated ? UINT64_MAX : ws->space.total);
     ui_message(ui, "duplicated: %u rules (was %u), %s %u-paths; inputs parsed again (:undup undoes)",
@@ -422,10 +429,7 @@ static void cmd_undup(struct ui *ui, const struct cmd_args *a)
         return;
     }
     diag_list_free(&d);
-    /* a new graph: the panes' per-node state starts over */
-    struct workspace *ws = ui->ws;
-    ui->ws = NULL;
-    ui_set_workspace(ui, ws);
+    struct workspace *ws = reattach_workspace(ui);
     ui_message(ui, "duplication undone: %u rules (was %u), %zu duplication%s left; inputs parsed again",
                ws->grammar->nrules, before, ws->ndups, ws->ndups == 1 ? "" : "s");
 }

@@ -13,11 +13,11 @@
 #include "formats/grammar_write.h"
 #include "graph/graph.h"
 #include "harness.h"
+#include "../support/same_language.h"
 #include "infer/lattice.h"
 #include "parse/parse.h"
 #include "base/strbuf.h"
 
-typedef bool (*language_fn)(const char *s, size_t n);
 
 static bool is_digit(char c)
 {
@@ -253,39 +253,6 @@ static void learned_free(struct learned *l)
     grammar_free(l->g);
 }
 
-/* Does the grammar's language agree with lang on every string over
- * `alphabet` of length 0 .. max_len? */
-static bool same_language(const struct grammar *g, language_fn lang, const char *alphabet,
-                          size_t max_len)
-{
-    struct graph *graph = graph_build(g);
-    struct parse_options po = {.max_input_size = 1024, .max_memory = (size_t)64 << 20};
-    size_t k = strlen(alphabet);
-    bool same = true;
-    char s[16];
-    for (size_t len = 0; len <= max_len && same; len++) {
-        size_t total = 1;
-        for (size_t i = 0; i < len; i++)
-            total *= k;
-        for (size_t code = 0; code < total && same; code++) {
-            size_t c = code;
-            for (size_t i = 0; i < len; i++, c /= k)
-                s[i] = alphabet[c % k];
-            struct diag_list d = DIAG_LIST_INIT;
-            struct forest *f = parse_text(graph, "s", s, len, &po, &d);
-            bool parses = f != NULL;
-            forest_free(f);
-            diag_list_free(&d);
-            if (parses != lang(s, len)) {
-                same = false;
-                harness_check(false, "learned language == oracle language", __FILE__, __LINE__);
-            }
-        }
-    }
-    graph_free(graph);
-    return same;
-}
-
 TEST(generalize_string_becomes_digits_and_not_more)
 {
     struct learned l;
@@ -312,7 +279,7 @@ TEST(generalize_string_becomes_digits_and_not_more)
                                       "accepted, number rejected, hex rejected, uppernum "
                                       "rejected): queries accepted #1, #7-#11; rejected "
                                       "#12-#20") != NULL);
-    same_language(l.g, lang_digits, "n=0a", 5);
+    CHECK(same_language(l.g, lang_digits, "n=0a", 5));
     learned_free(&l);
 }
 
@@ -326,7 +293,7 @@ TEST(generalize_finds_an_optional_part)
      * a letter (#2-#19), then "" #20... "bc" #22, "ac" #23. */
     CHECK(strstr(l.log.data, "S: omit \"b\" (g.ebnf:1:10)\n    #23   yes  \"ac\"\n"
                              "  => \"b\"?\n") != NULL);
-    same_language(l.g, lang_optional, "abc", 4);
+    CHECK(same_language(l.g, lang_optional, "abc", 4));
     learned_free(&l);
 }
 
@@ -339,7 +306,7 @@ TEST(generalize_finds_a_repetition)
     CHECK_STR(l.text.data, "S := (\"x\" \",\")* \"x\";\n");
     CHECK(strstr(l.log.data, "repetition of \"x\" \",\"") != NULL);
     CHECK(strstr(l.log.data, "  => (\"x\" \",\")+\n") != NULL);
-    same_language(l.g, lang_list, "x,", 7);
+    CHECK(same_language(l.g, lang_list, "x,", 7));
     learned_free(&l);
 }
 
@@ -500,7 +467,7 @@ TEST(generalize_lattice_finds_lower_case_letters)
      * generalize was rejected): lower. */
     CHECK_STR(l.text.data, "S := \"k=\" lower;\nlower := [a-z]+;\n");
     CHECK(strstr(l.log.data, "  => \"www\" becomes lower\n") != NULL);
-    same_language(l.g, lang_lower, "k=aZ1", 5);
+    CHECK(same_language(l.g, lang_lower, "k=aZ1", 5));
     learned_free(&l);
 }
 
@@ -512,7 +479,7 @@ TEST(generalize_lattice_finds_json_numbers)
      * generalizes posint too, accepted; token ("a.b") rejected: number. */
     CHECK(strstr(l.text.data, "S := \"v=\" number;\n") != NULL);
     CHECK(strstr(l.log.data, "  => \"42\" becomes number\n") != NULL);
-    same_language(l.g, lang_number, "v=0-.e1", 5);
+    CHECK(same_language(l.g, lang_number, "v=0-.e1", 5));
     learned_free(&l);
 }
 
@@ -537,6 +504,6 @@ TEST(generalize_lattice_goes_on_from_every_accepted_item)
      * literal becomes either item. */
     CHECK_STR(l.text.data, "S := \"k=\" (lower | hex);\nlower := [a-z]+;\nhex := [0-9a-f]+;\n");
     CHECK(strstr(l.log.data, "  => \"abc\" becomes lower | hex\n") != NULL);
-    same_language(l.g, lang_lower_or_hex, "k=az09", 5);
+    CHECK(same_language(l.g, lang_lower_or_hex, "k=az09", 5));
     learned_free(&l);
 }

@@ -12,13 +12,13 @@
 #include "grammar/grammar.h"
 #include "graph/graph.h"
 #include "harness.h"
+#include "../support/same_language.h"
 #include "infer/generalize.h"
 #include "infer/lattice.h"
 #include "infer/structure.h"
 #include "parse/parse.h"
 #include "base/strbuf.h"
 
-typedef bool (*language_fn)(const char *s, size_t n);
 
 struct cursor {
     const char *s;
@@ -89,39 +89,6 @@ static bool ask(void *ctx, const char *const *inputs, const size_t *lens, size_t
     for (size_t i = 0; i < n; i++)
         answers[i] = lang(inputs[i], lens[i]) ? MEMBERSHIP_YES : MEMBERSHIP_NO;
     return true;
-}
-
-/* Does the grammar's language agree with lang on every string over
- * `alphabet` of length 0 .. max_len? */
-static bool same_language(const struct grammar *g, language_fn lang, const char *alphabet,
-                          size_t max_len)
-{
-    struct graph *graph = graph_build(g);
-    struct parse_options po = {.max_input_size = 1024, .max_memory = (size_t)64 << 20};
-    size_t k = strlen(alphabet);
-    bool same = true;
-    char s[16];
-    for (size_t len = 0; len <= max_len && same; len++) {
-        size_t total = 1;
-        for (size_t i = 0; i < len; i++)
-            total *= k;
-        for (size_t code = 0; code < total && same; code++) {
-            size_t c = code;
-            for (size_t i = 0; i < len; i++, c /= k)
-                s[i] = alphabet[c % k];
-            struct diag_list d = DIAG_LIST_INIT;
-            struct forest *f = parse_text(graph, "s", s, len, &po, &d);
-            bool parses = f != NULL;
-            forest_free(f);
-            diag_list_free(&d);
-            if (parses != lang(s, len)) {
-                same = false;
-                harness_check(false, "learned language == oracle language", __FILE__, __LINE__);
-            }
-        }
-    }
-    graph_free(graph);
-    return same;
 }
 
 static struct grammar *learn(const char *sample, language_fn lang, bool then_generalize,
