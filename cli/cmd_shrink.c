@@ -59,19 +59,25 @@ static const struct cli_option options[] = {
                                "(repeatable)"},
     {"runs", 0, "DIR", "keep every input tried and DIR/results.jsonl in DIR (default: a "
                        "temporary directory, removed at the end)"},
+    HARNESS_CLI_OPTIONS,
     CLI_GRAMMAR_SIZE_OPTION,
     {0},
 };
 
 const struct cli_command cmd_shrink_command = {
     .name = "shrink",
-    .usage = "[options] GRAMMAR INPUT [-o FILE] -- COMMAND [ARG...]",
+    .usage = "[options] GRAMMAR INPUT [-o FILE] -- COMMAND [ARG...]\n"
+             "       kpath shrink [options] --harness FILE.c|FILE.so GRAMMAR INPUT [-o FILE]",
     .summary = "reduce a failing input to a smaller one that fails the same way",
     .description =
     "Run COMMAND on INPUT (as kpath run does: on standard input, or '{}' in the\n"
     "arguments stands for the input's path) and make INPUT smaller while the run\n"
     "keeps its behaviour: the same outcome as INPUT's (exit:3, signal:SIGSEGV,\n"
     "timeout), or what --keep names.\n"
+    "\n"
+    "With --harness (and its options, as kpath run's) the program is a libFuzzer\n"
+    "harness, built once and run through its fork server (--in-process: one\n"
+    "child for many inputs); --keep fn:NAME then names a function it reached.\n"
     "\n"
     "When GRAMMAR parses INPUT, the reduction works on its derivation tree, in\n"
     "passes over the tree top down, trying only edits that make the input\n"
@@ -156,9 +162,15 @@ static int check(const struct cli_command *cmd, const struct cli_context *ctx, v
     if (ctx->common.nfiles != 1)
         return cli_usage_error(cmd, "takes one INPUT after GRAMMAR, not %zu",
                                ctx->common.nfiles);
-    if (!ctx->program || !ctx->nprogram)
-        return cli_usage_error(cmd, "missing -- COMMAND (the program that fails on INPUT)");
-    run_cli_set_program(&a->rc, ctx->program, ctx->nprogram);
+    if (a->rc.harness.file) {
+        if (ctx->program)
+            return cli_usage_error(cmd, "--harness FILE is the program: no -- COMMAND with it");
+    } else if (!ctx->program || !ctx->nprogram) {
+        return cli_usage_error(cmd, "missing -- COMMAND (the program that fails on INPUT) or "
+                                    "--harness FILE");
+    } else {
+        run_cli_set_program(&a->rc, ctx->program, ctx->nprogram);
+    }
     return run_cli_check(cmd, &a->rc, true);
 }
 

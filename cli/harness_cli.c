@@ -1,6 +1,7 @@
 /* harness_cli: see harness_cli.h. */
 #include "harness_cli.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 void harness_cli_init(struct harness_cli *h)
 {
     memset(h, 0, sizeof *h);
+    h->in_process_runs = HARNESS_CLI_IN_PROCESS_RUNS;
 }
 
 void harness_cli_free(struct harness_cli *h)
@@ -24,6 +26,16 @@ void harness_cli_free(struct harness_cli *h)
 int harness_cli_option(const struct cli_command *cmd, const char *name, const char *value,
                        struct harness_cli *h)
 {
+    if (strcmp(name, "in-process") == 0) {
+        h->in_process = true;
+        return CLI_CONTINUE;
+    }
+    if (strcmp(name, "in-process-runs") == 0) {
+        h->in_process_runs_given = true;
+        return cli_parse_u32(cmd, "--in-process-runs", value, 1, UINT32_MAX, &h->in_process_runs)
+                   ? CLI_CONTINUE
+                   : EXIT_USAGE;
+    }
     if (strncmp(name, "harness", 7) != 0)
         return CLI_NOT_MINE;
     if (strcmp(name, "harness") == 0) {
@@ -55,6 +67,10 @@ int harness_cli_check(const struct cli_command *cmd, const struct harness_cli *h
     if (!h->file && (h->nsources || h->cflags || h->prefix_given || h->suffix_given || h->edges))
         return cli_usage_error(cmd, "--harness-source, --harness-cflags, --harness-prefix, "
                                     "--harness-suffix and --harness-edges need --harness FILE");
+    if (!h->file && h->in_process)
+        return cli_usage_error(cmd, "--in-process needs --harness FILE");
+    if (!h->in_process && h->in_process_runs_given)
+        return cli_usage_error(cmd, "--in-process-runs needs --in-process");
     return CLI_CONTINUE;
 }
 
@@ -75,7 +91,8 @@ int harness_cli_prepare(const struct cli_command *cmd, struct harness_cli *h,
                                         .prefix_len = h->prefix.len,
                                         .suffix = h->suffix.data ? h->suffix.data : "",
                                         .suffix_len = h->suffix.len,
-                                        .edges = h->edges};
+                                        .edges = h->edges,
+                                        .in_process_runs = h->in_process ? h->in_process_runs : 0};
     h->command[0] = "--harness";
     h->command[1] = (char *)h->file;
     opts->harness = &h->runner;

@@ -26,7 +26,15 @@
     {"harness-prefix", 0, "BYTES", "with --harness: put BYTES (C escapes: \\n \\0 \\xHH) "     \
                                    "before every input"},                                      \
     {"harness-suffix", 0, "BYTES", "with --harness: put BYTES after every input"},            \
-    {"harness-edges", 0, NULL, "with --harness: edges too (edge:NAME:K)"}
+    {"harness-edges", 0, NULL, "with --harness: edges too (edge:NAME:K)"},                    \
+    {"in-process", 0, NULL, "with --harness: run many inputs in one child, not a fork per "   \
+                            "input (faster; what the harness keeps between inputs may "      \
+                            "change features and outcomes: your risk)"},                     \
+    {"in-process-runs", 0, "N", "with --in-process: a new child after N inputs (default "    \
+                                "1000)"}
+
+/* Inputs per child with --in-process unless --in-process-runs says otherwise. */
+#define HARNESS_CLI_IN_PROCESS_RUNS 1000
 
 struct harness_cli {
     const char *file;          /* --harness; NULL: none */
@@ -35,6 +43,8 @@ struct harness_cli {
     const char *cflags;
     struct strbuf prefix, suffix;
     bool prefix_given, suffix_given, edges;
+    bool in_process, in_process_runs_given;
+    uint32_t in_process_runs; /* --in-process-runs, else HARNESS_CLI_IN_PROCESS_RUNS */
     struct harness_program program;
     struct runner_harness runner;
     char *command[3];          /* {"--harness", FILE, NULL}: the results header's command */
@@ -46,8 +56,8 @@ void harness_cli_free(struct harness_cli *h);
  * CLI_NOT_MINE. */
 int harness_cli_option(const struct cli_command *cmd, const char *name, const char *value,
                        struct harness_cli *h);
-/* Usage checks once the options are read (the --harness-* options need
- * --harness).  CLI_CONTINUE or EXIT_USAGE after a message. */
+/* Usage checks once the options are read (the --harness-* options and
+ * --in-process need --harness, --in-process-runs needs --in-process).  CLI_CONTINUE or EXIT_USAGE after a message. */
 int harness_cli_check(const struct cli_command *cmd, const struct harness_cli *h);
 /* Build the harness (or find it built) and point opts->harness at it.
  * EXIT_OK, or EXIT_USAGE after a message. */

@@ -45,19 +45,29 @@ enum harness_msg_kind {
     HARNESS_STARTED = 2, /* a: the child's pid (its process group and session) */
     HARNESS_ENDED = 3,   /* a: its wait status; b: CPU microseconds; c: max RSS (KiB) */
     HARNESS_FAILED = 4,  /* the driver could not start (a: errno) or fork (b: 4) */
+    HARNESS_DONE = 5,    /* in process: request `seq` done; b: the child's CPU microseconds
+                          * so far; c: its max RSS (KiB) */
 };
 
+/* seq: the number of the request (1, 2, ... since the server started) a
+ * child took last (HARNESS_STARTED, HARNESS_ENDED) or finished
+ * (HARNESS_DONE). */
 struct harness_msg {
-    uint32_t kind, a;
+    uint32_t kind, a, seq, pad;
     uint64_t b, c;
 };
+
+/* The environment variable that asks the driver to run inputs in process,
+ * N at most per child (runner_harness.in_process_runs). */
+#define HARNESS_ENV_IN_PROCESS "KPATH_HARNESS_IN_PROCESS"
 
 /* The shared memory: this header, then `nguards` uint32_t slots of which
  * the first `count` are the guards (1 .. nguards) a run reached, in the
  * order reached; then `nguards` struct harness_entry; then `nmodules`
- * NUL-terminated module names ("" for the program itself). */
+ * NUL-terminated module names ("" for the program itself).  `taken`: the
+ * requests read so far (by the server, or by a child in process). */
 struct harness_shm {
-    uint32_t magic, nguards, nmodules, count;
+    uint32_t magic, nguards, nmodules, count, taken, pad;
 };
 
 struct harness_entry {

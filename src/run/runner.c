@@ -89,7 +89,10 @@ struct server {
     const void *shm;        /* mapped read-only once the driver said hello */
     size_t shm_size;
     bool busy, ended, timed_out;
-    pid_t child;            /* the run's process (group, session); 0 until known */
+    pid_t child;            /* the run's process (group, session); 0 until known; in
+                             * process, the child that stays between runs */
+    uint32_t sent;          /* requests sent to this server (harness_msg.seq) */
+    uint64_t child_cpu_us;  /* in process: the child's CPU time at its last input's end */
     double started, deadline, prepare_ms;
     int wstatus;
     uint64_t cpu_us, max_rss_kb;
@@ -949,6 +952,14 @@ static void capture_discard(struct capture *c)
 
 static void server_close(struct runner *r, struct server *s)
 {
+    /* The child has its own session: its group goes first (in process it
+     * outlives its runs). */
+    if (s->child > 0) {
+        kill(-s->child, SIGKILL);
+        kill(s->child, SIGKILL);
+        keeper_tell(r, -(int32_t)s->child);
+        s->child = 0;
+    }
     if (s->pid > 0) {
         kill(-s->pid, SIGKILL);
         kill(s->pid, SIGKILL);
@@ -1006,19 +1017,41 @@ static bool server_read(struct runner *r, struct server *s)
             }
             if (!s->shm)
                 return false;
-        } else if (m.kind == HARNESS_STARTED && s->busy && !s->child) {
+        } else if (m.kind == HARNESS_STARTED) {
+            /* A child took request m.seq (the server ends one before it
+             * forks the next: the last one is gone). */
             s->child = (pid_t)m.a;
+            s->child_cpu_us = 0;
             keeper_tell(r, (int32_t)s->child);
             r->started[r->nstarted++ % RUNNER_PIDS_KEPT] = s->child;
-            if (s->timed_out) {
+            if (s->timed_out && s->busy && !s->ended && m.seq == s->sent) {
                 kill(-s->child, SIGKILL);
                 kill(s->child, SIGKILL);
             }
-        } else if (m.kind == HARNESS_ENDED && s->busy) {
-            s->wstatus = (int)m.a;
-            s->cpu_us = m.b;
-            s->max_rss_kb = m.c;
-            s->ended = true;
+        } else if (m.kind == HARNESS_DONE) {
+            /* In process: the child is done with request m.seq and stays. */
+            if (s->busy && !s->ended && m.seq == s->sent) {
+                s->wstatus = 0;
+                s->cpu_us = m.b >= s->child_cpu_us ? m.b - s->child_cpu_us : 0;
+                s->max_rss_kb = m.c;
+                s->ended = true;
+            }
+            s->child_cpu_us = m.b;
+        } else if (m.kind == HARNESS_ENDED) {
+            /* The child is gone.  Its end is the run's when it had taken
+             * the run's request and not said it was done with it (in
+             * process a child also ends between runs: after its last
+             * input, or killed while it waited). */
+            if (s->child)
+                keeper_tell(r, -(int32_t)s->child);
+            s->child = 0;
+            if (s->busy && !s->ended && m.seq == s->sent) {
+                s->wstatus = (int)m.a;
+                s->cpu_us = m.b >= s->child_cpu_us ? m.b - s->child_cpu_us : 0;
+                s->max_rss_kb = m.c;
+                s->ended = true;
+            }
+            s->child_cpu_us = 0;
         } else if (m.kind == HARNESS_FAILED) {
             free(s->error);
             s->error = xstrdup(m.b == 4 ? "the fork server cannot fork"
@@ -1056,7 +1089,11 @@ static bool server_start(struct runner *r, struct server *s, struct diag_list *d
         char **argv = xcalloc(argc + 1, sizeof *argv);
         for (size_t i = 0; i < argc; i++)
             argv[i] = xstrdup(h->argv[i]);
-        char **env = build_env(NULL, s->dir->path);
+        char resident[64];
+        snprintf(resident, sizeof resident, "%s=%u", HARNESS_ENV_IN_PROCESS,
+                 h->in_process_runs);
+        char *env_extra[] = {resident, NULL};
+        char **env = build_env(h->in_process_runs ? env_extra : NULL, s->dir->path);
         int extra[4] = {req[0], msg[1], s->input_fd, s->shm_fd};
         pid = start_child(&r->opts, argv, env, s->cwd, NULL, out_p[1], err_p[1], status_p[1],
                           extra, 4);
@@ -1070,6 +1107,9 @@ static bool server_start(struct runner *r, struct server *s, struct diag_list *d
             close(to_close[i]);
     s->req_w = req[1];
     s->msg_r = msg[0];
+    s->sent = 0;
+    s->child = 0;
+    s->child_cpu_us = 0;
     capture_init(&s->out, out_p[0], NULL, 0);
     capture_init(&s->err, err_p[0], NULL, 0);
     s->pidfd = -1;
@@ -1189,7 +1229,6 @@ static bool harness_start(struct runner *r, const struct runner_job *job, struct
     s->error = NULL;
     s->busy = true;
     s->ended = s->timed_out = false;
-    s->child = 0;
     s->wstatus = 0;
     s->cpu_us = s->max_rss_kb = 0;
     s->user = job->user;
@@ -1198,6 +1237,8 @@ static bool harness_start(struct runner *r, const struct runner_job *job, struct
         /* The server is gone: this run cannot be done; the next starts a new one. */
         s->error = xstrdup(ok ? "the fork server ended" : "cannot pass the input");
         s->ended = true;
+    } else {
+        s->sent++;
     }
     s->started = now_seconds();
     s->prepare_ms = (s->started - t0) * 1000.0;
@@ -1255,10 +1296,12 @@ static struct runner_result *harness_finish(struct runner *r, struct server *s)
             res->features[res->nfeatures++] = xstrdup(r->guard_names[g]);
         }
     }
-    if (s->child)
+    /* A forked child is gone once its end is known; in process it stays. */
+    if (s->child && !r->opts.harness->in_process_runs) {
         keeper_tell(r, -(int32_t)s->child);
+        s->child = 0;
+    }
     s->busy = false;
-    s->child = 0;
     r->running--;
     /* A fresh working directory for the next run (checked: usually empty). */
     if (s->pid && s->cwd && !empty_dir(s->cwd))
@@ -1670,16 +1713,10 @@ void runner_kill_all(struct runner *r)
         struct server *s = &r->servers[i];
         if (!s->busy)
             continue;
-        if (s->child) {
-            kill(-s->child, SIGKILL);
-            kill(s->child, SIGKILL);
-            keeper_tell(r, -(int32_t)s->child);
-        }
-        server_close(r, s);
+        server_close(r, s); /* its child's group too */
         free(s->error);
         s->error = NULL;
         s->busy = false;
-        s->child = 0;
         r->running--;
     }
     sweep(r);

@@ -63,12 +63,24 @@
  * process group, the timeout (kill of its group), and the server's limits;
  * its stdout and stderr are captured as a run's; the guards it reached
  * become the result's features.  The input goes through memory: the
- * program never sees the suite's file. */
+ * program never sees the suite's file.
+ *
+ * In process (in_process_runs > 0): the child stays for the next input,
+ * up to in_process_runs inputs, then the server forks a new one; a child
+ * that crashes, exits or is killed by the timeout ends with that input's
+ * outcome (as a forked child's) and the next input gets a new child.  The
+ * child keeps its session, process group and limits, and is killed with
+ * its group when it ends or its server closes; the working directory is
+ * checked empty after every input (else a new server, in a new one), its
+ * streams are flushed after every input.  What the harness keeps in memory
+ * from one input to the next (globals, caches, leaks) is the risk the user
+ * accepts: features and outcomes may then differ from a fork per input. */
 struct runner_harness {
     char *const *argv;      /* the built harness and its arguments (harness_build) */
     const char *prefix, *suffix; /* bytes put around every input */
     size_t prefix_len, suffix_len;
     bool edges;             /* edge features too */
+    uint32_t in_process_runs; /* 0: a child per input; else inputs per child */
 };
 
 struct runner_options {

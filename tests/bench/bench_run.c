@@ -8,9 +8,15 @@
  * (build/subjects/calc), -j 1: counters read directly (gcov_data, the
  * goal: <= 0.5 ms per run) against a gcov process per run (the way before
  * it) and against no collection; then harness mode (kpath run --harness:
- * a libFuzzer harness built with function coverage and run by its fork
- * server, the goal >= 2,000 runs/s) against the same parser as a program
- * with --gcov and the shell loop.  Prints figures; asserts nothing. */
+ * a libFuzzer harness built with function coverage, the goal >= 2,000
+ * runs/s with function features on a small C parser), a fork per input
+ * and --in-process, -j 1 and -j 2, on tests/subjects/harness_list.c and on
+ * cJSON's own harness (fuzzing/cjson_read_fuzzer.c, from CJSON_GIT,
+ * default /work/.mirror/DaveGamble+cJSON/repo, when it is there), as
+ * ratios to the goal and to a bare fork/setsid/exit/wait loop measured in
+ * the same run (the ceiling of a fork per input), against the same parser
+ * as a program with --gcov and the shell loop.  Prints figures; asserts
+ * nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,9 +193,123 @@ static double bare_fork_time(size_t n)
     return bench_now() - start;
 }
 
+/* One harness, a fork per input and in process, -j 1 and -j 2: runs/s as
+ * ratios to the goal and to the bare fork loop (runs/s `bare`). */
+#define HARNESS_GOAL 2000.0
+static void bench_harness_modes(const char *label, const struct harness_program *prog,
+                                const char *prefix, const char *suffix, size_t suffix_len,
+                                const struct sample_list *inputs, const char *results,
+                                double bare, double loop)
+{
+    double n = (double)inputs->len;
+    for (int in_process = 0; in_process <= 1; in_process++) {
+        double one = -1;
+        for (uint32_t j = 1; j <= 2; j++) {
+            struct runner_harness h = {.argv = prog->argv, .prefix = prefix,
+                                       .prefix_len = strlen(prefix), .suffix = suffix,
+                                       .suffix_len = suffix_len,
+                                       .in_process_runs = in_process ? 1000 : 0};
+            double cpu = 0;
+            double t = campaign_time_with(prog->argv, j, GCOV_NONE, NULL, &h, inputs, results,
+                                          &cpu);
+            if (t <= 0)
+                continue;
+            printf("  %s, %s, fn features, -j %u: %.0f runs/s (%.3f ms per run, CPU %.3f ms); "
+                   "%.2fx the goal of 2,000/s", label,
+                   in_process ? "--in-process" : "a fork per input", j, n / t, t * 1e3 / n,
+                   cpu * 1e3 / n, n / t / HARNESS_GOAL);
+            if (bare > 0)
+                printf("; %.2fx the bare fork loop", n / t / bare);
+            if (loop > 0 && !in_process && j == 1)
+                printf("; %.2fx the shell loop of /bin/true", loop / t);
+            if (j == 1)
+                one = t;
+            else if (one > 0)
+                printf("; %.2fx -j 1", one / t);
+            printf("\n");
+        }
+    }
+}
+
+/* Write `n` inputs DIR/NAME.EXT (the exprs' paths with EXT added) made by
+ * `make` into *out. */
+static void write_inputs(const struct sample_list *exprs, const char *ext,
+                         void (*make)(FILE *, size_t), struct sample_list *out)
+{
+    for (size_t i = 0; i < exprs->len; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s.%s", exprs->paths[i], ext);
+        FILE *f = fopen(path, "w");
+        if (!f)
+            continue;
+        make(f, i);
+        fclose(f);
+        out->paths = realloc(out->paths, (out->len + 1) * sizeof *out->paths);
+        out->paths[out->len++] = strdup(path);
+    }
+}
+
+static void make_list(FILE *f, size_t i)
+{
+    fprintf(f, "[%zu,ab,[%zu]]", i, i * 7);
+}
+
+static void make_json(FILE *f, size_t i)
+{
+    fprintf(f, "{\"id\": %zu, \"name\": \"n%zu\", \"tags\": [true, null, %zu.5]}", i, i, i % 13);
+}
+
+static void remove_inputs(struct sample_list *inputs)
+{
+    for (size_t i = 0; i < inputs->len; i++)
+        unlink(inputs->paths[i]);
+    sample_list_free(inputs);
+}
+
+/* cJSON's own harness, built from the mirror into `dir`; false when the
+ * mirror is not there or it does not build (saying so). */
+static bool build_cjson(const char *dir, const char *cache, struct harness_program *prog)
+{
+    const char *git = getenv("CJSON_GIT");
+    if (!git || !*git)
+        git = "/work/.mirror/DaveGamble+cJSON/repo";
+    struct stat st;
+    if (stat(git, &st) != 0) {
+        printf("  (no cJSON repository at %s (CJSON_GIT): cJSON's harness skipped)\n", git);
+        return false;
+    }
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/fuzzing' && git --git-dir='%s' show HEAD:cJSON.c >'%s/cJSON.c' && "
+             "git --git-dir='%s' show HEAD:cJSON.h >'%s/cJSON.h' && git --git-dir='%s' show "
+             "HEAD:fuzzing/cjson_read_fuzzer.c >'%s/fuzzing/cjson_read_fuzzer.c'",
+             dir, git, dir, git, dir, git, dir);
+    if (system(cmd) != 0) {
+        printf("  (cannot read cJSON's harness from %s)\n", git);
+        return false;
+    }
+    char harness[4200], source[4200];
+    snprintf(harness, sizeof harness, "%s/fuzzing/cjson_read_fuzzer.c", dir);
+    snprintf(source, sizeof source, "%s/cJSON.c", dir);
+    const char *sources[] = {source};
+    struct harness_spec spec = {.harness = harness, .sources = sources, .nsources = 1,
+                                .cache_dir = cache};
+    struct diag_list diags = DIAG_LIST_INIT;
+    double t0 = bench_now();
+    bool ok = harness_build(&spec, prog, &diags);
+    if (ok)
+        printf("  cJSON's fuzzing/cjson_read_fuzzer.c with cJSON.c built: %.2f s\n",
+               bench_now() - t0);
+    else
+        printf("  cJSON's harness: not built (%s)\n", diags.len ? diags.items[0].message : "?");
+    diag_list_free(&diags);
+    return ok;
+}
+
 /* Harness mode: tests/subjects/harness_list.c built by kpath (clang,
- * function coverage, its fork server), runs/s at -j 1 and 2, against the
- * same parser as a program of its own built with --coverage and run with
+ * function coverage, its fork server) and cJSON's harness, a fork per
+ * input and in process, -j 1 and 2, against a bare fork loop, the same
+ * parser as a program of its own built with --coverage and run with
  * --gcov (build/tests/subjects/harness_list), and the shell loop. */
 static void bench_harness(const char *root, const struct sample_list *exprs, const char *results,
                           double loop)
@@ -213,38 +333,14 @@ static void bench_harness(const char *root, const struct sample_list *exprs, con
     printf("  harness_list.c built (clang, -fsanitize-coverage=func): %.2f s\n", bench_now() - t0);
     /* List inputs for the list parser: the same count as the others. */
     struct sample_list inputs = SAMPLE_LIST_INIT;
-    for (size_t i = 0; i < exprs->len; i++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s.list", exprs->paths[i]);
-        FILE *f = fopen(path, "w");
-        if (!f)
-            continue;
-        fprintf(f, "[%zu,ab,[%zu]]", i, i * 7);
-        fclose(f);
-        inputs.paths = realloc(inputs.paths, (inputs.len + 1) * sizeof *inputs.paths);
-        inputs.paths[inputs.len++] = strdup(path);
-    }
-    struct runner_harness h = {.argv = prog.argv, .prefix = "", .suffix = ""};
-    double n = (double)inputs.len, one = -1;
-    for (uint32_t j = 1; j <= 2; j++) {
-        double cpu = 0;
-        double t = campaign_time_with(prog.argv, j, GCOV_NONE, NULL, &h, &inputs, results, &cpu);
-        if (t <= 0)
-            continue;
-        printf("  harness, fn features, -j %u: %.0f runs/s (%.3f ms per run, CPU %.3f ms)", j,
-               n / t, t * 1e3 / n, cpu * 1e3 / n);
-        if (loop > 0)
-            printf("; %.2fx the shell loop of /bin/true", loop / t);
-        if (j == 1)
-            one = t;
-        else if (one > 0)
-            printf("; %.2fx -j 1", one / t);
-        printf("\n");
-    }
-    double bare = bare_fork_time(inputs.len);
+    write_inputs(exprs, "list", make_list, &inputs);
+    double n = (double)inputs.len;
+    double bare_t = bare_fork_time(inputs.len);
+    double bare = bare_t > 0 ? n / bare_t : -1;
     if (bare > 0)
-        printf("  a bare fork, setsid, exit, wait loop (the floor): %.0f runs/s (%.3f ms per run)\n",
-               n / bare, bare * 1e3 / n);
+        printf("  a bare fork, setsid, exit, wait loop (the ceiling of a fork per input): %.0f "
+               "runs/s (%.3f ms per run)\n", bare, bare_t * 1e3 / n);
+    bench_harness_modes("harness_list.c", &prog, "", "", 0, &inputs, results, bare, loop);
     char *argv[] = {standalone, NULL};
     if (access(standalone, X_OK) == 0) {
         double cpu = 0;
@@ -255,16 +351,23 @@ static void bench_harness(const char *root, const struct sample_list *exprs, con
     } else {
         printf("  (no %s: make subjects for the --gcov comparison)\n", standalone);
     }
+    remove_inputs(&inputs);
+    harness_program_free(&prog);
+    /* cJSON's harness: four flag bytes before the JSON, a NUL after it. */
+    char cjson_dir[4200];
+    snprintf(cjson_dir, sizeof cjson_dir, "%s/cjson", cache);
+    if (build_cjson(cjson_dir, cache, &prog)) {
+        write_inputs(exprs, "json", make_json, &inputs);
+        bench_harness_modes("cJSON's harness", &prog, "1111", "", 1, &inputs, results, bare, -1);
+        remove_inputs(&inputs);
+        harness_program_free(&prog);
+    }
     char la[128] = "";
     FILE *lf = fopen("/proc/loadavg", "r");
     if (lf && fgets(la, sizeof la, lf))
         printf("  load average now (1, 5, 15 min): %.14s\n", la);
     if (lf)
         fclose(lf);
-    for (size_t i = 0; i < inputs.len; i++)
-        unlink(inputs.paths[i]);
-    sample_list_free(&inputs);
-    harness_program_free(&prog);
     diag_list_free(&diags);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", cache);

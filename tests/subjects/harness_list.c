@@ -10,7 +10,11 @@
  *   '!' writes through a null pointer (SIGSEGV)   '~' abort() (SIGABRT)
  *   '@' loops forever (the timeout)               '%' exit(3)
  *   '&' forks a child that writes to the terminal and stdout and sleeps
- *   '$' prints "dollar" on stdout and "warn" on stderr.
+ *   '$' prints "dollar" on stdout and "warn" on stderr
+ * and state kept between inputs: '#' counts the '#' inputs its process has
+ * run and calls seen_before from the second on (never with a fork per
+ * input, whose children all start from the server's count of 0; with
+ * --in-process from a child's second '#' input on: the accepted risk).
  * Built with -DKPATH_STANDALONE (make subjects, with --coverage) it is a
  * program of its own that reads the input on stdin: the same parser for
  * `kpath run --gcov`, whose functions are the harness's plus main. */
@@ -86,8 +90,18 @@ static int parse_value(struct cursor *c, int depth)
     return fail(c);
 }
 
+static int hashes;           /* '#' inputs run by this process */
+static volatile int seen;    /* written, so that the call to seen_before stays */
+
+static void seen_before(void)
+{
+    seen = 1;
+}
+
 static void hostile(uint8_t ch)
 {
+    if (ch == '#' && hashes++)
+        seen_before();
     if (ch == '!')
         *(volatile int *)(uintptr_t)0 = 1;
     if (ch == '~')

@@ -42,7 +42,7 @@ TEST(harness_bytes_with_escapes)
  * the entry of another function at 0x40. */
 static size_t make_table(unsigned char *mem, size_t cap)
 {
-    struct harness_shm h = {HARNESS_MAGIC, 3, 1, 0};
+    struct harness_shm h = {.magic = HARNESS_MAGIC, .nguards = 3, .nmodules = 1};
     struct harness_entry e[3] = {{0x10, 0, 1}, {0x18, 0, 0}, {0x40, 0, 1}};
     size_t at = 0;
     memset(mem, 0, cap);
