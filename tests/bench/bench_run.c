@@ -278,17 +278,22 @@ static bool build_cjson(const char *dir, const char *cache, struct harness_progr
         printf("  (no cJSON repository at %s (CJSON_GIT): cJSON's harness skipped)\n", git);
         return false;
     }
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd,
+    size_t need = 4 * strlen(dir) + 3 * strlen(git) + 256;
+    char *cmd = malloc(need);
+    if (!cmd)
+        return false;
+    snprintf(cmd, need,
              "mkdir -p '%s/fuzzing' && git --git-dir='%s' show HEAD:cJSON.c >'%s/cJSON.c' && "
              "git --git-dir='%s' show HEAD:cJSON.h >'%s/cJSON.h' && git --git-dir='%s' show "
              "HEAD:fuzzing/cjson_read_fuzzer.c >'%s/fuzzing/cjson_read_fuzzer.c'",
              dir, git, dir, git, dir, git, dir);
-    if (system(cmd) != 0) {
+    int rc = system(cmd);
+    free(cmd);
+    if (rc != 0) {
         printf("  (cannot read cJSON's harness from %s)\n", git);
         return false;
     }
-    char harness[4200], source[4200];
+    char harness[200], source[200];
     snprintf(harness, sizeof harness, "%s/fuzzing/cjson_read_fuzzer.c", dir);
     snprintf(source, sizeof source, "%s/cJSON.c", dir);
     const char *sources[] = {source};
@@ -354,7 +359,7 @@ static void bench_harness(const char *root, const struct sample_list *exprs, con
     remove_inputs(&inputs);
     harness_program_free(&prog);
     /* cJSON's harness: four flag bytes before the JSON, a NUL after it. */
-    char cjson_dir[4200];
+    char cjson_dir[100];
     snprintf(cjson_dir, sizeof cjson_dir, "%s/cjson", cache);
     if (build_cjson(cjson_dir, cache, &prog)) {
         write_inputs(exprs, "json", make_json, &inputs);
