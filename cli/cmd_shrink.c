@@ -66,8 +66,7 @@ static const struct cli_option options[] = {
 
 const struct cli_command cmd_shrink_command = {
     .name = "shrink",
-    .usage = "[options] GRAMMAR INPUT [-o FILE] -- COMMAND [ARG...]\n"
-             "       kpath shrink [options] --harness FILE.c|FILE.so GRAMMAR INPUT [-o FILE]",
+    .usage = "[options] GRAMMAR INPUT [-o FILE] -- COMMAND [ARG...]",
     .summary = "reduce a failing input to a smaller one that fails the same way",
     .description =
     "Run COMMAND on INPUT (as kpath run does: on standard input, or '{}' in the\n"
@@ -75,9 +74,10 @@ const struct cli_command cmd_shrink_command = {
     "keeps its behaviour: the same outcome as INPUT's (exit:3, signal:SIGSEGV,\n"
     "timeout), or what --keep names.\n"
     "\n"
-    "With --harness (and its options, as kpath run's) the program is a libFuzzer\n"
-    "harness, built once and run through its fork server (--in-process: one\n"
-    "child for many inputs); --keep fn:NAME then names a function it reached.\n"
+    "With --harness FILE.c|FILE.so in place of -- COMMAND (and the other harness\n"
+    "options, as kpath run's) the program is a libFuzzer harness, built once and\n"
+    "run through its fork server (--in-process: one child for many inputs);\n"
+    "--keep fn:NAME then names a function it reached.\n"
     "\n"
     "When GRAMMAR parses INPUT, the reduction works on its derivation tree, in\n"
     "passes over the tree top down, trying only edits that make the input\n"

@@ -18,7 +18,7 @@ status: 2
 === shrink-missing-command
 $ kpath shrink grammars/arith.ebnf README.md
 stderr:
-| kpath shrink: missing -- COMMAND (the program that fails on INPUT)
+| kpath shrink: missing -- COMMAND (the program that fails on INPUT) or --harness FILE
 | Try 'kpath shrink --help' for more information.
 status: 2
 
