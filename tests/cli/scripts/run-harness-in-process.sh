@@ -67,7 +67,7 @@ run() { # results-file options...
     out=$1
     shift
     "$KPATH" run -q --timeout 1 --results "$out" --harness "$h" "$@" grammars/expr.ebnf \
-        "$tmp/in" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "kpath run $*: exit $?"; }
+        "$tmp/in" >/dev/null 2>"$tmp/err" || { st=$?; cat "$tmp/err" >&2; fail "kpath run $*: exit $st"; }
     # Nothing of the harness outlives kpath: servers, children, the '&' sleeper.
     for p in /proc/[0-9]*; do
         case $(readlink "$p/exe" 2>/dev/null) in
@@ -139,6 +139,25 @@ for i in 1 2 3 4 5; do
     got=$(features "$i" "$tmp/hash.jsonl")
     [ "$got" = "$want" ] || fail "--in-process-runs 2: input $i: $got, expected $want"
 done
+
+# Edges: every guard a child reached is put back after its input, so the
+# same edges as with a fork per input, input after input in one child
+# (the same list twice: the second reaches them all again).
+mkdir "$tmp/e"
+for i in a-num c-list e-name k-other m-num o-list; do cp "$tmp/in/$i.txt" "$tmp/e/"; done
+cp "$tmp/in/c-list.txt" "$tmp/e/z-list.txt"
+for mode in "" --in-process; do
+    "$KPATH" run -q -j 1 --harness-edges $mode --results "$tmp/e$mode.jsonl" --harness "$h" \
+        grammars/expr.ebnf "$tmp/e" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "edges $mode"; }
+done
+for i in a-num c-list e-name k-other m-num o-list z-list; do
+    got=$(features "$i" "$tmp/e--in-process.jsonl")
+    case $got in *edge:parse_value:*) ;; *) fail "edges: $i has no edge of parse_value: $got" ;; esac
+    [ "$got" = "$(features "$i" "$tmp/e.jsonl")" ] ||
+        fail "edges: $i in process: $got; a fork per input: $(features "$i" "$tmp/e.jsonl")"
+done
+[ "$(features z-list "$tmp/e--in-process.jsonl")" = "$(features c-list "$tmp/e--in-process.jsonl")" ] ||
+    fail "edges: the same input twice in one child differs"
 
 # Usage: --in-process needs --harness, --in-process-runs needs --in-process
 # and a count of 1 or more.

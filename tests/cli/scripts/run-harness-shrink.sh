@@ -21,11 +21,11 @@ printf '!ab[1,2],x' >"$tmp/crash.txt"
 printf '[12,ab,[3]]' >"$tmp/list.txt"
 for mode in "" --in-process; do
     "$KPATH" shrink $mode --harness "$h" -o "$tmp/small" grammars/expr.ebnf "$tmp/crash.txt" \
-        2>"$tmp/err" || { cat "$tmp/err" >&2; fail "shrink $mode: exit $?"; }
+        2>"$tmp/err" || { st=$?; cat "$tmp/err" >&2; fail "shrink $mode: exit $st"; }
     [ "$(cat "$tmp/small")" = '!' ] || fail "shrink $mode: '$(cat "$tmp/small")', expected '!'"
     grep -q "keeping signal:SIGSEGV" "$tmp/err" || fail "shrink $mode: $(cat "$tmp/err")"
     "$KPATH" shrink $mode --harness "$h" --keep fn:parse_list grammars/expr.ebnf "$tmp/list.txt" \
-        >"$tmp/small" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "shrink --keep $mode: exit $?"; }
+        >"$tmp/small" 2>"$tmp/err" || { st=$?; cat "$tmp/err" >&2; fail "shrink --keep $mode: exit $st"; }
     [ "$(cat "$tmp/small")" = '[' ] || fail "shrink --keep $mode: '$(cat "$tmp/small")', expected '['"
 done
 # The harness is the program: not with -- COMMAND; one of them is needed.
