@@ -54,6 +54,11 @@ struct lexer {
     uint32_t *rule_enters; /* per spec rule: the mode it enters, or NO_STATE */
     uint32_t *rule_type;   /* per spec rule: the rule it counts as */
     uint32_t *active;      /* per spec rule: how many times it is being inlined */
+    /* Per spec rule: it holds a non-greedy loop, itself or in a fragment it
+     * uses (HTML_STRING : '<' (TAG | ~[<>])* '>' with fragment TAG :
+     * '<' .*? '>' stops at its first end, as ANTLR's does once a path
+     * through TAG's loop reaches it). */
+    bool *nongreedy;
     const char *file;
     struct diag_list *diags;
     bool failed;
@@ -298,6 +303,42 @@ static struct piece build_expr(struct lexer *lx, const struct expr *e, uint32_t 
 
 static bool is_separator(const struct lexer *lx, uint32_t mode, const char *sep);
 
+/* lx->nongreedy: the rules that hold a non-greedy loop, then, until nothing
+ * changes, the rules that refer to one of them (the walk over a rule's
+ * exprs keeps its own stack: no recursion on the grammar's depth). */
+static void mark_nongreedy(struct lexer *lx)
+{
+    uint32_t n = lx->spec->nrules;
+    lx->nongreedy = xcalloc(n ? n : 1, sizeof *lx->nongreedy);
+    for (uint32_t r = 0; r < n; r++)
+        lx->nongreedy[r] = lx->spec->rules[r].nongreedy;
+    const struct expr **stack = NULL;
+    size_t cap = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t r = 0; r < n; r++) {
+            if (lx->nongreedy[r])
+                continue;
+            size_t depth = 0;
+            stack = xgrow(stack, &cap, 1, sizeof *stack);
+            stack[depth++] = lx->spec->rules[r].rhs;
+            while (depth && !lx->nongreedy[r]) {
+                const struct expr *e = stack[--depth];
+                if (e->kind == EXPR_REF) {
+                    uint32_t to = lexer_rule_index(lx, e->u.ref.name);
+                    if (to != RULE_NONE && lx->nongreedy[to])
+                        lx->nongreedy[r] = changed = true;
+                    continue;
+                }
+                stack = xgrow(stack, &cap, depth + e->nchildren, sizeof *stack);
+                for (uint32_t c = 0; c < e->nchildren; c++)
+                    stack[depth++] = e->children[c];
+            }
+        }
+    }
+    free(stack);
+}
+
 struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *spec,
                             const char *file, struct diag_list *diags)
 {
@@ -322,6 +363,7 @@ struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *sp
             lx->rule_type[r] = t;
         }
     }
+    mark_nongreedy(lx);
     /* Per mode: a chain of splits into its token rules, in priority order. */
     uint32_t *last_split = xmalloc((size_t)lx->nmodes * sizeof *last_split);
     for (uint32_t m = 0; m < lx->nmodes; m++)
@@ -374,6 +416,7 @@ void lexer_free(struct lexer *lx)
     free(lx->rule_enters);
     free(lx->rule_type);
     free(lx->active);
+    free(lx->nongreedy);
     free(lx->seps);
     free(lx->nseps);
     free(lx);
@@ -471,7 +514,7 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
         bool any_stopped = false;
         for (uint32_t k = 0; k < sim->cur.n; k++) {
             const struct state *q = &st[sim->cur.items[k]];
-            if (q->kind == S_ACCEPT && i > pos && lx->spec->rules[q->rule].nongreedy) {
+            if (q->kind == S_ACCEPT && i > pos && lx->nongreedy[q->rule]) {
                 sim->stopped[q->rule] = true;
                 any_stopped = true;
             }
