@@ -55,7 +55,7 @@ fi
 MAX_EXAMPLES=${MAX_EXAMPLES:-20}
 PARSE_SECONDS=${PARSE_SECONDS:-10}
 COVER_SECONDS=${COVER_SECONDS:-120}
-GRAMMARS=${GRAMMARS:-"json csv json5 lua sql/sqlite css3 xml toml dot calculator smiles iri semver tinyc"}
+GRAMMARS=${GRAMMARS:-"json csv json5 lua sql/sqlite css3 xml toml dot calculator smiles iri semver tinyc objc glsl graphql"}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 [ -z "${KEEP:-}" ] || mkdir -p "$KEEP"
