@@ -54,6 +54,11 @@ struct lexer {
     uint32_t *rule_enters; /* per spec rule: the mode it enters, or NO_STATE */
     uint32_t *rule_type;   /* per spec rule: the rule it counts as */
     uint32_t *active;      /* per spec rule: how many times it is being inlined */
+    /* Per spec rule: it holds a non-greedy loop, itself or in a fragment it
+     * uses (HTML_STRING : '<' (TAG | ~[<>])* '>' with fragment TAG :
+     * '<' .*? '>' stops at its first end, as ANTLR's does once a path
+     * through TAG's loop reaches it). */
+    bool *nongreedy;
     const char *file;
     struct diag_list *diags;
     bool failed;
@@ -298,6 +303,42 @@ static struct piece build_expr(struct lexer *lx, const struct expr *e, uint32_t 
 
 static bool is_separator(const struct lexer *lx, uint32_t mode, const char *sep);
 
+/* lx->nongreedy: the rules that hold a non-greedy loop, then, until nothing
+ * changes, the rules that refer to one of them (the walk over a rule's
+ * exprs keeps its own stack: no recursion on the grammar's depth). */
+static void mark_nongreedy(struct lexer *lx)
+{
+    uint32_t n = lx->spec->nrules;
+    lx->nongreedy = xcalloc(n ? n : 1, sizeof *lx->nongreedy);
+    for (uint32_t r = 0; r < n; r++)
+        lx->nongreedy[r] = lx->spec->rules[r].nongreedy;
+    const struct expr **stack = NULL;
+    size_t cap = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t r = 0; r < n; r++) {
+            if (lx->nongreedy[r])
+                continue;
+            size_t depth = 0;
+            stack = xgrow(stack, &cap, 1, sizeof *stack);
+            stack[depth++] = lx->spec->rules[r].rhs;
+            while (depth && !lx->nongreedy[r]) {
+                const struct expr *e = stack[--depth];
+                if (e->kind == EXPR_REF) {
+                    uint32_t to = lexer_rule_index(lx, e->u.ref.name);
+                    if (to != RULE_NONE && lx->nongreedy[to])
+                        lx->nongreedy[r] = changed = true;
+                    continue;
+                }
+                stack = xgrow(stack, &cap, depth + e->nchildren, sizeof *stack);
+                for (uint32_t c = 0; c < e->nchildren; c++)
+                    stack[depth++] = e->children[c];
+            }
+        }
+    }
+    free(stack);
+}
+
 struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *spec,
                             const char *file, struct diag_list *diags)
 {
@@ -322,6 +363,7 @@ struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *sp
             lx->rule_type[r] = t;
         }
     }
+    mark_nongreedy(lx);
     /* Per mode: a chain of splits into its token rules, in priority order. */
     uint32_t *last_split = xmalloc((size_t)lx->nmodes * sizeof *last_split);
     for (uint32_t m = 0; m < lx->nmodes; m++)
@@ -374,6 +416,7 @@ void lexer_free(struct lexer *lx)
     free(lx->rule_enters);
     free(lx->rule_type);
     free(lx->active);
+    free(lx->nongreedy);
     free(lx->seps);
     free(lx->nseps);
     free(lx);
@@ -471,7 +514,7 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
         bool any_stopped = false;
         for (uint32_t k = 0; k < sim->cur.n; k++) {
             const struct state *q = &st[sim->cur.items[k]];
-            if (q->kind == S_ACCEPT && i > pos && lx->spec->rules[q->rule].nongreedy) {
+            if (q->kind == S_ACCEPT && i > pos && lx->nongreedy[q->rule]) {
                 sim->stopped[q->rule] = true;
                 any_stopped = true;
             }
@@ -654,14 +697,16 @@ static bool is_separator(const struct lexer *lx, uint32_t mode, const char *sep)
     return ok;
 }
 
-/* The candidate text of lexer_separate from want[f] on: the raw text with
- * seps[mode[i]][level[i]-1] before want[i] (mode[i]: the lexer mode there);
- * pre[i] and at[i] say where that separator and want[i] begin in it. */
+/* The candidate text of lexer_separate from span f on: the raw text with
+ * seps[mode[i]][level[i]-1] before spans[i] (mode[i]: the lexer mode there);
+ * pre[i] and at[i] say where that separator and spans[i] begin in it.  Every
+ * span, skip tokens included, can take a separator: a token that runs into
+ * a skipped comment ('-' then '--x') is mended between the two. */
 struct candidate {
     const char *text;           /* raw */
     size_t len;
-    const struct lexer_span *want;
-    size_t nwant;
+    const struct lexer_span *spans;
+    size_t n;
     uint8_t *level;
     uint32_t *mode;
     size_t *pre, *at;
@@ -672,101 +717,136 @@ static void rebuild_from(struct candidate *c, const char *const (*seps)[2], size
 {
     if (f == 0) {
         c->cand.len = 0;
-        strbuf_add(&c->cand, c->text, c->nwant ? c->want[0].start : c->len);
+        strbuf_add(&c->cand, c->text, c->n ? c->spans[0].start : c->len);
     } else {
         c->cand.len = c->pre[f];
     }
-    for (size_t i = f; i < c->nwant; i++) {
+    for (size_t i = f; i < c->n; i++) {
         c->pre[i] = c->cand.len;
         if (c->level[i])
             strbuf_addstr(&c->cand, seps[c->mode[i]][c->level[i] - 1]);
         c->at[i] = c->cand.len;
-        size_t to = i + 1 < c->nwant ? c->want[i + 1].start : c->len;
-        strbuf_add(&c->cand, c->text + c->want[i].start, to - c->want[i].start);
+        size_t to = i + 1 < c->n ? c->spans[i + 1].start : c->len;
+        strbuf_add(&c->cand, c->text + c->spans[i].start, to - c->spans[i].start);
     }
 }
 
-/* The mode after token rule r, read from the state `from`. */
-static uint32_t mode_after(const struct lexer *lx, const struct lex_run *from, uint32_t r)
+/* The lexer's mode and the top of its mode stack (its mode when the stack is
+ * empty) before a token: enough for mode_after. */
+struct mode_point {
+    uint32_t mode, below;
+    bool stacked;
+};
+
+static struct mode_point mode_point_of(const struct lex_run *run)
+{
+    return (struct mode_point){run->mode, run->depth ? run->stack[run->depth - 1] : run->mode,
+                               run->depth > 0};
+}
+
+/* The mode after token rule r, read from the point `from`. */
+static uint32_t mode_after(const struct lexer *lx, struct mode_point from, uint32_t r)
 {
     const struct lexer_rule *lr = &lx->spec->rules[r];
     if (lr->pops)
-        return from->depth ? from->stack[from->depth - 1] : from->mode;
-    return lx->rule_enters[r] != NO_STATE ? lx->rule_enters[r] : from->mode;
+        return from.stacked ? from.below : from.mode;
+    return lx->rule_enters[r] != NO_STATE ? lx->rule_enters[r] : from.mode;
+}
+
+/* The first span that begins after byte `pos` of the candidate (c->n: none). */
+static size_t span_after(const struct candidate *c, size_t pos)
+{
+    size_t lo = 0, hi = c->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->at[mid] > pos)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
 }
 
 bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
                     const struct lexer_span *spans, size_t n, struct strbuf *out)
 {
     const char *const (*seps)[2] = lx->seps;
-    struct candidate c = {text, len, NULL, 0, NULL, NULL, NULL, NULL, STRBUF_INIT};
-    /* The parser's tokens: the spans that are not skip tokens. */
-    struct lexer_span *want = xmalloc((n ? n : 1) * sizeof *want);
+    struct candidate c = {text, len, spans, n, NULL, NULL, NULL, NULL, STRBUF_INIT};
+    /* The parser's tokens: the spans that are not skip tokens (widx: their
+     * index in spans). */
+    size_t *widx = xmalloc((n ? n : 1) * sizeof *widx), nwant = 0;
     for (size_t i = 0; i < n; i++)
         if (!lx->spec->rules[spans[i].rule].skip)
-            want[c.nwant++] = spans[i];
-    c.want = want;
-    c.level = xcalloc(c.nwant + 1, 1);
-    c.mode = xcalloc(c.nwant + 1, sizeof *c.mode);
-    uint32_t *mode_before = xcalloc(c.nwant + 1, sizeof *mode_before); /* want[i] read in it */
-    c.pre = xmalloc((c.nwant + 1) * sizeof *c.pre);
-    c.at = xmalloc((c.nwant + 1) * sizeof *c.at);
+            widx[nwant++] = i;
+    c.level = xcalloc(n + 1, 1);
+    c.mode = xcalloc(n + 1, sizeof *c.mode);
+    uint32_t *mode_before = xcalloc(nwant + 1, sizeof *mode_before); /* want m read in it */
+    c.pre = xmalloc((n + 1) * sizeof *c.pre);
+    c.at = xmalloc((n + 1) * sizeof *c.at);
     rebuild_from(&c, seps, 0);
     /* One pass of the lexer over the candidate; where it reads the tokens
      * otherwise than written, a separator (or the next one) goes in, and
-     * the pass resumes from the lexer's state after the last token read
-     * right (ck), so a text is lexed about once, whatever it needs. */
+     * the pass resumes from the lexer's state after the last parser token
+     * read right (ck), so a text is lexed about once, whatever it needs. */
     struct sim sim;
     sim_init(&sim, lx);
     struct lex_run run = LEX_RUN_START, ck = LEX_RUN_START;
-    size_t m = 0, ck_m = 0, mends = 0; /* m: want[m] is the next token to read */
+    size_t m = 0, ck_m = 0, mends = 0; /* m: parser token m (spans[widx[m]]) is next */
     bool ok = false;
     for (;;) {
         struct lexer_token t;
         size_t err = SIZE_MAX;
+        struct mode_point before = mode_point_of(&run);
         int got = next_token(&sim, &run, strbuf_str(&c.cand), c.cand.len, &t, &err);
-        size_t fix = m; /* the token to put a separator before */
+        size_t sm = m < nwant ? widx[m] : n; /* the span of the next parser token */
+        size_t fix = sm;                     /* the span to put a separator before */
         if (got == 1 && t.hidden) {
-            if (m == c.nwant || t.end <= c.at[m])
+            if (m == nwant || t.end <= c.at[sm])
                 continue;
-            /* a hidden token (a line comment) swallows want[m]: mend before it */
-        } else if (got == 1 && m < c.nwant) {
-            size_t wend = c.at[m] + (want[m].end - want[m].start);
-            if (t.start == c.at[m] && t.end == wend && t.type == lx->rule_type[want[m].rule]) {
+            /* a hidden token (a line comment) swallows the next parser
+             * token: mend right after where it begins */
+            fix = span_after(&c, t.start);
+        } else if (got == 1 && m < nwant) {
+            size_t wend = c.at[sm] + (spans[sm].end - spans[sm].start);
+            if (t.start == c.at[sm] && t.end == wend && t.type == lx->rule_type[spans[sm].rule]) {
                 lex_run_copy(&ck, &run);
                 ck_m = ++m;
                 mode_before[m] = run.mode;
                 continue;
             }
-            if (t.start == c.at[m] && t.end > wend && m + 1 < c.nwant)
-                fix = m + 1; /* ran into the next token: mend before that one */
-        } else if (got == 1 || (got == 0 && m == c.nwant)) {
+            if (t.end > wend || t.start < c.at[sm])
+                fix = span_after(&c, t.start); /* ran into what follows: mend between */
+        } else if (got == 1 || (got == 0 && m == nwant)) {
             if (got == 0) {
                 ok = true;
                 break;
             }
-            fix = c.nwant ? c.nwant - 1 : 0; /* something after the last token */
+            fix = nwant ? widx[nwant - 1] : 0; /* something after the last token */
         }
-        /* got == -1 (no token here) or 0 (the text ended before want[m]):
-         * mend before want[m]. */
-        if (c.nwant == 0)
+        /* got == -1 (no token here) or 0 (the text ended before the next
+         * parser token): mend before that token. */
+        if (nwant == 0)
             break;
         /* The mode the lexer is in where the separator goes. */
-        uint32_t at_mode = fix <= m ? mode_before[fix] : mode_after(lx, &ck, want[m].rule);
-        if (fix < c.nwant && c.level[fix] < lx->nseps[c.level[fix] ? c.mode[fix] : at_mode]) {
+        uint32_t at_mode = fix == sm ? mode_before[m]
+                           : got == 1 && fix > 0 && c.at[fix - 1] == t.start
+                               ? mode_after(lx, before, spans[fix - 1].rule)
+                               : before.mode;
+        if (fix < n && c.level[fix] < lx->nseps[c.level[fix] ? c.mode[fix] : at_mode]) {
             if (!c.level[fix]++)
                 c.mode[fix] = at_mode;
-        } else if (m < c.nwant && fix != m &&
-                   c.level[m] < lx->nseps[c.level[m] ? c.mode[m] : mode_before[m]]) {
-            fix = m;
-            if (!c.level[m]++)
-                c.mode[m] = mode_before[m];
+        } else if (m < nwant && fix != sm &&
+                   c.level[sm] < lx->nseps[c.level[sm] ? c.mode[sm] : mode_before[m]]) {
+            fix = sm;
+            if (!c.level[sm]++)
+                c.mode[sm] = mode_before[m];
         } else {
             break; /* no separator helps here */
         }
         mends++;
         rebuild_from(&c, seps, fix);
-        if (fix >= ck_m) {
+        size_t ck_span = ck_m ? widx[ck_m - 1] + 1 : 0;
+        if (fix >= ck_span) {
             lex_run_copy(&run, &ck);
             m = ck_m;
         } else {
@@ -786,20 +866,20 @@ bool lexer_separate(const struct lexer *lx, const char *text, size_t len,
             if (got < 0) {
                 ok = false;
             } else if (!t.hidden) {
-                ok = i < c.nwant && t.start == c.at[i] &&
-                     t.end == c.at[i] + (want[i].end - want[i].start) &&
-                     t.type == lx->rule_type[want[i].rule];
+                ok = i < nwant && t.start == c.at[widx[i]] &&
+                     t.end == c.at[widx[i]] + (spans[widx[i]].end - spans[widx[i]].start) &&
+                     t.type == lx->rule_type[spans[widx[i]].rule];
                 i++;
             }
         }
-        ok = ok && i == c.nwant;
+        ok = ok && i == nwant;
     }
     free(run.stack);
     free(ck.stack);
     sim_free(&sim);
     strbuf_add(out, strbuf_str(&c.cand), c.cand.len);
     strbuf_free(&c.cand);
-    free(want);
+    free(widx);
     free(c.level);
     free(c.mode);
     free(mode_before);

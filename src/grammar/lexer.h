@@ -10,7 +10,8 @@
  *     defined first (implicit tokens, the literals of parser rules that no
  *     lexer rule spells, come before every lexer rule, as in ANTLR);
  *   - fragments are matched only through the rules that use them;
- *   - a rule holding a non-greedy loop (`.*?`, `+?`, `??`) stops at the
+ *   - a rule holding a non-greedy loop (`.*?`, `+?`, `??`), itself or in a
+ *     fragment it uses, stops at the
  *     first position where it can end (ANTLR's reading of a block comment
  *     `'/' '*' .*? '*' '/'` and of `'"' .*? '"'`);
  *   - EOF inside a lexer rule matches only at the end of the text;

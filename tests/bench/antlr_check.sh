@@ -55,7 +55,7 @@ fi
 MAX_EXAMPLES=${MAX_EXAMPLES:-20}
 PARSE_SECONDS=${PARSE_SECONDS:-10}
 COVER_SECONDS=${COVER_SECONDS:-120}
-GRAMMARS=${GRAMMARS:-"json csv json5 lua sql/sqlite css3 xml toml dot calculator smiles iri semver tinyc"}
+GRAMMARS=${GRAMMARS:-"json csv json5 lua sql/sqlite css3 xml toml dot calculator smiles iri semver tinyc objc glsl graphql"}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 [ -z "${KEEP:-}" ] || mkdir -p "$KEEP"
@@ -110,12 +110,19 @@ for name in $GRAMMARS; do
     src=$tmp/src/$name
     # The grammar files: the parser (or combined) grammar and its lexer.
     parser_file= parser_class= lexer_class=
+    # Where a directory holds several parser grammars (GLSL's GLSLParser
+    # and GLSLPreParser), the one grammars-v4 names: <grammarName>Parser.
+    gn=$(sed -n 's/.*<grammarName>\(.*\)<\/grammarName>.*/\1/p' "$src/pom.xml" 2>/dev/null | sed -n 1p)
+    [ -n "$gn" ] || gn=$(sed -n 's/.*<grammar-name>\(.*\)<\/grammar-name>.*/\1/p' "$src/desc.xml" 2>/dev/null | sed -n 1p)
     for f in "$src"/*.g4; do
         decl=$(grep -m1 -E '^[[:space:]]*(lexer[[:space:]]+|parser[[:space:]]+)?grammar[[:space:]]' "$f")
         gname=$(echo "$decl" | sed -E 's/.*grammar[[:space:]]+([A-Za-z0-9_]+).*/\1/')
         case $decl in
         *lexer*grammar*) lexer_class=$gname ;;
-        *parser*grammar*) parser_file=$f parser_class=$gname ;;
+        *parser*grammar*)
+            if [ -z "$parser_file" ] || [ "$gname" = "${gn}Parser" ]; then
+                parser_file=$f parser_class=$gname
+            fi ;;
         *grammar*) parser_file=$f parser_class=${gname}Parser lexer_class=${gname}Lexer ;;
         esac
     done
@@ -140,10 +147,16 @@ for name in $GRAMMARS; do
     cells=
     for k in 1 2; do
         rm -rf "$work/k$k"
-        if ! timeout "$COVER_SECONDS" "$KPATH" cover -k $k --start "$start" "$parser_file" \
-                -o "$work/k$k" >/dev/null 2>"$tmp/cover.err"; then
+        timeout "$COVER_SECONDS" "$KPATH" cover -k $k --start "$start" "$parser_file" \
+            -o "$work/k$k" >/dev/null 2>"$tmp/cover.err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
             cells="$cells fail"
-            notes="$notes k=$k: $(grep -m1 -i error "$tmp/cover.err")"
+            if [ $rc -eq 124 ]; then
+                notes="$notes k=$k: cover over ${COVER_SECONDS}s"
+            else
+                notes="$notes k=$k: $(grep -m1 -i error "$tmp/cover.err")"
+            fi
             continue
         fi
         set -- $(find "$work/k$k" -name '*.txt' | LC_ALL=C sort)
