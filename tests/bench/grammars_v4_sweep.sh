@@ -49,7 +49,7 @@ tab=$(printf '\t')
 # The first error line of FILE, as a cause: no path, positions, quoted
 # names, numbers.
 cause_of() {
-    grep -m1 -E 'error|fatal' "$1" |
+    grep -m1 -E 'error|fatal|unknown option' "$1" |
         sed -E -e 's/; expected .*//' -e 's/^[^ ]*:[0-9]+:[0-9]+: //' -e 's/^[^ ]*: error/error/' \
             -e 's/\([^ ()]*:[0-9]+:[0-9]+\)/(FILE)/g' -e "s/'[^']*'/'_'/g" -e 's/"[^"]*"/"_"/g' -e 's/[0-9]+/N/g' |
         cut -c1-110
@@ -166,6 +166,7 @@ if [ -n "${GRAMMARS:-}" ]; then
 else
     (cd "$ROOT" && find . -name desc.xml | sed -e 's|^\./||' -e 's|/desc.xml$||' | LC_ALL=C sort)
 fi >"$OUT/grammars"
+echo "N=$N CPU=$CPU KPATH=$KPATH" >"$OUT/settings"
 xargs -P "$JOBS" -n 1 sh "$0" --one <"$OUT/grammars" >"$OUT/results.tsv" 2>"$OUT/log"
 fi
 
@@ -178,7 +179,7 @@ ep=$(awk -F"$tab" '$1 == "example" && $4 == "parses"' "$r" | wc -l)
 rn=$(awk -F"$tab" '$1 == "rejected-example"' "$r" | wc -l)
 rp=$(awk -F"$tab" '$1 == "rejected-example" && $4 == "parses"' "$r" | wc -l)
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b) printf "%.1f%%", 100 * a / b; else print "-" }'; }
-echo "grammars-v4 sweep: N=$N examples, CPU=$CPU s, $KPATH"
+echo "grammars-v4 sweep: $(cat "$OUT/settings" 2>/dev/null || echo "N=$N CPU=$CPU KPATH=$KPATH")"
 echo "grammars load:     $gl of $gn ($(pct "$gl" "$gn"))"
 echo "examples parse:    $ep of $en ($(pct "$ep" "$en")) (of the loaded grammars)"
 echo "antlr rejects:     $rn examples (with X.errors); kpath parses $rn of them: $rp"
