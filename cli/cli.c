@@ -20,6 +20,16 @@ int cli_split_command(int argc, char **argv)
     return argc;
 }
 
+/* --token NAME=DEF, each (borrowed from argv). */
+static const char **token_defs;
+static size_t ntoken_defs;
+
+static void add_token_def(const char *def)
+{
+    token_defs = xrealloc(token_defs, (ntoken_defs + 1) * sizeof *token_defs);
+    token_defs[ntoken_defs++] = def;
+}
+
 /* --any-file: grammar and sample files of any kind. */
 static bool any_file;
 
@@ -48,6 +58,8 @@ int cli_parse_positional(const struct cli_command *cmd, int argc, char **argv,
             positional[(*npositional)++] = value;
         else if (o == cli_option_index(cmd, "any-file"))
             any_file = true;
+        else if (o == cli_option_index(cmd, "token"))
+            add_token_def(value);
         else
             status = on_option(cmd, o, value, ctx);
     }
@@ -193,6 +205,7 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
     int pin_index = cli_option_index(cmd, "pin");
     int format_index = cli_option_index(cmd, "format");
     int any_file_index = cli_option_index(cmd, "any-file");
+    int token_index = cli_option_index(cmd, "token");
     /* Commands with samples handle --max-input-size through
      * cli_sample_option (in on_option); the others list it for the grammar. */
     int size_index = cli_option_index(cmd, "max-memory") < 0
@@ -229,6 +242,8 @@ int cli_parse_args(const struct cli_command *cmd, int argc, char **argv,
                 return EXIT_USAGE;
         } else if (o == any_file_index) {
             any_file = true;
+        } else if (o == token_index) {
+            add_token_def(value);
         } else if (o == pin_index) {
             if (!common->pins)
                 common->pins = xcalloc((size_t)argc + 1, sizeof *common->pins);
@@ -423,7 +438,8 @@ int cli_load(const char *path, const char *start, struct diag_list *collect,
 {
     struct diag_list diags = DIAG_LIST_INIT;
     struct grammar_options opts = {.start = start, .max_size = grammar_max_size,
-                                   .any_file = any_file};
+                                   .any_file = any_file, .tokens = token_defs,
+                                   .ntokens = ntoken_defs};
     struct grammar *g = grammar_open(path, grammar_format, &opts, &diags);
     diag_sort(&diags);
     if (collect) {

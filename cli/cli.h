@@ -110,6 +110,14 @@ int cli_parse_positional(const struct cli_command *cmd, int argc, char **argv,
     {"format", 0, "FORMAT", "read GRAMMAR as ebnf, g4, fuzzingbook, tribble or "       \
                             "fandango (default: by its extension)"}
 
+/* --token NAME=DEFINITION, repeatable: an ANTLR token rule the user
+ * defines or replaces (struct grammar_options.tokens); cli_parse_args
+ * takes it. */
+#define CLI_TOKEN_OPTION                                                               \
+    {"token", 0, "NAME=DEF", "ANTLR grammars: define token NAME (one the grammar's "    \
+                             "actions emit), or replace its rule, by DEF in ANTLR's "  \
+                             "lexer syntax; empty DEF: a token without text"}
+
 /* The grammar file's size limit, for commands that read no samples (those
  * take --max-input-size from CLI_SAMPLE_OPTIONS, and a value above 16M
  * raises the grammar file's limit too).  cli_parse_args takes

@@ -14,6 +14,7 @@ static int check(const struct cli_command *cmd, const struct cli_context *ctx, v
 static const struct cli_option options[] = {
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_TOKEN_OPTION,
     CLI_GRAMMAR_SIZE_OPTION,
     {"json", 0, NULL, "print the diagnostics as JSON on stdout"},
     {0},

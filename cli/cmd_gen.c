@@ -91,6 +91,7 @@ _Static_assert(GEN_DEFAULT_SEED == 1, "help text: --seed default");
     {"null", '0', NULL, "end each input with a NUL instead of a newline"},               \
     {"start", 0, "NAME", "use rule NAME as the start rule"},                             \
     CLI_FORMAT_OPTION,                                                                   \
+    CLI_TOKEN_OPTION,                                                                    \
     CLI_GRAMMAR_SIZE_OPTION,                                                             \
     {"json", 0, NULL, "print the run (manifest, with texts) as JSON on stdout"},         \
     {"progress", 0, NULL, "say on stderr how far generation is (default: on a terminal)"}, \

@@ -14,6 +14,7 @@ static const uint32_t default_max_k = 5;
 static const struct cli_option options[] = {
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_TOKEN_OPTION,
     CLI_GRAMMAR_SIZE_OPTION,
     {"max-k", 'k', "K", "count k-paths for k = 1..K (default 5)"},
     {"json", 0, NULL, "print JSON instead of text"},

@@ -41,6 +41,7 @@ static const struct cli_option options[] = {
     CLI_SAMPLE_OPTIONS,
     {"start", 0, "NAME", "use rule NAME as the start rule"},
     CLI_FORMAT_OPTION,
+    CLI_TOKEN_OPTION,
     {"json", 0, NULL, "print the tree as JSON: a flat list of nodes with parent ids"},
     {0},
 };

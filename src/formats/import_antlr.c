@@ -185,6 +185,7 @@ struct afile {
     bool case_insensitive;       /* the grammar's option */
     bool rule_ci;                /* the current rule's (or the grammar's) */
     bool is_main;
+    bool token_option;           /* a --token definition: it replaces a rule of that name */
     uint32_t cur_rule;
     const char *cur_rule_name;
     const char *cur_mode;        /* after `mode NAME;` (arena), else NULL */
@@ -1435,8 +1436,15 @@ static void parse_rule(struct afile *F)
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
                                                    F->cur_mode, NULL, false, false, false, false,
                                                    NULL, false, false};
-        if (!F->is_main)
+        if (!F->is_main || F->token_option)
             im->g->rules[F->cur_rule].file = F->file;
+    } else if (F->token_option) {
+        /* --token NAME=...: the rule keeps its place (its priority) and its
+         * mode; its definition and commands are the option's. */
+        F->cur_rule = existing;
+        struct rule_info *ri = &im->info[existing];
+        *ri = (struct rule_info){true, false, false, ri->main_file, false, ri->mode, NULL,
+                                 false, false, false, false, NULL, false, false};
     } else if (F->is_main && im->info[existing].main_file) {
         struct src_pos p = im->g->rules[existing].pos;
         error_at(F, name.pos, "rule '%s' is defined twice (first at %u:%u)", name.text,
@@ -2526,6 +2534,51 @@ static void parse_text(struct importer *im, const char *file, const char *text, 
     parse_file(&F);
 }
 
+/* The --token NAME=DEFINITION options: each read as the lexer rule
+ * `NAME : DEFINITION ;` (ANTLR's syntax, commands included) that replaces
+ * the rule NAME where there is one, else comes after every other rule.  An
+ * empty DEFINITION is a token without text (Python's INDENT and DEDENT,
+ * which actions emit): the parser reads it between any two tokens
+ * (parse/token_bounds.h).  Diagnostics at "--token:1:COL", COL counting in
+ * the option's value. */
+static void parse_token_options(struct importer *im)
+{
+    if (!im->opts)
+        return;
+    for (size_t k = 0; k < im->opts->ntokens; k++) {
+        const char *def = im->opts->tokens[k];
+        const char *eq = strchr(def, '=');
+        const char *file = "--token";
+        size_t n = eq ? (size_t)(eq - def) : 0;
+        bool named = n > 0 && def[0] >= 'A' && def[0] <= 'Z';
+        for (size_t i = 0; named && i < n; i++)
+            named = is_id_char((unsigned char)def[i]);
+        if (!named) {
+            diag_add(im->diags, DIAG_ERROR, file, 1, 1,
+                     "expected NAME=DEFINITION, NAME a token name (a capital first), not '%s'",
+                     def);
+            continue;
+        }
+        /* "NAME:DEFINITION\n;" keeps the definition's columns. */
+        struct strbuf text = STRBUF_INIT;
+        strbuf_addf(&text, "%.*s:%s\n;", (int)n, def, eq + 1);
+        const char *src = arena_strndup(&im->g->arena, strbuf_str(&text), text.len);
+        struct afile F = {0};
+        F.im = im;
+        F.file = file;
+        F.is_main = true;
+        F.token_option = true;
+        F.cur_rule = RULE_NONE;
+        F.cur_rule_name = "";
+        text_cursor_init(&F.c, src, text.len);
+        lex(&F, &F.tok);
+        parse_rule(&F);
+        if (F.tok.kind != T_EOF)
+            expected(&F, "the end of the definition");
+        strbuf_free(&text);
+    }
+}
+
 /* The imported grammars and the token vocabulary, each once. */
 static void parse_pending(struct importer *im, const char *from)
 {
@@ -2637,6 +2690,8 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     parse_text(&im, im.g->file, text, len, true);
     if (diags->errors == errors_before)
         parse_pending(&im, im.g->file);
+    if (diags->errors == errors_before)
+        parse_token_options(&im);
     if (im.actions || im.predicates) {
         /* Where they are: the predicates first (they can change the language),
          * then the actions, each as LINE:COL (FILE:LINE:COL in another file). */

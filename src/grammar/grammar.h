@@ -148,6 +148,11 @@ struct grammar_options {
      * directory is an error that names --any-file.  True (--any-file): any
      * file that can be read but a directory, still at most max_size bytes. */
     bool any_file;
+    /* --token NAME=DEFINITION (ANTLR grammars, formats/import_antlr.c): a
+     * token rule the user defines, or one it replaces; borrowed, ntokens of
+     * them. */
+    const char *const *tokens;
+    size_t ntokens;
 };
 
 /* `name` is used as FILE in diagnostics. */

@@ -86,6 +86,14 @@ static void add_quoted(struct strbuf *out, const char *text, size_t from, size_t
         strbuf_addstr(out, "...");
 }
 
+/* A token rule without text (`--token INDENT=`: a token that the
+ * grammar's actions emit): the lexer never forms it, the parser reads it
+ * anywhere between two tokens. */
+static bool is_textless(const struct expr *rhs)
+{
+    return rhs && rhs->kind == EXPR_LIT && rhs->u.lit.len == 0;
+}
+
 /* Which nodes are constrained, and how (see the header). */
 static void classify_nodes(struct token_bounds *tb, const struct lexer *lx,
                            const uint32_t *node_token)
@@ -105,6 +113,10 @@ static void classify_nodes(struct token_bounds *tb, const struct lexer *lx,
         if (n->kind == NODE_REF && e && e->kind == EXPR_REF &&
             skip_paths_is_skip_rule(e->u.ref.name))
             tb->node_type[i] = TB_SKIP;
+        else if (node_token[i] != RULE_NONE && n->kind == NODE_REF && e &&
+                 e->kind == EXPR_REF && e->u.ref.target < gr->nrules &&
+                 is_textless(gr->rules[e->u.ref.target].rhs))
+            tb->node_type[i] = TB_SKIP; /* at a token boundary, spanning nothing */
         else if (node_token[i] != RULE_NONE)
             tb->node_type[i] = node_token[i];
     }

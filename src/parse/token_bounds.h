@@ -15,7 +15,9 @@
  *     it;
  *   - a *skip node* (a reference to `_skip` or `_skip_M` in a parser rule)
  *     spans from a token boundary to a token boundary across hidden tokens
- *     only (skip and channel tokens);
+ *     only (skip and channel tokens); so does a reference to a token rule
+ *     without text (`--token INDENT=`, a token the grammar's actions
+ *     emit), which therefore stands between any two tokens;
  *   - every other node is free, so the text inside a token is still derived
  *     by its lexer rule, character by character, and the parse gives the
  *     same trees and k-paths as before wherever ANTLR's tokens agree with
