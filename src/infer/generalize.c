@@ -124,6 +124,13 @@ struct generalize {
     /* the attempt asked about: its sequence and items [at, at + len * times) */
     struct expr *try_seq;
     uint32_t try_at, try_len, try_times;
+    /* optional parts: per input of the attempt, is it a combination (the
+     * part omitted together with the rule's other optional parts)? */
+    bool *try_combo;
+    size_t try_ninputs;
+    /* the one optional item of the same sequence every combination also
+     * omitted (its index), else UINT32_MAX */
+    uint32_t try_sibling;
 };
 
 enum outcome { ACCEPTED, REJECTED, UNDECIDED, STOPPED };
@@ -1115,20 +1122,99 @@ static bool fuses_words(const struct generalize_sample *s, size_t from, size_t t
     return true;
 }
 
+/* Text spans [from, to) of a sample, with the instance that derived them. */
+struct span {
+    size_t from, to;
+    uint32_t inst;
+};
+
+#define NO_SIBLING UINT32_MAX
+
+/* The rule's other optional parts where instance `inst` (in sample s's
+ * tree) is: the outermost instances of elements that may be left out (x?,
+ * x*) within the same occurrence of the rule's right-hand side (not inside
+ * other rules), that derived text outside [from, to) and whose omission
+ * alone joins no two words.  A malloc'd array of *n, in text order. */
+static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, uint32_t inst,
+                                   size_t from, size_t to, size_t *n)
+{
+    const struct sample_tree *t = &G->trees[s];
+    const struct derivation *d = &t->tree;
+    const struct expr *rhs = G->g->rules[r].rhs;
+    uint32_t top = inst;
+    while (top != DTREE_NONE && G->graph->nodes[d->insts[top].node].expr != rhs)
+        top = d->insts[top].parent;
+    *n = 0;
+    if (top == DTREE_NONE)
+        return NULL;
+    struct span *found = NULL;
+    size_t nfound = 0, found_cap = 0, depth = 0, cap = 0;
+    uint32_t *stack = xgrow(NULL, &cap, 1, sizeof *stack);
+    stack[depth++] = top;
+    while (depth) {
+        uint32_t k = stack[--depth];
+        size_t a = t->start[k], b = t->end[k];
+        if (a == b || (a >= from && b <= to))
+            continue; /* nothing to omit, or omitted anyway */
+        const struct graph_node *node = &G->graph->nodes[d->insts[k].node];
+        if (k != top && node->kind == NODE_REF)
+            continue;
+        if (k != top && (b <= from || a >= to) && node->kind == NODE_QUANT &&
+            node->expr->u.quant.min == 0) {
+            if (!fuses_words(&G->samples[s], a, b)) {
+                found = xgrow(found, &found_cap, nfound + 1, sizeof *found);
+                found[nfound++] = (struct span){a, b, k};
+            }
+            continue;
+        }
+        const uint32_t *kids = derivation_children(d, k);
+        stack = xgrow(stack, &cap, depth + d->insts[k].nchildren, sizeof *stack);
+        for (uint32_t c = d->insts[k].nchildren; c-- > 0;)
+            stack[depth++] = kids[c];
+    }
+    free(stack);
+    *n = nfound;
+    return found;
+}
+
+/* Sample s without [from, to) and without spans[0..n) (in text order,
+ * disjoint from it and from each other). */
+static void omitted_sample(const struct generalize_sample *s, size_t from, size_t to,
+                           const struct span *spans, size_t n, struct strbuf *out)
+{
+    size_t at = 0;
+    bool cut = false;
+    for (size_t k = 0; k <= n; k++) {
+        size_t a = k < n ? spans[k].from : s->len, b = k < n ? spans[k].to : s->len;
+        if (!cut && from <= a) {
+            strbuf_add(out, s->text + at, from - at);
+            at = to;
+            cut = true;
+        }
+        strbuf_add(out, s->text + at, a - at);
+        at = b;
+    }
+}
+
 /* Ask about the samples without items [i, j) of seq; false (not optional,
- * nothing asked) when they derived no text anywhere. */
+ * nothing asked) when they derived no text anywhere.  Where the rule has
+ * other optional parts, the omission is also asked together with all of
+ * them left out (the combination the grammar would otherwise allow
+ * without anyone asking). */
 static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, uint32_t j)
 {
     bool is_cat = seq->kind == EXPR_CAT;
     size_t nocc;
     struct occ *occs = occurrences(G, seq, &nocc);
-    struct strbuf *inputs = xcalloc(nocc ? nocc : 1, sizeof *inputs);
+    struct strbuf *inputs = xcalloc(2 * nocc + 6, sizeof *inputs);
+    bool *combo = xcalloc(2 * nocc + 6, sizeof *combo);
     size_t n = 0;
+    uint32_t sibling = NO_SIBLING - 1; /* none seen yet */
     for (size_t o = 0; o < nocc; o++) {
         const struct sample_tree *t = &G->trees[occs[o].sample];
         size_t from = t->start[occs[o].inst], to = t->end[occs[o].inst];
+        const uint32_t *kids = derivation_children(&t->tree, occs[o].inst);
         if (is_cat) {
-            const uint32_t *kids = derivation_children(&t->tree, occs[o].inst);
             from = t->start[kids[i]];
             to = t->end[kids[j - 1]];
         }
@@ -1137,8 +1223,23 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
         if (fuses_words(&G->samples[occs[o].sample], from, to))
             continue; /* "1+2" without "+" is one number, not two: no evidence */
         edited_sample(&G->samples[occs[o].sample], from, to, "", 0, &inputs[n++]);
+        size_t nspan;
+        struct span *spans = other_optional(G, seq->rule, occs[o].sample, occs[o].inst, from,
+                                            to, &nspan);
+        if (nspan) {
+            uint32_t c = NO_SIBLING;
+            if (is_cat && nspan == 1 && t->tree.insts[spans[0].inst].parent == occs[o].inst)
+                for (uint32_t k = 0; k < seq->nchildren; k++)
+                    if (kids[k] == spans[0].inst)
+                        c = k;
+            sibling = sibling == NO_SIBLING - 1 || sibling == c ? c : NO_SIBLING;
+            omitted_sample(&G->samples[occs[o].sample], from, to, spans, nspan, &inputs[n]);
+            combo[n++] = true;
+        }
+        free(spans);
     }
     free(occs);
+    G->try_sibling = sibling == NO_SIBLING - 1 ? NO_SIBLING : sibling;
     /* A whole alternative omitted makes the rule derive nothing: asked
      * where the rule's other alternatives derived text too (a value that
      * may be empty after a path may not be empty as a scheme). */
@@ -1148,7 +1249,6 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     if (n && whole) {
         size_t nrule;
         struct occ *ro = occurrences(G, rhs, &nrule);
-        inputs = xrealloc(inputs, (n + (nrule < 5 ? nrule : 5)) * sizeof *inputs);
         for (size_t o = 0, extra = 0; o < nrule && extra < 5; o++) {
             const struct sample_tree *t = &G->trees[ro[o].sample];
             size_t from = t->start[ro[o].inst], to = t->end[ro[o].inst];
@@ -1164,6 +1264,7 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
                 strbuf_free(&inputs[n]);
                 continue;
             }
+            combo[n] = false;
             n++;
             extra++;
         }
@@ -1171,13 +1272,17 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     }
     if (!n) {
         free_inputs(inputs, n);
+        free(combo);
         return false;
     }
     struct strbuf what = STRBUF_INIT;
     for (uint32_t c = i; c < j; c++) {
-        if (c > i)
-            strbuf_addch(&what, ' ');
-        grammar_write_expr(G->g, is_cat ? seq->children[c] : seq, &what);
+        const struct expr *e = is_cat ? seq->children[c] : seq;
+        bool paren = is_cat && e->kind == EXPR_ALT;
+        strbuf_addstr(&what, c > i ? " " : "");
+        strbuf_addstr(&what, paren ? "(" : "");
+        grammar_write_expr(G->g, e, &what);
+        strbuf_addstr(&what, paren ? ")" : "");
     }
     cut_description(&what);
     strbuf_addf(&G->block, "%s: omit %s", G->g->rules[G->rule].name, what.data);
@@ -1188,15 +1293,69 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     G->try_seq = seq;
     G->try_at = i;
     G->try_len = j - i;
+    free(G->try_combo);
+    G->try_combo = combo;
+    G->try_ninputs = n;
     start_attempt(G, PENDING_OPTIONAL, inputs, n);
     return true;
 }
 
-static void conclude_optional(struct generalize *G, enum outcome out)
+/* Items [i, j) of seq may be left out, and so may the optional item c of
+ * the same sequence, but not both: the items from the first to the last of
+ * them become (... c ... (i..j)? ...) | (... (i..j) ...), what was asked. */
+static struct expr *either_optional(struct generalize *G, struct expr *seq, uint32_t i, uint32_t j,
+                                    uint32_t c)
+{
+    uint32_t r = G->rule, lo = c < i ? c : i, hi = c + 1 > j ? c + 1 : j;
+    struct expr **with = xcalloc(hi - lo, sizeof *with), **without = xcalloc(hi - lo, sizeof *with);
+    size_t nwith = 0, nwithout = 0;
+    for (uint32_t k = lo; k < hi; k++)
+        if (k != c)
+            without[nwithout++] = copy_expr(G->g, seq->children[k], r);
+    for (uint32_t k = lo; k < hi; k++) {
+        struct expr *e = seq->children[k];
+        if (k == c) {
+            if (e->u.quant.max == 1) {
+                with[nwith++] = e->children[0];
+            } else {
+                e->u.quant.min = 1;
+                with[nwith++] = e;
+            }
+        } else if (k == i) {
+            struct expr *group = group_of(G, seq->children + i, j - i, r);
+            if (group->kind == EXPR_QUANT && group->u.quant.min == 1)
+                group->u.quant.min = 0;
+            else
+                group = new_quant(G, group, 0, 1, r);
+            with[nwith++] = group;
+        } else if (k < i || k >= j) {
+            with[nwith++] = e;
+        }
+    }
+    struct expr *alts[2] = {group_of(G, with, nwith, r), group_of(G, without, nwithout, r)};
+    struct expr *alt = gb_alt(G->g, alts, 2, NULL, alts[0]->pos, alts[0]->end);
+    alt->rule = r;
+    free(with);
+    free(without);
+    splice(G, seq, lo, hi, alt);
+    return alt;
+}
+
+/* True when the grammar changed. */
+static bool conclude_optional(struct generalize *G, enum outcome out)
 {
     uint32_t r = G->rule, i = G->try_at, j = G->try_at + G->try_len;
     struct expr *seq = G->try_seq;
-    bool is_cat = seq->kind == EXPR_CAT;
+    bool is_cat = seq->kind == EXPR_CAT, changed = false;
+    /* alone: every omission by itself accepted; with: a combination not */
+    bool alone = true, with = true;
+    for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++) {
+        bool yes = G->attempt[k].answer == MEMBERSHIP_YES;
+        if (G->try_combo[k])
+            with = with && yes;
+        else
+            alone = alone && yes;
+    }
     if (out == ACCEPTED) {
         struct expr *q;
         if (!is_cat || j - i == seq->nchildren) {
@@ -1223,10 +1382,35 @@ static void conclude_optional(struct generalize *G, enum outcome out)
         strbuf_addf(&G->block, "  => %s\n", now.data);
         record_change(G, r, "optional %s (omitted)", now.data);
         strbuf_free(&now);
+        changed = true;
+    } else if (out != STOPPED && alone && !with && G->try_sibling != NO_SIBLING && is_cat &&
+               G->try_sibling < seq->nchildren &&
+               (G->try_sibling < i || G->try_sibling >= j)) {
+        struct strbuf other = STRBUF_INIT, now = STRBUF_INIT;
+        grammar_write_expr(G->g, seq->children[G->try_sibling], &other);
+        cut_description(&other);
+        struct expr *alt = either_optional(G, seq, i, j, G->try_sibling);
+        strbuf_addch(&now, '(');
+        grammar_write_expr(G->g, alt, &now);
+        strbuf_addch(&now, ')');
+        cut_description(&now);
+        strbuf_addf(&G->block, "  => omitted alone yes, with %s no: %s\n", other.data,
+                    now.data);
+        record_change(G, r, "optional, but not with %s omitted too: %s", other.data, now.data);
+        strbuf_free(&other);
+        strbuf_free(&now);
+        changed = true;
     } else if (out == REJECTED || out == UNDECIDED) {
-        strbuf_addstr(&G->block, "  => not optional\n");
+        strbuf_addstr(&G->block, alone && !with && out == REJECTED
+                                     ? "  => not optional (alone yes; with the rule's other "
+                                       "optional parts omitted too, no)\n"
+                                     : "  => not optional\n");
     }
+    free(G->try_combo);
+    G->try_combo = NULL;
+    G->try_ninputs = 0;
     flush_log(G);
+    return changed;
 }
 
 /* The next subsequence of a sequence of the rule to omit: longest first,
@@ -1341,8 +1525,7 @@ static bool conclude(struct generalize *G)
         }
         return out != STOPPED;
     case PENDING_OPTIONAL:
-        conclude_optional(G, out);
-        if (out == ACCEPTED) {
+        if (conclude_optional(G, out)) {
             free(G->elements);
             G->elements = NULL;
             return rebuild(G, false);
@@ -1466,6 +1649,7 @@ bool generalize_finish(struct generalize *G)
     free(G->lits);
     free(G->cats);
     free(G->elements);
+    free(G->try_combo);
     note_of(G, G->g->nrules ? G->g->nrules - 1 : 0);
     for (size_t i = 0; i < G->nsamples; i++)
         tree_free(&G->trees[i]);
