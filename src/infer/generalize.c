@@ -126,7 +126,7 @@ struct generalize {
     uint32_t try_at, try_len, try_times;
     /* optional parts: per input of the attempt, is it a combination (the
      * part omitted together with the rule's other optional parts)? */
-    bool *try_combo;
+    unsigned char *try_kind; /* enum omission_kind */
     size_t try_ninputs;
     /* the one optional item of the same sequence every combination also
      * omitted (its index), else UINT32_MAX */
@@ -1122,11 +1122,41 @@ static bool fuses_words(const struct generalize_sample *s, size_t from, size_t t
     return true;
 }
 
-/* Text spans [from, to) of a sample, with the instance that derived them. */
+/* Text spans [from, to) of a sample, with the instance that derived them
+ * and what to put in their place (nothing: omitted). */
 struct span {
     size_t from, to;
     uint32_t inst;
+    const char *with;
+    size_t with_len;
 };
+
+/* The inputs of an omission, per occurrence: the part left out alone (A),
+ * with the rule's other optional parts left out too (B), A and B with the
+ * rule's lattice items given another of their examples (C, D), and the
+ * sample with those items only (E: when the program rejects it, C and D
+ * say nothing of the omission). */
+enum omission_kind { OMIT_ALONE, OMIT_WITH, OMIT_ALONE_ITEMS, OMIT_WITH_ITEMS, OMIT_ITEMS_ONLY };
+
+static int compare_span(const void *a, const void *b)
+{
+    size_t x = ((const struct span *)a)->from, y = ((const struct span *)b)->from;
+    return x < y ? -1 : x > y;
+}
+
+/* Sample s with edits[0..n) made (disjoint; sorted here). */
+static void apply_edits(const struct generalize_sample *s, struct span *edits, size_t n,
+                        struct strbuf *out)
+{
+    qsort(edits, n, sizeof *edits, compare_span);
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        strbuf_add(out, s->text + at, edits[k].from - at);
+        strbuf_add(out, edits[k].with, edits[k].with_len);
+        at = edits[k].to;
+    }
+    strbuf_add(out, s->text + at, s->len - at);
+}
 
 #define NO_SIBLING UINT32_MAX
 
@@ -1136,8 +1166,12 @@ struct span {
  * other rules), that derived text outside [from, to) and whose omission
  * alone joins no two words.  A malloc'd array of *n, in text order. */
 static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, uint32_t inst,
-                                   size_t from, size_t to, size_t *n)
+                                   size_t from, size_t to, size_t *n, struct span **subs,
+                                   size_t *nsubs)
 {
+    size_t subs_cap = 0;
+    *subs = NULL;
+    *nsubs = 0;
     const struct sample_tree *t = &G->trees[s];
     const struct derivation *d = &t->tree;
     const struct expr *rhs = G->g->rules[r].rhs;
@@ -1157,13 +1191,31 @@ static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, u
         if (a == b || (a >= from && b <= to))
             continue; /* nothing to omit, or omitted anyway */
         const struct graph_node *node = &G->graph->nodes[d->insts[k].node];
-        if (k != top && node->kind == NODE_REF)
+        if (k != top && node->kind == NODE_REF) {
+            /* a lattice item's text: another of its examples in its place */
+            const struct lattice *l = G->o->lattice;
+            for (size_t i = 0; l && i < l->nitems; i++) {
+                if (G->item_rule[i] != node->expr->u.ref.target || (a < to && b > from))
+                    continue;
+                const struct lattice_item *it = &l->items[i];
+                for (size_t x = 0; x < it->nexamples; x++) {
+                    const struct expr *ex = it->examples[x];
+                    if (ex->u.lit.len == b - a &&
+                        memcmp(ex->u.lit.text, G->samples[s].text + a, b - a) == 0)
+                        continue;
+                    *subs = xgrow(*subs, &subs_cap, *nsubs + 1, sizeof **subs);
+                    (*subs)[(*nsubs)++] = (struct span){a, b, k, ex->u.lit.text, ex->u.lit.len};
+                    break;
+                }
+                break;
+            }
             continue;
+        }
         if (k != top && (b <= from || a >= to) && node->kind == NODE_QUANT &&
             node->expr->u.quant.min == 0) {
             if (!fuses_words(&G->samples[s], a, b)) {
                 found = xgrow(found, &found_cap, nfound + 1, sizeof *found);
-                found[nfound++] = (struct span){a, b, k};
+                found[nfound++] = (struct span){a, b, k, "", 0};
             }
             continue;
         }
@@ -1177,25 +1229,6 @@ static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, u
     return found;
 }
 
-/* Sample s without [from, to) and without spans[0..n) (in text order,
- * disjoint from it and from each other). */
-static void omitted_sample(const struct generalize_sample *s, size_t from, size_t to,
-                           const struct span *spans, size_t n, struct strbuf *out)
-{
-    size_t at = 0;
-    bool cut = false;
-    for (size_t k = 0; k <= n; k++) {
-        size_t a = k < n ? spans[k].from : s->len, b = k < n ? spans[k].to : s->len;
-        if (!cut && from <= a) {
-            strbuf_add(out, s->text + at, from - at);
-            at = to;
-            cut = true;
-        }
-        strbuf_add(out, s->text + at, a - at);
-        at = b;
-    }
-}
-
 /* Ask about the samples without items [i, j) of seq; false (not optional,
  * nothing asked) when they derived no text anywhere.  Where the rule has
  * other optional parts, the omission is also asked together with all of
@@ -1206,8 +1239,8 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     bool is_cat = seq->kind == EXPR_CAT;
     size_t nocc;
     struct occ *occs = occurrences(G, seq, &nocc);
-    struct strbuf *inputs = xcalloc(2 * nocc + 6, sizeof *inputs);
-    bool *combo = xcalloc(2 * nocc + 6, sizeof *combo);
+    struct strbuf *inputs = xcalloc(5 * nocc + 6, sizeof *inputs);
+    unsigned char *kind = xcalloc(5 * nocc + 6, sizeof *kind);
     size_t n = 0;
     uint32_t sibling = NO_SIBLING - 1; /* none seen yet */
     for (size_t o = 0; o < nocc; o++) {
@@ -1223,9 +1256,13 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
         if (fuses_words(&G->samples[occs[o].sample], from, to))
             continue; /* "1+2" without "+" is one number, not two: no evidence */
         edited_sample(&G->samples[occs[o].sample], from, to, "", 0, &inputs[n++]);
-        size_t nspan;
+        size_t nspan, nsubs;
+        struct span *subs;
         struct span *spans = other_optional(G, seq->rule, occs[o].sample, occs[o].inst, from,
-                                            to, &nspan);
+                                            to, &nspan, &subs, &nsubs);
+        const struct generalize_sample *smp = &G->samples[occs[o].sample];
+        struct span *edits = xcalloc(nspan + nsubs + 1, sizeof *edits);
+        edits[0] = (struct span){from, to, 0, "", 0};
         if (nspan) {
             uint32_t c = NO_SIBLING;
             if (is_cat && nspan == 1 && t->tree.insts[spans[0].inst].parent == occs[o].inst)
@@ -1233,10 +1270,28 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
                     if (kids[k] == spans[0].inst)
                         c = k;
             sibling = sibling == NO_SIBLING - 1 || sibling == c ? c : NO_SIBLING;
-            omitted_sample(&G->samples[occs[o].sample], from, to, spans, nspan, &inputs[n]);
-            combo[n++] = true;
+            memcpy(edits + 1, spans, nspan * sizeof *edits);
+            apply_edits(smp, edits, 1 + nspan, &inputs[n]);
+            kind[n++] = OMIT_WITH;
         }
+        if (nsubs) {
+            /* the items given other examples: alone, then with the omissions */
+            memcpy(edits, subs, nsubs * sizeof *edits);
+            apply_edits(smp, edits, nsubs, &inputs[n]);
+            kind[n++] = OMIT_ITEMS_ONLY;
+            edits[0] = (struct span){from, to, 0, "", 0};
+            memcpy(edits + 1, subs, nsubs * sizeof *edits);
+            apply_edits(smp, edits, 1 + nsubs, &inputs[n]);
+            kind[n++] = OMIT_ALONE_ITEMS;
+            if (nspan) {
+                memcpy(edits + 1 + nsubs, spans, nspan * sizeof *edits);
+                apply_edits(smp, edits, 1 + nsubs + nspan, &inputs[n]);
+                kind[n++] = OMIT_WITH_ITEMS;
+            }
+        }
+        free(edits);
         free(spans);
+        free(subs);
     }
     free(occs);
     G->try_sibling = sibling == NO_SIBLING - 1 ? NO_SIBLING : sibling;
@@ -1264,7 +1319,7 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
                 strbuf_free(&inputs[n]);
                 continue;
             }
-            combo[n] = false;
+            kind[n] = OMIT_ALONE;
             n++;
             extra++;
         }
@@ -1272,7 +1327,7 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     }
     if (!n) {
         free_inputs(inputs, n);
-        free(combo);
+        free(kind);
         return false;
     }
     struct strbuf what = STRBUF_INIT;
@@ -1293,8 +1348,8 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     G->try_seq = seq;
     G->try_at = i;
     G->try_len = j - i;
-    free(G->try_combo);
-    G->try_combo = combo;
+    free(G->try_kind);
+    G->try_kind = kind;
     G->try_ninputs = n;
     start_attempt(G, PENDING_OPTIONAL, inputs, n);
     return true;
@@ -1347,16 +1402,24 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
     uint32_t r = G->rule, i = G->try_at, j = G->try_at + G->try_len;
     struct expr *seq = G->try_seq;
     bool is_cat = seq->kind == EXPR_CAT, changed = false;
-    /* alone: every omission by itself accepted; with: a combination not */
-    bool alone = true, with = true;
+    /* alone: every omission by itself accepted (also with the lattice items
+     * given other examples, where the program accepts those); with: every
+     * combination with the other optional parts */
+    bool alone = true, with = true, items = true;
+    for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++)
+        if (G->try_kind[k] == OMIT_ITEMS_ONLY)
+            items = items && G->attempt[k].answer == MEMBERSHIP_YES;
     for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++) {
         bool yes = G->attempt[k].answer == MEMBERSHIP_YES;
-        if (G->try_combo[k])
-            with = with && yes;
-        else
-            alone = alone && yes;
+        switch ((enum omission_kind)G->try_kind[k]) {
+        case OMIT_ALONE: alone = alone && yes; break;
+        case OMIT_WITH: with = with && yes; break;
+        case OMIT_ALONE_ITEMS: alone = alone && (yes || !items); break;
+        case OMIT_WITH_ITEMS: with = with && (yes || !items); break;
+        case OMIT_ITEMS_ONLY: break;
+        }
     }
-    if (out == ACCEPTED) {
+    if (out != STOPPED && alone && with) {
         struct expr *q;
         if (!is_cat || j - i == seq->nchildren) {
             struct expr *parent = seq->parent;
@@ -1380,7 +1443,8 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
         struct strbuf now = STRBUF_INIT;
         grammar_write_expr(G->g, q, &now);
         strbuf_addf(&G->block, "  => %s\n", now.data);
-        record_change(G, r, "optional %s (omitted)", now.data);
+        record_change(G, r, "optional %s (omitted%s)", now.data,
+                      out == ACCEPTED ? "" : "; the other examples of the items rejected alone");
         strbuf_free(&now);
         changed = true;
     } else if (out != STOPPED && alone && !with && G->try_sibling != NO_SIBLING && is_cat &&
@@ -1406,8 +1470,8 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
                                        "optional parts omitted too, no)\n"
                                      : "  => not optional\n");
     }
-    free(G->try_combo);
-    G->try_combo = NULL;
+    free(G->try_kind);
+    G->try_kind = NULL;
     G->try_ninputs = 0;
     flush_log(G);
     return changed;
@@ -1649,7 +1713,7 @@ bool generalize_finish(struct generalize *G)
     free(G->lits);
     free(G->cats);
     free(G->elements);
-    free(G->try_combo);
+    free(G->try_kind);
     note_of(G, G->g->nrules ? G->g->nrules - 1 : 0);
     for (size_t i = 0; i < G->nsamples; i++)
         tree_free(&G->trees[i]);
