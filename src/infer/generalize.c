@@ -967,6 +967,73 @@ static int strings_next(struct generalize *G)
 
 /* ---- 2. repetitions -------------------------------------------------------------- */
 
+/* Text spans [from, to) of a sample, with the instance that derived them
+ * and what to put in their place (nothing: omitted). */
+struct span {
+    size_t from, to;
+    uint32_t inst;
+    const char *with;
+    size_t with_len;
+};
+
+/* The inputs of an omission, per occurrence: the part left out alone (A),
+ * with the rule's other optional parts left out too (B), A and B with the
+ * rule's lattice items given another of their examples (C, D), and the
+ * sample with those items only (E: when the program rejects it, C and D
+ * say nothing of the omission). */
+enum omission_kind { OMIT_ALONE, OMIT_WITH, OMIT_ALONE_ITEMS, OMIT_WITH_ITEMS, OMIT_ITEMS_ONLY };
+
+static int compare_span(const void *a, const void *b)
+{
+    size_t x = ((const struct span *)a)->from, y = ((const struct span *)b)->from;
+    return x < y ? -1 : x > y;
+}
+
+/* Sample s with edits[0..n) made (disjoint; sorted here). */
+static void apply_edits(const struct generalize_sample *s, struct span *edits, size_t n,
+                        struct strbuf *out)
+{
+    qsort(edits, n, sizeof *edits, compare_span);
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        strbuf_add(out, s->text + at, edits[k].from - at);
+        strbuf_add(out, edits[k].with, edits[k].with_len);
+        at = edits[k].to;
+    }
+    strbuf_add(out, s->text + at, s->len - at);
+}
+
+static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, uint32_t inst,
+                                   size_t from, size_t to, size_t *n, struct span **subs,
+                                   size_t *nsubs);
+
+/* The answers of the attempt's inputs by kind (G->try_kind).  *alone: every
+ * edit by itself accepted (also with the lattice items given other
+ * examples, where the program accepts those items so); *with: every
+ * combination with the rule's other optional parts.  Frees try_kind. */
+static void verdict_of(struct generalize *G, bool *alone, bool *with)
+{
+    bool items = true;
+    *alone = *with = true;
+    for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++)
+        if (G->try_kind[k] == OMIT_ITEMS_ONLY)
+            items = items && G->attempt[k].answer == MEMBERSHIP_YES;
+    for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++) {
+        bool yes = G->attempt[k].answer == MEMBERSHIP_YES;
+        switch ((enum omission_kind)G->try_kind[k]) {
+        case OMIT_ALONE: *alone = *alone && yes; break;
+        case OMIT_WITH: *with = *with && yes; break;
+        case OMIT_ALONE_ITEMS: *alone = *alone && (yes || !items); break;
+        case OMIT_WITH_ITEMS: *with = *with && (yes || !items); break;
+        case OMIT_ITEMS_ONLY: break;
+        }
+    }
+    free(G->try_kind);
+    G->try_kind = NULL;
+    G->try_ninputs = 0;
+}
+
+
 /* Are items [a, a+L) and [b, b+L) of cat the same? */
 static bool same_group(const struct expr *cat, uint32_t a, uint32_t b, uint32_t L)
 {
@@ -1001,14 +1068,18 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
                 G->nsamples == 1 ? "" : "s", GENERALIZE_MAX_REPETITIONS);
     strbuf_free(&what);
     G->nattempt = 0;
-    size_t n = nocc * GENERALIZE_MAX_REPETITIONS;
+    /* each input also with the rule's lattice items holding other examples
+     * (and the sample with those alone): "/"+ after a scheme widened to
+     * lower holds for http, not for every scheme */
+    size_t n = nocc * (2 * GENERALIZE_MAX_REPETITIONS + 1);
     struct strbuf *inputs = xcalloc(n, sizeof *inputs);
+    unsigned char *kind = xcalloc(n, sizeof *kind);
     size_t m = 0;
     for (size_t o = 0; o < nocc; o++) {
         const struct generalize_sample *s = &G->samples[occs[o].sample];
         const struct sample_tree *t = &G->trees[occs[o].sample];
         const uint32_t *kids = derivation_children(&t->tree, occs[o].inst);
-        size_t from = t->start[kids[i]], to = t->end[kids[i + k * L - 1]];
+        size_t from = t->start[kids[i]], to = t->end[kids[i + k * L - 1]], base = m;
         for (uint32_t times = 1; times <= GENERALIZE_MAX_REPETITIONS; times++) {
             struct strbuf *in = &inputs[m++];
             strbuf_add(in, s->text, from);
@@ -1018,9 +1089,36 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
                 strbuf_add(in, s->text + a, b - a);
             }
             strbuf_add(in, s->text + to, s->len - to);
+            kind[m - 1] = OMIT_ALONE;
         }
+        size_t nspan, nsubs;
+        struct span *subs;
+        struct span *spans = other_optional(G, cat->rule, occs[o].sample, occs[o].inst, from, to,
+                                            &nspan, &subs, &nsubs);
+        if (nsubs) {
+            struct span *edits = xcalloc(nsubs + 1, sizeof *edits);
+            memcpy(edits, subs, nsubs * sizeof *edits);
+            apply_edits(s, edits, nsubs, &inputs[m]);
+            kind[m++] = OMIT_ITEMS_ONLY;
+            for (uint32_t times = 1; times <= GENERALIZE_MAX_REPETITIONS; times++) {
+                /* the input just as above, in place of the run */
+                const struct strbuf *plain = &inputs[base + times - 1];
+                size_t with_len = plain->len - (s->len - (to - from));
+                memcpy(edits, subs, nsubs * sizeof *edits);
+                edits[nsubs] = (struct span){from, to, 0, plain->data + from, with_len};
+                apply_edits(s, edits, nsubs + 1, &inputs[m]);
+                kind[m++] = OMIT_ALONE_ITEMS;
+            }
+            free(edits);
+        }
+        free(spans);
+        free(subs);
     }
     free(occs);
+    free(G->try_kind);
+    G->try_kind = kind;
+    G->try_ninputs = m;
+    n = m;
     G->try_seq = cat;
     G->try_at = i;
     G->try_len = L;
@@ -1029,11 +1127,14 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
     return true;
 }
 
-static void conclude_repetition(struct generalize *G, enum outcome out)
+static bool conclude_repetition(struct generalize *G, enum outcome out)
 {
     uint32_t r = G->rule, i = G->try_at, L = G->try_len, k = G->try_times;
     struct expr *cat = G->try_seq;
-    if (out == ACCEPTED) {
+    bool alone, with;
+    verdict_of(G, &alone, &with);
+    bool taken = out != STOPPED && alone;
+    if (taken) {
         struct expr *group = group_of(G, cat->children + i, L, r);
         struct expr *q = new_quant(G, group, 1, QUANT_INFINITE, r);
         splice(G, cat, i, i + k * L, q);
@@ -1047,6 +1148,7 @@ static void conclude_repetition(struct generalize *G, enum outcome out)
         strbuf_addf(&G->block, "  => not a repetition\n");
     }
     flush_log(G);
+    return taken;
 }
 
 /* The next run of equal groups in a sequence of the rule, shortest groups
@@ -1120,42 +1222,6 @@ static bool fuses_words(const struct generalize_sample *s, size_t from, size_t t
         if (word_byte(s->text[i]))
             return false;
     return true;
-}
-
-/* Text spans [from, to) of a sample, with the instance that derived them
- * and what to put in their place (nothing: omitted). */
-struct span {
-    size_t from, to;
-    uint32_t inst;
-    const char *with;
-    size_t with_len;
-};
-
-/* The inputs of an omission, per occurrence: the part left out alone (A),
- * with the rule's other optional parts left out too (B), A and B with the
- * rule's lattice items given another of their examples (C, D), and the
- * sample with those items only (E: when the program rejects it, C and D
- * say nothing of the omission). */
-enum omission_kind { OMIT_ALONE, OMIT_WITH, OMIT_ALONE_ITEMS, OMIT_WITH_ITEMS, OMIT_ITEMS_ONLY };
-
-static int compare_span(const void *a, const void *b)
-{
-    size_t x = ((const struct span *)a)->from, y = ((const struct span *)b)->from;
-    return x < y ? -1 : x > y;
-}
-
-/* Sample s with edits[0..n) made (disjoint; sorted here). */
-static void apply_edits(const struct generalize_sample *s, struct span *edits, size_t n,
-                        struct strbuf *out)
-{
-    qsort(edits, n, sizeof *edits, compare_span);
-    size_t at = 0;
-    for (size_t k = 0; k < n; k++) {
-        strbuf_add(out, s->text + at, edits[k].from - at);
-        strbuf_add(out, edits[k].with, edits[k].with_len);
-        at = edits[k].to;
-    }
-    strbuf_add(out, s->text + at, s->len - at);
 }
 
 #define NO_SIBLING UINT32_MAX
@@ -1402,23 +1468,8 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
     uint32_t r = G->rule, i = G->try_at, j = G->try_at + G->try_len;
     struct expr *seq = G->try_seq;
     bool is_cat = seq->kind == EXPR_CAT, changed = false;
-    /* alone: every omission by itself accepted (also with the lattice items
-     * given other examples, where the program accepts those); with: every
-     * combination with the other optional parts */
-    bool alone = true, with = true, items = true;
-    for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++)
-        if (G->try_kind[k] == OMIT_ITEMS_ONLY)
-            items = items && G->attempt[k].answer == MEMBERSHIP_YES;
-    for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++) {
-        bool yes = G->attempt[k].answer == MEMBERSHIP_YES;
-        switch ((enum omission_kind)G->try_kind[k]) {
-        case OMIT_ALONE: alone = alone && yes; break;
-        case OMIT_WITH: with = with && yes; break;
-        case OMIT_ALONE_ITEMS: alone = alone && (yes || !items); break;
-        case OMIT_WITH_ITEMS: with = with && (yes || !items); break;
-        case OMIT_ITEMS_ONLY: break;
-        }
-    }
+    bool alone, with;
+    verdict_of(G, &alone, &with);
     if (out != STOPPED && alone && with) {
         struct expr *q;
         if (!is_cat || j - i == seq->nchildren) {
@@ -1470,9 +1521,6 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
                                        "optional parts omitted too, no)\n"
                                      : "  => not optional\n");
     }
-    free(G->try_kind);
-    G->try_kind = NULL;
-    G->try_ninputs = 0;
     flush_log(G);
     return changed;
 }
@@ -1581,8 +1629,7 @@ static bool conclude(struct generalize *G)
         walk_conclude(G, out);
         return true; /* walk_next finishes the walk, failed or not */
     case PENDING_REPETITION:
-        conclude_repetition(G, out);
-        if (out == ACCEPTED) {
+        if (conclude_repetition(G, out)) {
             free(G->cats); /* search the rule again */
             G->cats = NULL;
             return rebuild(G, false);
