@@ -49,6 +49,20 @@ static bool lang_either(const char *s, size_t n)
            (n == 3 && memcmp(s, "abc", 3) == 0);
 }
 
+/* [a-z]+ "==1" | "k" "="+ "1": more or fewer "=" only after "k" */
+static bool lang_k_equals(const char *s, size_t n)
+{
+    size_t i = 0, eq = 0;
+    while (i < n && s[i] >= 'a' && s[i] <= 'z')
+        i++;
+    bool k = i == 1 && s[0] == 'k';
+    if (i == 0)
+        return false;
+    while (i < n && s[i] == '=')
+        i++, eq++;
+    return i + 1 == n && s[i] == '1' && (eq == 2 || (k && eq >= 1));
+}
+
 static bool lang_list(const char *s, size_t n)
 {
     if (n % 2 == 0)
@@ -536,5 +550,22 @@ TEST(generalize_asks_optional_parts_together)
                                       "\"c\"? | \"c\"): queries accepted #24; rejected #21") !=
           NULL);
     CHECK(same_language(l.g, lang_either, "abc", 4));
+    learned_free(&l);
+}
+
+TEST(generalize_asks_repetitions_where_the_items_hold_other_examples)
+{
+    /* From "k==1": "k" becomes lower ("a==1", "z==1", "hello==1" are
+     * accepted).  "=" "=" repeated 1 to 5 times after "k" is accepted, but
+     * lower derives "a" too, and "a=1" is rejected: not a repetition, and
+     * "=" is not optional either ("k=1" yes, "a=1" no, "a==1" yes).  The
+     * repetition asked only where "k" is would give "="+, whose "a=1" is
+     * not in the language. */
+    struct learned l;
+    learn("S := \"k\" \"=\" \"=\" \"1\";\n", "k==1", lang_k_equals, &l);
+    CHECK_STR(l.text.data, "S := lower \"=\" \"=\" \"1\";\nlower := [a-z]+;\n");
+    CHECK(strstr(l.log.data, "    #") != NULL);
+    CHECK(strstr(l.log.data, "no   \"a=1\"") != NULL);
+    CHECK(strstr(l.log.data, "  => not a repetition\n") != NULL);
     learned_free(&l);
 }
