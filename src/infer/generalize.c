@@ -124,6 +124,13 @@ struct generalize {
     /* the attempt asked about: its sequence and items [at, at + len * times) */
     struct expr *try_seq;
     uint32_t try_at, try_len, try_times;
+    /* optional parts: per input of the attempt, is it a combination (the
+     * part omitted together with the rule's other optional parts)? */
+    unsigned char *try_kind; /* enum omission_kind */
+    size_t try_ninputs;
+    /* the one optional item of the same sequence every combination also
+     * omitted (its index), else UINT32_MAX */
+    uint32_t try_sibling;
 };
 
 enum outcome { ACCEPTED, REJECTED, UNDECIDED, STOPPED };
@@ -960,6 +967,73 @@ static int strings_next(struct generalize *G)
 
 /* ---- 2. repetitions -------------------------------------------------------------- */
 
+/* Text spans [from, to) of a sample, with the instance that derived them
+ * and what to put in their place (nothing: omitted). */
+struct span {
+    size_t from, to;
+    uint32_t inst;
+    const char *with;
+    size_t with_len;
+};
+
+/* The inputs of an omission, per occurrence: the part left out alone (A),
+ * with the rule's other optional parts left out too (B), A and B with the
+ * rule's lattice items given another of their examples (C, D), and the
+ * sample with those items only (E: when the program rejects it, C and D
+ * say nothing of the omission). */
+enum omission_kind { OMIT_ALONE, OMIT_WITH, OMIT_ALONE_ITEMS, OMIT_WITH_ITEMS, OMIT_ITEMS_ONLY };
+
+static int compare_span(const void *a, const void *b)
+{
+    size_t x = ((const struct span *)a)->from, y = ((const struct span *)b)->from;
+    return x < y ? -1 : x > y;
+}
+
+/* Sample s with edits[0..n) made (disjoint; sorted here). */
+static void apply_edits(const struct generalize_sample *s, struct span *edits, size_t n,
+                        struct strbuf *out)
+{
+    qsort(edits, n, sizeof *edits, compare_span);
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        strbuf_add(out, s->text + at, edits[k].from - at);
+        strbuf_add(out, edits[k].with, edits[k].with_len);
+        at = edits[k].to;
+    }
+    strbuf_add(out, s->text + at, s->len - at);
+}
+
+static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, uint32_t inst,
+                                   size_t from, size_t to, size_t *n, struct span **subs,
+                                   size_t *nsubs);
+
+/* The answers of the attempt's inputs by kind (G->try_kind).  *alone: every
+ * edit by itself accepted (also with the lattice items given other
+ * examples, where the program accepts those items so); *with: every
+ * combination with the rule's other optional parts.  Frees try_kind. */
+static void verdict_of(struct generalize *G, bool *alone, bool *with)
+{
+    bool items = true;
+    *alone = *with = true;
+    for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++)
+        if (G->try_kind[k] == OMIT_ITEMS_ONLY)
+            items = items && G->attempt[k].answer == MEMBERSHIP_YES;
+    for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++) {
+        bool yes = G->attempt[k].answer == MEMBERSHIP_YES;
+        switch ((enum omission_kind)G->try_kind[k]) {
+        case OMIT_ALONE: *alone = *alone && yes; break;
+        case OMIT_WITH: *with = *with && yes; break;
+        case OMIT_ALONE_ITEMS: *alone = *alone && (yes || !items); break;
+        case OMIT_WITH_ITEMS: *with = *with && (yes || !items); break;
+        case OMIT_ITEMS_ONLY: break;
+        }
+    }
+    free(G->try_kind);
+    G->try_kind = NULL;
+    G->try_ninputs = 0;
+}
+
+
 /* Are items [a, a+L) and [b, b+L) of cat the same? */
 static bool same_group(const struct expr *cat, uint32_t a, uint32_t b, uint32_t L)
 {
@@ -994,14 +1068,18 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
                 G->nsamples == 1 ? "" : "s", GENERALIZE_MAX_REPETITIONS);
     strbuf_free(&what);
     G->nattempt = 0;
-    size_t n = nocc * GENERALIZE_MAX_REPETITIONS;
+    /* each input also with the rule's lattice items holding other examples
+     * (and the sample with those alone): "/"+ after a scheme widened to
+     * lower holds for http, not for every scheme */
+    size_t n = nocc * (2 * GENERALIZE_MAX_REPETITIONS + 1);
     struct strbuf *inputs = xcalloc(n, sizeof *inputs);
+    unsigned char *kind = xcalloc(n, sizeof *kind);
     size_t m = 0;
     for (size_t o = 0; o < nocc; o++) {
         const struct generalize_sample *s = &G->samples[occs[o].sample];
         const struct sample_tree *t = &G->trees[occs[o].sample];
         const uint32_t *kids = derivation_children(&t->tree, occs[o].inst);
-        size_t from = t->start[kids[i]], to = t->end[kids[i + k * L - 1]];
+        size_t from = t->start[kids[i]], to = t->end[kids[i + k * L - 1]], base = m;
         for (uint32_t times = 1; times <= GENERALIZE_MAX_REPETITIONS; times++) {
             struct strbuf *in = &inputs[m++];
             strbuf_add(in, s->text, from);
@@ -1011,9 +1089,36 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
                 strbuf_add(in, s->text + a, b - a);
             }
             strbuf_add(in, s->text + to, s->len - to);
+            kind[m - 1] = OMIT_ALONE;
         }
+        size_t nspan, nsubs;
+        struct span *subs;
+        struct span *spans = other_optional(G, cat->rule, occs[o].sample, occs[o].inst, from, to,
+                                            &nspan, &subs, &nsubs);
+        if (nsubs) {
+            struct span *edits = xcalloc(nsubs + 1, sizeof *edits);
+            memcpy(edits, subs, nsubs * sizeof *edits);
+            apply_edits(s, edits, nsubs, &inputs[m]);
+            kind[m++] = OMIT_ITEMS_ONLY;
+            for (uint32_t times = 1; times <= GENERALIZE_MAX_REPETITIONS; times++) {
+                /* the input just as above, in place of the run */
+                const struct strbuf *plain = &inputs[base + times - 1];
+                size_t with_len = plain->len - (s->len - (to - from));
+                memcpy(edits, subs, nsubs * sizeof *edits);
+                edits[nsubs] = (struct span){from, to, 0, plain->data + from, with_len};
+                apply_edits(s, edits, nsubs + 1, &inputs[m]);
+                kind[m++] = OMIT_ALONE_ITEMS;
+            }
+            free(edits);
+        }
+        free(spans);
+        free(subs);
     }
     free(occs);
+    free(G->try_kind);
+    G->try_kind = kind;
+    G->try_ninputs = m;
+    n = m;
     G->try_seq = cat;
     G->try_at = i;
     G->try_len = L;
@@ -1022,11 +1127,14 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
     return true;
 }
 
-static void conclude_repetition(struct generalize *G, enum outcome out)
+static bool conclude_repetition(struct generalize *G, enum outcome out)
 {
     uint32_t r = G->rule, i = G->try_at, L = G->try_len, k = G->try_times;
     struct expr *cat = G->try_seq;
-    if (out == ACCEPTED) {
+    bool alone, with;
+    verdict_of(G, &alone, &with);
+    bool taken = out != STOPPED && alone;
+    if (taken) {
         struct expr *group = group_of(G, cat->children + i, L, r);
         struct expr *q = new_quant(G, group, 1, QUANT_INFINITE, r);
         splice(G, cat, i, i + k * L, q);
@@ -1040,6 +1148,7 @@ static void conclude_repetition(struct generalize *G, enum outcome out)
         strbuf_addf(&G->block, "  => not a repetition\n");
     }
     flush_log(G);
+    return taken;
 }
 
 /* The next run of equal groups in a sequence of the rule, shortest groups
@@ -1115,20 +1224,96 @@ static bool fuses_words(const struct generalize_sample *s, size_t from, size_t t
     return true;
 }
 
+#define NO_SIBLING UINT32_MAX
+
+/* The rule's other optional parts where instance `inst` (in sample s's
+ * tree) is: the outermost instances of elements that may be left out (x?,
+ * x*) within the same occurrence of the rule's right-hand side (not inside
+ * other rules), that derived text outside [from, to) and whose omission
+ * alone joins no two words.  A malloc'd array of *n, in text order. */
+static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, uint32_t inst,
+                                   size_t from, size_t to, size_t *n, struct span **subs,
+                                   size_t *nsubs)
+{
+    size_t subs_cap = 0;
+    *subs = NULL;
+    *nsubs = 0;
+    const struct sample_tree *t = &G->trees[s];
+    const struct derivation *d = &t->tree;
+    const struct expr *rhs = G->g->rules[r].rhs;
+    uint32_t top = inst;
+    while (top != DTREE_NONE && G->graph->nodes[d->insts[top].node].expr != rhs)
+        top = d->insts[top].parent;
+    *n = 0;
+    if (top == DTREE_NONE)
+        return NULL;
+    struct span *found = NULL;
+    size_t nfound = 0, found_cap = 0, depth = 0, cap = 0;
+    uint32_t *stack = xgrow(NULL, &cap, 1, sizeof *stack);
+    stack[depth++] = top;
+    while (depth) {
+        uint32_t k = stack[--depth];
+        size_t a = t->start[k], b = t->end[k];
+        if (a == b || (a >= from && b <= to))
+            continue; /* nothing to omit, or omitted anyway */
+        const struct graph_node *node = &G->graph->nodes[d->insts[k].node];
+        if (k != top && node->kind == NODE_REF) {
+            /* a lattice item's text: another of its examples in its place */
+            const struct lattice *l = G->o->lattice;
+            for (size_t i = 0; l && i < l->nitems; i++) {
+                if (G->item_rule[i] != node->expr->u.ref.target || (a < to && b > from))
+                    continue;
+                const struct lattice_item *it = &l->items[i];
+                for (size_t x = 0; x < it->nexamples; x++) {
+                    const struct expr *ex = it->examples[x];
+                    if (ex->u.lit.len == b - a &&
+                        memcmp(ex->u.lit.text, G->samples[s].text + a, b - a) == 0)
+                        continue;
+                    *subs = xgrow(*subs, &subs_cap, *nsubs + 1, sizeof **subs);
+                    (*subs)[(*nsubs)++] = (struct span){a, b, k, ex->u.lit.text, ex->u.lit.len};
+                    break;
+                }
+                break;
+            }
+            continue;
+        }
+        if (k != top && (b <= from || a >= to) && node->kind == NODE_QUANT &&
+            node->expr->u.quant.min == 0) {
+            if (!fuses_words(&G->samples[s], a, b)) {
+                found = xgrow(found, &found_cap, nfound + 1, sizeof *found);
+                found[nfound++] = (struct span){a, b, k, "", 0};
+            }
+            continue;
+        }
+        const uint32_t *kids = derivation_children(d, k);
+        stack = xgrow(stack, &cap, depth + d->insts[k].nchildren, sizeof *stack);
+        for (uint32_t c = d->insts[k].nchildren; c-- > 0;)
+            stack[depth++] = kids[c];
+    }
+    free(stack);
+    *n = nfound;
+    return found;
+}
+
 /* Ask about the samples without items [i, j) of seq; false (not optional,
- * nothing asked) when they derived no text anywhere. */
+ * nothing asked) when they derived no text anywhere.  Where the rule has
+ * other optional parts, the omission is also asked together with all of
+ * them left out (the combination the grammar would otherwise allow
+ * without anyone asking). */
 static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, uint32_t j)
 {
     bool is_cat = seq->kind == EXPR_CAT;
     size_t nocc;
     struct occ *occs = occurrences(G, seq, &nocc);
-    struct strbuf *inputs = xcalloc(nocc ? nocc : 1, sizeof *inputs);
+    struct strbuf *inputs = xcalloc(5 * nocc + 6, sizeof *inputs);
+    unsigned char *kind = xcalloc(5 * nocc + 6, sizeof *kind);
     size_t n = 0;
+    uint32_t sibling = NO_SIBLING - 1; /* none seen yet */
     for (size_t o = 0; o < nocc; o++) {
         const struct sample_tree *t = &G->trees[occs[o].sample];
         size_t from = t->start[occs[o].inst], to = t->end[occs[o].inst];
+        const uint32_t *kids = derivation_children(&t->tree, occs[o].inst);
         if (is_cat) {
-            const uint32_t *kids = derivation_children(&t->tree, occs[o].inst);
             from = t->start[kids[i]];
             to = t->end[kids[j - 1]];
         }
@@ -1137,8 +1322,45 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
         if (fuses_words(&G->samples[occs[o].sample], from, to))
             continue; /* "1+2" without "+" is one number, not two: no evidence */
         edited_sample(&G->samples[occs[o].sample], from, to, "", 0, &inputs[n++]);
+        size_t nspan, nsubs;
+        struct span *subs;
+        struct span *spans = other_optional(G, seq->rule, occs[o].sample, occs[o].inst, from,
+                                            to, &nspan, &subs, &nsubs);
+        const struct generalize_sample *smp = &G->samples[occs[o].sample];
+        struct span *edits = xcalloc(nspan + nsubs + 1, sizeof *edits);
+        edits[0] = (struct span){from, to, 0, "", 0};
+        if (nspan) {
+            uint32_t c = NO_SIBLING;
+            if (is_cat && nspan == 1 && t->tree.insts[spans[0].inst].parent == occs[o].inst)
+                for (uint32_t k = 0; k < seq->nchildren; k++)
+                    if (kids[k] == spans[0].inst)
+                        c = k;
+            sibling = sibling == NO_SIBLING - 1 || sibling == c ? c : NO_SIBLING;
+            memcpy(edits + 1, spans, nspan * sizeof *edits);
+            apply_edits(smp, edits, 1 + nspan, &inputs[n]);
+            kind[n++] = OMIT_WITH;
+        }
+        if (nsubs) {
+            /* the items given other examples: alone, then with the omissions */
+            memcpy(edits, subs, nsubs * sizeof *edits);
+            apply_edits(smp, edits, nsubs, &inputs[n]);
+            kind[n++] = OMIT_ITEMS_ONLY;
+            edits[0] = (struct span){from, to, 0, "", 0};
+            memcpy(edits + 1, subs, nsubs * sizeof *edits);
+            apply_edits(smp, edits, 1 + nsubs, &inputs[n]);
+            kind[n++] = OMIT_ALONE_ITEMS;
+            if (nspan) {
+                memcpy(edits + 1 + nsubs, spans, nspan * sizeof *edits);
+                apply_edits(smp, edits, 1 + nsubs + nspan, &inputs[n]);
+                kind[n++] = OMIT_WITH_ITEMS;
+            }
+        }
+        free(edits);
+        free(spans);
+        free(subs);
     }
     free(occs);
+    G->try_sibling = sibling == NO_SIBLING - 1 ? NO_SIBLING : sibling;
     /* A whole alternative omitted makes the rule derive nothing: asked
      * where the rule's other alternatives derived text too (a value that
      * may be empty after a path may not be empty as a scheme). */
@@ -1148,7 +1370,6 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     if (n && whole) {
         size_t nrule;
         struct occ *ro = occurrences(G, rhs, &nrule);
-        inputs = xrealloc(inputs, (n + (nrule < 5 ? nrule : 5)) * sizeof *inputs);
         for (size_t o = 0, extra = 0; o < nrule && extra < 5; o++) {
             const struct sample_tree *t = &G->trees[ro[o].sample];
             size_t from = t->start[ro[o].inst], to = t->end[ro[o].inst];
@@ -1164,6 +1385,7 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
                 strbuf_free(&inputs[n]);
                 continue;
             }
+            kind[n] = OMIT_ALONE;
             n++;
             extra++;
         }
@@ -1171,13 +1393,17 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     }
     if (!n) {
         free_inputs(inputs, n);
+        free(kind);
         return false;
     }
     struct strbuf what = STRBUF_INIT;
     for (uint32_t c = i; c < j; c++) {
-        if (c > i)
-            strbuf_addch(&what, ' ');
-        grammar_write_expr(G->g, is_cat ? seq->children[c] : seq, &what);
+        const struct expr *e = is_cat ? seq->children[c] : seq;
+        bool paren = is_cat && e->kind == EXPR_ALT;
+        strbuf_addstr(&what, c > i ? " " : "");
+        strbuf_addstr(&what, paren ? "(" : "");
+        grammar_write_expr(G->g, e, &what);
+        strbuf_addstr(&what, paren ? ")" : "");
     }
     cut_description(&what);
     strbuf_addf(&G->block, "%s: omit %s", G->g->rules[G->rule].name, what.data);
@@ -1188,16 +1414,63 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     G->try_seq = seq;
     G->try_at = i;
     G->try_len = j - i;
+    free(G->try_kind);
+    G->try_kind = kind;
+    G->try_ninputs = n;
     start_attempt(G, PENDING_OPTIONAL, inputs, n);
     return true;
 }
 
-static void conclude_optional(struct generalize *G, enum outcome out)
+/* Items [i, j) of seq may be left out, and so may the optional item c of
+ * the same sequence, but not both: the items from the first to the last of
+ * them become (... c ... (i..j)? ...) | (... (i..j) ...), what was asked. */
+static struct expr *either_optional(struct generalize *G, struct expr *seq, uint32_t i, uint32_t j,
+                                    uint32_t c)
+{
+    uint32_t r = G->rule, lo = c < i ? c : i, hi = c + 1 > j ? c + 1 : j;
+    struct expr **with = xcalloc(hi - lo, sizeof *with), **without = xcalloc(hi - lo, sizeof *with);
+    size_t nwith = 0, nwithout = 0;
+    for (uint32_t k = lo; k < hi; k++)
+        if (k != c)
+            without[nwithout++] = copy_expr(G->g, seq->children[k], r);
+    for (uint32_t k = lo; k < hi; k++) {
+        struct expr *e = seq->children[k];
+        if (k == c) {
+            if (e->u.quant.max == 1) {
+                with[nwith++] = e->children[0];
+            } else {
+                e->u.quant.min = 1;
+                with[nwith++] = e;
+            }
+        } else if (k == i) {
+            struct expr *group = group_of(G, seq->children + i, j - i, r);
+            if (group->kind == EXPR_QUANT && group->u.quant.min == 1)
+                group->u.quant.min = 0;
+            else
+                group = new_quant(G, group, 0, 1, r);
+            with[nwith++] = group;
+        } else if (k < i || k >= j) {
+            with[nwith++] = e;
+        }
+    }
+    struct expr *alts[2] = {group_of(G, with, nwith, r), group_of(G, without, nwithout, r)};
+    struct expr *alt = gb_alt(G->g, alts, 2, NULL, alts[0]->pos, alts[0]->end);
+    alt->rule = r;
+    free(with);
+    free(without);
+    splice(G, seq, lo, hi, alt);
+    return alt;
+}
+
+/* True when the grammar changed. */
+static bool conclude_optional(struct generalize *G, enum outcome out)
 {
     uint32_t r = G->rule, i = G->try_at, j = G->try_at + G->try_len;
     struct expr *seq = G->try_seq;
-    bool is_cat = seq->kind == EXPR_CAT;
-    if (out == ACCEPTED) {
+    bool is_cat = seq->kind == EXPR_CAT, changed = false;
+    bool alone, with;
+    verdict_of(G, &alone, &with);
+    if (out != STOPPED && alone && with) {
         struct expr *q;
         if (!is_cat || j - i == seq->nchildren) {
             struct expr *parent = seq->parent;
@@ -1221,12 +1494,35 @@ static void conclude_optional(struct generalize *G, enum outcome out)
         struct strbuf now = STRBUF_INIT;
         grammar_write_expr(G->g, q, &now);
         strbuf_addf(&G->block, "  => %s\n", now.data);
-        record_change(G, r, "optional %s (omitted)", now.data);
+        record_change(G, r, "optional %s (omitted%s)", now.data,
+                      out == ACCEPTED ? "" : "; the other examples of the items rejected alone");
         strbuf_free(&now);
+        changed = true;
+    } else if (out != STOPPED && alone && !with && G->try_sibling != NO_SIBLING && is_cat &&
+               G->try_sibling < seq->nchildren &&
+               (G->try_sibling < i || G->try_sibling >= j)) {
+        struct strbuf other = STRBUF_INIT, now = STRBUF_INIT;
+        grammar_write_expr(G->g, seq->children[G->try_sibling], &other);
+        cut_description(&other);
+        struct expr *alt = either_optional(G, seq, i, j, G->try_sibling);
+        strbuf_addch(&now, '(');
+        grammar_write_expr(G->g, alt, &now);
+        strbuf_addch(&now, ')');
+        cut_description(&now);
+        strbuf_addf(&G->block, "  => omitted alone yes, with %s no: %s\n", other.data,
+                    now.data);
+        record_change(G, r, "optional, but not with %s omitted too: %s", other.data, now.data);
+        strbuf_free(&other);
+        strbuf_free(&now);
+        changed = true;
     } else if (out == REJECTED || out == UNDECIDED) {
-        strbuf_addstr(&G->block, "  => not optional\n");
+        strbuf_addstr(&G->block, alone && !with && out == REJECTED
+                                     ? "  => not optional (alone yes; with the rule's other "
+                                       "optional parts omitted too, no)\n"
+                                     : "  => not optional\n");
     }
     flush_log(G);
+    return changed;
 }
 
 /* The next subsequence of a sequence of the rule to omit: longest first,
@@ -1333,16 +1629,14 @@ static bool conclude(struct generalize *G)
         walk_conclude(G, out);
         return true; /* walk_next finishes the walk, failed or not */
     case PENDING_REPETITION:
-        conclude_repetition(G, out);
-        if (out == ACCEPTED) {
+        if (conclude_repetition(G, out)) {
             free(G->cats); /* search the rule again */
             G->cats = NULL;
             return rebuild(G, false);
         }
         return out != STOPPED;
     case PENDING_OPTIONAL:
-        conclude_optional(G, out);
-        if (out == ACCEPTED) {
+        if (conclude_optional(G, out)) {
             free(G->elements);
             G->elements = NULL;
             return rebuild(G, false);
@@ -1466,6 +1760,7 @@ bool generalize_finish(struct generalize *G)
     free(G->lits);
     free(G->cats);
     free(G->elements);
+    free(G->try_kind);
     note_of(G, G->g->nrules ? G->g->nrules - 1 : 0);
     for (size_t i = 0; i < G->nsamples; i++)
         tree_free(&G->trees[i]);

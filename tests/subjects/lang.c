@@ -10,6 +10,8 @@
  *   dotted     [a-z]+ ("." [a-z]+)*
  *   arith      E, where E = T (("+" | "-") T)*, T = F ("*" F)*,
  *              F = [0-9]+ | "(" E ")"
+ *   either     "a" ("b" | "c" | "bc"): "b" and "c" may each be left out,
+ *              but not both
  *
  * nested and arith recurse once per level of nesting, at most MAX_DEPTH
  * levels (deeper is rejected; the inputs are at most 64 KiB).
@@ -141,6 +143,12 @@ static int valid(const char *mode)
         eat(';');
         return pos == len;
     }
+    if (strcmp(mode, "either") == 0) {
+        if (!eat('a'))
+            return 0;
+        int b = eat('b'), c = eat('c');
+        return (b || c) && pos == len;
+    }
     fprintf(stderr, "lang: unknown mode %s\n", mode);
     return 0;
 }
@@ -148,7 +156,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);
