@@ -10,8 +10,12 @@
  *   dotted     [a-z]+ ("." [a-z]+)*
  *   arith      E, where E = T (("+" | "-") T)*, T = F ("*" F)*,
  *              F = [0-9]+ | "(" E ")"
+ *   jsonlite   V, where V = "{" (S ":" V ("," S ":" V)*)? "}"
+ *              | "[" (V ("," V)*)? "]" | S | [0-9]+ | "true" | "null",
+ *              S = "\"" [a-z ]* "\""  (JSON without blanks, escapes,
+ *              signs or fractions)
  *
- * nested and arith recurse once per level of nesting, at most MAX_DEPTH
+ * nested, arith and jsonlite recurse once per level of nesting, at most MAX_DEPTH
  * levels (deeper is rejected; the inputs are at most 64 KiB).
  * A subject, not part of kpath. */
 #include <stdio.h>
@@ -98,6 +102,51 @@ static int lower_run(void)
     return pos > from;
 }
 
+static int word(const char *w)
+{
+    size_t n = strlen(w);
+    if (len - pos < n || memcmp(buf + pos, w, n) != 0)
+        return 0;
+    pos += n;
+    return 1;
+}
+
+static int jstring(void)
+{
+    if (!eat('"'))
+        return 0;
+    while (pos < len && ((buf[pos] >= 'a' && buf[pos] <= 'z') || buf[pos] == ' '))
+        pos++;
+    return eat('"');
+}
+
+static int jvalue(int depth)
+{
+    if (depth > MAX_DEPTH)
+        return 0;
+    if (eat('{')) {
+        if (eat('}'))
+            return 1;
+        do {
+            if (!jstring() || !eat(':') || !jvalue(depth + 1))
+                return 0;
+        } while (eat(','));
+        return eat('}');
+    }
+    if (eat('[')) {
+        if (eat(']'))
+            return 1;
+        do {
+            if (!jvalue(depth + 1))
+                return 0;
+        } while (eat(','));
+        return eat(']');
+    }
+    if (pos < len && buf[pos] == '"')
+        return jstring();
+    return digits() || word("true") || word("null");
+}
+
 static int valid(const char *mode)
 {
     if (strcmp(mode, "nested") == 0)
@@ -141,6 +190,8 @@ static int valid(const char *mode)
         eat(';');
         return pos == len;
     }
+    if (strcmp(mode, "jsonlite") == 0)
+        return jvalue(0) && pos == len;
     fprintf(stderr, "lang: unknown mode %s\n", mode);
     return 0;
 }
@@ -148,7 +199,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|jsonlite <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);
