@@ -12,7 +12,7 @@
  *              F = [0-9]+ | "(" E ")"
  *   jsonlite   V, where V = "{" (S ":" V ("," S ":" V)*)? "}"
  *              | "[" (V ("," V)*)? "]" | S | [0-9]+ | "true" | "null",
- *              S = "\"" [a-z ]* "\""  (JSON without blanks, escapes,
+ *              S = "\"" [a-z]* "\""  (JSON without blanks, escapes,
  *              signs or fractions)
  *
  * nested, arith and jsonlite recurse once per level of nesting, at most MAX_DEPTH
@@ -115,7 +115,7 @@ static int jstring(void)
 {
     if (!eat('"'))
         return 0;
-    while (pos < len && ((buf[pos] >= 'a' && buf[pos] <= 'z') || buf[pos] == ' '))
+    while (pos < len && buf[pos] >= 'a' && buf[pos] <= 'z')
         pos++;
     return eat('"');
 }
