@@ -18,6 +18,7 @@
 #define KEY_GROUP (UINT32_MAX - 1) /* in a pattern's key: a group follows */
 #define MAX_GROUPS 8
 #define MAX_INCL 4
+#define MAX_VARIANTS 4 /* items of a span asked with another text of their class */
 #define LOG_WHOLE 120
 
 enum kind { K_WORD, K_SPACE, K_OTHER, K_STRING };
@@ -508,9 +509,20 @@ static void merge_shapes(struct st *S, struct strbuf *in)
     }
 }
 
+/* Occurrences asked per direction of a merge of classes of kind k: every
+ * occurrence of a separator (up to SEPARATOR_CONTEXTS times `contexts`),
+ * since a separator's meaning is in where it stands ("/" and "." replace
+ * each other in a URL's path, not in its host). */
+#define SEPARATOR_CONTEXTS 4
+static size_t merge_contexts(const struct st *S, enum kind k)
+{
+    return (size_t)S->o->contexts * (k == K_OTHER ? SEPARATOR_CONTEXTS : 1);
+}
+
 static void merge_classes(struct st *S)
 {
-    struct strbuf *in = xcalloc(2 * (size_t)S->o->contexts + 2, sizeof *in);
+    size_t nin = 2 * (size_t)S->o->contexts * SEPARATOR_CONTEXTS + 2;
+    struct strbuf *in = xcalloc(nin, sizeof *in);
     merge_shapes(S, in);
     for (uint32_t b = 1; b < S->ncls && !S->stopped; b++) {
         for (uint32_t a = 0; a < b && !S->stopped; a++) {
@@ -522,7 +534,8 @@ static void merge_classes(struct st *S)
             struct occ *oa = occurrences(S, a, SIZE_MAX, 0, 0, &na);
             struct occ *ob = occurrences(S, b, SIZE_MAX, 0, 0, &nb);
             size_t n = 0;
-            size_t pa = pick(oa, na, S->o->contexts), pb = pick(ob, nb, S->o->contexts);
+            size_t want = merge_contexts(S, S->cls[a].kind);
+            size_t pa = pick(oa, na, want), pb = pick(ob, nb, want);
             for (size_t k = 0; k < pb || k < pa; k++) {
                 if (k < pb)
                     replaced(S, ob[k].s, ob[k].from, ob[k].to, at, alen, &in[n++]);
@@ -554,7 +567,7 @@ static void merge_classes(struct st *S)
             strbuf_reset(&S->cls[b].note);
         }
     }
-    for (size_t i = 0; i < 2 * (size_t)S->o->contexts + 2; i++)
+    for (size_t i = 0; i < nin; i++)
         strbuf_free(&in[i]);
     free(in);
 }
@@ -657,6 +670,9 @@ static void add_span(struct st *S, size_t s, size_t i, size_t j, uint32_t c)
     }
 }
 
+static void other_text(const struct st *S, uint32_t c, size_t s, size_t from, size_t to,
+                       struct strbuf *out);
+
 /* ---- 2. recursion ------------------------------------------------------------ */
 
 static bool nonterminal_kind(const struct st *S, uint32_t c)
@@ -713,6 +729,28 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
         size_t npick = pick(o, nocc, S->o->contexts);
         for (size_t k = 0; k < npick; k++)
             replaced(S, o[k].s, o[k].from, o[k].to, text, to - from, &in[nin++]);
+        /* the span with another text of a class among its items, where the
+         * span itself was asked (in its place and in the first other
+         * context): "+2" is no value for "*" in the class of "+" */
+        size_t nvar = 0;
+        for (size_t q = 0; q < n && nvar < MAX_VARIANTS; q++) {
+            struct strbuf alt = STRBUF_INIT;
+            other_text(S, it[q].cls, s, it[q].from, it[q].to, &alt);
+            bool same = alt.len == it[q].to - it[q].from &&
+                        memcmp(alt.data, S->smp[s].text + it[q].from, alt.len) == 0;
+            if (!same) {
+                struct strbuf var = STRBUF_INIT;
+                strbuf_add(&var, text, it[q].from - from);
+                strbuf_add(&var, alt.data, alt.len);
+                strbuf_add(&var, S->smp[s].text + it[q].to, to - it[q].to);
+                replaced(S, s, from, to, var.data, var.len, &in[nin++]);
+                if (npick)
+                    replaced(S, o[0].s, o[0].from, o[0].to, var.data, var.len, &in[nin++]);
+                strbuf_free(&var);
+                nvar++;
+            }
+            strbuf_free(&alt);
+        }
         free(o);
         strbuf_addstr(&S->block, "structure: recursion: ");
         label(text, to - from, &S->block);
@@ -748,7 +786,7 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
 
 static void find_recursion(struct st *S)
 {
-    struct strbuf *in = xcalloc((size_t)S->o->contexts + 1, sizeof *in);
+    struct strbuf *in = xcalloc((size_t)S->o->contexts + 1 + 2 * MAX_VARIANTS, sizeof *in);
     /* whole samples first: their contexts are the strictest */
     for (size_t s = 0; s < S->ns; s++)
         if (S->stopped || !try_span(S, s, 0, S->smp[s].n, in))
@@ -769,13 +807,10 @@ static void find_recursion(struct st *S)
                 if (!known)
                     try_span(S, s, i, i + len, in);
             }
-    for (size_t i = 0; i < (size_t)S->o->contexts + 1; i++)
+    for (size_t i = 0; i < (size_t)S->o->contexts + 1 + 2 * MAX_VARIANTS; i++)
         strbuf_free(&in[i]);
     free(in);
 }
-
-static void other_text(const struct st *S, uint32_t c, size_t s, size_t from, size_t to,
-                       struct strbuf *out);
 
 /* ---- 2b. inclusion ----------------------------------------------------------- */
 
@@ -958,10 +993,8 @@ static void try_groups(struct st *S, struct span *p, struct strbuf *in)
             size_t from = it[at].from, to = it[at + len - 1].to;
             strbuf_reset(&copy);
             for (size_t q = at; q < at + len; q++) {
-                if (nonterminal_kind(S, it[q].cls))
-                    other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
-                else
-                    strbuf_add(&copy, m->text + it[q].from, it[q].to - it[q].from);
+                /* another text of its class, so the whole class is asked */
+                other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
                 /* what lies between items (nothing: items are adjacent) */
             }
             /* a copy that would run into the group as one word says nothing */
