@@ -14,6 +14,8 @@
  *              | "[" (V ("," V)*)? "]" | S | [0-9]+ | "true" | "null",
  *              S = "\"" [a-z]* "\""  (JSON without blanks, escapes,
  *              signs or fractions)
+ *   signed     S (("+" | "*") S)*, where S = "+"* [0-9]+  (a "+" is also a
+ *              sign, a "*" never)
  *
  * nested, arith and jsonlite recurse once per level of nesting, at most MAX_DEPTH
  * levels (deeper is rejected; the inputs are at most 64 KiB).
@@ -192,6 +194,15 @@ static int valid(const char *mode)
     }
     if (strcmp(mode, "jsonlite") == 0)
         return jvalue(0) && pos == len;
+    if (strcmp(mode, "signed") == 0) {
+        do {
+            while (eat('+'))
+                ;
+            if (!digits())
+                return 0;
+        } while (eat('+') || eat('*'));
+        return pos == len;
+    }
     fprintf(stderr, "lang: unknown mode %s\n", mode);
     return 0;
 }
@@ -199,7 +210,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|jsonlite <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|jsonlite|signed <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);

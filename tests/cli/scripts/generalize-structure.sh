@@ -10,6 +10,9 @@
 #              | S | [0-9]+ | "true" | "null", S = "\"" [a-z]* "\""
 #                                       from {"a":[1,"bc",true],"d":{"e":null}}
 #           (a string is a value, but a key is a string and no value)
+#   signed  S (("+" | "*") S)*, S = "+"* [0-9]+       from 1+2*3
+#           ("+" and "*" replace each other between numbers, but "+2" is
+#           a value and "*2" none: sound, recursive, the signs not learned)
 # For each: the learned grammar is recursive (a rule refers to itself) and
 # parses nestings and lengths the samples never had; it parses none of a
 # few non-members; every input generated from it (seeded) is accepted by the
@@ -136,4 +139,10 @@ sound jsonlite
 complete jsonlite 'V := "{" (S ":" V ("," S ":" V)*)? "}" | "[" (V ("," V)*)? "]" | S | [0-9]+
      | "true" | "null";
 S := "\"" [a-z]* "\"";'
+
+learn signed '1+2*3'
+recursive signed
+members signed '1*2+3*4' '12' '1+2+3*4*5' '7*8'
+non_members signed '*1' '1**2' '1+*2' '1*' '+' '1 2'
+sound signed
 exit 0
