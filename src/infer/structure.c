@@ -684,6 +684,12 @@ static bool nonterminal_kind(const struct st *S, uint32_t c)
  * its items; true when taken by one. */
 static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *in)
 {
+    /* blanks at a span's edge are no structure (" \"a\"" replaces a JSON
+     * string anywhere, and would make the string class recursive) */
+    const struct smp *m = &S->smp[s];
+    if ((i > 0 && S->cls[m->t[i].cls].kind == K_SPACE) ||
+        (j < m->n && S->cls[m->t[j - 1].cls].kind == K_SPACE))
+        return false;
     struct item *it;
     size_t n = pattern(S, s, i, j, &it);
     if (n < 2) {
