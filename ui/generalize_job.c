@@ -37,6 +37,7 @@
 #include "infer/generalize.h"
 #include "generalize_view.h"
 #include "formats/grammar_write.h"
+#include "infer/rule_names.h"
 #include "job.h"
 #include "infer/membership.h"
 #include "base/number.h"
@@ -97,12 +98,18 @@ static void log_block(void *ctx, const char *text, size_t len)
     strbuf_add(&j->blocks[j->nblocks++], text, len);
 }
 
+struct job_notes {
+    const struct generalize_result *res;
+    const struct rule_names *names;
+};
+
 static void note_rule(void *ctx, const struct grammar *g, uint32_t rule, struct strbuf *out)
 {
-    const struct generalize_result *res = ctx;
-    (void)g;
+    const struct job_notes *n = ctx;
+    const struct generalize_result *res = n->res;
     if (rule < res->nnotes && res->notes[rule].len)
         strbuf_add(out, res->notes[rule].data, res->notes[rule].len);
+    rule_names_note(n->names, g, rule, out);
 }
 
 /* ---- starting ---------------------------------------------------------------------------- */
@@ -297,10 +304,16 @@ static void finished(struct ui *ui, bool stopped)
     membership_free(j->m);
     j->m = NULL;
     j->state = stopped ? GZ_STOPPED : ok ? GZ_DONE : GZ_FAILED;
-    struct grammar_write_options wo = {.note = note_rule, .ctx = &j->res};
+    /* names that read, as kpath generalize gives them (src/infer/rule_names.h) */
+    struct rule_names names = {0};
+    if (j->state != GZ_FAILED)
+        rule_names_apply(j->g, &names);
+    struct job_notes notes = {&j->res, &names};
+    struct grammar_write_options wo = {.note = note_rule, .ctx = &notes};
     strbuf_reset(&j->learned);
     if (j->state != GZ_FAILED)
         grammar_write(j->g, &wo, &j->learned);
+    rule_names_free(&names);
     bool written = false;
     if (j->state == GZ_DONE && j->out) {
         written = write_file_atomic(j->out, j->learned.data ? j->learned.data : "",

@@ -17,13 +17,16 @@
 #define CLS_ROOT UINT32_MAX       /* a whole sample in no class */
 #define KEY_GROUP (UINT32_MAX - 1) /* in a pattern's key: a group follows */
 #define MAX_GROUPS 8
+#define MAX_INCL 4
+#define MAX_VARIANTS 4 /* items of a span asked with another text of their class */
 #define LOG_WHOLE 120
 
-enum kind { K_WORD, K_SPACE, K_OTHER };
+enum kind { K_WORD, K_SPACE, K_OTHER, K_STRING };
 
 struct tok {
     size_t from, to; /* bytes */
     uint32_t cls;    /* its class before merges (find() for now) */
+    uint32_t up;     /* a class that includes it here (see include()), or UINT32_MAX */
 };
 
 struct smp {
@@ -39,6 +42,8 @@ struct cls {
     uint32_t parent;  /* union-find */
     size_t s, ti;     /* its first token: the representative text */
     bool spans;       /* has a span alternative */
+    uint32_t incl[MAX_INCL]; /* classes it includes (alternatives of its rule) */
+    uint32_t nincl;
     struct strbuf note;
 };
 
@@ -129,13 +134,34 @@ static const char *cls_text(const struct st *S, uint32_t c, size_t *len)
     return tok_text(S, S->cls[c].s, S->cls[c].ti, len);
 }
 
+/* A string at text[i]: '"' up to the next '"' on the line, a
+ * backslash escaping the character after it; its length, or 0 (no quote
+ * there, or none closes it). */
+static size_t quoted(const char *text, size_t len, size_t i)
+{
+    char q = text[i];
+    if (q != '"')
+        return 0;
+    for (size_t j = i + 1; j < len && text[j] != '\n'; j++) {
+        if (text[j] == '\\')
+            j++;
+        else if (text[j] == q)
+            return j + 1 - i;
+    }
+    return 0;
+}
+
 static void cut(struct st *S, size_t s)
 {
     struct smp *m = &S->smp[s];
     for (size_t i = 0; i < m->len;) {
         enum kind k = kind_of((unsigned char)m->text[i]);
         size_t j = i + 1;
-        if (k == K_OTHER) {
+        size_t q = k == K_OTHER ? quoted(m->text, m->len, i) : 0;
+        if (q) {
+            k = K_STRING;
+            j = i + q;
+        } else if (k == K_OTHER) {
             uint32_t cp;
             size_t bytes = utf8_decode(m->text + i, m->len - i, &cp);
             j = i + (bytes ? bytes : 1);
@@ -152,11 +178,11 @@ static void cut(struct st *S, size_t s)
                 c = x;
         }
         m->t = xgrow(m->t, &m->cap, m->n + 1, sizeof *m->t);
-        m->t[m->n] = (struct tok){i, j, c};
+        m->t[m->n] = (struct tok){i, j, c, UINT32_MAX};
         if (c == UINT32_MAX) {
             S->cls = xgrow(S->cls, &S->cls_cap, S->ncls + 1, sizeof *S->cls);
             c = (uint32_t)S->ncls++;
-            S->cls[c] = (struct cls){k, c, s, m->n, false, STRBUF_INIT};
+            S->cls[c] = (struct cls){k, c, s, m->n, false, {0}, 0, STRBUF_INIT};
             m->t[m->n].cls = c;
         }
         m->n++;
@@ -338,7 +364,8 @@ static struct occ *occurrences(struct st *S, uint32_t c, size_t s, size_t from, 
     size_t len = 0, cap = 0;
     for (size_t x = 0; x < S->ns; x++)
         for (size_t t = 0; t < S->smp[x].n; t++)
-            if (find(S, S->smp[x].t[t].cls) == c) {
+            if (find(S, S->smp[x].t[t].cls) == c ||
+                (S->smp[x].t[t].up != UINT32_MAX && find(S, S->smp[x].t[t].up) == c)) {
                 o = xgrow(o, &cap, len + 1, sizeof *o);
                 o[len++] = (struct occ){x, S->smp[x].t[t].from, S->smp[x].t[t].to, 0};
             }
@@ -482,9 +509,20 @@ static void merge_shapes(struct st *S, struct strbuf *in)
     }
 }
 
+/* Occurrences asked per direction of a merge of classes of kind k: every
+ * occurrence of a separator (up to SEPARATOR_CONTEXTS times `contexts`),
+ * since a separator's meaning is in where it stands ("/" and "." replace
+ * each other in a URL's path, not in its host). */
+#define SEPARATOR_CONTEXTS 4
+static size_t merge_contexts(const struct st *S, enum kind k)
+{
+    return (size_t)S->o->contexts * (k == K_OTHER ? SEPARATOR_CONTEXTS : 1);
+}
+
 static void merge_classes(struct st *S)
 {
-    struct strbuf *in = xcalloc(2 * (size_t)S->o->contexts + 2, sizeof *in);
+    size_t nin = 2 * (size_t)S->o->contexts * SEPARATOR_CONTEXTS + 2;
+    struct strbuf *in = xcalloc(nin, sizeof *in);
     merge_shapes(S, in);
     for (uint32_t b = 1; b < S->ncls && !S->stopped; b++) {
         for (uint32_t a = 0; a < b && !S->stopped; a++) {
@@ -496,7 +534,8 @@ static void merge_classes(struct st *S)
             struct occ *oa = occurrences(S, a, SIZE_MAX, 0, 0, &na);
             struct occ *ob = occurrences(S, b, SIZE_MAX, 0, 0, &nb);
             size_t n = 0;
-            size_t pa = pick(oa, na, S->o->contexts), pb = pick(ob, nb, S->o->contexts);
+            size_t want = merge_contexts(S, S->cls[a].kind);
+            size_t pa = pick(oa, na, want), pb = pick(ob, nb, want);
             for (size_t k = 0; k < pb || k < pa; k++) {
                 if (k < pb)
                     replaced(S, ob[k].s, ob[k].from, ob[k].to, at, alen, &in[n++]);
@@ -528,7 +567,7 @@ static void merge_classes(struct st *S)
             strbuf_reset(&S->cls[b].note);
         }
     }
-    for (size_t i = 0; i < 2 * (size_t)S->o->contexts + 2; i++)
+    for (size_t i = 0; i < nin; i++)
         strbuf_free(&in[i]);
     free(in);
 }
@@ -568,8 +607,9 @@ static size_t pattern(struct st *S, size_t s, size_t i, size_t j, struct item **
                                           S->smp[s].t[sp->j - 1].to};
             p = sp->j;
         } else {
-            (*items)[n++] = (struct item){find(S, S->smp[s].t[p].cls), S->smp[s].t[p].from,
-                                          S->smp[s].t[p].to};
+            const struct tok *t = &S->smp[s].t[p];
+            (*items)[n++] = (struct item){find(S, t->up != UINT32_MAX ? t->up : t->cls), t->from,
+                                          t->to};
             p++;
         }
     }
@@ -630,17 +670,26 @@ static void add_span(struct st *S, size_t s, size_t i, size_t j, uint32_t c)
     }
 }
 
+static void other_text(const struct st *S, uint32_t c, size_t s, size_t from, size_t to,
+                       struct strbuf *out);
+
 /* ---- 2. recursion ------------------------------------------------------------ */
 
 static bool nonterminal_kind(const struct st *S, uint32_t c)
 {
-    return S->cls[c].kind == K_WORD || S->cls[c].spans;
+    return S->cls[c].kind == K_WORD || S->cls[c].kind == K_STRING || S->cls[c].spans;
 }
 
 /* Try tokens [i, j) of sample s as an alternative of the classes among
  * its items; true when taken by one. */
 static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *in)
 {
+    /* blanks at a span's edge are no structure (" \"a\"" replaces a JSON
+     * string anywhere, and would make the string class recursive) */
+    const struct smp *m = &S->smp[s];
+    if ((i > 0 && S->cls[m->t[i].cls].kind == K_SPACE) ||
+        (j < m->n && S->cls[m->t[j - 1].cls].kind == K_SPACE))
+        return false;
     struct item *it;
     size_t n = pattern(S, s, i, j, &it);
     if (n < 2) {
@@ -686,6 +735,28 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
         size_t npick = pick(o, nocc, S->o->contexts);
         for (size_t k = 0; k < npick; k++)
             replaced(S, o[k].s, o[k].from, o[k].to, text, to - from, &in[nin++]);
+        /* the span with another text of a class among its items, where the
+         * span itself was asked (in its place and in the first other
+         * context): "+2" is no value for "*" in the class of "+" */
+        size_t nvar = 0;
+        for (size_t q = 0; q < n && nvar < MAX_VARIANTS; q++) {
+            struct strbuf alt = STRBUF_INIT;
+            other_text(S, it[q].cls, s, it[q].from, it[q].to, &alt);
+            bool same = alt.len == it[q].to - it[q].from &&
+                        memcmp(alt.data, S->smp[s].text + it[q].from, alt.len) == 0;
+            if (!same) {
+                struct strbuf var = STRBUF_INIT;
+                strbuf_add(&var, text, it[q].from - from);
+                strbuf_add(&var, alt.data, alt.len);
+                strbuf_add(&var, S->smp[s].text + it[q].to, to - it[q].to);
+                replaced(S, s, from, to, var.data, var.len, &in[nin++]);
+                if (npick)
+                    replaced(S, o[0].s, o[0].from, o[0].to, var.data, var.len, &in[nin++]);
+                strbuf_free(&var);
+                nvar++;
+            }
+            strbuf_free(&alt);
+        }
         free(o);
         strbuf_addstr(&S->block, "structure: recursion: ");
         label(text, to - from, &S->block);
@@ -721,7 +792,7 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
 
 static void find_recursion(struct st *S)
 {
-    struct strbuf *in = xcalloc((size_t)S->o->contexts + 1, sizeof *in);
+    struct strbuf *in = xcalloc((size_t)S->o->contexts + 1 + 2 * MAX_VARIANTS, sizeof *in);
     /* whole samples first: their contexts are the strictest */
     for (size_t s = 0; s < S->ns; s++)
         if (S->stopped || !try_span(S, s, 0, S->smp[s].n, in))
@@ -742,7 +813,124 @@ static void find_recursion(struct st *S)
                 if (!known)
                     try_span(S, s, i, i + len, in);
             }
-    for (size_t i = 0; i < (size_t)S->o->contexts + 1; i++)
+    for (size_t i = 0; i < (size_t)S->o->contexts + 1 + 2 * MAX_VARIANTS; i++)
+        strbuf_free(&in[i]);
+    free(in);
+}
+
+/* ---- 2b. inclusion ----------------------------------------------------------- */
+
+/* The number of tokens that are texts of class c. */
+static size_t members(struct st *S, uint32_t c)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < S->ns; s++)
+        for (size_t t = 0; t < S->smp[s].n; t++)
+            n += find(S, S->smp[s].t[t].cls) == c;
+    return n;
+}
+
+static bool includes(struct st *S, uint32_t a, uint32_t b)
+{
+    for (uint32_t k = 0; k < S->cls[a].nincl; k++)
+        if (find(S, S->cls[a].incl[k]) == b)
+            return true;
+    return false;
+}
+
+/* Class b inside class a (a JSON string among the values, while a key is
+ * a string and no value): up to `contexts` occurrences of a get b's texts
+ * in turn, each its own query; all yes makes b an alternative of a.  Then
+ * each token of b is asked with a's texts (its representative and its
+ * shortest span) in its place: all yes, the token stands for a there, so
+ * ["x",1] is "[" value "," value "]", not "[" string "," value "]". */
+static void include(struct st *S)
+{
+    struct strbuf *in = xcalloc((size_t)S->o->contexts + 2, sizeof *in);
+    struct strbuf text = STRBUF_INIT;
+    for (uint32_t a = 0; a < S->ncls && !S->stopped; a++) {
+        if (find(S, a) != a || !S->cls[a].spans)
+            continue;
+        for (uint32_t b = 0; b < S->ncls && !S->stopped && S->cls[a].nincl < MAX_INCL; b++) {
+            if (b == a || find(S, b) != b || !nonterminal_kind(S, b) || includes(S, a, b) ||
+                includes(S, b, a) || !members(S, b))
+                continue;
+            size_t nocc;
+            struct occ *o = occurrences(S, a, SIZE_MAX, 0, 0, &nocc);
+            size_t npick = pick(o, nocc, S->o->contexts), nin = 0;
+            /* b's texts in turn: its tokens' distinct texts */
+            size_t nb = 0, *bsm = xmalloc(npick * sizeof *bsm + 1), *btk = xmalloc(npick * sizeof *btk + 1);
+            for (size_t x = 0; x < S->ns && nb < npick; x++)
+                for (size_t t = 0; t < S->smp[x].n && nb < npick; t++) {
+                    uint32_t c = S->smp[x].t[t].cls;
+                    if (find(S, c) == b && S->cls[c].s == x && S->cls[c].ti == t) {
+                        bsm[nb] = x;
+                        btk[nb++] = t;
+                    }
+                }
+            for (size_t k = 0; k < npick && nb; k++) {
+                size_t len;
+                const char *t = tok_text(S, bsm[k % nb], btk[k % nb], &len);
+                replaced(S, o[k].s, o[k].from, o[k].to, t, len, &in[nin++]);
+            }
+            free(bsm);
+            free(btk);
+            free(o);
+            if (!nin)
+                continue;
+            size_t alen, blen;
+            const char *at = cls_text(S, a, &alen), *btext = cls_text(S, b, &blen);
+            strbuf_addstr(&S->block, "structure: inclusion: the class of ");
+            label(btext, blen, &S->block);
+            strbuf_addstr(&S->block, " where the class of ");
+            label(at, alen, &S->block);
+            strbuf_addstr(&S->block, " is\n");
+            enum outcome out = ask_all(S, in, nin);
+            conclude(S, out, "an alternative of the class");
+            if (out != ACCEPTED)
+                continue;
+            S->cls[a].incl[S->cls[a].nincl++] = b;
+            S->res->classes++;
+            struct strbuf *note = &S->cls[a].note;
+            strbuf_addstr(note, "inclusion: the class of ");
+            label(btext, blen, note);
+            strbuf_addstr(note, " where the class of ");
+            label(at, alen, note);
+            strbuf_addstr(note, " is: accepted ");
+            add_numbers(S, note);
+            strbuf_addch(note, '\n');
+            /* its tokens standing for a: a's text and its shortest span's */
+            strbuf_reset(&text);
+            other_text(S, a, S->cls[a].s, 0, 0, &text);
+            for (size_t s = 0; s < S->ns && !S->stopped; s++)
+                for (size_t t = 0; t < S->smp[s].n && !S->stopped; t++) {
+                    struct tok *tk = &S->smp[s].t[t];
+                    if (find(S, tk->cls) != b || tk->up != UINT32_MAX)
+                        continue;
+                    replaced(S, s, tk->from, tk->to, at, alen, &in[0]);
+                    replaced(S, s, tk->from, tk->to, text.data, text.len, &in[1]);
+                    strbuf_addstr(&S->block, "structure: inclusion: ");
+                    label(S->smp[s].text + tk->from, tk->to - tk->from, &S->block);
+                    strbuf_addf(&S->block, " (%s, byte %zu) as the class of ", S->smp[s].name,
+                                tk->from);
+                    label(at, alen, &S->block);
+                    strbuf_addch(&S->block, '\n');
+                    out = ask_all(S, in, 2);
+                    conclude(S, out, "stands for the class");
+                    if (out != ACCEPTED)
+                        continue;
+                    tk->up = a;
+                    strbuf_addstr(note, "inclusion: ");
+                    label(S->smp[s].text + tk->from, tk->to - tk->from, note);
+                    strbuf_addf(note, " (%s, byte %zu) stands for the class: accepted ",
+                                S->smp[s].name, tk->from);
+                    add_numbers(S, note);
+                    strbuf_addch(note, '\n');
+                }
+        }
+    }
+    strbuf_free(&text);
+    for (size_t i = 0; i < (size_t)S->o->contexts + 2; i++)
         strbuf_free(&in[i]);
     free(in);
 }
@@ -811,10 +999,8 @@ static void try_groups(struct st *S, struct span *p, struct strbuf *in)
             size_t from = it[at].from, to = it[at + len - 1].to;
             strbuf_reset(&copy);
             for (size_t q = at; q < at + len; q++) {
-                if (nonterminal_kind(S, it[q].cls))
-                    other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
-                else
-                    strbuf_add(&copy, m->text + it[q].from, it[q].to - it[q].from);
+                /* another text of its class, so the whole class is asked */
+                other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
                 /* what lies between items (nothing: items are adjacent) */
             }
             /* a copy that would run into the group as one word says nothing */
@@ -953,7 +1139,7 @@ struct out {
 
 static bool is_rule(struct st *S, uint32_t c)
 {
-    if (S->cls[c].spans)
+    if (S->cls[c].spans || S->cls[c].nincl)
         return true;
     for (size_t s = 0; s < S->ns; s++)
         for (size_t t = 0; t < S->smp[s].n; t++) {
@@ -962,6 +1148,19 @@ static bool is_rule(struct st *S, uint32_t c)
                 return true;
         }
     return false;
+}
+
+/* A token's text: a string as its quotes and its contents apart, so
+ * generalize widens the contents ("a" to [a-z]+) and keeps the quotes. */
+static struct expr *text_expr(struct out *O, enum kind k, const char *text, size_t len)
+{
+    struct src_pos none = {0, 0};
+    if (k != K_STRING || len < 3)
+        return gb_lit(O->g, text, len, none, none);
+    struct expr *parts[3] = {gb_lit(O->g, text, 1, none, none),
+                             gb_lit(O->g, text + 1, len - 2, none, none),
+                             gb_lit(O->g, text + len - 1, 1, none, none)};
+    return gb_seq(O->g, parts, 3, none, none);
 }
 
 static struct expr *item_expr(struct st *S, struct out *O, const struct item *it)
@@ -976,7 +1175,7 @@ static struct expr *item_expr(struct st *S, struct out *O, const struct item *it
     }
     size_t len;
     const char *text = cls_text(S, it->cls, &len);
-    return gb_lit(O->g, text, len, none, none);
+    return text_expr(O, S->cls[it->cls].kind, text, len);
 }
 
 static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
@@ -1071,14 +1270,16 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
     struct src_pos none = {0, 0};
     struct out O = {grammar_new(file), xcalloc(S->ncls, sizeof(char *)),
                     xcalloc(S->ncls, sizeof(bool)), xcalloc(S->ncls, sizeof(uint32_t)), 0};
-    unsigned nvalue = 0, nword = 0, nsym = 0;
+    unsigned nvalue = 0, nword = 0, nsym = 0, nstring = 0;
     for (uint32_t c = 0; c < S->ncls; c++) {
         if (find(S, c) != c || !is_rule(S, c))
             continue;
         struct strbuf name = STRBUF_INIT;
-        unsigned *count = S->cls[c].spans ? &nvalue : S->cls[c].kind == K_WORD ? &nword : &nsym;
-        const char *base = S->cls[c].spans ? "value" : S->cls[c].kind == K_WORD ? "word"
-                                                                                : "symbol";
+        enum kind k = S->cls[c].kind;
+        unsigned *count = S->cls[c].spans ? &nvalue : k == K_WORD ? &nword
+                          : k == K_STRING ? &nstring : &nsym;
+        const char *base = S->cls[c].spans ? "value" : k == K_WORD ? "word"
+                           : k == K_STRING ? "string" : "symbol";
         if ((*count)++)
             strbuf_addf(&name, "%s%u", base, *count);
         else
@@ -1121,9 +1322,13 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
                     continue;
                 size_t len;
                 const char *text = tok_text(S, s, t, &len);
-                expr_list_push(&alts, gb_lit(O.g, text, len, none, none));
+                expr_list_push(&alts, text_expr(&O, S->cls[c].kind, text, len));
             }
         span_alts(S, &O, c, &alts);
+        for (uint32_t k = 0; k < S->cls[c].nincl; k++) {
+            struct item it = {find(S, S->cls[c].incl[k]), 0, 0};
+            expr_list_push(&alts, item_expr(S, &O, &it));
+        }
         uint32_t r = gb_add_rule(O.g, O.names[c], none,
                                  gb_alt(O.g, alts.items, alts.len, NULL, none, none));
         alts.len = 0;
@@ -1175,6 +1380,8 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
     merge_classes(&S);
     if (!S.failed)
         find_recursion(&S);
+    if (!S.failed)
+        include(&S);
     if (!S.failed)
         find_repetitions(&S, &start_note);
     struct grammar *g = NULL;

@@ -4,14 +4,17 @@
  * that use only samples and a yes/no oracle, as kpath does).
  *
  * Each sample is cut into tokens: a run of ASCII letters, digits and "_"
- * (a word), a run of whitespace, or any other character alone.  Three steps
- * follow, each change taken only when every query of its attempt is
- * answered yes:
+ * (a word), a run of whitespace, a string ('"' up to the next '"' on its
+ * line, "\" escaping the character after it: its quotes are never a class
+ * of their own), or any other character alone.  Four steps follow, each
+ * change taken only when every query of its attempt is answered yes:
  *   1. classes: tokens of one kind that can replace each other are merged
  *      into one class (a rule whose alternatives are their texts): for a
  *      token text b and an earlier class a, up to `contexts` occurrences of
  *      b get a's text and as many occurrences of a get b's, over all
- *      samples;
+ *      samples (for single characters, separators, up to 4 times as many:
+ *      every occurrence in most samples, since a separator's meaning is
+ *      in where it stands);
  *   2. recursion: a span of tokens (the whole sample first, then spans of
  *      2 to max_span tokens, shortest first) is tried as one more
  *      alternative of a class C among its tokens: the span is replaced by a
@@ -24,6 +27,12 @@
  *      and the sample, in value too, value ::= "[" value "," value "]".
  *      A span whose pattern C already has is taken without queries (it is
  *      derived); a pattern rejected once is not asked again;
+ *   2b. inclusion: a class b (of words, strings or spans) that can stand
+ *      where a recursive class a stands (up to `contexts` occurrences of a
+ *      get b's texts) becomes an alternative of a; then each token of b is
+ *      asked with a's text and a's shortest other text in its place, and
+ *      where both are yes it stands for a (in a JSON sample a string is a
+ *      value where it is an array's item, not where it is a key);
  *   3. repetitions: in each alternative, a group of 1 to max_group
  *      consecutive items is written twice and three times (the copies with
  *      another text of each class, so a number doubled is not read as one
@@ -35,7 +44,8 @@
  *      class in one attempt.  A span without a class among its items is
  *      tried in the classes that have spans already ("[]" as a value).
  * The start rule `input` has, per sample, its class (a sample in a class)
- * or its pattern.  Texts of one class and the optional parts are left to
+ * or its pattern.  A string is written as its quotes and its contents
+ * apart ("\"" "ab" "\""), so kpath generalize widens the contents only.  Texts of one class and the optional parts are left to
  * kpath generalize (src/infer/generalize.h), which runs after.
  *
  * Queries are asked through options->ask in batches, the first query of an

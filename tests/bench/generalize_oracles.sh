@@ -36,7 +36,7 @@
 # column is the AUTOGRAM paper's (one sample each; 100% sound everywhere).
 # Environment: N (default 1000), COUNTS ("1 2 5"), SUBJECTS (all),
 # JOBS (2), MAX_QUERIES (10000), PARSE_TIMEOUT (5), KEEP=DIR (keep the
-# learned grammars and logs there).
+# learned grammars and logs there), STRUCTURE=1 (generalize --structure).
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
 N=${N:-1000}
@@ -114,7 +114,7 @@ measure() { # binary subject count tag -> "sound complete queries seconds trees"
     fi
     t0=$(now)
     if ! "$bin" generalize "$w-concrete.ebnf" "$@" -o "$w.ebnf" -j "$JOBS" --timeout 10s \
-        --max-queries "$MAX_QUERIES" -- "$tmp/oracle-$s" >"$w.log" 2>&1; then
+        --max-queries "$MAX_QUERIES" ${STRUCTURE:+--structure} -- "$tmp/oracle-$s" >"$w.log" 2>&1; then
         echo "generalize-failed - - - -"
         return
     fi

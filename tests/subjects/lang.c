@@ -12,8 +12,14 @@
  *              F = [0-9]+ | "(" E ")"
  *   either     "a" ("b" | "c" | "bc"): "b" and "c" may each be left out,
  *              but not both
+ *   jsonlite   V, where V = "{" (S ":" V ("," S ":" V)*)? "}"
+ *              | "[" (V ("," V)*)? "]" | S | [0-9]+ | "true" | "null",
+ *              S = "\"" [a-z]* "\""  (JSON without blanks, escapes,
+ *              signs or fractions)
+ *   signed     S (("+" | "*") S)*, where S = "+"* [0-9]+  (a "+" is also a
+ *              sign, a "*" never)
  *
- * nested and arith recurse once per level of nesting, at most MAX_DEPTH
+ * nested, arith and jsonlite recurse once per level of nesting, at most MAX_DEPTH
  * levels (deeper is rejected; the inputs are at most 64 KiB).
  * A subject, not part of kpath. */
 #include <stdio.h>
@@ -100,6 +106,51 @@ static int lower_run(void)
     return pos > from;
 }
 
+static int word(const char *w)
+{
+    size_t n = strlen(w);
+    if (len - pos < n || memcmp(buf + pos, w, n) != 0)
+        return 0;
+    pos += n;
+    return 1;
+}
+
+static int jstring(void)
+{
+    if (!eat('"'))
+        return 0;
+    while (pos < len && buf[pos] >= 'a' && buf[pos] <= 'z')
+        pos++;
+    return eat('"');
+}
+
+static int jvalue(int depth)
+{
+    if (depth > MAX_DEPTH)
+        return 0;
+    if (eat('{')) {
+        if (eat('}'))
+            return 1;
+        do {
+            if (!jstring() || !eat(':') || !jvalue(depth + 1))
+                return 0;
+        } while (eat(','));
+        return eat('}');
+    }
+    if (eat('[')) {
+        if (eat(']'))
+            return 1;
+        do {
+            if (!jvalue(depth + 1))
+                return 0;
+        } while (eat(','));
+        return eat(']');
+    }
+    if (pos < len && buf[pos] == '"')
+        return jstring();
+    return digits() || word("true") || word("null");
+}
+
 static int valid(const char *mode)
 {
     if (strcmp(mode, "nested") == 0)
@@ -149,6 +200,17 @@ static int valid(const char *mode)
         int b = eat('b'), c = eat('c');
         return (b || c) && pos == len;
     }
+    if (strcmp(mode, "jsonlite") == 0)
+        return jvalue(0) && pos == len;
+    if (strcmp(mode, "signed") == 0) {
+        do {
+            while (eat('+'))
+                ;
+            if (!digits())
+                return 0;
+        } while (eat('+') || eat('*'));
+        return pos == len;
+    }
     fprintf(stderr, "lang: unknown mode %s\n", mode);
     return 0;
 }
@@ -156,7 +218,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);

@@ -81,6 +81,59 @@ static bool lang_dotted(const char *s, size_t n)
     }
 }
 
+static bool word(struct cursor *c, const char *w)
+{
+    size_t n = strlen(w);
+    if (c->n - c->i < n || memcmp(c->s + c->i, w, n) != 0)
+        return false;
+    c->i += n;
+    return true;
+}
+
+static bool jstring(struct cursor *c)
+{
+    if (!eat(c, '"'))
+        return false;
+    while (c->i < c->n && c->s[c->i] >= 'a' && c->s[c->i] <= 'z')
+        c->i++;
+    return eat(c, '"');
+}
+
+/* V = "{" (S ":" V ("," S ":" V)*)? "}" | "[" (V ("," V)*)? "]" | S | [0-9]+
+ *   | "true" | "null", S = "\"" [a-z]* "\"" (tests/subjects/lang.c jsonlite) */
+static bool jvalue(struct cursor *c, int depth)
+{
+    if (depth > 64)
+        return false;
+    if (eat(c, '{')) {
+        if (eat(c, '}'))
+            return true;
+        do {
+            if (!jstring(c) || !eat(c, ':') || !jvalue(c, depth + 1))
+                return false;
+        } while (eat(c, ','));
+        return eat(c, '}');
+    }
+    if (eat(c, '[')) {
+        if (eat(c, ']'))
+            return true;
+        do {
+            if (!jvalue(c, depth + 1))
+                return false;
+        } while (eat(c, ','));
+        return eat(c, ']');
+    }
+    if (c->i < c->n && c->s[c->i] == '"')
+        return jstring(c);
+    return digits(c) || word(c, "true") || word(c, "null");
+}
+
+static bool lang_jsonlite(const char *s, size_t n)
+{
+    struct cursor c = {s, n, 0};
+    return jvalue(&c, 0) && c.i == n;
+}
+
 static bool ask(void *ctx, const char *const *inputs, const size_t *lens, size_t n,
                 enum membership_answer *answers, struct diag_list *diags)
 {
@@ -160,6 +213,26 @@ TEST(structure_dotted_labels_repeat)
     struct grammar *g = learn("ab.cd.ef", lang_dotted, true, &text, &sres);
     if (g)
         CHECK(same_language(g, lang_dotted, "a.bz", 6));
+    structure_result_free(&sres);
+    grammar_free(g);
+    strbuf_free(&text);
+}
+
+TEST(structure_json_strings_are_values)
+{
+    /* A string is one token; the class of strings stands where a value
+     * does (up to 5 values given "bc", "a"...), so it is one of value's
+     * alternatives, and "bc" in the array stands for a value ("[1,1,true]"
+     * and "[1,{"e":null},true]"), while the keys stay strings ("{1:...}" is
+     * rejected).  Then generalize widens the strings' contents: exactly the
+     * language on every string of up to 6 characters over [ ] { } " : , 1 */
+    struct strbuf text = STRBUF_INIT;
+    struct structure_result sres;
+    struct grammar *g = learn("{\"a\":[1,\"bc\",true],\"d\":{\"e\":null}}", lang_jsonlite,
+                              true, &text, &sres);
+    if (g)
+        CHECK(same_language(g, lang_jsonlite, "[]{}\":,1", 6));
+    CHECK(strstr(text.data, "| string;") != NULL);
     structure_result_free(&sres);
     grammar_free(g);
     strbuf_free(&text);

@@ -6,6 +6,13 @@
 #   arith   E = T (("+" | "-") T)*, T = F ("*" F)*,
 #           F = [0-9]+ | "(" E ")"                     from (1+2)*3 and 4-5
 #   dotted  [a-z]+ ("." [a-z]+)*                       from ab.cd.ef
+#   jsonlite V = "{" (S ":" V ("," S ":" V)*)? "}" | "[" (V ("," V)*)? "]"
+#              | S | [0-9]+ | "true" | "null", S = "\"" [a-z]* "\""
+#                                       from {"a":[1,"bc",true],"d":{"e":null}}
+#           (a string is a value, but a key is a string and no value)
+#   signed  S (("+" | "*") S)*, S = "+"* [0-9]+       from 1+2*3
+#           ("+" and "*" replace each other between numbers, but "+2" is
+#           a value and "*2" none: sound, recursive, the signs not learned)
 # For each: the learned grammar is recursive (a rule refers to itself) and
 # parses nestings and lengths the samples never had; it parses none of a
 # few non-members; every input generated from it (seeded) is accepted by the
@@ -57,7 +64,7 @@ non_members() { # mode text...: none parses
     return 0
 }
 recursive() { # mode: some rule refers to itself
-    grep -v '^#' "$tmp/$1.ebnf" | awk '{ name = $1; for (i = 3; i <= NF; i++)
+    grep -v '^#' "$tmp/$1.ebnf" | awk '$2 == ":=" { name = $1 } { for (i = 2; i <= NF; i++)
         { w = $i; gsub(/[^A-Za-z0-9_]/, "", w); if (w == name) found = 1 } }
         END { exit !found }' || fail "$1: the learned grammar is not recursive"
 }
@@ -121,4 +128,21 @@ members dotted 'a.b.c.d.e.f.g' 'x' 'www.example.com' 'kpath'
 non_members dotted 'a..b' '.a' 'a.' 'A.b' 'a.1' ''
 sound dotted
 complete dotted 'H := [a-z]+ ("." [a-z]+)*;'
+
+learn jsonlite '{"a":[1,"bc",true],"d":{"e":null}}'
+recursive jsonlite
+members jsonlite '[]' '{}' '"x"' '""' '[1,2,3]' '["x",1]' '[["x"],{"y":[2,3]}]' '{"k":"v","l":{}}' \
+    '[[[null]]]' '{"a":{"b":{"c":true}}}'
+non_members jsonlite '{1:2}' '{"a"}' '[1,]' '{"a":1,}' '"a' '[true false]' '{"a":"b":1}' '' \
+    '{"a":[1}' '{[1]:2}' '{"x":1' 'nul'
+sound jsonlite
+complete jsonlite 'V := "{" (S ":" V ("," S ":" V)*)? "}" | "[" (V ("," V)*)? "]" | S | [0-9]+
+     | "true" | "null";
+S := "\"" [a-z]* "\"";'
+
+learn signed '1+2*3'
+recursive signed
+members signed '1*2+3*4' '12' '1+2+3*4*5' '7*8'
+non_members signed '*1' '1**2' '1+*2' '1*' '+' '1 2'
+sound signed
 exit 0
