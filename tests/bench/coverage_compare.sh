@@ -5,8 +5,9 @@
 # to 3, stdout, stderr and exit status, for every sample under tests/samples
 # with every bundled grammar (most are no-parse diagnostics, which must agree
 # too), every sample directory at once with its own grammar, and each file
-# given after the binaries with the grammar named before it:
-#   coverage_compare.sh OLD NEW [GRAMMAR=FILE ...]
+# given after the binaries with the grammar named before it (GRAMMAR@RULE:
+# with --start RULE, as for most ANTLR grammars; FILE may be a directory):
+#   coverage_compare.sh OLD NEW [GRAMMAR[@RULE]=FILE ...]
 # Run from the repository root.  Prints one line per difference and a
 # summary; exits 1 if anything differs.  Each run gets a 600 s time limit.
 set -u
@@ -49,9 +50,16 @@ for d in arith csv expr json url; do
 done
 for pair in "$@"; do
     g=${pair%%=*} f=${pair#*=}
+    start=
+    case $g in *@*) start=${g#*@} g=${g%@*} ;; esac
     for k in 1 2 3; do
-        one "$k" "$g" "$f"
-        one "$k" --uncovered "$g" "$f"
+        if [ -n "$start" ]; then
+            one "$k" --start "$start" "$g" "$f"
+            one "$k" --start "$start" --uncovered "$g" "$f"
+        else
+            one "$k" "$g" "$f"
+            one "$k" --uncovered "$g" "$f"
+        fi
     done
 done
 echo "coverage_compare: $runs runs, $diffs differ"
