@@ -122,7 +122,7 @@ static void level_key(const struct parser *p, uint32_t key[6], const uint32_t *x
     key[5] = cls;
 }
 
-static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
+static inline void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
 {
     bool infinite = false;
     uint64_t count = p->f->counting ? counts_get(p->f->counts, x, &infinite) : 1;
@@ -357,6 +357,7 @@ static uint32_t run_program(struct parser *p, const uint32_t *prog, uint32_t n,
 #define COND_TB 0x80000000u
 #define TB_HERE 31u
 #define TB_END_MAX (UINT32_MAX >> 7)
+_Static_assert(STATES_MAX_DEPTH <= TB_HERE, "a level's number is below TB_HERE");
 
 /* Does the token table give condition `word` of node `node` the answer
  * it gave when recorded, in set j whose levels start at origins? */
@@ -424,7 +425,7 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             }
         uint32_t dot = state_dot(p, node, it->dot);
         /* Below a state (d > 0): its next levels met lately first. */
-        struct next_level *nl = d      ? next_levels_of(p, above)
+        struct next_level *nl = d      ? p->next_levels + 2 * (size_t)above
                                 : ch < 128 ? root_levels_of(p, leaf, ch)
                                            : NULL,
                           *hit = NULL;
@@ -816,6 +817,7 @@ void rec_finish(struct parser *p, uint32_t j)
                 }
                 uint32_t value[2] = {e + 1 == D ? STATE_DONE : STATE_MORE, p->ntransitions++};
                 above = value[1];
+                next_levels_of(p, above); /* room: replay_set indexes it directly */
                 if (e + 1 < D) {
                     parse_states_put(p->states, keys[e], 6, value, 2);
                     continue;
