@@ -326,9 +326,9 @@ struct parser {
     bool *follow_high;            /* per node: a character >= 128 can follow it */
     bool *follow_end;             /* per node: the input can end after it */
     /* A sample of an ANTLR grammar: its tokens, which token and skip nodes
-     * must span (token_bounds.h); NULL otherwise.  With it no set is
-     * replayed, and the fast path keeps to nodes it leaves free (both stand
-     * for sets without asking it). */
+     * must span (token_bounds.h); NULL otherwise.  With it the fast path
+     * keeps to nodes it leaves free (it stands for sets without asking it),
+     * and a replay asks it again what its recorded set asked (rec_tb). */
     struct token_bounds *tb;
     /* The token table's answers for constrained nodes in the set being
      * recorded (p->rec), 4 words each: node, start, end (NONE: a
