@@ -281,7 +281,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
                 token_bounds_expect(p->tb, j, c);
             p->stamp_leaf[c] = j + 1;
             p->leaf[c] = leaf_matches(p, c, j, &end) &&
-                                 (!p->tb || token_bounds_may_span(p->tb, c, j, end))
+                                 (!p->tb || tb_may_span(p, c, j, end))
                              ? new_symbol(p, c, j, end)
                              : NO_MATCH;
         }
@@ -309,7 +309,7 @@ static void predict(struct parser *p, uint32_t w, uint32_t c)
      * pruned without lookahead, to say what was expected: completing checks). */
     if (p->tb && !p->lookahead)
         token_bounds_expect(p->tb, j, c);
-    if (p->tb && p->lookahead && !token_bounds_may_start(p->tb, c, j))
+    if (p->tb && p->lookahead && !tb_may_start(p, c, j))
         return;
     bool created;
     uint32_t pr = add_item(p, c, 0, j, NONE, &created);
@@ -342,7 +342,7 @@ static void complete_node(struct parser *p, uint32_t node, uint32_t pred, uint32
      * recursion would otherwise complete every open level at every step). */
     if (p->lookahead && origin < p->set && node != f->start_node && !can_follow(p, node))
         return;
-    if (p->tb && !token_bounds_may_span(p->tb, node, origin, p->set))
+    if (p->tb && !tb_may_span(p, node, origin, p->set))
         return;
     bool empty = origin == p->set;
     struct slot *s = empty ? NULL : table_find(p, KEY_SYMBOL, node, 0, origin);
@@ -725,6 +725,7 @@ static void parser_free(struct parser *p)
     free(p->last_values);
     free(p->rec_old);
     free(p->rec_words);
+    free(p->rec_tb);
     free(p->prog);
     free(p->prog_index);
     free(p->prog_run);
@@ -1046,10 +1047,10 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
         p.det = parse_det_new(g, &p.la);
         if (tb) /* the fast path only through nodes the tokens leave free */
             parse_det_bar(p.det, tb->constrained);
-        if (!tb) { /* a replayed set would not ask the tokens */
-            p.states = parse_states_new();
-            p.states_gen = 1;
-        }
+        /* With tokens, a transition keeps the token table's answers of the
+         * set it was recorded from, and a replay asks them again. */
+        p.states = parse_states_new();
+        p.states_gen = 1;
     }
     p.max_memory = opts && opts->max_memory ? opts->max_memory : PARSE_DEFAULT_MAX_MEMORY;
     if (opts)

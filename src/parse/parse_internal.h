@@ -326,10 +326,16 @@ struct parser {
     bool *follow_high;            /* per node: a character >= 128 can follow it */
     bool *follow_end;             /* per node: the input can end after it */
     /* A sample of an ANTLR grammar: its tokens, which token and skip nodes
-     * must span (token_bounds.h); NULL otherwise.  With it no set is
-     * replayed, and the fast path keeps to nodes it leaves free (both stand
-     * for sets without asking it). */
+     * must span (token_bounds.h); NULL otherwise.  With it the fast path
+     * keeps to nodes it leaves free (it stands for sets without asking it),
+     * and a replay asks it again what its recorded set asked (rec_tb). */
     struct token_bounds *tb;
+    /* The token table's answers for constrained nodes in the set being
+     * recorded (p->rec), 4 words each: node, start, end (NONE: a
+     * prediction's token_bounds_may_start at start) and the answer; a
+     * replay asks them again (see tb_cond_word in parse_replay.c). */
+    uint32_t *rec_tb;
+    size_t nrec_tb, rec_tb_cap;
 };
 
 /* The code point at position i < len. */
@@ -508,6 +514,36 @@ static inline void push_pending(struct parser *p, uint32_t at, uint32_t waiter,
     if (at > p->last_pending)
         p->last_pending = at;
     *head = e;
+}
+
+/* ---- the token table, asked where a set may be recorded ------------------ */
+
+static inline void rec_tb_check(struct parser *p, uint32_t node, uint32_t start, uint32_t end,
+                                bool answer)
+{
+    p->rec_tb = xgrow(p->rec_tb, &p->rec_tb_cap, p->nrec_tb + 4, sizeof *p->rec_tb);
+    uint32_t *w = p->rec_tb + p->nrec_tb;
+    w[0] = node, w[1] = start, w[2] = end, w[3] = answer;
+    p->nrec_tb += 4;
+}
+
+/* token_bounds_may_span (p->tb set), noted for a set being recorded when
+ * the node is constrained (a free node's answer is always yes). */
+static inline bool tb_may_span(struct parser *p, uint32_t node, uint32_t start, uint32_t end)
+{
+    bool answer = token_bounds_may_span(p->tb, node, start, end);
+    if (p->rec && p->tb->constrained[node])
+        rec_tb_check(p, node, start, end, answer);
+    return answer;
+}
+
+/* token_bounds_may_start (p->tb set), noted as tb_may_span. */
+static inline bool tb_may_start(struct parser *p, uint32_t node, uint32_t at)
+{
+    bool answer = token_bounds_may_start(p->tb, node, at);
+    if (p->rec && p->tb->constrained[node])
+        rec_tb_check(p, node, at, NONE, answer);
+    return answer;
 }
 
 /* ---- values programs (parse_replay.c) --------------------------------------

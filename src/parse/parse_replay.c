@@ -122,7 +122,7 @@ static void level_key(const struct parser *p, uint32_t key[6], const uint32_t *x
     key[5] = cls;
 }
 
-static void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
+static inline void value_key_input(const struct parser *p, uint32_t *key, uint32_t x)
 {
     bool infinite = false;
     uint64_t count = p->f->counting ? counts_get(p->f->counts, x, &infinite) : 1;
@@ -345,6 +345,50 @@ static uint32_t run_program(struct parser *p, const uint32_t *prog, uint32_t n,
     return nout;
 }
 
+/* A condition of the token table (a sample of an ANTLR grammar): where
+ * the set a transition was recorded from asked the table about a
+ * constrained node (tb_may_span, tb_may_start), the transition keeps the
+ * question and its answer as a condition (COND_TB | node, word), and a
+ * replay asks it again: the set does what it did only if every answer is
+ * the same.  The word: bit 0 the answer, bit 1 a prediction's question
+ * (may the node start at its start?), bits 2-6 the start (a level whose
+ * origin it is, or TB_HERE: the set's position), from bit 7 the end
+ * relative to the set's position. */
+#define COND_TB 0x80000000u
+#define TB_HERE 31u
+#define TB_END_MAX (UINT32_MAX >> 7)
+_Static_assert(STATES_MAX_DEPTH <= TB_HERE, "a level's number is below TB_HERE");
+
+/* Does the token table give condition `word` of node `node` the answer
+ * it gave when recorded, in set j whose levels start at origins? */
+static inline bool tb_cond_holds(const struct parser *p, uint32_t node, uint32_t word,
+                                 const uint32_t *origins, uint32_t j)
+{
+    uint32_t ref = (word >> 2) & 31u, start = ref == TB_HERE ? j : origins[ref];
+    bool answer = word & 2 ? token_bounds_may_start(p->tb, node, start)
+                           : token_bounds_may_span(p->tb, node, start, j + (word >> 7));
+    return answer == (word & 1);
+}
+
+/* The condition word of the question rec_tb[0 .. 4) asked in set j, whose
+ * levels read are rec_old[0 .. D); false when its start is not one a
+ * replay knows (the set is then not recorded). */
+static bool tb_cond_word(const struct parser *p, const uint32_t *q, uint32_t j, uint32_t D,
+                         uint32_t *word)
+{
+    uint32_t start = q[1], end = q[2], ref = NONE;
+    if (start == j)
+        ref = TB_HERE;
+    for (uint32_t i = 0; i < D && ref == NONE; i++)
+        if (ITEM(p->f, item_pred(p->f, p->rec_old[i])).anchor == start)
+            ref = i;
+    if (ref == NONE || (end != NONE && (end < j || end - j > TB_END_MAX)))
+        return false;
+    *word = (uint32_t)(q[3] != 0) | (end == NONE ? 2u : 0u) | ref << 2 |
+            (end == NONE ? 0u : (end - j) << 7);
+    return true;
+}
+
 /* Set j, whose one pending entry is e, by a transition: true if replayed.
  * Otherwise the set is to be built, and recorded when p->rec. */
 bool replay_set(struct parser *p, uint32_t j, uint32_t e)
@@ -359,7 +403,7 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         p->level_cache = xcalloc(STATES_CACHE_SLOTS, sizeof *p->level_cache);
         p->values_cache = xcalloc(VALUES_CACHE_SLOTS, sizeof *p->values_cache);
     }
-    p->rec = true, p->nrec_old = 0, p->rec_leaf = leaf, p->rec_w0 = w0;
+    p->rec = true, p->nrec_old = 0, p->nrec_tb = 0, p->rec_leaf = leaf, p->rec_w0 = w0;
     p->rec_components = p->stats.sets_by_components;
     uint32_t id = NONE, d = 0, len, above = NONE, done = PARSE_STATES_NONE;
     const uint32_t *t = NULL; /* the transition's words */
@@ -381,7 +425,7 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
             }
         uint32_t dot = state_dot(p, node, it->dot);
         /* Below a state (d > 0): its next levels met lately first. */
-        struct next_level *nl = d      ? next_levels_of(p, above)
+        struct next_level *nl = d      ? p->next_levels + 2 * (size_t)above
                                 : ch < 128 ? root_levels_of(p, leaf, ch)
                                            : NULL,
                           *hit = NULL;
@@ -433,7 +477,10 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     const uint32_t *inputs = pend + 3 * npend;
     for (uint32_t i = 0; i < nconds; i++) {
         uint32_t end;
-        if (leaf_matches(p, cond[2 * i], j, &end) != (cond[2 * i + 1] != 0)) {
+        bool holds = cond[2 * i] & COND_TB
+                         ? tb_cond_holds(p, cond[2 * i] & ~COND_TB, cond[2 * i + 1], origins, j)
+                         : leaf_matches(p, cond[2 * i], j, &end) == (cond[2 * i + 1] != 0);
+        if (!holds) {
             p->rec = false; /* another way than the one recorded: just build it */
             return false;
         }
@@ -598,6 +645,19 @@ void rec_structure(struct parser *p, uint32_t j)
                 p->rec_words[4]++;
             }
         }
+    for (size_t i = 0; i < p->nrec_tb; i += 4) {
+        uint32_t word;
+        if (!tb_cond_word(p, p->rec_tb + i, j, D, &word))
+            return;
+        bool asked = false; /* the same question asked again: once is enough */
+        for (uint32_t c = 0; c < p->rec_words[4] && !asked; c++)
+            asked = p->rec_words[2 + TR_HEAD + 2 * c] == (COND_TB | p->rec_tb[i]) &&
+                    p->rec_words[2 + TR_HEAD + 2 * c + 1] == word;
+        if (asked)
+            continue;
+        rec_word(p, COND_TB | p->rec_tb[i]), rec_word(p, word);
+        p->rec_words[4]++;
+    }
     for (uint32_t i = 0; i < n; i++) {
         struct item it = ITEM(f, first + i);
         if (it.dot == 0) {
@@ -757,6 +817,7 @@ void rec_finish(struct parser *p, uint32_t j)
                 }
                 uint32_t value[2] = {e + 1 == D ? STATE_DONE : STATE_MORE, p->ntransitions++};
                 above = value[1];
+                next_levels_of(p, above); /* room: replay_set indexes it directly */
                 if (e + 1 < D) {
                     parse_states_put(p->states, keys[e], 6, value, 2);
                     continue;

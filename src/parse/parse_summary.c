@@ -664,12 +664,18 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
     struct chain_sets *cs = f->chains;
     size_t stood_for = 0;
     uint32_t m = j + 1;
+    /* The step row of chain row_chain (most steps stay on one chain; a row
+     * does not move while q is the quantifier), and the unit nodes of the
+     * chain stepped to. */
+    uint32_t *row = NULL, row_chain = NONE;
+    uint32_t next_k = k;
     for (; m < f->len; m++) {
         uint32_t ch = text_at(f, m), next;
         if (ch < 128 && dot + 1 >= min && dot + 1 < max) {
             /* Past the minimum, a step by ASCII ch from chain is the same
              * every time: worked out once, then an array lookup. */
-            uint32_t *row = ff_step_row(p, chain, q);
+            if (chain != row_chain)
+                row = ff_step_row(p, chain, q), row_chain = chain;
             next = row[ch];
             if (next == PARSE_DET_UNKNOWN) {
                 next = PARSE_DET_NONE;
@@ -698,9 +704,11 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
         }
         summary = last_out;
         dot++;
-        chain = next;
-        parse_det_nodes(p->det, chain, &k, &leaf);
-        stood_for += 1 + k;
+        if (next != chain) {
+            chain = next;
+            parse_det_nodes(p->det, chain, &next_k, &leaf);
+        }
+        stood_for += 1 + next_k;
     }
     if (m == j + 1)
         return j;
