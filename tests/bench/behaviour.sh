@@ -34,6 +34,8 @@ PACKS=${PACKS:-"30 60 100"}
 CLOSEOFFS=${CLOSEOFFS:-"greedy shortest random"}
 # Which programs (names as below); all by default.
 PROGRAMS=${PROGRAMS:-"calc tinyexpr inih cjson json5"}
+# BONSAI=0 leaves out the bonsai section at the end.
+BONSAI=${BONSAI:-1}
 
 # measure DIR: "inputs bytes fns lines failing" for the current program
 # ($prog, $grammar, $start, $collect: the collector options of kpath run).
@@ -251,7 +253,7 @@ fi
 # then shrunk by kpath shrink keeping every feature it added (--keep per
 # feature).  Bytes, features reached, and the runs each took.
 calc=$build/subjects/calc
-if [ -x "$calc" ]; then
+if [ "$BONSAI" != 0 ] && [ -x "$calc" ]; then
     echo "== calc: bonsai --run vs fuzz, keep what adds a feature, shrink each (k=2, depth <= 10)"
     "$KPATH" bonsai -k 2 --max-depth 10 --max-repetitions 3 -j 2 --gcov "$build/subjects" \
         --runs "$tmp/bruns" -o "$tmp/bonsai" $g --run -- "$calc" >/dev/null 2>"$tmp/berr"
