@@ -952,6 +952,7 @@ static uint64_t count_targets_covered(const struct generator *gen, const struct 
 static void init_gen(void *args)
 {
     gen_options_default(&((struct gen_cli *)args)->opts);
+    ((struct gen_cli *)args)->opts.pack_size = GEN_DEFAULT_PACK_SIZE;
 }
 
 static void init_cover(void *args)

@@ -189,7 +189,6 @@ void gen_options_default(struct gen_options *o)
     o->max_repetitions = GEN_DEFAULT_MAX_REPETITIONS;
     o->max_size = GEN_DEFAULT_MAX_SIZE;
     o->seed = GEN_DEFAULT_SEED;
-    o->pack_size = GEN_DEFAULT_PACK_SIZE;
     o->count = 0;
 }
 
