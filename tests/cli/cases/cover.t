@@ -12,27 +12,21 @@ status: 2
 $ kpath cover -k 2 grammars/json.ebnf
 stdout:
 | {"\/\b\f" :0}
-| [
-| [-90 	]]
+| [[-90 	]]
 | {"P":true,"":false}
 | [0,true,false,null]
 | {"\n\r\t"	
 | :0}
 | ["\uFabc\""
-|
-| ]
+| ]
 | 0E+6
-| {""
-| : 	
+| {"": 	
 | 0 	
 | }
-| {"":
-| ""
-| }
+| {"":""}
 | {"":0, 	"":0}
 | {"":0,
-|
-| "":null}
+| "":null}
 | false
 | null
 | true
@@ -42,16 +36,13 @@ stdout:
 |  	
 | { 	
 | "":{}}
-|
-| {
-| "\\":[]}
+| {"\\":[]}
 | [ 	
 | {}]
 | 0.0e-9 	
 |
 | [0,
-|
-| 0]
+| 0]
 stderr:
 | strategy: kpath, close-off greedy packing up to 60 tree nodes an input, k=2, seed 1
 | bounds: max depth 16, max repetitions 3, max size 2000, -n 0 (until every k-path is covered)
