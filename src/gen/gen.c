@@ -136,6 +136,12 @@ struct gen_state {
     uint64_t *fs_new;         /* per alternative and lookahead depth: new expansions */
     /* ---- greedy close-off ---- */
     bool greedy;
+    /* Greedy close-off's class characters: per graph node, the member index
+     * the next class slot takes (UINT32_MAX: not drawn yet; the first is
+     * drawn from char_rng, a stream of its own so that the other draws stay
+     * as they are), stepping by one each time (see varied_class_char). */
+    uint32_t *class_next;
+    struct rng char_rng;
     uint32_t *symup;          /* per instance: nearest symbolic ancestor */
     size_t symup_cap;
     struct kpath_set in_tree; /* k-paths of the tree being built */
@@ -1210,6 +1216,9 @@ struct generator *gen_new(const struct graph *g, const struct gen_options *opts,
     st->open_ends = xcalloc((size_t)g->nnodes + 1, sizeof *st->open_ends);
     st->leads = xcalloc((size_t)g->nnodes + 1, sizeof *st->leads);
     st->leads_stale = true;
+    st->class_next = xmalloc(((size_t)g->nnodes + 1) * sizeof *st->class_next);
+    memset(st->class_next, 0xff, ((size_t)g->nnodes + 1) * sizeof *st->class_next);
+    rng_seed(&st->char_rng, opts->seed ^ UINT64_C(0x636c617373636872));
     st->scratch_path = xcalloc((size_t)opts->k + 1, sizeof *st->scratch_path);
     st->score_path = xcalloc((size_t)opts->k + 1, sizeof *st->score_path);
     st->ancestors = xcalloc((size_t)opts->k + 1, sizeof *st->ancestors);
@@ -1270,6 +1279,7 @@ void gen_free(struct generator *gen)
     free(st->symup);
     free(st->open_ends);
     free(st->leads);
+    free(st->class_next);
     free(st->witness);
     free(st->witness_head);
     free(st->witness_next);
@@ -2036,6 +2046,46 @@ static uint32_t random_char(struct generator *gen, const struct expr *cls)
     return gen_random_class_char(cls, &gen->rng);
 }
 
+/* The letters and digits of a class other than `skip` (nth of them, or
+ * how many). */
+static uint32_t alnum_members(const struct expr *cls, uint32_t skip, uint32_t nth, bool count_only)
+{
+    static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    uint32_t seen = 0;
+    for (const char *c = alnum; *c; c++) {
+        if ((unsigned char)*c == skip || !grammar_class_matches(cls, (unsigned char)*c))
+            continue;
+        if (!count_only && seen == nth)
+            return (unsigned char)*c;
+        seen++;
+    }
+    return seen;
+}
+
+/* Greedy close-off: the class slots of graph node n take its letters and
+ * digits in turn across the suite, from a seeded start (a class without
+ * any: its first character, as the shortest close-off writes).  Why: with
+ * the first character everywhere, every digit of a suite is 0 (in JSON
+ * every number integral, \u0000 in every escape, which masks the rest of
+ * a string in a C parser), and a program meets one character per class;
+ * varied, a suite reaches more of a program for the same k-paths (classes
+ * are leaves: the k-paths do not change; make bench, behaviour).  Letters
+ * and digits only: readable, and never a quote, a separator or a comment
+ * starter, which would change how a program (or the grammar's parser)
+ * reads the text around them. */
+static uint32_t varied_class_char(struct generator *gen, uint32_t n, const struct expr *cls)
+{
+    uint32_t count = alnum_members(cls, UINT32_MAX, 0, true);
+    if (!count)
+        return grammar_class_default_char(cls);
+    uint32_t *next = &gen->state->class_next[n];
+    if (*next == UINT32_MAX)
+        *next = (uint32_t)rng_below(&gen->state->char_rng, count);
+    uint32_t i = *next % count;
+    *next = (i + 1) % count;
+    return alnum_members(cls, UINT32_MAX, i, false);
+}
+
 static uint32_t repetition_cap(const struct generator *gen, const struct graph_node *n)
 {
     uint32_t lo = n->expr->u.quant.min, hi = n->expr->u.quant.max;
@@ -2281,8 +2331,9 @@ static bool choose(struct generator *gen, uint32_t inst, uint32_t *decision)
         break;
     }
     case NODE_CLASS:
-        *decision = shortest || greedy ? grammar_class_default_char(node->expr)
-                                       : random_char(gen, node->expr);
+        *decision = shortest ? grammar_class_default_char(node->expr)
+                    : greedy ? varied_class_char(gen, n, node->expr)
+                             : random_char(gen, node->expr);
         break;
     default:
         break;

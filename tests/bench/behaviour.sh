@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench, suites judged by what a program does with them (issue 33,
-# item 1): each close-off's cover suite, and cover's greedy close-off with
-# packing bounded (--pack-size N, the candidates: PACKS), against random
+# item 1): each close-off's cover suite (greedy, the default, packs up to
+# 60 tree nodes an input), and greedy with other packing bounds (--pack-size
+# N, the candidates: PACKS; 0: unbounded, the default before), against random
 # inputs of the same total bytes, run on real programs: functions and lines
 # reached, failing runs, per run and per byte.
 #  - calc: build/subjects/calc (make subjects), grammars/arith.ebnf;
@@ -29,11 +30,13 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 g=grammars/arith.ebnf
 KS=${KS:-"2 3"}
-PACKS=${PACKS:-"30 60 100"}
+PACKS=${PACKS:-"0 30 100"}
 # The close-offs measured (greedy is the default).
 CLOSEOFFS=${CLOSEOFFS:-"greedy shortest random"}
 # Which programs (names as below); all by default.
 PROGRAMS=${PROGRAMS:-"calc tinyexpr inih cjson json5"}
+# BONSAI=0 leaves out the bonsai section at the end.
+BONSAI=${BONSAI:-1}
 
 # measure DIR: "inputs bytes fns lines failing" for the current program
 # ($prog, $grammar, $start, $collect: the collector options of kpath run).
@@ -251,7 +254,7 @@ fi
 # then shrunk by kpath shrink keeping every feature it added (--keep per
 # feature).  Bytes, features reached, and the runs each took.
 calc=$build/subjects/calc
-if [ -x "$calc" ]; then
+if [ "$BONSAI" != 0 ] && [ -x "$calc" ]; then
     echo "== calc: bonsai --run vs fuzz, keep what adds a feature, shrink each (k=2, depth <= 10)"
     "$KPATH" bonsai -k 2 --max-depth 10 --max-repetitions 3 -j 2 --gcov "$build/subjects" \
         --runs "$tmp/bruns" -o "$tmp/bonsai" $g --run -- "$calc" >/dev/null 2>"$tmp/berr"

@@ -146,11 +146,12 @@ static const char *const bundled[] = {
 
 /* The default suite of `kpath cover -k k` (greedy close-off, redundant
  * inputs dropped, then the last pass), or another close-off's suite. */
-static struct generator *cover(const struct graph *g, uint32_t k, enum gen_closeoff c,
-                               struct suite_min_report *rep)
+static struct generator *cover_packed(const struct graph *g, uint32_t k, enum gen_closeoff c,
+                                      uint32_t pack_size, struct suite_min_report *rep)
 {
     struct gen_options o;
     gen_options_default(&o);
+    o.pack_size = pack_size;
     o.k = k;
     o.closeoff = c;
     o.drop_redundant = true;
@@ -162,6 +163,13 @@ static struct generator *cover(const struct graph *g, uint32_t k, enum gen_close
     gen_run(gen);
     suite_min_run(gen, rep);
     return gen;
+}
+
+/* The default packing bound (GEN_DEFAULT_PACK_SIZE). */
+static struct generator *cover(const struct graph *g, uint32_t k, enum gen_closeoff c,
+                               struct suite_min_report *rep)
+{
+    return cover_packed(g, k, c, GEN_DEFAULT_PACK_SIZE, rep);
 }
 
 static uint64_t suite_bytes(const struct generator *gen)
@@ -244,7 +252,8 @@ TEST(suite_min_reaches_the_smallest_suite_of_tight_candidates)
     test_unload(&l);
 }
 
-/* expr, k = 2: the default suite has the fewest inputs any suite can have
+/* expr, k = 2: greedy packing unbounded (--pack-size 0, the default
+ * before issue 33) has the fewest inputs any suite can have
  * and no more bytes than the shortest close-off's (54 inputs, 188 bytes;
  * before the shrinking the default had 6 inputs of 240 bytes).  At least 3
  * inputs: the root AddExpr_0 takes one alternative per input, and
@@ -258,14 +267,22 @@ TEST(suite_min_expr_k2_has_the_fewest_inputs_and_no_more_bytes_than_shortest)
     if (!CHECK(test_load_file("grammars/expr.ebnf", &l)))
         return;
     struct suite_min_report rep, none;
-    struct generator *def = cover(l.graph, 2, GEN_CLOSE_GREEDY, &rep);
+    struct generator *def = cover_packed(l.graph, 2, GEN_CLOSE_GREEDY, 0, &rep);
     struct generator *shortest = cover(l.graph, 2, GEN_CLOSE_SHORTEST, &none);
-    if (def && shortest) {
+    /* The default, packing up to 60 tree nodes: more inputs, still every
+     * 2-path (125) and no more bytes than shortest's. */
+    struct generator *packed = cover(l.graph, 2, GEN_CLOSE_GREEDY, &rep);
+    if (def && shortest && packed) {
         CHECK_INT(none.outcome, SUITE_MIN_OFF);
         CHECK(suite_bytes(def) <= suite_bytes(shortest));
         CHECK(suite_bytes(def) >= 76);
         CHECK_INT(def->ninputs, 3);
+        CHECK(suite_bytes(packed) <= suite_bytes(shortest));
+        CHECK(suite_bytes(packed) >= 76);
+        CHECK_INT(packed->covered.size, 125);
+        CHECK_INT(packed->space.total, 125);
     }
+    gen_free(packed);
     gen_free(def);
     gen_free(shortest);
     test_unload(&l);

@@ -8,37 +8,50 @@ stderr:
 | Try 'kpath cover --help' for more information.
 status: 2
 
-=== cover-default-fewest-inputs
+=== cover-default-packs-up-to-60-nodes
 $ kpath cover -k 2 grammars/json.ebnf
 stdout:
-|  	
-| {"\u0000" 
-| : 	{"\/\b":[ 	
-| -10.0e-0	, 	"\n\r",{"\t":0 , 	
-| "":null,"":true,"":false},[null]]}} 	
-|
-| 0E+0
-| [false]
+| {"\/\b\f" :0}
+| [[-90 	]]
+| {"P":true,"":false}
+| [0,true,false,null]
+| {"\n\r\t"	
+| :0}
+| ["\uFabc\""
+| ]
+| 0E+6
+| {"": 	
+| 0 	
+| }
+| {"":""}
+| {"":0, 	"":0}
+| {"":0,
+| "":null}
 | false
 | null
 | true
 | ""
-| [true
-| ,
-| {
-|  "R"	:
-| "\"\f"	,"\\":{	}
-| } ]
+| [0, 0]
+| [0,	0]
+|  	
+| { 	
+| "":{}}
+| {"\\":[]}
+| [ 	
+| {}]
+| 0.0e-9 	
+|
+| [0,
+| 0]
 stderr:
-| strategy: kpath, close-off greedy, k=2, seed 1
+| strategy: kpath, close-off greedy packing up to 60 tree nodes an input, k=2, seed 1
 | bounds: max depth 16, max repetitions 3, max size 2000, -n 0 (until every k-path is covered)
-| inputs: 8, 171 bytes in total, 21.4 bytes on average
-| suite: fewest inputs, then bytes, none more than greedy's, of 118 candidates, trees shrunk by 22 edits, 2 inputs grafted into others (greedy alone: 11 inputs, 176 bytes)
+| inputs: 22, 219 bytes in total, 10.0 bytes on average
+| suite: fewest inputs, then bytes, none more than greedy's, of 127 candidates, trees shrunk by 12 edits (greedy alone: 22 inputs, 266 bytes)
 | k-path coverage:
 |   k=1: 72/72 (100.0%)
 |   k=2: 132/132 (100.0%)
 | expansion coverage: 45/45 (100.0%)
-status: 0
 
 === cover-huge-repetition
 $ kpath cover -k 1 tests/grammars/ok/huge-repetition.ebnf
