@@ -15,17 +15,7 @@
 # with a fork per input; --in-process-runs N bounds it (a new child every
 # N inputs).  Nothing of the harness outlives kpath.  Skipped, saying so,
 # without clang.
-set -u
-: "${KPATH:?KPATH must name the kpath binary}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-if ! command -v clang >/dev/null 2>&1; then
-    echo "skipped: no clang (kpath run --harness builds with clang; make deps installs it)" >&2
-    exit 0
-fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export KPATH_HARNESS_CACHE="$tmp/cache"
-h=tests/subjects/harness_list.c
+. tests/cli/harness_setup.sh
 mkdir "$tmp/in"
 # Names in the order a -j 1 run takes them (sorted).
 put() { printf "$2" >"$tmp/in/$1.txt"; }

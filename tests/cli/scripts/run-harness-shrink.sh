@@ -6,17 +6,7 @@
 # input that keeps signal:SIGSEGV is "!"; fn:parse_list is reached exactly
 # when the first byte is '[' (parse_value hands it to parse_list), so the
 # smallest input that keeps it is "[".  Skipped, saying so, without clang.
-set -u
-: "${KPATH:?KPATH must name the kpath binary}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-if ! command -v clang >/dev/null 2>&1; then
-    echo "skipped: no clang (kpath run --harness builds with clang; make deps installs it)" >&2
-    exit 0
-fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export KPATH_HARNESS_CACHE="$tmp/cache"
-h=tests/subjects/harness_list.c
+. tests/cli/harness_setup.sh
 printf '!ab[1,2],x' >"$tmp/crash.txt"
 printf '[12,ab,[3]]' >"$tmp/list.txt"
 for mode in "" --in-process; do

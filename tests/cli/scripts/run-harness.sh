@@ -11,17 +11,7 @@
 # streams), '&' forks a child that writes to the terminal and sleeps: the
 # run ends at once and nothing of it outlives kpath.  Skipped, saying so,
 # without clang (make deps installs it).
-set -u
-: "${KPATH:?KPATH must name the kpath binary}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-if ! command -v clang >/dev/null 2>&1; then
-    echo "skipped: no clang (kpath run --harness builds with clang; make deps installs it)" >&2
-    exit 0
-fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export KPATH_HARNESS_CACHE="$tmp/cache"
-h=tests/subjects/harness_list.c
+. tests/cli/harness_setup.sh
 mkdir "$tmp/in"
 put() { printf "$2" >"$tmp/in/$1.txt"; }
 put num '12'
