@@ -2046,14 +2046,13 @@ static uint32_t random_char(struct generator *gen, const struct expr *cls)
     return gen_random_class_char(cls, &gen->rng);
 }
 
-/* The letters and digits of a class other than `skip` (nth of them, or
- * how many). */
-static uint32_t alnum_members(const struct expr *cls, uint32_t skip, uint32_t nth, bool count_only)
+/* The letters and digits of a class: the nth of them, or how many. */
+static uint32_t alnum_members(const struct expr *cls, uint32_t nth, bool count_only)
 {
     static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     uint32_t seen = 0;
     for (const char *c = alnum; *c; c++) {
-        if ((unsigned char)*c == skip || !grammar_class_matches(cls, (unsigned char)*c))
+        if (!grammar_class_matches(cls, (unsigned char)*c))
             continue;
         if (!count_only && seen == nth)
             return (unsigned char)*c;
@@ -2075,7 +2074,7 @@ static uint32_t alnum_members(const struct expr *cls, uint32_t skip, uint32_t nt
  * reads the text around them. */
 static uint32_t varied_class_char(struct generator *gen, uint32_t n, const struct expr *cls)
 {
-    uint32_t count = alnum_members(cls, UINT32_MAX, 0, true);
+    uint32_t count = alnum_members(cls, 0, true);
     if (!count)
         return grammar_class_default_char(cls);
     uint32_t *next = &gen->state->class_next[n];
@@ -2083,7 +2082,7 @@ static uint32_t varied_class_char(struct generator *gen, uint32_t n, const struc
         *next = (uint32_t)rng_below(&gen->state->char_rng, count);
     uint32_t i = *next % count;
     *next = (i + 1) % count;
-    return alnum_members(cls, UINT32_MAX, i, false);
+    return alnum_members(cls, i, false);
 }
 
 static uint32_t repetition_cap(const struct generator *gen, const struct graph_node *n)
