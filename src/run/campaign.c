@@ -46,6 +46,7 @@ struct campaign {
     bool stopping;                 /* failed alike early: no more inputs; the runs
                                     * under way finish, then the campaign fails */
     bool failed;
+    bool helpers;                  /* some collector may ask for a helper run */
 };
 
 static double now_s(void)
@@ -123,9 +124,11 @@ struct campaign *campaign_open(const struct campaign_options *opts,
     }
     free(repeated);
     c->progress.total = c->ntodo;
-    for (size_t i = 0; i < opts->ncollectors; i++)
+    for (size_t i = 0; i < opts->ncollectors; i++) {
         if (opts->collectors[i].ops->env)
             opts->collectors[i].ops->env(&opts->collectors[i], &c->main_env);
+        c->helpers = c->helpers || opts->collectors[i].ops->helper;
+    }
     c->runner = runner_new(&opts->runner);
     c->started = now_s();
     return c;
@@ -172,9 +175,10 @@ static bool start_next(struct campaign *c, struct diag_list *diags)
             continue;
         }
         diag_list_free(&read);
+        /* A helper (--features-cmd's KPATH_INPUT_FILE) may read in/NAME. */
         struct runner_job job = {.argv = c->opts.argv, .env = c->main_env.items,
                                  .input_name = a->name, .input = a->data.data ? a->data.data : "",
-                                 .input_len = a->data.len, .user = a};
+                                 .input_len = a->data.len, .input_file = c->helpers, .user = a};
         if (!runner_start(c->runner, &job, diags)) {
             active_free(a);
             c->failed = true;
@@ -340,7 +344,14 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
                 c->stopping = true;
                 early_ok = true;
             }
-            ok = advance(c, a, NULL, diags) && early_ok;
+            /* The next input's program runs while this one is collected,
+             * recorded and its directory emptied (with -j 1 too).  Not when
+             * a helper may follow: it goes first. */
+            if (early_ok && !c->helpers)
+                while (runner_has_slot(c->runner) && start_next(c, diags))
+                    ;
+            bool started = !c->failed; /* the run that ended is recorded either way */
+            ok = advance(c, a, NULL, diags) && early_ok && started;
         } else {
             ok = advance(c, a, res, diags); /* may free a */
             runner_result_free(res);

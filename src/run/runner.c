@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -58,14 +60,20 @@ struct run_pool {
     int lock_fd;            /* BASE/lock, flocked while this process lives */
     unsigned made;          /* directories made so far (their names) */
     struct run_dir *free;
+    /* On tmpfs a directory's size counts its entries: a run directory as
+     * made (cwd/ and in/) and an empty one have these sizes, so that one
+     * lstat tells that a directory is as new (0: not known, scan it). */
+    off_t made_size, empty_size;
+    bool tmpfs;
 };
 
 struct child {
     bool active;
     pid_t pid;              /* also its process group and session (setsid) */
     int pidfd;              /* readable once it has ended; -1 without pidfd_open */
+    int poll_at;            /* its pidfd's entry in runner.fds during a poll, or -1 */
     struct capture out, err;
-    int status_fd;          /* the exec error pipe: bytes only when exec failed */
+    char *start_error;      /* owned: why the program could not start, or NULL */
     double started;         /* seconds, monotonic */
     double deadline;        /* 0: none */
     double prepare_ms;      /* kpath's own work before the program started */
@@ -112,8 +120,11 @@ struct runner {
     struct run_pool *pool;
     bool subreaper;      /* descendants that lose their parent come to kpath */
     pid_t session;       /* kpath's own session: its other children are not runs' */
+    pid_t self;          /* kpath's pid (runs start from this process only) */
     pid_t keeper;        /* the process that cleans up if kpath dies; 0: none */
-    int keeper_fd;       /* its pipe: "+PID"/"-PID" of runs as they start and end */
+    int keeper_fd;       /* its pipe, never written: its end tells the keeper kpath ended */
+    volatile int32_t *keeper_live; /* shared with the keeper: the runs under way (pids) */
+    size_t keeper_cap;
     pid_t started[RUNNER_PIDS_KEPT]; /* ring of the runs started: pids = groups = sessions */
     size_t nstarted;
     size_t escaped;      /* processes that left their run's group and were killed */
@@ -311,12 +322,33 @@ static bool fresh_subdir(struct strbuf *path, const char *dir, const char *name)
 
 /* Put a directory back in the state of a new one: cwd/ and in/ empty and
  * nothing else (a collector's files, whatever the program made). */
-static bool reset_dir(struct run_dir *d)
+/* Is PATH a directory of mode 0700 whose size is `size` and that holds no
+ * directory of its own (tmpfs: a size that counts entries)? */
+static bool dir_as_made(const char *path, off_t size, nlink_t links)
+{
+    struct stat st;
+    return size && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+           (st.st_mode & 07777) == 0700 && st.st_size == size && st.st_nlink == links;
+}
+
+static bool reset_dir(const struct run_pool *p, struct run_dir *d)
 {
     if (d->input) {
         (void)unlink(d->input);
         free(d->input);
         d->input = NULL;
+    }
+    if (p->tmpfs) {
+        /* Nothing left, nothing changed: three lstat instead of three
+         * directory scans. */
+        char sub[PATH_MAX];
+        int n = snprintf(sub, sizeof sub, "%s/cwd", d->path);
+        if (n > 0 && (size_t)n < sizeof sub && dir_as_made(d->path, p->made_size, 4) &&
+            dir_as_made(sub, p->empty_size, 2)) {
+            memcpy(sub + n - 3, "in", 3);
+            if (dir_as_made(sub, p->empty_size, 2))
+                return true;
+        }
     }
     struct stat st;
     if (lstat(d->path, &st) != 0 || !S_ISDIR(st.st_mode) || (st.st_mode & 07777) != 0700)
@@ -423,6 +455,8 @@ static bool pool_open(struct run_pool *p, const struct runner_options *o, struct
         return false;
     }
     strbuf_free(&lock);
+    struct statfs fs;
+    p->tmpfs = statfs(path.data, &fs) == 0 && fs.f_type == TMPFS_MAGIC;
     p->base = strbuf_detach(&path, NULL);
     p->lock_fd = fd;
     return true;
@@ -445,6 +479,12 @@ static struct run_dir *pool_take(struct run_pool *p, struct diag_list *diags)
     strbuf_reset(&sub);
     strbuf_addf(&sub, "%s/in", path.data);
     ok = ok && mkdir(sub.data, 0700) == 0;
+    struct stat made, empty;
+    if (ok && p->tmpfs && !p->made_size && lstat(path.data, &made) == 0 &&
+        lstat(sub.data, &empty) == 0 && made.st_size > empty.st_size && empty.st_size > 0) {
+        p->made_size = made.st_size;
+        p->empty_size = empty.st_size;
+    }
     strbuf_free(&sub);
     d->path = strbuf_detach(&path, NULL);
     if (!ok) {
@@ -460,7 +500,7 @@ static struct run_dir *pool_take(struct run_pool *p, struct diag_list *diags)
 /* A directory back to the pool, emptied (or removed when it cannot be). */
 static void pool_give(struct run_pool *p, struct run_dir *d)
 {
-    if (reset_dir(d)) {
+    if (reset_dir(p, d)) {
         d->next = p->free;
         p->free = d;
     } else {
@@ -521,13 +561,16 @@ static void kill_sessions(const pid_t *sessions, size_t n)
     closedir(d);
 }
 
-/* The keeper: a process forked once per runner that outlives kpath.  It
- * reads "+PID" and "-PID" (as int32) for runs that start and end; when the
- * pipe ends with runs still listed, kpath died without ending them (kill -9,
- * the OOM killer, an unhandled signal): their direct children die of
- * PR_SET_PDEATHSIG, and the keeper kills their process groups and sessions
- * and removes the run directories, then exits. */
-static void keeper_main(int fd, size_t cap, const char *base)
+/* The keeper: a process forked once per runner that outlives kpath.  The
+ * runs under way are listed in memory it shares with kpath (`live`, `cap`
+ * slots: a pid, or 0), written by kpath as runs start and end, so that a
+ * run costs the keeper nothing: it only waits for the end of its pipe,
+ * which comes when kpath ends.  Runs still listed then mean that kpath died
+ * without ending them (kill -9, the OOM killer, an unhandled signal): their
+ * direct children die of PR_SET_PDEATHSIG, and the keeper kills their
+ * process groups and sessions and removes the run directories, then
+ * exits. */
+static void keeper_main(int fd, const volatile int32_t *live, size_t cap, const char *base)
 {
     static const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1,
                                   SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGTSTP, SIGTTIN, SIGTTOU};
@@ -549,38 +592,24 @@ static void keeper_main(int fd, size_t cap, const char *base)
     if (close_range(3, ~0U, 0) != 0)
         for (int i = 3; i < 4096; i++)
             close(i);
-    pid_t *live = calloc(cap ? cap : 1, sizeof *live);
-    size_t n = 0;
+    /* kpath never writes: the read returns at the pipe's end. */
     for (;;) {
-        int32_t v;
-        size_t got = 0;
-        while (got < sizeof v) {
-            ssize_t k = read(0, (char *)&v + got, sizeof v - got);
-            if (k < 0 && errno == EINTR)
-                continue;
-            if (k <= 0)
-                break;
-            got += (size_t)k;
-        }
-        if (got < sizeof v)
+        char byte;
+        ssize_t k = read(0, &byte, 1);
+        if (k <= 0 && !(k < 0 && errno == EINTR))
             break;
-        if (v > 0 && live && n < cap) {
-            live[n++] = v;
-        } else if (v < 0) {
-            for (size_t i = 0; i < n; i++)
-                if (live[i] == -v) {
-                    live[i] = live[--n];
-                    break;
-                }
-        }
     }
-    if (n && live) {
-        for (size_t i = 0; i < n; i++) {
-            kill(-live[i], SIGKILL);
-            kill(live[i], SIGKILL);
-        }
-        kill_sessions(live, n);
+    size_t n = 0;
+    pid_t *ended = calloc(cap ? cap : 1, sizeof *ended);
+    for (size_t i = 0; ended && i < cap; i++)
+        if (live[i] > 0)
+            ended[n++] = live[i];
+    for (size_t i = 0; i < n; i++) {
+        kill(-ended[i], SIGKILL);
+        kill(ended[i], SIGKILL);
     }
+    if (n)
+        kill_sessions(ended, n);
     if (base) {
         struct strbuf lock = STRBUF_INIT;
         strbuf_addf(&lock, "%s/lock", base);
@@ -595,27 +624,43 @@ static void keeper_main(int fd, size_t cap, const char *base)
 
 static void keeper_start(struct runner *r)
 {
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0)
+    size_t cap = 2 * (size_t)r->opts.jobs; /* a run, or a server and its child, per slot */
+    void *m = mmap(NULL, cap * sizeof(int32_t), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
         return;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        munmap(m, cap * sizeof(int32_t));
+        return;
+    }
     pid_t pid = fork();
     if (pid == 0)
-        keeper_main(p[0], 2 * (size_t)r->opts.jobs, r->pool->base);
+        keeper_main(p[0], m, cap, r->pool->base);
     close(p[0]);
     if (pid < 0) {
         close(p[1]);
+        munmap(m, cap * sizeof(int32_t));
         return;
     }
     r->keeper = pid;
     r->keeper_fd = p[1];
+    r->keeper_live = m;
+    r->keeper_cap = cap;
 }
 
+/* A run started (pid > 0) or ended (-pid): listed for the keeper, or no
+ * longer.  A plain store to shared memory: no system call. */
 static void keeper_tell(struct runner *r, int32_t v)
 {
-    if (r->keeper_fd < 0)
+    if (!r->keeper_live)
         return;
-    while (write(r->keeper_fd, &v, sizeof v) < 0 && errno == EINTR)
-        ;
+    int32_t want = v > 0 ? 0 : -v, put = v > 0 ? v : 0;
+    for (size_t i = 0; i < r->keeper_cap; i++)
+        if (r->keeper_live[i] == want) {
+            r->keeper_live[i] = put;
+            return;
+        }
 }
 
 static void keeper_stop(struct runner *r)
@@ -627,6 +672,9 @@ static void keeper_stop(struct runner *r)
         while (waitpid(r->keeper, NULL, 0) < 0 && errno == EINTR)
             ;
     r->keeper = 0;
+    if (r->keeper_live)
+        munmap((void *)r->keeper_live, r->keeper_cap * sizeof(int32_t));
+    r->keeper_live = NULL;
 }
 
 static bool pid_in(const pid_t *v, size_t n, pid_t pid)
@@ -646,7 +694,7 @@ static void sweep(struct runner *r)
     if (!r->subreaper)
         return;
     char path[64], buf[4096];
-    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)r->self);
     for (int round = 0; round < 64; round++) {
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
@@ -738,6 +786,35 @@ static bool write_input(const char *path, const void *data, size_t len)
     return close(fd) == 0;
 }
 
+/* The input in memory, sealed: the program reads it on standard input and
+ * can neither write nor resize it (not even by opening /proc/self/fd/0
+ * again), and it needs no file, directory entry or removal.  -1 when memfd
+ * or seals are not there (then the input is a file in in/). */
+static int sealed_input(const void *data, size_t len)
+{
+    int fd = memfd_create("kpath-input", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -1;
+    const char *p = data;
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    if (lseek(fd, 0, SEEK_SET) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* "NAME=VALUE" with every "{run}" replaced by the run directory. */
 static char *expand_run(const char *text, const char *dir)
 {
@@ -795,6 +872,13 @@ static void set_limit(int resource, uint64_t value)
 
 static void close_other_fds(int keep)
 {
+    if (keep < 0) {
+        if (close_range(3, ~0U, 0) == 0)
+            return;
+        for (int fd = 3; fd < 4096; fd++)
+            close(fd);
+        return;
+    }
     if (close_range(3, (unsigned)keep - 1, 0) == 0 && close_range((unsigned)keep + 1, ~0U, 0) == 0)
         return;
     for (int fd = 3; fd < 4096; fd++)
@@ -804,60 +888,97 @@ static void close_other_fds(int keep)
 
 /* ---- starting a child ----------------------------------------------------- */
 
-/* Why a child could not start, written to the status pipe: formatted by the
- * parent (the child shares its memory until exec and must not allocate). */
+/* Why a child could not start: written by the child into the parent's
+ * memory (`fail`: the child is vforked and shares it until exec, so the
+ * parent knows when vfork returns), or to a status pipe (a harness's
+ * server); formatted by the parent (the child must not allocate). */
 struct start_failure {
     int err;
     char stage[200];
 };
 
-static _Noreturn void child_fail(int status_fd, const char *stage)
+static _Noreturn void child_fail(int status_fd, struct start_failure *fail, const char *stage)
 {
     struct start_failure f;
     memset(&f, 0, sizeof f);
     f.err = errno;
     for (size_t i = 0; stage[i] && i < sizeof f.stage - 1; i++)
         f.stage[i] = stage[i];
-    (void)!write(status_fd, &f, sizeof f);
+    if (fail)
+        memcpy(fail, &f, sizeof f);
+    else
+        (void)!write(status_fd, &f, sizeof f);
     _exit(127);
+}
+
+/* The signals whose disposition is not the default (caught or ignored),
+ * from /proc/self/status in one read rather than a sigaction per signal;
+ * every signal when it cannot be read. */
+static void handled_signals(sigset_t *out)
+{
+    sigemptyset(out);
+    char buf[4096];
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    ssize_t len = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    int found = 0;
+    if (len > 0) {
+        buf[len] = '\0';
+        static const char *const keys[] = {"\nSigIgn:", "\nSigCgt:"};
+        for (int k = 0; k < 2; k++) {
+            const char *at = strstr(buf, keys[k]);
+            if (!at)
+                continue;
+            char *end;
+            unsigned long long mask = strtoull(at + 9, &end, 16);
+            if (end == at + 9)
+                continue;
+            found++;
+            for (int sig = 1; sig < 32; sig++)
+                if (mask >> (sig - 1) & 1)
+                    sigaddset(out, sig);
+        }
+    }
+    if (found < 2)
+        for (int sig = 1; sig < 32; sig++)
+            sigaddset(out, sig);
 }
 
 /* The child, between vfork and exec: only system calls, nothing that
  * allocates or touches the parent's state. */
 static _Noreturn void run_child(const struct runner_options *o, char **argv, char **env,
-                                const char *cwd, const char *stdin_path, int out_w, int err_w,
-                                int status_w, pid_t parent, const int *extra, int nextra)
+                                const char *cwd, const char *stdin_path, int stdin_fd,
+                                int out_w, int err_w, int status_w, struct start_failure *fail,
+                                const sigset_t *handled, pid_t parent, const int *extra,
+                                int nextra)
 {
     /* Die with kpath: PR_SET_PDEATHSIG fires when the thread that forked
      * this child ends, and kpath forks runs from its main thread only. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
-        child_fail(status_w, "kpath ended");
+        child_fail(status_w, fail, "kpath ended");
     /* Its own session: a new process group (killed as a whole at the end)
      * and no controlling terminal. */
     if (setsid() < 0)
-        child_fail(status_w, "setsid");
+        child_fail(status_w, fail, "setsid");
     /* kpath's handlers (and what it ignores) are not the program's. */
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
-    for (int sig = 1; sig < 32; sig++) {
-        if (sig == SIGKILL || sig == SIGSTOP)
-            continue;
-        struct sigaction old;
-        if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_DFL)
+    for (int sig = 1; sig < 32; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP && sigismember(handled, sig) == 1)
             sigaction(sig, &dfl, NULL);
-    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (chdir(cwd) != 0)
-        child_fail(status_w, "cannot enter the run directory");
-    int in = open(stdin_path ? stdin_path : "/dev/null", O_RDONLY);
+        child_fail(status_w, fail, "cannot enter the run directory");
+    int in = stdin_fd >= 0 ? stdin_fd : open(stdin_path ? stdin_path : "/dev/null", O_RDONLY);
     if (in < 0)
-        child_fail(status_w, "cannot open the input");
+        child_fail(status_w, fail, "cannot open the input");
     if (dup2(in, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
-        child_fail(status_w, "dup2");
+        child_fail(status_w, fail, "dup2");
     if (in > 2)
         close(in);
     if (o->max_memory) {
@@ -871,12 +992,12 @@ static _Noreturn void run_child(const struct runner_options *o, char **argv, cha
         int high[8];
         for (int i = 0; i < nextra && i < 8; i++)
             if ((high[i] = fcntl(extra[i], F_DUPFD, 64)) < 0)
-                child_fail(status_w, "dup");
+                child_fail(status_w, fail, "dup");
         if ((status_w = fcntl(status_w, F_DUPFD_CLOEXEC, 64)) < 0)
-            child_fail(status_w, "dup");
+            child_fail(status_w, fail, "dup");
         for (int i = 0; i < nextra && i < 8; i++)
             if (dup2(high[i], 3 + i) < 0)
-                child_fail(status_w, "dup2");
+                child_fail(status_w, fail, "dup2");
         if (close_range((unsigned)(3 + nextra), (unsigned)status_w - 1, 0) != 0)
             for (int fd = 3 + nextra; fd < status_w; fd++)
                 close(fd);
@@ -887,7 +1008,7 @@ static _Noreturn void run_child(const struct runner_options *o, char **argv, cha
         close_other_fds(status_w);
     }
     execvpe(argv[0], argv, env);
-    child_fail(status_w, argv[0]);
+    child_fail(status_w, fail, argv[0]);
 }
 
 static void capture_init(struct capture *c, int fd, struct strbuf *kept, size_t keep_max)
@@ -902,11 +1023,9 @@ static void capture_init(struct capture *c, int fd, struct strbuf *kept, size_t 
 static int open_pidfd(pid_t pid)
 {
 #ifdef SYS_pidfd_open
-    long fd = syscall(SYS_pidfd_open, pid, 0);
-    if (fd >= 0) {
-        fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+    long fd = syscall(SYS_pidfd_open, pid, 0); /* close-on-exec already */
+    if (fd >= 0)
         return (int)fd;
-    }
 #else
     (void)pid;
 #endif
@@ -916,17 +1035,21 @@ static int open_pidfd(pid_t pid)
 /* vfork: the child borrows kpath's memory until exec, so starting a run
  * costs the same whatever kpath's size (fork would copy its page tables).
  * Signals stay blocked until the child has reset kpath's handlers. */
-static pid_t start_child(const struct runner_options *o, char **argv, char **env,
-                         const char *cwd, const char *stdin_path, int out_w, int err_w,
-                         int status_w, const int *extra, int nextra)
+static pid_t start_child(struct runner *r, char **argv, char **env, const char *cwd,
+                         const char *stdin_path, int stdin_fd, int out_w, int err_w, int status_w,
+                         struct start_failure *fail, const int *extra, int nextra)
 {
-    sigset_t all, old;
+    sigset_t all, old, handled;
+    handled_signals(&handled);
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    pid_t parent = getpid();
+    if (fail)
+        memset(fail, 0, sizeof *fail);
     pid_t pid = vfork();
     if (pid == 0)
-        run_child(o, argv, env, cwd, stdin_path, out_w, err_w, status_w, parent, extra, nextra);
+        run_child(&r->opts, argv, env, cwd, stdin_path, stdin_fd, out_w, err_w, status_w, fail,
+                  &handled,
+                  r->self, extra, nextra);
     int e = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     errno = e;
@@ -1095,7 +1218,7 @@ static bool server_start(struct runner *r, struct server *s, struct diag_list *d
         char *env_extra[] = {resident, NULL};
         char **env = build_env(h->in_process_runs ? env_extra : NULL, s->dir->path);
         int extra[4] = {req[0], msg[1], s->input_fd, s->shm_fd};
-        pid = start_child(&r->opts, argv, env, s->cwd, NULL, out_p[1], err_p[1], status_p[1],
+        pid = start_child(r, argv, env, s->cwd, NULL, -1, out_p[1], err_p[1], status_p[1], NULL,
                           extra, 4);
         free_strv(argv);
         free_strv(env);
@@ -1377,7 +1500,16 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
     struct strbuf cwd = STRBUF_INIT, input = STRBUF_INIT;
     strbuf_addf(&cwd, "%s/cwd", dir);
     bool ok = true;
-    if (job->input_name) {
+    /* A file in in/ only where the program or a collector's helper names
+     * it ({}, input_file) or in an existing directory; else the input goes
+     * sealed in memory (sealed_input). */
+    bool braces = false;
+    for (size_t i = 0; job->argv[i] && !braces; i++)
+        braces = strcmp(job->argv[i], "{}") == 0;
+    int stdin_fd = -1;
+    if (job->input_name && rd && !braces && !job->input_file)
+        stdin_fd = sealed_input(job->input, job->input_len);
+    if (job->input_name && stdin_fd < 0) {
         const char *name = job->input_name;
         if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strchr(name, '/'))
             name = "input";
@@ -1390,18 +1522,18 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
         if (rd && ok)
             rd->input = xstrdup(input.data);
     }
-    int out_p[2] = {-1, -1}, err_p[2] = {-1, -1}, status_p[2] = {-1, -1};
+    int out_p[2] = {-1, -1}, err_p[2] = {-1, -1};
     if (ok)
-        ok = pipe2(out_p, O_CLOEXEC) == 0 && pipe2(err_p, O_CLOEXEC) == 0 &&
-             pipe2(status_p, O_CLOEXEC) == 0;
+        ok = pipe2(out_p, O_CLOEXEC) == 0 && pipe2(err_p, O_CLOEXEC) == 0;
     if (!ok) {
         diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot prepare the run directory %s: %s", dir,
                  strerror(errno));
         for (int i = 0; i < 2; i++) {
             if (out_p[i] >= 0) close(out_p[i]);
             if (err_p[i] >= 0) close(err_p[i]);
-            if (status_p[i] >= 0) close(status_p[i]);
         }
+        if (stdin_fd >= 0)
+            close(stdin_fd);
         if (rd)
             pool_give(r->pool, rd);
         strbuf_free(&cwd);
@@ -1428,22 +1560,24 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
     }
     char **env = build_env(job->env, dir);
     /* The child's stdout/stderr ends are dup2'd over 1 and 2 (dup2 clears
-     * close-on-exec); the status pipe's end closes by itself on exec. */
-    pid_t pid = start_child(&r->opts, argv, env, cwd.data, job->input_name ? input.data : NULL,
-                            out_p[1], err_p[1], status_p[1], NULL, 0);
+     * close-on-exec); why it could not start, if so, is in `fail`. */
+    struct start_failure fail;
+    pid_t pid = start_child(r, argv, env, cwd.data,
+                            job->input_name && stdin_fd < 0 ? input.data : NULL, stdin_fd,
+                            out_p[1], err_p[1], -1, &fail, NULL, 0);
     int fork_errno = errno;
+    if (stdin_fd >= 0)
+        close(stdin_fd);
     free_strv(argv);
     free_strv(env);
     strbuf_free(&cwd);
     strbuf_free(&input);
     close(out_p[1]);
     close(err_p[1]);
-    close(status_p[1]);
     if (pid < 0) {
         diag_add(diags, DIAG_ERROR, NULL, 0, 0, "cannot fork: %s", strerror(fork_errno));
         close(out_p[0]);
         close(err_p[0]);
-        close(status_p[0]);
         if (rd)
             pool_give(r->pool, rd);
         return false;
@@ -1458,7 +1592,12 @@ bool runner_start(struct runner *r, const struct runner_job *job, struct diag_li
     fcntl(err_p[0], F_SETFL, O_NONBLOCK);
     capture_init(&c->out, out_p[0], job->keep_stdout ? &c->kept : NULL, job->keep_stdout);
     capture_init(&c->err, err_p[0], NULL, 0);
-    c->status_fd = status_p[0];
+    if (fail.stage[0]) {
+        fail.stage[sizeof fail.stage - 1] = '\0';
+        struct strbuf msg = STRBUF_INIT;
+        strbuf_addf(&msg, "%s: %s", fail.stage, strerror(fail.err));
+        c->start_error = strbuf_detach(&msg, NULL);
+    }
     c->started = now_seconds();
     c->prepare_ms = (c->started - t0) * 1000.0;
     c->deadline = r->opts.timeout_ms ? c->started + (double)r->opts.timeout_ms / 1000.0 : 0;
@@ -1573,17 +1712,11 @@ static struct runner_result *finish(struct runner *r, struct child *c)
     res->cpu_ms = (double)(c->ru.ru_utime.tv_sec + c->ru.ru_stime.tv_sec) * 1000.0 +
                   (double)(c->ru.ru_utime.tv_usec + c->ru.ru_stime.tv_usec) / 1000.0;
     res->max_rss_kb = (uint64_t)c->ru.ru_maxrss;
-    struct start_failure why;
-    ssize_t n = read(c->status_fd, &why, sizeof why);
-    close(c->status_fd);
     if (c->pidfd >= 0)
         close(c->pidfd);
-    if (n == (ssize_t)sizeof why) {
-        why.stage[sizeof why.stage - 1] = '\0';
-        struct strbuf msg = STRBUF_INIT;
-        strbuf_addf(&msg, "%s: %s", why.stage, strerror(why.err));
+    if (c->start_error) {
         res->end = RUNNER_START_FAILED;
-        res->error = strbuf_detach(&msg, NULL);
+        res->error = c->start_error;
     } else if (c->timed_out) {
         res->end = RUNNER_TIMEOUT;
     } else if (WIFSIGNALED(c->wstatus)) {
@@ -1620,9 +1753,13 @@ struct runner_result *runner_poll(struct runner *r, int wait_ms)
         struct child *c = &r->slots[i];
         if (!c->active)
             continue;
-        try_reap(r, c);
-        if (c->reaped)
-            return finish(r, c);
+        /* With a pidfd, poll says when it has ended: no wait4 before. */
+        c->poll_at = -1;
+        if (c->pidfd < 0 || c->timed_out) {
+            try_reap(r, c);
+            if (c->reaped)
+                return finish(r, c);
+        }
         if (c->deadline && t >= c->deadline && !c->timed_out) {
             c->timed_out = true;
             kill_group(c);
@@ -1641,6 +1778,7 @@ struct runner_result *runner_poll(struct runner *r, int wait_ms)
         }
         int cap = open ? 20 : 1;
         if (c->pidfd >= 0) {
+            c->poll_at = (int)nfds;
             fds[nfds++] = (struct pollfd){.fd = c->pidfd, .events = POLLIN};
             cap = 1000;
         }
@@ -1673,6 +1811,8 @@ struct runner_result *runner_poll(struct runner *r, int wait_ms)
             continue;
         capture_read(&c->out);
         capture_read(&c->err);
+        if (c->poll_at >= 0 && n >= 0 && !fds[c->poll_at].revents && !c->timed_out)
+            continue; /* its pidfd says it runs on */
         try_reap(r, c);
         if (c->reaped)
             return finish(r, c);
@@ -1697,7 +1837,7 @@ void runner_kill_all(struct runner *r)
             close(c->out.fd);
         if (c->err.fd >= 0)
             close(c->err.fd);
-        close(c->status_fd);
+        free(c->start_error);
         if (c->pidfd >= 0)
             close(c->pidfd);
         strbuf_free(&c->out.first);
@@ -1740,6 +1880,7 @@ struct runner *runner_new(const struct runner_options *opts)
     r->pool = pool_new();
     r->keeper_fd = -1;
     r->session = getsid(0);
+    r->self = getpid();
     /* What a run forks and leaves behind comes to kpath, not to init, so
      * that it can be killed and counted (sweep). */
     r->subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;

@@ -3,17 +3,20 @@
  *
  * Every run gets:
  *  - a run directory RUN holding cwd/ (the program's empty working
- *    directory), in/NAME (a read-only copy of the input, so the program can
- *    never change the suite) and whatever the collectors' environment points
- *    into it.  Run directories live in one base directory per runner,
+ *    directory), in/ and whatever the collectors' environment points into
+ *    it.  The input is a copy, so the program can never change the suite:
+ *    sealed in memory (memfd, no file) when it only reads standard input;
+ *    in/NAME, read-only, when an argument is "{}" or the job asks for the
+ *    file (input_file).  Run directories live in one base directory per runner,
  *    PARENT/kpath-run-PID-XXXXXX (PARENT: runner_dir_parent), are reused
  *    rather than made and removed: when a result is freed its directory is
- *    emptied (cwd/ and in/ empty again, mode 0700, nothing else) and given
- *    to the next run; the base goes with the runner.  The base holds a lock
+ *    emptied (cwd/ and in/ empty again, mode 0700, nothing else; on tmpfs,
+ *    where a directory's size counts its entries, three lstat tell a
+ *    directory that is as made from one to scan) and given to the next run; the base goes with the runner.  The base holds a lock
  *    (flock of BASE/lock) while its kpath lives; a runner removes the bases
  *    of dead kpath processes it finds beside its own;
  *  - its own session and process group (setsid: no controlling terminal),
- *    standard input from in/NAME (or /dev/null), stdout and stderr through
+ *    standard input from the input's copy (or /dev/null), stdout and stderr through
  *    pipes of which only the size, the SHA-256 and the first line are kept
  *    (a helper run may keep its whole stdout, up to a cap), no other file
  *    descriptor of kpath;
@@ -28,12 +31,15 @@
  *    does not handle): the program dies of PR_SET_PDEATHSIG (SIGKILL; kpath
  *    starts runs from its main thread only, the thread the signal follows),
  *    and a keeper process forked once per runner kills the process groups
- *    and sessions of the runs under way and removes the run directories.
+ *    and sessions of the runs under way (listed in memory it shares with
+ *    kpath: a run costs it nothing) and removes the run directories.
  *    What escaped its session too (a daemon) at that moment stays: without
  *    cgroups there is no reliable way to find it.
  *
  * Children are started with vfork, so that starting a run costs the same
- * whatever kpath's size; a run's end wakes runner_poll through a pidfd.
+ * whatever kpath's size; a child that cannot exec says why in the memory it
+ * shares with kpath until then (no pipe); a run's end wakes runner_poll
+ * through a pidfd (no wait4 until it does).
  *
  * The step API: runner_start starts one run when a slot is free (at most
  * `jobs` at once); runner_poll waits at most `wait_ms` (0: not at all) and
@@ -106,6 +112,8 @@ struct runner_job {
     const char *in_dir;      /* run in this existing run directory (a helper run after a
                               * run, e.g. gcov): its cwd/ is used and nothing is made or
                               * removed; NULL: a fresh run directory */
+    bool input_file;         /* make in/NAME even when no argument is "{}" (a helper run
+                              * after this one reads it) */
     size_t keep_stdout;      /* keep up to this many bytes of stdout whole; 0: none */
     void *user;              /* handed back in the result */
 };

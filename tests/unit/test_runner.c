@@ -180,13 +180,16 @@ TEST(runner_remove_tree_deep_and_locked)
 /* A run directory is reused, and the next run finds it as new: whatever the
  * first program left (files, a locked directory, an extra input, a file
  * beside cwd/, cwd/ itself without permissions) is gone; the base goes with
- * the runner and its last result. */
+ * the runner and its last result.  Below /tmp (a disk: scanned) and below
+ * /dev/shm (tmpfs: three lstat say whether a directory is as made, so each
+ * kind of leftover must change what they see). */
 static struct runner_result *wait_run(struct runner *r, char *const *argv, const char *name,
-                                      const char *input)
+                                      const char *input, bool input_file)
 {
     struct diag_list diags = DIAG_LIST_INIT;
     struct runner_job job = {.argv = argv, .input_name = name, .input = input,
-                             .input_len = strlen(input), .keep_stdout = 4096};
+                             .input_len = strlen(input), .input_file = input_file,
+                             .keep_stdout = 4096};
     struct runner_result *res = NULL;
     if (CHECK(runner_start(r, &job, &diags)))
         while (!(res = runner_poll(r, 50)))
@@ -196,33 +199,73 @@ static struct runner_result *wait_run(struct runner *r, char *const *argv, const
     return res;
 }
 
-TEST(runner_reuses_an_emptied_directory)
+static void reuse_after(const char *parent_template, const char *mess_script)
 {
-    char parent[] = "/tmp/kpath-test-pool-XXXXXX";
+    char parent[64];
+    snprintf(parent, sizeof parent, "%s", parent_template);
     if (!CHECK(mkdtemp(parent) != NULL))
         return;
     struct runner_options o = {.jobs = 1, .timeout_ms = 60000, .tmp_parent = parent};
     struct runner *r = runner_new(&o);
-    char *mess[] = {"sh", "-c",
-                    "echo x >left; mkdir -p deep/er; touch deep/er/f; chmod 0 deep; "
-                    "touch ../in/extra ../stray; mkdir ../gcov; chmod 0 .; cat",
-                    NULL};
-    struct runner_result *first = wait_run(r, mess, "in.txt", "one");
+    char *mess[] = {"sh", "-c", (char *)mess_script, NULL};
+    struct runner_result *first = wait_run(r, mess, "in.txt", "one", true);
     char *dir = first ? strdup(first->dir) : NULL;
     if (first)
         CHECK_STR(strbuf_str(&first->stdout_kept), "one");
     runner_result_free(first);
-    char *look[] = {"sh", "-c", "ls -A .; echo --; ls -A ../in; echo --; ls -A ..; cat", NULL};
-    struct runner_result *second = wait_run(r, look, "other.txt", "two");
+    char *look[] = {"sh", "-c",
+                    "ls -A .; echo --; ls -A ../in; echo --; ls -A ..; stat -c %a . ../in; cat",
+                    NULL};
+    struct runner_result *second = wait_run(r, look, "other.txt", "two", true);
     if (second && dir) {
         CHECK_STR(second->dir, dir);
-        CHECK_STR(strbuf_str(&second->stdout_kept), "--\nother.txt\n--\ncwd\nin\ntwo");
+        CHECK_STR(strbuf_str(&second->stdout_kept), "--\nother.txt\n--\ncwd\nin\n700\n700\ntwo");
     }
     runner_free(r);
     /* The result outlives its runner; then the base goes too. */
     runner_result_free(second);
     free(dir);
     CHECK(rmdir(parent) == 0);
+}
+
+TEST(runner_reuses_an_emptied_directory)
+{
+    static const char *const messes[] = {
+        "echo x >left; mkdir -p deep/er; touch deep/er/f; chmod 0 deep; "
+        "touch ../in/extra ../stray; mkdir ../gcov; chmod 0 .; cat",
+        /* One leftover at a time: each alone must be seen. */
+        "touch left; cat",            /* a file in cwd/: its size, not its links */
+        "mkdir sub; cat",             /* a directory in cwd/ */
+        "touch ../in/extra; cat",     /* a file beside the input */
+        "touch ../stray; cat",        /* a file beside cwd/ */
+        "chmod 0750 .; cat",          /* cwd/'s mode */
+        "mv ../in ../gone; mkdir -m 0700 ../in; cat", /* in/ made again: gone/ stays */
+    };
+    for (size_t i = 0; i < sizeof messes / sizeof *messes; i++) {
+        reuse_after("/tmp/kpath-test-pool-XXXXXX", messes[i]);
+        struct stat st;
+        if (stat("/dev/shm", &st) == 0 && access("/dev/shm", W_OK) == 0)
+            reuse_after("/dev/shm/kpath-test-pool-XXXXXX", messes[i]);
+    }
+}
+
+/* Standard input alone: the input is sealed in memory, not a file of the
+ * run directory; the program reads it, cannot write or truncate it (not
+ * even by opening /proc/self/fd/0 again), and in/ stays empty. */
+TEST(runner_input_on_stdin_is_sealed_in_memory)
+{
+    char *prog[] = {"sh", "-c",
+                    "ls -A ../in; cat; echo; (echo x >&0) 2>/dev/null && echo wrote; "
+                    "(echo y >/proc/self/fd/0) 2>/dev/null && echo truncated; cat /proc/self/fd/0",
+                    NULL};
+    struct runner_result *res = run_one(prog, "1+2", 0);
+    if (CHECK(res != NULL)) {
+        char hex[SHA256_HEX_SIZE];
+        sha256_hex("1+2\n1+2", strlen("1+2\n1+2"), hex);
+        CHECK_STR(res->out.sha256, hex);
+        CHECK_STR(res->out.first_line, "1+2");
+    }
+    runner_result_free(res);
 }
 
 /* Two runners at once (the explorer's jobs): the end of a run of one, which
@@ -236,7 +279,7 @@ TEST(runner_two_runners_leave_each_other_alone)
     struct runner_job job = {.argv = slow};
     CHECK(runner_start(a, &job, &diags));
     char *quick[] = {"true", NULL};
-    struct runner_result *q = wait_run(b, quick, "x", "");
+    struct runner_result *q = wait_run(b, quick, "x", "", false);
     if (q)
         CHECK_INT(q->end, RUNNER_EXITED);
     runner_result_free(q);
