@@ -711,6 +711,16 @@ static void sweep(struct runner *r)
                 break;
             if (kid <= 0 || kid == r->keeper)
                 continue;
+            /* A run under way (with -j 1 too: the next run starts before
+             * the last is recorded) needs no look at its /proc entry. */
+            bool running = false;
+            for (const struct runner *o = all_runners; o && !running; o = o->next_runner)
+                for (uint32_t i = 0; i < o->opts.jobs && !running; i++)
+                    running = (o->slots[i].active && !o->slots[i].reaped &&
+                               o->slots[i].pid == kid) ||
+                              (o->servers && o->servers[i].pid == kid);
+            if (running)
+                continue;
             bool active = false, active_session = false;
             char stat_path[64], st[512];
             snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", kid);
