@@ -121,6 +121,8 @@ struct runner {
     bool subreaper;      /* descendants that lose their parent come to kpath */
     pid_t session;       /* kpath's own session: its other children are not runs' */
     pid_t self;          /* kpath's pid (runs start from this process only) */
+    int children_fd;     /* /proc/self/task/SELF/children, or -1 (sweep) */
+    int status_fd;       /* /proc/self/status, or -1 (handled_signals) */
     pid_t keeper;        /* the process that cleans up if kpath dies; 0: none */
     int keeper_fd;       /* its pipe, never written: its end tells the keeper kpath ended */
     volatile int32_t *keeper_live; /* shared with the keeper: the runs under way (pids) */
@@ -693,14 +695,17 @@ static void sweep(struct runner *r)
 {
     if (!r->subreaper)
         return;
-    char path[64], buf[4096];
-    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)r->self);
-    for (int round = 0; round < 64; round++) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
+    char buf[4096];
+    if (r->children_fd < 0) {
+        /* Opened once: each pread from 0 lists the children of now. */
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)r->self);
+        r->children_fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (r->children_fd < 0)
             return;
-        ssize_t len = read(fd, buf, sizeof buf - 1);
-        close(fd);
+    }
+    for (int round = 0; round < 64; round++) {
+        ssize_t len = pread(r->children_fd, buf, sizeof buf - 1, 0);
         if (len <= 0)
             return;
         buf[len] = '\0';
@@ -924,14 +929,13 @@ static _Noreturn void child_fail(int status_fd, struct start_failure *fail, cons
 /* The signals whose disposition is not the default (caught or ignored),
  * from /proc/self/status in one read rather than a sigaction per signal;
  * every signal when it cannot be read. */
-static void handled_signals(sigset_t *out)
+static void handled_signals(struct runner *r, sigset_t *out)
 {
     sigemptyset(out);
     char buf[4096];
-    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-    ssize_t len = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-    if (fd >= 0)
-        close(fd);
+    if (r->status_fd < 0) /* opened once, read from 0 each time */
+        r->status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    ssize_t len = r->status_fd >= 0 ? pread(r->status_fd, buf, sizeof buf - 1, 0) : -1;
     int found = 0;
     if (len > 0) {
         buf[len] = '\0';
@@ -1050,7 +1054,7 @@ static pid_t start_child(struct runner *r, char **argv, char **env, const char *
                          struct start_failure *fail, const int *extra, int nextra)
 {
     sigset_t all, old, handled;
-    handled_signals(&handled);
+    handled_signals(r, &handled);
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     if (fail)
@@ -1891,6 +1895,7 @@ struct runner *runner_new(const struct runner_options *opts)
     r->keeper_fd = -1;
     r->session = getsid(0);
     r->self = getpid();
+    r->children_fd = r->status_fd = -1;
     /* What a run forks and leaves behind comes to kpath, not to init, so
      * that it can be killed and counted (sweep). */
     r->subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
@@ -1913,6 +1918,10 @@ void runner_free(struct runner *r)
         sweep(r);
     }
     keeper_stop(r);
+    if (r->children_fd >= 0)
+        close(r->children_fd);
+    if (r->status_fd >= 0)
+        close(r->status_fd);
     for (struct runner **p = &all_runners; *p; p = &(*p)->next_runner)
         if (*p == r) {
             *p = r->next_runner;
