@@ -810,20 +810,20 @@ static int sealed_input(const void *data, size_t len)
     int fd = memfd_create("kpath-input", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0)
         return -1;
+    /* pwrite: the offset stays at 0, where the program starts reading. */
     const char *p = data;
-    while (len) {
-        ssize_t n = write(fd, p, len);
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = pwrite(fd, p + done, len - done, (off_t)done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             close(fd);
             return -1;
         }
-        p += n;
-        len -= (size_t)n;
+        done += (size_t)n;
     }
-    if (lseek(fd, 0, SEEK_SET) != 0 ||
-        fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
         close(fd);
         return -1;
     }
