@@ -347,9 +347,11 @@ enum campaign_state campaign_step(struct campaign *c, int wait_ms, struct diag_l
             /* The next input's program runs while this one is collected,
              * recorded and its directory emptied (with -j 1 too).  Not when
              * a helper may follow: it goes first. */
-            if (early_ok && !c->helpers)
+            if (early_ok && !c->helpers) {
                 while (runner_has_slot(c->runner) && start_next(c, diags))
                     ;
+                a->main_ended = now_s(); /* that start is the next run's time */
+            }
             bool started = !c->failed; /* the run that ended is recorded either way */
             ok = advance(c, a, NULL, diags) && early_ok && started;
         } else {
