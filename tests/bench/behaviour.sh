@@ -296,14 +296,11 @@ bonsai_vs_fuzz() {
     # One line per input, in name order: PATH FEATURE...
     sed -n 's/.*"input":"\([^"]*\)".*"features":\[\(.*\)\]}$/\1 \2/p' "$d/fuzz.jsonl" |
         tr -d '"' | tr ',' ' ' | sort >"$d/feats"
-    : >"$d/seen"
+    # The inputs that add a feature, in order: PATH NEW-FEATURE...
+    awk '{ new = ""; for (i = 2; i <= NF; i++) if (!($i in seen)) { seen[$i] = 1; new = new " " $i }
+           if (new != "") print $1 new }' "$d/feats" >"$d/new"
     shrink_runs=0
-    while read -r path feats; do
-        new=""
-        for f in $feats; do
-            grep -qxF "$f" "$d/seen" || { new="$new $f"; echo "$f" >>"$d/seen"; }
-        done
-        [ -n "$new" ] || continue
+    while read -r path new; do
         base=$(basename "$path")
         cp "$path" "$d/kept/$base"
         keep=""
@@ -313,8 +310,9 @@ bonsai_vs_fuzz() {
             -- "$bprog" 2>"$d/serr" >/dev/null || cp "$path" "$d/shrunk/$base"
         r=$(sed -n 's/.* \([0-9]*\) runs (INPUT.s included).*/\1/p' "$d/serr")
         shrink_runs=$((shrink_runs + ${r:-0}))
-    done <"$d/feats"
-    bzrow "fuzz $bruns, keep what adds a feature" "$d/kept" "$(wc -l <"$d/seen")" "$bruns"
+    done <"$d/new"
+    bzrow "fuzz $bruns, keep what adds a feature" "$d/kept" \
+        "$(cut -d' ' -f2- "$d/new" | tr ' ' '\n' | grep -c .)" "$bruns"
     "$KPATH" run -q "$@" --start "$bst" --results "$d/shrunk.jsonl" "$bg" "$d/shrunk" \
         -- "$bprog" >/dev/null 2>&1
     sfeat=$(sed -n 's/.*"features":\[\(.*\)\]}$/\1/p' "$d/shrunk.jsonl" | tr ',' '\n' |
