@@ -40,6 +40,7 @@ void bonsai_options_default(struct bonsai_options *o)
     o->random_count = BONSAI_DEFAULT_RANDOM_COUNT;
     o->mutations = BONSAI_DEFAULT_MUTATIONS;
     o->seed = GEN_DEFAULT_SEED;
+    o->features_only = false;
 }
 
 static char *format_error(const char *fmt, unsigned a, unsigned b)
