@@ -26,7 +26,7 @@ static int bonsai(const struct cli_command *cmd, const struct cli_context *ctx, 
 struct bonsai_cli {
     struct bonsai_options opts;
     const char *outdir, *suffix;
-    bool force, run;
+    bool force, run, prune;
     struct run_cli rc;
 };
 
@@ -53,6 +53,10 @@ static const struct cli_option options[] = {
     CLI_FORMAT_OPTION,
     {"run", 0, NULL, "run the candidates through the command after '--': an input that "
                      "reaches a new behaviour feature adds coverage too"},
+    {"features-only", 0, NULL, "with --run: keep inputs for the behaviour features they reach "
+                               "only (k-paths still steer generation), the shortest per feature; "
+                               "implies --prune"},
+    {"prune", 0, NULL, "after the last point, drop the inputs others cover, the longest first"},
     RUN_CLI_OPTIONS,
     CLI_GRAMMAR_SIZE_OPTION,
     {0},
@@ -85,6 +89,14 @@ const struct cli_command cmd_bonsai_command = {
     "no earlier point tried) is run as kpath run does, with its limits and\n"
     "feature collectors (--gcov, --node-coverage, --features-cmd), and an\n"
     "input that reaches a behaviour feature no kept input reaches is kept too.\n"
+    "With --features-only, only features count (as coverage-guided fuzzing\n"
+    "keeps inputs), and an input shorter than every kept input reaching one of\n"
+    "its features is kept too; k-paths still steer the k-path strategy.\n"
+    "\n"
+    "With --prune (implied by --features-only), after the last point the inputs\n"
+    "that others make redundant are dropped, the longest first: an input goes\n"
+    "when every k-path (not with --features-only) and feature it covers is\n"
+    "covered by another input still in the corpus.\n"
     "\n"
     "A report goes to stderr: each lattice point that kept inputs (how many,\n"
     "their bytes, the coverage reached), then the corpus's size and coverage.\n"
@@ -127,6 +139,10 @@ static int on_option(const struct cli_command *cmd, int index, const char *value
         ok = cli_parse_u64(cmd, "--seed", value, &o->seed);
     else if (strcmp(name, "run") == 0)
         a->run = true;
+    else if (strcmp(name, "features-only") == 0)
+        o->features_only = a->prune = true;
+    else if (strcmp(name, "prune") == 0)
+        a->prune = true;
     else if (strcmp(name, "output") == 0) {
         if (!*value)
             return cli_usage_error(cmd, "-o needs a directory name");
@@ -180,6 +196,9 @@ static void print_report(const struct bonsai *b, const struct results *runs)
     }
     strbuf_addf(&s, "%u of %u points kept inputs; %" PRIu64 " inputs generated\n", productive,
                 b->next, generated);
+    if (b->pruned)
+        strbuf_addf(&s, "pruned: %zu inputs (%" PRIu64 " bytes) that others cover%s\n",
+                    b->pruned, b->pruned_bytes, b->opts.features_only ? " (features only)" : "");
     strbuf_addf(&s, "corpus: %zu inputs, %" PRIu64 " bytes in total, %.1f bytes on average\n",
                 b->ninputs, b->total_bytes,
                 b->ninputs ? (double)b->total_bytes / (double)b->ninputs : 0.0);
@@ -246,9 +265,10 @@ static void build_manifest(const struct bonsai *b, const char *grammar, const ch
     json_add_cstring(out, start);
     strbuf_addf(out, "},\n  \"k\": %u,\n  \"max_depth\": %u,\n  \"max_repetitions\": %u,\n"
                      "  \"max_bytes\": %u,\n  \"random\": %u,\n  \"seed\": %" PRIu64
-                     ",\n  \"suffix\": ",
+                     ",\n  \"features_only\": %s,\n  \"pruned\": %zu,\n  \"suffix\": ",
                 b->opts.k, b->opts.max_depth, b->opts.max_repetitions, b->opts.max_bytes,
-                b->opts.random_count, b->opts.seed);
+                b->opts.random_count, b->opts.seed, b->opts.features_only ? "true" : "false",
+                b->pruned);
     json_add_cstring(out, suffix);
     strbuf_addstr(out, ",\n  \"files\": [");
     for (size_t i = 0; i < b->ninputs; i++) {
@@ -378,6 +398,8 @@ static int check(const struct cli_command *cmd, const struct cli_context *ctx, v
     run_cli_set_program(&a->rc, ctx->program, ctx->nprogram);
     if (!a->outdir && (a->suffix || a->force))
         return cli_usage_error(cmd, "%s needs -o DIR", a->suffix ? "--suffix" : "--force");
+    if (a->opts.features_only && !a->run)
+        return cli_usage_error(cmd, "--features-only needs --run");
     return run_cli_check(cmd, &a->rc, a->run);
 }
 
@@ -424,6 +446,8 @@ static int bonsai(const struct cli_command *cmd, const struct cli_context *ctx, 
     }
     if (status != EXIT_OK)
         goto done;
+    if (!b->error && a.prune)
+        bonsai_prune(b);
     print_report(b, batch ? run_batch_results(batch) : NULL);
     if (batch && a.rc.runs_dir)
         fprintf(stderr, "runs kept in %s (point-NNNN/, results.jsonl)\n", run_batch_dir(batch));

@@ -7,6 +7,7 @@
 #include "gen/gen.h"
 #include "graph/written.h"
 #include "parse/input_kpaths.h"
+#include "suite/reduce.h"
 #include "base/number.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -39,6 +40,7 @@ void bonsai_options_default(struct bonsai_options *o)
     o->random_count = BONSAI_DEFAULT_RANDOM_COUNT;
     o->mutations = BONSAI_DEFAULT_MUTATIONS;
     o->seed = GEN_DEFAULT_SEED;
+    o->features_only = false;
 }
 
 static char *format_error(const char *fmt, unsigned a, unsigned b)
@@ -80,11 +82,13 @@ struct bonsai *bonsai_new(const struct graph *g, const struct bonsai_options *o,
     rng_seed(&b->rng, o->seed);
     b->spaces = xcalloc(o->k, sizeof *b->spaces);
     b->covered = xcalloc(o->k, sizeof *b->covered);
+    b->explored = xcalloc(o->k, sizeof *b->explored);
     b->scratch = xcalloc(o->k, sizeof *b->scratch);
     b->scratch_ptrs = xcalloc(o->k, sizeof *b->scratch_ptrs);
     for (uint32_t j = 0; j < o->k; j++) {
         kpath_space_init(&b->spaces[j], g, j + 1);
         kpath_set_init(&b->covered[j], &b->spaces[j]);
+        kpath_set_init(&b->explored[j], &b->spaces[j]);
         kpath_set_init(&b->scratch[j], &b->spaces[j]);
     }
     /* Refuse up front what no lattice point could do, before the caller
@@ -170,20 +174,24 @@ void bonsai_free(struct bonsai *b)
         free(t);
     }
     free(b->feature_seen);
+    free(b->shortest);
     for (uint32_t i = 0; i < b->npoints; i++)
         free(b->points[i].covered);
     free(b->points);
     for (size_t i = 0; i < b->ninputs; i++) {
         free(b->inputs[i].text);
+        free(b->inputs[i].features);
         derivation_free(&b->inputs[i].tree);
     }
     free(b->inputs);
     for (uint32_t j = 0; j < b->opts.k; j++) {
         kpath_set_free(&b->covered[j]);
+        kpath_set_free(&b->explored[j]);
         kpath_set_free(&b->scratch[j]);
         kpath_space_free(&b->spaces[j]);
     }
     free(b->covered);
+    free(b->explored);
     free(b->scratch);
     free(b->scratch_ptrs);
     free(b->spaces);
@@ -203,16 +211,25 @@ static bool find_new(const uint32_t *path, void *ctx)
     return !n->found; /* stop at the first new one */
 }
 
-/* Keep the candidate when it fits the point and adds a j-path for some j or
- * a behaviour feature.  Its k-paths are those of its text, parsed (every
- * derivation tree of an ambiguous text counts, as in kpath coverage), not
- * only of the tree the generator built.  False (b->error set) when the text
- * does not parse. */
-static bool consider(struct bonsai *b, uint32_t point, struct bonsai_candidate *c)
+/* Room for feature id f in feature_seen and shortest. */
+static void feature_slot(struct bonsai *b, uint32_t f)
 {
-    struct bonsai_point *p = &b->points[point];
-    if (!c->fits)
-        return true;
+    if (f < b->feature_slots)
+        return;
+    uint32_t slots = f + 1 > 2 * b->feature_slots ? f + 1 : 2 * b->feature_slots;
+    b->feature_seen = xrealloc(b->feature_seen, slots * sizeof *b->feature_seen);
+    b->shortest = xrealloc(b->shortest, slots * sizeof *b->shortest);
+    for (uint32_t i = b->feature_slots; i < slots; i++) {
+        b->feature_seen[i] = false;
+        b->shortest[i] = SIZE_MAX;
+    }
+    b->feature_slots = slots;
+}
+
+/* Parse a text's j-paths (j = 1..k) into the scratch sets, cleared first.
+ * False (b->error set) when it does not parse. */
+static bool scratch_kpaths(struct bonsai *b, const char *text, size_t len)
+{
     uint32_t k = b->opts.k;
     for (uint32_t j = 0; j < k; j++) {
         kpath_set_clear(&b->scratch[j]);
@@ -220,8 +237,8 @@ static bool consider(struct bonsai *b, uint32_t point, struct bonsai_candidate *
     }
     struct parse_options po = {.max_input_size = PARSE_DEFAULT_MAX_INPUT};
     struct diag_list diags = DIAG_LIST_INIT;
-    if (!input_kpaths_text(b->graph, "generated input", c->text, c->len, &po, b->scratch_ptrs,
-                           k, NULL, NULL, &diags)) {
+    if (!input_kpaths_text(b->graph, "generated input", text, len, &po, b->scratch_ptrs, k,
+                           NULL, NULL, &diags)) {
         struct strbuf msg = STRBUF_INIT;
         strbuf_addstr(&msg, "a generated input does not parse (a bug): ");
         if (diags.len)
@@ -232,14 +249,35 @@ static bool consider(struct bonsai *b, uint32_t point, struct bonsai_candidate *
         return false;
     }
     diag_list_free(&diags);
+    return true;
+}
+
+/* Keep the candidate when it fits the point and adds a j-path for some j
+ * (unless features_only) or a behaviour feature, or (features_only) is
+ * shorter than every kept input reaching one of its features.  Its k-paths
+ * are those of its text, parsed (every derivation tree of an ambiguous text
+ * counts, as in kpath coverage), not only of the tree the generator built.
+ * False (b->error set) when the text does not parse. */
+static bool consider(struct bonsai *b, uint32_t point, struct bonsai_candidate *c)
+{
+    struct bonsai_point *p = &b->points[point];
+    if (!c->fits)
+        return true;
+    uint32_t k = b->opts.k;
+    if (!scratch_kpaths(b, c->text, c->len))
+        return false;
     bool adds = false;
-    for (uint32_t j = 0; j < k && !adds; j++) {
+    for (uint32_t j = 0; j < k && !adds && !b->opts.features_only; j++) {
         struct novelty n = {&b->covered[j], false};
         kpath_set_foreach(&b->scratch[j], find_new, &n);
         adds = n.found;
     }
     for (uint32_t i = 0; i < c->nfeatures && !adds; i++)
         adds = c->features[i] >= b->feature_slots || !b->feature_seen[c->features[i]];
+    for (uint32_t i = 0; i < c->nfeatures && !adds && b->opts.features_only; i++)
+        adds = c->len < b->shortest[c->features[i]]; /* every feature is seen here */
+    for (uint32_t j = 0; j < k; j++)
+        kpath_set_union(&b->explored[j], &b->scratch[j]);
     if (!adds)
         return true;
     uint64_t added = 0;
@@ -251,26 +289,25 @@ static bool consider(struct bonsai *b, uint32_t point, struct bonsai_candidate *
     uint32_t new_features = 0;
     for (uint32_t i = 0; i < c->nfeatures; i++) {
         uint32_t f = c->features[i];
-        if (f >= b->feature_slots) {
-            uint32_t slots = f + 1 > 2 * b->feature_slots ? f + 1 : 2 * b->feature_slots;
-            b->feature_seen = xrealloc(b->feature_seen, slots * sizeof *b->feature_seen);
-            memset(b->feature_seen + b->feature_slots, 0,
-                   (slots - b->feature_slots) * sizeof *b->feature_seen);
-            b->feature_slots = slots;
-        }
+        feature_slot(b, f);
         if (!b->feature_seen[f]) {
             b->feature_seen[f] = true;
             new_features++;
         }
+        if (c->len < b->shortest[f])
+            b->shortest[f] = c->len;
     }
     b->features += new_features;
     b->inputs = xgrow(b->inputs, &b->inputs_cap, b->ninputs + 1, sizeof *b->inputs);
     struct bonsai_input *kept = &b->inputs[b->ninputs++];
     *kept = (struct bonsai_input){.text = c->text, .len = c->len, .point = point,
                                   .origin = c->origin, .depth = c->depth, .new_paths = added,
-                                  .new_features = new_features};
+                                  .new_features = new_features, .features = c->features,
+                                  .nfeatures = c->nfeatures};
     kept->tree = c->tree; /* moved */
     c->text = NULL;
+    c->features = NULL;
+    c->nfeatures = 0;
     memset(&c->tree, 0, sizeof c->tree);
     b->total_bytes += c->len;
     p->kept++;
@@ -307,7 +344,7 @@ static struct generator *run_generator(struct bonsai *b, uint32_t point,
         return NULL;
     }
     if (strategy == GEN_KPATH)
-        kpath_set_foreach(&b->covered[b->opts.k - 1], mark_one, gen);
+        kpath_set_foreach(&b->explored[b->opts.k - 1], mark_one, gen);
     gen_run(gen);
     if (gen->error) {
         free(b->error);
@@ -587,6 +624,103 @@ bool bonsai_end_point(struct bonsai *b)
         p->covered[j] = b->covered[j].size;
     p->features = b->features;
     return ok;
+}
+
+struct prune_key {
+    size_t len;
+    uint32_t index;
+};
+
+/* Longest first; ties: the later kept first. */
+static int cmp_prune(const void *x, const void *y)
+{
+    const struct prune_key *a = x, *b = y;
+    if (a->len != b->len)
+        return a->len > b->len ? -1 : 1;
+    return a->index > b->index ? -1 : a->index < b->index;
+}
+
+bool bonsai_prune(struct bonsai *b)
+{
+    if (b->in_point || b->error)
+        return false;
+    uint32_t k = b->opts.k, n = (uint32_t)b->ninputs;
+    struct reduce r;
+    reduce_init(&r, k);
+    const struct kpath_set **none = xcalloc(k, sizeof *none);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct bonsai_input *in = &b->inputs[i];
+        if (!b->opts.features_only && !scratch_kpaths(b, in->text, in->len)) {
+            free(none);
+            reduce_free(&r);
+            return false;
+        }
+        reduce_add_input(&r, "", in->len,
+                         b->opts.features_only ? none
+                                               : (const struct kpath_set *const *)b->scratch_ptrs,
+                         in->features, in->nfeatures);
+    }
+    free(none);
+    struct prune_key *order = xmalloc(((size_t)n + 1) * sizeof *order);
+    uint32_t *subset = xmalloc(((size_t)n + 1) * sizeof *subset);
+    bool *drop = xcalloc((size_t)n + 1, sizeof *drop);
+    for (uint32_t i = 0; i < n; i++) {
+        order[i] = (struct prune_key){b->inputs[i].len, i};
+        subset[i] = i;
+    }
+    if (n > 1)
+        qsort(order, n, sizeof *order, cmp_prune);
+    uint32_t nsub = n;
+    for (uint32_t o = 0; o < n; o++) {
+        uint32_t count, which = order[o].index;
+        free(reduce_only(&r, subset, nsub, which, &count));
+        if (count)
+            continue;
+        drop[which] = true;
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < nsub; i++)
+            if (subset[i] != which)
+                subset[m++] = subset[i];
+        nsub = m;
+    }
+    reduce_free(&r);
+    size_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct bonsai_input *in = &b->inputs[i];
+        if (!drop[i]) {
+            b->inputs[m++] = *in;
+            continue;
+        }
+        b->pruned++;
+        b->pruned_bytes += in->len;
+        b->total_bytes -= in->len;
+        free(in->text);
+        free(in->features);
+        derivation_free(&in->tree);
+    }
+    b->ninputs = m;
+    free(order);
+    free(subset);
+    free(drop);
+    /* Recount what the corpus covers (features_only: its j-paths may drop). */
+    for (uint32_t j = 0; j < k; j++)
+        kpath_set_clear(&b->covered[j]);
+    for (uint32_t f = 0; f < b->feature_slots; f++)
+        b->feature_seen[f] = false;
+    b->features = 0;
+    for (size_t i = 0; i < b->ninputs; i++) {
+        const struct bonsai_input *in = &b->inputs[i];
+        if (!scratch_kpaths(b, in->text, in->len))
+            return false;
+        for (uint32_t j = 0; j < k; j++)
+            kpath_set_union(&b->covered[j], &b->scratch[j]);
+        for (uint32_t x = 0; x < in->nfeatures; x++)
+            if (!b->feature_seen[in->features[x]]) {
+                b->feature_seen[in->features[x]] = true;
+                b->features++;
+            }
+    }
+    return true;
 }
 
 bool bonsai_step(struct bonsai *b)

@@ -34,6 +34,20 @@
  * candidate when it adds a j-path or a feature no kept input has.  bonsai_step
  * is the two halves without features.
  *
+ * Features only (`features_only`, with features): an input is kept only for
+ * the behaviour features it brings, as coverage-guided fuzzing keeps them,
+ * and also when it is shorter than every kept input that reaches one of its
+ * features, so that for each feature the shortest candidate reaching it is
+ * kept.  Its k-paths still steer generation: the k-path strategy aims at
+ * what no candidate run so far covers (`explored`), not the corpus.
+ *
+ * Pruning: bonsai_prune, after the last point, drops inputs made redundant by
+ * others, the longest first (ties: the later kept), so of two inputs that
+ * cover the same the shorter stays.  An input is redundant when every item it
+ * covers (its features, and its j-paths unless features_only) is covered by
+ * another input still in the corpus.  Coverage (features, and the j-paths
+ * unless features_only) is the same after it.
+ *
  * Ownership: a bonsai borrows the graph and owns its spaces, sets and the
  * kept inputs. */
 #ifndef KPATH_BONSAI_H
@@ -63,6 +77,7 @@ struct bonsai_options {
     uint32_t random_count;    /* random inputs per point (0: the k-path strategy only) */
     uint32_t mutations;       /* mutants of seeds per point (0: no seeds) */
     uint64_t seed;
+    bool features_only;       /* keep inputs for behaviour features only (see above) */
 };
 
 struct bonsai_point {
@@ -100,6 +115,8 @@ struct bonsai_input {
     uint32_t depth;
     uint64_t new_paths;       /* j-paths (all j) it added, as parsed */
     uint32_t new_features;    /* behaviour features it added */
+    uint32_t *features;       /* owned; the features it reaches */
+    uint32_t nfeatures;
 };
 
 struct bonsai_text; /* uthash set of texts considered, private */
@@ -109,6 +126,7 @@ struct bonsai {
     struct bonsai_options opts;
     struct kpath_space *spaces;      /* owned; j = 1..k */
     struct kpath_set *covered;       /* owned; per j, the corpus's j-paths */
+    struct kpath_set *explored;      /* owned; per j, the j-paths of every candidate run */
     struct kpath_set *scratch;       /* owned; per j, the input being considered */
     struct kpath_set **scratch_ptrs; /* owned; pointers to them */
     struct rng rng;
@@ -123,6 +141,9 @@ struct bonsai {
     bool *feature_seen;              /* owned; by feature id */
     uint32_t feature_slots;
     uint64_t features;               /* behaviour features the corpus reaches */
+    size_t *shortest;                /* owned; by feature id: the shortest kept input's length */
+    size_t pruned;                   /* inputs bonsai_prune dropped */
+    uint64_t pruned_bytes;
     struct bonsai_text *seen_texts;  /* owned */
     char *error;                     /* owned; set when a step failed */
 };
@@ -157,5 +178,8 @@ void bonsai_set_features(struct bonsai *b, size_t i, const uint32_t *ids, uint32
 /* The second half: keep what adds coverage, free the candidates.  False on
  * error (b->error). */
 bool bonsai_end_point(struct bonsai *b);
+/* Drop the inputs others make redundant, longest first (see above); recounts
+ * the corpus's coverage.  False on error (b->error). */
+bool bonsai_prune(struct bonsai *b);
 
 #endif

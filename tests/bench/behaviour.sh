@@ -248,48 +248,91 @@ DRIVER
     fi
 fi
 
-# Bonsai against fuzz-then-shrink (issue 33, item 3) on calc: bonsai --run
-# (k=2, depth <= 10, repetitions <= 3) against as many random inputs (the
-# same bounds), run with gcov, those adding a feature kept in order, each
-# then shrunk by kpath shrink keeping every feature it added (--keep per
-# feature).  Bytes, features reached, and the runs each took.
-calc=$build/subjects/calc
-if [ "$BONSAI" != 0 ] && [ -x "$calc" ]; then
-    echo "== calc: bonsai --run vs fuzz, keep what adds a feature, shrink each (k=2, depth <= 10)"
-    "$KPATH" bonsai -k 2 --max-depth 10 --max-repetitions 3 -j 2 --gcov "$build/subjects" \
-        --runs "$tmp/bruns" -o "$tmp/bonsai" $g --run -- "$calc" >/dev/null 2>"$tmp/berr"
-    bruns=$(($(wc -l <"$tmp/bruns/results.jsonl") - 1))
-    bfeat=$(sed -n 's/^behaviour features reached: \([0-9]*\).*/\1/p' "$tmp/berr")
-    echo "  bonsai --run: $(ls "$tmp/bonsai" | grep -c '\.txt$') inputs, $(cat "$tmp/bonsai"/*.txt | wc -c) bytes, $bfeat features, $bruns runs"
-    "$KPATH" gen --strategy random -n "$bruns" --max-depth 10 --max-repetitions 3 --seed 7 \
-        -o "$tmp/fuzz" $g 2>/dev/null
-    "$KPATH" run -q -j 2 --gcov "$build/subjects" --results "$tmp/fuzz.jsonl" $g "$tmp/fuzz" \
-        -- "$calc" >/dev/null 2>&1
+# Bonsai against fuzz-then-shrink (issue 33, item 3), per program (calc,
+# tinyexpr, inih, cJSON as built above; features: functions and lines, gcov
+# --lines).  bonsai --run --features-only (k=2, depth <= DEPTH, repetitions
+# <= 3): inputs kept for the features they add, the shortest per feature,
+# the redundant dropped longest first.  Baseline with the same run budget:
+# as many random inputs (the same bounds, seed 7), run, those adding a
+# feature kept in order, each then shrunk by kpath shrink keeping every
+# feature it added (--keep per feature); its runs are counted on top.  On
+# calc also bonsai --run keeping k-paths too (the default).  Inputs, bytes,
+# features reached, runs.
+# bonsai_vs_fuzz NAME PROG GRAMMAR START DEPTH COLLECT...
+bonsai_vs_fuzz() {
+    name=$1 bprog=$2 bg=$3 bst=$4 depth=$5
+    shift 5
+    d=$tmp/bz-$name
+    rm -rf "$d"
+    mkdir -p "$d/kept" "$d/shrunk"
+    bzrow() { # LABEL DIR FEATURES RUNS
+        printf '    %-34s %6s %7s %8s %6s\n' "$1" "$(ls "$2" | grep -c '\.txt$')" \
+            "$(cat "$2"/*.txt 2>/dev/null | wc -c)" "$3" "$4"
+    }
+    echo "  $name ($bg, k=2, depth <= $depth, repetitions <= 3, $*)"
+    printf '    %-34s %6s %7s %8s %6s\n' "" inputs bytes features runs
+    modes="--features-only"
+    [ "$name" = calc ] && modes="--features-only both"
+    for mode in $modes; do
+        opt=$mode label="bonsai --run --features-only"
+        [ "$mode" = both ] && opt="" label="bonsai --run (k-paths too)"
+        rm -rf "$d/bruns" "$d/bonsai"
+        # shellcheck disable=SC2086
+        if ! "$KPATH" bonsai -k 2 --max-depth "$depth" --max-repetitions 3 -j 2 "$@" \
+            --start "$bst" --runs "$d/bruns" -o "$d/bonsai" "$bg" --run $opt -- "$bprog" \
+            >/dev/null 2>"$d/berr"; then
+            echo "    $label: failed: $(tail -n 1 "$d/berr")"
+            return 0
+        fi
+        r=$(($(wc -l <"$d/bruns/results.jsonl") - 1))
+        [ "$mode" = both ] || bruns=$r
+        bzrow "$label" "$d/bonsai" \
+            "$(sed -n 's/^behaviour features reached: \([0-9]*\).*/\1/p' "$d/berr")" "$r"
+    done
+    "$KPATH" gen --strategy random -n "$bruns" --max-depth "$depth" --max-repetitions 3 \
+        --seed 7 --start "$bst" -o "$d/fuzz" "$bg" >/dev/null 2>&1
+    "$KPATH" run -q -j 2 "$@" --start "$bst" --results "$d/fuzz.jsonl" "$bg" "$d/fuzz" \
+        -- "$bprog" >/dev/null 2>&1
     # One line per input, in name order: PATH FEATURE...
-    sed -n 's/.*"input":"\([^"]*\)".*"features":\[\(.*\)\]}$/\1 \2/p' "$tmp/fuzz.jsonl" |
-        tr -d '"' | tr ',' ' ' | sort >"$tmp/feats"
-    : >"$tmp/seen"
-    mkdir "$tmp/kept" "$tmp/shrunk"
+    sed -n 's/.*"input":"\([^"]*\)".*"features":\[\(.*\)\]}$/\1 \2/p' "$d/fuzz.jsonl" |
+        tr -d '"' | tr ',' ' ' | sort >"$d/feats"
+    # The inputs that add a feature, in order: PATH NEW-FEATURE...
+    awk '{ new = ""; for (i = 2; i <= NF; i++) if (!($i in seen)) { seen[$i] = 1; new = new " " $i }
+           if (new != "") print $1 new }' "$d/feats" >"$d/new"
     shrink_runs=0
-    while read -r path feats; do
-        new=""
-        for f in $feats; do
-            grep -qxF "$f" "$tmp/seen" || { new="$new $f"; echo "$f" >>"$tmp/seen"; }
-        done
-        [ -n "$new" ] || continue
-        name=$(basename "$path")
-        cp "$path" "$tmp/kept/$name"
+    while read -r path new; do
+        base=$(basename "$path")
+        cp "$path" "$d/kept/$base"
         keep=""
         for f in $new; do keep="$keep --keep $f"; done
         # shellcheck disable=SC2086
-        "$KPATH" shrink $keep --gcov "$build/subjects" -o "$tmp/shrunk/$name" $g "$path" \
-            -- "$calc" 2>"$tmp/serr" >/dev/null || cp "$path" "$tmp/shrunk/$name"
-        r=$(sed -n 's/.* \([0-9]*\) runs (INPUT.s included).*/\1/p' "$tmp/serr")
+        "$KPATH" shrink $keep "$@" --start "$bst" -o "$d/shrunk/$base" "$bg" "$path" \
+            -- "$bprog" 2>"$d/serr" >/dev/null || cp "$path" "$d/shrunk/$base"
+        r=$(sed -n 's/.* \([0-9]*\) runs (INPUT.s included).*/\1/p' "$d/serr")
         shrink_runs=$((shrink_runs + ${r:-0}))
-    done <"$tmp/feats"
-    echo "  fuzz $bruns, kept adding a feature: $(ls "$tmp/kept" | wc -l) inputs, $(cat "$tmp/kept"/* | wc -c) bytes, $(wc -l <"$tmp/seen") features"
-    "$KPATH" run -q --gcov "$build/subjects" --results "$tmp/shrunk.jsonl" $g "$tmp/shrunk" \
-        -- "$calc" >/dev/null 2>&1
-    sfeat=$(sed -n 's/.*"features":\[\(.*\)\]}$/\1/p' "$tmp/shrunk.jsonl" | tr ',' '\n' | sort -u | grep -c .)
-    echo "  then each shrunk: $(ls "$tmp/shrunk" | wc -l) inputs, $(cat "$tmp/shrunk"/* | wc -c) bytes, $sfeat features, $shrink_runs more runs"
+    done <"$d/new"
+    bzrow "fuzz $bruns, keep what adds a feature" "$d/kept" \
+        "$(cut -d' ' -f2- "$d/new" | tr ' ' '\n' | grep -c .)" "$bruns"
+    "$KPATH" run -q "$@" --start "$bst" --results "$d/shrunk.jsonl" "$bg" "$d/shrunk" \
+        -- "$bprog" >/dev/null 2>&1
+    sfeat=$(sed -n 's/.*"features":\[\(.*\)\]}$/\1/p' "$d/shrunk.jsonl" | tr ',' '\n' |
+        sort -u | grep -c .)
+    bzrow "  then shrink each" "$d/shrunk" "$sfeat" "+$shrink_runs"
+}
+
+if [ "$BONSAI" != 0 ]; then
+    DEPTH=${DEPTH:-10}
+    echo "== bonsai --run vs fuzz, keep what adds a feature, shrink each (same runs)"
+    if want calc && [ -x "$build/subjects/calc" ]; then
+        bonsai_vs_fuzz calc "$build/subjects/calc" $g Expr "$DEPTH" --gcov "$build/subjects" --lines
+    fi
+    if want tinyexpr && [ -x "$tmp/tinyexpr/prog" ]; then
+        bonsai_vs_fuzz tinyexpr "$tmp/tinyexpr/prog" $g Expr "$DEPTH" --gcov "$tmp/tinyexpr" --lines
+    fi
+    if want inih && [ -x "$tmp/inih/prog" ]; then
+        bonsai_vs_fuzz inih "$tmp/inih/prog" grammars/ini.ebnf ini 6 --gcov "$tmp/inih" --lines
+    fi
+    if want cjson && [ -x "$tmp/cjson/prog" ]; then
+        bonsai_vs_fuzz cJSON "$tmp/cjson/prog" grammars/json.ebnf json 8 --gcov "$tmp/cjson" --lines
+    fi
 fi

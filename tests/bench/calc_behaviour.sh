@@ -64,6 +64,15 @@ row "bonsai --run" "$tmp/bonsai" "$(sed -n 's/^behaviour features reached: \([0-
 "$KPATH" reduce -k 2 $g "$tmp/bonsai" --results "$tmp/bruns/results.jsonl" -o "$tmp/bonsai-r" \
     >"$tmp/rerr" 2>&1
 row "  then reduce" "$tmp/bonsai-r" "$(sed -n 's/.*features \([0-9]*\) (of.*/\1/p' "$tmp/rerr")" "-"
+# Features only (the shortest input per feature, the redundant pruned): the
+# corpus a coverage-guided Bonsai keeps; its k-paths are what it happens to hold.
+start=$(now)
+"$KPATH" bonsai -k 2 --max-depth "$DEPTH" --max-repetitions 3 -j 2 --gcov "$build/subjects" \
+    --runs "$tmp/fruns" -o "$tmp/bonsai-f" $g --run --features-only -- "$calc" >/dev/null \
+    2>"$tmp/ferr" || { echo "  bonsai --features-only failed: $(tail -n 1 "$tmp/ferr")"; exit 0; }
+t=$(secs "$start")
+row "bonsai --features-only" "$tmp/bonsai-f" \
+    "$(sed -n 's/^behaviour features reached: \([0-9]*\).*/\1/p' "$tmp/ferr")" "$t"
 start=$(now)
 "$KPATH" gen --strategy random -n "$runs" --max-depth "$DEPTH" --max-repetitions 3 --seed 7 \
     -o "$tmp/random" $g 2>/dev/null
@@ -75,4 +84,4 @@ t=$(secs "$start")
 features=$(sed -n 's/.*features \([0-9]*\) (of.*/\1/p' "$tmp/rerr")
 row "random $runs" "$tmp/random" "$features" "-"
 row "  then reduce" "$tmp/random-r" "$features" "$t"
-echo "  (bonsai ran $runs candidates; the random suite is as many runs; s: wall-clock seconds)"
+echo "  (bonsai ran $runs candidates, --features-only $(($(wc -l <"$tmp/fruns/results.jsonl") - 1)); the random suite is as many runs as bonsai; s: wall-clock seconds)"

@@ -233,3 +233,71 @@ TEST(bonsai_mutates_seeds_and_keeps_inputs_for_new_features)
     bonsai_free(b);
     test_unload(&l);
 }
+
+/* features_only and bonsai_prune: two features, 0 for every text and 1 for
+ * texts of 5 bytes or more.  Of all the candidates that could be kept, the
+ * shortest of each feature is known here (computed from the candidates,
+ * json has texts under 5 bytes, e.g. "1").  Before pruning the corpus
+ * holds both; pruning, longest first, keeps the shortest with feature 1 (it
+ * alone has it once the longer ones are gone), and then the shortest of all
+ * goes too, its feature 0 covered by that one: exactly one input, of the
+ * shortest length with feature 1. */
+TEST(bonsai_features_only_keeps_the_shortest_per_feature_and_prunes)
+{
+    struct loaded l;
+    if (!CHECK(test_load_file("grammars/json.ebnf", &l)))
+        return;
+    struct bonsai_options o;
+    bonsai_options_default(&o);
+    o.k = 1;
+    o.max_depth = 5;
+    o.max_repetitions = 2;
+    o.max_bytes = 32;
+    o.features_only = true;
+    char *error = NULL;
+    struct bonsai *b = bonsai_new(l.graph, &o, &error);
+    if (!CHECK(b)) {
+        free(error);
+        test_unload(&l);
+        return;
+    }
+    size_t shortest[2] = {SIZE_MAX, SIZE_MAX};
+    while (bonsai_begin_point(b)) {
+        for (size_t i = 0; i < b->ncands; i++) {
+            struct bonsai_candidate *c = &b->cands[i];
+            if (!c->fits)
+                continue;
+            uint32_t f[2] = {0, 1};
+            uint32_t n = c->len >= 5 ? 2 : 1;
+            bonsai_set_features(b, i, f, n);
+            for (uint32_t j = 0; j < n; j++)
+                if (c->len < shortest[j])
+                    shortest[j] = c->len;
+        }
+        if (!bonsai_end_point(b))
+            break;
+    }
+    CHECK(!b->error);
+    CHECK(shortest[0] < 5 && shortest[1] >= 5 && shortest[1] != SIZE_MAX);
+    /* Before pruning: every input was, when kept, the shortest so far of a
+     * feature, so at least one per feature; lengths never below the minima. */
+    CHECK(b->ninputs >= 2);
+    size_t below = 0;
+    for (size_t i = 0; i < b->ninputs; i++)
+        below += b->inputs[i].len < shortest[0];
+    CHECK_INT(below, 0);
+    size_t has[2] = {0, 0};
+    for (size_t i = 0; i < b->ninputs; i++) {
+        has[0] += b->inputs[i].len == shortest[0];
+        has[1] += b->inputs[i].len == shortest[1];
+    }
+    CHECK(has[0] >= 1 && has[1] >= 1);
+    CHECK(bonsai_prune(b));
+    CHECK_INT(b->ninputs, 1);
+    if (b->ninputs == 1)
+        CHECK_INT(b->inputs[0].len, shortest[1]);
+    CHECK_INT(b->features, 2);
+    CHECK_INT(b->total_bytes, shortest[1]);
+    bonsai_free(b);
+    test_unload(&l);
+}
