@@ -95,6 +95,12 @@ bool gen_compare_run(const struct graph *g, const struct gen_options *opts, size
                    curve_next(g, &cv[s], out, s))
                 ;
     }
+    /* a strategy that made fewer than n inputs stays at its last value */
+    for (int s = 0; s < COMPARE_NSTRATEGIES && ok; s++)
+        for (size_t i = out->made[s] + 1; i <= n; i++) {
+            out->covered[s][i] = out->covered[s][out->made[s]];
+            out->bytes[s][i] = out->bytes[s][out->made[s]];
+        }
     for (int s = 0; s < COMPARE_NSTRATEGIES; s++) {
         if (cv[s].gen)
             gen_free(cv[s].gen);

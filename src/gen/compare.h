@@ -39,8 +39,10 @@ struct gen_compare {
     size_t made[COMPARE_NSTRATEGIES]; /* inputs each made (kpath: may be fewer than n;
                                          more to reach span) */
     uint64_t total;             /* k-paths of the grammar (UINT64_MAX: saturated) */
-    uint64_t *covered[COMPARE_NSTRATEGIES]; /* owned; [i], i = 0 .. made */
-    uint64_t *bytes[COMPARE_NSTRATEGIES];   /* owned; [i]: bytes of the first i inputs */
+    /* owned; [i] for i = 0 .. the larger of n and made: the k-paths and the
+     * bytes of the first i inputs (past made, the values at made) */
+    uint64_t *covered[COMPARE_NSTRATEGIES];
+    uint64_t *bytes[COMPARE_NSTRATEGIES];
     uint64_t span;              /* the bytes axis: 0 .. span */
 };
 
