@@ -166,14 +166,23 @@ test-build: $(KPATH) $(UNIT) $(SUBJECTS)
 	@echo "== tui tests ($(O))"
 	@KPATH=$(CURDIR)/$(KPATH) sh tests/tui/run.sh
 
-# BENCH_SECTIONS="big-grammars ..." runs only those sections (tests/bench/bench.c).
+# BENCH_SECTIONS="big-grammars ..." runs only those sections: the sections
+# of tests/bench/bench.c (core, generation, parsing, ...; it names them when
+# given one it lacks) and the scripts' sections `formats`
+# (tests/bench/formats_check.sh), `calc-behaviour` (calc_behaviour.sh) and
+# `behaviour` (behaviour.sh).  Empty: every section, then generalize.sh,
+# generalize_oracles.sh and antlr_check.sh (docs/benchmarks.md).
+BENCH_SCRIPT_SECTIONS := formats calc-behaviour behaviour
+BENCH_C_SECTIONS = $(filter-out $(BENCH_SCRIPT_SECTIONS),$(BENCH_SECTIONS))
+# $(call bench_runs,NAME): non-empty when section NAME is to run
+bench_runs = $(if $(strip $(BENCH_SECTIONS)),$(filter $(1),$(BENCH_SECTIONS)),all)
 bench: $(BENCH) $(KPATH) $(SUBJECTS)
-	@KPATH=$(CURDIR)/$(KPATH) ./$(BENCH) $(CURDIR) $(BENCH_SECTIONS)
+	@$(if $(strip $(BENCH_SECTIONS)),$(if $(strip $(BENCH_C_SECTIONS)),,: ))KPATH=$(CURDIR)/$(KPATH) ./$(BENCH) $(CURDIR) $(BENCH_C_SECTIONS)
 	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) BUILD=$(CURDIR)/$(O) sh tests/bench/generalize.sh
 	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) sh tests/bench/generalize_oracles.sh
-	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
-	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
-	@KPATH=$(CURDIR)/$(KPATH) sh tests/bench/behaviour.sh
+	@$(if $(call bench_runs,formats),,: )KPATH=$(CURDIR)/$(KPATH) sh tests/bench/formats_check.sh
+	@$(if $(call bench_runs,calc-behaviour),,: )KPATH=$(CURDIR)/$(KPATH) sh tests/bench/calc_behaviour.sh
+	@$(if $(call bench_runs,behaviour),,: )KPATH=$(CURDIR)/$(KPATH) sh tests/bench/behaviour.sh
 	@[ -n "$(BENCH_SECTIONS)" ] || KPATH=$(CURDIR)/$(KPATH) sh tests/bench/antlr_check.sh
 
 # Real grammars: ANTLR (KPATH_GRAMMARS_V4=a grammars-v4 checkout), TRIBBLE

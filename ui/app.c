@@ -424,6 +424,10 @@ static void mouse_event(struct ui *ui)
 
 static void overlay_key(struct ui *ui, int key)
 {
+    if (ui->overlay == OVERLAY_COMPARE && keys_lookup(key, CTX_COMPARE, false) == ACT_COMPARE_AXIS) {
+        ui_compare_axis(ui);
+        return;
+    }
     enum action a = keys_lookup(key, CTX_LIST, true);
     uint64_t h = ui->help_height > 0 ? (uint64_t)ui->help_height : 1;
     switch (a) {

@@ -999,34 +999,87 @@ static void cmd_svg(struct ui *ui, const struct cmd_args *a)
 static void compare_draw(struct ui *ui, struct rect r)
 {
     if (ui->compare_valid)
-        plot_compare(&ui->scr, r, &ui->compare, ui->compare.n);
+        plot_compare(&ui->scr, r, &ui->compare, ui->compare_by_input);
 }
 
-/* The curves' points, one line per input count (what search reads, and
- * what :compare N FILE.csv writes). */
-static void compare_points(const struct gen_compare *c, struct strbuf *out)
+/* The curves' points (what search reads, and what :compare N FILE.csv
+ * writes): per input, one line per input count; per byte, one line per
+ * total of bytes at which either strategy's inputs end, up to the span. */
+static void compare_points(const struct gen_compare *c, bool by_input, struct strbuf *out)
 {
-    strbuf_addf(out, "inputs,random,kpath,total\n");
-    for (size_t i = 0; i <= c->n; i++)
-        strbuf_addf(out, "%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i,
-                    c->covered[COMPARE_RANDOM][i], c->covered[COMPARE_KPATH][i], c->total);
+    if (by_input) {
+        strbuf_addf(out, "inputs,random,kpath,total\n");
+        for (size_t i = 0; i <= c->n; i++)
+            strbuf_addf(out, "%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i,
+                        gen_compare_at_input(c, COMPARE_RANDOM, i),
+                        gen_compare_at_input(c, COMPARE_KPATH, i), c->total);
+        return;
+    }
+    strbuf_addf(out, "bytes,random,kpath,total\n");
+    size_t at[COMPARE_NSTRATEGIES] = {0};
+    uint64_t b = 0;
+    for (;;) {
+        strbuf_addf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", b,
+                    gen_compare_at_bytes(c, COMPARE_RANDOM, b),
+                    gen_compare_at_bytes(c, COMPARE_KPATH, b), c->total);
+        /* the next total of bytes past b at which an input ends */
+        uint64_t next = UINT64_MAX;
+        for (int s = 0; s < COMPARE_NSTRATEGIES; s++) {
+            while (at[s] < c->made[s] && c->bytes[s][at[s] + 1] <= b)
+                at[s]++;
+            if (at[s] < c->made[s] && c->bytes[s][at[s] + 1] < next)
+                next = c->bytes[s][at[s] + 1];
+        }
+        if (next > c->span)
+            break;
+        b = next;
+    }
 }
 
 static void compare_lines(struct ui *ui, int width, struct strbuf *out)
 {
     (void)width;
     if (ui->compare_valid)
-        compare_points(&ui->compare, out);
+        compare_points(&ui->compare, ui->compare_by_input, out);
 }
 
-const struct overlay_ops compare_overlay_ops = {
-    " Coverage against inputs: random (r) and k-path (k) generation (Esc closes)",
-    compare_lines, NULL, compare_draw,
+/* The keys the plot takes (app.c's overlay_key), for the footer. */
+static const struct footer_key compare_footer[] = {
+    {ACT_COMPARE_AXIS, "axis"}, {ACT_CANCEL, "close"}, {ACT_NONE, NULL},
 };
 
+const struct overlay_ops compare_overlay_ops = {
+    " Coverage: random (r) vs k-path (k) generation (B switches axis, Esc closes)",
+    compare_lines, compare_footer, compare_draw,
+};
+
+/* What the plot reads at the end of its axis, on the message line. */
+static void compare_message(struct ui *ui)
+{
+    const struct gen_compare *c = &ui->compare;
+    if (ui->compare_by_input)
+        ui_message(ui, "after %zu inputs: random %" PRIu64 ", kpath %" PRIu64 " of %" PRIu64
+                       " %u-paths (B: per byte)",
+                   c->n, gen_compare_at_input(c, COMPARE_RANDOM, c->n),
+                   gen_compare_at_input(c, COMPARE_KPATH, c->n), c->total, c->k);
+    else
+        ui_message(ui, "after %" PRIu64 " bytes: random %" PRIu64 ", kpath %" PRIu64 " of %" PRIu64
+                       " %u-paths (B: per input)",
+                   c->span, gen_compare_at_bytes(c, COMPARE_RANDOM, c->span),
+                   gen_compare_at_bytes(c, COMPARE_KPATH, c->span), c->total, c->k);
+}
+
+void ui_compare_axis(struct ui *ui)
+{
+    ui->compare_by_input = !ui->compare_by_input;
+    if (ui->compare_valid)
+        compare_message(ui);
+}
+
 /* :compare N [FILE.svg|FILE.csv]: N inputs of each strategy from the
- * generator's settings (seed, depth, size, close-off) at the current k, the
- * two curves on one plot; FILE gets the plot as SVG or the points as CSV. */
+ * generator's settings (seed, depth, size, packing, close-off) at the
+ * current k, the two curves on one plot, against bytes written or (B)
+ * inputs; FILE gets the plot as SVG or the points as CSV, on that axis. */
 static void cmd_compare(struct ui *ui, const struct cmd_args *a)
 {
     if (!need_args(ui, a, 1, 2))
@@ -1063,12 +1116,12 @@ static void cmd_compare(struct ui *ui, const struct cmd_args *a)
     if (file) {
         struct strbuf sb = STRBUF_INIT;
         if (csv) {
-            compare_points(&c, &sb);
+            compare_points(&c, ui->compare_by_input, &sb);
         } else {
             struct screen off = {0};
             screen_resize(&off, 100, 30);
             screen_clear(&off, EL_NORMAL);
-            plot_compare(&off, (struct rect){1, 1, 98, 28}, &c, c.n);
+            plot_compare(&off, (struct rect){1, 1, 98, 28}, &c, ui->compare_by_input);
             svg_render(&off, &ui->theme, &sb);
             screen_free(&off);
         }
@@ -1077,8 +1130,7 @@ static void cmd_compare(struct ui *ui, const struct cmd_args *a)
         strbuf_free(&sb);
         return;
     }
-    ui_message(ui, "after %u inputs: random %" PRIu64 ", kpath %" PRIu64 " of %" PRIu64 " %u-paths",
-               n, c.covered[COMPARE_RANDOM][n], c.covered[COMPARE_KPATH][n], c.total, c.k);
+    compare_message(ui);
 }
 
 /* :graph FILE: the nodes the tree view shows (its expanded nodes), laid

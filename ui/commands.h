@@ -19,5 +19,8 @@ void commands_run(struct ui *ui, const char *line);
  * at byte `start`: a NULL-terminated array of strings (caller frees), or NULL
  * for file-name completion. */
 char **commands_complete(struct ui *ui, const char *line, int start, const char *word);
+/* The :compare plot's x axis switches between bytes written and inputs (B
+ * while the plot is open); the message line says which it shows. */
+void ui_compare_axis(struct ui *ui);
 
 #endif

@@ -142,7 +142,7 @@ struct clash_search {
 
 static bool is_pane_context(enum key_context c)
 {
-    return c != CTX_GLOBAL && c != CTX_LIST;
+    return c != CTX_GLOBAL && c != CTX_LIST && c != CTX_COMPARE;
 }
 
 /* Does `key` of binding `self` clash with another binding?  Two panes may

@@ -40,7 +40,8 @@ enum {
     X(CTX_PROBS, "3 Probabilities")      \
     X(CTX_STEPPER, "4 Stepper")          \
     X(CTX_INPUTS, "5 Inputs")            \
-    X(CTX_DETAIL, "6 Detail")
+    X(CTX_DETAIL, "6 Detail")            \
+    X(CTX_COMPARE, "The :compare plot")
 
 #define CONTEXT_ENUM(id, title) id,
 enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
@@ -135,7 +136,8 @@ enum key_context { KEY_CONTEXTS(CONTEXT_ENUM) NCONTEXTS };
     X(ACT_FEATURE_OPEN, CTX_INPUTS, "<Enter>", "", "open the input (detail pane), or select the rule's k-path") \
     X(ACT_TARGET, CTX_INPUTS, "T", "", "features: generate and run inputs for the selected rule or feature") \
     X(ACT_PREVIEW_DOWN, CTX_INPUTS, "J", "", "scroll the derivation tree down")                   \
-    X(ACT_PREVIEW_UP, CTX_INPUTS, "K", "", "scroll the derivation tree up")
+    X(ACT_PREVIEW_UP, CTX_INPUTS, "K", "", "scroll the derivation tree up")                     \
+    X(ACT_COMPARE_AXIS, CTX_COMPARE, "B", "axis", "switch the x axis: bytes written or inputs")
 
 #define ACTION_ENUM(id, ctx, keys, footer, help) id,
 enum action { ACT_NONE, KEY_TABLE(ACTION_ENUM) NACTIONS };

@@ -58,8 +58,8 @@ typedef double (*curve_fn)(const void *ctx, int c, size_t i);
 /* The axes of a chart of n inputs below a header row of r; the canvas's
  * top-left cell and size in *x0, *y0, *cw, *ch.  False (and a word on what
  * to do) when r is too small for one. */
-static bool draw_axes(struct screen *s, struct rect r, size_t n, int *x0, int *y0, int *cw,
-                      int *ch)
+static bool draw_axes(struct screen *s, struct rect r, size_t n, const char *unit, int *x0,
+                      int *y0, int *cw, int *ch)
 {
     const int label_w = 5; /* "100%" and the axis */
     *cw = r.w - label_w - 4;
@@ -85,8 +85,9 @@ static bool draw_axes(struct screen *s, struct rect r, size_t n, int *x0, int *y
     screen_puts(s, *x0, ay, 1, "0", EL_DIM);
     if (*cw > nw + 2)
         screen_puts(s, *x0 + *cw - nw, ay, nw, num, EL_DIM);
-    if (*cw > nw + 12)
-        screen_puts(s, *x0 + (*cw - 6) / 2, ay, 6, "inputs", EL_DIM);
+    int uw = (int)strlen(unit);
+    if (*cw > nw + uw + 6)
+        screen_puts(s, *x0 + (*cw - uw) / 2, ay, uw, unit, EL_DIM);
     return true;
 }
 
@@ -197,7 +198,7 @@ void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *
     }
     strbuf_free(&tmp);
     int x0, y0, cw, ch;
-    if (!draw_axes(s, r, n, &x0, &y0, &cw, &ch))
+    if (!draw_axes(s, r, n, "inputs", &x0, &y0, &cw, &ch))
         return;
     int ncurves = (int)g->kmax;
     int *styles = xcalloc((size_t)ncurves + 1, sizeof *styles);
@@ -214,28 +215,38 @@ void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *
 
 /* ---- random against k-path ----------------------------------------------------------- */
 
+struct compare_ctx {
+    const struct gen_compare *c;
+    bool by_input;
+};
+
 static double compare_curve(const void *ctx, int c, size_t i)
 {
-    const struct gen_compare *cmp = ctx;
-    uint64_t covered = cmp->covered[c][i];
+    const struct compare_ctx *cc = ctx;
+    const struct gen_compare *cmp = cc->c;
+    uint64_t covered = cc->by_input ? gen_compare_at_input(cmp, c, i)
+                                    : gen_compare_at_bytes(cmp, c, (uint64_t)i);
     if (cmp->total == 0 || covered >= cmp->total)
         return 1.0;
     return (double)covered / (double)cmp->total;
 }
 
-void plot_compare(struct screen *s, struct rect r, const struct gen_compare *c, size_t selected)
+void plot_compare(struct screen *s, struct rect r, const struct gen_compare *c, bool by_input)
 {
     static const int styles[COMPARE_NSTRATEGIES] = {EL_MARKED, EL_COVERED};
     static const char marks[COMPARE_NSTRATEGIES] = {'r', 'k'};
-    size_t n = c->n;
-    if (selected > n)
-        selected = n;
+    /* the x axis: 0 .. n inputs, or 0 .. span bytes */
+    size_t n = by_input ? c->n : (size_t)c->span;
     struct strbuf tmp = STRBUF_INIT;
-    strbuf_addf(&tmp, "%u-paths after %zu of %zu inputs:", c->k, selected, n);
+    if (by_input)
+        strbuf_addf(&tmp, "%u-paths after %zu inputs:", c->k, n);
+    else
+        strbuf_addf(&tmp, "%u-paths after %zu bytes:", c->k, n);
     int used = screen_puts(s, r.x, r.y, r.w, strbuf_str(&tmp), EL_HEADER);
     for (int k = 0; k < COMPARE_NSTRATEGIES && used < r.w; k++) {
+        uint64_t at = by_input ? gen_compare_at_input(c, k, n) : gen_compare_at_bytes(c, k, n);
         strbuf_reset(&tmp);
-        strbuf_addf(&tmp, " %c %s %" PRIu64 "/", marks[k], gen_compare_name(k), c->covered[k][selected]);
+        strbuf_addf(&tmp, " %c %s %" PRIu64 "/", marks[k], gen_compare_name(k), at);
         if (c->total == UINT64_MAX)
             strbuf_addstr(&tmp, "2^64+");
         else
@@ -244,11 +255,10 @@ void plot_compare(struct screen *s, struct rect r, const struct gen_compare *c, 
     }
     strbuf_free(&tmp);
     int x0, y0, cw, ch;
-    if (!draw_axes(s, r, n, &x0, &y0, &cw, &ch))
+    if (!draw_axes(s, r, n, by_input ? "inputs" : "bytes", &x0, &y0, &cw, &ch))
         return;
-    draw_curves(s, x0, y0, cw, ch, n, COMPARE_NSTRATEGIES, compare_curve, c, styles, marks);
-    if (selected < n)
-        mark_selected(s, x0, y0 + ch, cw, n, selected);
+    struct compare_ctx ctx = {c, by_input};
+    draw_curves(s, x0, y0, cw, ch, n, COMPARE_NSTRATEGIES, compare_curve, &ctx, styles, marks);
 }
 
 /* ---- bars ---------------------------------------------------------------------------- */

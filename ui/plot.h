@@ -4,6 +4,7 @@
 #ifndef KPATH_UI_PLOT_H
 #define KPATH_UI_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,10 +19,11 @@ int plot_bars(struct screen *s, struct rect r, const char *const *label, const d
               const char *const *text, const int *style, size_t n, double max);
 /* Draw the coverage growth chart into r; `selected` inputs are marked. */
 void plot_growth(struct screen *s, struct rect r, const struct coverage_growth *g, size_t selected);
-/* Random against k-path generation (compare.h) on the same axes: the curve
- * of each strategy, its mark ('r', 'k') at its right end and in the header,
- * which reads both after the `selected` inputs. */
-void plot_compare(struct screen *s, struct rect r, const struct gen_compare *c, size_t selected);
+/* Random against k-path generation (compare.h) on the same axes, coverage
+ * against bytes written (0 .. c->span) or, by_input, against inputs (0 ..
+ * c->n): the curve of each strategy, its mark ('r', 'k') at its right end
+ * and in the header, which names the axis and reads both at its end. */
+void plot_compare(struct screen *s, struct rect r, const struct gen_compare *c, bool by_input);
 /* The style of the curve of k. */
 int plot_curve_style(uint32_t k);
 

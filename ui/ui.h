@@ -258,6 +258,7 @@ struct ui {
     bool growth_valid;
     struct gen_compare compare;    /* :compare's curves */
     bool compare_valid;
+    bool compare_by_input;         /* its x axis: inputs (B switches), else bytes written */
     uint64_t growth_key[4];
 
     /* the runs view of the inputs pane (b; runs.c): the records of the

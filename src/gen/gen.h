@@ -94,11 +94,12 @@ enum gen_closeoff { GEN_CLOSE_SHORTEST, GEN_CLOSE_RANDOM, GEN_CLOSE_GREEDY };
 #define GEN_DEFAULT_MAX_SIZE 2000u
 #define GEN_DEFAULT_SEED 1u
 #define GEN_DEFAULT_COUNT 10u /* inputs, for strategies other than kpath */
-/* Greedy close-off's packing bound of kpath gen/cover, in tree nodes
- * (docs/suites.md: the suite that reaches most of five programs, make
- * bench, behaviour).  gen_options_default leaves pack_size 0 (unbounded),
- * which the explorer's generator keeps: its :compare plots coverage per
- * input, where the bound costs what it saves a program (docs/suites.md). */
+/* Greedy close-off's packing bound of kpath gen/cover and the explorer's
+ * generator, in tree nodes (docs/suites.md: the suite that reaches most of
+ * five programs, make bench, behaviour).  gen_options_default leaves
+ * pack_size 0 (unbounded); the front ends set this.  Judged per input (the
+ * explorer's :compare after B) the bound costs what it saves a program;
+ * per byte, as the bench judges suites, it does not (docs/suites.md). */
 #define GEN_DEFAULT_PACK_SIZE 60u
 /* The largest agenda the k-path strategy holds (ranks, 8 bytes each): a
  * k whose k-paths are more is refused (gen_new). */

@@ -580,6 +580,8 @@ struct workspace *workspace_new_format(const char *grammar_path, const char *sta
     }
     gen_options_default(&ws->gen_opts);
     ws->gen_opts.count = 0;
+    /* r, the stepper and :compare make the suite kpath cover makes */
+    ws->gen_opts.pack_size = GEN_DEFAULT_PACK_SIZE;
     ws->gen_opts.depth_setting = ":depth";
     init_probabilities(ws);
     learn_init(&ws->learned, ws->graph);
