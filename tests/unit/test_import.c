@@ -355,6 +355,16 @@ TEST(antlr_lexer_non_greedy_is_per_path_not_per_rule)
               "T : ( 'a' .*? 'c' 'd' | 'a' .*? 'c' ) ;\n"
               "D : 'd' ;\n",
               "acd", "T\"acd\"");
+    /* Python's strings: SHORT ends after `""` (an empty string) while
+     * LONG's path, not yet in its loop, goes on; in the next step SHORT
+     * is dead, so LONG's loop runs to the first `"""`. */
+    check_lex("P.g4",
+              "lexer grammar P;\n"
+              "STR : ( SHORT | LONG ) ;\n"
+              "fragment SHORT : '\"' ~[\"\\n]* '\"' ;\n"
+              "fragment LONG : '\"\"\"' .*? '\"\"\"' ;\n"
+              "ID : [a-z]+ ;\n",
+              "\"\"\"a\"b\"\"\"c\"\"", "STR\"\"\"\"a\"b\"\"\"\" ID\"c\" STR\"\"\"\"");
     /* .+? reads one character before its loop: "<>>" is one Q, "<>" none. */
     check_lex("Q.g4",
               "lexer grammar Q;\n"
