@@ -109,7 +109,6 @@ struct rule_info {
     bool warned_pop;  /* modes_after said why it cannot tell */
     bool ends_input;  /* a parser rule that names EOF: an entry point */
     const char *type; /* -> type(X): X (for the lexer, grammar/lexer.h) */
-    bool nongreedy;   /* a lexer rule with a non-greedy loop */
     bool mode_followed; /* a skip token whose mode change a skip rule follows */
 };
 
@@ -153,6 +152,8 @@ struct importer {
     struct src_pos skip_at;      /* where the skip rules say they are from */
     const struct expr **eofs;    /* followed by EOF in a lexer rule (lexer_spec.eofs) */
     size_t neofs, eofs_cap;
+    const struct expr **lazies;  /* non-greedy quantifiers in lexer rules (lexer_spec.lazies) */
+    size_t nlazies, lazies_cap;
     struct alike_warning *alike; /* see warn_alike */
     size_t nalike, alike_cap;
 };
@@ -1293,15 +1294,20 @@ static struct expr *parse_alternative(struct afile *F)
             enum tk q = F->tok.kind;
             struct src_pos qend = F->tok.end;
             next(F);
+            bool lazy = false;
             if (F->tok.kind == T_QUEST) { /* non-greedy: the same language */
                 qend = F->tok.end;
                 next(F);
-                if (F->in_lexer_rule && F->cur_rule != RULE_NONE)
-                    F->im->info[F->cur_rule].nongreedy = true;
+                lazy = F->in_lexer_rule && F->cur_rule != RULE_NONE;
             }
             if (e)
                 e = gb_quant(g, e, q == T_PLUS ? 1 : 0, q == T_QUEST ? 1 : QUANT_INFINITE, t.pos,
                              qend);
+            if (e && lazy) { /* the lexer reads it as ANTLR does */
+                struct importer *im = F->im;
+                im->lazies = xgrow(im->lazies, &im->lazies_cap, im->nlazies + 1, sizeof *im->lazies);
+                im->lazies[im->nlazies++] = e;
+            }
         }
         if (e) {
             expr_list_push(&items, e);
@@ -1435,7 +1441,7 @@ static void parse_rule(struct afile *F)
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
                                                    F->cur_mode, NULL, false, false, false, false,
-                                                   NULL, false, false};
+                                                   NULL, false};
         if (!F->is_main || F->token_option)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->token_option) {
@@ -1444,7 +1450,7 @@ static void parse_rule(struct afile *F)
         F->cur_rule = existing;
         struct rule_info *ri = &im->info[existing];
         *ri = (struct rule_info){true, false, false, ri->main_file, false, ri->mode, NULL,
-                                 false, false, false, false, NULL, false, false};
+                                 false, false, false, false, NULL, false};
     } else if (F->is_main && im->info[existing].main_file) {
         struct src_pos p = im->g->rules[existing].pos;
         error_at(F, name.pos, "rule '%s' is defined twice (first at %u:%u)", name.text,
@@ -2304,7 +2310,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
         im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
-                                         false, false, false, NULL, false, false};
+                                         false, false, false, NULL, false};
         made = g->rules[r].name;
     }
     expr_list_free(&refs);
@@ -2370,7 +2376,7 @@ static void build_lexer_spec(struct importer *im)
         rules[n++] = (struct lexer_rule){
             .name = g->rules[r].name, .rhs = g->rules[r].rhs, .mode = ri->mode, .type = ri->type,
             .enters = ri->enters, .fragment = ri->fragment, .skip = ri->skip, .more = ri->more,
-            .pushes = ri->pushes, .pops = ri->pops, .nongreedy = ri->nongreedy};
+            .pushes = ri->pushes, .pops = ri->pops};
     }
     struct lexer_spec *spec = arena_alloc(&g->arena, sizeof *spec);
     spec->nrules = (uint32_t)n;
@@ -2381,6 +2387,10 @@ static void build_lexer_spec(struct importer *im)
     spec->eofs = arena_alloc(&g->arena, (im->neofs ? im->neofs : 1) * sizeof *spec->eofs);
     if (im->neofs)
         memcpy(spec->eofs, im->eofs, im->neofs * sizeof *im->eofs);
+    spec->nlazies = (uint32_t)im->nlazies;
+    spec->lazies = arena_alloc(&g->arena, (im->nlazies ? im->nlazies : 1) * sizeof *spec->lazies);
+    if (im->nlazies)
+        memcpy(spec->lazies, im->lazies, im->nlazies * sizeof *im->lazies);
     free(rules);
     g->lexer = spec;
 }
@@ -2479,7 +2489,7 @@ static const char *finish_structure(struct importer *im)
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
                 im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
-                                                 false, false, false, false, NULL, false, false};
+                                                 false, false, false, false, NULL, false};
                 start = w;
             }
         }
@@ -2763,6 +2773,7 @@ struct grammar *import_antlr(const char *path, const char *text, size_t len,
     free(im.code_at);
     free(im.ci_literals);
     free(im.eofs);
+    free(im.lazies);
     free(im.modes);
     for (size_t k = 0; k < im.nnot_rules; k++) {
         for (size_t i = 0; i < im.not_rules[k].nnames; i++)

@@ -2,9 +2,13 @@
  * lexer.h).  Each token rule becomes a fragment of states ending in an
  * accepting state tagged with the rule; a mode's start state splits into
  * the fragments of its rules in priority order.  Matching simulates the
- * automaton over state sets, so its cost is the text's length times the
- * states alive, and it remembers the longest accepted end (ties: the
- * lowest rule index, the rule defined first). */
+ * automaton over ordered state sets, as ANTLR's LexerATNSimulator does over
+ * its ordered configurations: a member is a state and whether the path to
+ * it went through a non-greedy loop's decision, kept in priority order (the
+ * order of a depth-first walk of the split states, first branch first).
+ * The cost is the text's length times the states alive; the longest
+ * accepted end is remembered (ties: the lowest rule index, the rule
+ * defined first). */
 #include "grammar/lexer.h"
 
 #include <stdlib.h>
@@ -21,7 +25,7 @@
 
 enum state_kind {
     S_EPS,    /* to next */
-    S_SPLIT,  /* to next and next2 */
+    S_SPLIT,  /* to next, then (lower priority) to next2 */
     S_RANGE,  /* a code point in [lo, hi], to next */
     S_CLASS,  /* a member of cls, to next */
     S_EOF,    /* to next, only at the end of the text */
@@ -34,6 +38,7 @@ struct state {
     uint32_t lo, hi;
     const struct expr *cls;
     uint32_t rule; /* the token rule this state belongs to (S_ACCEPT: matched) */
+    bool lazy;     /* a non-greedy loop's decision: paths through it are marked */
 };
 
 struct mode {
@@ -54,11 +59,6 @@ struct lexer {
     uint32_t *rule_enters; /* per spec rule: the mode it enters, or NO_STATE */
     uint32_t *rule_type;   /* per spec rule: the rule it counts as */
     uint32_t *active;      /* per spec rule: how many times it is being inlined */
-    /* Per spec rule: it holds a non-greedy loop, itself or in a fragment it
-     * uses (HTML_STRING : '<' (TAG | ~[<>])* '>' with fragment TAG :
-     * '<' .*? '>' stops at its first end, as ANTLR's does once a path
-     * through TAG's loop reaches it). */
-    bool *nongreedy;
     const char *file;
     struct diag_list *diags;
     bool failed;
@@ -85,7 +85,7 @@ static uint32_t new_state(struct lexer *lx, enum state_kind kind, uint32_t rule)
         return 0; /* state 0 exists once anything was made; the result is discarded */
     }
     lx->states = xgrow(lx->states, &lx->states_cap, (size_t)lx->nstates + 1, sizeof *lx->states);
-    lx->states[lx->nstates] = (struct state){kind, NO_STATE, NO_STATE, 0, 0, NULL, rule};
+    lx->states[lx->nstates] = (struct state){kind, NO_STATE, NO_STATE, 0, 0, NULL, rule, false};
     return lx->nstates++;
 }
 
@@ -130,6 +130,23 @@ static bool is_eof(const struct lexer *lx, const struct expr *e)
     return false;
 }
 
+static bool is_lazy(const struct lexer *lx, const struct expr *e)
+{
+    for (uint32_t k = 0; k < lx->spec->nlazies; k++)
+        if (lx->spec->lazies[k] == e)
+            return true;
+    return false;
+}
+
+/* The decision of a quantifier: to the body, then to the exit; a
+ * non-greedy one (as ANTLR builds it) to the exit first, and marked. */
+static void set_decision(struct lexer *lx, uint32_t split, uint32_t body, uint32_t out, bool lazy)
+{
+    lx->states[split].next = lazy ? out : body;
+    lx->states[split].next2 = lazy ? body : out;
+    lx->states[split].lazy = lazy;
+}
+
 static struct piece build(struct lexer *lx, const struct expr *e, uint32_t owner, int depth);
 
 static struct piece empty_piece(struct lexer *lx, uint32_t owner)
@@ -149,6 +166,8 @@ static struct piece build_quant(struct lexer *lx, const struct expr *e, uint32_t
 {
     uint32_t min = e->u.quant.min, max = e->u.quant.max;
     const struct expr *atom = e->children[0];
+    /* `x+?` reads its first x unmarked: ANTLR's decision is after it. */
+    bool lazy = is_lazy(lx, e);
     uint32_t copies = max == QUANT_INFINITE ? min + 1 : max;
     if (copies > MAX_COPIES) {
         diag_add(lx->diags, DIAG_ERROR, lx->file, e->pos.line, e->pos.col,
@@ -163,10 +182,8 @@ static struct piece build_quant(struct lexer *lx, const struct expr *e, uint32_t
         struct piece body = build(lx, atom, owner, depth + 1);
         uint32_t split = new_state(lx, S_SPLIT, owner);
         uint32_t out = new_state(lx, S_EPS, owner);
-        if (!lx->failed) {
-            lx->states[split].next = body.start;
-            lx->states[split].next2 = out;
-        }
+        if (!lx->failed)
+            set_decision(lx, split, body.start, out, lazy);
         link_to(lx, body.end, split);
         return then(lx, p, (struct piece){split, out});
     }
@@ -177,8 +194,7 @@ static struct piece build_quant(struct lexer *lx, const struct expr *e, uint32_t
         uint32_t split = new_state(lx, S_SPLIT, owner);
         if (lx->failed)
             break;
-        lx->states[split].next = body.start;
-        lx->states[split].next2 = out;
+        set_decision(lx, split, body.start, out, lazy);
         link_to(lx, p.end, split);
         p.end = body.end;
     }
@@ -303,42 +319,6 @@ static struct piece build_expr(struct lexer *lx, const struct expr *e, uint32_t 
 
 static bool is_separator(const struct lexer *lx, uint32_t mode, const char *sep);
 
-/* lx->nongreedy: the rules that hold a non-greedy loop, then, until nothing
- * changes, the rules that refer to one of them (the walk over a rule's
- * exprs keeps its own stack: no recursion on the grammar's depth). */
-static void mark_nongreedy(struct lexer *lx)
-{
-    uint32_t n = lx->spec->nrules;
-    lx->nongreedy = xcalloc(n ? n : 1, sizeof *lx->nongreedy);
-    for (uint32_t r = 0; r < n; r++)
-        lx->nongreedy[r] = lx->spec->rules[r].nongreedy;
-    const struct expr **stack = NULL;
-    size_t cap = 0;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (uint32_t r = 0; r < n; r++) {
-            if (lx->nongreedy[r])
-                continue;
-            size_t depth = 0;
-            stack = xgrow(stack, &cap, 1, sizeof *stack);
-            stack[depth++] = lx->spec->rules[r].rhs;
-            while (depth && !lx->nongreedy[r]) {
-                const struct expr *e = stack[--depth];
-                if (e->kind == EXPR_REF) {
-                    uint32_t to = lexer_rule_index(lx, e->u.ref.name);
-                    if (to != RULE_NONE && lx->nongreedy[to])
-                        lx->nongreedy[r] = changed = true;
-                    continue;
-                }
-                stack = xgrow(stack, &cap, depth + e->nchildren, sizeof *stack);
-                for (uint32_t c = 0; c < e->nchildren; c++)
-                    stack[depth++] = e->children[c];
-            }
-        }
-    }
-    free(stack);
-}
-
 struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *spec,
                             const char *file, struct diag_list *diags)
 {
@@ -363,7 +343,6 @@ struct lexer *lexer_compile(const struct grammar *g, const struct lexer_spec *sp
             lx->rule_type[r] = t;
         }
     }
-    mark_nongreedy(lx);
     /* Per mode: a chain of splits into its token rules, in priority order. */
     uint32_t *last_split = xmalloc((size_t)lx->nmodes * sizeof *last_split);
     for (uint32_t m = 0; m < lx->nmodes; m++)
@@ -416,7 +395,6 @@ void lexer_free(struct lexer *lx)
     free(lx->rule_enters);
     free(lx->rule_type);
     free(lx->active);
-    free(lx->nongreedy);
     free(lx->seps);
     free(lx->nseps);
     free(lx);
@@ -429,10 +407,17 @@ const struct lexer_spec *lexer_spec_of(const struct lexer *lx)
 
 /* ---- simulation ------------------------------------------------------- */
 
+/* A member of a state set: state << 1 | marked, where marked says that the
+ * path to the state went through a non-greedy loop's decision (ANTLR's
+ * passedThroughNonGreedyDecision). */
+#define MEMBER(q, marked) ((q) << 1 | (uint32_t)(marked))
+#define MEMBER_STATE(x) ((x) >> 1)
+#define MEMBER_MARKED(x) (((x) & 1u) != 0)
+
 struct state_set {
-    uint32_t *items;
+    uint32_t *items; /* members in priority order */
     uint32_t n;
-    uint32_t *mark; /* per state: the generation it was added in */
+    uint32_t *mark; /* per member: the generation it was added in */
     uint32_t gen;
 };
 
@@ -440,7 +425,6 @@ struct sim {
     const struct lexer *lx;
     struct state_set cur, nxt;
     uint32_t *stack;
-    bool *stopped; /* per rule: a non-greedy rule that has ended */
 };
 
 static void set_clear(struct state_set *s)
@@ -449,37 +433,57 @@ static void set_clear(struct state_set *s)
     s->gen++;
 }
 
-/* Add the epsilon closure of state `from` to s. */
-static void add_closure(struct sim *sim, struct state_set *s, uint32_t from, bool at_end)
+/* Add to s the states reached from state `from` (a path marked or not)
+ * without reading a character, in priority order: a depth-first walk,
+ * the first branch of a split first.  As ANTLR's closure: once the walk
+ * reaches the accepting state of `ended` (the rule of `from`, or
+ * RULE_NONE), marked states of that rule are no longer added.  True when
+ * the rule of `from` has ended, before or in this walk. */
+static bool add_closure(struct sim *sim, struct state_set *s, uint32_t from, bool marked,
+                        bool at_end, uint32_t ended)
 {
     const struct state *st = sim->lx->states;
+    if (from == NO_STATE)
+        return ended != RULE_NONE;
+    uint32_t from_rule = st[from].rule;
     uint32_t top = 0;
-    sim->stack[top++] = from;
+    sim->stack[top++] = MEMBER(from, marked);
     while (top) {
-        uint32_t q = sim->stack[--top];
-        if (q == NO_STATE || s->mark[q] == s->gen)
+        uint32_t x = sim->stack[--top];
+        uint32_t q = MEMBER_STATE(x);
+        bool m = MEMBER_MARKED(x) || st[q].lazy;
+        x = MEMBER(q, m);
+        if (s->mark[x] == s->gen)
             continue;
-        if (sim->stopped[st[q].rule])
-            continue;
-        s->mark[q] = s->gen;
-        s->items[s->n++] = q;
+        s->mark[x] = s->gen;
+        /* successors pushed in reverse: the first is walked first */
+        uint32_t succ[2] = {NO_STATE, NO_STATE};
         switch (st[q].kind) {
         case S_EPS:
-            sim->stack[top++] = st[q].next;
+            succ[0] = st[q].next;
             break;
         case S_SPLIT:
-            /* next2 below next: next is explored first (no effect on the set) */
-            sim->stack[top++] = st[q].next2;
-            sim->stack[top++] = st[q].next;
+            succ[0] = st[q].next, succ[1] = st[q].next2;
             break;
         case S_EOF:
             if (at_end)
-                sim->stack[top++] = st[q].next;
+                succ[0] = st[q].next;
             break;
-        default:
+        case S_ACCEPT:
+            s->items[s->n++] = x;
+            ended = st[q].rule;
+            break;
+        case S_RANGE:
+        case S_CLASS:
+            if (!(m && st[q].rule == ended))
+                s->items[s->n++] = x;
             break;
         }
+        for (int j = 1; j >= 0; j--)
+            if (succ[j] != NO_STATE)
+                sim->stack[top++] = MEMBER(succ[j], m);
     }
+    return ended != RULE_NONE && ended == from_rule;
 }
 
 /* The longest match of mode m's rules at text[pos..): its rule and end, or
@@ -492,16 +496,17 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
     uint32_t start = lx->modes[m].start;
     if (start == NO_STATE)
         return false;
-    memset(sim->stopped, 0, (lx->spec->nrules ? lx->spec->nrules : 1) * sizeof *sim->stopped);
     set_clear(&sim->cur);
-    add_closure(sim, &sim->cur, start, pos == len);
+    /* ANTLR walks each rule from the start on its own: an empty match of
+     * one rule drops nothing of the next, whose states have another rule. */
+    add_closure(sim, &sim->cur, start, false, pos == len, RULE_NONE);
     bool found = false;
     size_t i = pos;
     for (;;) {
         /* Accepting states here: the best of this length is the lowest rule. */
         uint32_t best = RULE_NONE;
         for (uint32_t k = 0; k < sim->cur.n; k++) {
-            const struct state *q = &st[sim->cur.items[k]];
+            const struct state *q = &st[MEMBER_STATE(sim->cur.items[k])];
             if (q->kind == S_ACCEPT && q->rule < best)
                 best = q->rule;
         }
@@ -509,15 +514,6 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
             *rule = best;
             *end = i;
             found = true;
-        }
-        /* A non-greedy rule stops where it first can end. */
-        bool any_stopped = false;
-        for (uint32_t k = 0; k < sim->cur.n; k++) {
-            const struct state *q = &st[sim->cur.items[k]];
-            if (q->kind == S_ACCEPT && i > pos && lx->nongreedy[q->rule]) {
-                sim->stopped[q->rule] = true;
-                any_stopped = true;
-            }
         }
         if (i >= len || sim->cur.n == 0)
             break;
@@ -527,14 +523,19 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
             w = 1;
         set_clear(&sim->nxt);
         bool at_end = i + w == len;
+        /* ANTLR's getReachableConfigSet: once a member's step ends its
+         * rule, the marked members of that rule after it are dropped. */
+        uint32_t ended = RULE_NONE;
         for (uint32_t k = 0; k < sim->cur.n; k++) {
-            const struct state *q = &st[sim->cur.items[k]];
-            if (any_stopped && sim->stopped[q->rule])
+            uint32_t x = sim->cur.items[k];
+            const struct state *q = &st[MEMBER_STATE(x)];
+            if (MEMBER_MARKED(x) && q->rule == ended)
                 continue;
             bool step = (q->kind == S_RANGE && cp >= q->lo && cp <= q->hi) ||
                         (q->kind == S_CLASS && grammar_class_matches(q->cls, cp));
-            if (step)
-                add_closure(sim, &sim->nxt, q->next, at_end);
+            if (step && add_closure(sim, &sim->nxt, q->next, MEMBER_MARKED(x), at_end,
+                                    q->rule == ended ? ended : RULE_NONE))
+                ended = q->rule;
         }
         struct state_set tmp = sim->cur;
         sim->cur = sim->nxt;
@@ -551,12 +552,11 @@ static void sim_init(struct sim *sim, const struct lexer *lx)
     memset(sim, 0, sizeof *sim);
     sim->lx = lx;
     size_t ns = lx->nstates ? lx->nstates : 1;
-    sim->cur.items = xmalloc(ns * sizeof *sim->cur.items);
-    sim->nxt.items = xmalloc(ns * sizeof *sim->nxt.items);
-    sim->cur.mark = xcalloc(ns, sizeof *sim->cur.mark);
-    sim->nxt.mark = xcalloc(ns, sizeof *sim->nxt.mark);
-    sim->stack = xmalloc((2 * ns + 1) * sizeof *sim->stack);
-    sim->stopped = xcalloc(lx->spec->nrules ? lx->spec->nrules : 1, sizeof *sim->stopped);
+    sim->cur.items = xmalloc(2 * ns * sizeof *sim->cur.items);
+    sim->nxt.items = xmalloc(2 * ns * sizeof *sim->nxt.items);
+    sim->cur.mark = xcalloc(2 * ns, sizeof *sim->cur.mark);
+    sim->nxt.mark = xcalloc(2 * ns, sizeof *sim->nxt.mark);
+    sim->stack = xmalloc((4 * ns + 1) * sizeof *sim->stack);
 }
 
 static void sim_free(struct sim *sim)
@@ -566,7 +566,6 @@ static void sim_free(struct sim *sim)
     free(sim->cur.mark);
     free(sim->nxt.mark);
     free(sim->stack);
-    free(sim->stopped);
 }
 
 /* Where the lexer is between two tokens: its position, mode and mode stack,

@@ -10,10 +10,15 @@
  *     defined first (implicit tokens, the literals of parser rules that no
  *     lexer rule spells, come before every lexer rule, as in ANTLR);
  *   - fragments are matched only through the rules that use them;
- *   - a rule holding a non-greedy loop (`.*?`, `+?`, `??`), itself or in a
- *     fragment it uses, stops at the
- *     first position where it can end (ANTLR's reading of a block comment
- *     `'/' '*' .*? '*' '/'` and of `'"' .*? '"'`);
+ *   - non-greedy loops (`.*?`, `+?`, `??`) as ANTLR's LexerATNSimulator
+ *     reads them: the paths through a rule are ordered by priority (an
+ *     earlier alternative first, a greedy loop's body before its exit, a
+ *     non-greedy loop's exit before its body); once a path reaches the
+ *     rule's end, the paths of that rule after it that went through a
+ *     non-greedy loop are dropped, the others go on.  So a block comment
+ *     `'/' '*' .*? '*' '/'` stops at its first end, and in
+ *     `( '--[[' .*? ']]' | '--' ~'\n'* )` the second alternative still
+ *     reads to the line end;
  *   - EOF inside a lexer rule matches only at the end of the text;
  *   - commands: skip and channel(...) (the token is dropped from the
  *     parser's sequence, kept here as `hidden`), more (the text joins the
@@ -52,7 +57,6 @@ struct lexer_rule {
     bool fragment, implicit; /* implicit: a parser literal no lexer rule spells */
     bool skip;               /* -> skip or -> channel(...): not a parser token */
     bool more, pushes, pops; /* -> more; enters by pushMode; -> popMode */
-    bool nongreedy;          /* holds a non-greedy loop */
 };
 
 struct lexer_spec {
@@ -64,6 +68,9 @@ struct lexer_spec {
      * grammar reads EOF as nothing. */
     const struct expr **eofs;
     uint32_t neofs;
+    /* The quantifiers written non-greedy (`*?`, `+?`, `??`) in lexer rules. */
+    const struct expr **lazies;
+    uint32_t nlazies;
 };
 
 /* A token found in the text.  `rule` indexes spec.rules: the rule that

@@ -330,6 +330,49 @@ TEST(antlr_lexer_non_greedy_eof_and_channels)
     check_lex("C.g4", g4, "x /* open", "X\"x\" ~SP\" \" !2");
 }
 
+TEST(antlr_lexer_non_greedy_is_per_path_not_per_rule)
+{
+    /* ANTLR's lexer (LexerATNSimulator) drops, once a path of a rule
+     * reaches the rule's end, only the paths of that rule that come after
+     * it in priority order and went through a non-greedy loop; a path with
+     * no such loop, or one of higher priority, goes on.  In C, the second
+     * alternative has no non-greedy loop: on "--[[a]]x" it reads on to the
+     * line end (8 bytes, longer than the first alternative's "--[[a]]");
+     * on "--[[a\nb]]" it stops at the newline and the first alternative,
+     * which crosses it, is the longer.  (Stopping the whole rule at its
+     * first end would give C"--" and no token at "[".) */
+    const char *g4 = "lexer grammar N;\n"
+                     "C : ( '--[[' .*? ']]' | '--' ~'\\n'* ) ;\n"
+                     "X : 'x' ;\n"
+                     "NL : '\\n' ;\n";
+    check_lex("N.g4", g4, "--[[a]]x\n--[[a\nb]]x",
+              "C\"--[[a]]x\" NL\"\n\" C\"--[[a\nb]]\" X\"x\"");
+    /* T on "acd": after "ac" the second alternative ends; the first one's
+     * paths come before it in priority, so they go on and "acd" is one
+     * token (the second alternative's loop, after its end, is dropped). */
+    check_lex("T.g4",
+              "lexer grammar T;\n"
+              "T : ( 'a' .*? 'c' 'd' | 'a' .*? 'c' ) ;\n"
+              "D : 'd' ;\n",
+              "acd", "T\"acd\"");
+    /* Python's strings: SHORT ends after `""` (an empty string) while
+     * LONG's path, not yet in its loop, goes on; in the next step SHORT
+     * is dead, so LONG's loop runs to the first `"""`. */
+    check_lex("P.g4",
+              "lexer grammar P;\n"
+              "STR : ( SHORT | LONG ) ;\n"
+              "fragment SHORT : '\"' ~[\"\\n]* '\"' ;\n"
+              "fragment LONG : '\"\"\"' .*? '\"\"\"' ;\n"
+              "ID : [a-z]+ ;\n",
+              "\"\"\"a\"b\"\"\"c\"\"", "STR\"\"\"\"a\"b\"\"\"\" ID\"c\" STR\"\"\"\"");
+    /* .+? reads one character before its loop: "<>>" is one Q, "<>" none. */
+    check_lex("Q.g4",
+              "lexer grammar Q;\n"
+              "Q : '<' .+? '>' ;\n"
+              "G : '>' ;\n",
+              "<>><x>", "Q\"<>>\" Q\"<x>\"");
+}
+
 TEST(antlr_lexer_modes_more_and_type)
 {
     /* "hi " is TEXT; '<' enters TAG; the string is QUOTE (more, enters
