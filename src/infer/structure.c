@@ -1,6 +1,7 @@
 /* structure: see structure.h. */
 #include "infer/structure.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,8 @@ struct smp {
     struct tok *t;
     size_t n, cap;
     size_t *head; /* per token: the last accepted span starting there (SIZE_MAX: none) */
+    char *own;    /* the text without its blanks (see learn_blanks), owned, or NULL */
+    bool *blank;  /* per byte offset 0..len: blanks may stand there; NULL: nowhere */
 };
 
 struct cls {
@@ -98,6 +101,8 @@ struct st {
     enum membership_answer *answers;
     size_t nnumbers, numbers_cap;
     bool failed, stopped;
+    char blanks[8]; /* the blank characters learned (see learn_blanks), "" none */
+    struct strbuf blank_note;
 };
 
 enum outcome { ACCEPTED, REJECTED, UNDECIDED, STOPPED };
@@ -151,24 +156,32 @@ static size_t quoted(const char *text, size_t len, size_t i)
     return 0;
 }
 
+/* The token at text[i]: its end, its kind in *k. */
+static size_t token_end(const char *text, size_t len, size_t i, enum kind *k)
+{
+    *k = kind_of((unsigned char)text[i]);
+    size_t j = i + 1;
+    size_t q = *k == K_OTHER ? quoted(text, len, i) : 0;
+    if (q) {
+        *k = K_STRING;
+        j = i + q;
+    } else if (*k == K_OTHER) {
+        uint32_t cp;
+        size_t bytes = utf8_decode(text + i, len - i, &cp);
+        j = i + (bytes ? bytes : 1);
+    } else {
+        while (j < len && kind_of((unsigned char)text[j]) == *k)
+            j++;
+    }
+    return j;
+}
+
 static void cut(struct st *S, size_t s)
 {
     struct smp *m = &S->smp[s];
     for (size_t i = 0; i < m->len;) {
-        enum kind k = kind_of((unsigned char)m->text[i]);
-        size_t j = i + 1;
-        size_t q = k == K_OTHER ? quoted(m->text, m->len, i) : 0;
-        if (q) {
-            k = K_STRING;
-            j = i + q;
-        } else if (k == K_OTHER) {
-            uint32_t cp;
-            size_t bytes = utf8_decode(m->text + i, m->len - i, &cp);
-            j = i + (bytes ? bytes : 1);
-        } else {
-            while (j < m->len && kind_of((unsigned char)m->text[j]) == k)
-                j++;
-        }
+        enum kind k;
+        size_t j = token_end(m->text, m->len, i, &k);
         /* its class: the first of this kind and text, else a new one */
         uint32_t c = UINT32_MAX;
         for (uint32_t x = 0; x < S->ncls && c == UINT32_MAX; x++) {
@@ -336,6 +349,230 @@ static void label(const char *text, size_t len, struct strbuf *out)
     grammar_lit_label(text, n, out);
     if (n < len)
         strbuf_addstr(out, "...");
+}
+
+/* ---- 0. blanks ---------------------------------------------------------------- */
+
+/* Append c to the set `set` (at most 7 characters, NUL-terminated). */
+static void add_char(char *set, char c)
+{
+    size_t n = strlen(set);
+    if (!strchr(set, c) && n < 7) {
+        set[n] = c;
+        set[n + 1] = '\0';
+    }
+}
+
+/* Text without its blank runs, except a run between two word characters
+ * (it separates two words) or in a string; each token start and the end
+ * are boundaries (at[], byte offsets in out), those where a run was
+ * removed flagged in had[]. */
+static void strip(const char *text, size_t len, struct strbuf *out, size_t **at, bool **had,
+                  size_t *nat, char *seen)
+{
+    size_t cap = 0, cap2 = 0;
+    *at = NULL;
+    *had = NULL;
+    *nat = 0;
+    bool removed = false;
+    for (size_t i = 0; i <= len;) {
+        enum kind k = K_OTHER;
+        size_t j = i < len ? token_end(text, len, i, &k) : len + 1;
+        if (i < len && k == K_SPACE) {
+            bool words = i > 0 && j < len && kind_of((unsigned char)text[i - 1]) == K_WORD &&
+                         kind_of((unsigned char)text[j]) == K_WORD;
+            if (!words) {
+                for (size_t c = i; c < j; c++)
+                    add_char(seen, text[c]);
+                removed = true;
+                i = j;
+                continue;
+            }
+        }
+        /* a boundary: not next to a blank kept, not between two words */
+        bool kept = (i < len && k == K_SPACE) ||
+                    (out->len && kind_of((unsigned char)out->data[out->len - 1]) == K_SPACE);
+        bool words = i < len && k == K_WORD && out->len &&
+                     kind_of((unsigned char)out->data[out->len - 1]) == K_WORD;
+        if (!kept && !words) {
+            *at = xgrow(*at, &cap, *nat + 1, sizeof **at);
+            *had = xgrow(*had, &cap2, *nat + 1, sizeof **had);
+            (*at)[*nat] = out->len;
+            (*had)[(*nat)++] = removed;
+        }
+        removed = false;
+        if (i < len)
+            strbuf_add(out, text + i, j - i);
+        i = j;
+    }
+}
+
+/* Text with `blank` inserted at the boundaries of `at` flagged in `on`
+ * (all of them when on is NULL). */
+static void with_blanks(const char *text, size_t len, const size_t *at, const bool *on,
+                        size_t nat, const char *blank, struct strbuf *out)
+{
+    strbuf_reset(out);
+    size_t from = 0;
+    for (size_t b = 0; b < nat; b++) {
+        if (on && !on[b])
+            continue;
+        strbuf_add(out, text + from, at[b] - from);
+        strbuf_addstr(out, blank);
+        from = at[b];
+    }
+    strbuf_add(out, text + from, len - from);
+}
+
+/* Blanks between tokens (JSON's, an expression's): when the oracle takes
+ * every sample without its blanks, the structure is learned from those
+ * texts, and blanks may stand where a " " inserted was taken (and where the
+ * sample had them), as a run of the blank characters each taken at all
+ * those places (one query per sample and character, and one more with all
+ * of them at every place).  Otherwise the samples stay as they are. */
+static void learn_blanks(struct st *S)
+{
+    size_t ns = S->ns;
+    struct strbuf *own = xcalloc(ns ? ns : 1, sizeof *own);
+    size_t **at = xcalloc(ns ? ns : 1, sizeof *at);
+    bool **had = xcalloc(ns ? ns : 1, sizeof *had), **on = xcalloc(ns ? ns : 1, sizeof *on);
+    size_t *nat = xcalloc(ns ? ns : 1, sizeof *nat);
+    char seen[8] = " ";
+    size_t total = 0;
+    for (size_t s = 0; s < ns; s++) {
+        strip(S->smp[s].text, S->smp[s].len, &own[s], &at[s], &had[s], &nat[s], seen);
+        on[s] = xcalloc(nat[s] ? nat[s] : 1, sizeof **on);
+        total += nat[s];
+    }
+    struct strbuf *in = xcalloc(total + ns + 1, sizeof *in);
+    bool ok = true;
+    size_t n = 0;
+    for (size_t s = 0; s < ns; s++)
+        if (own[s].len != S->smp[s].len)
+            strbuf_add(&in[n++], own[s].data ? own[s].data : "", own[s].len);
+    strbuf_addstr(&S->block, "structure: blanks: the samples without their blanks\n");
+    enum outcome out = ask_all(S, in, n);
+    conclude(S, out, "taken");
+    ok = out == ACCEPTED;
+    if (ok && S->nnumbers) {
+        strbuf_addstr(&S->blank_note, "blanks: the samples without them: accepted ");
+        add_numbers(S, &S->blank_note);
+        strbuf_addch(&S->blank_note, '\n');
+    }
+    /* " " at each boundary the sample had no blank at */
+    n = 0;
+    for (size_t s = 0; s < ns && ok; s++)
+        for (size_t b = 0; b < nat[s]; b++) {
+            on[s][b] = had[s][b];
+            if (had[s][b])
+                continue;
+            bool one[1] = {true};
+            with_blanks(own[s].data ? own[s].data : "", own[s].len, &at[s][b], one, 1, " ",
+                        &in[n++]);
+        }
+    if (ok && n) {
+        strbuf_addstr(&S->block, "structure: blanks: a \" \" between two tokens\n");
+        S->nnumbers = 0;
+        out = ask_range(S, in, 0, n);
+        conclude(S, out == STOPPED ? STOPPED : ACCEPTED, "the places taken");
+        ok = out != STOPPED;
+        size_t k = 0, yes = 0;
+        for (size_t s = 0; s < ns && ok; s++)
+            for (size_t b = 0; b < nat[s]; b++)
+                if (!had[s][b]) {
+                    on[s][b] = S->answers[k] == MEMBERSHIP_YES;
+                    if (on[s][b])
+                        S->numbers[yes++] = S->numbers[k];
+                    k++;
+                }
+        S->nnumbers = yes;
+        if (ok && yes) {
+            strbuf_addf(&S->blank_note, "blanks: a \" \" at %zu places: accepted ", yes);
+            add_numbers(S, &S->blank_note);
+            strbuf_addch(&S->blank_note, '\n');
+        }
+    }
+    bool any = false;
+    for (size_t s = 0; s < ns && ok; s++)
+        for (size_t b = 0; b < nat[s]; b++)
+            any = any || on[s][b];
+    ok = ok && any;
+    /* which blank characters: each at every place taken, per sample */
+    char chars[8] = "";
+    const char *cands = " \t\n\r";
+    for (const char *c = cands; *c && ok; c++) {
+        char one[2] = {*c, '\0'};
+        if (strchr(seen, *c)) {
+            add_char(chars, *c);
+            continue; /* " " was asked at each place; the samples' own are taken */
+        }
+        n = 0;
+        for (size_t s = 0; s < ns; s++)
+            with_blanks(own[s].data ? own[s].data : "", own[s].len, at[s], on[s], nat[s], one,
+                        &in[n++]);
+        strbuf_addstr(&S->block, "structure: blanks: ");
+        label(one, 1, &S->block);
+        strbuf_addstr(&S->block, " at every place taken\n");
+        out = ask_all(S, in, n);
+        conclude(S, out, "a blank");
+        ok = out != STOPPED;
+        if (out == ACCEPTED) {
+            add_char(chars, *c);
+            strbuf_addstr(&S->blank_note, "blanks: ");
+            label(one, 1, &S->blank_note);
+            strbuf_addstr(&S->blank_note, " at every place: accepted ");
+            add_numbers(S, &S->blank_note);
+            strbuf_addch(&S->blank_note, '\n');
+        }
+    }
+    /* all of them (and " " twice) at every place at once */
+    if (ok) {
+        char all[10];
+        snprintf(all, sizeof all, "%s ", chars);
+        n = 0;
+        for (size_t s = 0; s < ns; s++)
+            with_blanks(own[s].data ? own[s].data : "", own[s].len, at[s], on[s], nat[s], all,
+                        &in[n++]);
+        strbuf_addstr(&S->block, "structure: blanks: all of them at every place taken\n");
+        out = ask_all(S, in, n);
+        conclude(S, out, "blanks between tokens");
+        ok = out == ACCEPTED;
+        if (ok) {
+            strbuf_addstr(&S->blank_note, "blanks: all of them at every place: accepted ");
+            add_numbers(S, &S->blank_note);
+            strbuf_addch(&S->blank_note, '\n');
+        }
+    }
+    if (ok) {
+        snprintf(S->blanks, sizeof S->blanks, "%s", chars);
+        for (size_t s = 0; s < ns; s++) {
+            size_t len = own[s].len;
+            S->smp[s].own = strbuf_detach(&own[s], NULL);
+            if (!S->smp[s].own)
+                S->smp[s].own = xcalloc(1, 1);
+            S->smp[s].text = S->smp[s].own;
+            S->smp[s].len = len;
+            S->smp[s].blank = xcalloc(S->smp[s].len + 1, sizeof *S->smp[s].blank);
+            for (size_t b = 0; b < nat[s]; b++)
+                S->smp[s].blank[at[s][b]] = on[s][b];
+        }
+    } else {
+        strbuf_reset(&S->blank_note);
+    }
+    for (size_t i = 0; i < total + ns + 1; i++)
+        strbuf_free(&in[i]);
+    free(in);
+    for (size_t s = 0; s < ns; s++) {
+        strbuf_free(&own[s]);
+        free(at[s]);
+        free(had[s]);
+        free(on[s]);
+    }
+    free(own);
+    free(at);
+    free(had);
+    free(on);
+    free(nat);
 }
 
 /* ---- occurrences ------------------------------------------------------------- */
@@ -1135,6 +1372,7 @@ struct out {
     bool *used;
     uint32_t *queue;
     size_t nqueue;
+    bool ws; /* the rule ws is referred to */
 };
 
 static bool is_rule(struct st *S, uint32_t c)
@@ -1178,12 +1416,33 @@ static struct expr *item_expr(struct st *S, struct out *O, const struct item *it
     return text_expr(O, S->cls[it->cls].kind, text, len);
 }
 
+/* Blanks may stand at byte `at` of sample s (see learn_blanks). */
+static bool blank_at(const struct st *S, size_t s, size_t at)
+{
+    return S->smp[s].blank && at <= S->smp[s].len && S->smp[s].blank[at];
+}
+
+static struct expr *ws_expr(struct out *O)
+{
+    struct src_pos none = {0, 0};
+    O->ws = true;
+    return gb_ref(O->g, "ws", 2, none, none);
+}
+
+/* A span's items, blanks (a reference to ws) after each item where the
+ * sample may have them inside the span, and at its edges for a whole
+ * sample; in a repetition, blanks after its last item stand between its
+ * copies and after the last one. */
 static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
 {
     struct src_pos none = {0, 0};
     struct item *it;
     size_t n = pattern(S, p->s, p->i, p->j, &it);
     struct expr_list items = {0};
+    bool whole = p->cls == CLS_ROOT;
+    size_t end = p->j > p->i ? S->smp[p->s].t[p->j - 1].to : 0;
+    if (whole && n && blank_at(S, p->s, it[0].from))
+        expr_list_push(&items, ws_expr(O));
     for (size_t q = 0; q < n;) {
         const struct group *g = NULL;
         for (uint32_t x = 0; x < p->ng; x++)
@@ -1191,16 +1450,31 @@ static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
                 g = &p->g[x];
         if (g) {
             struct expr_list in = {0};
-            for (uint32_t k = 0; k < g->len; k++)
+            bool trailing = false;
+            for (uint32_t k = 0; k < g->len; k++) {
                 expr_list_push(&in, item_expr(S, O, &it[q + k]));
+                size_t after = it[q + k].to;
+                if (after < end && blank_at(S, p->s, after)) {
+                    expr_list_push(&in, ws_expr(O));
+                    trailing = k + 1 == g->len;
+                }
+            }
             struct expr *seq = gb_seq(O->g, in.items, in.len, none, none);
             expr_list_push(&items, gb_quant(O->g, seq, 1, QUANT_INFINITE, none, none));
             expr_list_free(&in);
             q += (size_t)g->len * g->reps;
+            size_t after = it[q - 1].to;
+            if (!trailing && after < end && blank_at(S, p->s, after))
+                expr_list_push(&items, ws_expr(O));
         } else {
-            expr_list_push(&items, item_expr(S, O, &it[q++]));
+            expr_list_push(&items, item_expr(S, O, &it[q]));
+            size_t after = it[q++].to;
+            if (after < end && blank_at(S, p->s, after))
+                expr_list_push(&items, ws_expr(O));
         }
     }
+    if (whole && n && blank_at(S, p->s, end))
+        expr_list_push(&items, ws_expr(O));
     struct expr *e = gb_seq(O->g, items.items, items.len, none, none);
     expr_list_free(&items);
     free(it);
@@ -1265,11 +1539,23 @@ static void set_note(struct structure_result *res, uint32_t rule, const struct s
     res->notes[rule][text->len - 1] = '\0';
 }
 
+/* A sequence whose items include a reference to `name` (an input rule's
+ * "ws value ws"). */
+static bool seen_ref(const struct expr *e, const char *name)
+{
+    if (e->kind != EXPR_CAT)
+        return false;
+    for (uint32_t i = 0; i < e->nchildren; i++)
+        if (e->children[i]->kind == EXPR_REF && strcmp(e->children[i]->u.ref.name, name) == 0)
+            return true;
+    return false;
+}
+
 static struct grammar *build(struct st *S, const char *file, struct strbuf *start_note)
 {
     struct src_pos none = {0, 0};
     struct out O = {grammar_new(file), xcalloc(S->ncls, sizeof(char *)),
-                    xcalloc(S->ncls, sizeof(bool)), xcalloc(S->ncls, sizeof(uint32_t)), 0};
+                    xcalloc(S->ncls, sizeof(bool)), xcalloc(S->ncls, sizeof(uint32_t)), 0, false};
     unsigned nvalue = 0, nword = 0, nsym = 0, nstring = 0;
     for (uint32_t c = 0; c < S->ncls; c++) {
         if (find(S, c) != c || !is_rule(S, c))
@@ -1299,11 +1585,19 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
             continue;
         bool seen = false;
         for (size_t a = 0; a < alts.len && !seen; a++)
-            seen = alts.items[a]->kind == EXPR_REF &&
-                   strcmp(alts.items[a]->u.ref.name, O.names[c]) == 0;
+            seen = (alts.items[a]->kind == EXPR_REF &&
+                    strcmp(alts.items[a]->u.ref.name, O.names[c]) == 0) ||
+                   seen_ref(alts.items[a], O.names[c]);
         if (!seen) {
             struct item it = {c, 0, 0};
-            expr_list_push(&alts, item_expr(S, &O, &it));
+            struct expr *parts[3];
+            size_t np = 0;
+            if (blank_at(S, s, 0))
+                parts[np++] = ws_expr(&O);
+            parts[np++] = item_expr(S, &O, &it);
+            if (blank_at(S, s, S->smp[s].len))
+                parts[np++] = ws_expr(&O);
+            expr_list_push(&alts, gb_seq(O.g, parts, np, none, none));
         }
     }
     span_alts(S, &O, CLS_ROOT, &alts);
@@ -1333,6 +1627,17 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
                                  gb_alt(O.g, alts.items, alts.len, NULL, none, none));
         alts.len = 0;
         set_note(S->res, r, &S->cls[c].note);
+    }
+    if (O.ws) {
+        struct class_range r[8];
+        size_t nr = 0;
+        for (const char *c = S->blanks; *c; c++)
+            r[nr++] = (struct class_range){(unsigned char)*c, (unsigned char)*c};
+        nr = gb_normalize_ranges(r, nr);
+        struct expr *blank = gb_class(O.g, r, nr, false, none, none);
+        uint32_t w = gb_add_rule(O.g, "ws", none,
+                                 gb_quant(O.g, blank, 0, QUANT_INFINITE, none, none));
+        set_note(S->res, w, &S->blank_note);
     }
     expr_list_free(&alts);
     for (uint32_t c = 0; c < S->ncls; c++)
@@ -1367,17 +1672,22 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
     struct st S = {.o = o, .res = res, .diags = diags, .ns = n};
     S.block = (struct strbuf)STRBUF_INIT;
     S.smp = xcalloc(n ? n : 1, sizeof *S.smp);
+    S.blank_note = (struct strbuf)STRBUF_INIT;
     for (size_t s = 0; s < n; s++) {
         S.smp[s].name = samples[s].name;
         S.smp[s].text = samples[s].text;
         S.smp[s].len = samples[s].len;
+    }
+    learn_blanks(&S);
+    for (size_t s = 0; s < n && !S.failed; s++) {
         cut(&S, s);
         S.smp[s].head = xmalloc((S.smp[s].n ? S.smp[s].n : 1) * sizeof *S.smp[s].head);
         for (size_t t = 0; t < S.smp[s].n; t++)
             S.smp[s].head[t] = SIZE_MAX;
     }
     struct strbuf start_note = STRBUF_INIT;
-    merge_classes(&S);
+    if (!S.failed)
+        merge_classes(&S);
     if (!S.failed)
         find_recursion(&S);
     if (!S.failed)
@@ -1410,7 +1720,10 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
     for (size_t s = 0; s < n; s++) {
         free(S.smp[s].t);
         free(S.smp[s].head);
+        free(S.smp[s].own);
+        free(S.smp[s].blank);
     }
+    strbuf_free(&S.blank_note);
     free(S.smp);
     free(S.spans);
     free(S.numbers);

@@ -19,6 +19,14 @@
  *   signed     S (("+" | "*") S)*, where S = "+"* [0-9]+  (a "+" is also a
  *              sign, a "*" never)
  *
+ *   jsonws     jsonlite with blanks (" ", "\t", "\n") between any two
+ *              tokens and at both ends: a token is "{", "}", "[", "]", ",",
+ *              ":", a string, a run of digits, "true" or "null"; no blank
+ *              inside a token (so "1 2" and "tr ue" are no members)
+ *   arithws    arith with blanks (" ", "\t") after any token, none before
+ *              the first: a token is "(", ")", "+", "-", "*" or a run of
+ *              digits
+ *
  * nested, arith and jsonlite recurse once per level of nesting, at most MAX_DEPTH
  * levels (deeper is rejected; the inputs are at most 64 KiB).
  * A subject, not part of kpath. */
@@ -151,6 +159,36 @@ static int jvalue(int depth)
     return digits() || word("true") || word("null");
 }
 
+/* Remove the blanks (characters of `set`) between tokens from buf: 0
+ * when a blank stands inside a string or between two word characters, or
+ * (when !lead) before the first token. */
+static int unblank(const char *set, int lead)
+{
+    size_t out = 0;
+    int quoted = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = buf[i];
+        if (c && strchr(set, c) && !quoted) {
+            size_t j = i;
+            while (j < len && buf[j] && strchr(set, buf[j]))
+                j++;
+            int word_before = out > 0 && ((buf[out - 1] >= '0' && buf[out - 1] <= '9') ||
+                                          (buf[out - 1] >= 'a' && buf[out - 1] <= 'z'));
+            int word_after = j < len && ((buf[j] >= '0' && buf[j] <= '9') ||
+                                         (buf[j] >= 'a' && buf[j] <= 'z'));
+            if ((word_before && word_after) || (!lead && out == 0))
+                return 0;
+            i = j - 1;
+            continue;
+        }
+        if (c == '"')
+            quoted = !quoted;
+        buf[out++] = c;
+    }
+    len = out;
+    return 1;
+}
+
 static int valid(const char *mode)
 {
     if (strcmp(mode, "nested") == 0)
@@ -211,6 +249,10 @@ static int valid(const char *mode)
         } while (eat('+') || eat('*'));
         return pos == len;
     }
+    if (strcmp(mode, "jsonws") == 0)
+        return unblank(" \t\n", 1) && jvalue(0) && pos == len;
+    if (strcmp(mode, "arithws") == 0)
+        return unblank(" \t", 0) && expr(0) && pos == len;
     fprintf(stderr, "lang: unknown mode %s\n", mode);
     return 0;
 }
@@ -218,7 +260,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed|jsonws|arithws <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);
