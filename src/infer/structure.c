@@ -17,6 +17,9 @@
 
 #define CLS_ROOT UINT32_MAX       /* a whole sample in no class */
 #define KEY_GROUP (UINT32_MAX - 1) /* in a pattern's key: a group follows */
+#define KEY_SUB (UINT32_MAX - 2)   /* in a pattern's key: a class, some of its texts follow */
+#define MAX_SUB 16 /* items of a span that may hold some texts of their class only */
+#define MAX_TEXTS 32 /* texts of a class of separators asked one by one in a span */
 #define MAX_GROUPS 8
 #define MAX_INCL 4
 #define MAX_VARIANTS 4 /* items of a span asked with another text of their class */
@@ -54,18 +57,28 @@ struct group {
     uint32_t at, len, reps;
 };
 
+/* An item of a span that holds some texts of its class only: at byte
+ * `at` from the span's start; bit k of `texts`: the k-th (see
+ * class_texts).  texts 0: no item. */
+struct sub {
+    size_t at;
+    uint32_t texts;
+};
+
 struct span {
     size_t s, i, j; /* tokens [i, j) of sample s */
     uint32_t cls;
     struct group g[MAX_GROUPS];
     uint32_t ng;
     bool grouped;   /* repetitions tried */
+    struct sub sub[MAX_SUB]; /* items that hold some texts of their class only */
     size_t next;    /* the span added before it at the same start, or SIZE_MAX */
 };
 
 struct item {
     uint32_t cls;
     size_t from, to; /* bytes */
+    uint32_t sub;    /* some texts of the class only (see struct span), 0: all */
 };
 
 struct query {
@@ -81,6 +94,7 @@ struct tried {
     uint32_t *key;
     size_t n;
     bool accepted;
+    struct sub sub[MAX_SUB]; /* of the span taken */
 };
 
 struct st {
@@ -137,6 +151,20 @@ static const char *tok_text(const struct st *S, size_t s, size_t ti, size_t *len
 static const char *cls_text(const struct st *S, uint32_t c, size_t *len)
 {
     return tok_text(S, S->cls[c].s, S->cls[c].ti, len);
+}
+
+/* The texts of class c (the classes of its tokens before merges, in
+ * order), at most MAX_TEXTS in texts[]; returns how many there are. */
+static size_t class_texts(struct st *S, uint32_t c, uint32_t *texts)
+{
+    size_t n = 0;
+    for (uint32_t x = 0; x < S->ncls; x++)
+        if (find(S, x) == c) {
+            if (n < MAX_TEXTS)
+                texts[n] = x;
+            n++;
+        }
+    return n;
 }
 
 /* A string at text[i]: '"' up to the next '"' on the line, a
@@ -837,26 +865,44 @@ static size_t pattern(struct st *S, size_t s, size_t i, size_t j, struct item **
     *items = NULL;
     for (size_t p = i; p < j;) {
         size_t k = span_at(S, s, p, j, i, j);
+        /* no span right after an item of its own class: "1" "+2" would read
+         * "1+2" as two values side by side, not as value "+" value */
+        if (k != SIZE_MAX && n && (*items)[n - 1].cls == find(S, S->spans[k].cls))
+            k = SIZE_MAX;
         *items = xgrow(*items, &cap, n + 1, sizeof **items);
         if (k != SIZE_MAX) {
             const struct span *sp = &S->spans[k];
             (*items)[n++] = (struct item){find(S, sp->cls), S->smp[s].t[sp->i].from,
-                                          S->smp[s].t[sp->j - 1].to};
+                                          S->smp[s].t[sp->j - 1].to, 0};
             p = sp->j;
         } else {
             const struct tok *t = &S->smp[s].t[p];
             (*items)[n++] = (struct item){find(S, t->up != UINT32_MAX ? t->up : t->cls), t->from,
-                                          t->to};
+                                          t->to, 0};
             p++;
         }
     }
     return n;
 }
 
+/* A span's items, with the texts of their classes they hold. */
+static bool separators(struct st *S, uint32_t c);
+
+static size_t span_pattern(struct st *S, const struct span *p, struct item **items)
+{
+    size_t n = pattern(S, p->s, p->i, p->j, items);
+    size_t from = S->smp[p->s].t[p->i].from;
+    for (size_t k = 0; k < MAX_SUB && p->sub[k].texts; k++)
+        for (size_t q = 0; q < n; q++)
+            if ((*items)[q].from == from + p->sub[k].at && separators(S, (*items)[q].cls))
+                (*items)[q].sub = p->sub[k].texts;
+    return n;
+}
+
 static size_t key_of_items(const struct item *it, size_t n, const struct group *g, uint32_t ng,
                            uint32_t **key)
 {
-    *key = xmalloc((n + 3 * (size_t)ng + 1) * sizeof **key);
+    *key = xmalloc((3 * n + 3 * (size_t)ng + 1) * sizeof **key);
     size_t m = 0;
     for (size_t p = 0; p < n;) {
         const struct group *in = NULL;
@@ -869,6 +915,10 @@ static size_t key_of_items(const struct item *it, size_t n, const struct group *
             for (uint32_t q = 0; q < in->len; q++)
                 (*key)[m++] = it[p + q].cls;
             p += (size_t)in->len * in->reps;
+        } else if (it[p].sub) {
+            (*key)[m++] = KEY_SUB;
+            (*key)[m++] = it[p].cls;
+            (*key)[m++] = it[p++].sub;
         } else {
             (*key)[m++] = it[p++].cls;
         }
@@ -888,7 +938,7 @@ static struct tried *tried_find(struct st *S, uint32_t c, const uint32_t *key, s
 static void tried_add(struct st *S, uint32_t c, uint32_t *key, size_t n, bool accepted)
 {
     S->tried = xgrow(S->tried, &S->tried_cap, S->ntried + 1, sizeof *S->tried);
-    S->tried[S->ntried++] = (struct tried){c, key, n, accepted};
+    S->tried[S->ntried++] = (struct tried){c, key, n, accepted, {{0, 0}}};
 }
 
 static void add_span(struct st *S, size_t s, size_t i, size_t j, uint32_t c)
@@ -915,6 +965,122 @@ static void other_text(const struct st *S, uint32_t c, size_t s, size_t from, si
 static bool nonterminal_kind(const struct st *S, uint32_t c)
 {
     return S->cls[c].kind == K_WORD || S->cls[c].kind == K_STRING || S->cls[c].spans;
+}
+
+/* A class of separators (single characters, no spans) with two to
+ * MAX_TEXTS texts: in a span, each of its texts is asked on its own. */
+static bool separators(struct st *S, uint32_t c)
+{
+    uint32_t texts[MAX_TEXTS];
+    size_t n = class_texts(S, c, texts);
+    return S->cls[c].kind == K_OTHER && !S->cls[c].spans && !S->cls[c].nincl && n >= 2 &&
+           n <= MAX_TEXTS;
+}
+
+/* A span just taken (its text [from, to) of sample s, items it[0..n)):
+ * each item of a class of separators is asked with each other text of its
+ * class, in the span's place and in its first other context (o0); the
+ * texts taken are the item's (sub[q], 0 when all are), so "-" and "+"
+ * stand before a number where "*" and "/" do not. */
+static enum outcome ask_texts(struct st *S, size_t s, const struct item *it, size_t n,
+                              size_t from, size_t to, const struct occ *o0, struct sub *sub,
+                              struct strbuf *in, struct strbuf *note)
+{
+    size_t nsub = 0;
+    if (n > MAX_SUB)
+        return ACCEPTED;
+    const char *text = S->smp[s].text + from;
+    for (size_t q = 0; q < n; q++) {
+        if (!separators(S, it[q].cls))
+            continue;
+        uint32_t texts[MAX_TEXTS];
+        size_t nt = class_texts(S, it[q].cls, texts);
+        uint32_t taken = 0;
+        bool asked = false;
+        for (size_t k = 0; k < nt; k++) {
+            size_t len;
+            const char *t = cls_text(S, texts[k], &len);
+            if (len == it[q].to - it[q].from && memcmp(t, S->smp[s].text + it[q].from, len) == 0) {
+                taken |= 1u << k;
+                continue;
+            }
+            struct strbuf var = STRBUF_INIT;
+            strbuf_add(&var, text, it[q].from - from);
+            strbuf_add(&var, t, len);
+            strbuf_add(&var, S->smp[s].text + it[q].to, to - it[q].to);
+            size_t nin = 0;
+            replaced(S, s, from, to, var.data, var.len, &in[nin++]);
+            if (o0)
+                replaced(S, o0->s, o0->from, o0->to, var.data, var.len, &in[nin++]);
+            strbuf_free(&var);
+            strbuf_addstr(&S->block, "structure: recursion: ");
+            label(t, len, &S->block);
+            strbuf_addstr(&S->block, " in place of ");
+            label(S->smp[s].text + it[q].from, it[q].to - it[q].from, &S->block);
+            strbuf_addstr(&S->block, " there\n");
+            enum outcome out = ask_all(S, in, nin);
+            conclude(S, out, "taken");
+            if (out == STOPPED)
+                return out;
+            asked = true;
+            if (out != ACCEPTED)
+                continue;
+            taken |= 1u << k;
+            strbuf_addstr(note, "recursion: ");
+            label(t, len, note);
+            strbuf_addstr(note, " in place of ");
+            label(S->smp[s].text + it[q].from, it[q].to - it[q].from, note);
+            strbuf_addstr(note, " there: accepted ");
+            add_numbers(S, note);
+            strbuf_addch(note, '\n');
+        }
+        uint32_t all = nt >= 32 ? UINT32_MAX : (1u << nt) - 1;
+        if (asked && taken != all)
+            sub[nsub++] = (struct sub){it[q].from - from, taken};
+    }
+    return ACCEPTED;
+}
+
+/* Whether what ends right before token i of sample s is of class c (a
+ * token or an accepted span): a span of c there would stand beside one,
+ * so "+2" in "1+2" is no value even where "-7" is one. */
+static bool after_own(struct st *S, size_t s, size_t i, uint32_t c)
+{
+    if (i == 0)
+        return false;
+    const struct tok *t = &S->smp[s].t[i - 1];
+    if (find(S, t->cls) == c || (t->up != UINT32_MAX && find(S, t->up) == c))
+        return true;
+    for (size_t k = 0; k < S->nspans; k++) {
+        const struct span *p = &S->spans[k];
+        if (p->s == s && p->j == i && p->cls != CLS_ROOT && find(S, p->cls) == c)
+            return true;
+    }
+    return false;
+}
+
+/* Whether the items it[0..n) of a span at byte `from` have texts its
+ * pattern's subs hold (a pattern taken for "+2" is no "*3"). */
+static bool holds(struct st *S, size_t s, const struct item *it, size_t n, size_t from,
+                  const struct sub *sub)
+{
+    for (size_t k = 0; k < MAX_SUB && sub[k].texts; k++)
+        for (size_t q = 0; q < n; q++) {
+            if (it[q].from != from + sub[k].at)
+                continue;
+            uint32_t texts[MAX_TEXTS];
+            size_t nt = class_texts(S, it[q].cls, texts);
+            bool in = false;
+            for (size_t x = 0; x < nt && x < MAX_TEXTS && !in; x++) {
+                size_t len;
+                const char *t = cls_text(S, texts[x], &len);
+                in = (sub[k].texts & (1u << x)) && len == it[q].to - it[q].from &&
+                     memcmp(t, S->smp[s].text + it[q].from, len) == 0;
+            }
+            if (!in)
+                return false;
+        }
+    return true;
 }
 
 /* Try tokens [i, j) of sample s as an alternative of the classes among
@@ -952,13 +1118,16 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
             cands[ncands++] = c;
     for (size_t x = 0; x < ncands && !taken && !S->stopped; x++) {
         uint32_t c = cands[x];
+        if (after_own(S, s, i, c))
+            continue;
         uint32_t *key;
         size_t nkey = key_of_items(it, n, NULL, 0, &key);
         struct tried *t = tried_find(S, c, key, nkey);
         if (t) {
             free(key);
-            if (t->accepted) {
+            if (t->accepted && holds(S, s, it, n, from, t->sub)) {
                 add_span(S, s, i, j, c);
+                memcpy(S->spans[S->nspans - 1].sub, t->sub, sizeof t->sub);
                 taken = true;
             }
             continue;
@@ -977,6 +1146,8 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
          * context): "+2" is no value for "*" in the class of "+" */
         size_t nvar = 0;
         for (size_t q = 0; q < n && nvar < MAX_VARIANTS; q++) {
+            if (separators(S, it[q].cls) && n <= MAX_SUB)
+                continue; /* its texts are asked one by one below */
             struct strbuf alt = STRBUF_INIT;
             other_text(S, it[q].cls, s, it[q].from, it[q].to, &alt);
             bool same = alt.len == it[q].to - it[q].from &&
@@ -994,6 +1165,7 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
             }
             strbuf_free(&alt);
         }
+        struct occ o0 = npick ? o[0] : (struct occ){0, 0, 0, 0};
         free(o);
         strbuf_addstr(&S->block, "structure: recursion: ");
         label(text, to - from, &S->block);
@@ -1006,10 +1178,23 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
             free(key);
             break;
         }
+        struct strbuf subnote = STRBUF_INIT;
+        struct sub sub[MAX_SUB] = {{0, 0}};
+        if (out == ACCEPTED)
+            out = ask_texts(S, s, it, n, from, to, npick ? &o0 : NULL, sub, in, &subnote);
+        if (out == STOPPED) {
+            strbuf_free(&subnote);
+            free(key);
+            break;
+        }
         tried_add(S, c, key, nkey, out == ACCEPTED);
-        if (out != ACCEPTED)
+        memcpy(S->tried[S->ntried - 1].sub, sub, sizeof sub);
+        if (out != ACCEPTED) {
+            strbuf_free(&subnote);
             continue;
+        }
         add_span(S, s, i, j, c);
+        memcpy(S->spans[S->nspans - 1].sub, sub, sizeof sub);
         S->cls[c].spans = true;
         S->res->recursions++;
         taken = true;
@@ -1021,6 +1206,8 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
         strbuf_addstr(note, " and its class in other contexts: accepted ");
         add_numbers(S, note);
         strbuf_addch(note, '\n');
+        strbuf_add(note, subnote.data, subnote.len);
+        strbuf_free(&subnote);
     }
     free(cands);
     free(it);
@@ -1222,7 +1409,7 @@ static bool same_items(const struct item *it, size_t a, size_t b, size_t len)
 static void try_groups(struct st *S, struct span *p, struct strbuf *in)
 {
     struct item *it;
-    size_t n = pattern(S, p->s, p->i, p->j, &it);
+    size_t n = span_pattern(S, p, &it);
     const struct smp *m = &S->smp[p->s];
     bool *covered = xcalloc(n ? n : 1, sizeof *covered);
     struct strbuf copy = STRBUF_INIT;
@@ -1237,7 +1424,10 @@ static void try_groups(struct st *S, struct span *p, struct strbuf *in)
             strbuf_reset(&copy);
             for (size_t q = at; q < at + len; q++) {
                 /* another text of its class, so the whole class is asked */
-                other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
+                if (it[q].sub)
+                    strbuf_add(&copy, m->text + it[q].from, it[q].to - it[q].from);
+                else
+                    other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
                 /* what lies between items (nothing: items are adjacent) */
             }
             /* a copy that would run into the group as one word says nothing */
@@ -1325,7 +1515,7 @@ static void find_repetitions(struct st *S, struct strbuf *start_note)
         struct span *p = &S->spans[k];
         /* one try per pattern: a span with the pattern of one tried takes its groups */
         struct item *it;
-        size_t n = pattern(S, p->s, p->i, p->j, &it);
+        size_t n = span_pattern(S, p, &it);
         uint32_t *key;
         size_t nkey = key_of_items(it, n, NULL, 0, &key);
         free(it);
@@ -1337,7 +1527,7 @@ static void find_repetitions(struct st *S, struct strbuf *start_note)
             if (qc != c || !q->grouped)
                 continue;
             struct item *qi;
-            size_t qn = pattern(S, q->s, q->i, q->j, &qi);
+            size_t qn = span_pattern(S, q, &qi);
             uint32_t *qkey;
             size_t nq = key_of_items(qi, qn, NULL, 0, &qkey);
             if (nq == nkey && memcmp(qkey, key, nkey * sizeof *key) == 0)
@@ -1404,6 +1594,20 @@ static struct expr *text_expr(struct out *O, enum kind k, const char *text, size
 static struct expr *item_expr(struct st *S, struct out *O, const struct item *it)
 {
     struct src_pos none = {0, 0};
+    if (it->sub) {
+        uint32_t texts[MAX_TEXTS];
+        size_t nt = class_texts(S, it->cls, texts);
+        struct expr_list alts = {0};
+        for (size_t k = 0; k < nt; k++)
+            if (it->sub & (1u << k)) {
+                size_t len;
+                const char *text = cls_text(S, texts[k], &len);
+                expr_list_push(&alts, text_expr(O, S->cls[texts[k]].kind, text, len));
+            }
+        struct expr *e = gb_alt(O->g, alts.items, alts.len, NULL, none, none);
+        expr_list_free(&alts);
+        return e;
+    }
     if (O->names[it->cls]) {
         if (!O->used[it->cls]) {
             O->used[it->cls] = true;
@@ -1437,7 +1641,7 @@ static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
 {
     struct src_pos none = {0, 0};
     struct item *it;
-    size_t n = pattern(S, p->s, p->i, p->j, &it);
+    size_t n = span_pattern(S, p, &it);
     struct expr_list items = {0};
     bool whole = p->cls == CLS_ROOT;
     size_t end = p->j > p->i ? S->smp[p->s].t[p->j - 1].to : 0;
@@ -1484,7 +1688,7 @@ static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
 static void span_key(struct st *S, const struct span *p, uint32_t **key, size_t *n)
 {
     struct item *it;
-    size_t ni = pattern(S, p->s, p->i, p->j, &it);
+    size_t ni = span_pattern(S, p, &it);
     *n = key_of_items(it, ni, p->g, p->ng, key);
     free(it);
 }
@@ -1589,7 +1793,7 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
                     strcmp(alts.items[a]->u.ref.name, O.names[c]) == 0) ||
                    seen_ref(alts.items[a], O.names[c]);
         if (!seen) {
-            struct item it = {c, 0, 0};
+            struct item it = {c, 0, 0, 0};
             struct expr *parts[3];
             size_t np = 0;
             if (blank_at(S, s, 0))
@@ -1620,7 +1824,7 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
             }
         span_alts(S, &O, c, &alts);
         for (uint32_t k = 0; k < S->cls[c].nincl; k++) {
-            struct item it = {find(S, S->cls[c].incl[k]), 0, 0};
+            struct item it = {find(S, S->cls[c].incl[k]), 0, 0, 0};
             expr_list_push(&alts, item_expr(S, &O, &it));
         }
         uint32_t r = gb_add_rule(O.g, O.names[c], none,

@@ -26,6 +26,7 @@
  *   arithws    arith with blanks (" ", "\t") after any token, none before
  *              the first: a token is "(", ")", "+", "-", "*" or a run of
  *              digits
+ *   arithsign  arith with unary signs: F = [0-9]+ | "(" E ")" | ("+" | "-") F
  *
  * nested, arith and jsonlite recurse once per level of nesting, at most MAX_DEPTH
  * levels (deeper is rejected; the inputs are at most 64 KiB).
@@ -76,6 +77,7 @@ static int nested(int depth)
 }
 
 static int expr(int depth);
+static int signs; /* factor() takes unary signs (mode arithsign) */
 
 static int factor(int depth)
 {
@@ -83,6 +85,8 @@ static int factor(int depth)
         return 0;
     if (eat('('))
         return expr(depth + 1) && eat(')');
+    if (signs && (eat('+') || eat('-')))
+        return factor(depth + 1);
     return digits();
 }
 
@@ -253,6 +257,10 @@ static int valid(const char *mode)
         return unblank(" \t\n", 1) && jvalue(0) && pos == len;
     if (strcmp(mode, "arithws") == 0)
         return unblank(" \t", 0) && expr(0) && pos == len;
+    if (strcmp(mode, "arithsign") == 0) {
+        signs = 1;
+        return expr(0) && pos == len;
+    }
     fprintf(stderr, "lang: unknown mode %s\n", mode);
     return 0;
 }
@@ -260,7 +268,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed|jsonws|arithws <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed|jsonws|arithws|arithsign <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);
