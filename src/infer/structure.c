@@ -117,6 +117,14 @@ struct st {
     bool failed, stopped;
     char blanks[8]; /* the blank characters learned (see learn_blanks), "" none */
     struct strbuf blank_note;
+    /* a string's contents (see learn_strings): */
+    bool chars;                 /* learned */
+    struct class_range cr[96];  /* the characters taken */
+    size_t ncr;
+    char esc[16];               /* the escapes taken, "\\" then one of them */
+    bool hex4;                  /* "\\u" and four hex digits taken */
+    bool empty;                 /* "" taken */
+    struct strbuf chars_note;
 };
 
 enum outcome { ACCEPTED, REJECTED, UNDECIDED, STOPPED };
@@ -601,6 +609,110 @@ static void learn_blanks(struct st *S)
     free(had);
     free(on);
     free(nat);
+}
+
+static void replaced(const struct st *S, size_t s, size_t from, size_t to, const char *text,
+                     size_t len, struct strbuf *out);
+
+/* ---- 0b. strings --------------------------------------------------------------- */
+
+/* A string's contents: the first two string tokens of the samples get, in
+ * turn, each printable ASCII character, two non-ASCII ones, each escape of
+ * \" \\ \/ \b \f \n \r \t and \u with four hex digits, and nothing, as
+ * their contents (the first once, the second twice over); a probe whose two
+ * queries are yes is taken.  The contents become a run of what was taken
+ * (non-ASCII: all of it when both probes are), for every string. */
+static void learn_strings(struct st *S)
+{
+    size_t ctx_s[2], ctx_t[2], nctx = 0;
+    for (size_t s = 0; s < S->ns && nctx < 2; s++)
+        for (size_t t = 0; t < S->smp[s].n && nctx < 2; t++)
+            if (S->cls[S->smp[s].t[t].cls].kind == K_STRING) {
+                ctx_s[nctx] = s;
+                ctx_t[nctx++] = t;
+            }
+    if (!nctx)
+        return;
+    static const char *const escapes[] = {"\\\"", "\\\\", "\\/", "\\b", "\\f",
+                                          "\\n", "\\r", "\\t"};
+    const size_t nesc = sizeof escapes / sizeof *escapes;
+    /* probes: 95 ASCII, 2 non-ASCII, the escapes, \u twice, "" */
+    const size_t nprobe = 95 + 2 + nesc + 2 + 1;
+    struct strbuf *in = xcalloc(2 * nprobe, sizeof *in);
+    struct strbuf probe = STRBUF_INIT, twice = STRBUF_INIT;
+    for (size_t k = 0; k < nprobe; k++) {
+        strbuf_reset(&probe);
+        if (k < 95)
+            strbuf_addch(&probe, (char)(0x20 + k));
+        else if (k == 95)
+            strbuf_addstr(&probe, "\xc3\xa9");     /* U+00E9 */
+        else if (k == 96)
+            strbuf_addstr(&probe, "\xe4\xb8\xad"); /* U+4E2D */
+        else if (k < 97 + nesc)
+            strbuf_addstr(&probe, escapes[k - 97]);
+        else if (k == 97 + nesc)
+            strbuf_addstr(&probe, "\\u00e9");
+        else if (k == 98 + nesc)
+            strbuf_addstr(&probe, "\\uAbCd");
+        for (size_t c = 0; c < 2; c++) {
+            size_t cs = ctx_s[c < nctx ? c : 0], ct = ctx_t[c < nctx ? c : 0];
+            const struct tok *t = &S->smp[cs].t[ct];
+            strbuf_reset(&twice);
+            strbuf_addch(&twice, '"');
+            strbuf_add(&twice, probe.data ? probe.data : "", probe.len);
+            if (c)
+                strbuf_add(&twice, probe.data ? probe.data : "", probe.len);
+            strbuf_addch(&twice, '"');
+            replaced(S, cs, t->from, t->to, twice.data, twice.len, &in[2 * k + c]);
+        }
+    }
+    strbuf_free(&probe);
+    strbuf_free(&twice);
+    strbuf_addstr(&S->block, "structure: strings: what a string's contents may be\n");
+    S->nnumbers = 0;
+    enum outcome out = ask_range(S, in, 0, 2 * nprobe);
+    conclude(S, out == STOPPED ? STOPPED : ACCEPTED, "the probes taken");
+    if (out != STOPPED) {
+        size_t yes = 0;
+        bool nonascii = true;
+        for (size_t k = 0; k < nprobe; k++) {
+            bool ok = S->answers[2 * k] == MEMBERSHIP_YES && S->answers[2 * k + 1] == MEMBERSHIP_YES;
+            if (ok) {
+                S->numbers[yes++] = S->numbers[2 * k];
+                S->numbers[yes++] = S->numbers[2 * k + 1];
+            }
+            if (k < 95 && ok) {
+                uint32_t cp = (uint32_t)(0x20 + k);
+                if (S->ncr && S->cr[S->ncr - 1].hi + 1 == cp)
+                    S->cr[S->ncr - 1].hi = cp;
+                else
+                    S->cr[S->ncr++] = (struct class_range){cp, cp};
+            } else if (k == 95 || k == 96) {
+                nonascii = nonascii && ok;
+            } else if (k < 97 + nesc && ok) {
+                size_t e = strlen(S->esc);
+                S->esc[e] = escapes[k - 97][1];
+                S->esc[e + 1] = '\0';
+            } else if (k == 97 + nesc || k == 98 + nesc) {
+                S->hex4 = (k == 97 + nesc || S->hex4) && ok;
+            } else if (k == nprobe - 1) {
+                S->empty = ok;
+            }
+        }
+        if (nonascii)
+            S->cr[S->ncr++] = (struct class_range){0x80, 0x10FFFF};
+        S->nnumbers = yes;
+        S->chars = S->ncr > 0;
+        if (S->chars) {
+            strbuf_addf(&S->chars_note, "strings: %zu probes of a string's contents: accepted ",
+                        yes / 2);
+            add_numbers(S, &S->chars_note);
+            strbuf_addch(&S->chars_note, '\n');
+        }
+    }
+    for (size_t k = 0; k < 2 * nprobe; k++)
+        strbuf_free(&in[k]);
+    free(in);
 }
 
 /* ---- occurrences ------------------------------------------------------------- */
@@ -1563,6 +1675,8 @@ struct out {
     uint32_t *queue;
     size_t nqueue;
     bool ws; /* the rule ws is referred to */
+    const struct st *st;
+    bool chars; /* the rule chars is referred to */
 };
 
 static bool is_rule(struct st *S, uint32_t c)
@@ -1583,6 +1697,15 @@ static bool is_rule(struct st *S, uint32_t c)
 static struct expr *text_expr(struct out *O, enum kind k, const char *text, size_t len)
 {
     struct src_pos none = {0, 0};
+    if (k == K_STRING && O->st->chars) {
+        O->chars = true;
+        struct expr *chars = gb_ref(O->g, "chars", 5, none, none);
+        if (O->st->empty)
+            chars = gb_quant(O->g, chars, 0, 1, none, none);
+        struct expr *parts[3] = {gb_lit(O->g, "\"", 1, none, none), chars,
+                                 gb_lit(O->g, "\"", 1, none, none)};
+        return gb_seq(O->g, parts, 3, none, none);
+    }
     if (k != K_STRING || len < 3)
         return gb_lit(O->g, text, len, none, none);
     struct expr *parts[3] = {gb_lit(O->g, text, 1, none, none),
@@ -1759,7 +1882,8 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
 {
     struct src_pos none = {0, 0};
     struct out O = {grammar_new(file), xcalloc(S->ncls, sizeof(char *)),
-                    xcalloc(S->ncls, sizeof(bool)), xcalloc(S->ncls, sizeof(uint32_t)), 0, false};
+                    xcalloc(S->ncls, sizeof(bool)), xcalloc(S->ncls, sizeof(uint32_t)), 0, false,
+                    S, false};
     unsigned nvalue = 0, nword = 0, nsym = 0, nstring = 0;
     for (uint32_t c = 0; c < S->ncls; c++) {
         if (find(S, c) != c || !is_rule(S, c))
@@ -1813,6 +1937,7 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
     for (size_t q = 0; q < O.nqueue; q++) {
         uint32_t c = O.queue[q];
         /* its token texts, each once, in the order seen */
+        unsigned once = 0;
         for (size_t s = 0; s < S->ns; s++)
             for (size_t t = 0; t < S->smp[s].n; t++) {
                 uint32_t x = S->smp[s].t[t].cls;
@@ -1820,6 +1945,8 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
                     continue;
                 size_t len;
                 const char *text = tok_text(S, s, t, &len);
+                if (S->cls[c].kind == K_STRING && S->chars && once++)
+                    continue; /* one alternative holds them all */
                 expr_list_push(&alts, text_expr(&O, S->cls[c].kind, text, len));
             }
         span_alts(S, &O, c, &alts);
@@ -1831,6 +1958,32 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
                                  gb_alt(O.g, alts.items, alts.len, NULL, none, none));
         alts.len = 0;
         set_note(S->res, r, &S->cls[c].note);
+    }
+    if (O.chars) {
+        struct expr_list parts = {0};
+        expr_list_push(&parts, gb_class(O.g, S->cr, S->ncr, false, none, none));
+        if (S->esc[0]) {
+            struct class_range r[16];
+            size_t nr = 0;
+            for (const char *c = S->esc; *c; c++)
+                r[nr++] = (struct class_range){(unsigned char)*c, (unsigned char)*c};
+            nr = gb_normalize_ranges(r, nr);
+            struct expr *e[2] = {gb_lit(O.g, "\\", 1, none, none),
+                                 gb_class(O.g, r, nr, false, none, none)};
+            expr_list_push(&parts, gb_seq(O.g, e, 2, none, none));
+        }
+        if (S->hex4) {
+            struct class_range r[3] = {{'0', '9'}, {'A', 'F'}, {'a', 'f'}};
+            struct expr *e[2] = {gb_lit(O.g, "\\u", 2, none, none),
+                                 gb_quant(O.g, gb_class(O.g, r, 3, false, none, none), 4, 4,
+                                          none, none)};
+            expr_list_push(&parts, gb_seq(O.g, e, 2, none, none));
+        }
+        struct expr *one = gb_alt(O.g, parts.items, parts.len, NULL, none, none);
+        expr_list_free(&parts);
+        uint32_t r = gb_add_rule(O.g, "chars", none,
+                                 gb_quant(O.g, one, 1, QUANT_INFINITE, none, none));
+        set_note(S->res, r, &S->chars_note);
     }
     if (O.ws) {
         struct class_range r[8];
@@ -1877,6 +2030,7 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
     S.block = (struct strbuf)STRBUF_INIT;
     S.smp = xcalloc(n ? n : 1, sizeof *S.smp);
     S.blank_note = (struct strbuf)STRBUF_INIT;
+    S.chars_note = (struct strbuf)STRBUF_INIT;
     for (size_t s = 0; s < n; s++) {
         S.smp[s].name = samples[s].name;
         S.smp[s].text = samples[s].text;
@@ -1890,6 +2044,8 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
             S.smp[s].head[t] = SIZE_MAX;
     }
     struct strbuf start_note = STRBUF_INIT;
+    if (!S.failed)
+        learn_strings(&S);
     if (!S.failed)
         merge_classes(&S);
     if (!S.failed)
@@ -1928,6 +2084,7 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
         free(S.smp[s].blank);
     }
     strbuf_free(&S.blank_note);
+    strbuf_free(&S.chars_note);
     free(S.smp);
     free(S.spans);
     free(S.numbers);

@@ -27,6 +27,9 @@
  *              the first: a token is "(", ")", "+", "-", "*" or a run of
  *              digits
  *   arithsign  arith with unary signs: F = [0-9]+ | "(" E ")" | ("+" | "-") F
+ *   jsonesc    jsonlite with JSON's strings in ASCII: S = "\"" (C | "\\" E |
+ *              "\\u" [0-9A-Fa-f]{4})* "\"", C = [ !#-[\]-~] (printable ASCII
+ *              but the quote and the backslash), E = ["\\/bfnrt]
  *
  * nested, arith and jsonlite recurse once per level of nesting, at most MAX_DEPTH
  * levels (deeper is rejected; the inputs are at most 64 KiB).
@@ -127,12 +130,35 @@ static int word(const char *w)
     return 1;
 }
 
+static int escapes; /* jstring() takes JSON's strings in ASCII (mode jsonesc) */
+
+static int hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int jstring(void)
 {
     if (!eat('"'))
         return 0;
-    while (pos < len && buf[pos] >= 'a' && buf[pos] <= 'z')
+    while (pos < len && !escapes && buf[pos] >= 'a' && buf[pos] <= 'z')
         pos++;
+    while (pos < len && escapes && buf[pos] != '"') {
+        char c = buf[pos++];
+        if (c < 0x20 || c > 0x7e)
+            return 0;
+        if (c != '\\')
+            continue;
+        if (pos < len && strchr("\"\\/bfnrt", buf[pos]) && buf[pos]) {
+            pos++;
+            continue;
+        }
+        if (!eat('u'))
+            return 0;
+        for (int k = 0; k < 4; k++)
+            if (pos >= len || !hex(buf[pos++]))
+                return 0;
+    }
     return eat('"');
 }
 
@@ -257,6 +283,10 @@ static int valid(const char *mode)
         return unblank(" \t\n", 1) && jvalue(0) && pos == len;
     if (strcmp(mode, "arithws") == 0)
         return unblank(" \t", 0) && expr(0) && pos == len;
+    if (strcmp(mode, "jsonesc") == 0) {
+        escapes = 1;
+        return jvalue(0) && pos == len;
+    }
     if (strcmp(mode, "arithsign") == 0) {
         signs = 1;
         return expr(0) && pos == len;
@@ -268,7 +298,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed|jsonws|arithws|arithsign <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed|jsonws|arithws|arithsign|jsonesc <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);
