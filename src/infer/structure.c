@@ -1,6 +1,7 @@
 /* structure: see structure.h. */
 #include "infer/structure.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,9 @@
 
 #define CLS_ROOT UINT32_MAX       /* a whole sample in no class */
 #define KEY_GROUP (UINT32_MAX - 1) /* in a pattern's key: a group follows */
+#define KEY_SUB (UINT32_MAX - 2)   /* in a pattern's key: a class, some of its texts follow */
+#define MAX_SUB 16 /* items of a span that may hold some texts of their class only */
+#define MAX_TEXTS 32 /* texts of a class of separators asked one by one in a span */
 #define MAX_GROUPS 8
 #define MAX_INCL 4
 #define MAX_VARIANTS 4 /* items of a span asked with another text of their class */
@@ -35,6 +39,8 @@ struct smp {
     struct tok *t;
     size_t n, cap;
     size_t *head; /* per token: the last accepted span starting there (SIZE_MAX: none) */
+    char *own;    /* the text without its blanks (see learn_blanks), owned, or NULL */
+    bool *blank;  /* per byte offset 0..len: blanks may stand there; NULL: nowhere */
 };
 
 struct cls {
@@ -51,18 +57,28 @@ struct group {
     uint32_t at, len, reps;
 };
 
+/* An item of a span that holds some texts of its class only: at byte
+ * `at` from the span's start; bit k of `texts`: the k-th (see
+ * class_texts).  texts 0: no item. */
+struct sub {
+    size_t at;
+    uint32_t texts;
+};
+
 struct span {
     size_t s, i, j; /* tokens [i, j) of sample s */
     uint32_t cls;
     struct group g[MAX_GROUPS];
     uint32_t ng;
     bool grouped;   /* repetitions tried */
+    struct sub sub[MAX_SUB]; /* items that hold some texts of their class only */
     size_t next;    /* the span added before it at the same start, or SIZE_MAX */
 };
 
 struct item {
     uint32_t cls;
     size_t from, to; /* bytes */
+    uint32_t sub;    /* some texts of the class only (see struct span), 0: all */
 };
 
 struct query {
@@ -78,6 +94,7 @@ struct tried {
     uint32_t *key;
     size_t n;
     bool accepted;
+    struct sub sub[MAX_SUB]; /* of the span taken */
 };
 
 struct st {
@@ -98,6 +115,16 @@ struct st {
     enum membership_answer *answers;
     size_t nnumbers, numbers_cap;
     bool failed, stopped;
+    char blanks[8]; /* the blank characters learned (see learn_blanks), "" none */
+    struct strbuf blank_note;
+    /* a string's contents (see learn_strings): */
+    bool chars;                 /* learned */
+    struct class_range cr[96];  /* the characters taken */
+    size_t ncr;
+    char esc[16];               /* the escapes taken, "\\" then one of them */
+    bool hex4;                  /* "\\u" and four hex digits taken */
+    bool empty;                 /* "" taken */
+    struct strbuf chars_note;
 };
 
 enum outcome { ACCEPTED, REJECTED, UNDECIDED, STOPPED };
@@ -134,6 +161,20 @@ static const char *cls_text(const struct st *S, uint32_t c, size_t *len)
     return tok_text(S, S->cls[c].s, S->cls[c].ti, len);
 }
 
+/* The texts of class c (the classes of its tokens before merges, in
+ * order), at most MAX_TEXTS in texts[]; returns how many there are. */
+static size_t class_texts(struct st *S, uint32_t c, uint32_t *texts)
+{
+    size_t n = 0;
+    for (uint32_t x = 0; x < S->ncls; x++)
+        if (find(S, x) == c) {
+            if (n < MAX_TEXTS)
+                texts[n] = x;
+            n++;
+        }
+    return n;
+}
+
 /* A string at text[i]: '"' up to the next '"' on the line, a
  * backslash escaping the character after it; its length, or 0 (no quote
  * there, or none closes it). */
@@ -151,24 +192,32 @@ static size_t quoted(const char *text, size_t len, size_t i)
     return 0;
 }
 
+/* The token at text[i]: its end, its kind in *k. */
+static size_t token_end(const char *text, size_t len, size_t i, enum kind *k)
+{
+    *k = kind_of((unsigned char)text[i]);
+    size_t j = i + 1;
+    size_t q = *k == K_OTHER ? quoted(text, len, i) : 0;
+    if (q) {
+        *k = K_STRING;
+        j = i + q;
+    } else if (*k == K_OTHER) {
+        uint32_t cp;
+        size_t bytes = utf8_decode(text + i, len - i, &cp);
+        j = i + (bytes ? bytes : 1);
+    } else {
+        while (j < len && kind_of((unsigned char)text[j]) == *k)
+            j++;
+    }
+    return j;
+}
+
 static void cut(struct st *S, size_t s)
 {
     struct smp *m = &S->smp[s];
     for (size_t i = 0; i < m->len;) {
-        enum kind k = kind_of((unsigned char)m->text[i]);
-        size_t j = i + 1;
-        size_t q = k == K_OTHER ? quoted(m->text, m->len, i) : 0;
-        if (q) {
-            k = K_STRING;
-            j = i + q;
-        } else if (k == K_OTHER) {
-            uint32_t cp;
-            size_t bytes = utf8_decode(m->text + i, m->len - i, &cp);
-            j = i + (bytes ? bytes : 1);
-        } else {
-            while (j < m->len && kind_of((unsigned char)m->text[j]) == k)
-                j++;
-        }
+        enum kind k;
+        size_t j = token_end(m->text, m->len, i, &k);
         /* its class: the first of this kind and text, else a new one */
         uint32_t c = UINT32_MAX;
         for (uint32_t x = 0; x < S->ncls && c == UINT32_MAX; x++) {
@@ -336,6 +385,334 @@ static void label(const char *text, size_t len, struct strbuf *out)
     grammar_lit_label(text, n, out);
     if (n < len)
         strbuf_addstr(out, "...");
+}
+
+/* ---- 0. blanks ---------------------------------------------------------------- */
+
+/* Append c to the set `set` (at most 7 characters, NUL-terminated). */
+static void add_char(char *set, char c)
+{
+    size_t n = strlen(set);
+    if (!strchr(set, c) && n < 7) {
+        set[n] = c;
+        set[n + 1] = '\0';
+    }
+}
+
+/* Text without its blank runs, except a run between two word characters
+ * (it separates two words) or in a string; each token start and the end
+ * are boundaries (at[], byte offsets in out), those where a run was
+ * removed flagged in had[]. */
+static void strip(const char *text, size_t len, struct strbuf *out, size_t **at, bool **had,
+                  size_t *nat, char *seen)
+{
+    size_t cap = 0, cap2 = 0;
+    *at = NULL;
+    *had = NULL;
+    *nat = 0;
+    bool removed = false;
+    for (size_t i = 0; i <= len;) {
+        enum kind k = K_OTHER;
+        size_t j = i < len ? token_end(text, len, i, &k) : len + 1;
+        if (i < len && k == K_SPACE) {
+            bool words = i > 0 && j < len && kind_of((unsigned char)text[i - 1]) == K_WORD &&
+                         kind_of((unsigned char)text[j]) == K_WORD;
+            if (!words) {
+                for (size_t c = i; c < j; c++)
+                    add_char(seen, text[c]);
+                removed = true;
+                i = j;
+                continue;
+            }
+        }
+        /* a boundary: not next to a blank kept, not between two words */
+        bool kept = (i < len && k == K_SPACE) ||
+                    (out->len && kind_of((unsigned char)out->data[out->len - 1]) == K_SPACE);
+        bool words = i < len && k == K_WORD && out->len &&
+                     kind_of((unsigned char)out->data[out->len - 1]) == K_WORD;
+        if (!kept && !words) {
+            *at = xgrow(*at, &cap, *nat + 1, sizeof **at);
+            *had = xgrow(*had, &cap2, *nat + 1, sizeof **had);
+            (*at)[*nat] = out->len;
+            (*had)[(*nat)++] = removed;
+        }
+        removed = false;
+        if (i < len)
+            strbuf_add(out, text + i, j - i);
+        i = j;
+    }
+}
+
+/* Text with `blank` inserted at the boundaries of `at` flagged in `on`
+ * (all of them when on is NULL). */
+static void with_blanks(const char *text, size_t len, const size_t *at, const bool *on,
+                        size_t nat, const char *blank, struct strbuf *out)
+{
+    strbuf_reset(out);
+    size_t from = 0;
+    for (size_t b = 0; b < nat; b++) {
+        if (on && !on[b])
+            continue;
+        strbuf_add(out, text + from, at[b] - from);
+        strbuf_addstr(out, blank);
+        from = at[b];
+    }
+    strbuf_add(out, text + from, len - from);
+}
+
+/* Blanks between tokens (JSON's, an expression's): when the oracle takes
+ * every sample without its blanks, the structure is learned from those
+ * texts, and blanks may stand where a " " inserted was taken (and where the
+ * sample had them), as a run of the blank characters each taken at all
+ * those places (one query per sample and character, and one more with all
+ * of them at every place).  Otherwise the samples stay as they are. */
+static void learn_blanks(struct st *S)
+{
+    size_t ns = S->ns;
+    struct strbuf *own = xcalloc(ns ? ns : 1, sizeof *own);
+    size_t **at = xcalloc(ns ? ns : 1, sizeof *at);
+    bool **had = xcalloc(ns ? ns : 1, sizeof *had), **on = xcalloc(ns ? ns : 1, sizeof *on);
+    size_t *nat = xcalloc(ns ? ns : 1, sizeof *nat);
+    char seen[8] = " ";
+    size_t total = 0;
+    for (size_t s = 0; s < ns; s++) {
+        strip(S->smp[s].text, S->smp[s].len, &own[s], &at[s], &had[s], &nat[s], seen);
+        on[s] = xcalloc(nat[s] ? nat[s] : 1, sizeof **on);
+        total += nat[s];
+    }
+    struct strbuf *in = xcalloc(total + ns + 1, sizeof *in);
+    bool ok = true;
+    size_t n = 0;
+    for (size_t s = 0; s < ns; s++)
+        if (own[s].len != S->smp[s].len)
+            strbuf_add(&in[n++], own[s].data ? own[s].data : "", own[s].len);
+    strbuf_addstr(&S->block, "structure: blanks: the samples without their blanks\n");
+    enum outcome out = ask_all(S, in, n);
+    conclude(S, out, "taken");
+    ok = out == ACCEPTED;
+    if (ok && S->nnumbers) {
+        strbuf_addstr(&S->blank_note, "blanks: the samples without them: accepted ");
+        add_numbers(S, &S->blank_note);
+        strbuf_addch(&S->blank_note, '\n');
+    }
+    /* " " at each boundary the sample had no blank at */
+    n = 0;
+    for (size_t s = 0; s < ns && ok; s++)
+        for (size_t b = 0; b < nat[s]; b++) {
+            on[s][b] = had[s][b];
+            if (had[s][b])
+                continue;
+            bool one[1] = {true};
+            with_blanks(own[s].data ? own[s].data : "", own[s].len, &at[s][b], one, 1, " ",
+                        &in[n++]);
+        }
+    if (ok && n) {
+        strbuf_addstr(&S->block, "structure: blanks: a \" \" between two tokens\n");
+        S->nnumbers = 0;
+        out = ask_range(S, in, 0, n);
+        conclude(S, out == STOPPED ? STOPPED : ACCEPTED, "the places taken");
+        ok = out != STOPPED;
+        size_t k = 0, yes = 0;
+        for (size_t s = 0; s < ns && ok; s++)
+            for (size_t b = 0; b < nat[s]; b++)
+                if (!had[s][b]) {
+                    on[s][b] = S->answers[k] == MEMBERSHIP_YES;
+                    if (on[s][b])
+                        S->numbers[yes++] = S->numbers[k];
+                    k++;
+                }
+        S->nnumbers = yes;
+        if (ok && yes) {
+            strbuf_addf(&S->blank_note, "blanks: a \" \" at %zu places: accepted ", yes);
+            add_numbers(S, &S->blank_note);
+            strbuf_addch(&S->blank_note, '\n');
+        }
+    }
+    bool any = false;
+    for (size_t s = 0; s < ns && ok; s++)
+        for (size_t b = 0; b < nat[s]; b++)
+            any = any || on[s][b];
+    ok = ok && any;
+    /* which blank characters: each at every place taken, per sample */
+    char chars[8] = "";
+    const char *cands = " \t\n\r";
+    for (const char *c = cands; *c && ok; c++) {
+        char one[2] = {*c, '\0'};
+        if (strchr(seen, *c)) {
+            add_char(chars, *c);
+            continue; /* " " was asked at each place; the samples' own are taken */
+        }
+        n = 0;
+        for (size_t s = 0; s < ns; s++)
+            with_blanks(own[s].data ? own[s].data : "", own[s].len, at[s], on[s], nat[s], one,
+                        &in[n++]);
+        strbuf_addstr(&S->block, "structure: blanks: ");
+        label(one, 1, &S->block);
+        strbuf_addstr(&S->block, " at every place taken\n");
+        out = ask_all(S, in, n);
+        conclude(S, out, "a blank");
+        ok = out != STOPPED;
+        if (out == ACCEPTED) {
+            add_char(chars, *c);
+            strbuf_addstr(&S->blank_note, "blanks: ");
+            label(one, 1, &S->blank_note);
+            strbuf_addstr(&S->blank_note, " at every place: accepted ");
+            add_numbers(S, &S->blank_note);
+            strbuf_addch(&S->blank_note, '\n');
+        }
+    }
+    /* all of them (and " " twice) at every place at once */
+    if (ok) {
+        char all[10];
+        snprintf(all, sizeof all, "%s ", chars);
+        n = 0;
+        for (size_t s = 0; s < ns; s++)
+            with_blanks(own[s].data ? own[s].data : "", own[s].len, at[s], on[s], nat[s], all,
+                        &in[n++]);
+        strbuf_addstr(&S->block, "structure: blanks: all of them at every place taken\n");
+        out = ask_all(S, in, n);
+        conclude(S, out, "blanks between tokens");
+        ok = out == ACCEPTED;
+        if (ok) {
+            strbuf_addstr(&S->blank_note, "blanks: all of them at every place: accepted ");
+            add_numbers(S, &S->blank_note);
+            strbuf_addch(&S->blank_note, '\n');
+        }
+    }
+    if (ok) {
+        snprintf(S->blanks, sizeof S->blanks, "%s", chars);
+        for (size_t s = 0; s < ns; s++) {
+            size_t len = own[s].len;
+            S->smp[s].own = strbuf_detach(&own[s], NULL);
+            if (!S->smp[s].own)
+                S->smp[s].own = xcalloc(1, 1);
+            S->smp[s].text = S->smp[s].own;
+            S->smp[s].len = len;
+            S->smp[s].blank = xcalloc(S->smp[s].len + 1, sizeof *S->smp[s].blank);
+            for (size_t b = 0; b < nat[s]; b++)
+                S->smp[s].blank[at[s][b]] = on[s][b];
+        }
+    } else {
+        strbuf_reset(&S->blank_note);
+    }
+    for (size_t i = 0; i < total + ns + 1; i++)
+        strbuf_free(&in[i]);
+    free(in);
+    for (size_t s = 0; s < ns; s++) {
+        strbuf_free(&own[s]);
+        free(at[s]);
+        free(had[s]);
+        free(on[s]);
+    }
+    free(own);
+    free(at);
+    free(had);
+    free(on);
+    free(nat);
+}
+
+static void replaced(const struct st *S, size_t s, size_t from, size_t to, const char *text,
+                     size_t len, struct strbuf *out);
+
+/* ---- 0b. strings --------------------------------------------------------------- */
+
+/* A string's contents: the first two string tokens of the samples get, in
+ * turn, each printable ASCII character, two non-ASCII ones, each escape of
+ * \" \\ \/ \b \f \n \r \t and \u with four hex digits, and nothing, as
+ * their contents (the first once, the second twice over); a probe whose two
+ * queries are yes is taken.  The contents become a run of what was taken
+ * (non-ASCII: all of it when both probes are), for every string. */
+static void learn_strings(struct st *S)
+{
+    size_t ctx_s[2], ctx_t[2], nctx = 0;
+    for (size_t s = 0; s < S->ns && nctx < 2; s++)
+        for (size_t t = 0; t < S->smp[s].n && nctx < 2; t++)
+            if (S->cls[S->smp[s].t[t].cls].kind == K_STRING) {
+                ctx_s[nctx] = s;
+                ctx_t[nctx++] = t;
+            }
+    if (!nctx)
+        return;
+    static const char *const escapes[] = {"\\\"", "\\\\", "\\/", "\\b", "\\f",
+                                          "\\n", "\\r", "\\t"};
+    const size_t nesc = sizeof escapes / sizeof *escapes;
+    /* probes: 95 ASCII, 2 non-ASCII, the escapes, \u twice, "" */
+    const size_t nprobe = 95 + 2 + nesc + 2 + 1;
+    struct strbuf *in = xcalloc(2 * nprobe, sizeof *in);
+    struct strbuf probe = STRBUF_INIT, twice = STRBUF_INIT;
+    for (size_t k = 0; k < nprobe; k++) {
+        strbuf_reset(&probe);
+        if (k < 95)
+            strbuf_addch(&probe, (char)(0x20 + k));
+        else if (k == 95)
+            strbuf_addstr(&probe, "\xc3\xa9");     /* U+00E9 */
+        else if (k == 96)
+            strbuf_addstr(&probe, "\xe4\xb8\xad"); /* U+4E2D */
+        else if (k < 97 + nesc)
+            strbuf_addstr(&probe, escapes[k - 97]);
+        else if (k == 97 + nesc)
+            strbuf_addstr(&probe, "\\u00e9");
+        else if (k == 98 + nesc)
+            strbuf_addstr(&probe, "\\uAbCd");
+        for (size_t c = 0; c < 2; c++) {
+            size_t cs = ctx_s[c < nctx ? c : 0], ct = ctx_t[c < nctx ? c : 0];
+            const struct tok *t = &S->smp[cs].t[ct];
+            strbuf_reset(&twice);
+            strbuf_addch(&twice, '"');
+            strbuf_add(&twice, probe.data ? probe.data : "", probe.len);
+            if (c)
+                strbuf_add(&twice, probe.data ? probe.data : "", probe.len);
+            strbuf_addch(&twice, '"');
+            replaced(S, cs, t->from, t->to, twice.data, twice.len, &in[2 * k + c]);
+        }
+    }
+    strbuf_free(&probe);
+    strbuf_free(&twice);
+    strbuf_addstr(&S->block, "structure: strings: what a string's contents may be\n");
+    S->nnumbers = 0;
+    enum outcome out = ask_range(S, in, 0, 2 * nprobe);
+    conclude(S, out == STOPPED ? STOPPED : ACCEPTED, "the probes taken");
+    if (out != STOPPED) {
+        size_t yes = 0;
+        bool nonascii = true;
+        for (size_t k = 0; k < nprobe; k++) {
+            bool ok = S->answers[2 * k] == MEMBERSHIP_YES && S->answers[2 * k + 1] == MEMBERSHIP_YES;
+            if (ok) {
+                S->numbers[yes++] = S->numbers[2 * k];
+                S->numbers[yes++] = S->numbers[2 * k + 1];
+            }
+            if (k < 95 && ok) {
+                uint32_t cp = (uint32_t)(0x20 + k);
+                if (S->ncr && S->cr[S->ncr - 1].hi + 1 == cp)
+                    S->cr[S->ncr - 1].hi = cp;
+                else
+                    S->cr[S->ncr++] = (struct class_range){cp, cp};
+            } else if (k == 95 || k == 96) {
+                nonascii = nonascii && ok;
+            } else if (k < 97 + nesc && ok) {
+                size_t e = strlen(S->esc);
+                S->esc[e] = escapes[k - 97][1];
+                S->esc[e + 1] = '\0';
+            } else if (k == 97 + nesc || k == 98 + nesc) {
+                S->hex4 = (k == 97 + nesc || S->hex4) && ok;
+            } else if (k == nprobe - 1) {
+                S->empty = ok;
+            }
+        }
+        if (nonascii)
+            S->cr[S->ncr++] = (struct class_range){0x80, 0x10FFFF};
+        S->nnumbers = yes;
+        S->chars = S->ncr > 0;
+        if (S->chars) {
+            strbuf_addf(&S->chars_note, "strings: %zu probes of a string's contents: accepted ",
+                        yes / 2);
+            add_numbers(S, &S->chars_note);
+            strbuf_addch(&S->chars_note, '\n');
+        }
+    }
+    for (size_t k = 0; k < 2 * nprobe; k++)
+        strbuf_free(&in[k]);
+    free(in);
 }
 
 /* ---- occurrences ------------------------------------------------------------- */
@@ -600,26 +977,44 @@ static size_t pattern(struct st *S, size_t s, size_t i, size_t j, struct item **
     *items = NULL;
     for (size_t p = i; p < j;) {
         size_t k = span_at(S, s, p, j, i, j);
+        /* no span right after an item of its own class: "1" "+2" would read
+         * "1+2" as two values side by side, not as value "+" value */
+        if (k != SIZE_MAX && n && (*items)[n - 1].cls == find(S, S->spans[k].cls))
+            k = SIZE_MAX;
         *items = xgrow(*items, &cap, n + 1, sizeof **items);
         if (k != SIZE_MAX) {
             const struct span *sp = &S->spans[k];
             (*items)[n++] = (struct item){find(S, sp->cls), S->smp[s].t[sp->i].from,
-                                          S->smp[s].t[sp->j - 1].to};
+                                          S->smp[s].t[sp->j - 1].to, 0};
             p = sp->j;
         } else {
             const struct tok *t = &S->smp[s].t[p];
             (*items)[n++] = (struct item){find(S, t->up != UINT32_MAX ? t->up : t->cls), t->from,
-                                          t->to};
+                                          t->to, 0};
             p++;
         }
     }
     return n;
 }
 
+/* A span's items, with the texts of their classes they hold. */
+static bool separators(struct st *S, uint32_t c);
+
+static size_t span_pattern(struct st *S, const struct span *p, struct item **items)
+{
+    size_t n = pattern(S, p->s, p->i, p->j, items);
+    size_t from = S->smp[p->s].t[p->i].from;
+    for (size_t k = 0; k < MAX_SUB && p->sub[k].texts; k++)
+        for (size_t q = 0; q < n; q++)
+            if ((*items)[q].from == from + p->sub[k].at && separators(S, (*items)[q].cls))
+                (*items)[q].sub = p->sub[k].texts;
+    return n;
+}
+
 static size_t key_of_items(const struct item *it, size_t n, const struct group *g, uint32_t ng,
                            uint32_t **key)
 {
-    *key = xmalloc((n + 3 * (size_t)ng + 1) * sizeof **key);
+    *key = xmalloc((3 * n + 3 * (size_t)ng + 1) * sizeof **key);
     size_t m = 0;
     for (size_t p = 0; p < n;) {
         const struct group *in = NULL;
@@ -632,6 +1027,10 @@ static size_t key_of_items(const struct item *it, size_t n, const struct group *
             for (uint32_t q = 0; q < in->len; q++)
                 (*key)[m++] = it[p + q].cls;
             p += (size_t)in->len * in->reps;
+        } else if (it[p].sub) {
+            (*key)[m++] = KEY_SUB;
+            (*key)[m++] = it[p].cls;
+            (*key)[m++] = it[p++].sub;
         } else {
             (*key)[m++] = it[p++].cls;
         }
@@ -651,7 +1050,7 @@ static struct tried *tried_find(struct st *S, uint32_t c, const uint32_t *key, s
 static void tried_add(struct st *S, uint32_t c, uint32_t *key, size_t n, bool accepted)
 {
     S->tried = xgrow(S->tried, &S->tried_cap, S->ntried + 1, sizeof *S->tried);
-    S->tried[S->ntried++] = (struct tried){c, key, n, accepted};
+    S->tried[S->ntried++] = (struct tried){c, key, n, accepted, {{0, 0}}};
 }
 
 static void add_span(struct st *S, size_t s, size_t i, size_t j, uint32_t c)
@@ -678,6 +1077,122 @@ static void other_text(const struct st *S, uint32_t c, size_t s, size_t from, si
 static bool nonterminal_kind(const struct st *S, uint32_t c)
 {
     return S->cls[c].kind == K_WORD || S->cls[c].kind == K_STRING || S->cls[c].spans;
+}
+
+/* A class of separators (single characters, no spans) with two to
+ * MAX_TEXTS texts: in a span, each of its texts is asked on its own. */
+static bool separators(struct st *S, uint32_t c)
+{
+    uint32_t texts[MAX_TEXTS];
+    size_t n = class_texts(S, c, texts);
+    return S->cls[c].kind == K_OTHER && !S->cls[c].spans && !S->cls[c].nincl && n >= 2 &&
+           n <= MAX_TEXTS;
+}
+
+/* A span just taken (its text [from, to) of sample s, items it[0..n)):
+ * each item of a class of separators is asked with each other text of its
+ * class, in the span's place and in its first other context (o0); the
+ * texts taken are the item's (sub[q], 0 when all are), so "-" and "+"
+ * stand before a number where "*" and "/" do not. */
+static enum outcome ask_texts(struct st *S, size_t s, const struct item *it, size_t n,
+                              size_t from, size_t to, const struct occ *o0, struct sub *sub,
+                              struct strbuf *in, struct strbuf *note)
+{
+    size_t nsub = 0;
+    if (n > MAX_SUB)
+        return ACCEPTED;
+    const char *text = S->smp[s].text + from;
+    for (size_t q = 0; q < n; q++) {
+        if (!separators(S, it[q].cls))
+            continue;
+        uint32_t texts[MAX_TEXTS];
+        size_t nt = class_texts(S, it[q].cls, texts);
+        uint32_t taken = 0;
+        bool asked = false;
+        for (size_t k = 0; k < nt; k++) {
+            size_t len;
+            const char *t = cls_text(S, texts[k], &len);
+            if (len == it[q].to - it[q].from && memcmp(t, S->smp[s].text + it[q].from, len) == 0) {
+                taken |= 1u << k;
+                continue;
+            }
+            struct strbuf var = STRBUF_INIT;
+            strbuf_add(&var, text, it[q].from - from);
+            strbuf_add(&var, t, len);
+            strbuf_add(&var, S->smp[s].text + it[q].to, to - it[q].to);
+            size_t nin = 0;
+            replaced(S, s, from, to, var.data, var.len, &in[nin++]);
+            if (o0)
+                replaced(S, o0->s, o0->from, o0->to, var.data, var.len, &in[nin++]);
+            strbuf_free(&var);
+            strbuf_addstr(&S->block, "structure: recursion: ");
+            label(t, len, &S->block);
+            strbuf_addstr(&S->block, " in place of ");
+            label(S->smp[s].text + it[q].from, it[q].to - it[q].from, &S->block);
+            strbuf_addstr(&S->block, " there\n");
+            enum outcome out = ask_all(S, in, nin);
+            conclude(S, out, "taken");
+            if (out == STOPPED)
+                return out;
+            asked = true;
+            if (out != ACCEPTED)
+                continue;
+            taken |= 1u << k;
+            strbuf_addstr(note, "recursion: ");
+            label(t, len, note);
+            strbuf_addstr(note, " in place of ");
+            label(S->smp[s].text + it[q].from, it[q].to - it[q].from, note);
+            strbuf_addstr(note, " there: accepted ");
+            add_numbers(S, note);
+            strbuf_addch(note, '\n');
+        }
+        uint32_t all = nt >= 32 ? UINT32_MAX : (1u << nt) - 1;
+        if (asked && taken != all)
+            sub[nsub++] = (struct sub){it[q].from - from, taken};
+    }
+    return ACCEPTED;
+}
+
+/* Whether what ends right before token i of sample s is of class c (a
+ * token or an accepted span): a span of c there would stand beside one,
+ * so "+2" in "1+2" is no value even where "-7" is one. */
+static bool after_own(struct st *S, size_t s, size_t i, uint32_t c)
+{
+    if (i == 0)
+        return false;
+    const struct tok *t = &S->smp[s].t[i - 1];
+    if (find(S, t->cls) == c || (t->up != UINT32_MAX && find(S, t->up) == c))
+        return true;
+    for (size_t k = 0; k < S->nspans; k++) {
+        const struct span *p = &S->spans[k];
+        if (p->s == s && p->j == i && p->cls != CLS_ROOT && find(S, p->cls) == c)
+            return true;
+    }
+    return false;
+}
+
+/* Whether the items it[0..n) of a span at byte `from` have texts its
+ * pattern's subs hold (a pattern taken for "+2" is no "*3"). */
+static bool holds(struct st *S, size_t s, const struct item *it, size_t n, size_t from,
+                  const struct sub *sub)
+{
+    for (size_t k = 0; k < MAX_SUB && sub[k].texts; k++)
+        for (size_t q = 0; q < n; q++) {
+            if (it[q].from != from + sub[k].at)
+                continue;
+            uint32_t texts[MAX_TEXTS];
+            size_t nt = class_texts(S, it[q].cls, texts);
+            bool in = false;
+            for (size_t x = 0; x < nt && x < MAX_TEXTS && !in; x++) {
+                size_t len;
+                const char *t = cls_text(S, texts[x], &len);
+                in = (sub[k].texts & (1u << x)) && len == it[q].to - it[q].from &&
+                     memcmp(t, S->smp[s].text + it[q].from, len) == 0;
+            }
+            if (!in)
+                return false;
+        }
+    return true;
 }
 
 /* Try tokens [i, j) of sample s as an alternative of the classes among
@@ -715,13 +1230,16 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
             cands[ncands++] = c;
     for (size_t x = 0; x < ncands && !taken && !S->stopped; x++) {
         uint32_t c = cands[x];
+        if (after_own(S, s, i, c))
+            continue;
         uint32_t *key;
         size_t nkey = key_of_items(it, n, NULL, 0, &key);
         struct tried *t = tried_find(S, c, key, nkey);
         if (t) {
             free(key);
-            if (t->accepted) {
+            if (t->accepted && holds(S, s, it, n, from, t->sub)) {
                 add_span(S, s, i, j, c);
+                memcpy(S->spans[S->nspans - 1].sub, t->sub, sizeof t->sub);
                 taken = true;
             }
             continue;
@@ -740,6 +1258,8 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
          * context): "+2" is no value for "*" in the class of "+" */
         size_t nvar = 0;
         for (size_t q = 0; q < n && nvar < MAX_VARIANTS; q++) {
+            if (separators(S, it[q].cls) && n <= MAX_SUB)
+                continue; /* its texts are asked one by one below */
             struct strbuf alt = STRBUF_INIT;
             other_text(S, it[q].cls, s, it[q].from, it[q].to, &alt);
             bool same = alt.len == it[q].to - it[q].from &&
@@ -757,6 +1277,7 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
             }
             strbuf_free(&alt);
         }
+        struct occ o0 = npick ? o[0] : (struct occ){0, 0, 0, 0};
         free(o);
         strbuf_addstr(&S->block, "structure: recursion: ");
         label(text, to - from, &S->block);
@@ -769,10 +1290,23 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
             free(key);
             break;
         }
+        struct strbuf subnote = STRBUF_INIT;
+        struct sub sub[MAX_SUB] = {{0, 0}};
+        if (out == ACCEPTED)
+            out = ask_texts(S, s, it, n, from, to, npick ? &o0 : NULL, sub, in, &subnote);
+        if (out == STOPPED) {
+            strbuf_free(&subnote);
+            free(key);
+            break;
+        }
         tried_add(S, c, key, nkey, out == ACCEPTED);
-        if (out != ACCEPTED)
+        memcpy(S->tried[S->ntried - 1].sub, sub, sizeof sub);
+        if (out != ACCEPTED) {
+            strbuf_free(&subnote);
             continue;
+        }
         add_span(S, s, i, j, c);
+        memcpy(S->spans[S->nspans - 1].sub, sub, sizeof sub);
         S->cls[c].spans = true;
         S->res->recursions++;
         taken = true;
@@ -784,6 +1318,8 @@ static bool try_span(struct st *S, size_t s, size_t i, size_t j, struct strbuf *
         strbuf_addstr(note, " and its class in other contexts: accepted ");
         add_numbers(S, note);
         strbuf_addch(note, '\n');
+        strbuf_add(note, subnote.data, subnote.len);
+        strbuf_free(&subnote);
     }
     free(cands);
     free(it);
@@ -985,7 +1521,7 @@ static bool same_items(const struct item *it, size_t a, size_t b, size_t len)
 static void try_groups(struct st *S, struct span *p, struct strbuf *in)
 {
     struct item *it;
-    size_t n = pattern(S, p->s, p->i, p->j, &it);
+    size_t n = span_pattern(S, p, &it);
     const struct smp *m = &S->smp[p->s];
     bool *covered = xcalloc(n ? n : 1, sizeof *covered);
     struct strbuf copy = STRBUF_INIT;
@@ -1000,7 +1536,10 @@ static void try_groups(struct st *S, struct span *p, struct strbuf *in)
             strbuf_reset(&copy);
             for (size_t q = at; q < at + len; q++) {
                 /* another text of its class, so the whole class is asked */
-                other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
+                if (it[q].sub)
+                    strbuf_add(&copy, m->text + it[q].from, it[q].to - it[q].from);
+                else
+                    other_text(S, it[q].cls, p->s, it[q].from, it[q].to, &copy);
                 /* what lies between items (nothing: items are adjacent) */
             }
             /* a copy that would run into the group as one word says nothing */
@@ -1088,7 +1627,7 @@ static void find_repetitions(struct st *S, struct strbuf *start_note)
         struct span *p = &S->spans[k];
         /* one try per pattern: a span with the pattern of one tried takes its groups */
         struct item *it;
-        size_t n = pattern(S, p->s, p->i, p->j, &it);
+        size_t n = span_pattern(S, p, &it);
         uint32_t *key;
         size_t nkey = key_of_items(it, n, NULL, 0, &key);
         free(it);
@@ -1100,7 +1639,7 @@ static void find_repetitions(struct st *S, struct strbuf *start_note)
             if (qc != c || !q->grouped)
                 continue;
             struct item *qi;
-            size_t qn = pattern(S, q->s, q->i, q->j, &qi);
+            size_t qn = span_pattern(S, q, &qi);
             uint32_t *qkey;
             size_t nq = key_of_items(qi, qn, NULL, 0, &qkey);
             if (nq == nkey && memcmp(qkey, key, nkey * sizeof *key) == 0)
@@ -1135,6 +1674,9 @@ struct out {
     bool *used;
     uint32_t *queue;
     size_t nqueue;
+    bool ws; /* the rule ws is referred to */
+    const struct st *st;
+    bool chars; /* the rule chars is referred to */
 };
 
 static bool is_rule(struct st *S, uint32_t c)
@@ -1155,6 +1697,15 @@ static bool is_rule(struct st *S, uint32_t c)
 static struct expr *text_expr(struct out *O, enum kind k, const char *text, size_t len)
 {
     struct src_pos none = {0, 0};
+    if (k == K_STRING && O->st->chars) {
+        O->chars = true;
+        struct expr *chars = gb_ref(O->g, "chars", 5, none, none);
+        if (O->st->empty)
+            chars = gb_quant(O->g, chars, 0, 1, none, none);
+        struct expr *parts[3] = {gb_lit(O->g, "\"", 1, none, none), chars,
+                                 gb_lit(O->g, "\"", 1, none, none)};
+        return gb_seq(O->g, parts, 3, none, none);
+    }
     if (k != K_STRING || len < 3)
         return gb_lit(O->g, text, len, none, none);
     struct expr *parts[3] = {gb_lit(O->g, text, 1, none, none),
@@ -1166,6 +1717,20 @@ static struct expr *text_expr(struct out *O, enum kind k, const char *text, size
 static struct expr *item_expr(struct st *S, struct out *O, const struct item *it)
 {
     struct src_pos none = {0, 0};
+    if (it->sub) {
+        uint32_t texts[MAX_TEXTS];
+        size_t nt = class_texts(S, it->cls, texts);
+        struct expr_list alts = {0};
+        for (size_t k = 0; k < nt; k++)
+            if (it->sub & (1u << k)) {
+                size_t len;
+                const char *text = cls_text(S, texts[k], &len);
+                expr_list_push(&alts, text_expr(O, S->cls[texts[k]].kind, text, len));
+            }
+        struct expr *e = gb_alt(O->g, alts.items, alts.len, NULL, none, none);
+        expr_list_free(&alts);
+        return e;
+    }
     if (O->names[it->cls]) {
         if (!O->used[it->cls]) {
             O->used[it->cls] = true;
@@ -1178,12 +1743,33 @@ static struct expr *item_expr(struct st *S, struct out *O, const struct item *it
     return text_expr(O, S->cls[it->cls].kind, text, len);
 }
 
+/* Blanks may stand at byte `at` of sample s (see learn_blanks). */
+static bool blank_at(const struct st *S, size_t s, size_t at)
+{
+    return S->smp[s].blank && at <= S->smp[s].len && S->smp[s].blank[at];
+}
+
+static struct expr *ws_expr(struct out *O)
+{
+    struct src_pos none = {0, 0};
+    O->ws = true;
+    return gb_ref(O->g, "ws", 2, none, none);
+}
+
+/* A span's items, blanks (a reference to ws) after each item where the
+ * sample may have them inside the span, and at its edges for a whole
+ * sample; in a repetition, blanks after its last item stand between its
+ * copies and after the last one. */
 static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
 {
     struct src_pos none = {0, 0};
     struct item *it;
-    size_t n = pattern(S, p->s, p->i, p->j, &it);
+    size_t n = span_pattern(S, p, &it);
     struct expr_list items = {0};
+    bool whole = p->cls == CLS_ROOT;
+    size_t end = p->j > p->i ? S->smp[p->s].t[p->j - 1].to : 0;
+    if (whole && n && blank_at(S, p->s, it[0].from))
+        expr_list_push(&items, ws_expr(O));
     for (size_t q = 0; q < n;) {
         const struct group *g = NULL;
         for (uint32_t x = 0; x < p->ng; x++)
@@ -1191,16 +1777,31 @@ static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
                 g = &p->g[x];
         if (g) {
             struct expr_list in = {0};
-            for (uint32_t k = 0; k < g->len; k++)
+            bool trailing = false;
+            for (uint32_t k = 0; k < g->len; k++) {
                 expr_list_push(&in, item_expr(S, O, &it[q + k]));
+                size_t after = it[q + k].to;
+                if (after < end && blank_at(S, p->s, after)) {
+                    expr_list_push(&in, ws_expr(O));
+                    trailing = k + 1 == g->len;
+                }
+            }
             struct expr *seq = gb_seq(O->g, in.items, in.len, none, none);
             expr_list_push(&items, gb_quant(O->g, seq, 1, QUANT_INFINITE, none, none));
             expr_list_free(&in);
             q += (size_t)g->len * g->reps;
+            size_t after = it[q - 1].to;
+            if (!trailing && after < end && blank_at(S, p->s, after))
+                expr_list_push(&items, ws_expr(O));
         } else {
-            expr_list_push(&items, item_expr(S, O, &it[q++]));
+            expr_list_push(&items, item_expr(S, O, &it[q]));
+            size_t after = it[q++].to;
+            if (after < end && blank_at(S, p->s, after))
+                expr_list_push(&items, ws_expr(O));
         }
     }
+    if (whole && n && blank_at(S, p->s, end))
+        expr_list_push(&items, ws_expr(O));
     struct expr *e = gb_seq(O->g, items.items, items.len, none, none);
     expr_list_free(&items);
     free(it);
@@ -1210,7 +1811,7 @@ static struct expr *span_expr(struct st *S, struct out *O, const struct span *p)
 static void span_key(struct st *S, const struct span *p, uint32_t **key, size_t *n)
 {
     struct item *it;
-    size_t ni = pattern(S, p->s, p->i, p->j, &it);
+    size_t ni = span_pattern(S, p, &it);
     *n = key_of_items(it, ni, p->g, p->ng, key);
     free(it);
 }
@@ -1265,11 +1866,24 @@ static void set_note(struct structure_result *res, uint32_t rule, const struct s
     res->notes[rule][text->len - 1] = '\0';
 }
 
+/* A sequence whose items include a reference to `name` (an input rule's
+ * "ws value ws"). */
+static bool seen_ref(const struct expr *e, const char *name)
+{
+    if (e->kind != EXPR_CAT)
+        return false;
+    for (uint32_t i = 0; i < e->nchildren; i++)
+        if (e->children[i]->kind == EXPR_REF && strcmp(e->children[i]->u.ref.name, name) == 0)
+            return true;
+    return false;
+}
+
 static struct grammar *build(struct st *S, const char *file, struct strbuf *start_note)
 {
     struct src_pos none = {0, 0};
     struct out O = {grammar_new(file), xcalloc(S->ncls, sizeof(char *)),
-                    xcalloc(S->ncls, sizeof(bool)), xcalloc(S->ncls, sizeof(uint32_t)), 0};
+                    xcalloc(S->ncls, sizeof(bool)), xcalloc(S->ncls, sizeof(uint32_t)), 0, false,
+                    S, false};
     unsigned nvalue = 0, nword = 0, nsym = 0, nstring = 0;
     for (uint32_t c = 0; c < S->ncls; c++) {
         if (find(S, c) != c || !is_rule(S, c))
@@ -1299,11 +1913,19 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
             continue;
         bool seen = false;
         for (size_t a = 0; a < alts.len && !seen; a++)
-            seen = alts.items[a]->kind == EXPR_REF &&
-                   strcmp(alts.items[a]->u.ref.name, O.names[c]) == 0;
+            seen = (alts.items[a]->kind == EXPR_REF &&
+                    strcmp(alts.items[a]->u.ref.name, O.names[c]) == 0) ||
+                   seen_ref(alts.items[a], O.names[c]);
         if (!seen) {
-            struct item it = {c, 0, 0};
-            expr_list_push(&alts, item_expr(S, &O, &it));
+            struct item it = {c, 0, 0, 0};
+            struct expr *parts[3];
+            size_t np = 0;
+            if (blank_at(S, s, 0))
+                parts[np++] = ws_expr(&O);
+            parts[np++] = item_expr(S, &O, &it);
+            if (blank_at(S, s, S->smp[s].len))
+                parts[np++] = ws_expr(&O);
+            expr_list_push(&alts, gb_seq(O.g, parts, np, none, none));
         }
     }
     span_alts(S, &O, CLS_ROOT, &alts);
@@ -1315,6 +1937,7 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
     for (size_t q = 0; q < O.nqueue; q++) {
         uint32_t c = O.queue[q];
         /* its token texts, each once, in the order seen */
+        unsigned once = 0;
         for (size_t s = 0; s < S->ns; s++)
             for (size_t t = 0; t < S->smp[s].n; t++) {
                 uint32_t x = S->smp[s].t[t].cls;
@@ -1322,17 +1945,56 @@ static struct grammar *build(struct st *S, const char *file, struct strbuf *star
                     continue;
                 size_t len;
                 const char *text = tok_text(S, s, t, &len);
+                if (S->cls[c].kind == K_STRING && S->chars && once++)
+                    continue; /* one alternative holds them all */
                 expr_list_push(&alts, text_expr(&O, S->cls[c].kind, text, len));
             }
         span_alts(S, &O, c, &alts);
         for (uint32_t k = 0; k < S->cls[c].nincl; k++) {
-            struct item it = {find(S, S->cls[c].incl[k]), 0, 0};
+            struct item it = {find(S, S->cls[c].incl[k]), 0, 0, 0};
             expr_list_push(&alts, item_expr(S, &O, &it));
         }
         uint32_t r = gb_add_rule(O.g, O.names[c], none,
                                  gb_alt(O.g, alts.items, alts.len, NULL, none, none));
         alts.len = 0;
         set_note(S->res, r, &S->cls[c].note);
+    }
+    if (O.chars) {
+        struct expr_list parts = {0};
+        expr_list_push(&parts, gb_class(O.g, S->cr, S->ncr, false, none, none));
+        if (S->esc[0]) {
+            struct class_range r[16];
+            size_t nr = 0;
+            for (const char *c = S->esc; *c; c++)
+                r[nr++] = (struct class_range){(unsigned char)*c, (unsigned char)*c};
+            nr = gb_normalize_ranges(r, nr);
+            struct expr *e[2] = {gb_lit(O.g, "\\", 1, none, none),
+                                 gb_class(O.g, r, nr, false, none, none)};
+            expr_list_push(&parts, gb_seq(O.g, e, 2, none, none));
+        }
+        if (S->hex4) {
+            struct class_range r[3] = {{'0', '9'}, {'A', 'F'}, {'a', 'f'}};
+            struct expr *e[2] = {gb_lit(O.g, "\\u", 2, none, none),
+                                 gb_quant(O.g, gb_class(O.g, r, 3, false, none, none), 4, 4,
+                                          none, none)};
+            expr_list_push(&parts, gb_seq(O.g, e, 2, none, none));
+        }
+        struct expr *one = gb_alt(O.g, parts.items, parts.len, NULL, none, none);
+        expr_list_free(&parts);
+        uint32_t r = gb_add_rule(O.g, "chars", none,
+                                 gb_quant(O.g, one, 1, QUANT_INFINITE, none, none));
+        set_note(S->res, r, &S->chars_note);
+    }
+    if (O.ws) {
+        struct class_range r[8];
+        size_t nr = 0;
+        for (const char *c = S->blanks; *c; c++)
+            r[nr++] = (struct class_range){(unsigned char)*c, (unsigned char)*c};
+        nr = gb_normalize_ranges(r, nr);
+        struct expr *blank = gb_class(O.g, r, nr, false, none, none);
+        uint32_t w = gb_add_rule(O.g, "ws", none,
+                                 gb_quant(O.g, blank, 0, QUANT_INFINITE, none, none));
+        set_note(S->res, w, &S->blank_note);
     }
     expr_list_free(&alts);
     for (uint32_t c = 0; c < S->ncls; c++)
@@ -1367,17 +2029,25 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
     struct st S = {.o = o, .res = res, .diags = diags, .ns = n};
     S.block = (struct strbuf)STRBUF_INIT;
     S.smp = xcalloc(n ? n : 1, sizeof *S.smp);
+    S.blank_note = (struct strbuf)STRBUF_INIT;
+    S.chars_note = (struct strbuf)STRBUF_INIT;
     for (size_t s = 0; s < n; s++) {
         S.smp[s].name = samples[s].name;
         S.smp[s].text = samples[s].text;
         S.smp[s].len = samples[s].len;
+    }
+    learn_blanks(&S);
+    for (size_t s = 0; s < n && !S.failed; s++) {
         cut(&S, s);
         S.smp[s].head = xmalloc((S.smp[s].n ? S.smp[s].n : 1) * sizeof *S.smp[s].head);
         for (size_t t = 0; t < S.smp[s].n; t++)
             S.smp[s].head[t] = SIZE_MAX;
     }
     struct strbuf start_note = STRBUF_INIT;
-    merge_classes(&S);
+    if (!S.failed)
+        learn_strings(&S);
+    if (!S.failed)
+        merge_classes(&S);
     if (!S.failed)
         find_recursion(&S);
     if (!S.failed)
@@ -1410,7 +2080,11 @@ struct grammar *structure_learn(const char *file, const struct generalize_sample
     for (size_t s = 0; s < n; s++) {
         free(S.smp[s].t);
         free(S.smp[s].head);
+        free(S.smp[s].own);
+        free(S.smp[s].blank);
     }
+    strbuf_free(&S.blank_note);
+    strbuf_free(&S.chars_note);
     free(S.smp);
     free(S.spans);
     free(S.numbers);

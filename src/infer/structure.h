@@ -6,8 +6,17 @@
  * Each sample is cut into tokens: a run of ASCII letters, digits and "_"
  * (a word), a run of whitespace, a string ('"' up to the next '"' on its
  * line, "\" escaping the character after it: its quotes are never a class
- * of their own), or any other character alone.  Four steps follow, each
+ * of their own), or any other character alone.  Five steps follow, each
  * change taken only when every query of its attempt is answered yes:
+ *   0. blanks: when the oracle takes every sample without its blank runs
+ *      (a run between two word characters stays), the rest learns from
+ *      those texts; each boundary between tokens (and both ends) is asked
+ *      with a " " inserted, and "\t", "\n", "\r" (those no sample has)
+ *      each at every boundary taken, one query per sample, then all of them
+ *      at once; the grammar has `ws := [blanks]*` after each item where the
+ *      sample's boundary was taken (in a repetition, after its last item:
+ *      between the copies), at a whole sample's ends too.  A rejection of
+ *      the last query drops it all: the samples stay as they are;
  *   1. classes: tokens of one kind that can replace each other are merged
  *      into one class (a rule whose alternatives are their texts): for a
  *      token text b and an earlier class a, up to `contexts` occurrences of
@@ -26,7 +35,14 @@
  *      recursive: from [1,[2]] the span [2] gives value ::= "[" value "]",
  *      and the sample, in value too, value ::= "[" value "," value "]".
  *      A span whose pattern C already has is taken without queries (it is
- *      derived); a pattern rejected once is not asked again;
+ *      derived); a pattern rejected once is not asked again.  In a span
+ *      taken, an item of a class of separators (single characters, 2 to 32
+ *      texts) is asked with each other text of its class, in the span's
+ *      place and its first other context, and holds the texts taken only
+ *      ("-7" is a value, "*7" none: ("+" | "-") value); a span derived
+ *      must have texts its pattern holds.  No span is taken, nor read in
+ *      a pattern, right after an item of its own class ("+2" in "1+2"
+ *      would make value value);
  *   2b. inclusion: a class b (of words, strings or spans) that can stand
  *      where a recursive class a stands (up to `contexts` occurrences of a
  *      get b's texts) becomes an alternative of a; then each token of b is

@@ -19,6 +19,18 @@
  *   signed     S (("+" | "*") S)*, where S = "+"* [0-9]+  (a "+" is also a
  *              sign, a "*" never)
  *
+ *   jsonws     jsonlite with blanks (" ", "\t", "\n") between any two
+ *              tokens and at both ends: a token is "{", "}", "[", "]", ",",
+ *              ":", a string, a run of digits, "true" or "null"; no blank
+ *              inside a token (so "1 2" and "tr ue" are no members)
+ *   arithws    arith with blanks (" ", "\t") after any token, none before
+ *              the first: a token is "(", ")", "+", "-", "*" or a run of
+ *              digits
+ *   arithsign  arith with unary signs: F = [0-9]+ | "(" E ")" | ("+" | "-") F
+ *   jsonesc    jsonlite with JSON's strings in ASCII: S = "\"" (C | "\\" E |
+ *              "\\u" [0-9A-Fa-f]{4})* "\"", C = [ !#-[\]-~] (printable ASCII
+ *              but the quote and the backslash), E = ["\\/bfnrt]
+ *
  * nested, arith and jsonlite recurse once per level of nesting, at most MAX_DEPTH
  * levels (deeper is rejected; the inputs are at most 64 KiB).
  * A subject, not part of kpath. */
@@ -68,6 +80,7 @@ static int nested(int depth)
 }
 
 static int expr(int depth);
+static int signs; /* factor() takes unary signs (mode arithsign) */
 
 static int factor(int depth)
 {
@@ -75,6 +88,8 @@ static int factor(int depth)
         return 0;
     if (eat('('))
         return expr(depth + 1) && eat(')');
+    if (signs && (eat('+') || eat('-')))
+        return factor(depth + 1);
     return digits();
 }
 
@@ -115,12 +130,35 @@ static int word(const char *w)
     return 1;
 }
 
+static int escapes; /* jstring() takes JSON's strings in ASCII (mode jsonesc) */
+
+static int hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int jstring(void)
 {
     if (!eat('"'))
         return 0;
-    while (pos < len && buf[pos] >= 'a' && buf[pos] <= 'z')
+    while (pos < len && !escapes && buf[pos] >= 'a' && buf[pos] <= 'z')
         pos++;
+    while (pos < len && escapes && buf[pos] != '"') {
+        char c = buf[pos++];
+        if (c < 0x20 || c > 0x7e)
+            return 0;
+        if (c != '\\')
+            continue;
+        if (pos < len && strchr("\"\\/bfnrt", buf[pos]) && buf[pos]) {
+            pos++;
+            continue;
+        }
+        if (!eat('u'))
+            return 0;
+        for (int k = 0; k < 4; k++)
+            if (pos >= len || !hex(buf[pos++]))
+                return 0;
+    }
     return eat('"');
 }
 
@@ -149,6 +187,36 @@ static int jvalue(int depth)
     if (pos < len && buf[pos] == '"')
         return jstring();
     return digits() || word("true") || word("null");
+}
+
+/* Remove the blanks (characters of `set`) between tokens from buf: 0
+ * when a blank stands inside a string or between two word characters, or
+ * (when !lead) before the first token. */
+static int unblank(const char *set, int lead)
+{
+    size_t out = 0;
+    int quoted = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = buf[i];
+        if (c && strchr(set, c) && !quoted) {
+            size_t j = i;
+            while (j < len && buf[j] && strchr(set, buf[j]))
+                j++;
+            int word_before = out > 0 && ((buf[out - 1] >= '0' && buf[out - 1] <= '9') ||
+                                          (buf[out - 1] >= 'a' && buf[out - 1] <= 'z'));
+            int word_after = j < len && ((buf[j] >= '0' && buf[j] <= '9') ||
+                                         (buf[j] >= 'a' && buf[j] <= 'z'));
+            if ((word_before && word_after) || (!lead && out == 0))
+                return 0;
+            i = j - 1;
+            continue;
+        }
+        if (c == '"')
+            quoted = !quoted;
+        buf[out++] = c;
+    }
+    len = out;
+    return 1;
 }
 
 static int valid(const char *mode)
@@ -211,6 +279,18 @@ static int valid(const char *mode)
         } while (eat('+') || eat('*'));
         return pos == len;
     }
+    if (strcmp(mode, "jsonws") == 0)
+        return unblank(" \t\n", 1) && jvalue(0) && pos == len;
+    if (strcmp(mode, "arithws") == 0)
+        return unblank(" \t", 0) && expr(0) && pos == len;
+    if (strcmp(mode, "jsonesc") == 0) {
+        escapes = 1;
+        return jvalue(0) && pos == len;
+    }
+    if (strcmp(mode, "arithsign") == 0) {
+        signs = 1;
+        return expr(0) && pos == len;
+    }
     fprintf(stderr, "lang: unknown mode %s\n", mode);
     return 0;
 }
@@ -218,7 +298,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed|jsonws|arithws|arithsign|jsonesc <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);
