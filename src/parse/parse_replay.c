@@ -394,7 +394,7 @@ static bool tb_cond_word(const struct parser *p, const uint32_t *q, uint32_t j, 
 bool replay_set(struct parser *p, uint32_t j, uint32_t e)
 {
     struct forest *f = p->f;
-    uint32_t key[6], xs[STATES_MAX_DEPTH], origins[STATES_MAX_DEPTH];
+    uint32_t key[6], xs[STATES_MAX_DEPTH], origins[STATES_MAX_DEPTH], classes[STATES_MAX_DEPTH];
     /* Per level read: its item's node, dot and prediction, for the items
      * the transition advances (read once, in the walk). */
     uint32_t xnode[STATES_MAX_DEPTH], xdot[STATES_MAX_DEPTH], xpred[STATES_MAX_DEPTH];
@@ -416,13 +416,24 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
         uint32_t node = it->node, pred = it->dot ? it->anchor : x;
         xnode[d] = node, xdot[d] = it->dot, xpred[d] = pred;
         const struct item *pit = &ITEM(f, pred);
+        /* The origin class (level_key's): origins do not increase up the
+         * stack (a prediction's one waiter is an item of the prediction's
+         * set, so its origin is at most that set, the origin of the level
+         * below), so an equal origin is the level just below's, whose class
+         * it takes; only an origin greater than it (never met) is looked
+         * for among all. */
         uint32_t origin = pit->anchor, cls = d;
         origins[d] = origin;
-        for (uint32_t i = 0; i < d; i++)
-            if (origins[i] == origin) {
-                cls = i;
-                break;
-            }
+        if (d && origin == origins[d - 1]) {
+            cls = classes[d - 1];
+        } else if (d && origin > origins[d - 1]) {
+            for (uint32_t i = 0; i < d; i++)
+                if (origins[i] == origin) {
+                    cls = i;
+                    break;
+                }
+        }
+        classes[d] = cls;
         uint32_t dot = state_dot(p, node, it->dot);
         /* Below a state (d > 0): its next levels met lately first. */
         struct next_level *nl = d      ? p->next_levels + 2 * (size_t)above
