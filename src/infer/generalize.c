@@ -128,12 +128,21 @@ struct generalize {
      * part omitted together with the rule's other optional parts)? */
     unsigned char *try_kind; /* enum omission_kind */
     size_t try_ninputs;
+    /* optional parts: the inputs of the example groups after the first,
+     * asked in a second round when the first said yes (their kinds), and
+     * the outcome of the first round */
+    struct strbuf *more_inputs;
+    unsigned char *more_kind;
+    size_t nmore;
+    int first_out; /* enum outcome */
     /* the one optional item of the same sequence every combination also
      * omitted (its index), else UINT32_MAX */
     uint32_t try_sibling;
 };
 
 enum outcome { ACCEPTED, REJECTED, UNDECIDED, STOPPED };
+
+static void free_inputs(struct strbuf *inputs, size_t n);
 
 /* ---- small helpers ----------------------------------------------------------- */
 
@@ -982,6 +991,14 @@ struct span {
  * sample with those items only (E: when the program rejects it, C and D
  * say nothing of the omission). */
 enum omission_kind { OMIT_ALONE, OMIT_WITH, OMIT_ALONE_ITEMS, OMIT_WITH_ITEMS, OMIT_ITEMS_ONLY };
+/* A try_kind byte: the kind in its low 3 bits, above them the example
+ * group: the inputs of group w give the lattice items around the omission
+ * their w-th example other than their own text (group 0 is the first). */
+#define KIND_BITS 3
+#define KIND_OF(b) ((b) & ((1u << KIND_BITS) - 1))
+#define GROUP_OF(b) ((b) >> KIND_BITS)
+#define KIND_IN(kind, group) ((unsigned char)((kind) | ((group) << KIND_BITS)))
+#define MAX_EXAMPLE_GROUPS 8
 
 static int compare_span(const void *a, const void *b)
 {
@@ -1005,29 +1022,38 @@ static void apply_edits(const struct generalize_sample *s, struct span *edits, s
 
 static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, uint32_t inst,
                                    size_t from, size_t to, size_t *n, struct span **subs,
-                                   size_t *nsubs);
+                                   size_t *nsubs, size_t group);
 
 /* The answers of the attempt's inputs by kind (G->try_kind).  *alone: every
  * edit by itself accepted (also with the lattice items given other
- * examples, where the program accepts those items so); *with: every
- * combination with the rule's other optional parts.  Frees try_kind. */
-static void verdict_of(struct generalize *G, bool *alone, bool *with)
+ * examples, where the program accepts those items so: per example group);
+ * *with: every combination with the rule's other optional parts.  Frees
+ * try_kind. */
+static void verdict_peek(const struct generalize *G, bool *alone, bool *with)
 {
-    bool items = true;
+    bool items[MAX_EXAMPLE_GROUPS];
+    for (size_t w = 0; w < MAX_EXAMPLE_GROUPS; w++)
+        items[w] = true;
     *alone = *with = true;
     for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++)
-        if (G->try_kind[k] == OMIT_ITEMS_ONLY)
-            items = items && G->attempt[k].answer == MEMBERSHIP_YES;
+        if (KIND_OF(G->try_kind[k]) == OMIT_ITEMS_ONLY)
+            items[GROUP_OF(G->try_kind[k])] &= G->attempt[k].answer == MEMBERSHIP_YES;
     for (size_t k = 0; k < G->nattempt && k < G->try_ninputs; k++) {
         bool yes = G->attempt[k].answer == MEMBERSHIP_YES;
-        switch ((enum omission_kind)G->try_kind[k]) {
+        size_t w = GROUP_OF(G->try_kind[k]);
+        switch ((enum omission_kind)KIND_OF(G->try_kind[k])) {
         case OMIT_ALONE: *alone = *alone && yes; break;
         case OMIT_WITH: *with = *with && yes; break;
-        case OMIT_ALONE_ITEMS: *alone = *alone && (yes || !items); break;
-        case OMIT_WITH_ITEMS: *with = *with && (yes || !items); break;
+        case OMIT_ALONE_ITEMS: *alone = *alone && (yes || !items[w]); break;
+        case OMIT_WITH_ITEMS: *with = *with && (yes || !items[w]); break;
         case OMIT_ITEMS_ONLY: break;
         }
     }
+}
+
+static void verdict_of(struct generalize *G, bool *alone, bool *with)
+{
+    verdict_peek(G, alone, with);
     free(G->try_kind);
     G->try_kind = NULL;
     G->try_ninputs = 0;
@@ -1094,7 +1120,7 @@ static bool start_repetition(struct generalize *G, struct expr *cat, uint32_t i,
         size_t nspan, nsubs;
         struct span *subs;
         struct span *spans = other_optional(G, cat->rule, occs[o].sample, occs[o].inst, from, to,
-                                            &nspan, &subs, &nsubs);
+                                            &nspan, &subs, &nsubs, 0);
         if (nsubs) {
             struct span *edits = xcalloc(nsubs + 1, sizeof *edits);
             memcpy(edits, subs, nsubs * sizeof *edits);
@@ -1230,10 +1256,12 @@ static bool fuses_words(const struct generalize_sample *s, size_t from, size_t t
  * tree) is: the outermost instances of elements that may be left out (x?,
  * x*) within the same occurrence of the rule's right-hand side (not inside
  * other rules), that derived text outside [from, to) and whose omission
- * alone joins no two words.  A malloc'd array of *n, in text order. */
+ * alone joins no two words.  A malloc'd array of *n, in text order.
+ * *subs: the lattice items' texts there outside [from, to), each with its
+ * group-th example (from 0) other than that text, where it has one. */
 static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, uint32_t inst,
                                    size_t from, size_t to, size_t *n, struct span **subs,
-                                   size_t *nsubs)
+                                   size_t *nsubs, size_t group)
 {
     size_t subs_cap = 0;
     *subs = NULL;
@@ -1264,10 +1292,12 @@ static struct span *other_optional(struct generalize *G, uint32_t r, size_t s, u
                 if (G->item_rule[i] != node->expr->u.ref.target || (a < to && b > from))
                     continue;
                 const struct lattice_item *it = &l->items[i];
-                for (size_t x = 0; x < it->nexamples; x++) {
+                for (size_t x = 0, other = 0; x < it->nexamples; x++) {
                     const struct expr *ex = it->examples[x];
                     if (ex->u.lit.len == b - a &&
                         memcmp(ex->u.lit.text, G->samples[s].text + a, b - a) == 0)
+                        continue;
+                    if (other++ < group)
                         continue;
                     *subs = xgrow(*subs, &subs_cap, *nsubs + 1, sizeof **subs);
                     (*subs)[(*nsubs)++] = (struct span){a, b, k, ex->u.lit.text, ex->u.lit.len};
@@ -1307,7 +1337,9 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     struct occ *occs = occurrences(G, seq, &nocc);
     struct strbuf *inputs = xcalloc(5 * nocc + 6, sizeof *inputs);
     unsigned char *kind = xcalloc(5 * nocc + 6, sizeof *kind);
-    size_t n = 0;
+    size_t n = 0, nmore = 0, more_cap = 3 * MAX_EXAMPLE_GROUPS * nocc + 1;
+    struct strbuf *more = xcalloc(more_cap, sizeof *more);
+    unsigned char *more_kind = xcalloc(more_cap, sizeof *more_kind);
     uint32_t sibling = NO_SIBLING - 1; /* none seen yet */
     for (size_t o = 0; o < nocc; o++) {
         const struct sample_tree *t = &G->trees[occs[o].sample];
@@ -1325,9 +1357,9 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
         size_t nspan, nsubs;
         struct span *subs;
         struct span *spans = other_optional(G, seq->rule, occs[o].sample, occs[o].inst, from,
-                                            to, &nspan, &subs, &nsubs);
+                                            to, &nspan, &subs, &nsubs, 0);
         const struct generalize_sample *smp = &G->samples[occs[o].sample];
-        struct span *edits = xcalloc(nspan + nsubs + 1, sizeof *edits);
+        struct span *edits = xcalloc(nspan + 1, sizeof *edits);
         edits[0] = (struct span){from, to, 0, "", 0};
         if (nspan) {
             uint32_t c = NO_SIBLING;
@@ -1340,19 +1372,37 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
             apply_edits(smp, edits, 1 + nspan, &inputs[n]);
             kind[n++] = OMIT_WITH;
         }
-        if (nsubs) {
-            /* the items given other examples: alone, then with the omissions */
+        /* the items given other examples, each of them in turn (a part
+         * that may go before a path may not go before every text the path
+         * holds): alone, then with the omissions */
+        for (size_t w = 0; nsubs && w < MAX_EXAMPLE_GROUPS; w++) {
+            struct strbuf *to_in = inputs;
+            unsigned char *to_kind = kind;
+            size_t *to_n = &n;
+            if (w) {
+                to_in = more;
+                to_kind = more_kind;
+                to_n = &nmore;
+                size_t ignored;
+                free(subs);
+                free(other_optional(G, seq->rule, occs[o].sample, occs[o].inst, from, to,
+                                    &ignored, &subs, &nsubs, w));
+                if (!nsubs)
+                    break;
+            }
+            free(edits);
+            edits = xcalloc(nspan + nsubs + 1, sizeof *edits);
             memcpy(edits, subs, nsubs * sizeof *edits);
-            apply_edits(smp, edits, nsubs, &inputs[n]);
-            kind[n++] = OMIT_ITEMS_ONLY;
+            apply_edits(smp, edits, nsubs, &to_in[*to_n]);
+            to_kind[(*to_n)++] = KIND_IN(OMIT_ITEMS_ONLY, w);
             edits[0] = (struct span){from, to, 0, "", 0};
             memcpy(edits + 1, subs, nsubs * sizeof *edits);
-            apply_edits(smp, edits, 1 + nsubs, &inputs[n]);
-            kind[n++] = OMIT_ALONE_ITEMS;
+            apply_edits(smp, edits, 1 + nsubs, &to_in[*to_n]);
+            to_kind[(*to_n)++] = KIND_IN(OMIT_ALONE_ITEMS, w);
             if (nspan) {
                 memcpy(edits + 1 + nsubs, spans, nspan * sizeof *edits);
-                apply_edits(smp, edits, 1 + nsubs + nspan, &inputs[n]);
-                kind[n++] = OMIT_WITH_ITEMS;
+                apply_edits(smp, edits, 1 + nsubs + nspan, &to_in[*to_n]);
+                to_kind[(*to_n)++] = KIND_IN(OMIT_WITH_ITEMS, w);
             }
         }
         free(edits);
@@ -1394,8 +1444,16 @@ static bool start_optional(struct generalize *G, struct expr *seq, uint32_t i, u
     if (!n) {
         free_inputs(inputs, n);
         free(kind);
+        free_inputs(more, nmore);
+        free(more_kind);
         return false;
     }
+    free_inputs(G->more_inputs, G->nmore);
+    free(G->more_kind);
+    G->more_inputs = more;
+    G->more_kind = more_kind;
+    G->nmore = nmore;
+    G->first_out = ACCEPTED;
     struct strbuf what = STRBUF_INIT;
     for (uint32_t c = i; c < j; c++) {
         const struct expr *e = is_cat ? seq->children[c] : seq;
@@ -1469,6 +1527,30 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
     struct expr *seq = G->try_seq;
     bool is_cat = seq->kind == EXPR_CAT, changed = false;
     bool alone, with;
+    if (G->nmore) {
+        /* the first round said yes: now the items' other examples */
+        struct strbuf *more = G->more_inputs;
+        unsigned char *more_kind = G->more_kind;
+        size_t nmore = G->nmore;
+        G->more_inputs = NULL;
+        G->more_kind = NULL;
+        G->nmore = 0;
+        verdict_peek(G, &alone, &with);
+        if (out != STOPPED && alone && with) {
+            G->try_kind = xrealloc(G->try_kind, G->try_ninputs + nmore);
+            memcpy(G->try_kind + G->try_ninputs, more_kind, nmore);
+            G->try_ninputs += nmore;
+            free(more_kind);
+            G->first_out = out;
+            start_attempt(G, PENDING_OPTIONAL, more, nmore);
+            return false;
+        }
+        free_inputs(more, nmore);
+        free(more_kind);
+    }
+    if (out != STOPPED && G->first_out != ACCEPTED)
+        out = out == REJECTED || G->first_out == REJECTED ? REJECTED : UNDECIDED;
+    G->first_out = ACCEPTED;
     verdict_of(G, &alone, &with);
     if (out != STOPPED && alone && with) {
         struct expr *q;
@@ -1761,6 +1843,8 @@ bool generalize_finish(struct generalize *G)
     free(G->cats);
     free(G->elements);
     free(G->try_kind);
+    free_inputs(G->more_inputs, G->nmore);
+    free(G->more_kind);
     note_of(G, G->g->nrules ? G->g->nrules - 1 : 0);
     for (size_t i = 0; i < G->nsamples; i++)
         tree_free(&G->trees[i]);

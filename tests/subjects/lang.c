@@ -18,7 +18,9 @@
  *              signs or fractions)
  *   signed     S (("+" | "*") S)*, where S = "+"* [0-9]+  (a "+" is also a
  *              sign, a "*" never)
- *
+ *   authority  "s://" ([a-z]+ "@")? H ("/" P)?, where H = [a-z]+ ("." [a-z]+)*
+ *              and P = [a-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]* (a URL in small:
+ *              the path holds what a host may not)
  *   jsonws     jsonlite with blanks (" ", "\t", "\n") between any two
  *              tokens and at both ends: a token is "{", "}", "[", "]", ",",
  *              ":", a string, a run of digits, "true" or "null"; no blank
@@ -219,6 +221,31 @@ static int unblank(const char *set, int lead)
     return 1;
 }
 
+static int path_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c && strchr("-._~:/?#[]@!$&'()*+,;=%", c));
+}
+
+/* authority: "s://" ([a-z]+ "@")? H ("/" P)? */
+static int authority(void)
+{
+    if (!word("s://"))
+        return 0;
+    size_t at = pos;
+    if (lower_run() && eat('@'))
+        at = pos; /* the user; else what was read is the host */
+    pos = at;
+    if (!lower_run())
+        return 0;
+    while (eat('.'))
+        if (!lower_run())
+            return 0;
+    if (eat('/'))
+        while (pos < len && path_char(buf[pos]))
+            pos++;
+    return pos == len;
+}
+
 static int valid(const char *mode)
 {
     if (strcmp(mode, "nested") == 0)
@@ -291,6 +318,8 @@ static int valid(const char *mode)
         signs = 1;
         return expr(0) && pos == len;
     }
+    if (strcmp(mode, "authority") == 0)
+        return authority();
     fprintf(stderr, "lang: unknown mode %s\n", mode);
     return 0;
 }
@@ -298,7 +327,7 @@ static int valid(const char *mode)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed|jsonws|arithws|arithsign|jsonesc <input\n");
+        fprintf(stderr, "usage: lang digits|optional|list|ident|nested|dotted|arith|either|jsonlite|signed|jsonws|arithws|arithsign|jsonesc|authority <input\n");
         return 2;
     }
     len = fread(buf, 1, sizeof buf, stdin);
