@@ -1211,7 +1211,16 @@ static int repetitions_next(struct generalize *G)
         }
         /* rejected (or nothing to ask): not the same run again, shorter */
         G->rep_at = i + k * L;
-        if (start_repetition(G, cat, i, L, k))
+        /* a run followed by the start of its group once more, x (s x)^k
+         * read as (x s)^k x, repeats from where the items after it fit:
+         * x (s x)+, a label ("." label)+ as a person writes it */
+        uint32_t p = 0;
+        while (p + 1 < L && i + k * L + p < n &&
+               expr_equal(cat->children[i + k * L + p], cat->children[i + p]))
+            p++;
+        if (p && was_tried(G, TRY_REPETITION, cat->children[i + p], NULL, L))
+            p = 0;
+        if (start_repetition(G, cat, i + p, L, k))
             return 1;
     }
     free(G->cats);

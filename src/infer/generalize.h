@@ -13,7 +13,9 @@
  *      the last item accepted (added once, named after the item);
  *   2. repetitions: a group of L consecutive items occurring r >= 2 times in a
  *      row in a sequence is tried with 1 to 5 occurrences (the sample's own
- *      occurrences, in turn); all accepted makes it (group)+;
+ *      occurrences, in turn); all accepted makes it (group)+.  A run
+ *      followed by the first p < L items of its group once more is read from
+ *      after them: x "." x "." x is x ("." x)+, not (x ".")+ x;
  *   3. optional parts: in each sequence (an alternative of one item counts as
  *      one), subsequences are omitted, longest first, then leftmost; all
  *      accepted makes the subsequence optional.  Its own parts are tried
@@ -21,6 +23,12 @@
  *      optional suffixes); a subsequence that starts or ends with an optional
  *      item is not tried (the shorter one is), nor a whole occurrence of a
  *      repeated group (that is one repetition less, not an optional part).
+ *      An omission is also asked with the rule's other optional parts left
+ *      out, and with the lattice items of the rule around it given another
+ *      of their examples: the first other example with the first round, and
+ *      when all that is accepted, each further example in a second round
+ *      (a path of URI characters after an authority left out is read as a
+ *      host, which "a.b" fits and "/:@" does not).
  * Strings go first so equal items show up as runs (1 . 2 . 3 becomes digits
  * "." digits "." digits), and repetitions before optional parts so a run is
  * not cut into optional pieces.  After each change the samples are parsed
