@@ -324,11 +324,12 @@ TEST(generalize_finds_a_repetition)
 {
     struct learned l;
     learn("S := \"x\" \",\" \"x\" \",\" \"x\";\n", "x,x,x", lang_list, &l);
-    /* ("x" ",") twice in a row: 1..5 times all accepted, then the
-     * repetition can be omitted. */
-    CHECK_STR(l.text.data, "S := (\"x\" \",\")* \"x\";\n");
-    CHECK(strstr(l.log.data, "repetition of \"x\" \",\"") != NULL);
-    CHECK(strstr(l.log.data, "  => (\"x\" \",\")+\n") != NULL);
+    /* ("x" ",") twice in a row and an "x" after them: the run is read
+     * from the first ",", ("," "x") twice; 1..5 times all accepted, then
+     * the repetition can be omitted. */
+    CHECK_STR(l.text.data, "S := \"x\" (\",\" \"x\")*;\n");
+    CHECK(strstr(l.log.data, "repetition of \",\" \"x\"") != NULL);
+    CHECK(strstr(l.log.data, "  => (\",\" \"x\")+\n") != NULL);
     CHECK(same_language(l.g, lang_list, "x,", 7));
     learned_free(&l);
 }
@@ -454,7 +455,7 @@ TEST(generalize_finished_early_keeps_the_changes_so_far)
 {
     /* x,x,x with "x" ("," "x")*: after the sample (#1) nothing changed
      * yet; the strings of the rule go first and stay (each "x" tries lower,
-     * 3 queries, each "," printable, 5: #2-#20), then the repetition is
+     * 3 queries, each "," urilower, 5: #2-#20), then the repetition is
      * asked (#21-#24, 2 times is the sample) and made; stopped at 24 it is
      * kept, though the optional parts are not tried yet. */
     struct learned early, later;
@@ -467,7 +468,7 @@ TEST(generalize_finished_early_keeps_the_changes_so_far)
               &(struct how){.stepwise = true, .stop_after = 24, .notes = true}, &later);
     CHECK(!later.ok);
     CHECK_INT(later.res.changes, 1);
-    CHECK(strstr(strbuf_str(&later.text), "S := (\"x\" \",\")+ \"x\";") != NULL);
+    CHECK(strstr(strbuf_str(&later.text), "S := \"x\" (\",\" \"x\")+;") != NULL);
     /* what was learned so far is a grammar that still parses the sample */
     struct graph *graph = graph_build(later.g);
     struct parse_options po = {.max_input_size = 1024, .max_memory = (size_t)64 << 20};
