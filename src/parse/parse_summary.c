@@ -670,6 +670,21 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
     uint32_t *row = NULL, row_chain = NONE;
     uint32_t next_k = k;
     for (; m < f->len; m++) {
+        if (chain == row_chain && chain == last_chain && summary == last_in &&
+            last_out == summary && f->narrow && dot + 1 >= min && dot + 1 < max) {
+            /* A run: the step row says ch keeps the chain, and the summary
+             * no longer grows (the union with the chain's is itself), so
+             * each step only counts: dot and the items stood for. */
+            uint32_t limit = f->len - m < max - 1 - dot ? f->len : m + (max - 1 - dot);
+            uint32_t from = m;
+            const unsigned char *text = f->narrow;
+            while (m < limit && text[m] < 128 && row[text[m]] == chain)
+                m++;
+            dot += m - from;
+            stood_for += (size_t)(m - from) * (1 + next_k);
+            if (m == f->len)
+                break;
+        }
         uint32_t ch = text_at(f, m), next;
         if (ch < 128 && dot + 1 >= min && dot + 1 < max) {
             /* Past the minimum, a step by ASCII ch from chain is the same
