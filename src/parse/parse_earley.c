@@ -723,6 +723,7 @@ static void parser_free(struct parser *p)
             free(p->root_levels[i]);
     free(p->root_levels);
     free(p->last_values);
+    free(p->ff_none);
     free(p->rec_old);
     free(p->rec_words);
     free(p->rec_tb);
@@ -804,7 +805,8 @@ static size_t parser_memory(const struct parser *p)
                                              VALUES_CACHE_SLOTS * sizeof *p->values_cache +
                                              2 * p->next_levels_cap * sizeof *p->next_levels +
                                              p->root_levels_rows * 256 * sizeof **p->root_levels +
-                                             p->last_values_cap * sizeof *p->last_values
+                                             p->last_values_cap * sizeof *p->last_values +
+                                             p->ff_none_cap * sizeof *p->ff_none
                                        : 0;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + caches +
                per_position;
@@ -848,7 +850,7 @@ static uint32_t run(struct parser *p)
         /* One leaf pending here and nothing beyond: a set that a transition
          * may stand for (replay_set), or that is recorded as one. */
         p->rec = false;
-        size_t replayed_before = p->stats.sets_replayed;
+        size_t replayed_before = p->stats.sets_replayed, computed_before = p->stats.sets_computed;
         if (p->states && p->lookahead && j > 0 && j < f->len && e != NONE &&
             PENDING(p, e).next == NONE && p->last_pending <= j && replay_set(p, j, e)) {
             furthest = j;
@@ -914,8 +916,28 @@ static uint32_t run(struct parser *p)
         bool root_done = p->accept_stamp == j + 1;
         if (j == f->len && root_done)
             f->root = f->per_set ? p->accept : PACKED(f, item_packed(f, p->accept)).right;
-        if (p->det)
-            furthest = j = fast_forward(p, j);
+        if (p->det) {
+            /* After a replayed set whose transition's shape the fast path
+             * cannot stand for, it is not asked. */
+            bool replayed = p->stats.sets_replayed != replayed_before ||
+                            p->stats.sets_computed != computed_before;
+            uint32_t id = replayed ? p->replayed_id : NONE;
+            if (id == NONE || id >= p->ff_none_cap || p->ff_none[id] != p->states_gen) {
+                uint32_t to = fast_forward(p, j);
+                if (id != NONE && to == j && p->ff_shape) {
+                    if (id >= p->ff_none_cap) {
+                        size_t old = p->ff_none_cap, cap = old ? old : 64;
+                        while (cap <= id)
+                            cap *= 2;
+                        p->ff_none = xrealloc(p->ff_none, cap * sizeof *p->ff_none);
+                        memset(p->ff_none + old, 0, (cap - old) * sizeof *p->ff_none);
+                        p->ff_none_cap = cap;
+                    }
+                    p->ff_none[id] = p->states_gen;
+                }
+                furthest = j = to;
+            }
+        }
     }
     return furthest;
 }

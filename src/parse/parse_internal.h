@@ -300,6 +300,14 @@ struct parser {
      * (see struct values_cache): looked up by id before the hashed cache. */
     struct values_cache *last_values;
     size_t last_values_cap;
+    /* Per transition id: states_gen when the fast path could not stand for
+     * the set after one replayed by it because of the set's shape
+     * (fast_forward's ff_shape), which is the transition's: the fast path
+     * is then not asked again after it. */
+    uint32_t *ff_none;
+    size_t ff_none_cap;
+    uint32_t replayed_id;         /* the transition of the set just replayed, or NONE */
+    bool ff_shape;                /* fast_forward stood for nothing because of the set's shape */
     uint32_t states_gen;
     uint32_t budget_quiet;          /* sets replayed since the budget was looked at (run) */
     bool rec;                     /* the current set is being recorded */

@@ -79,6 +79,8 @@ void states_clear(struct parser *p)
                     memset(p->root_levels[i], 0, 256 * sizeof *p->root_levels[i]);
         if (p->last_values)
             memset(p->last_values, 0, p->last_values_cap * sizeof *p->last_values);
+        if (p->ff_none)
+            memset(p->ff_none, 0, p->ff_none_cap * sizeof *p->ff_none);
         p->states_gen = 1;
     }
 }
@@ -599,6 +601,7 @@ bool replay_set(struct parser *p, uint32_t j, uint32_t e)
     p->stats.items_made += nitems;
     if (f->nitems > p->stats.items_peak)
         p->stats.items_peak = f->nitems;
+    p->replayed_id = id;
     if (programmed)
         p->stats.sets_computed++;
     else

@@ -564,7 +564,9 @@ void collect_items(struct parser *p)
  * an escape, the end of the input), the last set stood for is written as the
  * parser leaves a set (X's item, the chain's predictions, each waiting on the
  * one before, and the pending leaf) and full Earley sets go on from there.
- * Returns the last set stood for (j when none). */
+ * Returns the last set stood for (j when none); p->ff_shape says whether
+ * none was because of the shape of set j (see run: after a replayed set the
+ * shape is its transition's, so the answer is remembered per transition). */
 
 /* The summary of the top symbol of chain `id` over one character. */
 static uint32_t chain_summary(struct parser *p, uint32_t id)
@@ -628,7 +630,13 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
 {
     struct forest *f = p->f;
     const struct graph *g = p->g;
-    if (!p->lookahead || j + 1 >= f->len || p->last_pending != j + 1)
+    p->ff_shape = false;
+    if (!p->lookahead || j + 1 >= f->len)
+        return j;
+    /* From here on every test that fails is about the set's shape: its
+     * items and pending leaves, and the character it was entered with. */
+    p->ff_shape = true;
+    if (p->last_pending != j + 1)
         return j;
     uint32_t slot = (j + 1) & p->pending_mask;
     uint32_t e = p->pending_head[slot];
@@ -657,6 +665,7 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
     for (uint32_t i = k, y = PENDING(p, e).waiter; i-- > 0; y = ITEM(f, y).list & ~LIST_ONE)
         if (ITEM(f, y).node != nodes[i])
             return j;
+    p->ff_shape = false;
     /* The steps. */
     uint32_t min = g->nodes[q].expr->u.quant.min, max = g->nodes[q].expr->u.quant.max;
     uint32_t dot = X.dot, summary = X.dot ? X.list : CHAIN_SET_EMPTY;
