@@ -87,6 +87,11 @@ struct parse_stats {
      * added to something already made, or a cycle): the others are
      * summarized in the order they were made. */
     size_t sets_by_components;
+    /* Sets replayed after which the fast path was not asked: their
+     * transition's shape (the items and pending leaves it writes, the
+     * character it was entered with) is one it cannot stand for after, as
+     * it found the first time it was asked after that transition. */
+    size_t fast_path_unasked;
 };
 
 struct forest; /* opaque */

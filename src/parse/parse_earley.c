@@ -936,6 +936,8 @@ static uint32_t run(struct parser *p)
                     p->ff_none[id] = p->states_gen;
                 }
                 furthest = j = to;
+            } else {
+                p->stats.fast_path_unasked++;
             }
         }
     }
