@@ -719,12 +719,15 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
                 break;
         }
         if (summary != last_in || chain != last_chain) {
-            last_in = summary, last_chain = chain;
+            last_chain = chain;
             uint32_t s = chain_summary(p, chain);
             chain_sets_acc_start(cs);
             chain_sets_acc_add(cs, summary);
             chain_sets_acc_add(cs, s);
             last_out = chain_sets_acc_take(cs);
+            /* A union with the chain's summary again is the same set: the
+             * next step from last_out on this chain needs no union. */
+            last_in = last_out;
         }
         summary = last_out;
         dot++;
