@@ -723,7 +723,7 @@ static void parser_free(struct parser *p)
             free(p->root_levels[i]);
     free(p->root_levels);
     free(p->last_values);
-    free(p->ff_none);
+    free(p->ff_shapes);
     free(p->rec_old);
     free(p->rec_words);
     free(p->rec_tb);
@@ -806,7 +806,7 @@ static size_t parser_memory(const struct parser *p)
                                              2 * p->next_levels_cap * sizeof *p->next_levels +
                                              p->root_levels_rows * 256 * sizeof **p->root_levels +
                                              p->last_values_cap * sizeof *p->last_values +
-                                             p->ff_none_cap * sizeof *p->ff_none
+                                             p->ff_shapes_cap * sizeof *p->ff_shapes
                                        : 0;
         return chunks + doubling + doubling / 2 + summaries + summaries / 2 + caches +
                per_position;
@@ -917,27 +917,36 @@ static uint32_t run(struct parser *p)
         if (j == f->len && root_done)
             f->root = f->per_set ? p->accept : PACKED(f, item_packed(f, p->accept)).right;
         if (p->det) {
-            /* After a replayed set whose transition's shape the fast path
-             * cannot stand for, it is not asked. */
+            /* After a replayed set, its transition's shape: the fast path
+             * is not asked when it cannot stand for anything after it, and
+             * told where to start when it can. */
             bool replayed = p->stats.sets_replayed != replayed_before ||
                             p->stats.sets_computed != computed_before;
             uint32_t id = replayed ? p->replayed_id : NONE;
-            if (id == NONE || id >= p->ff_none_cap || p->ff_none[id] != p->states_gen) {
+            struct ff_shape *known = id != NONE && id < p->ff_shapes_cap &&
+                                             p->ff_shapes[id].gen == p->states_gen
+                                         ? &p->ff_shapes[id]
+                                         : NULL;
+            if (known && known->x == NONE) {
+                p->stats.fast_path_unasked++;
+            } else {
+                p->ff_hint_x = known ? p->set_first_item + known->x : NONE;
+                p->ff_hint_chain = known ? known->chain : NONE;
                 uint32_t to = fast_forward(p, j);
-                if (id != NONE && to == j && p->ff_shape) {
-                    if (id >= p->ff_none_cap) {
-                        size_t old = p->ff_none_cap, cap = old ? old : 64;
+                if (id != NONE && !known && (p->ff_shape || p->ff_x != NONE)) {
+                    if (id >= p->ff_shapes_cap) {
+                        size_t old = p->ff_shapes_cap, cap = old ? old : 64;
                         while (cap <= id)
                             cap *= 2;
-                        p->ff_none = xrealloc(p->ff_none, cap * sizeof *p->ff_none);
-                        memset(p->ff_none + old, 0, (cap - old) * sizeof *p->ff_none);
-                        p->ff_none_cap = cap;
+                        p->ff_shapes = xrealloc(p->ff_shapes, cap * sizeof *p->ff_shapes);
+                        memset(p->ff_shapes + old, 0, (cap - old) * sizeof *p->ff_shapes);
+                        p->ff_shapes_cap = cap;
                     }
-                    p->ff_none[id] = p->states_gen;
+                    p->ff_shapes[id] = (struct ff_shape){
+                        p->states_gen, p->ff_shape ? NONE : p->ff_x - p->set_first_item,
+                        p->ff_chain};
                 }
                 furthest = j = to;
-            } else {
-                p->stats.fast_path_unasked++;
             }
         }
     }

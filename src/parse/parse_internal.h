@@ -300,14 +300,21 @@ struct parser {
      * (see struct values_cache): looked up by id before the hashed cache. */
     struct values_cache *last_values;
     size_t last_values_cap;
-    /* Per transition id: states_gen when the fast path could not stand for
-     * the set after one replayed by it because of the set's shape
-     * (fast_forward's ff_shape), which is the transition's: the fast path
-     * is then not asked again after it. */
-    uint32_t *ff_none;
-    size_t ff_none_cap;
+    /* Per transition id, what the fast path found of the shape of a set it
+     * replayed (valid when gen is states_gen), which is the transition's:
+     * x NONE, the fast path cannot stand for the sets after it, and is not
+     * asked again; else the quantifier item it starts from (its offset in
+     * the set) and its chain, which it then takes without looking for them
+     * (ff_hint_x, ff_hint_chain). */
+    struct ff_shape { uint32_t gen, x, chain; } *ff_shapes;
+    size_t ff_shapes_cap;
     uint32_t replayed_id;         /* the transition of the set just replayed, or NONE */
-    bool ff_shape;                /* fast_forward stood for nothing because of the set's shape */
+    /* fast_forward's: in, the item and chain to start from (NONE: look);
+     * out, whether it stood for nothing because of the set's shape, else
+     * (the shape taken) the item and chain it started from. */
+    uint32_t ff_hint_x, ff_hint_chain;
+    bool ff_shape;
+    uint32_t ff_x, ff_chain;
     uint32_t states_gen;
     uint32_t budget_quiet;          /* sets replayed since the budget was looked at (run) */
     bool rec;                     /* the current set is being recorded */

@@ -79,8 +79,8 @@ void states_clear(struct parser *p)
                     memset(p->root_levels[i], 0, 256 * sizeof *p->root_levels[i]);
         if (p->last_values)
             memset(p->last_values, 0, p->last_values_cap * sizeof *p->last_values);
-        if (p->ff_none)
-            memset(p->ff_none, 0, p->ff_none_cap * sizeof *p->ff_none);
+        if (p->ff_shapes)
+            memset(p->ff_shapes, 0, p->ff_shapes_cap * sizeof *p->ff_shapes);
         p->states_gen = 1;
     }
 }

@@ -565,8 +565,10 @@ void collect_items(struct parser *p)
  * parser leaves a set (X's item, the chain's predictions, each waiting on the
  * one before, and the pending leaf) and full Earley sets go on from there.
  * Returns the last set stood for (j when none); p->ff_shape says whether
- * none was because of the shape of set j (see run: after a replayed set the
- * shape is its transition's, so the answer is remembered per transition). */
+ * none was because of the shape of set j, and if not, p->ff_x and
+ * p->ff_chain are the item X and the chain it found (see run: after a
+ * replayed set the shape is its transition's, so the answer is remembered
+ * per transition and given back as p->ff_hint_x and p->ff_hint_chain). */
 
 /* The summary of the top symbol of chain `id` over one character. */
 static uint32_t chain_summary(struct parser *p, uint32_t id)
@@ -630,7 +632,7 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
 {
     struct forest *f = p->f;
     const struct graph *g = p->g;
-    p->ff_shape = false;
+    p->ff_shape = false, p->ff_x = NONE;
     if (!p->lookahead || j + 1 >= f->len)
         return j;
     /* From here on every test that fails is about the set's shape: its
@@ -642,30 +644,40 @@ uint32_t fast_forward(struct parser *p, uint32_t j)
     uint32_t e = p->pending_head[slot];
     if (e == NONE || PENDING(p, e).next != NONE)
         return j;
-    /* Up from the leaf's waiter through unit predictions of this set, each
-     * with one waiter, to X. */
-    uint32_t x = PENDING(p, e).waiter, depth = 0;
-    while (x >= p->set_first_item && ITEM(f, x).dot == 0 && node_is_unit(f, ITEM(f, x).node)) {
-        uint32_t l = ITEM(f, x).list;
-        if (++depth > PARSE_DET_MAX_CHAIN || l == NONE || !(l & LIST_ONE))
+    uint32_t x, chain, k, leaf;
+    const uint32_t *nodes;
+    if (p->ff_hint_x != NONE) {
+        /* The shape of a transition whose set the fast path took before. */
+        x = p->ff_hint_x, chain = p->ff_hint_chain;
+        nodes = parse_det_nodes(p->det, chain, &k, &leaf);
+    } else {
+        /* Up from the leaf's waiter through unit predictions of this set,
+         * each with one waiter, to X. */
+        uint32_t depth = 0;
+        x = PENDING(p, e).waiter;
+        while (x >= p->set_first_item && ITEM(f, x).dot == 0 && node_is_unit(f, ITEM(f, x).node)) {
+            uint32_t l = ITEM(f, x).list;
+            if (++depth > PARSE_DET_MAX_CHAIN || l == NONE || !(l & LIST_ONE))
+                return j;
+            x = l & ~LIST_ONE;
+        }
+        uint32_t xnode = ITEM(f, x).node;
+        if (x < p->set_first_item || xnode == f->start_node || g->nodes[xnode].kind != NODE_QUANT)
             return j;
-        x = l & ~LIST_ONE;
+        chain = parse_det_chain(p->det, graph_children(g, xnode)[0], text_at(f, j));
+        if (chain == PARSE_DET_NONE)
+            return j;
+        nodes = parse_det_nodes(p->det, chain, &k, &leaf);
+        if (k != depth || leaf != PENDING(p, e).symbol)
+            return j;
+        for (uint32_t i = k, y = PENDING(p, e).waiter; i-- > 0; y = ITEM(f, y).list & ~LIST_ONE)
+            if (ITEM(f, y).node != nodes[i])
+                return j;
     }
-    struct item X = ITEM(f, x);
-    if (x < p->set_first_item || X.node == f->start_node || g->nodes[X.node].kind != NODE_QUANT)
-        return j;
-    uint32_t q = X.node, c = graph_children(g, q)[0];
-    uint32_t chain = parse_det_chain(p->det, c, text_at(f, j));
-    if (chain == PARSE_DET_NONE)
-        return j;
-    uint32_t k, leaf;
-    const uint32_t *nodes = parse_det_nodes(p->det, chain, &k, &leaf);
-    if (k != depth || leaf != PENDING(p, e).symbol)
-        return j;
-    for (uint32_t i = k, y = PENDING(p, e).waiter; i-- > 0; y = ITEM(f, y).list & ~LIST_ONE)
-        if (ITEM(f, y).node != nodes[i])
-            return j;
     p->ff_shape = false;
+    p->ff_x = x, p->ff_chain = chain;
+    struct item X = ITEM(f, x);
+    uint32_t q = X.node, c = graph_children(g, q)[0];
     /* The steps. */
     uint32_t min = g->nodes[q].expr->u.quant.min, max = g->nodes[q].expr->u.quant.max;
     uint32_t dot = X.dot, summary = X.dot ? X.list : CHAIN_SET_EMPTY;
