@@ -143,7 +143,7 @@ struct importer {
     struct expr **any_tokens;    /* '.' or '~' in parser rules: ALTs to fill */
     char ***any_excluded;        /* per any_tokens: NULL-ended names left out */
     size_t nany, any_cap, any_excluded_cap;
-    struct expr **ci_literals;   /* CATs that are one case-insensitive literal */
+    struct ci_literal *ci_literals; /* CATs that are one case-insensitive literal */
     size_t nci, ci_cap;
     struct not_rule *not_rules;  /* ~RULE in lexer rules, resolved at the end */
     size_t nnot_rules, not_rules_cap;
@@ -156,6 +156,14 @@ struct importer {
     size_t nlazies, lazies_cap;
     struct alike_warning *alike; /* see warn_alike */
     size_t nalike, alike_cap;
+};
+
+/* A literal of a case-insensitive grammar (or rule) that holds a letter:
+ * a CAT of classes [Xx] and literals, and the text as written. */
+struct ci_literal {
+    struct expr *e;
+    const char *text;            /* in the grammar's arena */
+    size_t len;
 };
 
 /* A `~(... RULE ...)` in a lexer rule: the class `cls` holds the
@@ -880,7 +888,8 @@ static struct expr *make_literal(struct afile *F, const char *text, size_t len, 
     if (e->kind == EXPR_CAT) {
         struct importer *im = F->im;
         im->ci_literals = xgrow(im->ci_literals, &im->ci_cap, im->nci + 1, sizeof *im->ci_literals);
-        im->ci_literals[im->nci++] = e;
+        im->ci_literals[im->nci++] =
+            (struct ci_literal){e, arena_strndup(&g->arena, text, len), len};
     }
     return e;
 }
@@ -1595,10 +1604,36 @@ static void parse_file(struct afile *F)
 
 /* ---- after parsing ------------------------------------------------------ */
 
-static int ptr_cmp(const void *a, const void *b)
+static int ci_cmp(const void *a, const void *b)
 {
-    uintptr_t x = (uintptr_t) * (struct expr *const *)a, y = (uintptr_t) * (struct expr *const *)b;
+    uintptr_t x = (uintptr_t)((const struct ci_literal *)a)->e;
+    uintptr_t y = (uintptr_t)((const struct ci_literal *)b)->e;
     return x < y ? -1 : x > y;
+}
+
+/* The case-insensitive literal e is, or NULL. */
+static const struct ci_literal *ci_literal_of(const struct importer *im, const struct expr *e)
+{
+    if (e->kind != EXPR_CAT || !im->nci)
+        return NULL;
+    struct ci_literal key = {(struct expr *)e, NULL, 0};
+    return bsearch(&key, im->ci_literals, im->nci, sizeof *im->ci_literals, ci_cmp);
+}
+
+/* The text of a literal as written (true), a case-insensitive one
+ * included; false for anything else and for the empty literal. */
+static bool literal_text(const struct importer *im, const struct expr *e, const char **text,
+                         size_t *len)
+{
+    if (e->kind == EXPR_LIT) {
+        *text = e->u.lit.text, *len = e->u.lit.len;
+        return *len > 0;
+    }
+    const struct ci_literal *ci = ci_literal_of(im, e);
+    if (!ci)
+        return false;
+    *text = ci->text, *len = ci->len;
+    return true;
 }
 
 static bool is_terminal(const struct importer *im, const struct expr *e)
@@ -1612,9 +1647,7 @@ static bool is_terminal(const struct importer *im, const struct expr *e)
         return r != RULE_NONE && r < im->g->nrules && im->info[r].lexer;
     }
     /* a case-insensitive literal: a CAT of classes and literals */
-    if (e->kind == EXPR_CAT && im->nci)
-        return bsearch(&e, im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp) != NULL;
-    return false;
+    return ci_literal_of(im, e) != NULL;
 }
 
 static struct expr *skip_ref(struct grammar *g, const char *name, struct src_pos at)
@@ -2107,10 +2140,14 @@ static void warn_rule(struct importer *im, uint32_t r, char *one, char *many)
 static uint32_t literal_token_rule(const struct importer *im, const struct expr *lit)
 {
     const struct grammar *g = im->g;
+    const char *text, *rtext;
+    size_t len, rlen;
+    if (!literal_text(im, lit, &text, &len))
+        return RULE_NONE;
     for (uint32_t r = 0; r < g->nrules; r++) {
         const struct expr *e = g->rules[r].rhs;
-        if (im->info[r].lexer && !im->info[r].fragment && e->kind == EXPR_LIT &&
-            e->u.lit.len == lit->u.lit.len && memcmp(e->u.lit.text, lit->u.lit.text, e->u.lit.len) == 0)
+        if (im->info[r].lexer && !im->info[r].fragment && literal_text(im, e, &rtext, &rlen) &&
+            rlen == len && memcmp(rtext, text, len) == 0)
             return r;
     }
     return RULE_NONE;
@@ -2123,7 +2160,7 @@ static void modes_after(struct importer *im, const struct expr *token, bool *in)
     uint32_t r = RULE_NONE;
     if (token->kind == EXPR_REF)
         r = grammar_find_rule(g, token->u.ref.name);
-    else if (token->kind == EXPR_LIT)
+    else
         r = literal_token_rule(im, token);
     if (r == RULE_NONE || r >= g->nrules || !im->info[r].lexer) {
         in[0] = true;
@@ -2339,7 +2376,8 @@ static void build_lexer_spec(struct importer *im)
 {
     struct grammar *g = im->g;
     struct lexer_rule *rules = NULL;
-    size_t n = 0, cap = 0;
+    size_t *lens = NULL; /* per implicit rule: its text's length */
+    size_t n = 0, cap = 0, lens_cap = 0;
     struct expr **stack = NULL;
     size_t top = 0, stack_cap = 0;
     for (uint32_t r = 0; r < g->nrules; r++) {
@@ -2349,16 +2387,22 @@ static void build_lexer_spec(struct importer *im)
         stack[top++] = g->rules[r].rhs;
         while (top) {
             struct expr *e = stack[--top];
-            if (e->kind == EXPR_LIT && e->u.lit.len && literal_token_rule(im, e) == RULE_NONE) {
+            const char *text;
+            size_t len;
+            if (literal_text(im, e, &text, &len)) {
+                /* a token (a case-insensitive one is not its pieces) */
+                if (literal_token_rule(im, e) != RULE_NONE)
+                    continue;
                 bool seen = false;
                 for (size_t k = 0; k < n && !seen; k++)
-                    seen = rules[k].rhs->u.lit.len == e->u.lit.len &&
-                           memcmp(rules[k].rhs->u.lit.text, e->u.lit.text, e->u.lit.len) == 0;
+                    seen = lens[k] == len && memcmp(rules[k].name, text, len) == 0;
                 if (!seen) {
                     rules = xgrow(rules, &cap, n + 1, sizeof *rules);
-                    rules[n++] = (struct lexer_rule){.name = e->u.lit.text, .rhs = e,
-                                                     .implicit = true};
+                    lens = xgrow(lens, &lens_cap, n + 1, sizeof *lens);
+                    lens[n] = len;
+                    rules[n++] = (struct lexer_rule){.name = text, .rhs = e, .implicit = true};
                 }
+                continue;
             }
             /* children in reverse, so that the first is taken first */
             for (uint32_t j = e->nchildren; j-- > 0;) {
@@ -2368,6 +2412,7 @@ static void build_lexer_spec(struct importer *im)
         }
     }
     free(stack);
+    free(lens);
     for (uint32_t r = 0; r < g->nrules; r++) {
         const struct rule_info *ri = &im->info[r];
         if (!ri->lexer)
@@ -2383,6 +2428,13 @@ static void build_lexer_spec(struct importer *im)
     spec->rules = arena_alloc(&g->arena, (n ? n : 1) * sizeof *spec->rules);
     if (n)
         memcpy(spec->rules, rules, n * sizeof *rules);
+    /* sorted by address as im->ci_literals (finish_structure) */
+    struct lexer_literal *ci = arena_alloc(&g->arena, (im->nci ? im->nci : 1) * sizeof *ci);
+    for (size_t k = 0; k < im->nci; k++)
+        ci[k] = (struct lexer_literal){im->ci_literals[k].e, im->ci_literals[k].text,
+                                       im->ci_literals[k].len};
+    spec->ci_literals = ci;
+    spec->nci = (uint32_t)im->nci;
     spec->neofs = (uint32_t)im->neofs;
     spec->eofs = arena_alloc(&g->arena, (im->neofs ? im->neofs : 1) * sizeof *spec->eofs);
     if (im->neofs)
@@ -2399,7 +2451,7 @@ static const char *finish_structure(struct importer *im)
 {
     struct grammar *g = im->g;
     if (im->nci > 1)
-        qsort(im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp);
+        qsort(im->ci_literals, im->nci, sizeof *im->ci_literals, ci_cmp);
     build_lexer_spec(im);
     join_more_tokens(im);
     size_t errors_before = im->diags->errors;

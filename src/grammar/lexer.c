@@ -658,6 +658,33 @@ bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexe
 
 /* ---- text that the lexer reads back ------------------------------------ */
 
+static int ci_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const struct lexer_literal *)a)->e;
+    uintptr_t y = (uintptr_t)((const struct lexer_literal *)b)->e;
+    return x < y ? -1 : x > y;
+}
+
+/* The text of e when it is a literal (a case-insensitive one included) and
+ * not empty. */
+static bool literal_text(const struct lexer_spec *spec, const struct expr *e, const char **text,
+                         size_t *len)
+{
+    if (e->kind == EXPR_LIT) {
+        *text = e->u.lit.text, *len = e->u.lit.len;
+        return *len > 0;
+    }
+    if (e->kind != EXPR_CAT || !spec->nci)
+        return false;
+    struct lexer_literal key = {e, NULL, 0};
+    const struct lexer_literal *ci =
+        bsearch(&key, spec->ci_literals, spec->nci, sizeof *spec->ci_literals, ci_cmp);
+    if (!ci)
+        return false;
+    *text = ci->text, *len = ci->len;
+    return true;
+}
+
 uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const struct expr *e)
 {
     if (e->rule >= g->nrules || lexer_rule_index(lx, g->rules[e->rule].name) != RULE_NONE)
@@ -667,13 +694,14 @@ uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const 
         uint32_t r = lexer_rule_index(lx, e->u.ref.name);
         return r != RULE_NONE && !spec->rules[r].fragment ? r : RULE_NONE;
     }
-    if (e->kind != EXPR_LIT || e->u.lit.len == 0)
+    const char *text, *rtext;
+    size_t len, rlen;
+    if (!literal_text(spec, e, &text, &len))
         return RULE_NONE;
     for (uint32_t r = 0; r < spec->nrules; r++) {
         const struct lexer_rule *lr = &spec->rules[r];
-        const struct expr *x = lr->rhs;
-        if (!lr->fragment && x->kind == EXPR_LIT && x->u.lit.len == e->u.lit.len &&
-            memcmp(x->u.lit.text, e->u.lit.text, e->u.lit.len) == 0)
+        if (!lr->fragment && literal_text(spec, lr->rhs, &rtext, &rlen) && rlen == len &&
+            memcmp(rtext, text, len) == 0)
             return r;
     }
     return RULE_NONE;

@@ -59,9 +59,20 @@ struct lexer_rule {
     bool more, pushes, pops; /* -> more; enters by pushMode; -> popMode */
 };
 
+/* A literal of a case-insensitive grammar that holds a letter: the
+ * importer writes it as a CAT of classes [Xx] and literals (e); its text
+ * as written tells which token it is, as a literal's does. */
+struct lexer_literal {
+    const struct expr *e;
+    const char *text;
+    size_t len;
+};
+
 struct lexer_spec {
     struct lexer_rule *rules; /* ANTLR's priority order: implicit tokens, then file order */
     uint32_t nrules;
+    const struct lexer_literal *ci_literals; /* sorted by e's address */
+    uint32_t nci;
     /* The exprs that EOF follows in a lexer rule (the alternative before
      * it, or an empty literal for an alternative that is EOF alone): they
      * match only where the text ends right after them.  The character-level
@@ -111,7 +122,8 @@ bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexe
 
 /* The token (index in spec.rules) that element e of grammar g writes when
  * it is a token of a parser rule: a reference to a token rule, or a literal
- * (the implicit token or the lexer rule that spells it); else RULE_NONE. */
+ * (a case-insensitive one included: the implicit token or the lexer rule
+ * that spells it); else RULE_NONE. */
 uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const struct expr *e);
 
 struct lexer_span {
