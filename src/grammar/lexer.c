@@ -510,7 +510,13 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
             if (q->kind == S_ACCEPT && q->rule < best)
                 best = q->rule;
         }
-        if (best != RULE_NONE && i > pos) {
+        /* An empty match only as a last resort, and only one that changes
+         * the mode (golang's `OTHER: -> mode(DEFAULT_MODE), channel(HIDDEN)`
+         * leaves its mode where none of its tokens fits): ANTLR takes it
+         * and goes on in the new mode; one that stays would repeat forever. */
+        if (best != RULE_NONE &&
+            (i > pos || (!lx->spec->rules[best].more &&
+                         (lx->spec->rules[best].pops || lx->rule_enters[best] != NO_STATE)))) {
             *rule = best;
             *end = i;
             found = true;
@@ -575,9 +581,13 @@ struct lex_run {
     uint32_t mode;
     uint32_t *stack;        /* owned: the modes below the current one */
     size_t depth, cap;
+    uint32_t empties;       /* empty tokens in a row at pos (see longest_match) */
 };
 
-#define LEX_RUN_START {0, SIZE_MAX, 0, NULL, 0, 0}
+/* More empty tokens in a row than this are a loop of modes: an error. */
+#define MAX_EMPTY_TOKENS 8
+
+#define LEX_RUN_START {0, SIZE_MAX, 0, NULL, 0, 0, 0}
 
 static void lex_run_copy(struct lex_run *dst, const struct lex_run *src)
 {
@@ -601,10 +611,13 @@ static int next_token(struct sim *sim, struct lex_run *run, const char *text, si
     while (run->pos < len) {
         uint32_t r = 0;
         size_t end = run->pos;
-        if (!longest_match(sim, run->mode, text, len, run->pos, &r, &end)) {
+        if (!longest_match(sim, run->mode, text, len, run->pos, &r, &end) ||
+            (end == run->pos && ++run->empties > MAX_EMPTY_TOKENS)) {
             *error_at = run->more_start != SIZE_MAX ? run->more_start : run->pos;
             return -1;
         }
+        if (end > run->pos)
+            run->empties = 0;
         const struct lexer_rule *lr = &lx->spec->rules[r];
         if (lr->pops) {
             run->mode = run->depth ? run->stack[--run->depth] : run->mode;

@@ -20,6 +20,9 @@
  *     `( '--[[' .*? ']]' | '--' ~'\n'* )` the second alternative still
  *     reads to the line end;
  *   - EOF inside a lexer rule matches only at the end of the text;
+ *   - an empty match is taken only where no rule matches more and only
+ *     when its rule changes the mode (ANTLR then goes on in the new mode;
+ *     an empty token that stays would repeat forever);
  *   - commands: skip and channel(...) (the token is dropped from the
  *     parser's sequence, kept here as `hidden`), more (the text joins the
  *     next token), type(X) (the token counts as X), pushMode(M), popMode,
@@ -109,8 +112,11 @@ uint32_t lexer_rule_index(const struct lexer *lx, const char *name);
 /* Split text[0..len) into tokens, hidden ones included, into *out (a
  * malloc'd array the caller frees, also on failure) and *nout.  True when
  * the whole text was split; false when no token rule matches at *error_at
- * (a byte offset; also when a rule matches only the empty text there, or
- * when the text ends inside a `more` token, then *error_at is its start). */
+ * (a byte offset; also when a rule matches only the empty text there and
+ * changes no mode, or more than 8 such empty tokens come in a row, or when
+ * the text ends inside a `more` token, then *error_at is its start).  An
+ * empty token that changes the mode, where no rule matches more, is a
+ * token (golang's `OTHER: -> mode(DEFAULT_MODE), channel(HIDDEN)`). */
 bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexer_token **out,
                size_t *nout, size_t *error_at);
 
