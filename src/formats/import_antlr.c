@@ -110,6 +110,11 @@ struct rule_info {
     bool ends_input;  /* a parser rule that names EOF: an entry point */
     const char *type; /* -> type(X): X (for the lexer, grammar/lexer.h) */
     bool mode_followed; /* a skip token whose mode change a skip rule follows */
+    /* Code in a lexer rule: a predicate guards it (predicated); code comes
+     * before its first element or more than once (no_alias: no parser
+     * literal names it, as ANTLR aliases only `'x'`, `'x' {code}` and
+     * `'x' {pred}?`, commands allowed). */
+    bool predicated, no_alias;
 };
 
 /* A name declared in `tokens { ... }`: a token type with no rule, which
@@ -197,6 +202,8 @@ struct afile {
     bool token_option;           /* a --token definition: it replaces a rule of that name */
     uint32_t cur_rule;
     const char *cur_rule_name;
+    uint32_t rule_items, rule_code; /* elements and code read in the current rule */
+    bool rule_code_first, rule_predicated; /* code before any element; a predicate */
     const char *cur_mode;        /* after `mode NAME;` (arena), else NULL */
     int depth;
     bool failed_rule;
@@ -847,6 +854,11 @@ static void note_action(struct afile *F, bool predicate, struct src_pos at)
         im->predicates++;
     else
         im->actions++;
+    if (F->in_lexer_rule) {
+        F->rule_code_first = F->rule_code_first || !F->rule_items;
+        F->rule_code++;
+        F->rule_predicated = F->rule_predicated || predicate;
+    }
     im->code_at = xgrow(im->code_at, &im->code_at_cap, im->ncode_at + 1, sizeof *im->code_at);
     im->code_at[im->ncode_at++] = (struct alike_rule){predicate ? "predicate" : "action", F->file,
                                                       at};
@@ -1321,6 +1333,7 @@ static struct expr *parse_alternative(struct afile *F)
         if (e) {
             expr_list_push(&items, e);
             eof_last = false;
+            F->rule_items++;
         }
     }
     struct expr *seq = NULL;
@@ -1443,6 +1456,8 @@ static void parse_rule(struct afile *F)
     F->rule_ci = F->case_insensitive;
     F->cur_rule_name = name.text;
     F->cur_rule = RULE_NONE;
+    F->rule_items = F->rule_code = 0;
+    F->rule_code_first = F->rule_predicated = false;
     uint32_t existing = grammar_find_rule(im->g, name.text);
     if (existing == RULE_NONE) {
         struct expr *placeholder = gb_lit(im->g, "", 0, name.pos, name.pos);
@@ -1450,7 +1465,7 @@ static void parse_rule(struct afile *F)
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
                                                    F->cur_mode, NULL, false, false, false, false,
-                                                   NULL, false};
+                                                   NULL, false, false, false};
         if (!F->is_main || F->token_option)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->token_option) {
@@ -1459,7 +1474,7 @@ static void parse_rule(struct afile *F)
         F->cur_rule = existing;
         struct rule_info *ri = &im->info[existing];
         *ri = (struct rule_info){true, false, false, ri->main_file, false, ri->mode, NULL,
-                                 false, false, false, false, NULL, false};
+                                 false, false, false, false, NULL, false, false, false};
     } else if (F->is_main && im->info[existing].main_file) {
         struct src_pos p = im->g->rules[existing].pos;
         error_at(F, name.pos, "rule '%s' is defined twice (first at %u:%u)", name.text,
@@ -1520,8 +1535,11 @@ static void parse_rule(struct afile *F)
         if (F->tok.kind == T_ACTION)
             next(F);
     }
-    if (F->cur_rule != RULE_NONE)
+    if (F->cur_rule != RULE_NONE) {
         im->g->rules[F->cur_rule].rhs = rhs;
+        im->info[F->cur_rule].predicated = F->rule_predicated;
+        im->info[F->cur_rule].no_alias = F->rule_code_first || F->rule_code > 1;
+    }
 }
 
 /* A whole file: header, prequel, rules and modes. */
@@ -2146,14 +2164,20 @@ static uint32_t literal_token_rule(const struct importer *im, const struct expr 
         return RULE_NONE;
     for (uint32_t r = 0; r < g->nrules; r++) {
         const struct expr *e = g->rules[r].rhs;
-        if (im->info[r].lexer && !im->info[r].fragment && literal_text(im, e, &rtext, &rlen) &&
+        if (im->info[r].lexer && !im->info[r].fragment && !im->info[r].no_alias &&
+            literal_text(im, e, &rtext, &rlen) &&
             rlen == len && memcmp(rtext, text, len) == 0)
             return r;
     }
     return RULE_NONE;
 }
 
-/* Marks in[] the modes the lexer can be in after `token`. */
+static void modes_after_rule(struct importer *im, uint32_t r, bool *in);
+
+/* Marks in[] the modes the lexer can be in after `token`.  A token of a
+ * parser rule is also every token that `-> type(X)` makes one of its type (JavaScript's `BackTickInside: '`' -> type(BackTick),
+ * popMode` ends a template that BackTick, which pushes, began): the modes
+ * after any of them. */
 static void modes_after(struct importer *im, const struct expr *token, bool *in)
 {
     struct grammar *g = im->g;
@@ -2166,6 +2190,16 @@ static void modes_after(struct importer *im, const struct expr *token, bool *in)
         in[0] = true;
         return;
     }
+    modes_after_rule(im, r, in);
+    for (uint32_t t = 0; t < g->nrules; t++)
+        if (t != r && im->info[t].lexer && !im->info[t].fragment && im->info[t].type &&
+            strcmp(im->info[t].type, g->rules[r].name) == 0)
+            modes_after_rule(im, t, in);
+}
+
+static void modes_after_rule(struct importer *im, uint32_t r, bool *in)
+{
+    struct grammar *g = im->g;
     struct rule_info *info = &im->info[r];
     if (info->enters || !info->pops) {
         in[mode_index(im, info->enters ? info->enters : info->mode)] = true;
@@ -2347,7 +2381,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
         im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
-                                         false, false, false, NULL, false};
+                                         false, false, false, NULL, false, false, false};
         made = g->rules[r].name;
     }
     expr_list_free(&refs);
@@ -2421,7 +2455,8 @@ static void build_lexer_spec(struct importer *im)
         rules[n++] = (struct lexer_rule){
             .name = g->rules[r].name, .rhs = g->rules[r].rhs, .mode = ri->mode, .type = ri->type,
             .enters = ri->enters, .fragment = ri->fragment, .skip = ri->skip, .more = ri->more,
-            .pushes = ri->pushes, .pops = ri->pops};
+            .pushes = ri->pushes, .pops = ri->pops, .predicated = ri->predicated,
+            .no_alias = ri->no_alias};
     }
     struct lexer_spec *spec = arena_alloc(&g->arena, sizeof *spec);
     spec->nrules = (uint32_t)n;
@@ -2541,7 +2576,7 @@ static const char *finish_structure(struct importer *im)
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
                 im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
-                                                 false, false, false, false, NULL, false};
+                                                 false, false, false, false, NULL, false, false, false};
                 start = w;
             }
         }

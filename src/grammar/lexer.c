@@ -488,8 +488,8 @@ static bool add_closure(struct sim *sim, struct state_set *s, uint32_t from, boo
 
 /* The longest match of mode m's rules at text[pos..): its rule and end, or
  * false when none matches a non-empty text. */
-static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t len, size_t pos,
-                          uint32_t *rule, size_t *end)
+static bool longest_match(struct sim *sim, uint32_t m, bool bottom, const char *text, size_t len,
+                          size_t pos, uint32_t *rule, size_t *end)
 {
     const struct lexer *lx = sim->lx;
     const struct state *st = lx->states;
@@ -507,7 +507,10 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
         uint32_t best = RULE_NONE;
         for (uint32_t k = 0; k < sim->cur.n; k++) {
             const struct state *q = &st[MEMBER_STATE(sim->cur.items[k])];
-            if (q->kind == S_ACCEPT && q->rule < best)
+            /* A predicate that guards a popMode must be false where no
+             * mode was pushed (ANTLR's lexer would fail on the pop). */
+            if (q->kind == S_ACCEPT && q->rule < best &&
+                !(bottom && lx->spec->rules[q->rule].pops && lx->spec->rules[q->rule].predicated))
                 best = q->rule;
         }
         /* An empty match only as a last resort, and only one that changes
@@ -611,7 +614,7 @@ static int next_token(struct sim *sim, struct lex_run *run, const char *text, si
     while (run->pos < len) {
         uint32_t r = 0;
         size_t end = run->pos;
-        if (!longest_match(sim, run->mode, text, len, run->pos, &r, &end) ||
+        if (!longest_match(sim, run->mode, run->depth == 0, text, len, run->pos, &r, &end) ||
             (end == run->pos && ++run->empties > MAX_EMPTY_TOKENS)) {
             *error_at = run->more_start != SIZE_MAX ? run->more_start : run->pos;
             return -1;
@@ -713,7 +716,8 @@ uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const 
         return RULE_NONE;
     for (uint32_t r = 0; r < spec->nrules; r++) {
         const struct lexer_rule *lr = &spec->rules[r];
-        if (!lr->fragment && literal_text(spec, lr->rhs, &rtext, &rlen) && rlen == len &&
+        if (!lr->fragment && !lr->no_alias && literal_text(spec, lr->rhs, &rtext, &rlen) &&
+            rlen == len &&
             memcmp(rtext, text, len) == 0)
             return r;
     }

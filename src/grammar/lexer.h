@@ -60,6 +60,8 @@ struct lexer_rule {
     bool fragment, implicit; /* implicit: a parser literal no lexer rule spells */
     bool skip;               /* -> skip or -> channel(...): not a parser token */
     bool more, pushes, pops; /* -> more; enters by pushMode; -> popMode */
+    bool predicated;         /* a semantic predicate guards it (not run) */
+    bool no_alias;           /* no parser literal names it: code before its literal */
 };
 
 /* A literal of a case-insensitive grammar that holds a letter: the
