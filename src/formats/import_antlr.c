@@ -2275,7 +2275,7 @@ static const char *skip_back_rule(struct importer *im, size_t p, const bool *in,
             continue;
         struct rule *tr = &g->rules[t];
         memset(after, 0, nmodes * sizeof *after);
-        modes_after(im, skip_ref(g, tr->name, tr->pos), after);
+        modes_after_rule(im, t, after); /* this rule's own, not its type's */
         bool stays_here = true, returns = false;
         for (size_t q = 0; q < nmodes; q++) {
             if (!after[q] || q == p)
@@ -2353,7 +2353,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         if (im->info[t].enters || im->info[t].pops) {
             /* where it leads: other modes are followed back (skip_back_rule) */
             memset(after, 0, nmodes * sizeof *after);
-            modes_after(im, ref, after);
+            modes_after_rule(im, t, after); /* this rule's own, not its type's */
             for (size_t q = 0; q < nmodes; q++) {
                 if (!after[q] || in[q])
                     continue;
