@@ -110,6 +110,11 @@ struct rule_info {
     bool ends_input;  /* a parser rule that names EOF: an entry point */
     const char *type; /* -> type(X): X (for the lexer, grammar/lexer.h) */
     bool mode_followed; /* a skip token whose mode change a skip rule follows */
+    /* Code in a lexer rule: a predicate guards it (predicated); code comes
+     * before its first element or more than once (no_alias: no parser
+     * literal names it, as ANTLR aliases only `'x'`, `'x' {code}` and
+     * `'x' {pred}?`, commands allowed). */
+    bool predicated, no_alias;
 };
 
 /* A name declared in `tokens { ... }`: a token type with no rule, which
@@ -143,7 +148,7 @@ struct importer {
     struct expr **any_tokens;    /* '.' or '~' in parser rules: ALTs to fill */
     char ***any_excluded;        /* per any_tokens: NULL-ended names left out */
     size_t nany, any_cap, any_excluded_cap;
-    struct expr **ci_literals;   /* CATs that are one case-insensitive literal */
+    struct ci_literal *ci_literals; /* CATs that are one case-insensitive literal */
     size_t nci, ci_cap;
     struct not_rule *not_rules;  /* ~RULE in lexer rules, resolved at the end */
     size_t nnot_rules, not_rules_cap;
@@ -156,6 +161,14 @@ struct importer {
     size_t nlazies, lazies_cap;
     struct alike_warning *alike; /* see warn_alike */
     size_t nalike, alike_cap;
+};
+
+/* A literal of a case-insensitive grammar (or rule) that holds a letter:
+ * a CAT of classes [Xx] and literals, and the text as written. */
+struct ci_literal {
+    struct expr *e;
+    const char *text;            /* in the grammar's arena */
+    size_t len;
 };
 
 /* A `~(... RULE ...)` in a lexer rule: the class `cls` holds the
@@ -189,6 +202,8 @@ struct afile {
     bool token_option;           /* a --token definition: it replaces a rule of that name */
     uint32_t cur_rule;
     const char *cur_rule_name;
+    uint32_t rule_items, rule_code; /* elements and code read in the current rule */
+    bool rule_code_first, rule_predicated; /* code before any element; a predicate */
     const char *cur_mode;        /* after `mode NAME;` (arena), else NULL */
     int depth;
     bool failed_rule;
@@ -839,6 +854,11 @@ static void note_action(struct afile *F, bool predicate, struct src_pos at)
         im->predicates++;
     else
         im->actions++;
+    if (F->in_lexer_rule) {
+        F->rule_code_first = F->rule_code_first || !F->rule_items;
+        F->rule_code++;
+        F->rule_predicated = F->rule_predicated || predicate;
+    }
     im->code_at = xgrow(im->code_at, &im->code_at_cap, im->ncode_at + 1, sizeof *im->code_at);
     im->code_at[im->ncode_at++] = (struct alike_rule){predicate ? "predicate" : "action", F->file,
                                                       at};
@@ -880,7 +900,8 @@ static struct expr *make_literal(struct afile *F, const char *text, size_t len, 
     if (e->kind == EXPR_CAT) {
         struct importer *im = F->im;
         im->ci_literals = xgrow(im->ci_literals, &im->ci_cap, im->nci + 1, sizeof *im->ci_literals);
-        im->ci_literals[im->nci++] = e;
+        im->ci_literals[im->nci++] =
+            (struct ci_literal){e, arena_strndup(&g->arena, text, len), len};
     }
     return e;
 }
@@ -1312,6 +1333,7 @@ static struct expr *parse_alternative(struct afile *F)
         if (e) {
             expr_list_push(&items, e);
             eof_last = false;
+            F->rule_items++;
         }
     }
     struct expr *seq = NULL;
@@ -1434,6 +1456,8 @@ static void parse_rule(struct afile *F)
     F->rule_ci = F->case_insensitive;
     F->cur_rule_name = name.text;
     F->cur_rule = RULE_NONE;
+    F->rule_items = F->rule_code = 0;
+    F->rule_code_first = F->rule_predicated = false;
     uint32_t existing = grammar_find_rule(im->g, name.text);
     if (existing == RULE_NONE) {
         struct expr *placeholder = gb_lit(im->g, "", 0, name.pos, name.pos);
@@ -1441,7 +1465,7 @@ static void parse_rule(struct afile *F)
         im->info = xgrow(im->info, &im->info_cap, im->g->nrules, sizeof *im->info);
         im->info[F->cur_rule] = (struct rule_info){lexer, fragment, false, F->is_main, false,
                                                    F->cur_mode, NULL, false, false, false, false,
-                                                   NULL, false};
+                                                   NULL, false, false, false};
         if (!F->is_main || F->token_option)
             im->g->rules[F->cur_rule].file = F->file;
     } else if (F->token_option) {
@@ -1450,7 +1474,7 @@ static void parse_rule(struct afile *F)
         F->cur_rule = existing;
         struct rule_info *ri = &im->info[existing];
         *ri = (struct rule_info){true, false, false, ri->main_file, false, ri->mode, NULL,
-                                 false, false, false, false, NULL, false};
+                                 false, false, false, false, NULL, false, false, false};
     } else if (F->is_main && im->info[existing].main_file) {
         struct src_pos p = im->g->rules[existing].pos;
         error_at(F, name.pos, "rule '%s' is defined twice (first at %u:%u)", name.text,
@@ -1511,8 +1535,11 @@ static void parse_rule(struct afile *F)
         if (F->tok.kind == T_ACTION)
             next(F);
     }
-    if (F->cur_rule != RULE_NONE)
+    if (F->cur_rule != RULE_NONE) {
         im->g->rules[F->cur_rule].rhs = rhs;
+        im->info[F->cur_rule].predicated = F->rule_predicated;
+        im->info[F->cur_rule].no_alias = F->rule_code_first || F->rule_code > 1;
+    }
 }
 
 /* A whole file: header, prequel, rules and modes. */
@@ -1595,10 +1622,36 @@ static void parse_file(struct afile *F)
 
 /* ---- after parsing ------------------------------------------------------ */
 
-static int ptr_cmp(const void *a, const void *b)
+static int ci_cmp(const void *a, const void *b)
 {
-    uintptr_t x = (uintptr_t) * (struct expr *const *)a, y = (uintptr_t) * (struct expr *const *)b;
+    uintptr_t x = (uintptr_t)((const struct ci_literal *)a)->e;
+    uintptr_t y = (uintptr_t)((const struct ci_literal *)b)->e;
     return x < y ? -1 : x > y;
+}
+
+/* The case-insensitive literal e is, or NULL. */
+static const struct ci_literal *ci_literal_of(const struct importer *im, const struct expr *e)
+{
+    if (e->kind != EXPR_CAT || !im->nci)
+        return NULL;
+    struct ci_literal key = {(struct expr *)e, NULL, 0};
+    return bsearch(&key, im->ci_literals, im->nci, sizeof *im->ci_literals, ci_cmp);
+}
+
+/* The text of a literal as written (true), a case-insensitive one
+ * included; false for anything else and for the empty literal. */
+static bool literal_text(const struct importer *im, const struct expr *e, const char **text,
+                         size_t *len)
+{
+    if (e->kind == EXPR_LIT) {
+        *text = e->u.lit.text, *len = e->u.lit.len;
+        return *len > 0;
+    }
+    const struct ci_literal *ci = ci_literal_of(im, e);
+    if (!ci)
+        return false;
+    *text = ci->text, *len = ci->len;
+    return true;
 }
 
 static bool is_terminal(const struct importer *im, const struct expr *e)
@@ -1612,9 +1665,7 @@ static bool is_terminal(const struct importer *im, const struct expr *e)
         return r != RULE_NONE && r < im->g->nrules && im->info[r].lexer;
     }
     /* a case-insensitive literal: a CAT of classes and literals */
-    if (e->kind == EXPR_CAT && im->nci)
-        return bsearch(&e, im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp) != NULL;
-    return false;
+    return ci_literal_of(im, e) != NULL;
 }
 
 static struct expr *skip_ref(struct grammar *g, const char *name, struct src_pos at)
@@ -2107,28 +2158,48 @@ static void warn_rule(struct importer *im, uint32_t r, char *one, char *many)
 static uint32_t literal_token_rule(const struct importer *im, const struct expr *lit)
 {
     const struct grammar *g = im->g;
+    const char *text, *rtext;
+    size_t len, rlen;
+    if (!literal_text(im, lit, &text, &len))
+        return RULE_NONE;
     for (uint32_t r = 0; r < g->nrules; r++) {
         const struct expr *e = g->rules[r].rhs;
-        if (im->info[r].lexer && !im->info[r].fragment && e->kind == EXPR_LIT &&
-            e->u.lit.len == lit->u.lit.len && memcmp(e->u.lit.text, lit->u.lit.text, e->u.lit.len) == 0)
+        if (im->info[r].lexer && !im->info[r].fragment && !im->info[r].no_alias &&
+            literal_text(im, e, &rtext, &rlen) &&
+            rlen == len && memcmp(rtext, text, len) == 0)
             return r;
     }
     return RULE_NONE;
 }
 
-/* Marks in[] the modes the lexer can be in after `token`. */
+static void modes_after_rule(struct importer *im, uint32_t r, bool *in);
+
+/* Marks in[] the modes the lexer can be in after `token`.  A token of a
+ * parser rule is also every token that `-> type(X)` makes one of its type (JavaScript's `BackTickInside: '`' -> type(BackTick),
+ * popMode` ends a template that BackTick, which pushes, began): the modes
+ * after any of them. */
 static void modes_after(struct importer *im, const struct expr *token, bool *in)
 {
     struct grammar *g = im->g;
     uint32_t r = RULE_NONE;
     if (token->kind == EXPR_REF)
         r = grammar_find_rule(g, token->u.ref.name);
-    else if (token->kind == EXPR_LIT)
+    else
         r = literal_token_rule(im, token);
     if (r == RULE_NONE || r >= g->nrules || !im->info[r].lexer) {
         in[0] = true;
         return;
     }
+    modes_after_rule(im, r, in);
+    for (uint32_t t = 0; t < g->nrules; t++)
+        if (t != r && im->info[t].lexer && !im->info[t].fragment && im->info[t].type &&
+            strcmp(im->info[t].type, g->rules[r].name) == 0)
+            modes_after_rule(im, t, in);
+}
+
+static void modes_after_rule(struct importer *im, uint32_t r, bool *in)
+{
+    struct grammar *g = im->g;
     struct rule_info *info = &im->info[r];
     if (info->enters || !info->pops) {
         in[mode_index(im, info->enters ? info->enters : info->mode)] = true;
@@ -2204,7 +2275,7 @@ static const char *skip_back_rule(struct importer *im, size_t p, const bool *in,
             continue;
         struct rule *tr = &g->rules[t];
         memset(after, 0, nmodes * sizeof *after);
-        modes_after(im, skip_ref(g, tr->name, tr->pos), after);
+        modes_after_rule(im, t, after); /* this rule's own, not its type's */
         bool stays_here = true, returns = false;
         for (size_t q = 0; q < nmodes; q++) {
             if (!after[q] || q == p)
@@ -2282,7 +2353,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         if (im->info[t].enters || im->info[t].pops) {
             /* where it leads: other modes are followed back (skip_back_rule) */
             memset(after, 0, nmodes * sizeof *after);
-            modes_after(im, ref, after);
+            modes_after_rule(im, t, after); /* this rule's own, not its type's */
             for (size_t q = 0; q < nmodes; q++) {
                 if (!after[q] || in[q])
                     continue;
@@ -2310,7 +2381,7 @@ static const char *skip_rule_of(struct importer *im, const bool *in)
         r = gb_add_rule(g, strbuf_str(&name), at, gb_quant(g, alt, 0, QUANT_INFINITE, at, at));
         im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
         im->info[r] = (struct rule_info){false, false, false, true, false, NULL, NULL, false,
-                                         false, false, false, NULL, false};
+                                         false, false, false, NULL, false, false, false};
         made = g->rules[r].name;
     }
     expr_list_free(&refs);
@@ -2339,7 +2410,8 @@ static void build_lexer_spec(struct importer *im)
 {
     struct grammar *g = im->g;
     struct lexer_rule *rules = NULL;
-    size_t n = 0, cap = 0;
+    size_t *lens = NULL; /* per implicit rule: its text's length */
+    size_t n = 0, cap = 0, lens_cap = 0;
     struct expr **stack = NULL;
     size_t top = 0, stack_cap = 0;
     for (uint32_t r = 0; r < g->nrules; r++) {
@@ -2349,16 +2421,22 @@ static void build_lexer_spec(struct importer *im)
         stack[top++] = g->rules[r].rhs;
         while (top) {
             struct expr *e = stack[--top];
-            if (e->kind == EXPR_LIT && e->u.lit.len && literal_token_rule(im, e) == RULE_NONE) {
+            const char *text;
+            size_t len;
+            if (literal_text(im, e, &text, &len)) {
+                /* a token (a case-insensitive one is not its pieces) */
+                if (literal_token_rule(im, e) != RULE_NONE)
+                    continue;
                 bool seen = false;
                 for (size_t k = 0; k < n && !seen; k++)
-                    seen = rules[k].rhs->u.lit.len == e->u.lit.len &&
-                           memcmp(rules[k].rhs->u.lit.text, e->u.lit.text, e->u.lit.len) == 0;
+                    seen = lens[k] == len && memcmp(rules[k].name, text, len) == 0;
                 if (!seen) {
                     rules = xgrow(rules, &cap, n + 1, sizeof *rules);
-                    rules[n++] = (struct lexer_rule){.name = e->u.lit.text, .rhs = e,
-                                                     .implicit = true};
+                    lens = xgrow(lens, &lens_cap, n + 1, sizeof *lens);
+                    lens[n] = len;
+                    rules[n++] = (struct lexer_rule){.name = text, .rhs = e, .implicit = true};
                 }
+                continue;
             }
             /* children in reverse, so that the first is taken first */
             for (uint32_t j = e->nchildren; j-- > 0;) {
@@ -2368,6 +2446,7 @@ static void build_lexer_spec(struct importer *im)
         }
     }
     free(stack);
+    free(lens);
     for (uint32_t r = 0; r < g->nrules; r++) {
         const struct rule_info *ri = &im->info[r];
         if (!ri->lexer)
@@ -2376,13 +2455,21 @@ static void build_lexer_spec(struct importer *im)
         rules[n++] = (struct lexer_rule){
             .name = g->rules[r].name, .rhs = g->rules[r].rhs, .mode = ri->mode, .type = ri->type,
             .enters = ri->enters, .fragment = ri->fragment, .skip = ri->skip, .more = ri->more,
-            .pushes = ri->pushes, .pops = ri->pops};
+            .pushes = ri->pushes, .pops = ri->pops, .predicated = ri->predicated,
+            .no_alias = ri->no_alias};
     }
     struct lexer_spec *spec = arena_alloc(&g->arena, sizeof *spec);
     spec->nrules = (uint32_t)n;
     spec->rules = arena_alloc(&g->arena, (n ? n : 1) * sizeof *spec->rules);
     if (n)
         memcpy(spec->rules, rules, n * sizeof *rules);
+    /* sorted by address as im->ci_literals (finish_structure) */
+    struct lexer_literal *ci = arena_alloc(&g->arena, (im->nci ? im->nci : 1) * sizeof *ci);
+    for (size_t k = 0; k < im->nci; k++)
+        ci[k] = (struct lexer_literal){im->ci_literals[k].e, im->ci_literals[k].text,
+                                       im->ci_literals[k].len};
+    spec->ci_literals = ci;
+    spec->nci = (uint32_t)im->nci;
     spec->neofs = (uint32_t)im->neofs;
     spec->eofs = arena_alloc(&g->arena, (im->neofs ? im->neofs : 1) * sizeof *spec->eofs);
     if (im->neofs)
@@ -2399,7 +2486,7 @@ static const char *finish_structure(struct importer *im)
 {
     struct grammar *g = im->g;
     if (im->nci > 1)
-        qsort(im->ci_literals, im->nci, sizeof *im->ci_literals, ptr_cmp);
+        qsort(im->ci_literals, im->nci, sizeof *im->ci_literals, ci_cmp);
     build_lexer_spec(im);
     join_more_tokens(im);
     size_t errors_before = im->diags->errors;
@@ -2489,7 +2576,7 @@ static const char *finish_structure(struct importer *im)
             if (w != RULE_NONE) {
                 im->info = xgrow(im->info, &im->info_cap, g->nrules, sizeof *im->info);
                 im->info[w] = (struct rule_info){false, false, false, true, false, NULL, NULL,
-                                                 false, false, false, false, NULL, false};
+                                                 false, false, false, false, NULL, false, false, false};
                 start = w;
             }
         }

@@ -488,8 +488,8 @@ static bool add_closure(struct sim *sim, struct state_set *s, uint32_t from, boo
 
 /* The longest match of mode m's rules at text[pos..): its rule and end, or
  * false when none matches a non-empty text. */
-static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t len, size_t pos,
-                          uint32_t *rule, size_t *end)
+static bool longest_match(struct sim *sim, uint32_t m, bool bottom, const char *text, size_t len,
+                          size_t pos, uint32_t *rule, size_t *end)
 {
     const struct lexer *lx = sim->lx;
     const struct state *st = lx->states;
@@ -507,10 +507,19 @@ static bool longest_match(struct sim *sim, uint32_t m, const char *text, size_t 
         uint32_t best = RULE_NONE;
         for (uint32_t k = 0; k < sim->cur.n; k++) {
             const struct state *q = &st[MEMBER_STATE(sim->cur.items[k])];
-            if (q->kind == S_ACCEPT && q->rule < best)
+            /* A predicate that guards a popMode must be false where no
+             * mode was pushed (ANTLR's lexer would fail on the pop). */
+            if (q->kind == S_ACCEPT && q->rule < best &&
+                !(bottom && lx->spec->rules[q->rule].pops && lx->spec->rules[q->rule].predicated))
                 best = q->rule;
         }
-        if (best != RULE_NONE && i > pos) {
+        /* An empty match only as a last resort, and only one that changes
+         * the mode (golang's `OTHER: -> mode(DEFAULT_MODE), channel(HIDDEN)`
+         * leaves its mode where none of its tokens fits): ANTLR takes it
+         * and goes on in the new mode; one that stays would repeat forever. */
+        if (best != RULE_NONE &&
+            (i > pos || (!lx->spec->rules[best].more &&
+                         (lx->spec->rules[best].pops || lx->rule_enters[best] != NO_STATE)))) {
             *rule = best;
             *end = i;
             found = true;
@@ -575,9 +584,13 @@ struct lex_run {
     uint32_t mode;
     uint32_t *stack;        /* owned: the modes below the current one */
     size_t depth, cap;
+    uint32_t empties;       /* empty tokens in a row at pos (see longest_match) */
 };
 
-#define LEX_RUN_START {0, SIZE_MAX, 0, NULL, 0, 0}
+/* More empty tokens in a row than this are a loop of modes: an error. */
+#define MAX_EMPTY_TOKENS 8
+
+#define LEX_RUN_START {0, SIZE_MAX, 0, NULL, 0, 0, 0}
 
 static void lex_run_copy(struct lex_run *dst, const struct lex_run *src)
 {
@@ -601,10 +614,13 @@ static int next_token(struct sim *sim, struct lex_run *run, const char *text, si
     while (run->pos < len) {
         uint32_t r = 0;
         size_t end = run->pos;
-        if (!longest_match(sim, run->mode, text, len, run->pos, &r, &end)) {
+        if (!longest_match(sim, run->mode, run->depth == 0, text, len, run->pos, &r, &end) ||
+            (end == run->pos && ++run->empties > MAX_EMPTY_TOKENS)) {
             *error_at = run->more_start != SIZE_MAX ? run->more_start : run->pos;
             return -1;
         }
+        if (end > run->pos)
+            run->empties = 0;
         const struct lexer_rule *lr = &lx->spec->rules[r];
         if (lr->pops) {
             run->mode = run->depth ? run->stack[--run->depth] : run->mode;
@@ -658,6 +674,33 @@ bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexe
 
 /* ---- text that the lexer reads back ------------------------------------ */
 
+static int ci_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const struct lexer_literal *)a)->e;
+    uintptr_t y = (uintptr_t)((const struct lexer_literal *)b)->e;
+    return x < y ? -1 : x > y;
+}
+
+/* The text of e when it is a literal (a case-insensitive one included) and
+ * not empty. */
+static bool literal_text(const struct lexer_spec *spec, const struct expr *e, const char **text,
+                         size_t *len)
+{
+    if (e->kind == EXPR_LIT) {
+        *text = e->u.lit.text, *len = e->u.lit.len;
+        return *len > 0;
+    }
+    if (e->kind != EXPR_CAT || !spec->nci)
+        return false;
+    struct lexer_literal key = {e, NULL, 0};
+    const struct lexer_literal *ci =
+        bsearch(&key, spec->ci_literals, spec->nci, sizeof *spec->ci_literals, ci_cmp);
+    if (!ci)
+        return false;
+    *text = ci->text, *len = ci->len;
+    return true;
+}
+
 uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const struct expr *e)
 {
     if (e->rule >= g->nrules || lexer_rule_index(lx, g->rules[e->rule].name) != RULE_NONE)
@@ -667,13 +710,15 @@ uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const 
         uint32_t r = lexer_rule_index(lx, e->u.ref.name);
         return r != RULE_NONE && !spec->rules[r].fragment ? r : RULE_NONE;
     }
-    if (e->kind != EXPR_LIT || e->u.lit.len == 0)
+    const char *text, *rtext;
+    size_t len, rlen;
+    if (!literal_text(spec, e, &text, &len))
         return RULE_NONE;
     for (uint32_t r = 0; r < spec->nrules; r++) {
         const struct lexer_rule *lr = &spec->rules[r];
-        const struct expr *x = lr->rhs;
-        if (!lr->fragment && x->kind == EXPR_LIT && x->u.lit.len == e->u.lit.len &&
-            memcmp(x->u.lit.text, e->u.lit.text, e->u.lit.len) == 0)
+        if (!lr->fragment && !lr->no_alias && literal_text(spec, lr->rhs, &rtext, &rlen) &&
+            rlen == len &&
+            memcmp(rtext, text, len) == 0)
             return r;
     }
     return RULE_NONE;

@@ -20,6 +20,9 @@
  *     `( '--[[' .*? ']]' | '--' ~'\n'* )` the second alternative still
  *     reads to the line end;
  *   - EOF inside a lexer rule matches only at the end of the text;
+ *   - an empty match is taken only where no rule matches more and only
+ *     when its rule changes the mode (ANTLR then goes on in the new mode;
+ *     an empty token that stays would repeat forever);
  *   - commands: skip and channel(...) (the token is dropped from the
  *     parser's sequence, kept here as `hidden`), more (the text joins the
  *     next token), type(X) (the token counts as X), pushMode(M), popMode,
@@ -57,11 +60,24 @@ struct lexer_rule {
     bool fragment, implicit; /* implicit: a parser literal no lexer rule spells */
     bool skip;               /* -> skip or -> channel(...): not a parser token */
     bool more, pushes, pops; /* -> more; enters by pushMode; -> popMode */
+    bool predicated;         /* a semantic predicate guards it (not run) */
+    bool no_alias;           /* no parser literal names it: code before its literal */
+};
+
+/* A literal of a case-insensitive grammar that holds a letter: the
+ * importer writes it as a CAT of classes [Xx] and literals (e); its text
+ * as written tells which token it is, as a literal's does. */
+struct lexer_literal {
+    const struct expr *e;
+    const char *text;
+    size_t len;
 };
 
 struct lexer_spec {
     struct lexer_rule *rules; /* ANTLR's priority order: implicit tokens, then file order */
     uint32_t nrules;
+    const struct lexer_literal *ci_literals; /* sorted by e's address */
+    uint32_t nci;
     /* The exprs that EOF follows in a lexer rule (the alternative before
      * it, or an empty literal for an alternative that is EOF alone): they
      * match only where the text ends right after them.  The character-level
@@ -98,8 +114,11 @@ uint32_t lexer_rule_index(const struct lexer *lx, const char *name);
 /* Split text[0..len) into tokens, hidden ones included, into *out (a
  * malloc'd array the caller frees, also on failure) and *nout.  True when
  * the whole text was split; false when no token rule matches at *error_at
- * (a byte offset; also when a rule matches only the empty text there, or
- * when the text ends inside a `more` token, then *error_at is its start). */
+ * (a byte offset; also when a rule matches only the empty text there and
+ * changes no mode, or more than 8 such empty tokens come in a row, or when
+ * the text ends inside a `more` token, then *error_at is its start).  An
+ * empty token that changes the mode, where no rule matches more, is a
+ * token (golang's `OTHER: -> mode(DEFAULT_MODE), channel(HIDDEN)`). */
 bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexer_token **out,
                size_t *nout, size_t *error_at);
 
@@ -111,7 +130,8 @@ bool lexer_run(const struct lexer *lx, const char *text, size_t len, struct lexe
 
 /* The token (index in spec.rules) that element e of grammar g writes when
  * it is a token of a parser rule: a reference to a token rule, or a literal
- * (the implicit token or the lexer rule that spells it); else RULE_NONE. */
+ * (a case-insensitive one included: the implicit token or the lexer rule
+ * that spells it); else RULE_NONE. */
 uint32_t lexer_token_for(const struct lexer *lx, const struct grammar *g, const struct expr *e);
 
 struct lexer_span {

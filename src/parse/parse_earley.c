@@ -1105,9 +1105,19 @@ static struct forest *parse(const struct graph *g, const char *name, const char 
          * replayed set is one of these, the same as in the first parse), and
          * the furthest of them is where the sample stops being a prefix of
          * the language. */
+        /* With a token table, the parse may have gone on inside a token
+         * that the lexer did not form (token_bounds.h, reach): the sample
+         * stops fitting where the last token or skip node ends.  This run
+         * saw those that lookahead left (it drops a token whose next
+         * character cannot follow, before asking the table), so the
+         * second starts at the furthest of them, and, without lookahead
+         * from there, sees every one after it. */
+        bool tokens = tb && tb->reached;
         reset(&p);
-        p.lookahead_until = furthest;
+        p.lookahead_until = tokens && tb->reach < furthest ? tb->reach : furthest;
         furthest = run(&p);
+        if (tokens && tb->reach < furthest)
+            furthest = tb->reach;
         if (p.over_budget)
             report_over_budget(&p, name, furthest, diags);
         else if (!p.stopped)

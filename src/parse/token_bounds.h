@@ -65,6 +65,15 @@ struct token_bounds {
     uint32_t *expected;   /* token types predicted at expected_at (token_bounds_expect) */
     size_t nexpected, expected_cap;
     uint32_t expected_at;
+    /* The furthest end of a token or skip node that token_bounds_may_span
+     * allowed (reached: one was): how far the parser got at the level of
+     * tokens.  The text inside a token is derived freely and checked only
+     * at the token's end, so the parser's own furthest position may lie
+     * beyond it (a comment opener that the lexer read as two tokens, read
+     * on as a comment to the end of the text): a failed parse is reported
+     * here instead. */
+    uint32_t reach;
+    bool reached;
 };
 
 /* The tokens of text[0..len) (valid UTF-8; it must outlive *out) for graph g:
@@ -87,16 +96,20 @@ static inline bool token_bounds_may_start(const struct token_bounds *tb, uint32_
     return tb->tok_type[at] == t;
 }
 
-/* May node span [start, end)? */
-static inline bool token_bounds_may_span(const struct token_bounds *tb, uint32_t node,
+/* May node span [start, end)?  (Notes end in reach when node is a token
+ * or skip node that may.) */
+static inline bool token_bounds_may_span(struct token_bounds *tb, uint32_t node,
                                          uint32_t start, uint32_t end)
 {
     uint32_t t = tb->node_type[node];
     if (t == TB_FREE)
         return true;
-    if (t == TB_SKIP)
-        return tb->boundary[start] && tb->boundary[end] && end <= tb->hidden_reach[start];
-    return tb->tok_type[start] == t && tb->tok_end[start] == end;
+    bool may = t == TB_SKIP
+                   ? tb->boundary[start] && tb->boundary[end] && end <= tb->hidden_reach[start]
+                   : tb->tok_type[start] == t && tb->tok_end[start] == end;
+    if (may && (!tb->reached || end > tb->reach))
+        tb->reach = end, tb->reached = true;
+    return may;
 }
 
 /* The parser token at position at, for an error message: "ID 'ifx'" (its
