@@ -204,9 +204,8 @@ static const struct cli_option cover_options[] = {
     "finds (not a proven minimum); same coverage.  It never trades bytes for\n"  \
     "inputs.  With packing bounded (the default), an input whose text is all\n"  \
     "one repetition (a list of lines) is then split into one input per\n"       \
-    "repetition where that costs no bytes.\n"                                     \
-    "Above 100000 k-paths the pass is off (the summary says so) and\n"            \
-    "the suite is greedy's.\n"                                                     \
+    "repetition where that costs no bytes.  Above 100000 k-paths the pass is\n" \
+    "off (the summary says so) and the suite is greedy's.\n"                     \
     "--pack-size N bounds greedy's packing: a tree takes k-paths only while it\n" \
     "stays, closed in the smallest way, within N tree nodes, then closes like\n"  \
     "shortest (larger only where the way to its target alone needs more; the\n"  \
