@@ -202,8 +202,10 @@ static const struct cli_option cover_options[] = {
     "that became redundant go.  The result has no more inputs and no more bytes\n" \
     "than greedy's, and of those the fewest inputs, then the fewest bytes kpath\n" \
     "finds (not a proven minimum); same coverage.  It never trades bytes for\n"  \
-    "inputs.  Above 100000 k-paths the pass is off (the summary says so) and\n"  \
-    "the suite is greedy's.\n"                                                     \
+    "inputs.  With packing bounded (the default), an input whose text is all\n"  \
+    "one repetition (a list of lines) is then split into one input per\n"       \
+    "repetition where that costs no bytes.  Above 100000 k-paths the pass is\n" \
+    "off (the summary says so) and the suite is greedy's.\n"                     \
     "--pack-size N bounds greedy's packing: a tree takes k-paths only while it\n" \
     "stays, closed in the smallest way, within N tree nodes, then closes like\n"  \
     "shortest (larger only where the way to its target alone needs more; the\n"  \
@@ -669,6 +671,9 @@ static void print_summary(const struct run *r)
             strbuf_addf(&s, ", %" PRIu64 " input%s grafted into others%s", m->grafts.kept,
                         m->grafts.kept == 1 ? "" : "s",
                         m->grafts.budget_spent ? " (stopped at the work bound)" : "");
+        if (m->split) /* suite_split.h */
+            strbuf_addf(&s, ", then %zu input%s split into %s repetitions (no more bytes)", m->split,
+                        m->split == 1 ? "" : "s", m->split == 1 ? "its" : "their");
         strbuf_addf(&s, " (greedy alone: %zu input%s, %" PRIu64 " bytes)\n", m->before_inputs,
                     m->before_inputs == 1 ? "" : "s", m->before_bytes);
     } else if (m->outcome == SUITE_MIN_TOO_BIG)

@@ -7,6 +7,7 @@
 #include "algo/setcover.h"
 #include "gen/size_table.h"
 #include "suite/suite_shrink.h"
+#include "suite/suite_split.h"
 #include "base/xalloc.h"
 
 /* The close-offs whose suites join greedy's as candidates. */
@@ -385,6 +386,12 @@ void suite_min_run(struct generator *gen, struct suite_min_report *rep)
             input_copy(gen, &gen->inputs[j], &best[j]);
         rep->candidates = ncand;
     }
+
+    /* Bounded packing: inputs that are a list of parts split into them
+     * where that costs no bytes (suite_split.h). */
+    rep->unsplit_inputs = nbest;
+    if (gen->opts.pack_size)
+        rep->split = suite_split(gen, &best, &nbest);
 
     /* The chosen suite (copies) replaces gen's, in candidate order (greedy's
      * first). */

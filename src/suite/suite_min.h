@@ -1,6 +1,8 @@
 /* suite_min: the suite `kpath cover` gives by default: no more inputs and
  * no more bytes than the greedy close-off's suite, and of such suites the
- * fewest inputs, then the fewest bytes, that this pass finds.
+ * fewest inputs, then the fewest bytes, that this pass finds (then, with
+ * packing bounded, lists split into their parts for no more bytes: see
+ * below).
  *
  * Greedy (close-off) decides slot by slot and so packs many k-paths into one
  * tree: the fewest inputs of the close-offs, but not always the fewest bytes
@@ -27,7 +29,10 @@
  * 5 inputs of 18 bytes for 1 of 176; expr, k = 3: 40 of 838 bytes for 27 of
  * 1216).  Coverage: the covers keep greedy's k-paths, the shrinking every
  * k-path its cover holds (chosen inputs may hold more than greedy's: they
- * count as covered).  `optimal`: setcover proved the cover, before the
+ * count as covered).  With packing bounded (pack_size, the default), an
+ * input that is a list of parts is then split into them where that costs no
+ * bytes (suite_split.h), so the suite may have more inputs than greedy's,
+ * never more bytes.  `optimal`: setcover proved the cover, before the
  * shrinking, minimal among its candidates; otherwise it is the best found.
  *
  * Deterministic: the extra runs use the generator's seed, the choice
@@ -72,6 +77,8 @@ struct suite_min_report {
     uint64_t kpaths;           /* k-paths of the grammar (gen->space.total) */
     struct suite_shrink_stats shrink; /* the chosen suite's shrinking */
     struct suite_shrink_stats grafts; /* its grafts (kept: inputs grafted) */
+    size_t split;              /* inputs split into their parts (suite_split.h) */
+    size_t unsplit_inputs;     /* the suite's inputs before that */
 };
 
 /* Whether the pass applies to this generator: kpath strategy, greedy

@@ -177,6 +177,8 @@ void suite_shrink(const struct generator *gen, const struct size_table *sizes,
     struct shrinker s = {.gen = gen, .g = gen->graph, .sizes = sizes, .budget = budget,
                          .stats = stats};
     tree_editor_init(&s.ed, gen->graph, sizes, gen->opts.max_depth);
+    /* The suite keeps the characters greedy varied (gen.c, varied_class_char). */
+    s.ed.keep_classes = true;
     s.holders = xcalloc((size_t)gen->space.total + 1, sizeof *s.holders);
     for (size_t i = 0; i < n; i++) {
         struct derivation t;

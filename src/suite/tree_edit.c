@@ -38,6 +38,7 @@ void tree_editor_free(struct tree_editor *ed)
     free(ed->route_parent);
     free(ed->route);
     free(ed->queue);
+    free(ed->kept);
     memset(ed, 0, sizeof *ed);
 }
 
@@ -139,6 +140,42 @@ static uint32_t unit_route(struct tree_editor *ed, uint32_t n, uint32_t m)
     return len - 1;
 }
 
+/* keep_classes: the class instances of t's subtree at `at`, in pre-order,
+ * into kept. */
+static void collect_classes(struct tree_editor *ed, const struct derivation *t, uint32_t at)
+{
+    size_t cap = 0, top = 0;
+    uint32_t *stack = NULL;
+    ed->nkept = 0;
+    stack = xgrow(stack, &cap, 1, sizeof *stack);
+    stack[top++] = at;
+    while (top) {
+        uint32_t i = stack[--top];
+        const struct derivation_inst *in = &t->insts[i];
+        if (ed->g->nodes[in->node].kind == NODE_CLASS) {
+            ed->kept = xgrow(ed->kept, &ed->kept_cap, ed->nkept + 1, sizeof *ed->kept);
+            ed->kept[ed->nkept++] = (struct tree_edit_kept){in->node, derivation_decision(t, i)};
+        }
+        stack = xgrow(stack, &cap, top + in->nchildren, sizeof *stack);
+        for (uint32_t c = in->nchildren; c-- > 0;)
+            stack[top++] = derivation_children(t, i)[c];
+    }
+    free(stack);
+}
+
+/* The character of a new instance of class node n in a smallest fill: the
+ * first kept one of n not taken yet, else the class's first character. */
+static uint32_t fill_class_char(struct tree_editor *ed, uint32_t n)
+{
+    for (size_t j = 0; j < ed->nkept; j++) {
+        if (ed->kept[j].node != n)
+            continue;
+        ed->kept[j].node = NODE_NONE;
+        return ed->kept[j].c;
+    }
+    return grammar_class_default_char(ed->g->nodes[n].expr);
+}
+
 /* The index of child y among x's children. */
 static uint32_t child_index(const struct graph *g, uint32_t x, uint32_t y)
 {
@@ -155,6 +192,9 @@ bool tree_edit_apply(struct tree_editor *ed, const struct derivation *t,
     uint32_t count = edit->count ? edit->count : 1;
     uint32_t route_len = UINT32_MAX;
     derivation_init(out, g, t->insts[0].node);
+    ed->nkept = 0;
+    if (edit->kind == TREE_EDIT_SMALLEST && ed->keep_classes)
+        collect_classes(ed, t, edit->at);
     if (edit->kind == TREE_EDIT_HOIST) {
         uint32_t n = t->insts[edit->at].node, m = t->insts[edit->arg].node;
         route_len = n == m ? 0 : unit_route(ed, n, m);
@@ -234,7 +274,7 @@ bool tree_edit_apply(struct tree_editor *ed, const struct derivation *t,
         } else if (node->kind == NODE_QUANT) {
             decision = node->expr->u.quant.min;
         } else if (node->kind == NODE_CLASS) {
-            decision = grammar_class_default_char(node->expr);
+            decision = fill_class_char(ed, n);
         }
         if (is_ref(g, n) && sl.depth == 0)
             return false;

@@ -7,7 +7,11 @@
  *  - smallest: the smallest subtree of at's graph node (fewest characters,
  *    then tree nodes: graph.h's min_weight measure) within the depth left
  *    there: size_table's W(node, d) with a table, the smallest overall
- *    (graph min_weight) without one;
+ *    (graph min_weight) without one; its class instances take each class's
+ *    first character, or with keep_classes the characters of the replaced
+ *    subtree's instances of the same class node, in pre-order, while it has
+ *    any left (a suite keeps its varied characters: 1.23e-45 made smallest
+ *    keeps a non-integral 0.2e-4 rather than 0.0e0);
  *  - hoist: the subtree of `arg`, a descendant instance of the same graph
  *    node (a recursion made shorter; a rule's right-hand side node is
  *    shared by its references, so this lifts a subtree of the same rule
@@ -60,6 +64,7 @@ struct tree_editor {
     const struct graph *g;            /* borrowed */
     const struct size_table *sizes;   /* borrowed; NULL: no depth limit */
     uint32_t max_depth;               /* references on any path; UINT32_MAX: none */
+    bool keep_classes;                /* smallest keeps the replaced class characters */
     /* Per instance of the measured tree. */
     uint32_t *preorder, *subtree, *refs_above;
     uint64_t *weight, *offset;
@@ -73,6 +78,12 @@ struct tree_editor {
     uint32_t route_source;            /* NODE_NONE: none computed */
     uint32_t *route_parent;           /* per graph node: the node before it, NODE_NONE */
     uint32_t *route, *queue;          /* scratch */
+    /* keep_classes: the replaced subtree's class instances (graph node,
+     * character), in pre-order; node NODE_NONE once taken. */
+    struct tree_edit_kept {
+        uint32_t node, c;
+    } *kept;
+    size_t nkept, kept_cap;
 };
 
 void tree_editor_init(struct tree_editor *ed, const struct graph *g,

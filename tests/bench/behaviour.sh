@@ -21,8 +21,10 @@
 #    JSON5.parse on stdin under V8 coverage (functions only), json.ebnf.
 # Each is skipped when absent.  Random inputs: kpath gen --strategy random
 # (depth <= DEPTH, seeds 1..3), taken in order until their bytes reach the
-# suite's; the row gives min/median/max over the seeds.  Prints figures,
-# asserts nothing.
+# suite's; the row gives min/median/max over the seeds.  After each k a
+# line says whether the default reaches at least the functions and lines of
+# the random maximum and of the shortest suite (issue 33's aim), or which
+# it falls short of.  Prints figures, asserts nothing.
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
 build=$(dirname "$KPATH")
@@ -112,8 +114,37 @@ program() {
             m=$(measure "$tmp/suite")
             row "$label" "$m"
             random_rows "$(echo "$m" | cut -d' ' -f2)"
+            case $c in
+            greedy) dm=$m rmax=$(sed -n 3p "$tmp/rs") ;;
+            shortest) sm=$m ;;
+            esac
         done
+        verdict "$k"
     done
+}
+
+# verdict K: does the default (greedy: $dm) reach at least the functions
+# and lines of random's best seed at its bytes ($rmax) and of the shortest
+# suite ($sm)?  Issue 33's aim; prints which falls short.
+verdict() {
+    [ -n "${dm:-}" ] || return 0
+    vk=$1 short=""
+    # shellcheck disable=SC2086
+    set -- $dm
+    dfn=$3 dli=$4
+    # shellcheck disable=SC2086
+    set -- $rmax
+    [ "$dfn" -ge "$3" ] || short="$short functions < random max ($dfn < $3);"
+    [ "$dli" -ge "$4" ] || short="$short lines < random max ($dli < $4);"
+    if [ -n "${sm:-}" ]; then
+        # shellcheck disable=SC2086
+        set -- $sm
+        [ "$dfn" -ge "$3" ] || short="$short functions < shortest ($dfn < $3);"
+        [ "$dli" -ge "$4" ] || short="$short lines < shortest ($dli < $4);"
+    fi
+    [ -n "$short" ] || short=" at least the random maximum and the shortest suite, functions and lines"
+    echo "    k=$vk default:$short"
+    dm="" sm=""
 }
 
 want() { case " $PROGRAMS " in *" $1 "*) return 0 ;; esac; return 1; }

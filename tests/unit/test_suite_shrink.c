@@ -13,6 +13,7 @@
 #include "base/strbuf.h"
 #include "suite/suite_min.h"
 #include "suite/suite_shrink.h"
+#include "suite/suite_split.h"
 
 static struct generator *new_gen(const struct graph *g, uint32_t k)
 {
@@ -115,6 +116,21 @@ TEST(suite_shrink_replaces_a_subtree_by_its_smallest)
     check_shrink("start := S;\nS := \"a\" S | \"bb\" | \"c\";\n", 1, d, 3, want, 1);
 }
 
+/* The smallest subtree keeps the characters of the subtree it replaces
+ * (tree_edit keep_classes): start := "(" F ")"; F := [0-9]+ "." [0-9]+.
+ * 1-paths: "(", F, the two classes, ".", ")".  "(12.34)": the root's
+ * smallest subtree "(d.d)" holds every 1-path; its first class takes the
+ * first character of the first class's instances, 1, the second 3:
+ * "(1.3)" (with each class's first character, "(0.0)": every number of a
+ * suite integral, what cJSON's compare_double never sees). */
+TEST(suite_shrink_smallest_keeps_the_replaced_class_characters)
+{
+    static const uint32_t n[] = {2, '1', '2', 2, '3', '4', END};
+    const uint32_t *const d[] = {n};
+    const char *const want[] = {"(1.3)"};
+    check_shrink("start := \"(\" F \")\";\nF := [0-9]+ \".\" [0-9]+;\n", 1, d, 1, want, 1);
+}
+
 /* start := "(" I* ")"; I := "a" | "b".  1-paths: "(", I, "a", "b", ")".
  * "(aab)": leaving out the last repetition loses "b"; the second "a" can
  * go ("(ab)"); then neither can: one edit kept. */
@@ -136,6 +152,70 @@ TEST(suite_shrink_keeps_what_only_one_input_holds)
     const uint32_t *const d[] = {ab, aab};
     const char *const want[] = {"ab", "aab"};
     check_shrink("start := S;\nS := \"a\" S | \"b\";\n", 3, d, 2, want, 0);
+}
+
+/* Split the inputs given as decision lists (suite_split) and compare the
+ * texts with `want` (nwant of them); `split`: inputs split. */
+static void check_split(const char *grammar, uint32_t k, const uint32_t *const *decisions,
+                        size_t n, const char *const *want, size_t nwant, size_t split)
+{
+    struct loaded l;
+    if (!CHECK(test_load_string(grammar, &l)))
+        return;
+    struct generator *gen = new_gen(l.graph, k);
+    struct gen_input *in = calloc(n, sizeof *in);
+    for (size_t i = 0; i < n; i++) {
+        size_t m = 0;
+        while (decisions[i][m] != UINT32_MAX)
+            m++;
+        make_input(l.graph, decisions[i], m, &in[i]);
+    }
+    CHECK_INT(suite_split(gen, &in, &n), split);
+    if (CHECK_INT(n, nwant))
+        for (size_t i = 0; i < n; i++) {
+            CHECK_STR(in[i].text, want[i]);
+            struct derivation t;
+            derivation_unpack(&in[i].tree, l.graph, &t);
+            struct strbuf sb = STRBUF_INIT;
+            derivation_text(&t, &sb);
+            CHECK_STR(strbuf_str(&sb), want[i]);
+            strbuf_free(&sb);
+            derivation_free(&t);
+        }
+    for (size_t i = 0; i < n; i++)
+        gen_input_free(&in[i]);
+    free(in);
+    gen_free(gen);
+    test_unload(&l);
+}
+
+/* start := L*; L := "a" | "bc".  1-paths: L, "a", "bc".  "abca" is all one
+ * repetition: its parts "a", "bc", "a" are 4 bytes, as many as the input;
+ * the second "a" holds nothing the first does not: "a", "bc".  With "a" in
+ * the suite too, both "a" parts hold nothing of their own: "bc", "a". */
+TEST(suite_split_splits_a_list_into_its_parts)
+{
+    static const char grammar[] = "start := L*;\nL := \"a\" | \"bc\";\n";
+    static const uint32_t abca[] = {3, 0, 1, 0, END}, a[] = {1, 0, END};
+    const uint32_t *const one[] = {abca};
+    const char *const want_one[] = {"a", "bc"};
+    check_split(grammar, 1, one, 1, want_one, 2, 1);
+    const uint32_t *const two[] = {abca, a};
+    const char *const want_two[] = {"bc", "a"};
+    check_split(grammar, 1, two, 2, want_two, 2, 1);
+}
+
+/* A list with text around it is not split (every part would copy "[" and
+ * "]"), nor one that needs two repetitions at least. */
+TEST(suite_split_leaves_what_would_cost_bytes)
+{
+    static const uint32_t abc[] = {2, 0, 1, END};
+    const uint32_t *const d[] = {abc};
+    const char *const bracketed[] = {"[abc]"};
+    check_split("start := \"[\" L* \"]\";\nL := \"a\" | \"bc\";\n", 1, d, 1, bracketed, 1,
+                0);
+    const char *const two[] = {"abc"};
+    check_split("start := L{2,};\nL := \"a\" | \"bc\";\n", 1, d, 1, two, 1, 0);
 }
 
 static const char *const bundled[] = {
@@ -218,7 +298,9 @@ TEST(suite_min_default_suites_keep_full_coverage)
             if (!CHECK_INT(set.size, sp.total))
                 fprintf(stderr, "  %s k=%u\n", bundled[i], k);
             CHECK_INT(gen->covered.size, sp.total);
-            CHECK(rep.after_inputs <= rep.before_inputs);
+            /* More inputs only where lists were split (suite_split.h). */
+            CHECK(rep.unsplit_inputs <= rep.before_inputs);
+            CHECK(rep.split || rep.after_inputs == rep.unsplit_inputs);
             CHECK(rep.after_bytes <= rep.before_bytes);
             CHECK_INT(rep.after_bytes, suite_bytes(gen));
             kpath_set_free(&set);

@@ -39,7 +39,7 @@ stdout:
 | {"\\":[]}
 | [ 	
 | {}]
-| 0.0e-9 	
+| 0.7e-9 	
 |
 | [0,
 | 0]
@@ -52,6 +52,29 @@ stderr:
 |   k=1: 72/72 (100.0%)
 |   k=2: 132/132 (100.0%)
 | expansion coverage: 45/45 (100.0%)
+
+=== cover-default-splits-a-list
+$ kpath cover -k 2 grammars/ini.ebnf
+stdout:
+|  
+|
+|  L = j
+|
+|  [e] 
+|
+|  ;f
+|
+| #
+|
+stderr:
+| strategy: kpath, close-off greedy packing up to 60 tree nodes an input, k=2, seed 1
+| bounds: max depth 16, max repetitions 3, max size 2000, -n 0 (until every k-path is covered)
+| inputs: 5, 21 bytes in total, 4.2 bytes on average
+| suite: fewest inputs, then bytes, none more than greedy's, of 20 candidates, then 1 input split into its repetitions (no more bytes) (greedy alone: 3 inputs, 21 bytes)
+| k-path coverage:
+|   k=1: 29/29 (100.0%)
+|   k=2: 34/34 (100.0%)
+| expansion coverage: 15/15 (100.0%)
 
 === cover-huge-repetition
 $ kpath cover -k 1 tests/grammars/ok/huge-repetition.ebnf
