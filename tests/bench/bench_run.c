@@ -9,8 +9,9 @@
  * fork+setsid+_exit+wait loop, in one process and in N processes at once
  * (on a virtual machine where creating a process does not scale with the
  * processes doing it, no runner can do better than that loop: -j N is
- * then printed as a fraction of the N-process spawn loop); then the extra time per run of --gcov on the bundled subject
- * (build/subjects/calc), -j 1: counters read directly (gcov_data, the
+ * then printed as a fraction of the N-process spawn loop); then the extra
+ * time per run of --gcov on the bundled subject (build/subjects/calc),
+ * -j 1: counters read directly (gcov_data, the
  * goal: <= 0.5 ms per run) against a gcov process per run (the way before
  * it) and against no collection; then harness mode (kpath run --harness:
  * a libFuzzer harness built with function coverage, the goal >= 2,000
@@ -489,12 +490,12 @@ void bench_run(const char *root)
      * in N at once. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t max_jobs = cores < 2 ? 2 : cores > 8 ? 8 : (uint32_t)cores;
-    double one = -1, ceil_one = -1;
+    double one = -1, limit_one = -1;
     for (uint32_t j = 1; j <= max_jobs; j++) {
         double spawn_cpu = 0;
-        double ceil = ceiling(inputs.len, j, &spawn_cpu);
+        double limit = ceiling(inputs.len, j, &spawn_cpu);
         if (j == 1)
-            ceil_one = ceil;
+            limit_one = limit;
         double cpu = 0;
         double t = campaign_time(true_argv, j, GCOV_NONE, NULL, &inputs, results, &cpu);
         if (t <= 0)
@@ -510,14 +511,14 @@ void bench_run(const char *root)
         else if (one > 0)
             printf("; %.2fx -j 1", one / t);
         printf("\n");
-        if (ceil > 0)
+        if (limit > 0)
             printf("    -j %u against the machine's ceiling (the bare spawn loop in %u process%s): "
                    "%.0f%% of its runs/s, %.2fx its CPU per run", j, j, j > 1 ? "es" : "",
-                   100.0 * rate / ceil, spawn_cpu > 0 ? cpu_ms / spawn_cpu : 0.0);
-        if (ceil > 0 && j > 1 && one > 0 && ceil_one > 0)
+                   100.0 * rate / limit, spawn_cpu > 0 ? cpu_ms / spawn_cpu : 0.0);
+        if (limit > 0 && j > 1 && one > 0 && limit_one > 0)
             printf("; the loop scales %.2fx from 1 to %u processes, kpath %.2fx from -j 1 to -j "
-                   "%u", ceil / ceil_one, j, one / t, j);
-        if (ceil > 0)
+                   "%u", limit / limit_one, j, one / t, j);
+        if (limit > 0)
             printf("\n");
     }
     if (loop > 0)
