@@ -4,8 +4,14 @@
  * fork/exec, pipes, kill, record appended), against a plain shell loop
  * (`for f in DIR/NAME...; do /bin/true <"$f"; done`) timed in the same run, as
  * ratios (the goal: >= 90% of the loop at -j 1, about 2x at -j 2 on 2
- * cores); then the extra time per run of --gcov on the bundled subject
- * (build/subjects/calc), -j 1: counters read directly (gcov_data, the
+ * cores), each -j N beside the machine's own ceiling measured just before
+ * it: a bare posix_spawn(/bin/true)+wait loop and a bare
+ * fork+setsid+_exit+wait loop, in one process and in N processes at once
+ * (on a virtual machine where creating a process does not scale with the
+ * processes doing it, no runner can do better than that loop: -j N is
+ * then printed as a fraction of the N-process spawn loop); then the extra
+ * time per run of --gcov on the bundled subject (build/subjects/calc),
+ * -j 1: counters read directly (gcov_data, the
  * goal: <= 0.5 ms per run) against a gcov process per run (the way before
  * it) and against no collection; then harness mode (kpath run --harness:
  * a libFuzzer harness built with function coverage, the goal >= 2,000
@@ -17,6 +23,7 @@
  * the same run (the ceiling of a fork per input), against the same parser
  * as a program with --gcov and the shell loop.  Prints figures; asserts
  * nothing. */
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,21 +186,89 @@ static void bench_reader_alone(const char *build)
         printf("  (could not remove %s)\n", dir);
 }
 
-/* Seconds for n bare fork+setsid+exit+wait4: the floor of any fork server. */
-static double bare_fork_time(size_t n)
+extern char **environ;
+
+/* One bare loop of n process starts: fork+setsid+_exit+wait (the floor of
+ * any fork server) or posix_spawn(/bin/true)+wait (the floor of any runner
+ * that executes a program); false when one failed. */
+static bool bare_loop(size_t n, bool spawn)
 {
-    double start = bench_now();
     for (size_t i = 0; i < n; i++) {
-        pid_t pid = fork();
-        if (pid == 0) {
+        pid_t pid;
+        if (spawn) {
+            char *argv[] = {"true", NULL};
+            if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ) != 0)
+                return false;
+        } else if ((pid = fork()) == 0) {
             setsid();
             _exit(0);
         }
         int status;
         if (pid < 0 || waitpid(pid, &status, 0) != pid)
+            return false;
+    }
+    return true;
+}
+
+/* Seconds for n bare process starts in all, split over `procs` processes
+ * running the bare loop at once, or -1; their CPU seconds in *cpu. */
+static double bare_time(size_t n, unsigned procs, bool spawn, double *cpu)
+{
+    double start = bench_now(), cpu_start = cpu_now();
+    if (procs <= 1) {
+        if (!bare_loop(n, spawn))
+            return -1;
+    } else {
+        pid_t pids[64];
+        unsigned started = 0;
+        bool ok = true;
+        for (unsigned p = 0; p < procs && p < 64; p++) {
+            size_t share = n / procs + (p < n % procs);
+            pid_t pid = fork();
+            if (pid == 0)
+                _exit(bare_loop(share, spawn) ? 0 : 1);
+            if (pid < 0) {
+                ok = false;
+                break;
+            }
+            pids[started++] = pid;
+        }
+        for (unsigned p = 0; p < started; p++) {
+            int status;
+            ok = waitpid(pids[p], &status, 0) == pids[p] && WIFEXITED(status) &&
+                 WEXITSTATUS(status) == 0 && ok;
+        }
+        if (!ok)
             return -1;
     }
+    if (cpu)
+        *cpu = cpu_now() - cpu_start;
     return bench_now() - start;
+}
+
+/* Seconds for n bare fork+setsid+exit+wait4 in one process. */
+static double bare_fork_time(size_t n)
+{
+    return bare_time(n, 1, false, NULL);
+}
+
+/* The machine's ceiling for `procs` processes starting processes at once,
+ * measured now: runs/s of the bare fork and spawn loops (spawn: its CPU ms
+ * per run in *spawn_cpu_ms), printed. */
+static double ceiling(size_t n, unsigned procs, double *spawn_cpu_ms)
+{
+    double rate[2] = {-1, -1}, cpu[2] = {0, 0};
+    for (int spawn = 0; spawn <= 1; spawn++) {
+        double t = bare_time(n, procs, spawn, &cpu[spawn]);
+        if (t > 0)
+            rate[spawn] = (double)n / t;
+    }
+    printf("  the machine, %u process%s at once: bare fork+setsid+exit+wait %.0f runs/s (CPU "
+           "%.3f ms per run), bare posix_spawn(/bin/true)+wait %.0f runs/s (CPU %.3f ms per "
+           "run)\n", procs, procs > 1 ? "es" : "", rate[0], cpu[0] * 1e3 / (double)n, rate[1],
+           cpu[1] * 1e3 / (double)n);
+    *spawn_cpu_ms = cpu[1] * 1e3 / (double)n;
+    return rate[1];
 }
 
 /* One harness, a fork per input and in process, -j 1 and -j 2: runs/s as
@@ -410,15 +485,24 @@ void bench_run(const char *root)
      * machine the wall ratios mean little, the CPU ones still do. */
     double loop_cpu = 0;
     double loop = shell_loop_time(dir, &loop_cpu);
-    double one = -1;
-    for (uint32_t j = 1; j <= 2; j++) {
+    /* -j 1 up to the cores (at least 2), each right after the machine's
+     * ceiling for as many processes: a bare spawn loop in one process and
+     * in N at once. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t max_jobs = cores < 2 ? 2 : cores > 8 ? 8 : (uint32_t)cores;
+    double one = -1, limit_one = -1;
+    for (uint32_t j = 1; j <= max_jobs; j++) {
+        double spawn_cpu = 0;
+        double limit = ceiling(inputs.len, j, &spawn_cpu);
+        if (j == 1)
+            limit_one = limit;
         double cpu = 0;
         double t = campaign_time(true_argv, j, GCOV_NONE, NULL, &inputs, results, &cpu);
         if (t <= 0)
             continue;
+        double rate = (double)inputs.len / t, cpu_ms = cpu * 1e3 / (double)inputs.len;
         printf("  /bin/true, -j %u: %zu runs in %.2f s: %.0f runs/s (%.2f ms per run, CPU %.3f "
-               "ms)", j, inputs.len, t, (double)inputs.len / t, t * 1e3 / (double)inputs.len,
-               cpu * 1e3 / (double)inputs.len);
+               "ms)", j, inputs.len, t, rate, t * 1e3 / (double)inputs.len, cpu_ms);
         if (loop > 0)
             printf("; %.0f%% of the shell loop's runs/s, %.2fx its CPU per run", 100.0 * loop / t,
                    loop_cpu > 0 ? cpu / loop_cpu : 0.0);
@@ -427,6 +511,15 @@ void bench_run(const char *root)
         else if (one > 0)
             printf("; %.2fx -j 1", one / t);
         printf("\n");
+        if (limit > 0)
+            printf("    -j %u against the machine's ceiling (the bare spawn loop in %u process%s): "
+                   "%.0f%% of its runs/s, %.2fx its CPU per run", j, j, j > 1 ? "es" : "",
+                   100.0 * rate / limit, spawn_cpu > 0 ? cpu_ms / spawn_cpu : 0.0);
+        if (limit > 0 && j > 1 && one > 0 && limit_one > 0)
+            printf("; the loop scales %.2fx from 1 to %u processes, kpath %.2fx from -j 1 to -j "
+                   "%u", limit / limit_one, j, one / t, j);
+        if (limit > 0)
+            printf("\n");
     }
     if (loop > 0)
         printf("  the shell loop (/bin/true per input): %.2f s: %.0f runs/s (CPU %.3f ms per "

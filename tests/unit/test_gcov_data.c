@@ -166,6 +166,10 @@ TEST(gcov_reader_equals_gcov_on_every_subject)
          {"a=1,2;", "_x9=0", "9=1", "a=", "a=1,", ""}},
         {"hostile", "gcc -std=c11 -O0 --coverage -o %s/prog %s/tests/subjects/hostile.c", NULL,
          {"exit 0", "exit 3", "segv", "echo", "flood 1", "alloc 1", "tty", "nonsense"}},
+        {"harness_list",
+         "gcc -std=c11 -O0 --coverage -DKPATH_STANDALONE -o %s/prog "
+         "%s/tests/subjects/harness_list.c",
+         NULL, {"[1,ab,[2]]", "[]", "x", "[1,", "%[1]", "$[a]", "~", ""}},
         {"extra", "cd %s/src/sub && gcc -O0 --coverage -o ../../prog ./../a.c ../sub/../b.c%.0s",
          NULL, {"a", "b", "s", "t", "u", "tuab", "x", "zz"}},
         {"extra-O2", "cd %s/src/sub && gcc -O2 --coverage -o ../../prog ../a.c ../b.c%.0s",
@@ -227,7 +231,7 @@ TEST(gcov_reader_equals_gcov_on_every_subject)
         strbuf_free(&sdir);
     }
     /* Not vacuous: every input compared, with functions and lines. */
-    CHECK_INT(compared, 8 + 6 + 4 + 6 + 8 + 8 + 5);
+    CHECK_INT(compared, 8 + 6 + 4 + 6 + 8 + 8 + 8 + 5);
     CHECK(fns > 100);
     CHECK(lines > 500);
     printf("  %zu inputs compared: %zu functions and %zu lines that ran, alike\n", compared, fns,
