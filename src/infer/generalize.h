@@ -19,7 +19,8 @@
  *   3. optional parts: in each sequence (an alternative of one item counts as
  *      one), subsequences are omitted, longest first, then leftmost, those
  *      delimited by literals first (no literal in them but one at an end:
- *      a URL's user "u" ":" "p" "@", its port ":" digits), then the others; all
+ *      a URL's user lowernum urilower+ "@", its port ":" posint), then the
+ *      others; all
  *      accepted makes the subsequence optional.  Its own parts are tried
  *      after it (so a flat sequence whose every suffix may go becomes nested
  *      optional suffixes); a subsequence that starts or ends with an optional
