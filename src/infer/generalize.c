@@ -1607,6 +1607,27 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
         strbuf_free(&other);
         strbuf_free(&now);
         changed = true;
+    } else if (out == REJECTED && !alone && with && G->try_sibling != NO_SIBLING && is_cat &&
+               (G->try_sibling + 1 == i || G->try_sibling == j) &&
+               !(seq->nchildren == 2 && seq->parent && nullable(seq->parent))) {
+        /* Not alone, but together with the optional item next to it: the
+         * two go as one ("{" (members? last)? "}": a JSON object's last
+         * member without the ones before leaves a "," behind).  A
+         * sequence of just the two that is optional already allows it. */
+        uint32_t lo = G->try_sibling < i ? G->try_sibling : i;
+        uint32_t hi = G->try_sibling == j ? j + 1 : j;
+        struct strbuf other = STRBUF_INIT, now = STRBUF_INIT;
+        grammar_write_expr(G->g, seq->children[G->try_sibling], &other);
+        cut_description(&other);
+        struct expr *q = new_quant(G, group_of(G, seq->children + lo, hi - lo, r), 0, 1, r);
+        splice(G, seq, lo, hi, q);
+        grammar_write_expr(G->g, q, &now);
+        cut_description(&now);
+        strbuf_addf(&G->block, "  => omitted alone no, with %s yes: %s\n", other.data, now.data);
+        record_change(G, r, "optional together with %s: %s", other.data, now.data);
+        strbuf_free(&other);
+        strbuf_free(&now);
+        changed = true;
     } else if (out == REJECTED || out == UNDECIDED) {
         strbuf_addstr(&G->block, alone && !with && out == REJECTED
                                      ? "  => not optional (alone yes; with the rule's other "
