@@ -1609,11 +1609,12 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
         changed = true;
     } else if (out == REJECTED && !alone && with && G->try_sibling != NO_SIBLING && is_cat &&
                (G->try_sibling + 1 == i || G->try_sibling == j) &&
-               !(seq->nchildren == 2 && seq->parent && nullable(seq->parent))) {
+               !(seq->nchildren == j - i + 1 && seq->parent && nullable(seq->parent))) {
         /* Not alone, but together with the optional item next to it: the
          * two go as one ("{" (members? last)? "}": a JSON object's last
          * member without the ones before leaves a "," behind).  A
-         * sequence of just the two that is optional already allows it. */
+         * sequence of just the two that is optional already allows it
+         * (the combination asked was not new). */
         uint32_t lo = G->try_sibling < i ? G->try_sibling : i;
         uint32_t hi = G->try_sibling == j ? j + 1 : j;
         struct strbuf other = STRBUF_INIT, now = STRBUF_INIT;
