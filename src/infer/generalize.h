@@ -31,7 +31,10 @@
  *      of their examples: the first other example with the first round, and
  *      when all that is accepted, each further example in a second round
  *      (a path of URI characters after an authority left out is read as a
- *      host, which "a.b" fits and "/:@" does not).
+ *      host, which "a.b" fits and "/:@" does not).  Rejected alone but
+ *      accepted with the one optional item next to it left out too, the
+ *      two become optional together: "[" (d ",")? L "]" is
+ *      "[" ((d ",")? L)? "]" when "[1,]" is rejected and "[]" accepted.
  * Strings go first so equal items show up as runs (1 . 2 . 3 becomes digits
  * "." digits "." digits), and repetitions before optional parts so a run is
  * not cut into optional pieces.  After each change the samples are parsed
