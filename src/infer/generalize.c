@@ -121,6 +121,7 @@ struct generalize {
     size_t nelements, element;
     bool in_sequence;
     uint32_t opt_n, opt_len, opt_at;
+    int opt_pass;             /* 0: parts with a literal at one end at most; 1: all */
     /* the attempt asked about: its sequence and items [at, at + len * times) */
     struct expr *try_seq;
     uint32_t try_at, try_len, try_times;
@@ -1606,6 +1607,28 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
         strbuf_free(&other);
         strbuf_free(&now);
         changed = true;
+    } else if (out == REJECTED && !alone && with && G->try_sibling != NO_SIBLING && is_cat &&
+               (G->try_sibling + 1 == i || G->try_sibling == j) &&
+               !(seq->nchildren == j - i + 1 && seq->parent && nullable(seq->parent))) {
+        /* Not alone, but together with the optional item next to it: the
+         * two go as one ("{" (members? last)? "}": a JSON object's last
+         * member without the ones before leaves a "," behind).  A
+         * sequence of just the two that is optional already allows it
+         * (the combination asked was not new). */
+        uint32_t lo = G->try_sibling < i ? G->try_sibling : i;
+        uint32_t hi = G->try_sibling == j ? j + 1 : j;
+        struct strbuf other = STRBUF_INIT, now = STRBUF_INIT;
+        grammar_write_expr(G->g, seq->children[G->try_sibling], &other);
+        cut_description(&other);
+        struct expr *q = new_quant(G, group_of(G, seq->children + lo, hi - lo, r), 0, 1, r);
+        splice(G, seq, lo, hi, q);
+        grammar_write_expr(G->g, q, &now);
+        cut_description(&now);
+        strbuf_addf(&G->block, "  => omitted alone no, with %s yes: %s\n", other.data, now.data);
+        record_change(G, r, "optional together with %s: %s", other.data, now.data);
+        strbuf_free(&other);
+        strbuf_free(&now);
+        changed = true;
     } else if (out == REJECTED || out == UNDECIDED) {
         strbuf_addstr(&G->block, alone && !with && out == REJECTED
                                      ? "  => not optional (alone yes; with the rule's other "
@@ -1616,8 +1639,26 @@ static bool conclude_optional(struct generalize *G, enum outcome out)
     return changed;
 }
 
+/* Is [i, j) of seq a part as a person delimits one: no literal in it but
+ * one at its start or end ("@" after a user, ":" before a port)?  Those are
+ * asked first, so a URL's user, port and path each become optional before a
+ * longer omission ("http://user", the user read as a host) swallows them. */
+static bool delimited(const struct expr *seq, uint32_t i, uint32_t j)
+{
+    if (seq->kind != EXPR_CAT)
+        return true;
+    uint32_t lits = 0;
+    for (uint32_t k = i; k < j; k++)
+        if (seq->children[k]->kind == EXPR_LIT) {
+            if (k != i && k != j - 1)
+                return false;
+            lits++;
+        }
+    return lits <= 1;
+}
+
 /* The next subsequence of a sequence of the rule to omit: longest first,
- * then leftmost; after a change the rule is searched again from its start.
+ * then leftmost (parts delimited by literals before the others); after a change the rule is searched again from its start.
  * 1: asking; 0: no more. */
 static int optional_next(struct generalize *G)
 {
@@ -1625,8 +1666,17 @@ static int optional_next(struct generalize *G)
         G->elements = rule_elements(G->g, G->rule, -1, &G->nelements);
         G->element = 0;
         G->in_sequence = false;
+        G->opt_pass = 0;
     }
-    while (G->element < G->nelements) {
+    for (;;) {
+        if (G->element >= G->nelements) {
+            if (G->opt_pass == 1)
+                break;
+            G->opt_pass = 1; /* then every part, from the start */
+            G->element = 0;
+            G->in_sequence = false;
+            continue;
+        }
         struct expr *seq = G->elements[G->element];
         bool is_cat = seq->kind == EXPR_CAT;
         if (!G->in_sequence) {
@@ -1658,7 +1708,11 @@ static int optional_next(struct generalize *G)
         G->opt_at++;
         struct expr *first = is_cat ? seq->children[i] : seq;
         struct expr *last = is_cat ? seq->children[j - 1] : seq;
-        if (nullable(first) || nullable(last) || was_tried(G, TRY_OPTIONAL, first, last, 0))
+        if (nullable(first) || nullable(last))
+            continue;
+        if (G->opt_pass == 0 && !delimited(seq, i, j))
+            continue; /* the second pass asks it */
+        if (was_tried(G, TRY_OPTIONAL, first, last, 0))
             continue;
         if (start_optional(G, seq, i, j))
             return 1;

@@ -17,7 +17,10 @@
  *      followed by the first p < L items of its group once more is read from
  *      after them: x "." x "." x is x ("." x)+, not (x ".")+ x;
  *   3. optional parts: in each sequence (an alternative of one item counts as
- *      one), subsequences are omitted, longest first, then leftmost; all
+ *      one), subsequences are omitted, longest first, then leftmost, those
+ *      delimited by literals first (no literal in them but one at an end:
+ *      a URL's user lowernum urilower+ "@", its port ":" posint), then the
+ *      others; all
  *      accepted makes the subsequence optional.  Its own parts are tried
  *      after it (so a flat sequence whose every suffix may go becomes nested
  *      optional suffixes); a subsequence that starts or ends with an optional
@@ -28,7 +31,10 @@
  *      of their examples: the first other example with the first round, and
  *      when all that is accepted, each further example in a second round
  *      (a path of URI characters after an authority left out is read as a
- *      host, which "a.b" fits and "/:@" does not).
+ *      host, which "a.b" fits and "/:@" does not).  Rejected alone but
+ *      accepted with the one optional item next to it left out too, the
+ *      two become optional together: "[" (d ",")? L "]" is
+ *      "[" ((d ",")? L)? "]" when "[1,]" is rejected and "[]" accepted.
  * Strings go first so equal items show up as runs (1 . 2 . 3 becomes digits
  * "." digits "." digits), and repetitions before optional parts so a run is
  * not cut into optional pieces.  After each change the samples are parsed

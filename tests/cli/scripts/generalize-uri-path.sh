@@ -6,6 +6,10 @@
 #  - "p" becomes urilower (lattices/default.ebnf: the lower-case URI
 #    characters; "a.B" of uri is rejected), so paths with ":", "?", "%", "["
 #    are learned (before, "p" stopped at lowernum);
+#  - parts with a literal at one end at most are left out first, longest
+#    first: "u@" ("s://h/p"), then "/p" and "p", so the user is optional as
+#    a part, as the language says (before: "s://" lower (("@" lower)? ...),
+#    the user read as the host);
 #  - "u@h" may not be left out: "s://p" is valid, but only because "p" is
 #    then read as the host, and the path's other examples say so ("s:///:@",
 #    "s://?=&#" are rejected while "s://u@h//:@" is not).  Each lattice
@@ -13,7 +17,7 @@
 #    only the first ("s://a.b" is valid too), so the grammar does not derive
 #    "s://[x]".
 # The language learned is then the oracle's without dotted hosts (the sample
-# has none): "s://" [a-z]+ ("@" [a-z]+)? ("/" P)?.  Worked out by hand from
+# has none): "s://" ([a-z]+ "@")? [a-z]+ ("/" P)?.  Worked out by hand from
 # src/infer/generalize.h.
 set -u
 : "${KPATH:?KPATH must name the kpath binary}"
@@ -26,7 +30,7 @@ printf 's://u@h/p' >"$tmp/s.txt"
 printf 'S := "s" ":" "/" "/" "u" "@" "h" "/" "p";\n' >"$tmp/s.ebnf"
 "$KPATH" generalize "$tmp/s.ebnf" "$tmp/s.txt" -o "$tmp/o.ebnf" -j 2 \
     -- "$lang" authority >"$tmp/o.out" 2>&1 || { cat "$tmp/o.out"; fail "exit status"; }
-printf '%s\n' 'S := "s" ":" "/" "/" lower (("@" lower)? ("/" urilower?)?)?;' \
+printf '%s\n' 'S := "s" ":" "/" "/" (lower "@")? lower ("/" urilower?)?;' \
     'lower := [a-z]+;' "urilower := [a-z0-9\\-._~:/?#\\[\\]@!\$&'()*+,;=%]+;" >"$tmp/want"
 grep -v '^#' "$tmp/o.ebnf" | diff "$tmp/want" - || fail "grammar differs"
 grep -q '^#: string "p" -> urilower (lower accepted, lowernum accepted, .*urilower accepted, uri rejected)' \
