@@ -56,6 +56,19 @@ static size_t text_len(const struct derivation *t)
 
 /* Try one edit on cur; keep it (true) when the tree gets smaller, fits the
  * limits and the suite keeps every k-path. */
+/* For an ANTLR grammar: does its lexer read t's written text back as t's
+ * tokens (graph/written.h)?  The generator made its trees so (gen/mend.h);
+ * an edit must not undo that (a blank between two names dropped). */
+static bool reads_back(const struct derivation *t)
+{
+    if (!graph_written_lexer(t->graph, NULL))
+        return true;
+    struct strbuf text = STRBUF_INIT;
+    bool ok = derivation_written_text(t, &text);
+    strbuf_free(&text);
+    return ok;
+}
+
 static bool try_edit(struct shrinker *s, struct current *cur, const struct tree_edit *ed)
 {
     const struct generator *gen = s->gen;
@@ -77,6 +90,7 @@ static bool try_edit(struct shrinker *s, struct current *cur, const struct tree_
             if ((b == n || s->ranks[b] != cur->ranks[a]) && s->holders[cur->ranks[a]] < 2)
                 ok = false;
         }
+        ok = ok && reads_back(&out);
     }
     if (!ok) {
         derivation_free(&out);
@@ -238,7 +252,7 @@ static bool try_graft(struct shrinker *s, struct current *host, struct current *
     s->stats->work = sat_add(s->stats->work, sat_mul(out.len + host->tree.len + donor->tree.len,
                                                      gen->opts.k + 1));
     ok = ok && out.len <= gen->opts.max_size && derivation_depth(&out) <= gen->opts.max_depth &&
-         (!gen->opts.pack_size || out.len <= gen->opts.pack_size);
+         (!gen->opts.pack_size || out.len <= gen->opts.pack_size) && reads_back(&out);
     if (!ok) {
         derivation_free(&out);
         return false;
