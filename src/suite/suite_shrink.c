@@ -252,7 +252,7 @@ static bool try_graft(struct shrinker *s, struct current *host, struct current *
     s->stats->work = sat_add(s->stats->work, sat_mul(out.len + host->tree.len + donor->tree.len,
                                                      gen->opts.k + 1));
     ok = ok && out.len <= gen->opts.max_size && derivation_depth(&out) <= gen->opts.max_depth &&
-         (!gen->opts.pack_size || out.len <= gen->opts.pack_size) && reads_back(&out);
+         (!gen->opts.pack_size || out.len <= gen->opts.pack_size);
     if (!ok) {
         derivation_free(&out);
         return false;
@@ -261,8 +261,10 @@ static bool try_graft(struct shrinker *s, struct current *host, struct current *
     holders_add(s->holders, donor->ranks, donor->nranks, -1);
     holders_add(s->holders, host->ranks, host->nranks, -1);
     holders_add(s->holders, s->ranks, n, 1);
+    /* The read-back check runs the lexer over the whole text: last, after
+     * the holder counts have ruled out most grafts. */
     if (!all_held(s->holders, donor->ranks, donor->nranks) ||
-        !all_held(s->holders, host->ranks, host->nranks)) {
+        !all_held(s->holders, host->ranks, host->nranks) || !reads_back(&out)) {
         holders_add(s->holders, s->ranks, n, -1);
         holders_add(s->holders, host->ranks, host->nranks, 1);
         holders_add(s->holders, donor->ranks, donor->nranks, 1);
