@@ -1,4 +1,5 @@
 #include "gen/gen.h"
+#include "gen/mend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -2461,15 +2462,46 @@ static bool drop_empty_rounds(struct generator *gen)
     return true;
 }
 
+/* Does the tree hold the generator's target (in a pinned context)? */
+struct holds_target {
+    const struct generator *gen;
+    bool found;
+};
+
+static void find_target(const uint32_t *path, void *ctx)
+{
+    struct holds_target *h = ctx;
+    if (!h->found && memcmp(path, h->gen->target, h->gen->opts.k * sizeof *path) == 0)
+        h->found = true;
+}
+
+static bool holds_target(const struct derivation *t, void *ctx)
+{
+    struct holds_target h = {ctx, false};
+    pin_foreach_kpath(h.gen->opts.pins, t, h.gen->opts.k, find_target, &h);
+    return h.found;
+}
+
+/* An ANTLR grammar's tree whose text its lexer would read otherwise than
+ * derived: re-derived where it goes wrong (mend.h), keeping the target. */
+static void mend_finished(struct generator *gen, struct strbuf *text)
+{
+    struct mend_limits lim = {gen->opts.max_depth, gen->opts.max_size, NULL, gen};
+    if (gen->opts.strategy == GEN_KPATH && gen->target && holds_target(&gen->tree, gen))
+        lim.keep = holds_target;
+    mend_tree(&gen->tree, &lim, text);
+}
+
 static void finish_tree(struct generator *gen)
 {
+    /* The text first: dropping empty repetitions leaves it as it is. */
+    struct strbuf text = STRBUF_INIT;
+    mend_finished(gen, &text);
     bool dropped = drop_empty_rounds(gen);
     gen->inputs = xgrow(gen->inputs, &gen->inputs_cap, gen->ninputs + 1, sizeof *gen->inputs);
     struct gen_input *in = &gen->inputs[gen->ninputs++];
     memset(in, 0, sizeof *in);
     derivation_pack(&gen->tree, &in->tree);
-    struct strbuf text = STRBUF_INIT;
-    derivation_written_text(&gen->tree, &text);
     in->text = strbuf_detach(&text, &in->len);
     in->depth = derivation_depth(&gen->tree);
     in->derivation_depth = gen_derivation_depth(&gen->tree);

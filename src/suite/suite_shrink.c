@@ -56,6 +56,19 @@ static size_t text_len(const struct derivation *t)
 
 /* Try one edit on cur; keep it (true) when the tree gets smaller, fits the
  * limits and the suite keeps every k-path. */
+/* For an ANTLR grammar: does its lexer read t's written text back as t's
+ * tokens (graph/written.h)?  The generator made its trees so (gen/mend.h);
+ * an edit must not undo that (a blank between two names dropped). */
+static bool reads_back(const struct derivation *t)
+{
+    if (!graph_written_lexer(t->graph, NULL))
+        return true;
+    struct strbuf text = STRBUF_INIT;
+    bool ok = derivation_written_text(t, &text);
+    strbuf_free(&text);
+    return ok;
+}
+
 static bool try_edit(struct shrinker *s, struct current *cur, const struct tree_edit *ed)
 {
     const struct generator *gen = s->gen;
@@ -77,6 +90,7 @@ static bool try_edit(struct shrinker *s, struct current *cur, const struct tree_
             if ((b == n || s->ranks[b] != cur->ranks[a]) && s->holders[cur->ranks[a]] < 2)
                 ok = false;
         }
+        ok = ok && reads_back(&out);
     }
     if (!ok) {
         derivation_free(&out);
@@ -249,8 +263,10 @@ static bool try_graft(struct shrinker *s, struct current *host, struct current *
     holders_add(s->holders, donor->ranks, donor->nranks, -1);
     holders_add(s->holders, host->ranks, host->nranks, -1);
     holders_add(s->holders, s->ranks, n, 1);
+    /* The read-back check runs the lexer over the whole text: last, after
+     * the holder counts have ruled out most grafts. */
     if (!all_held(s->holders, donor->ranks, donor->nranks) ||
-        !all_held(s->holders, host->ranks, host->nranks)) {
+        !all_held(s->holders, host->ranks, host->nranks) || !reads_back(&out)) {
         holders_add(s->holders, s->ranks, n, -1);
         holders_add(s->holders, host->ranks, host->nranks, 1);
         holders_add(s->holders, donor->ranks, donor->nranks, 1);
