@@ -10,11 +10,7 @@
 # winning a tie, implicit tokens first), confirmed with ANTLR 4.13 (the
 # generated Java parser with tests/bench/antlr_check/KpathAntlrCheck.java):
 # it accepts the two good samples and rejects the four bad ones where said.
-set -u
-: "${KPATH:?KPATH must name the kpath binary}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. tests/cli/g4_samples_lib.sh
 cat >"$tmp/CI.g4" <<'G'
 grammar CI;
 options { caseInsensitive = true; }
@@ -29,18 +25,8 @@ G
 g=$tmp/CI.g4
 
 # Accepted: keywords in any case; '.align2' is '.align' then NUMBER.
-for text in '.align 2\n.ALIGN 4\n.Option ARCH\nSELECT abc\nselect Selectx\n' '.align2\n'; do
-    printf "$text" >"$tmp/s"
-    "$KPATH" parse "$g" "$tmp/s" >/dev/null 2>"$tmp/err" || fail "'$text' rejected: $(cat "$tmp/err")"
-done
+accepted '.align 2\n.ALIGN 4\n.Option ARCH\nSELECT abc\nselect Selectx\n' '.align2\n'
 
-# bad TEXT WHERE MESSAGE: rejected at line:col WHERE with that message.
-bad() {
-    printf "$1" >"$tmp/s"
-    if "$KPATH" parse "$g" "$tmp/s" >/dev/null 2>"$tmp/err"; then fail "'$1' accepted"; fi
-    grep -qxF "$tmp/s:$2: error: $3" "$tmp/err" ||
-        fail "'$1': expected '$2: error: $3', got: $(cat "$tmp/err")"
-}
 # The blank inside '.option arch' is part of the token: two blanks match none.
 bad '.option  arch\n' 1:1 "no token matches here: '.option  arch'"
 # 'selectx' is one ID (longer than SELECT), where a line must start.

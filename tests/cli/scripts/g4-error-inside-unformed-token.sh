@@ -8,11 +8,7 @@
 # there: "unexpected end of input; expected one of [\u{0}-\u{10FFFF}], '*/'".
 # Expectations by hand, from ANTLR's lexer: COMMENT needs its `*/`, so at a
 # lone `/*` the longest match is the implicit token '/', then '*'.
-set -u
-: "${KPATH:?KPATH must name the kpath binary}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. tests/cli/g4_samples_lib.sh
 cat >"$tmp/Calc.g4" <<'G'
 grammar Calc;
 prog: stmt+ EOF;
@@ -25,18 +21,8 @@ G
 g=$tmp/Calc.g4
 
 # Accepted: comments between any two tokens.
-for text in 'a = b;' 'a = b/*c*/;\nd = e / f;' 'a = b * /* c */ d; /**/'; do
-    printf "$text" >"$tmp/s"
-    "$KPATH" parse "$g" "$tmp/s" >/dev/null 2>"$tmp/err" || fail "'$text' rejected: $(cat "$tmp/err")"
-done
+accepted 'a = b;' 'a = b/*c*/;\nd = e / f;' 'a = b * /* c */ d; /**/'
 
-# bad TEXT WHERE MESSAGE: rejected at line:col WHERE with that message.
-bad() {
-    printf "$1" >"$tmp/s"
-    if "$KPATH" parse "$g" "$tmp/s" >/dev/null 2>"$tmp/err"; then fail "'$1' accepted"; fi
-    grep -qxF "$tmp/s:$2: error: $3" "$tmp/err" ||
-        fail "'$1': expected '$2: error: $3', got: $(cat "$tmp/err")"
-}
 # `/*c;` has no `*/`: tokens b '/' '*' c ';', and after '/' an ID must come.
 bad 'a = b /*c;\nd = e;\n' 1:8 "no parse: unexpected token '*'; expected ID"
 # The same on the second line, after a comment that does close.

@@ -15,11 +15,7 @@
 # Expectations by hand, confirmed with ANTLR 4.13 (generated Java parser,
 # tests/bench/antlr_check's checker): it accepts the three good samples and
 # rejects the three bad ones where said.
-set -u
-: "${KPATH:?KPATH must name the kpath binary}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. tests/cli/g4_samples_lib.sh
 cat >"$tmp/TplLexer.g4" <<'G'
 lexer grammar TplLexer;
 OpenBrace: '{';
@@ -46,18 +42,8 @@ g=$tmp/TplParser.g4
 # default mode's WS may come.  In a template, '}' closes '${' (a mode was
 # pushed); the second '}' of '${a}}' is an Atom; after the closing '`' a
 # blank.
-for text in '{ a }\n{ }' '`x${a}y`' '{ `${a}}` }'; do
-    printf "$text" >"$tmp/s"
-    "$KPATH" parse "$g" "$tmp/s" >/dev/null 2>"$tmp/err" || fail "'$text' rejected: $(cat "$tmp/err")"
-done
+accepted '{ a }\n{ }' '`x${a}y`' '{ `${a}}` }'
 
-# bad TEXT WHERE MESSAGE: rejected at line:col WHERE with that message.
-bad() {
-    printf "$1" >"$tmp/s"
-    if "$KPATH" parse "$g" "$tmp/s" >/dev/null 2>"$tmp/err"; then fail "'$1' accepted"; fi
-    grep -qxF "$tmp/s:$2: error: $3" "$tmp/err" ||
-        fail "'$1': expected '$2: error: $3', got: $(cat "$tmp/err")"
-}
 bad '}' 1:1 "no parse: unexpected CloseBrace '}'; expected one of '{', '\`', ID, end of input"
 bad '{ a `' 1:6 "no parse: unexpected end of input; expected one of '\`', '\${', Atom"
 bad '`${a` }' 1:5 "no parse: unexpected BackTick '\`'; expected '}'"

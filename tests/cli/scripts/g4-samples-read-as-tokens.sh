@@ -8,11 +8,7 @@
 # ANTLR 4.13 (the generated Java parser of Kw.g4, with
 # tests/bench/antlr_check/KpathAntlrCheck.java): it accepts the five good
 # samples and rejects the six bad ones.
-set -u
-: "${KPATH:?KPATH must name the kpath binary}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. tests/cli/g4_samples_lib.sh
 cat >"$tmp/Kw.g4" <<'G'
 grammar Kw;
 prog: stmt+ EOF;
@@ -25,18 +21,8 @@ G
 g=$tmp/Kw.g4
 
 # Accepted: blanks and comments between tokens, a comment up to its line end.
-for text in 'if x;' 'if x; int a b;' '[1// c\n]' 'if x; // c\nif y;' 'if x; // to the end'; do
-    printf "$text" >"$tmp/s"
-    "$KPATH" parse $g "$tmp/s" >/dev/null 2>"$tmp/err" || fail "'$text' rejected: $(cat "$tmp/err")"
-done
+accepted 'if x;' 'if x; int a b;' '[1// c\n]' 'if x; // c\nif y;' 'if x; // to the end'
 
-# bad TEXT WHERE MESSAGE: rejected at line:col WHERE with that message.
-bad() {
-    printf "$1" >"$tmp/s"
-    if "$KPATH" parse $g "$tmp/s" >/dev/null 2>"$tmp/err"; then fail "'$1' accepted"; fi
-    grep -qxF "$tmp/s:$2: error: $3" "$tmp/err" ||
-        fail "'$1': expected '$2: error: $3', got: $(cat "$tmp/err")"
-}
 # `ifx` is one ID (longest match), not the keyword 'if' and x.
 bad 'ifx;' 1:1 "no parse: unexpected ID 'ifx'; expected one of 'if', 'int', '['"
 # Keyword and identifier run together: `intab` is one ID.
